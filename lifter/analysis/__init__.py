@@ -1,0 +1,99 @@
+"""Polyhedral analysis: AST -> ProgramModel (regions with domains, accesses, dependences, verdicts)."""
+from __future__ import annotations
+
+import islpy as isl
+from pycparser import c_ast
+
+from lifter.analysis.affine import NotAffine
+from lifter.analysis.dependences import compute_dependences
+from lifter.analysis.liveness import live_after_region
+from lifter.analysis.model import ProgramModel, Region, UnliftedLoop
+from lifter.analysis.scop import NotModelable, RegionBuilder
+from lifter.analysis.symbols import SymbolTable, Typedefs
+from lifter.analysis.verdicts import compute_verdicts
+from lifter.frontend import TranslationUnit
+from lifter.frontend.tokens import keyword_offsets
+
+
+class ForLocator:
+    """Maps each `for` node of the user's file to the offset of its keyword in the exact text.
+
+    Loops that come out of macro expansions have no such place; they get None
+    and are never rewritten.
+    """
+
+    def __init__(self, unit: TranslationUnit):
+        self.path = unit.source.path
+        self.offsets = keyword_offsets(unit.source.text, "for")
+        by_line: dict[int, list[c_ast.For]] = {}
+        for node in _fors(unit.ast):
+            if node.coord is not None and node.coord.file == self.path:
+                by_line.setdefault(node.coord.line, []).append(node)
+        self.place: dict[int, int] = {}
+        for line, nodes in by_line.items():
+            offsets = self.offsets.get(line, [])
+            if len(offsets) == len(nodes):
+                nodes.sort(key=lambda n: n.coord.column)
+                for node, offset in zip(nodes, offsets):
+                    self.place[id(node)] = offset
+
+    def __call__(self, node: c_ast.For) -> int | None:
+        return self.place.get(id(node))
+
+
+def _fors(ast):
+    stack = [ast]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.For):
+            yield n
+        stack.extend(c for _, c in n.children())
+
+
+def analyze(unit: TranslationUnit) -> ProgramModel:
+    typedefs = Typedefs(unit.ast)
+    table = SymbolTable(unit.ast, typedefs)
+    locate = ForLocator(unit)
+    regions: list[Region] = []
+    unlifted: list[UnliftedLoop] = []
+    for func in unit.ast.ext:
+        if not isinstance(func, c_ast.FuncDef) or func.coord is None or func.coord.file != unit.source.path:
+            continue
+        symbols = table.for_function(func)
+        name = func.decl.name
+
+        def visit(node, depth, enclosing):
+            if node is None:
+                return
+            if isinstance(node, c_ast.For):
+                region_id = f"R{len(regions)}"
+                try:
+                    region = RegionBuilder(region_id, name, symbols, locate).build(node)
+                    region.dependences = compute_dependences(region)
+                    region.live_after = live_after_region(func, node, enclosing, symbols)
+                    region.verdicts = compute_verdicts(region, region.live_after)
+                    regions.append(region)
+                    return
+                except (NotModelable, NotAffine) as exc:
+                    reason = getattr(exc, "reason", str(exc))
+                except isl.Error as exc:
+                    reason = f"the polyhedral library could not model it ({str(exc).splitlines()[0]})"
+                var = _loop_var(node)
+                unlifted.append(UnliftedLoop(node.coord.line, node.coord.column, name, depth, var, reason))
+                visit(node.stmt, depth + 1, enclosing + [node])
+                return
+            inner = enclosing + [node] if isinstance(node, (c_ast.While, c_ast.DoWhile)) else enclosing
+            for _, child in node.children():
+                visit(child, depth, inner)
+
+        visit(func.body, 0, [])
+    return ProgramModel(unit.source.path, regions, unlifted)
+
+
+def _loop_var(node: c_ast.For) -> str:
+    init = node.init
+    if isinstance(init, c_ast.DeclList) and init.decls:
+        return init.decls[0].name
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        return init.lvalue.name
+    return ""

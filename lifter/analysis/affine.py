@@ -1,0 +1,172 @@
+"""Translating C integer expressions into isl affine expressions.
+
+Names are prefixed (`v_i` for C's `i`) so that C identifiers can never collide
+with isl's keywords (`and`, `min`, `mod`, ...); `c_name` strips the prefix.
+C division and remainder truncate toward zero while isl's floor and mod round
+down: they agree on the non-negative values loop bounds and subscripts have,
+which is why division is accepted only by a positive constant.
+"""
+from __future__ import annotations
+
+import re
+
+from pycparser import c_ast
+
+PREFIX = "v_"
+_PREFIXED = re.compile(r"\bv_(\w+)")
+
+
+class NotAffine(Exception):
+    """The expression is not affine in loop variables and parameters; the message says why."""
+
+
+def isl_name(name: str) -> str:
+    return PREFIX + name
+
+
+def c_name(text: str) -> str:
+    """Turn isl text back into C names."""
+    return _PREFIXED.sub(r"\1", text)
+
+
+def int_constant(node: c_ast.Node) -> int | None:
+    """The value of an integer literal (possibly negated), else None."""
+    if isinstance(node, c_ast.Constant) and "int" in node.type.split():
+        digits = node.value.rstrip("uUlL")
+        octal = len(digits) > 1 and digits[0] == "0" and digits[1] not in "xXbB"
+        try:
+            return int(digits, 8) if octal else int(digits, 0)
+        except ValueError:
+            return None
+    if isinstance(node, c_ast.UnaryOp) and node.op == "-":
+        inner = int_constant(node.expr)
+        return -inner if inner is not None else None
+    return None
+
+
+class AffineTranslator:
+    """Converts expressions over `iterators` (loop variables in scope) and parameters.
+
+    `is_parameter(name)` decides whether a free name may be a symbolic parameter
+    (an integer scalar that the region never writes); used parameters are
+    collected in `parameters`.
+    """
+
+    def __init__(self, iterators, is_parameter):
+        self.iterators = set(iterators)
+        self.is_parameter = is_parameter
+        self.parameters: set[str] = set()
+
+    def expr(self, node: c_ast.Node) -> str:
+        text, _ = self._expr(node)
+        return text
+
+    def constant(self, node: c_ast.Node) -> int | None:
+        """The integer value of a constant expression, or None."""
+        try:
+            _, value = self._expr(node)
+        except NotAffine:
+            return None
+        return value
+
+    def _expr(self, node: c_ast.Node) -> tuple[str, int | None]:
+        """Returns (isl text, value if the expression is constant)."""
+        value = int_constant(node)
+        if value is not None:
+            return str(value), value
+        if isinstance(node, c_ast.ID):
+            if node.name in self.iterators:
+                return isl_name(node.name), None
+            if self.is_parameter(node.name):
+                self.parameters.add(node.name)
+                return isl_name(node.name), None
+            raise NotAffine(f"'{node.name}' is neither a loop variable nor a loop-invariant integer")
+        if isinstance(node, c_ast.Cast):
+            return self._expr(node.expr)
+        if isinstance(node, c_ast.UnaryOp):
+            if node.op == "-":
+                text, value = self._expr(node.expr)
+                return f"-({text})", None if value is None else -value
+            if node.op == "+":
+                return self._expr(node.expr)
+            raise NotAffine(f"operator '{node.op}' in an index or bound")
+        if isinstance(node, c_ast.BinaryOp):
+            return self._binary(node)
+        if isinstance(node, c_ast.TernaryOp):
+            return self._min_max(node)
+        raise NotAffine(f"{type(node).__name__.lower()} in an index or bound")
+
+    def _binary(self, node: c_ast.BinaryOp) -> tuple[str, int | None]:
+        left, lv = self._expr(node.left)
+        right, rv = self._expr(node.right)
+        op = node.op
+        if op in "+-":
+            value = None if lv is None or rv is None else (lv + rv if op == "+" else lv - rv)
+            return f"({left}) {op} ({right})", value
+        if op == "*":
+            if lv is not None and rv is not None:
+                return str(lv * rv), lv * rv
+            if lv is not None:
+                return f"{lv}*({right})", None
+            if rv is not None:
+                return f"{rv}*({left})", None
+            raise NotAffine("product of two variables (not affine)")
+        if op in ("/", "%"):
+            if rv is None or rv <= 0:
+                raise NotAffine(f"'{op}' by a value that is not a positive constant")
+            if lv is not None and lv >= 0:
+                value = lv // rv if op == "/" else lv % rv
+                return str(value), value
+            if op == "/":
+                return f"floor(({left})/{rv})", None
+            return f"(({left}) mod {rv})", None
+        raise NotAffine(f"operator '{op}' in an index or bound")
+
+    def _min_max(self, node: c_ast.TernaryOp) -> tuple[str, int | None]:
+        """`a < b ? a : b` is min(a, b); `a > b ? a : b` is max(a, b) (and the mirrored forms)."""
+        cond = node.cond
+        if isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", "<=", ">", ">="):
+            gen = _same_text
+            a, b = cond.left, cond.right
+            if gen(node.iftrue, a) and gen(node.iffalse, b):
+                fn = "min" if cond.op in ("<", "<=") else "max"
+            elif gen(node.iftrue, b) and gen(node.iffalse, a):
+                fn = "max" if cond.op in ("<", "<=") else "min"
+            else:
+                raise NotAffine("conditional expression in an index or bound")
+            left, _ = self._expr(a)
+            right, _ = self._expr(b)
+            return f"{fn}({left}, {right})", None
+        raise NotAffine("conditional expression in an index or bound")
+
+    def condition(self, node: c_ast.Node) -> str:
+        """An affine condition (comparisons joined by &&, ||, !) as isl constraint text."""
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            joiner = "and" if node.op == "&&" else "or"
+            return f"({self.condition(node.left)}) {joiner} ({self.condition(node.right)})"
+        if isinstance(node, c_ast.UnaryOp) and node.op == "!":
+            return f"not ({self.condition(node.expr)})"
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("<", "<=", ">", ">=", "==", "!="):
+            op = {"==": "=", "!=": "!="}.get(node.op, node.op)
+            left, right = self.expr(node.left), self.expr(node.right)
+            if op == "!=":
+                return f"(({left}) < ({right}) or ({left}) > ({right}))"
+            return f"({left}) {op} ({right})"
+        raise NotAffine("condition is not a comparison of affine expressions")
+
+
+_GEN = None
+
+
+def c_text(node: c_ast.Node) -> str:
+    """C text of an AST node (pycparser's generator, for messages and tasklet code)."""
+    global _GEN
+    if _GEN is None:
+        from pycparser.c_generator import CGenerator
+
+        _GEN = CGenerator()
+    return _GEN.visit(node)
+
+
+def _same_text(a: c_ast.Node, b: c_ast.Node) -> bool:
+    return c_text(a) == c_text(b)

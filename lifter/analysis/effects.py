@@ -1,0 +1,328 @@
+"""What one statement reads and writes, conservatively.
+
+Each reference becomes a `Ref`: the container it touches and its subscripts
+(None where a subscript cannot be expressed, meaning "any index"). Writes
+under a data-dependent condition, through unknown pointers or by calls are
+may-writes. Calls to functions that are not known to be pure write the
+pseudo-container `<world>`, which keeps every loop around them sequential.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from lifter.analysis.affine import c_text
+
+# Functions without side effects on memory: calling them is a computation.
+PURE_FUNCTIONS = {
+    f + suffix
+    for f in ("sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "fabs", "sin", "cos",
+              "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "floor", "ceil", "round",
+              "trunc", "fmod", "fmin", "fmax", "cbrt", "hypot", "erf", "erfc", "copysign", "fma")
+    for suffix in ("", "f", "l")
+} | {"abs", "labs", "llabs"}
+
+REDUCTION_OPS = {"+=": "+", "-=": "+", "*=": "*", "&=": "&", "|=": "|", "^=": "^"}
+WORLD = "<world>"
+MEMORY = "<memory>"
+
+
+@dataclass
+class Ref:
+    key: str  # container key
+    name: str  # the C name it starts from
+    subscripts: list  # c_ast nodes, None for "any index"
+    is_write: bool
+    may: bool
+    text: str
+    line: int
+    field_path: str = ""
+
+
+@dataclass
+class Effects:
+    refs: list[Ref] = field(default_factory=list)
+    reduction: tuple[str, str] | None = None
+    unknown_call: str | None = None
+    _collector: "_Collector | None" = None
+
+    def add_reads_of(self, node: c_ast.Node) -> None:
+        self._collector.reads(node)
+
+
+class _Collector:
+    def __init__(self, symbols, scoped, guarded: bool, effects: Effects):
+        self.symbols = symbols
+        self.scoped = scoped
+        self.guarded = guarded
+        self.effects = effects
+
+    # -- references ---------------------------------------------------------------
+    def _ref(self, node, is_write, may=False):
+        """Record an lvalue-like reference (ID, ArrayRef, StructRef, *p)."""
+        line = node.coord.line if node.coord else 0
+        may = may or self.guarded
+        if isinstance(node, c_ast.ID):
+            sym = self.symbols.lookup(node.name)
+            if sym is not None and sym.kind == "function":
+                return
+            if sym is not None and sym.kind in ("array", "pointer") and not is_write:
+                # The bare name of an array is its address, not a read of its elements.
+                return
+            key = self.scoped(node.name)
+            self.effects.refs.append(Ref(key, node.name, [], is_write, may, node.name, line))
+            return
+        if isinstance(node, c_ast.ArrayRef):
+            base, subs = node, []
+            while isinstance(base, c_ast.ArrayRef):
+                subs.insert(0, base.subscript)
+                base = base.name
+            for s in subs:
+                self.reads(s)
+            if isinstance(base, c_ast.ID):
+                sym = self.symbols.lookup(base.name)
+                if sym is not None and sym.kind == "scalar":
+                    self._memory(is_write, line, node)
+                    return
+                if sym is not None and sym.indirect:
+                    # Rows reached through loaded pointers may overlap: any element, may-access.
+                    key = self.scoped(base.name)
+                    self.effects.refs.append(Ref(key, base.name, [subs[0]] + [None] * (len(subs) - 1), False,
+                                                 False, c_text(node), line))
+                    self.effects.refs.append(Ref(f"{key}[*]", base.name, [], is_write, True,
+                                                 c_text(node), line, field_path="[*]"))
+                    return
+                key = self.scoped(base.name)
+                self.effects.refs.append(Ref(key, base.name, subs, is_write, may, c_text(node), line))
+                return
+            if isinstance(base, c_ast.StructRef):
+                path = self._struct_path(base)
+                if path is not None:
+                    root, fields = path
+                    self.effects.refs.append(Ref(f"{root}{fields}", root, subs, is_write, may,
+                                                 c_text(node), line, field_path=fields))
+                    return
+            self.reads(base)
+            self._memory(is_write, line, node)
+            return
+        if isinstance(node, c_ast.StructRef):
+            path = self._struct_path(node)
+            if path is not None:
+                root, fields = path
+                self.effects.refs.append(Ref(f"{root}{fields}", root, [], is_write, may, c_text(node), line,
+                                             field_path=fields))
+                return
+            self.reads(node.name)
+            self._memory(is_write, line, node)
+            return
+        if isinstance(node, c_ast.UnaryOp) and node.op == "*":
+            if isinstance(node.expr, c_ast.ID):
+                sym = self.symbols.lookup(node.expr.name)
+                if sym is not None and sym.kind in ("array", "pointer") and not sym.indirect:
+                    zero = c_ast.Constant("int", "0")
+                    key = self.scoped(node.expr.name)
+                    self.effects.refs.append(Ref(key, node.expr.name, [zero] + [None] * (sym.ndim - 1),
+                                                 is_write, may, c_text(node), line))
+                    return
+            self.reads(node.expr)
+            self._memory(is_write, line, node)
+            return
+        if isinstance(node, c_ast.Cast):
+            self._ref(node.expr, is_write, may)
+            return
+        self.reads(node)
+        self._memory(is_write, line, node)
+
+    def _struct_path(self, node: c_ast.StructRef):
+        """`s.f`, `p->f`, `s.a.b`: (root name, field path); None for other shapes."""
+        fields = ""
+        while isinstance(node, c_ast.StructRef):
+            fields = f"{node.type}{node.field.name}{fields}"
+            node = node.name
+        if isinstance(node, c_ast.ID):
+            return self.scoped(node.name), fields
+        if isinstance(node, c_ast.ArrayRef) and isinstance(node.name, c_ast.ID):
+            # a[i].f: the element a[i] (field-insensitive, so conservative).
+            return None
+        return None
+
+    def _memory(self, is_write, line, node):
+        """An access through an expression we cannot name: any memory."""
+        self.effects.refs.append(Ref(MEMORY, MEMORY, [], is_write, True, c_text(node), line))
+
+    # -- expressions --------------------------------------------------------------
+    def reads(self, node):
+        if node is None:
+            return
+        if isinstance(node, (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef)):
+            if isinstance(node, c_ast.StructRef) and isinstance(node.name, c_ast.ArrayRef):
+                self._struct_array_ref(node, False)
+                return
+            self._ref(node, False)
+            return
+        if isinstance(node, c_ast.Constant):
+            return
+        if isinstance(node, c_ast.UnaryOp):
+            if node.op == "sizeof":
+                return
+            if node.op == "*":
+                self._ref(node, False)
+                return
+            if node.op == "&":
+                self._address_taken(node.expr)
+                return
+            if node.op in ("++", "--", "p++", "p--"):
+                self._ref(node.expr, False)
+                self._write(node.expr)
+                return
+            self.reads(node.expr)
+            return
+        if isinstance(node, c_ast.Assignment):
+            if node.op != "=":
+                self.reads(node.lvalue)
+            self.reads(node.rvalue)
+            self._write(node.lvalue)
+            return
+        if isinstance(node, c_ast.FuncCall):
+            self._call(node)
+            return
+        if isinstance(node, c_ast.Typename):
+            return
+        for _, child in node.children():
+            self.reads(child)
+
+    def _write(self, node):
+        if isinstance(node, c_ast.StructRef) and isinstance(node.name, c_ast.ArrayRef):
+            self._struct_array_ref(node, True)
+        else:
+            self._ref(node, True)
+
+    def _struct_array_ref(self, node, is_write):
+        """`a[i].f` (or `a[i].f.g`): element a[i], field-insensitively."""
+        base = node
+        while isinstance(base, c_ast.StructRef):
+            base = base.name
+        if isinstance(base, c_ast.ArrayRef):
+            self._ref(base, is_write, may=is_write)
+            if is_write:
+                # Writing one field leaves the others: the element is not wholly overwritten.
+                self.effects.refs[-1].may = True
+        else:
+            self._ref(node, is_write)
+
+    def _address_taken(self, node):
+        """`&x` or `&a[i]`: the pointer may be used to read or write it later."""
+        self._ref(node, False)
+        self._ref(node, True, may=True)
+
+    def _call(self, node: c_ast.FuncCall):
+        name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        args = node.args.exprs if node.args else []
+        if name in PURE_FUNCTIONS:
+            for a in args:
+                self.reads(a)
+            return
+        self.effects.unknown_call = self.effects.unknown_call or (name or c_text(node.name))
+        line = node.coord.line if node.coord else 0
+        self.effects.refs.append(Ref(WORLD, WORLD, [], True, True, c_text(node), line))
+        self.effects.refs.append(Ref(WORLD, WORLD, [], False, False, c_text(node), line))
+        for a in args:
+            self.reads(a)
+            target = a
+            while isinstance(target, c_ast.Cast):
+                target = target.expr
+            if isinstance(target, c_ast.ID):
+                sym = self.symbols.lookup(target.name)
+                if sym is not None and sym.kind in ("array", "pointer"):
+                    key = self.scoped(target.name)
+                    any_index = [None] * sym.ndim
+                    self.effects.refs.append(Ref(key, target.name, any_index, False, False, target.name, line))
+                    self.effects.refs.append(Ref(key, target.name, any_index, True, True, target.name, line))
+            elif not isinstance(target, (c_ast.Constant, c_ast.BinaryOp)) or _has_pointer_ops(target):
+                self._memory(True, line, target)
+
+
+def _array_base(node):
+    while isinstance(node, c_ast.ArrayRef):
+        node = node.name
+    return node
+
+
+def _has_pointer_ops(node) -> bool:
+    return any(isinstance(n, c_ast.UnaryOp) and n.op in ("&", "*") for n in _iter(node))
+
+
+def _iter(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(c for _, c in n.children())
+
+
+def collect_effects(node, symbols, scoped, guarded=False, declared_key=None) -> Effects:
+    effects = Effects()
+    collector = _Collector(symbols, scoped, guarded, effects)
+    effects._collector = collector
+    if isinstance(node, c_ast.Decl):
+        collector.reads(node.init)
+        line = node.coord.line if node.coord else 0
+        effects.refs.append(Ref(declared_key, node.name, [], True, guarded, node.name, line))
+    else:
+        collector.reads(node)
+    effects.reduction = None if guarded else _reduction(node, collector)
+    return effects
+
+
+def _reduction(node, collector) -> tuple[str, str] | None:
+    """`x op= e`, `x = x op e`, `x = e op x`, `x = fmax(x, e)` with e not touching x."""
+    if not isinstance(node, c_ast.Assignment):
+        return None
+    target = c_text(node.lvalue)
+    key = _key_of(node.lvalue, collector)
+    if key is None:
+        return None
+    if node.op in REDUCTION_OPS:
+        op, rest = REDUCTION_OPS[node.op], [node.rvalue]
+    elif node.op == "=" and isinstance(node.rvalue, c_ast.BinaryOp) and node.rvalue.op in "+*&|^-":
+        r = node.rvalue
+        if c_text(r.left) == target:
+            op, rest = ("+" if r.op == "-" else r.op), [r.right]
+        elif c_text(r.right) == target and r.op != "-":
+            op, rest = r.op, [r.left]
+        else:
+            return None
+    elif node.op == "=" and isinstance(node.rvalue, c_ast.FuncCall) and isinstance(node.rvalue.name, c_ast.ID) \
+            and node.rvalue.name.name in ("fmax", "fmin", "fmaxf", "fminf") and node.rvalue.args \
+            and len(node.rvalue.args.exprs) == 2:
+        a, b = node.rvalue.args.exprs
+        op = "max" if "max" in node.rvalue.name.name else "min"
+        if c_text(a) == target:
+            rest = [b]
+        elif c_text(b) == target:
+            rest = [a]
+        else:
+            return None
+    else:
+        return None
+    root = _root_name(node.lvalue)
+    if any(isinstance(n, c_ast.ID) and n.name == root for r in rest for n in _iter(r)):
+        return None
+    return key, op
+
+
+def _root_name(node):
+    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+        node = node.name
+    return node.name if isinstance(node, c_ast.ID) else None
+
+
+def _key_of(lvalue, collector) -> str | None:
+    if isinstance(lvalue, c_ast.ID):
+        return collector.scoped(lvalue.name)
+    if isinstance(lvalue, c_ast.ArrayRef):
+        base = _array_base(lvalue)
+        if isinstance(base, c_ast.ID):
+            return collector.scoped(base.name)
+    return None

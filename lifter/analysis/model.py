@@ -1,0 +1,137 @@
+"""The polyhedral model of a program: plain data handed from analysis to lifting.
+
+A *region* is one outermost loop nest that the analysis could model. Each of its
+statements has an iteration domain, a place in the original schedule and
+access relations; the sets and maps are kept as isl objects.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import islpy as isl
+from pycparser import c_ast
+
+
+@dataclass
+class Loop:
+    """A `for` loop of a region, with affine bounds over outer loops and parameters."""
+
+    id: str
+    var: str
+    node: c_ast.For
+    line: int
+    column: int
+    depth: int  # 0 for the region's outermost loop
+    parent: str | None
+    function: str
+    lower: str  # isl expressions, over parameters and outer loop variables
+    upper: str  # inclusive
+    step: int  # positive; `decreasing` loops run from upper down to lower
+    decreasing: bool
+    var_declared_in_header: bool
+    children: list = field(default_factory=list)  # Loop ids and Statement ids, in order
+    offset: int | None = None  # character offset of `for` in the user's file, if it is there
+
+
+@dataclass
+class Access:
+    """One reference to a container: `A[i][j-1]`, read or written, must or may."""
+
+    id: str  # unique in its region: the isl tuple name of this access
+    statement: str
+    container: str
+    is_write: bool
+    must: bool  # a must-write kills earlier values; reads are always must
+    relation: isl.Map  # statement instance -> element
+    text: str
+    line: int
+
+
+@dataclass
+class Statement:
+    """A leaf of the region: one C statement (or an opaque sub-tree) executed per instance."""
+
+    id: str
+    node: c_ast.Node
+    loops: list[str]  # enclosing loop ids, outermost first
+    domain: isl.Set
+    beta: list[int]  # textual positions at each depth, len(loops)+1
+    line: int
+    code: str
+    accesses: list[Access] = field(default_factory=list)
+    reduction: tuple[str, str] | None = None  # (container, operator) for `x op= e` forms
+    opaque_reason: str | None = None  # why this leaf was not modelled exactly
+
+
+@dataclass
+class Container:
+    """A piece of data the region reads or writes: an array, a pointer's target or a scalar."""
+
+    name: str
+    ndim: int
+    element: str
+    kind: str  # 'array', 'pointer' or 'scalar'
+    restrict: bool = False
+    storage: str = "local"
+    declared_in: str | None = None  # id of the loop whose body declares it (then private there)
+    indirect: bool = False
+
+
+@dataclass
+class LoopVerdict:
+    """What the analysis proved about one loop."""
+
+    parallel: bool
+    reductions: list[tuple[str, str]] = field(default_factory=list)
+    private: list[str] = field(default_factory=list)
+    lastprivate: list[str] = field(default_factory=list)
+    reason: str = ""
+
+
+@dataclass
+class Region:
+    """One modelled loop nest: loops, statements, containers, dependences and verdicts."""
+
+    id: str
+    function: str
+    root: str  # id of the outermost loop
+    loops: dict[str, Loop]
+    statements: dict[str, Statement]
+    containers: dict[str, Container]
+    params: list[str]
+    context: isl.Set
+    dependences: dict[str, isl.UnionMap] = field(default_factory=dict)
+    verdicts: dict[str, LoopVerdict] = field(default_factory=dict)
+    may_alias: list[tuple[str, str]] = field(default_factory=list)  # pointer pairs to check at run time
+    live_after: set[str] = field(default_factory=set)  # scalars read after the region
+
+    def loops_inside(self, loop_id: str) -> list[str]:
+        """The loop itself and every loop nested in it."""
+        out, todo = [], [loop_id]
+        while todo:
+            lid = todo.pop()
+            out.append(lid)
+            todo.extend(c for c in self.loops[lid].children if c in self.loops)
+        return out
+
+    def statements_inside(self, loop_id: str) -> list[str]:
+        return [s.id for s in self.statements.values() if loop_id in s.loops]
+
+
+@dataclass
+class UnliftedLoop:
+    """A loop the analysis could not model, with the reason, for remarks and the report."""
+
+    line: int
+    column: int
+    function: str
+    depth: int
+    var: str
+    reason: str
+
+
+@dataclass
+class ProgramModel:
+    path: str
+    regions: list[Region]
+    unlifted: list[UnliftedLoop]

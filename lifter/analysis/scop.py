@@ -1,0 +1,438 @@
+"""Finding the loop nests that can be modelled and building their polyhedral model.
+
+A region starts at an outermost `for` loop whose header is affine. Inside it,
+affine loops and affine `if` conditions shape the iteration domains exactly;
+everything else (while loops, data-dependent bounds or conditions, indirect
+subscripts, calls) becomes a leaf whose effects are over-approximated: writes
+it may do are may-writes, and subscripts that are not affine cover the whole
+dimension. Control flow that leaves the nest (return, break, goto) makes the
+nest unmodelable, and it is reported as such.
+"""
+from __future__ import annotations
+
+import islpy as isl
+from pycparser import c_ast
+
+from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
+from lifter.analysis.effects import collect_effects, PURE_FUNCTIONS
+from lifter.analysis.model import Access, Container, Loop, Region, Statement
+from lifter.analysis.symbols import FunctionSymbols
+
+
+class NotModelable(Exception):
+    """The nest rooted at a loop cannot be modelled; `node` is where the problem is."""
+
+    def __init__(self, reason: str, node: c_ast.Node | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.node = node
+
+
+def written_names(node: c_ast.Node) -> set[str]:
+    """Names assigned, incremented or whose address is taken anywhere under `node`."""
+    names: set[str] = set()
+    for n in _walk(node):
+        target = None
+        if isinstance(n, c_ast.Assignment):
+            target = n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            target = n.expr
+        elif isinstance(n, c_ast.Decl) and n.name:
+            names.add(n.name)
+        if isinstance(target, c_ast.ID):
+            names.add(target.name)
+    return names
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        yield n
+        stack.extend(child for _, child in reversed(n.children()))
+
+
+class LoopHeader:
+    """The parts of an affine `for` header: variable, bounds (isl text), step and direction."""
+
+    def __init__(self, var, lower, upper, step, decreasing, declared):
+        self.var, self.lower, self.upper = var, lower, upper
+        self.step, self.decreasing, self.declared = step, decreasing, declared
+
+
+def parse_header(node: c_ast.For, translate: AffineTranslator, symbols: FunctionSymbols) -> LoopHeader:
+    """Recognise `for (i = lb; i < ub; i += c)` and its variants, or raise NotAffine."""
+    init = node.init
+    declared = False
+    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
+        var, start = init.decls[0].name, init.decls[0].init
+        declared = True
+        type_ok = _is_integer_decl(init.decls[0], symbols)
+    elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+        var, start = init.lvalue.name, init.rvalue
+        sym = symbols.lookup(var)
+        type_ok = sym is not None and sym.kind == "scalar" and sym.integer and var not in symbols.ambiguous
+    else:
+        raise NotAffine("loop initialisation is not 'var = expression'")
+    if not type_ok:
+        raise NotAffine(f"loop variable '{var}' is not an integer")
+    step = _step(node.next, var)
+    if step is None:
+        raise NotAffine("loop increment is not a constant step of the loop variable")
+    if var in written_names(node.stmt):
+        raise NotAffine(f"loop variable '{var}' is modified in the loop body")
+    start_text = translate.expr(start)
+    bound = _bound(node.cond, var, translate)
+    if bound is None:
+        raise NotAffine("loop condition is not a comparison of the loop variable with an affine bound")
+    direction, bound_text = bound
+    if step > 0 and direction == "upper":
+        return LoopHeader(var, start_text, bound_text, step, False, declared)
+    if step < 0 and direction == "lower":
+        return LoopHeader(var, bound_text, start_text, -step, True, declared)
+    raise NotAffine("loop condition and increment go in different directions")
+
+
+def _is_integer_decl(decl: c_ast.Decl, symbols: FunctionSymbols) -> bool:
+    from lifter.analysis.symbols import classify
+
+    sym = classify(decl.name, decl.type, symbols.table.typedefs, "local")
+    return sym.kind == "scalar" and sym.integer
+
+
+def _step(node, var) -> int | None:
+    if isinstance(node, c_ast.UnaryOp) and isinstance(node.expr, c_ast.ID) and node.expr.name == var:
+        return {"p++": 1, "++": 1, "p--": -1, "--": -1}.get(node.op)
+    if isinstance(node, c_ast.Assignment) and isinstance(node.lvalue, c_ast.ID) and node.lvalue.name == var:
+        if node.op in ("+=", "-="):
+            c = int_constant(node.rvalue)
+            if c is None or c == 0:
+                return None
+            return c if node.op == "+=" else -c
+        if node.op == "=" and isinstance(node.rvalue, c_ast.BinaryOp) and node.rvalue.op in "+-":
+            r = node.rvalue
+            if isinstance(r.left, c_ast.ID) and r.left.name == var:
+                c = int_constant(r.right)
+                if c:
+                    return c if r.op == "+" else -c
+            if r.op == "+" and isinstance(r.right, c_ast.ID) and r.right.name == var:
+                c = int_constant(r.left)
+                if c:
+                    return c
+    return None
+
+
+def _bound(cond, var, translate: AffineTranslator):
+    """('upper', inclusive bound) for i < e / i <= e, ('lower', bound) for i > e / i >= e."""
+    if not isinstance(cond, c_ast.BinaryOp):
+        return None
+    op, left, right = cond.op, cond.left, cond.right
+    if op == "&&":
+        a, b = _bound(left, var, translate), _bound(right, var, translate)
+        if a and b and a[0] == b[0]:
+            fn = "min" if a[0] == "upper" else "max"
+            return a[0], f"{fn}({a[1]}, {b[1]})"
+        return None
+    if isinstance(right, c_ast.ID) and right.name == var and not _mentions(left, var):
+        op = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op)
+        left, right = right, left
+    if not (isinstance(left, c_ast.ID) and left.name == var) or _mentions(right, var):
+        return None
+    if op not in ("<", "<=", ">", ">="):
+        return None
+    text = translate.expr(right)
+    if op == "<":
+        return "upper", f"({text}) - 1"
+    if op == "<=":
+        return "upper", text
+    if op == ">":
+        return "lower", f"({text}) + 1"
+    return "lower", text
+
+
+def _mentions(node, name) -> bool:
+    return any(isinstance(n, c_ast.ID) and n.name == name for n in _walk(node))
+
+
+class RegionBuilder:
+    """Builds the Region for one outermost affine loop of a function."""
+
+    def __init__(self, region_id: str, function: str, symbols: FunctionSymbols, locate):
+        self.region_id = region_id
+        self.function = function
+        self.symbols = symbols
+        self.locate = locate  # c_ast.For -> character offset of its `for` keyword, or None
+        self.loops: dict[str, Loop] = {}
+        self.statements: dict[str, Statement] = {}
+        self.containers: dict[str, Container] = {}
+        self.params: set[str] = set()
+        self.written: set[str] = set()
+        self._scopes: list[dict[str, str]] = []
+
+    # -- entry point -------------------------------------------------------------------------
+    def build(self, root: c_ast.For) -> Region:
+        self.written = written_names(root)
+        self._check_control_flow(root)
+        self._scopes = [{}]
+        root_id = self._loop(root, parent=None, outer=[], constraints=[], beta=[0], guarded=[])
+        params = sorted(self.params)
+        context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
+        return Region(self.region_id, self.function, root_id, self.loops, self.statements,
+                      self.containers, params, context)
+
+    def _check_control_flow(self, root: c_ast.For) -> None:
+        """Reject nests that jump out: return, goto, labels, or break/continue of an affine loop."""
+        def visit(node, breakable: bool, continuable: bool):
+            if isinstance(node, (c_ast.Return, c_ast.Goto, c_ast.Label)):
+                kind = {c_ast.Return: "return", c_ast.Goto: "goto", c_ast.Label: "a label"}[type(node)]
+                raise NotModelable(f"the loop nest contains {kind}", node)
+            if isinstance(node, c_ast.Break) and not breakable:
+                raise NotModelable("the loop nest contains a break out of a loop", node)
+            if isinstance(node, c_ast.Continue) and not continuable:
+                raise NotModelable("the loop nest contains a continue", node)
+            if isinstance(node, c_ast.Pragma):
+                raise NotModelable("the loop nest already contains a #pragma", node)
+            if isinstance(node, (c_ast.While, c_ast.DoWhile)):
+                for _, child in node.children():
+                    visit(child, True, True)
+                return
+            if isinstance(node, c_ast.For):
+                inner_ok = node is not root and not self._affine_header(node)
+                for _, child in node.children():
+                    visit(child, inner_ok, inner_ok)
+                return
+            if isinstance(node, c_ast.Switch):
+                for _, child in node.children():
+                    visit(child, True, continuable)
+                return
+            for _, child in node.children():
+                visit(child, breakable, continuable)
+
+        visit(root, False, False)
+
+    def _affine_header(self, node: c_ast.For) -> bool:
+        try:
+            parse_header(node, self._translator([]), self.symbols)
+        except NotAffine:
+            return False
+        return True
+
+    # -- names -------------------------------------------------------------------------------
+    def _is_parameter(self, name: str) -> bool:
+        if name in self.written or name in self.symbols.ambiguous or self._scoped(name) != name:
+            return False
+        sym = self.symbols.lookup(name)
+        return sym is not None and sym.kind == "scalar" and sym.integer
+
+    def _translator(self, iterators) -> AffineTranslator:
+        return AffineTranslator(iterators, self._is_parameter)
+
+    def _scoped(self, name: str) -> str:
+        """The container key of a name: block-locals of the region get unique keys."""
+        for scope in reversed(self._scopes):
+            if name in scope:
+                return scope[name]
+        return name
+
+    def _declare_local(self, decl: c_ast.Decl, loop_id: str | None) -> str:
+        key = decl.name
+        n = 1
+        taken = {k for scope in self._scopes for k in scope.values()} | set(self.containers)
+        while key in taken:
+            n += 1
+            key = f"{decl.name}#{n}"
+        self._scopes[-1][decl.name] = key
+        from lifter.analysis.symbols import classify
+
+        sym = classify(decl.name, decl.type, self.symbols.table.typedefs, "local", decl)
+        kind = "scalar" if sym.kind == "scalar" else ("array" if sym.kind == "array" else "pointer")
+        self.containers[key] = Container(decl.name, sym.ndim if kind != "scalar" else 0, sym.element, kind,
+                                         declared_in=loop_id, indirect=sym.indirect, restrict=sym.restrict)
+        return key
+
+    # -- structure ---------------------------------------------------------------------------
+    def _loop(self, node: c_ast.For, parent, outer, constraints, beta, guarded) -> str:
+        translate = self._translator([l.var for l in outer])
+        header = parse_header(node, translate, self.symbols)
+        self.params |= translate.parameters
+        loop_id = f"{self.region_id}_L{len(self.loops)}"
+        var = isl_name(header.var)
+        bound = f"{header.lower} <= {var} <= {header.upper}"
+        if header.step > 1:
+            anchor = header.upper if header.decreasing else header.lower
+            bound += f" and exists (e_{loop_id}: {var} = {anchor} {'-' if header.decreasing else '+'} {header.step}*e_{loop_id})"
+        line, column = node.coord.line, node.coord.column
+        loop = Loop(loop_id, header.var, node, line, column, len(outer), parent, self.function,
+                    header.lower, header.upper, header.step, header.decreasing, header.declared,
+                    offset=self.locate(node))
+        self.loops[loop_id] = loop
+        if parent is not None:
+            self.loops[parent].children.append(loop_id)
+        inner = outer + [loop]
+        self._scopes.append({})
+        if header.declared:
+            self._scopes[-1][header.var] = header.var
+        self._body(node.stmt, loop_id, inner, constraints + [bound], beta + [0], guarded)
+        self._scopes.pop()
+        return loop_id
+
+    def _body(self, node, loop_id, loops, constraints, beta, guarded) -> list[int]:
+        """Adds the statements of a loop body; `beta` ends with the next free position."""
+        items = node.block_items or [] if isinstance(node, c_ast.Compound) else [node]
+        if isinstance(node, c_ast.Compound):
+            self._scopes.append({})
+        for item in items:
+            if self._item(item, loop_id, loops, constraints, beta, guarded):
+                beta[-1] += 1
+        if isinstance(node, c_ast.Compound):
+            self._scopes.pop()
+        return beta
+
+    def _item(self, item, loop_id, loops, constraints, beta, guarded) -> bool:
+        """Adds one statement; returns whether it took a schedule position."""
+        if item is None or isinstance(item, c_ast.EmptyStatement):
+            return False
+        if isinstance(item, c_ast.Decl):
+            if isinstance(item.type, c_ast.FuncDecl):
+                return False
+            key = self._declare_local(item, loop_id)
+            if item.init is None:
+                return False
+            self._leaf(item, loop_id, loops, constraints, beta, guarded, declared_key=key)
+            return True
+        if isinstance(item, c_ast.Compound):
+            self._scopes.append({})
+            for sub in item.block_items or []:
+                if self._item(sub, loop_id, loops, constraints, beta, guarded):
+                    beta[-1] += 1
+            self._scopes.pop()
+            beta[-1] -= 1
+            return True
+        if isinstance(item, c_ast.For):
+            translate = self._translator([l.var for l in loops])
+            try:
+                parse_header(item, translate, self.symbols)
+            except NotAffine as exc:
+                self._leaf(item, loop_id, loops, constraints, beta, guarded, opaque=f"loop header: {exc}")
+                return True
+            self._loop(item, loop_id, loops, constraints, list(beta), guarded)
+            return True
+        if isinstance(item, c_ast.If):
+            return self._if(item, loop_id, loops, constraints, beta, guarded)
+        if isinstance(item, (c_ast.While, c_ast.DoWhile, c_ast.Switch)):
+            kind = {c_ast.While: "while loop", c_ast.DoWhile: "do-while loop", c_ast.Switch: "switch"}[type(item)]
+            self._leaf(item, loop_id, loops, constraints, beta, guarded, opaque=kind)
+            return True
+        self._leaf(item, loop_id, loops, constraints, beta, guarded)
+        return True
+
+    def _if(self, item: c_ast.If, loop_id, loops, constraints, beta, guarded) -> bool:
+        translate = self._translator([l.var for l in loops])
+        try:
+            cond = translate.condition(item.cond)
+        except NotAffine:
+            cond = None
+        if cond is not None:
+            self.params |= translate.parameters
+            self._branch(item.iftrue, loop_id, loops, constraints + [cond], beta, guarded)
+            if item.iffalse is not None:
+                beta[-1] += 1
+                self._branch(item.iffalse, loop_id, loops, constraints + [f"not ({cond})"], beta, guarded)
+            return True
+        # A data-dependent condition: both branches may run; their writes become may-writes.
+        guard = guarded + [item.cond]
+        self._branch(item.iftrue, loop_id, loops, constraints, beta, guard)
+        if item.iffalse is not None:
+            beta[-1] += 1
+            self._branch(item.iffalse, loop_id, loops, constraints, beta, guard)
+        return True
+
+    def _branch(self, node, loop_id, loops, constraints, beta, guarded) -> None:
+        if isinstance(node, c_ast.Compound):
+            self._scopes.append({})
+            for sub in node.block_items or []:
+                if self._item(sub, loop_id, loops, constraints, beta, guarded):
+                    beta[-1] += 1
+            self._scopes.pop()
+            beta[-1] -= 1
+        else:
+            self._item(node, loop_id, loops, constraints, beta, guarded)
+
+    # -- leaves ------------------------------------------------------------------------------
+    def _leaf(self, node, loop_id, loops, constraints, beta, guarded, opaque=None, declared_key=None) -> None:
+        stmt_id = f"{self.region_id}_S{len(self.statements)}"
+        iters = [isl_name(l.var) for l in loops]
+        params = ", ".join(isl_name(p) for p in sorted(self.params))
+        domain = isl.Set(f"[{params}] -> {{ {stmt_id}[{', '.join(iters)}] : {' and '.join(constraints) or 'true'} }}")
+        code = c_text(node) if not isinstance(node, c_ast.Decl) else _decl_text(node)
+        stmt = Statement(stmt_id, node, [l.id for l in loops], domain, list(beta), node.coord.line, code,
+                         opaque_reason=opaque)
+        self.statements[stmt_id] = stmt
+        effects = collect_effects(node, self.symbols, self._scoped, guarded=bool(guarded),
+                                  declared_key=declared_key)
+        for cond in guarded:
+            effects.add_reads_of(cond)
+        if effects.unknown_call and opaque is None:
+            stmt.opaque_reason = f"call to '{effects.unknown_call}'"
+        stmt.reduction = effects.reduction
+        translate = self._translator([l.var for l in loops])
+        for ref in effects.refs:
+            self._add_access(stmt, ref, translate, iters)
+        self.params |= translate.parameters
+        if self.params and params != ", ".join(isl_name(p) for p in sorted(self.params)):
+            stmt.domain = stmt.domain.align_params(isl.Space.create_from_names(
+                isl.DEFAULT_CONTEXT, set=[], params=[isl_name(p) for p in sorted(self.params)]))
+
+    def _add_access(self, stmt: Statement, ref, translate: AffineTranslator, iters) -> None:
+        container = self._container(ref)
+        subs = []
+        exact = True
+        for k in range(container.ndim):
+            if k < len(ref.subscripts) and ref.subscripts[k] is not None:
+                try:
+                    subs.append(translate.expr(ref.subscripts[k]))
+                    continue
+                except NotAffine:
+                    pass
+            subs.append(f"o{k}")
+            exact = False
+        acc_id = f"{stmt.id}_a{len(stmt.accesses)}"
+        rel = isl.Map(f"{{ {acc_id}[{', '.join(iters)}] -> {_tuple(ref.key)}[{', '.join(subs)}] }}")
+        rel = rel.intersect_domain(stmt.domain.set_tuple_name(acc_id))
+        must = ref.is_write and exact and not ref.may
+        stmt.accesses.append(Access(acc_id, stmt.id, ref.key, ref.is_write, must, rel, ref.text, ref.line))
+
+    def _container(self, ref) -> Container:
+        if ref.key in self.containers:
+            return self.containers[ref.key]
+        sym = self.symbols.lookup(ref.name)
+        if ref.key.startswith("<"):
+            c = Container(ref.key, 0, "?", "memory")
+        elif sym is None or sym.kind in ("struct", "function"):
+            c = Container(ref.name, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar")
+        elif sym.kind == "scalar":
+            c = Container(ref.name, 0, sym.element, "scalar", storage=sym.storage)
+        else:
+            c = Container(ref.name, sym.ndim, sym.element, sym.kind, sym.restrict, sym.storage,
+                          indirect=sym.indirect)
+        if ref.field_path:
+            c = Container(ref.key, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar")
+        self.containers[ref.key] = c
+        return c
+
+
+def _tuple(key: str) -> str:
+    """An isl tuple name for a container key (keys may hold '#', '.', '->')."""
+    out = []
+    for ch in key:
+        out.append(ch if ch.isalnum() or ch == "_" else f"_{ord(ch):x}_")
+    return "c_" + "".join(out)
+
+
+def _decl_text(decl: c_ast.Decl) -> str:
+    return f"{decl.name} = {c_text(decl.init)};"
+
+
+__all__ = ["NotModelable", "RegionBuilder", "parse_header", "written_names", "PURE_FUNCTIONS"]

@@ -1,0 +1,170 @@
+"""What each name in a function is: integer or floating scalar, array, pointer, struct.
+
+The polyhedral model needs to know which names may be symbolic parameters
+(integer scalars), which are arrays with how many dimensions, and which are
+pointers that may alias one another.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+INTEGER_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "_Bool", "bool"}
+FLOAT_WORDS = {"float", "double"}
+
+
+@dataclass
+class Symbol:
+    """One declared name. `kind` is 'scalar', 'array', 'pointer', 'struct' or 'function'."""
+
+    name: str
+    kind: str
+    integer: bool = False  # an integer scalar (a candidate symbolic parameter)
+    ndim: int = 0  # array dimensions, or pointer depth (pointers to arrays add theirs)
+    restrict: bool = False
+    indirect: bool = False  # rows reached through loaded pointers (double **A)
+    storage: str = "local"  # 'global', 'param' or 'local'
+    element: str = "double"  # C spelling of the element (or scalar) type
+    decl: c_ast.Node | None = None
+    dims: list = field(default_factory=list)  # declared extents (c_ast nodes or None)
+
+    @property
+    def owns_storage(self) -> bool:
+        """True for arrays that are objects of their own: they cannot alias another name."""
+        return self.kind == "array" and self.storage != "param"
+
+
+class Typedefs:
+    """Resolves typedef names to the type they stand for."""
+
+    def __init__(self, ast: c_ast.FileAST):
+        self.table: dict[str, c_ast.Node] = {}
+        for ext in ast.ext:
+            if isinstance(ext, c_ast.Typedef):
+                self.table[ext.name] = ext.type
+
+    def resolve(self, node: c_ast.Node, depth: int = 0) -> c_ast.Node:
+        """Follow typedef names in a TypeDecl chain (bounded, so cycles cannot hang us)."""
+        while depth < 50 and isinstance(node, c_ast.TypeDecl) and isinstance(node.type, c_ast.IdentifierType):
+            names = node.type.names
+            if len(names) == 1 and names[0] in self.table:
+                node = self.table[names[0]]
+                depth += 1
+                continue
+            break
+        return node
+
+
+def classify(name: str, type_node: c_ast.Node, typedefs: Typedefs, storage: str, decl=None) -> Symbol:
+    node = typedefs.resolve(type_node)
+    if isinstance(node, c_ast.FuncDecl):
+        return Symbol(name, "function", storage=storage, decl=decl)
+    if isinstance(node, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        ndim, restrict, dims, levels = 0, False, [], []
+        base = node
+        while True:
+            base = typedefs.resolve(base)
+            if isinstance(base, c_ast.ArrayDecl):
+                levels.append("array")
+                dims.append(base.dim)
+                restrict = restrict or "restrict" in (base.dim_quals or [])
+                base = base.type
+            elif isinstance(base, c_ast.PtrDecl):
+                levels.append("pointer")
+                dims.append(None)
+                restrict = restrict or "restrict" in (base.quals or [])
+                base = base.type
+            else:
+                break
+        element = _element_name(typedefs.resolve(base))
+        # Only the outermost level may be a pointer (or an adjusted array parameter)
+        # for the data to be one contiguous block; deeper pointers make rows separate objects.
+        indirect = "pointer" in levels[1:]
+        owns = storage != "param" and "pointer" not in levels
+        return Symbol(name, "array" if owns else "pointer", ndim=len(levels), restrict=restrict,
+                      storage=storage, element=element, decl=decl, dims=dims, indirect=indirect)
+    if isinstance(node, c_ast.TypeDecl):
+        inner = node.type
+        if isinstance(inner, (c_ast.Struct, c_ast.Union)):
+            return Symbol(name, "struct", storage=storage, decl=decl)
+        if isinstance(inner, c_ast.Enum):
+            return Symbol(name, "scalar", integer=True, storage=storage, element="int", decl=decl)
+        if isinstance(inner, c_ast.IdentifierType):
+            words = set(inner.names)
+            if words & FLOAT_WORDS:
+                return Symbol(name, "scalar", storage=storage, element=" ".join(inner.names), decl=decl)
+            if words <= INTEGER_WORDS | {"const", "volatile"} or _looks_integer(inner.names):
+                return Symbol(name, "scalar", integer=True, storage=storage, element=" ".join(inner.names), decl=decl)
+            return Symbol(name, "scalar", storage=storage, element=" ".join(inner.names), decl=decl)
+    return Symbol(name, "scalar", storage=storage, element="?", decl=decl)
+
+
+def _looks_integer(names: list[str]) -> bool:
+    """Standard integer typedefs that survived resolution (size_t and friends from headers)."""
+    return len(names) == 1 and (names[0] in {"size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t"}
+                                or (names[0].startswith(("int", "uint")) and names[0].endswith("_t")))
+
+
+def _element_name(node: c_ast.Node) -> str:
+    if isinstance(node, c_ast.TypeDecl):
+        inner = node.type
+        if isinstance(inner, c_ast.IdentifierType):
+            return " ".join(inner.names)
+        if isinstance(inner, (c_ast.Struct, c_ast.Union)):
+            return f"struct {inner.name}"
+    return "?"
+
+
+class SymbolTable:
+    """Globals of the file plus the parameters and locals of one function.
+
+    A name declared twice in the function with different kinds is marked
+    `ambiguous`; the analysis then treats every use of it conservatively.
+    """
+
+    def __init__(self, ast: c_ast.FileAST, typedefs: Typedefs):
+        self.typedefs = typedefs
+        self.globals: dict[str, Symbol] = {}
+        for ext in ast.ext:
+            if isinstance(ext, c_ast.Decl) and ext.name:
+                self.globals[ext.name] = classify(ext.name, ext.type, typedefs, "global", ext)
+            elif isinstance(ext, c_ast.FuncDef):
+                name = ext.decl.name
+                self.globals[name] = Symbol(name, "function", storage="global", decl=ext.decl)
+
+    def for_function(self, func: c_ast.FuncDef) -> "FunctionSymbols":
+        return FunctionSymbols(self, func)
+
+
+class FunctionSymbols:
+    def __init__(self, table: SymbolTable, func: c_ast.FuncDef):
+        self.table = table
+        self.locals: dict[str, Symbol] = {}
+        self.ambiguous: set[str] = set()
+        params = func.decl.type.args.params if func.decl.type.args else []
+        for p in params:
+            if isinstance(p, c_ast.Decl) and p.name:
+                self._add(classify(p.name, p.type, table.typedefs, "param", p))
+        for decl in _local_decls(func.body):
+            self._add(classify(decl.name, decl.type, table.typedefs, "local", decl))
+
+    def _add(self, sym: Symbol) -> None:
+        old = self.locals.get(sym.name)
+        if old is not None and (old.kind, old.ndim, old.integer) != (sym.kind, sym.ndim, sym.integer):
+            self.ambiguous.add(sym.name)
+        self.locals[sym.name] = sym
+
+    def lookup(self, name: str) -> Symbol | None:
+        return self.locals.get(name) or self.table.globals.get(name)
+
+
+def _local_decls(node: c_ast.Node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        if isinstance(n, c_ast.Decl) and n.name and not isinstance(n.type, c_ast.FuncDecl):
+            yield n
+        stack.extend(child for _, child in n.children())

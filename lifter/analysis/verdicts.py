@@ -1,0 +1,200 @@
+"""Which loops are parallel, and why not when they are not.
+
+A loop is parallel when no dependence is carried by it, that is, links two
+instances in the same iteration of every enclosing loop but in different
+iterations of this one. Carried dependences are forgiven only when they are
+provably harmless:
+
+- the container is declared inside the loop body (each iteration has its own);
+- the container is a scalar written before it is read in every iteration
+  (privatizable), and, if its value is needed after the loop, written by the
+  last iteration unconditionally (lastprivate);
+- every access to the container inside the loop belongs to reduction
+  statements with one operator (a reduction).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from lifter.analysis.affine import c_name
+from lifter.analysis.model import Access, LoopVerdict, Region
+
+KIND_WORDS = {"flow": "flow", "anti": "anti", "output": "output"}
+
+
+@dataclass
+class CarriedDependence:
+    kind: str
+    source: Access
+    sink: Access
+
+
+def _maps(umap: isl.UnionMap):
+    out = []
+    umap.foreach_map(out.append)
+    return out
+
+
+def carried_by(region: Region, loop_id: str, dep: isl.Map) -> isl.Map:
+    """The part of `dep` carried by the loop: same outer iterations, different loop iteration."""
+    k = region.loops[loop_id].depth
+    n_in, n_out = dep.dim(isl.dim_type.in_), dep.dim(isl.dim_type.out)
+    ins = [f"i{j}" for j in range(n_in)]
+    outs = [f"o{j}" for j in range(n_out)]
+    eq = [f"i{j} = o{j}" for j in range(k)] + [f"i{k} != o{k}"]
+    cond = isl.Map(f"{{ {dep.get_tuple_name(isl.dim_type.in_)}[{', '.join(ins)}] -> "
+                   f"{dep.get_tuple_name(isl.dim_type.out)}[{', '.join(outs)}] : {' and '.join(eq)} }}")
+    return dep.intersect(cond)
+
+
+def compute_verdicts(region: Region, live_after) -> dict[str, LoopVerdict]:
+    access_of = {a.id: a for s in region.statements.values() for a in s.accesses}
+    deps = {kind: _maps(region.dependences[kind]) for kind in ("flow", "anti", "output")}
+    verdicts = {}
+    for loop_id in region.loops:
+        verdicts[loop_id] = _verdict(region, loop_id, deps, access_of, live_after)
+    return verdicts
+
+
+def _verdict(region: Region, loop_id: str, deps, access_of, live_after) -> LoopVerdict:
+    loop = region.loops[loop_id]
+    inside = set(region.statements_inside(loop_id))
+    inner_loops = set(region.loops_inside(loop_id))
+    carried: list[CarriedDependence] = []
+    for kind, maps in deps.items():
+        for dep in maps:
+            src = access_of[dep.get_tuple_name(isl.dim_type.in_)]
+            dst = access_of[dep.get_tuple_name(isl.dim_type.out)]
+            if src.statement not in inside or dst.statement not in inside:
+                continue
+            if not carried_by(region, loop_id, dep).is_empty():
+                carried.append(CarriedDependence(kind, src, dst))
+    reductions, private, lastprivate = [], [], []
+    blocking = None
+    for container in _ordered({d.source.container for d in carried}, carried):
+        info = region.containers[container]
+        if info.declared_in in inner_loops:
+            continue
+        mine = [d for d in carried if d.source.container == container]
+        red = _reduction(region, inside, container)
+        if red is not None:
+            reductions.append((info.name, red))
+            continue
+        if info.kind == "scalar" and _privatizable(region, loop_id, inside, container):
+            if container in live_after or _read_later_in_region(region, inside, container):
+                if _written_last(region, loop_id, inside, container):
+                    lastprivate.append(info.name)
+                    continue
+                blocking = blocking or (mine[0], f"scalar '{info.name}' is used after the loop but not "
+                                                  f"written in every iteration")
+                continue
+            private.append(info.name)
+            continue
+        blocking = blocking or (mine[0], None)
+    if blocking is not None:
+        dep, message = blocking
+        return LoopVerdict(False, reason=message or describe(region, loop, dep))
+    opaque = [region.statements[s] for s in inside if region.statements[s].opaque_reason]
+    reason = ""
+    if opaque:
+        reason = f"contains code modelled conservatively ({opaque[0].opaque_reason}, line {opaque[0].line})"
+    return LoopVerdict(True, sorted(set(reductions)), sorted(set(private)), sorted(set(lastprivate)), reason)
+
+
+def _ordered(containers, carried):
+    order = []
+    for d in carried:
+        if d.source.container in containers and d.source.container not in order:
+            order.append(d.source.container)
+    return order
+
+
+def _reduction(region: Region, inside, container) -> str | None:
+    """The operator if every access to `container` in the loop is in a reduction statement."""
+    ops = set()
+    subscripts = set()
+    for sid in inside:
+        stmt = region.statements[sid]
+        touching = [a for a in stmt.accesses if a.container == container]
+        if not touching:
+            continue
+        if stmt.reduction is None or stmt.reduction[0] != container:
+            return None
+        ops.add(stmt.reduction[1])
+        subscripts |= {_subscript_text(a.text) for a in touching}
+    if len(ops) == 1 and len(subscripts) == 1:
+        return ops.pop()
+    return None
+
+
+def _subscript_text(text: str) -> str:
+    return text[text.find("["):] if "[" in text else ""
+
+
+def _privatizable(region: Region, loop_id: str, inside, container) -> bool:
+    """Every read of the scalar in the loop gets its value from the same iteration."""
+    reads = [a for s in inside for a in region.statements[s].accesses
+             if a.container == container and not a.is_write]
+    read_ids = {a.id for a in reads}
+    no_source = _maps(region.dependences["no_source"])
+    for m in no_source:
+        if m.get_tuple_name(isl.dim_type.in_) in read_ids and not m.is_empty():
+            return False
+    for dep in _maps(region.dependences["flow"]):
+        if dep.get_tuple_name(isl.dim_type.out) not in read_ids:
+            continue
+        src = dep.get_tuple_name(isl.dim_type.in_)
+        src_stmt = src.rsplit("_a", 1)[0]
+        if src_stmt not in inside:
+            return False
+        if not carried_by(region, loop_id, dep).is_empty():
+            return False
+    return True
+
+
+def _read_later_in_region(region: Region, inside, container) -> bool:
+    """A write in the loop flows to a read after it, elsewhere in the region."""
+    for dep in _maps(region.dependences["flow"]):
+        src = dep.get_tuple_name(isl.dim_type.in_).rsplit("_a", 1)[0]
+        dst = dep.get_tuple_name(isl.dim_type.out).rsplit("_a", 1)[0]
+        if src in inside and dst not in inside:
+            if region.statements[dst].accesses and any(
+                    a.container == container for a in region.statements[dst].accesses):
+                return True
+    return False
+
+
+def _written_last(region: Region, loop_id: str, inside, container) -> bool:
+    """Every write is an unconditional statement directly in the loop's body."""
+    for sid in inside:
+        stmt = region.statements[sid]
+        for a in stmt.accesses:
+            if a.container == container and a.is_write:
+                if not a.must or stmt.loops[-1] != loop_id:
+                    return False
+    return True
+
+
+def describe(region: Region, loop, dep: CarriedDependence) -> str:
+    """A sentence naming the dependence: container, both accesses and their lines."""
+    name = region.containers[dep.source.container].name
+    src, dst = dep.source, dep.sink
+    var = loop.var
+    when = f"an earlier iteration of '{var}'"
+    if name == "<world>":
+        return f"call {src.text} (line {src.line}) may have side effects that later iterations see"
+    if name == "<memory>":
+        return f"{dst.text} (line {dst.line}) accesses memory through a pointer expression that cannot be analysed"
+    if dep.kind == "flow":
+        return (f"flow dependence on {name}: {dst.text} (line {dst.line}) reads the value written to "
+                f"{src.text} (line {src.line}) in {when}")
+    if dep.kind == "anti":
+        return (f"anti dependence on {name}: {dst.text} (line {dst.line}) overwrites what {src.text} "
+                f"(line {src.line}) read in {when}")
+    return (f"output dependence on {name}: {dst.text} (line {dst.line}) and {src.text} (line {src.line}) "
+            f"write the same element in different iterations of '{var}'")
+
+
+__all__ = ["compute_verdicts", "carried_by", "describe", "c_name"]

@@ -1,0 +1,103 @@
+"""The pipeline, one stage after another: source -> AST -> polyhedral model ->
+dataflow graph -> transformed graph -> C text.
+
+`lift_source` and `lift_file` are the Python API; the command line is a thin
+layer over them.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+from dataclasses import dataclass, field
+
+from lifter.diagnostics import Diagnostic, LiftError
+from lifter.frontend import PreprocessOptions, SourceFile, load
+from lifter.frontend.source import check_text, read_source
+
+TARGETS = ("openmp", "cuda")
+
+# pycparser and the AST walkers recurse once per nesting level; deep but valid
+# programs must not crash Python, so the pipeline runs on a thread with a big stack.
+_STACK_BYTES = 512 * 1024 * 1024
+_RECURSION_LIMIT = 60_000
+
+
+@dataclass
+class LiftOptions:
+    """Everything that changes what `lift` produces for one file."""
+
+    target: str = "openmp"
+    preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
+    opt_level: int = 2
+
+
+@dataclass
+class LiftResult:
+    """The output text, one report entry per loop, the remarks, the lifted graphs and the headers read."""
+
+    output: str
+    loops: list[dict]
+    diagnostics: list[Diagnostic]
+    graphs: list = field(default_factory=list)
+    included_files: list[str] = field(default_factory=list)
+
+
+def lift_file(path: str, options: LiftOptions | None = None) -> LiftResult:
+    """Lift the C file at `path`; raises LiftError for input that is not valid C."""
+    return _on_deep_stack(_lift, read_source(path), options or LiftOptions())
+
+
+def lift_source(text: str, path: str = "<stdin>", options: LiftOptions | None = None) -> LiftResult:
+    """Lift C source given as text; `path` names it in diagnostics and resolves quoted includes."""
+    source = SourceFile(path, check_text(path, text.encode("utf-8", errors="surrogateescape")))
+    return _on_deep_stack(_lift, source, options or LiftOptions())
+
+
+def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
+    from lifter.analysis import analyze
+    from lifter.backend import emit
+    from lifter.graph.build import build_graphs
+    from lifter.transform import transform
+
+    if options.target not in TARGETS:
+        raise LiftError(source.path, 0, 0, f"unknown target '{options.target}' (choose {', '.join(TARGETS)})")
+    unit = load(source, options.preprocess)
+    model = analyze(unit)
+    graphs = build_graphs(model)
+    graphs = transform(graphs, options)
+    output = emit(source, graphs, options.target)
+    loops = [entry for graph in graphs for entry in graph.graph["report"]]
+    loops += model.unlifted_loop_reports()
+    loops.sort(key=lambda e: (e["line"], e["column"]))
+    remarks = [Diagnostic(e["file"], e["line"], e["column"], "remark", e["remark"]) for e in loops]
+    return LiftResult(output, loops, remarks, graphs, unit.included_files)
+
+
+def _on_deep_stack(func, *args):
+    result: list = []
+    error: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(func(*args))
+        except BaseException as exc:  # re-raised in the caller's thread
+            error.append(exc)
+
+    old_limit = sys.getrecursionlimit()
+    old_size = threading.stack_size()
+    try:
+        threading.stack_size(_STACK_BYTES)
+        sys.setrecursionlimit(max(old_limit, _RECURSION_LIMIT))
+        worker = threading.Thread(target=run, name="lift")
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
+    if error:
+        exc = error[0]
+        if isinstance(exc, RecursionError):
+            path = getattr(args[0], "path", "<input>")
+            raise LiftError(path, 0, 0, "program nested too deeply to analyze") from None
+        raise exc
+    return result[0]

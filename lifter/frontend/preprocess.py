@@ -1,0 +1,123 @@
+"""Preprocessing with the system's C compiler, as `cc -E` would for the user's build.
+
+pycparser parses ISO C only, so the GNU extensions that glibc's headers use are
+kept out of the preprocessed text: `__GNUC__` is undefined (glibc then falls
+back to its portable declarations) and the remaining extension keywords are
+defined away. The user's original text is never changed by this: it is only
+the input of the parser, and backends re-emit the original file.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+
+from lifter.diagnostics import LiftError
+
+# Extension keywords defined away or mapped to their ISO spelling for parsing.
+ISO_SHIM_FLAGS = (
+    "-U__GNUC__",
+    "-U__GNUC_MINOR__",
+    "-D__attribute__(x)=",
+    "-D__extension__=",
+    "-D__asm__(x)=",
+    "-D__asm(x)=",
+    "-D__inline=inline",
+    "-D__inline__=inline",
+    "-D__restrict=restrict",
+    "-D__restrict__=restrict",
+    "-D__const=const",
+    "-D__volatile__=volatile",
+    "-D__signed__=signed",
+    "-D__alignof__=_Alignof",
+    "-D_Noreturn=",
+    "-D__builtin_offsetof(t,m)=((unsigned long)&((t*)0)->m)",
+)
+
+PREPROCESS_TIMEOUT_S = 60
+_DIAG_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$")
+_MARKER_RE = re.compile(r'^# \d+ "((?:[^"\\]|\\.)*)"', re.M)
+
+
+@dataclass
+class PreprocessOptions:
+    """The preprocessing flags a user passes as to cc: -I, -D, -U, -include, -std."""
+
+    include_dirs: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)  # "NAME" or "NAME=VALUE"
+    undefines: list[str] = field(default_factory=list)
+    forced_includes: list[str] = field(default_factory=list)
+    std: str = "c11"
+
+    def flags(self) -> list[str]:
+        flags = [f"-std={self.std}"]
+        for d in self.include_dirs:
+            flags += ["-I", d]
+        for d in self.defines:
+            flags.append(f"-D{d}")
+        for u in self.undefines:
+            flags.append(f"-U{u}")
+        for inc in self.forced_includes:
+            flags += ["-include", inc]
+        return flags
+
+
+@dataclass
+class Preprocessed:
+    """Preprocessed text (with line markers) and the files it included."""
+
+    text: str
+    included_files: list[str]
+
+
+def find_compiler() -> str:
+    for name in (os.environ.get("LIFT_CPP_CC", ""), "gcc", "cc", "clang"):
+        if name and shutil.which(name):
+            return name
+    raise LiftError("lift", 0, 0, "no C compiler found to preprocess with (install gcc)")
+
+
+def preprocess(path: str, text: str, options: PreprocessOptions) -> Preprocessed:
+    """Run the preprocessor on `text` as if it were the file `path`."""
+    directory = os.path.dirname(os.path.abspath(path)) if path != "<stdin>" else os.getcwd()
+    command = [find_compiler(), "-E", "-x", "c", *ISO_SHIM_FLAGS, "-iquote", directory, *options.flags(), "-"]
+    try:
+        done = subprocess.run(
+            command,
+            input=text.encode("utf-8", errors="surrogateescape"),
+            capture_output=True,
+            timeout=PREPROCESS_TIMEOUT_S,
+        )
+    except subprocess.TimeoutExpired:
+        raise LiftError(path, 0, 0, f"preprocessing took longer than {PREPROCESS_TIMEOUT_S} s") from None
+    stderr = done.stderr.decode("utf-8", errors="replace")
+    if done.returncode != 0:
+        raise _first_error(path, stderr)
+    out = done.stdout.decode("utf-8", errors="surrogateescape").replace('"<stdin>"', _quote(path))
+    return Preprocessed(out, _included_files(out, path))
+
+
+def _quote(path: str) -> str:
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _first_error(path: str, stderr: str) -> LiftError:
+    for line in stderr.splitlines():
+        m = _DIAG_RE.match(line)
+        if m:
+            file = path if m["file"] == "<stdin>" else m["file"]
+            return LiftError(file, int(m["line"]), int(m["col"] or 0), m["msg"])
+    detail = stderr.strip().splitlines()[-1] if stderr.strip() else "preprocessor failed"
+    return LiftError(path, 0, 0, detail)
+
+
+def _included_files(text: str, path: str) -> list[str]:
+    seen: list[str] = []
+    for name in _MARKER_RE.findall(text):
+        name = name.replace('\\"', '"').replace("\\\\", "\\")
+        if name.startswith("<") or name == path or name in seen:
+            continue
+        seen.append(name)
+    return seen

@@ -1,0 +1,251 @@
+"""Hand-derived loop-analysis facts for the corpus programs.
+
+For each corpus file (path relative to corpus/): the loops of its kernel
+functions (every function named kernel_*), all of them, in source order.
+
+  function:  the enclosing kernel function.
+  line:      1-based line number of the `for` keyword.
+  var:       the loop variable.
+  parallel:  True if the iterations of this loop can run in parallel as
+             written: no loop-carried dependence other than on privatizable
+             scalars and on reductions.  A loop whose only carried
+             dependence is a reduction is parallel=True with the reduction
+             listed.
+  reduction: sorted list of (variable, operator) pairs the loop reduces
+             into, operator in C form "+", "*", "min", "max".  Only listed
+             when the loop's parallelism needs the reduction.  Conventions:
+               - `x -= e` accumulates with "+" (as OpenMP's `-` reduction);
+               - `m = fmax(m, e)`, `m = e > m ? e : m`, `if (e > m) m = e;`
+                 and a MAX(m, e) macro are "max" (likewise "min");
+               - a reduction into array elements names the array, e.g. the
+                 k loop of a matmul accumulating into C[i][j] is ("C", "+"),
+                 and a loop adding a whole row section (syrk's k loop, the
+                 i loop of atax into y[j]) is an array reduction ("y", "+");
+               - a scatter through an index array (hist[key[i]]++,
+                 sums[assign[i]*dim + d] += ...) is NOT counted as a
+                 reduction: such loops are parallel=False as written.
+  private:   sorted list of scalar variables declared OUTSIDE the loop
+             (typically inner loop variables declared at the top of a
+             PolyBench-style function, `int i, j, k;`) that must be
+             privatized to run the loop in parallel.  The loop's own
+             variable is never listed; variables declared inside the loop
+             body are private anyway and are not listed.
+
+For loops with parallel=False, reduction and private are always [].
+
+Semantic facts that a purely syntactic dependence test cannot see (the
+verdicts follow the semantics):
+  - dynprog/floyd_warshall.c: the i and j loops are parallel because with
+    non-negative weights path[k][k] == 0, so row k and column k are not
+    changed during iteration k (the read of path[i][k] / path[k][j] never
+    sees a value written in the same k iteration).
+  - dynprog/nussinov.c: the table is filled by anti-diagonals d = j - i;
+    the i loop of one diagonal only reads earlier diagonals -> parallel.
+  - restrict-qualified or distinct malloc'd buffers are assumed not to
+    alias (miniapps/heat2d_app.c copies the struct pointers into restrict
+    locals; miniapps/kmeans.c and particles.c access disjoint struct
+    members/fields: particles' force loop reads p[j].x/.y and writes only
+    p[i].fx/.fy).
+  - reductions/minmax.c kernel_argmin and miniapps/kmeans.c's centroid loop
+    `c` update a (value, index) pair together: not a reduction with a C
+    operator, so parallel=False.
+  - linearized subscripts (a[i*m + j]) are treated with their 2D meaning
+    (m is the row length), e.g. datamining/correlation.c.
+"""
+
+EXPECTED = {
+    'linalg/gemm.c': [
+        dict(function='kernel_gemm', line=42, var='i', parallel=True, reduction=[], private=['j', 'k']),
+        dict(function='kernel_gemm', line=43, var='j', parallel=True, reduction=[], private=['k']),
+        dict(function='kernel_gemm', line=45, var='k', parallel=True, reduction=[('C', '+')], private=[]),
+    ],
+    'linalg/gemv.c': [
+        dict(function='kernel_gemv', line=24, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_gemv', line=26, var='j', parallel=True, reduction=[('t', '+')], private=[]),
+    ],
+    'linalg/mvt.c': [
+        dict(function='kernel_mvt', line=33, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_mvt', line=34, var='j', parallel=True, reduction=[('x1', '+')], private=[]),
+        dict(function='kernel_mvt', line=37, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_mvt', line=38, var='j', parallel=True, reduction=[('x2', '+')], private=[]),
+    ],
+    'linalg/atax.c': [
+        dict(function='kernel_atax', line=33, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_atax', line=35, var='i', parallel=True, reduction=[('y', '+')], private=[]),
+        dict(function='kernel_atax', line=37, var='j', parallel=True, reduction=[('tmp', '+')], private=[]),
+        dict(function='kernel_atax', line=39, var='j', parallel=True, reduction=[], private=[]),
+    ],
+    'linalg/bicg.c': [
+        dict(function='kernel_bicg', line=25, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_bicg', line=27, var='i', parallel=True, reduction=[('s', '+')], private=[]),
+        dict(function='kernel_bicg', line=29, var='j', parallel=True, reduction=[('q', '+')], private=[]),
+    ],
+    'linalg/two_mm.c': [
+        dict(function='kernel_2mm', line=49, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_2mm', line=50, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_2mm', line=52, var='k', parallel=True, reduction=[('acc', '+')], private=[]),
+        dict(function='kernel_2mm', line=58, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_2mm', line=59, var='l', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_2mm', line=61, var='j', parallel=True, reduction=[('D', '+')], private=[]),
+    ],
+    'linalg/syrk.c': [
+        dict(function='kernel_syrk', line=33, var='i', parallel=True, reduction=[], private=['j', 'k']),
+        dict(function='kernel_syrk', line=34, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_syrk', line=36, var='k', parallel=True, reduction=[('C', '+')], private=['j']),
+        dict(function='kernel_syrk', line=37, var='j', parallel=True, reduction=[], private=[]),
+    ],
+    'linalg/trisolv.c': [
+        dict(function='kernel_trisolv', line=21, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_trisolv', line=23, var='j', parallel=True, reduction=[('s', '+')], private=[]),
+    ],
+    'linalg/lu.c': [
+        dict(function='kernel_lu', line=27, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_lu', line=29, var='j', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_lu', line=30, var='k', parallel=True, reduction=[('A', '+')], private=[]),
+        dict(function='kernel_lu', line=35, var='j', parallel=True, reduction=[], private=['k']),
+        dict(function='kernel_lu', line=36, var='k', parallel=True, reduction=[('A', '+')], private=[]),
+    ],
+    'linalg/cholesky.c': [
+        dict(function='kernel_cholesky', line=30, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_cholesky', line=31, var='j', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_cholesky', line=32, var='k', parallel=True, reduction=[('A', '+')], private=[]),
+        dict(function='kernel_cholesky', line=36, var='k', parallel=True, reduction=[('A', '+')], private=[]),
+    ],
+    'linalg/doitgen.c': [
+        dict(function='kernel_doitgen', line=35, var='r', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_doitgen', line=36, var='q', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_doitgen', line=38, var='p', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_doitgen', line=40, var='s', parallel=True, reduction=[('sum', '+')], private=[]),
+        dict(function='kernel_doitgen', line=43, var='p', parallel=True, reduction=[], private=[]),
+    ],
+    'stencils/jacobi1d.c': [
+        dict(function='kernel_jacobi1d', line=20, var='t', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_jacobi1d', line=21, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_jacobi1d', line=23, var='i', parallel=True, reduction=[], private=[]),
+    ],
+    'stencils/jacobi2d.c': [
+        dict(function='kernel_jacobi2d', line=29, var='t', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_jacobi2d', line=30, var='i', parallel=True, reduction=[], private=['j']),
+        dict(function='kernel_jacobi2d', line=31, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_jacobi2d', line=34, var='i', parallel=True, reduction=[], private=['j']),
+        dict(function='kernel_jacobi2d', line=35, var='j', parallel=True, reduction=[], private=[]),
+    ],
+    'stencils/heat3d.c': [
+        dict(function='kernel_heat3d', line=31, var='t', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_heat3d', line=32, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_heat3d', line=33, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_heat3d', line=34, var='k', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_heat3d', line=39, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_heat3d', line=40, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_heat3d', line=41, var='k', parallel=True, reduction=[], private=[]),
+    ],
+    'stencils/seidel2d.c': [
+        dict(function='kernel_seidel2d', line=27, var='t', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_seidel2d', line=28, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_seidel2d', line=29, var='j', parallel=False, reduction=[], private=[]),
+    ],
+    'stencils/fdtd2d.c': [
+        dict(function='kernel_fdtd2d', line=36, var='t', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_fdtd2d', line=37, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_fdtd2d', line=39, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_fdtd2d', line=40, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_fdtd2d', line=42, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_fdtd2d', line=43, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_fdtd2d', line=45, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_fdtd2d', line=46, var='j', parallel=True, reduction=[], private=[]),
+    ],
+    'stencils/conv2d.c': [
+        dict(function='kernel_conv2d', line=32, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_conv2d', line=33, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_conv2d', line=35, var='a', parallel=True, reduction=[('acc', '+')], private=[]),
+        dict(function='kernel_conv2d', line=36, var='b', parallel=True, reduction=[('acc', '+')], private=[]),
+    ],
+    'reductions/dot.c': [
+        dict(function='kernel_dot', line=19, var='i', parallel=True, reduction=[('sum', '+')], private=[]),
+        dict(function='kernel_idot', line=27, var='i', parallel=True, reduction=[('acc', '+')], private=[]),
+    ],
+    'reductions/norm2.c': [
+        dict(function='kernel_norm2', line=21, var='i', parallel=True, reduction=[('ss', '+')], private=[]),
+        dict(function='kernel_norminf', line=29, var='i', parallel=True, reduction=[('m', 'max')], private=[]),
+        dict(function='kernel_norms', line=38, var='i', parallel=True, reduction=[('mx', 'max'), ('ss', '+')], private=[]),
+    ],
+    'reductions/minmax.c': [
+        dict(function='kernel_minmax', line=22, var='i', parallel=True, reduction=[('hi', 'max'), ('lo', 'min')], private=[]),
+        dict(function='kernel_argmin', line=35, var='i', parallel=False, reduction=[], private=[]),
+    ],
+    'reductions/histogram.c': [
+        dict(function='kernel_histogram', line=28, var='b', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_histogram', line=30, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_prefix', line=37, var='b', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_normalize', line=43, var='b', parallel=True, reduction=[], private=[]),
+    ],
+    'reductions/sum2d.c': [
+        dict(function='kernel_rowsum', line=23, var='i', parallel=True, reduction=[('total', '+')], private=[]),
+        dict(function='kernel_rowsum', line=25, var='j', parallel=True, reduction=[('s', '+')], private=[]),
+        dict(function='kernel_colsum', line=35, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_colsum', line=37, var='i', parallel=True, reduction=[('col', '+')], private=[]),
+    ],
+    'datamining/covariance.c': [
+        dict(function='kernel_covariance', line=29, var='j', parallel=True, reduction=[], private=['i']),
+        dict(function='kernel_covariance', line=31, var='i', parallel=True, reduction=[('mean', '+')], private=[]),
+        dict(function='kernel_covariance', line=36, var='i', parallel=True, reduction=[], private=['j']),
+        dict(function='kernel_covariance', line=37, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_covariance', line=40, var='i', parallel=True, reduction=[], private=['j', 'k']),
+        dict(function='kernel_covariance', line=41, var='j', parallel=True, reduction=[], private=['k']),
+        dict(function='kernel_covariance', line=43, var='k', parallel=True, reduction=[('cov', '+')], private=[]),
+    ],
+    'datamining/correlation.c': [
+        dict(function='kernel_correlation', line=28, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_correlation', line=30, var='i', parallel=True, reduction=[('s', '+')], private=[]),
+        dict(function='kernel_correlation', line=36, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_correlation', line=38, var='i', parallel=True, reduction=[('s', '+')], private=[]),
+        dict(function='kernel_correlation', line=47, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_correlation', line=48, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_correlation', line=52, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_correlation', line=54, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_correlation', line=56, var='k', parallel=True, reduction=[('c', '+')], private=[]),
+    ],
+    'dynprog/floyd_warshall.c': [
+        dict(function='kernel_floyd_warshall', line=31, var='k', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_floyd_warshall', line=32, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_floyd_warshall', line=33, var='j', parallel=True, reduction=[], private=[]),
+    ],
+    'dynprog/nussinov.c': [
+        dict(function='kernel_nussinov', line=31, var='d', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_nussinov', line=32, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_nussinov', line=36, var='k', parallel=True, reduction=[('best', 'max')], private=[]),
+    ],
+    'sparse/spmv_csr.c': [
+        dict(function='kernel_spmv', line=68, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_spmv', line=70, var='p', parallel=True, reduction=[('s', '+')], private=[]),
+    ],
+    'miniapps/heat2d_app.c': [
+        dict(function='kernel_sweep', line=68, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_sweep', line=69, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_maxdiff', line=80, var='k', parallel=True, reduction=[('diff', 'max')], private=[]),
+    ],
+    'miniapps/particles.c': [
+        dict(function='kernel_forces', line=42, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_forces', line=45, var='j', parallel=True, reduction=[('fx', '+'), ('fy', '+')], private=[]),
+        dict(function='kernel_integrate', line=62, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_energy', line=73, var='i', parallel=True, reduction=[('ke', '+')], private=[]),
+    ],
+    'miniapps/cg_dense.c': [
+        dict(function='kernel_dot', line=34, var='i', parallel=True, reduction=[('s', '+')], private=[]),
+        dict(function='kernel_axpy', line=42, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_xpay', line=49, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_matvec', line=57, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_matvec', line=59, var='j', parallel=True, reduction=[('s', '+')], private=[]),
+    ],
+    'miniapps/kmeans.c': [
+        dict(function='kernel_assign', line=44, var='i', parallel=True, reduction=[('changed', '+')], private=[]),
+        dict(function='kernel_assign', line=47, var='c', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_assign', line=49, var='d', parallel=True, reduction=[('dist', '+')], private=[]),
+        dict(function='kernel_update', line=68, var='t', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_update', line=70, var='c', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_update', line=72, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_update', line=75, var='d', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_update', line=78, var='c', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_update', line=80, var='d', parallel=True, reduction=[], private=[]),
+    ],
+}
