@@ -57,6 +57,7 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     from lifter.analysis import analyze
     from lifter.backend import emit
     from lifter.graph.build import build_graphs
+    from lifter.report import loop_entries
     from lifter.transform import transform
 
     if options.target not in TARGETS:
@@ -66,9 +67,7 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     graphs = build_graphs(model)
     graphs = transform(graphs, options)
     output = emit(source, graphs, options.target)
-    loops = [entry for graph in graphs for entry in graph.graph["report"]]
-    loops += model.unlifted_loop_reports()
-    loops.sort(key=lambda e: (e["line"], e["column"]))
+    loops = loop_entries(source, graphs, model)
     remarks = [Diagnostic(e["file"], e["line"], e["column"], "remark", e["remark"]) for e in loops]
     return LiftResult(output, loops, remarks, graphs, unit.included_files)
 

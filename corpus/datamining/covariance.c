@@ -1,4 +1,4 @@
-/* lift-bench: -DN=1000 -DM=700 */
+/* lift-bench: -DN=1200 -DM=900 */
 /*
  * covariance.c - covariance matrix of M variables over N samples.
  * Style: PolyBench-like VLA kernel with loop variables at the top;

@@ -23,7 +23,7 @@ static void init(void)
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++)
             for (int k = 0; k < N; k++)
-                A[i][j][k] = B[i][j][k] = (double)(i + j + (N - k)) * 10 / N;
+                A[i][j][k] = B[i][j][k] = (double)((i * j + 2 * j * k + 3 * k * i) % N) * 10 / N;
 }
 
 static void kernel_heat3d(int tsteps)

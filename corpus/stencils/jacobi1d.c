@@ -33,8 +33,8 @@ int main(void)
         return 1;
 
     for (int i = 0; i < N; i++) {
-        A[i] = ((double)i + 2) / N;
-        B[i] = ((double)i + 3) / N;
+        A[i] = (double)((i * 37 + i / 5) % 101) / 101.0;
+        B[i] = 0.0;
     }
 
     kernel_jacobi1d(TSTEPS, N, A, B);

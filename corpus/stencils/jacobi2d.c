@@ -17,8 +17,8 @@ static void init_array(int n, double A[n][n], double B[n][n])
 {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
-            A[i][j] = ((double)i * (j + 2) + 2) / n;
-            B[i][j] = ((double)i * (j + 3) + 3) / n;
+            A[i][j] = (double)((i * i + 3 * j * j + i * j) % n) / n;
+            B[i][j] = 0.0;
         }
 }
 

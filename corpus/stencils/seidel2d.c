@@ -19,7 +19,7 @@ static void init_array(int n, double A[n][n])
 {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            A[i][j] = ((double)i * (j + 2) + 2) / n;
+            A[i][j] = (double)((i * i + 2 * j * j + 5 * i * j) % 97) / 97.0;
 }
 
 static void kernel_seidel2d(int tsteps, int n, double A[n][n])

@@ -1,0 +1,12 @@
+"""Backends: transformed dataflow graphs -> C text (OpenMP C or CUDA C)."""
+from __future__ import annotations
+
+from lifter.backend.openmp import emit_openmp
+from lifter.frontend.source import SourceFile
+
+
+def emit(source: SourceFile, graphs, target: str) -> str:
+    if target == "openmp":
+        return emit_openmp(source, graphs)
+    # The CUDA backend is not written yet: its output is the input, re-emitted.
+    return source.text

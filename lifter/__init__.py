@@ -1,0 +1,10 @@
+"""lift: lifting sequential C loop nests into parallel OpenMP and CUDA C through a dataflow graph.
+
+Python API: `lift_file(path, options)` and `lift_source(text, path, options)`
+return a LiftResult (output text, per-loop report entries, remarks, graphs).
+"""
+__version__ = "0.1.0"
+
+from lifter.driver import LiftOptions, LiftResult, lift_file, lift_source  # noqa: E402
+
+__all__ = ["LiftOptions", "LiftResult", "lift_file", "lift_source", "__version__"]

@@ -1,0 +1,40 @@
+"""Splicing generated code into the user's text, leaving every other byte as it was."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Insertion:
+    offset: int
+    text: str
+
+
+def apply(text: str, insertions: list[Insertion]) -> str:
+    """Insert each piece at its offset (offsets refer to the original text)."""
+    out, last = [], 0
+    for ins in sorted(insertions, key=lambda i: i.offset):
+        out.append(text[last:ins.offset])
+        out.append(ins.text)
+        last = ins.offset
+    out.append(text[last:])
+    return "".join(out)
+
+
+def line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def before_statement(text: str, offset: int, line: str) -> Insertion:
+    """Put a directive line right before the statement starting at `offset`.
+
+    If only indentation precedes the statement on its line, the directive goes
+    on its own line above with the same indentation; otherwise the line is
+    broken before the statement.
+    """
+    start = line_start(text, offset)
+    indent = text[start:offset]
+    if indent.strip() == "":
+        return Insertion(start, f"{indent}{line}\n")
+    pad = "".join(ch if ch in " \t" else " " for ch in indent)
+    return Insertion(offset, f"\n{pad}{line}\n{pad}")

@@ -1,0 +1,115 @@
+"""Lifting: a polyhedral Region becomes a dataflow graph.
+
+Loops become map scopes over their parametric ranges, statements become
+tasklets, containers become access nodes, and every access becomes a memlet
+whose subset is computed from the isl access relation: for a tasklet the
+element it touches, for a map the range it touches over all its iterations.
+"""
+from __future__ import annotations
+
+import islpy as isl
+import networkx as nx
+
+from lifter.analysis.affine import c_name, isl_name
+from lifter.analysis.model import ProgramModel, Region
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, State, Tasklet
+from lifter.graph.ranges import access_range, box, pw_to_c
+
+STATE = "state"
+
+
+def data_id(container: str) -> str:
+    return f"data:{container}"
+
+
+def build_graphs(model: ProgramModel) -> list[nx.MultiDiGraph]:
+    return [build_graph(region, model.path) for region in model.regions]
+
+
+def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
+    g = nx.MultiDiGraph(name=region.id, path=path, function=region.function, live_after=region.live_after)
+    g.add_node(STATE, node=State(region.id, region.function, region.params))
+    for key, c in region.containers.items():
+        g.add_node(data_id(key), node=AccessNode(key, c.name, c.ndim, c.element, c.kind, c.restrict, c.storage,
+                                                 c.declared_in is not None, c.indirect))
+    for lid, loop in region.loops.items():
+        v = region.verdicts[lid]
+        g.add_node(lid, node=MapScope(
+            lid, loop.var, c_name(loop.lower), c_name(loop.upper), loop.step, loop.decreasing,
+            "parallel" if v.parallel else "sequential", loop.line, loop.column, loop.depth, loop.function,
+            loop.offset, loop.var_declared_in_header, _trip_count(region, loop), list(v.reductions), list(v.private), list(v.lastprivate),
+            v.reason))
+    for lid, loop in region.loops.items():
+        parent = loop.parent or STATE
+        g.add_edge(parent, lid, edge=Scope(_position(region, lid)))
+    for sid, stmt in region.statements.items():
+        parent = stmt.loops[-1] if stmt.loops else STATE
+        g.add_node(sid, node=Tasklet(sid, stmt.code, stmt.line, stmt.opaque_reason))
+        g.add_edge(parent, sid, edge=Scope(_position(region, sid)))
+        for acc in stmt.accesses:
+            subset = box(access_range(acc.relation, len(stmt.loops)))
+            wcr = stmt.reduction[1] if stmt.reduction and stmt.reduction[0] == acc.container else None
+            memlet = Memlet(acc.container, subset, "1", wcr if acc.is_write else None, not acc.must and acc.is_write,
+                            acc.text)
+            if acc.is_write:
+                g.add_edge(sid, data_id(acc.container), edge=memlet)
+            else:
+                g.add_edge(data_id(acc.container), sid, edge=memlet)
+    for lid, loop in region.loops.items():
+        _map_memlets(g, region, lid)
+    return g
+
+
+def _trip_count(region: Region, loop) -> str | None:
+    outer, parent = [], loop.parent
+    while parent is not None:
+        outer.append(isl_name(region.loops[parent].var))
+        parent = region.loops[parent].parent
+    names = ", ".join([isl_name(p) for p in region.params] + outer)
+    count = f"floor((({loop.upper}) - ({loop.lower}))/{loop.step}) + 1"
+    try:
+        return pw_to_c(isl.PwAff(f"[{names}] -> {{ [{count}] }}"))
+    except isl.Error:
+        return None
+
+
+def _position(region: Region, node_id: str) -> int:
+    """Textual order of a child in its parent scope (the schedule's beta at that depth)."""
+    if node_id in region.statements:
+        stmt = region.statements[node_id]
+        return stmt.beta[len(stmt.loops)]
+    loop = region.loops[node_id]
+    first = min((s for s in region.statements.values() if node_id in s.loops),
+                key=lambda s: s.beta, default=None)
+    return first.beta[loop.depth] if first is not None else 0
+
+
+def _map_memlets(g: nx.MultiDiGraph, region: Region, loop_id: str) -> None:
+    """One memlet per container and direction on the map: the range its iterations move."""
+    depth = region.loops[loop_id].depth
+    ranges: dict[tuple[str, bool], object] = {}
+    for sid in region.statements_inside(loop_id):
+        stmt = region.statements[sid]
+        for acc in stmt.accesses:
+            r = access_range(acc.relation, depth)
+            key = (acc.container, acc.is_write)
+            ranges[key] = r if key not in ranges else ranges[key].union(r)
+    for (container, is_write), rng in sorted(ranges.items()):
+        rng = rng.coalesce()
+        subset = box(rng)
+        memlet = Memlet(container, subset, _volume(subset), dynamic=True)
+        if is_write:
+            g.add_edge(loop_id, data_id(container), edge=memlet, scope_range=rng)
+        else:
+            g.add_edge(data_id(container), loop_id, edge=memlet, scope_range=rng)
+
+
+def _volume(subset) -> str:
+    factors = []
+    for lo, hi in subset:
+        if "?" in (lo, hi):
+            return "?"
+        if lo == hi:
+            continue
+        factors.append(f"({hi} - {lo} + 1)" if lo != "0" else f"({hi} + 1)")
+    return " * ".join(factors) or "1"

@@ -1,0 +1,103 @@
+"""Writing dataflow graphs for people (DOT, SVG) and programs (JSON).
+
+JSON format: {"format": "lift-dataflow", "version": 1, "graphs": [G...]} where
+each G is {"name", "function", "nodes": [{"id", "type", ...fields}],
+"edges": [{"src", "dst", "type": "scope"|"memlet", ...fields}]}; node and edge
+fields are those of the data classes in lifter.graph.nodes.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+
+import networkx as nx
+
+from lifter.diagnostics import LiftError
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, State, Tasklet
+
+
+def to_json(graphs: list[nx.MultiDiGraph]) -> dict:
+    out = []
+    for g in graphs:
+        nodes = []
+        for n, d in g.nodes(data=True):
+            fields = dataclasses.asdict(d["node"])
+            nodes.append({"id": n, "type": type(d["node"]).__name__, **fields})
+        edges = []
+        for u, v, d in g.edges(data=True):
+            e = d["edge"]
+            edges.append({"src": u, "dst": v, "type": "scope" if isinstance(e, Scope) else "memlet",
+                          **dataclasses.asdict(e)})
+        out.append({"name": g.graph["name"], "function": g.graph["function"], "nodes": nodes, "edges": edges})
+    return {"format": "lift-dataflow", "version": 1, "graphs": out}
+
+
+def _q(text: str) -> str:
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def to_dot(graphs: list[nx.MultiDiGraph]) -> str:
+    lines = ["digraph lift {", "  compound=true; rankdir=TB; node [fontname=\"monospace\"];"]
+    for gi, g in enumerate(graphs):
+        lines.append(f"  subgraph cluster_{gi} {{ label={_q(g.graph['function'] + ' / ' + g.graph['name'])};")
+        _scope_dot(g, "state", lines, gi, "    ")
+        for n, d in g.nodes(data=True):
+            node = d["node"]
+            if isinstance(node, AccessNode):
+                lines.append(f"    {_q(f'{gi}:{n}')} [shape=ellipse, label={_q(node.name)}];")
+        lines.append("  }")
+        for u, v, d in g.edges(data=True):
+            e = d["edge"]
+            if isinstance(e, Memlet) and not isinstance(g.nodes[u]["node"], MapScope) \
+                    and not isinstance(g.nodes[v]["node"], MapScope):
+                label = e.text or e.subset_text()
+                if e.wcr:
+                    label += f" (wcr {e.wcr})"
+                style = ", style=dashed" if e.dynamic else ""
+                lines.append(f"  {_q(f'{gi}:{u}')} -> {_q(f'{gi}:{v}')} [label={_q(label)}{style}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _scope_dot(g, node_id, lines, gi, indent):
+    for _, child, d in sorted(g.out_edges(node_id, data=True), key=lambda e: getattr(e[2]["edge"], "order", 0)):
+        if not isinstance(d["edge"], Scope):
+            continue
+        node = g.nodes[child]["node"]
+        if isinstance(node, MapScope):
+            kind = "parallel map" if node.schedule == "parallel" else "sequential map"
+            if node.plan is not None:
+                kind += " (omp parallel for)"
+            label = f"{kind} {node.var} = {node.begin}..{node.end}"
+            lines.append(f"{indent}subgraph cluster_{gi}_{child} {{ label={_q(label)}; style=rounded;")
+            moved = [f"{e.subset_text()}" for _, _, dd in g.in_edges(child, data=True)
+                     if isinstance(e := dd["edge"], Memlet)]
+            lines.append(f"{indent}  {_q(f'{gi}:{child}')} [shape=invtrapezium, label={_q('in: ' + '; '.join(moved))}];")
+            _scope_dot(g, child, lines, gi, indent + "  ")
+            lines.append(f"{indent}}}")
+        elif isinstance(node, Tasklet):
+            lines.append(f"{indent}{_q(f'{gi}:{child}')} [shape=octagon, label={_q(node.code)}];")
+
+
+def write_graphs(graphs: list[nx.MultiDiGraph], path: str) -> None:
+    from lifter.cli import write_atomically
+
+    ext = os.path.splitext(path)[1].lower()
+    if ext == ".json":
+        write_atomically(path, json.dumps(to_json(graphs), indent=1) + "\n")
+    elif ext == ".dot" or ext == ".gv":
+        write_atomically(path, to_dot(graphs))
+    elif ext == ".svg":
+        dot = shutil.which("dot")
+        if dot is None:
+            raise LiftError(path, 0, 0, "writing SVG needs Graphviz's 'dot' program; install graphviz "
+                                        "or ask for a .dot file")
+        done = subprocess.run([dot, "-Tsvg"], input=to_dot(graphs).encode(), capture_output=True, timeout=120)
+        if done.returncode != 0:
+            raise LiftError(path, 0, 0, f"dot failed: {done.stderr.decode(errors='replace').strip()}")
+        write_atomically(path, done.stdout.decode("utf-8", errors="replace"))
+    else:
+        raise LiftError(path, 0, 0, "graph file must end in .dot, .json or .svg")

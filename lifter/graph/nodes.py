@@ -1,0 +1,108 @@
+"""Node and edge types of the dataflow graph (in the spirit of SDFGs).
+
+One graph per lifted region (a networkx MultiDiGraph). Node attribute `node`
+holds one of the data classes below; edge attribute `edge` holds a Scope or a
+Memlet. The graph is what transformations rewrite and backends read.
+
+- State: the region's root; sequential control that contains everything.
+- MapScope: a loop as a scope over a parametric range. `schedule` is
+  'parallel' when the analysis proved its iterations independent (up to the
+  listed reductions and private scalars) and 'sequential' otherwise; the
+  transformation stage attaches `plan`, what the backend emits for it.
+- Tasklet: one statement of the user's code, executed once per map iteration.
+- AccessNode: a data container (array, pointer target or scalar).
+
+Edges: Scope (parent scope -> child map or tasklet, with the child's textual
+order) and Memlet (data moving between an access node and a map or tasklet:
+the container, the subset moved, its volume and, for conflicting writes, the
+reduction operator `wcr`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class State:
+    region: str
+    function: str
+    params: list[str]
+
+
+@dataclass
+class OmpPlan:
+    """What the OpenMP backend emits for a parallel map."""
+
+    collapse: int = 1
+    private: list[str] = field(default_factory=list)
+    lastprivate: list[str] = field(default_factory=list)
+    reductions: list[tuple[str, str]] = field(default_factory=list)
+    condition: str = ""  # run-time condition (work size, no aliasing); empty means always
+
+
+@dataclass
+class MapScope:
+    id: str
+    var: str
+    begin: str  # inclusive bounds, C text over parameters and outer map variables
+    end: str
+    step: int
+    decreasing: bool
+    schedule: str  # 'parallel' or 'sequential'
+    line: int
+    column: int
+    depth: int
+    function: str
+    offset: int | None  # where the loop's `for` keyword is in the user's file
+    var_declared_in_header: bool
+    trip_count: str | None  # strict C (over parameters and outer variables), None if not affine
+    reductions: list[tuple[str, str]] = field(default_factory=list)
+    private: list[str] = field(default_factory=list)
+    lastprivate: list[str] = field(default_factory=list)
+    reason: str = ""  # why sequential, or what was over-approximated
+    plan: OmpPlan | None = None
+    not_parallelized: str = ""  # why a parallel map was left sequential by the transformations
+
+
+@dataclass
+class Tasklet:
+    id: str
+    code: str
+    line: int
+    opaque_reason: str | None = None
+
+
+@dataclass
+class AccessNode:
+    container: str  # unique key in the region
+    name: str  # the C name
+    ndim: int
+    element: str
+    kind: str  # 'array', 'pointer', 'scalar' or 'memory'
+    restrict: bool
+    storage: str
+    transient: bool  # declared inside the region
+    indirect: bool
+
+
+@dataclass
+class Scope:
+    order: int
+
+
+@dataclass
+class Memlet:
+    container: str
+    subset: list[tuple[str, str]]  # per dimension (first, last) inclusive, C text; ("?", "?") unknown
+    volume: str
+    wcr: str | None = None  # reduction operator for conflicting writes
+    dynamic: bool = False  # may-access: moves at most this data
+    text: str = ""  # the access as written, for tasklet memlets
+
+    def subset_text(self) -> str:
+        if not self.subset:
+            return self.container
+        dims = []
+        for lo, hi in self.subset:
+            dims.append(lo if lo == hi else f"{lo}:{hi}")
+        return f"{self.container}[{', '.join(dims)}]"

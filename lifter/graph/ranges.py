@@ -1,0 +1,76 @@
+"""Parametric access ranges: which elements an access touches over a scope.
+
+The outer loop variables of the scope become symbols (isl parameters), the
+scope's own and inner variables are projected out, and the image is bounded
+dimension by dimension (a box hull, which is what a memlet's subset states).
+"""
+from __future__ import annotations
+
+import islpy as isl
+
+from lifter.analysis.affine import c_name
+
+
+def access_range(relation: isl.Map, outer: int) -> isl.Set:
+    """Elements touched by `relation` for fixed values of its first `outer` iterators."""
+    nparam = relation.dim(isl.dim_type.param)
+    moved = relation.move_dims(isl.dim_type.param, nparam, isl.dim_type.in_, 0, outer)
+    return moved.range()
+
+
+def _bound(s: isl.Set, dim: int, upper: bool) -> isl.PwAff | None:
+    """The least or greatest index in a dimension, None where it is unbounded."""
+    try:
+        return s.dim_max(dim) if upper else s.dim_min(dim)
+    except isl.Error:
+        return None
+
+
+def box(s: isl.Set) -> list[tuple[str, str]]:
+    """Per dimension (first, last) as readable text; '?' where unbounded."""
+    out = []
+    for d in range(s.dim(isl.dim_type.set)):
+        lo, hi = _bound(s, d, False), _bound(s, d, True)
+        if lo is None or hi is None:
+            out.append(("?", "?"))
+        else:
+            out.append((readable(lo), readable(hi)))
+    return out
+
+
+def readable(pw: isl.PwAff) -> str:
+    """C-like text of a piecewise bound (isl's printer: may use min/max), for people."""
+    build = isl.AstBuild.from_context(isl.Set.universe(pw.get_domain_space()))
+    return c_name(build.expr_from_pw_aff(pw).to_C_str())
+
+
+def pw_to_c(pw: isl.PwAff) -> str | None:
+    """Strict C text of a single-piece affine bound without divisions, else None."""
+    pieces = []
+    pw.foreach_piece(lambda dom, aff: pieces.append((dom, aff)))
+    if len(pieces) != 1:
+        return None
+    _, aff = pieces[0]  # the piece's domain only excludes empty loops
+    if aff.dim(isl.dim_type.div) > 0:
+        return None
+    if aff.get_denominator_val().to_python() != 1:
+        return None
+    terms = []
+    for i in range(aff.dim(isl.dim_type.param)):
+        c = aff.get_coefficient_val(isl.dim_type.param, i).to_python()
+        if c:
+            name = c_name(aff.get_dim_name(isl.dim_type.param, i))
+            terms.append(f"{c}L*{name}" if c != 1 else f"(long){name}")
+    for i in range(aff.dim(isl.dim_type.in_)):
+        if aff.get_coefficient_val(isl.dim_type.in_, i).to_python():
+            return None
+    const = aff.get_constant_val().to_python()
+    if const or not terms:
+        terms.append(f"{const}L")
+    return " + ".join(terms).replace("+ -", "- ")
+
+
+def bound_c(s: isl.Set, dim: int, upper: bool) -> str | None:
+    """Strict C text of the first or last index of a dimension, or None."""
+    pw = _bound(s, dim, upper)
+    return pw_to_c(pw) if pw is not None else None

@@ -1,0 +1,205 @@
+"""Loop-to-parallel-map: choose which parallel maps run in parallel, and how.
+
+For each nest, the outermost map that the analysis proved parallel gets an
+OpenMP plan, unless one of these holds (each is recorded for the report):
+
+- its `for` keyword is not in the user's file (it comes from a macro);
+- it reduces into an array element (the backend emits scalar reductions only);
+- a privatized variable's value is read after the loop;
+- pointers it writes through may alias other data and no run-time check can
+  be formed from the memlets;
+- its work is provably tiny (profitability): a parallel region costs a few
+  microseconds, more than a few thousand cheap iterations take.
+
+Parametric work and pointer disjointness become the plan's run-time
+`condition` (OpenMP's `if` clause): when it is false the loop runs on one
+thread, in its original order, which is always correct.
+"""
+from __future__ import annotations
+
+import re
+
+import networkx as nx
+
+from lifter.graph.build import STATE, data_id
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Scope, Tasklet
+from lifter.graph.ranges import bound_c
+
+# Iterations x statements below which a parallel region costs more than it saves.
+MIN_PARALLEL_WORK = 40_000
+
+
+def plan_openmp(g: nx.MultiDiGraph) -> None:
+    for child in _children(g, STATE):
+        _visit(g, child)
+
+
+def _children(g, node):
+    kids = [(d["edge"].order, v) for _, v, d in g.out_edges(node, data=True) if isinstance(d["edge"], Scope)]
+    return [v for _, v in sorted(kids)]
+
+
+def _visit(g: nx.MultiDiGraph, node_id: str) -> None:
+    node = g.nodes[node_id]["node"]
+    if not isinstance(node, MapScope):
+        return
+    if node.schedule == "parallel":
+        why = _plan(g, node)
+        if not why:
+            return
+        node.not_parallelized = why
+    for child in _children(g, node_id):
+        _visit(g, child)
+
+
+def _plan(g: nx.MultiDiGraph, m: MapScope) -> str:
+    """Attach an OmpPlan to `m`, or return why it stays sequential."""
+    if m.offset is None:
+        return "the loop comes from a macro expansion, so lift cannot annotate it in place"
+    arrays = [name for name, op in m.reductions if _container(g, name).ndim > 0]
+    if arrays:
+        return f"reduction into array '{arrays[0]}' (only scalar reductions are emitted)"
+    live = g.graph["live_after"]
+    inner = [g.nodes[n]["node"] for n in nx.descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
+    loop_vars = [x.var for x in [m] + inner if not x.var_declared_in_header]
+    for var in loop_vars:
+        if var in live:
+            return f"loop variable '{var}' is used after the loop"
+    for var in m.private:
+        if var in live:
+            return f"scalar '{var}' is used after the loop"
+    conditions = []
+    work = _work(g, m, {x.var for x in [m] + inner})
+    if isinstance(work, int):
+        if work < MIN_PARALLEL_WORK:
+            return f"not profitable: about {work} iterations of work"
+    elif work:
+        conditions.append(f"{work} > {MIN_PARALLEL_WORK}L")
+    alias = _alias_check(g, m)
+    if isinstance(alias, str) and alias.startswith("!"):
+        return alias[1:]
+    if alias:
+        conditions.append(alias)
+    private = sorted(set(v for v in loop_vars if v != m.var) | set(m.private))
+    scalars = [(name, op) for name, op in m.reductions]
+    m.plan = OmpPlan(1, private, list(m.lastprivate), scalars, " && ".join(conditions))
+    return ""
+
+
+def _container(g, name) -> AccessNode:
+    for n, d in g.nodes(data=True):
+        node = d["node"]
+        if isinstance(node, AccessNode) and node.name == name:
+            return node
+    raise KeyError(name)
+
+
+def _map_memlets(g, m: MapScope):
+    """(container node, written?, scope range) for the memlets on the map."""
+    out = []
+    for u, v, d in g.in_edges(m.id, data=True):
+        if isinstance(d["edge"], Memlet):
+            out.append((g.nodes[u]["node"], False, d["scope_range"]))
+    for u, v, d in g.out_edges(m.id, data=True):
+        if isinstance(d["edge"], Memlet):
+            out.append((g.nodes[v]["node"], True, d["scope_range"]))
+    return out
+
+
+def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | None:
+    """Iterations times statements under the map: an int, a C expression, or None if unknown.
+
+    `banned` are the variables of the map and the maps inside it: they have no
+    value where the condition is evaluated, so extents that use them are unknown.
+    """
+    extents = _extent_text(m, banned)
+    if extents is None:
+        return None
+    total_const, terms = 0, []
+    for child in _children(g, m.id):
+        node = g.nodes[child]["node"]
+        sub = _work(g, node, banned) if isinstance(node, MapScope) else 1
+        if sub is None:
+            sub = 1  # an inner loop of unknown size is at least one iteration
+        if isinstance(sub, int):
+            total_const += sub
+        else:
+            terms.append(sub)
+    body = " + ".join(terms + ([str(total_const)] if total_const or not terms else []))
+    if isinstance(extents, int) and not terms:
+        return extents * total_const
+    ext = str(extents) if isinstance(extents, int) else f"({extents})"
+    return f"{ext} * ({body})"
+
+
+def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
+    """The trip count: an int when constant, C text over names in scope, else None."""
+    text = m.trip_count
+    if text is None:
+        return None
+    try:
+        return max(0, int(text.rstrip("L")))
+    except ValueError:
+        pass
+    if set(re.findall(r"[A-Za-z_]\w*", text)) & banned:
+        return None
+    return text
+
+
+def _alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
+    """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
+    touched = _map_memlets(g, m)
+    written = {node.container for node, w, _ in touched if w}
+    shared = {}
+    for node, w, rng in touched:
+        if node.kind == "scalar" or node.transient:
+            continue
+        shared.setdefault(node.container, (node, []))[1].append(rng)
+    pointers = [c for c, (node, _) in shared.items() if node.kind in ("pointer", "memory") and not node.restrict]
+    if not pointers:
+        return ""
+    pairs = []
+    for p in pointers:
+        for q, (qnode, _) in shared.items():
+            if q == p or qnode.restrict or qnode.kind == "array" and qnode.storage != "global":
+                continue
+            if p not in written and q not in written:
+                continue
+            if qnode.kind in ("pointer", "memory") and (q, p) in pairs:
+                continue
+            pairs.append((p, q))
+    if not pairs:
+        return ""
+    spans = {}
+    checks = []
+    for p, q in pairs:
+        for c in (p, q):
+            if c not in spans:
+                node, ranges = shared[c]
+                spans[c] = _span(node, ranges)
+            if spans[c] is None:
+                return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time"
+        (plo, phi), (qlo, qhi) = spans[p], spans[q]
+        checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
+    return " && ".join(checks)
+
+
+def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
+    """C expressions for the first and one-past-last byte the map touches in a container."""
+    if node.kind == "memory" or node.indirect or node.ndim == 0:
+        return None
+    rng = ranges[0]
+    for r in ranges[1:]:
+        rng = rng.union(r)
+    rng = rng.coalesce()
+    first, last = [], []
+    for d in range(node.ndim):
+        lo, hi = bound_c(rng, d, False), bound_c(rng, d, True)
+        if lo is None or hi is None:
+            return None
+        first.append(lo)
+        last.append(hi)
+    name = node.name
+    lo = f"(const char *)&{name}{''.join(f'[{x}]' for x in first)}"
+    hi = f"(const char *)(&{name}{''.join(f'[{x}]' for x in last)} + 1)"
+    return lo, hi
