@@ -143,8 +143,16 @@ def lift(inputs, output, target, include_dirs, defines, undefines, forced_includ
             write_atomically(report_path, json.dumps({"tool": f"lift {__version__}", "loops": result.loops},
                                                      indent=2) + "\n")
         if output in (None, "-"):
-            sys.stdout.write(result.output)
-            sys.stdout.flush()
+            # Bytes, as they were read: non-UTF-8 text survives whatever stdout's encoding is.
+            data = result.output.encode("utf-8", errors=ENCODING_ERRORS)
+            stream = getattr(sys.stdout, "buffer", None)
+            if stream is None:
+                sys.stdout.write(data.decode("utf-8", errors="replace"))
+                sys.stdout.flush()
+            else:
+                sys.stdout.flush()
+                stream.write(data)
+                stream.flush()
         else:
             write_atomically(output, result.output)
     except LiftError as exc:

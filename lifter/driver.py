@@ -29,6 +29,7 @@ class LiftOptions:
     target: str = "openmp"
     preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
     opt_level: int = 2
+    min_parallel_work: int = 40_000  # iterations x statements; smaller loops stay sequential
 
 
 @dataclass

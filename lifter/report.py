@@ -5,7 +5,7 @@ import networkx as nx
 
 from lifter.analysis.model import ProgramModel
 from lifter.frontend.source import SourceFile
-from lifter.graph.nodes import MapScope
+from lifter.graph.nodes import MapScope, scope_parent
 
 
 def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: ProgramModel) -> list[dict]:
@@ -14,7 +14,7 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
         maps = {n: d["node"] for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
         for m in maps.values():
             parallelized = m.plan is not None
-            inside_parallel = any(maps[a].plan is not None for a in nx.ancestors(g, m.id) if a in maps)
+            inside_parallel = _inside_plan(g, m.id, maps)
             entry = _entry(source, m.line, m.column, m.offset, m.function, m.depth, m.var)
             entry.update(
                 parallel=m.schedule == "parallel",
@@ -46,6 +46,15 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
         entries.append(entry)
     entries.sort(key=lambda e: (e["line"], e["column"]))
     return entries
+
+
+def _inside_plan(g, node_id, maps) -> bool:
+    parent = scope_parent(g, node_id)
+    while parent in maps:
+        if maps[parent].plan is not None:
+            return True
+        parent = scope_parent(g, parent)
+    return False
 
 
 def _entry(source: SourceFile, line, column, offset, function, depth, var) -> dict:

@@ -1,10 +1,12 @@
 """Frontend: source text -> preprocessed text -> pycparser AST, with exact source positions."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from lifter.diagnostics import LiftError
 from lifter.frontend.parse import parse
 from lifter.frontend.preprocess import PreprocessOptions, preprocess
 from lifter.frontend.source import SourceFile
@@ -19,9 +21,39 @@ class TranslationUnit:
     included_files: list[str]
 
 
+# C extensions the parser does not know: a syntax error on a line that uses one says so.
+_UNSUPPORTED = [
+    (re.compile(r"\b(?:typeof|__typeof__|__typeof)\b"), "'typeof' (a GNU extension) is not supported"),
+    (re.compile(r"\b__auto_type\b"), "'__auto_type' (a GNU extension) is not supported"),
+    (re.compile(r"\b_Generic\b"), "'_Generic' selections are not supported"),
+    (re.compile(r"&&\s*[A-Za-z_]\w*|\bgoto\s*\*"), "labels as values ('&&label', 'goto *p') are not supported"),
+    (re.compile(r"\bcase\b[^:]*\.\.\."), "case ranges ('case 1 ... 5:') are not supported"),
+    (re.compile(r"\b__label__\b"), "local labels ('__label__') are not supported"),
+    (re.compile(r"\b__builtin_types_compatible_p\b"), "'__builtin_types_compatible_p' is not supported"),
+    (re.compile(r"\b__builtin_choose_expr\b"), "'__builtin_choose_expr' is not supported"),
+    (re.compile(r"\b(?:__complex__|__real__|__imag__)\b"), "GNU complex keywords are not supported"),
+]
+
+
 def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
     pre = preprocess(source.path, source.text, options)
-    return TranslationUnit(source, parse(pre.text, source.path), pre.included_files)
+    try:
+        ast = parse(pre.text, source.path)
+    except LiftError as exc:
+        raise _explained(exc, source) from None
+    return TranslationUnit(source, ast, pre.included_files)
+
+
+def _explained(exc: LiftError, source: SourceFile) -> LiftError:
+    """Add why to a syntax error on a line that uses a construct the parser does not support."""
+    d = exc.diagnostic
+    if d.path != source.path or not d.line:
+        return exc
+    line = source.line_text(d.line)
+    for pattern, why in _UNSUPPORTED:
+        if pattern.search(line):
+            return LiftError(d.path, d.line, d.column, f"{d.message}: {why}")
+    return exc
 
 
 __all__ = ["PreprocessOptions", "SourceFile", "TranslationUnit", "load"]

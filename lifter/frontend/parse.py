@@ -17,7 +17,7 @@ def parse(text: str, path: str) -> c_ast.FileAST:
     """Parse preprocessed text; a syntax error becomes a LiftError at its position."""
     parser = c_parser.CParser()
     try:
-        return parser.parse(PRELUDE + text, path)
+        return parser.parse(PRELUDE + strip_asm(text), path)
     except c_parser.ParseError as exc:
         raise _located(str(exc), parser, path) from None
     except RecursionError:
@@ -42,3 +42,85 @@ def _reword(msg: str) -> str:
     if msg.startswith("before: "):
         return f"syntax error before '{msg[len('before: '):]}'"
     return msg[:1].lower() + msg[1:] if msg else "syntax error"
+
+
+# GNU inline assembly, which pycparser does not parse. A statement `asm volatile(...)`
+# becomes a call to an unknown function (so the analysis treats it as having any
+# effect); an asm label in a declaration (`int f(void) __asm__("g");`) is blanked.
+# Newlines are kept, so every line number stays right.
+_ASM_SCAN = re.compile(
+    r"""(?P<marker>^\#[^\n]*)"""
+    r"""|(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+    r"""|(?P<word>[A-Za-z_]\w*)"""
+    r"""|(?P<punct>[^\s\w])""",
+    re.M,
+)
+_ASM_WORDS = {"asm", "__asm", "__asm__"}
+_ASM_QUALIFIERS = {"volatile", "__volatile", "__volatile__", "goto", "inline", "__inline", "__inline__"}
+_STATEMENT_START = set(";{}:")
+_ASM_QUICK = re.compile(r"\b(?:asm|__asm|__asm__)\s*(?:\(|volatile|__volatile|goto|inline|__inline)")
+
+
+def strip_asm(text: str) -> str:
+    if not _ASM_QUICK.search(text):
+        return text
+    out: list[str] = []
+    done = 0
+    last = ";"
+    pos = 0
+    while True:
+        m = _ASM_SCAN.search(text, pos)
+        if m is None:
+            break
+        pos = m.end()
+        if m.lastgroup == "marker":
+            continue
+        if m.lastgroup == "punct":
+            last = m.group()
+            continue
+        if m.lastgroup != "word" or m.group() not in _ASM_WORDS:
+            last = "x"
+            continue
+        end = _asm_end(text, m.end())
+        if end is None:
+            last = "x"
+            continue
+        span = text[m.start():end]
+        blank = "".join("\n" if c == "\n" else " " for c in span)
+        replacement = "__lift_asm()" if last in _STATEMENT_START else ""
+        out.append(text[done:m.start()])
+        out.append(replacement + blank[len(replacement):] if len(replacement) <= len(blank) else replacement)
+        done = pos = end
+        last = ")"
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _asm_end(text: str, pos: int) -> int | None:
+    """End of `qualifiers (...)` after an asm keyword, or None if it is not one."""
+    word = re.compile(r"\s*([A-Za-z_]\w*)")
+    while True:
+        m = word.match(text, pos)
+        if not m or m.group(1) not in _ASM_QUALIFIERS:
+            break
+        pos = m.end()
+    m = re.compile(r"\s*\(").match(text, pos)
+    if not m:
+        return None
+    depth, i, n = 0, m.end() - 1, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None

@@ -22,8 +22,7 @@ ISO_SHIM_FLAGS = (
     "-U__GNUC_MINOR__",
     "-D__attribute__(x)=",
     "-D__extension__=",
-    "-D__asm__(x)=",
-    "-D__asm(x)=",
+    "-D__thread=_Thread_local",
     "-D__inline=inline",
     "-D__inline__=inline",
     "-D__restrict=restrict",
@@ -34,7 +33,11 @@ ISO_SHIM_FLAGS = (
     "-D__alignof__=_Alignof",
     "-D_Noreturn=",
     "-D__builtin_offsetof(t,m)=((unsigned long)&((t*)0)->m)",
+    # va_arg takes a type; for the parser it is an opaque call yielding a value of that type.
+    "-D__builtin_va_arg(v,t)=(*(t*)__lift_va_arg(&(v)))",
 )
+# asm is not in this list: `asm(...)` statements and asm labels are rewritten
+# just before parsing (see parse.strip_asm), where the context tells them apart.
 
 PREPROCESS_TIMEOUT_S = 60
 _DIAG_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$")

@@ -106,3 +106,26 @@ class Memlet:
         for lo, hi in self.subset:
             dims.append(lo if lo == hi else f"{lo}:{hi}")
         return f"{self.container}[{', '.join(dims)}]"
+
+
+def scope_children(g, node_id: str) -> list[str]:
+    """The maps and tasklets directly inside a scope, in textual order."""
+    kids = [(d["edge"].order, v) for _, v, d in g.out_edges(node_id, data=True) if isinstance(d["edge"], Scope)]
+    return [v for _, v in sorted(kids)]
+
+
+def scope_descendants(g, node_id: str) -> list[str]:
+    """Everything nested inside a scope (following scope edges only, not memlets)."""
+    out, todo = [], scope_children(g, node_id)
+    while todo:
+        n = todo.pop(0)
+        out.append(n)
+        todo.extend(scope_children(g, n))
+    return out
+
+
+def scope_parent(g, node_id: str) -> str | None:
+    for u, _, d in g.in_edges(node_id, data=True):
+        if isinstance(d["edge"], Scope):
+            return u
+    return None

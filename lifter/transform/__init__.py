@@ -8,5 +8,5 @@ def transform(graphs, options):
     """Apply the passes the options ask for, in order, to every graph."""
     if options.opt_level >= 1:
         for g in graphs:
-            plan_openmp(g)
+            plan_openmp(g, options.min_parallel_work)
     return graphs

@@ -22,37 +22,33 @@ import re
 import networkx as nx
 
 from lifter.graph.build import STATE, data_id
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Scope, Tasklet
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c
 
 # Iterations x statements below which a parallel region costs more than it saves.
 MIN_PARALLEL_WORK = 40_000
 
 
-def plan_openmp(g: nx.MultiDiGraph) -> None:
-    for child in _children(g, STATE):
-        _visit(g, child)
+def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK) -> None:
+    """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off."""
+    for child in scope_children(g, STATE):
+        _visit(g, child, min_work)
 
 
-def _children(g, node):
-    kids = [(d["edge"].order, v) for _, v, d in g.out_edges(node, data=True) if isinstance(d["edge"], Scope)]
-    return [v for _, v in sorted(kids)]
-
-
-def _visit(g: nx.MultiDiGraph, node_id: str) -> None:
+def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int) -> None:
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
         return
     if node.schedule == "parallel":
-        why = _plan(g, node)
+        why = _plan(g, node, min_work)
         if not why:
             return
         node.not_parallelized = why
-    for child in _children(g, node_id):
-        _visit(g, child)
+    for child in scope_children(g, node_id):
+        _visit(g, child, min_work)
 
 
-def _plan(g: nx.MultiDiGraph, m: MapScope) -> str:
+def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
     if m.offset is None:
         return "the loop comes from a macro expansion, so lift cannot annotate it in place"
@@ -60,7 +56,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope) -> str:
     if arrays:
         return f"reduction into array '{arrays[0]}' (only scalar reductions are emitted)"
     live = g.graph["live_after"]
-    inner = [g.nodes[n]["node"] for n in nx.descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
+    inner = [g.nodes[n]["node"] for n in scope_descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
     loop_vars = [x.var for x in [m] + inner if not x.var_declared_in_header]
     for var in loop_vars:
         if var in live:
@@ -69,12 +65,12 @@ def _plan(g: nx.MultiDiGraph, m: MapScope) -> str:
         if var in live:
             return f"scalar '{var}' is used after the loop"
     conditions = []
-    work = _work(g, m, {x.var for x in [m] + inner})
+    work = _work(g, m, {x.var for x in [m] + inner}) if min_work > 0 else None
     if isinstance(work, int):
-        if work < MIN_PARALLEL_WORK:
+        if work < min_work:
             return f"not profitable: about {work} iterations of work"
     elif work:
-        conditions.append(f"{work} > {MIN_PARALLEL_WORK}L")
+        conditions.append(f"{work} > {min_work}L")
     alias = _alias_check(g, m)
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
@@ -116,7 +112,7 @@ def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | None
     if extents is None:
         return None
     total_const, terms = 0, []
-    for child in _children(g, m.id):
+    for child in scope_children(g, m.id):
         node = g.nodes[child]["node"]
         sub = _work(g, node, banned) if isinstance(node, MapScope) else 1
         if sub is None:

@@ -1,0 +1,523 @@
+#!/usr/bin/env python3
+"""Benchmark lift against the sequential build and two automatic parallelizers.
+
+What is measured
+----------------
+For every selected corpus program (by default every ``corpus/**/*.c`` whose first
+line is a ``/* lift-bench: -DN=... */`` comment) four builds are made, all with
+the program's lift-bench ``-D`` flags (or none with ``--sizes small``) and ``-lm``:
+
+``serial``
+    ``gcc -O3 -march=native in.c`` -- the sequential reference.
+``gcc-autopar``
+    ``gcc -O3 -march=native -ftree-parallelize-loops=T in.c`` (GCC's
+    auto-parallelizer, T = ``--threads``).
+``polly``
+    ``clang-19 -O3 -march=native -mllvm -polly -mllvm -polly-parallel -fopenmp
+    in.c`` when ``clang-19`` with Polly works (a tiny probe program is built
+    first); otherwise every cell of the column is ``n/a``.  ``--install-polly``
+    first runs ``apt-get install -y clang-19 libpolly-19-dev libomp-19-dev``.
+``lift``
+    ``lift <-D flags> in.c -o out.c`` then ``gcc -O3 -march=native -fopenmp
+    out.c``.  The lift run itself is timed too (``--repeat`` runs, median).
+
+How
+---
+Each binary runs ``--repeat`` times (default 3) with ``OMP_NUM_THREADS=T``
+(default: the number of cores).  Repetitions are interleaved: repetition r runs
+every tool once (in an order rotated by r) before repetition r+1 starts, so a
+slow phase of a noisy shared machine hits all tools alike.  A run's time is its
+wall-clock time (process start to exit, ``time.perf_counter``), a cell's time
+is the median over its repetitions, and its speedup is
+``serial median / tool median``.
+
+Every run's standard output is compared with the first serial run's output,
+token by token: integer tokens must be equal, other numbers must agree to a
+relative tolerance (``--rtol``, default 1e-6, because reductions in another
+order round differently), any other text must match exactly.
+
+A cell is a speedup (``1.23x``) or one of: ``build-error`` (compiler failed),
+``tool-error`` (lift failed), ``timeout`` (a run exceeded ``--timeout``),
+``crash`` (non-zero exit status), ``wrong`` (output differs from the serial
+output), ``n/a`` (tool not available).  Nothing in a cell stops the benchmark.
+
+Output: a Markdown table on standard output (kernel, serial seconds, speedup
+per tool, median lift time), a geometric-mean row per tool in which failed cells
+count as 1.0x (as in shared/PEERS.md), notes on programs whose serial time is
+outside 0.3-5 s, and a JSON file (``--json``, default
+``bench-results/bench.json``) with every individual time and every command.
+Builds and lifted sources are kept under ``--workdir``
+(default ``bench-results/build/<kernel>/``).
+
+Examples::
+
+    python3 scripts/bench.py                          # whole corpus, bench sizes
+    python3 scripts/bench.py --sizes small --repeat 1 # quick smoke run
+    python3 scripts/bench.py --kernels gemm,jacobi2d --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOLS = ("serial", "gcc-autopar", "polly", "lift")
+PARALLEL_TOOLS = TOOLS[1:]
+POLLY_PACKAGES = ("clang-19", "libpolly-19-dev", "libomp-19-dev")
+BENCH_LINE = re.compile(r"/\*\s*lift-bench:(.*?)\*/")
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)", re.I)
+INTEGER = re.compile(r"[-+]?\d+")
+SHORT_S, LONG_S = 0.3, 5.0  # sane range of a serial run at bench sizes
+
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass
+class Program:
+    """One corpus program and the -D flags it is benchmarked with."""
+
+    path: Path
+    bench_flags: list[str]  # from the lift-bench line
+    flags: list[str] = field(default_factory=list)  # flags actually used
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+
+@dataclass
+class Cell:
+    """The result of one tool on one program."""
+
+    status: str = "ok"  # ok | build-error | tool-error | timeout | crash | wrong | n/a
+    detail: str = ""
+    build_cmd: list[str] = field(default_factory=list)
+    binary: Path | None = None
+    times: list[float] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.times) if self.ok and self.times else None
+
+    def fail(self, status: str, detail: str = "") -> None:
+        if self.ok:  # keep the first failure
+            self.status, self.detail = status, detail.strip()[-2000:]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def bench_flags(path: Path) -> list[str] | None:
+    """The -D flags of the file's first-line lift-bench comment, or None."""
+    with path.open(encoding="utf-8", errors="replace") as f:
+        first = f.readline()
+    m = BENCH_LINE.search(first)
+    return shlex.split(m.group(1)) if m else None
+
+
+def discover(corpus: Path, kernels: set[str] | None) -> list[Program]:
+    programs = []
+    for path in sorted(corpus.rglob("*.c")):
+        flags = bench_flags(path)
+        if flags is None or (kernels and path.stem not in kernels):
+            continue
+        programs.append(Program(path, flags))
+    return programs
+
+
+def run_cmd(cmd: list[str], timeout: float, env: dict | None = None):
+    """Run cmd (an argument list, no shell); return (CompletedProcess|None, seconds).
+
+    None means the command timed out (or could not be started: then the
+    CompletedProcess carries returncode 127 and the error in stderr)."""
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return None, time.perf_counter() - start
+    except OSError as e:
+        proc = subprocess.CompletedProcess(cmd, 127, "", str(e))
+    return proc, time.perf_counter() - start
+
+
+def outputs_match(ref: str, out: str, rtol: float) -> tuple[bool, str]:
+    """Compare two program outputs token by token (see module docstring)."""
+    ref_lines, out_lines = ref.splitlines(), out.splitlines()
+    if len(ref_lines) != len(out_lines):
+        return False, f"{len(out_lines)} output lines, expected {len(ref_lines)}"
+    for a_line, b_line in zip(ref_lines, out_lines):
+        a_tok, b_tok = a_line.split(), b_line.split()
+        if len(a_tok) != len(b_tok):
+            return False, f"got {b_line!r}, expected {a_line!r}"
+        for a, b in zip(a_tok, b_tok):
+            if a == b:
+                continue
+            if INTEGER.fullmatch(a) and INTEGER.fullmatch(b):
+                return False, f"got {b_line!r}, expected {a_line!r}"
+            if NUMBER.fullmatch(a) and NUMBER.fullmatch(b):
+                x, y = float(a), float(b)
+                if math.isclose(x, y, rel_tol=rtol, abs_tol=1e-300):
+                    continue
+            return False, f"got {b_line!r}, expected {a_line!r}"
+    return True, ""
+
+
+def geomean(values: list[float]) -> float | None:
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+
+
+def version_of(cmd: list[str]) -> str:
+    proc, _ = run_cmd(cmd, 30)
+    return proc.stdout.splitlines()[0].strip() if proc and proc.returncode == 0 and proc.stdout else "?"
+
+
+# --------------------------------------------------------------------------- polly
+
+
+def install_polly() -> None:
+    """apt-get install the Polly packages (as root, or through sudo)."""
+    prefix = [] if os.geteuid() == 0 else (["sudo", "-n"] if shutil.which("sudo") else [])
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", *POLLY_PACKAGES]):
+        log(f"$ {shlex.join(prefix + cmd)}")
+        proc, _ = run_cmd(prefix + cmd, 1800, env)
+        if proc is None or proc.returncode != 0:
+            log("  failed: " + ("timeout" if proc is None else proc.stderr.strip()[-500:]))
+            return
+
+
+def polly_works(clang: str, flags: list[str], workdir: Path) -> tuple[bool, str]:
+    """Build and run a tiny program with the Polly flags."""
+    if not shutil.which(clang):
+        return False, f"{clang} not installed"
+    src, exe = workdir / "polly_probe.c", workdir / "polly_probe"
+    src.write_text("#include <stdio.h>\nstatic double a[1000];\n"
+                   "int main(void) { for (int i = 0; i < 1000; i++) a[i] = 2.0 * i;\n"
+                   "  printf(\"%g\\n\", a[999]); return 0; }\n")
+    proc, _ = run_cmd([clang, *flags, str(src), "-o", str(exe), "-lm"], 120)
+    if proc is None or proc.returncode != 0:
+        return False, "probe build failed: " + ("timeout" if proc is None else proc.stderr.strip()[-300:])
+    proc, _ = run_cmd([str(exe)], 30)
+    if proc is None or proc.returncode != 0 or proc.stdout.strip() != "1998":
+        return False, "probe run failed"
+    return True, ""
+
+
+# --------------------------------------------------------------------------- benchmark
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.workdir = Path(args.workdir).resolve()
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
+        base = ["-O3", "-march=native"]
+        self.compile_flags = {
+            "serial": [args.cc, *base],
+            "gcc-autopar": [args.cc, *base, f"-ftree-parallelize-loops={args.threads}"],
+            "polly": [args.clang, *base, "-mllvm", "-polly", "-mllvm", "-polly-parallel", "-fopenmp"],
+            "lift": [args.cc, *base, "-fopenmp"],
+        }
+        self.tools = [t for t in TOOLS if t == "serial" or t in args.tools]
+        self.polly_ok, self.polly_reason = True, ""
+        if "polly" in self.tools:
+            self.polly_ok, self.polly_reason = polly_works(
+                args.clang, self.compile_flags["polly"][1:], self.workdir)
+            if not self.polly_ok:
+                log(f"polly: n/a ({self.polly_reason})")
+
+    # -- building ---------------------------------------------------------------
+
+    def compile(self, tool: str, src: Path, prog: Program, cell: Cell, outdir: Path) -> None:
+        exe = outdir / tool
+        cell.build_cmd = [*self.compile_flags[tool], *prog.flags, str(src), "-o", str(exe), "-lm"]
+        proc, _ = run_cmd(cell.build_cmd, self.args.build_timeout)
+        if proc is None:
+            cell.fail("build-error", "compiler timed out")
+        elif proc.returncode != 0:
+            cell.fail("build-error", proc.stderr)
+        else:
+            cell.binary = exe
+
+    def lift(self, prog: Program, cell: Cell, outdir: Path) -> tuple[Path | None, list[float]]:
+        """Lift the program --repeat times; return (lifted source, lift times)."""
+        out = outdir / f"{prog.name}_lift.c"
+        cmd = [*self.args.lift, *prog.flags, str(prog.path), "-o", str(out)]
+        times = []
+        for _ in range(self.args.repeat):
+            proc, secs = run_cmd(cmd, self.args.build_timeout)
+            if proc is None or proc.returncode != 0:
+                cell.build_cmd = cmd
+                cell.fail("tool-error", "lift timed out" if proc is None else proc.stderr)
+                return None, times
+            times.append(secs)
+        return out, times
+
+    def build(self, prog: Program) -> tuple[dict[str, Cell], dict]:
+        outdir = self.workdir / prog.name
+        outdir.mkdir(parents=True, exist_ok=True)
+        cells = {t: Cell() for t in self.tools}
+        lift_info: dict = {"times": [], "median": None, "command": None}
+        for tool, cell in cells.items():
+            if tool == "polly" and not self.polly_ok:
+                cell.fail("n/a", self.polly_reason)
+                continue
+            src = prog.path
+            if tool == "lift":
+                src, lift_info["times"] = self.lift(prog, cell, outdir)
+                lift_info["command"] = [*self.args.lift, *prog.flags, str(prog.path), "-o",
+                                        str(outdir / f"{prog.name}_lift.c")]
+                if lift_info["times"]:
+                    lift_info["median"] = statistics.median(lift_info["times"])
+                if src is None:
+                    continue
+            self.compile(tool, src, prog, cell, outdir)
+        return cells, lift_info
+
+    # -- running ----------------------------------------------------------------
+
+    def run_once(self, cell: Cell) -> str | None:
+        """Run a cell's binary once; record its time; return its output."""
+        proc, secs = run_cmd([str(cell.binary)], self.args.timeout, self.env)
+        if proc is None:
+            cell.fail("timeout", f"> {self.args.timeout:g} s")
+            return None
+        if proc.returncode != 0:
+            cell.fail("crash", f"exit status {proc.returncode}\n{proc.stderr}")
+            return None
+        cell.times.append(secs)
+        return proc.stdout
+
+    def measure(self, prog: Program, cells: dict[str, Cell]) -> str | None:
+        """Interleaved timing runs; every output is checked against serial's."""
+        ref: str | None = None
+        order = list(cells)
+        for rep in range(self.args.repeat):
+            k = rep % len(order)
+            # serial goes first in repetition 0 so that a reference exists
+            for tool in (order if rep == 0 else order[k:] + order[:k]):
+                cell = cells[tool]
+                if not cell.ok:
+                    continue
+                out = self.run_once(cell)
+                if out is None:
+                    continue
+                if tool == "serial" and ref is None:
+                    ref = out
+                    continue
+                if ref is None:
+                    continue  # serial failed: nothing to check against
+                same, why = outputs_match(ref, out, self.args.rtol)
+                if not same:
+                    cell.fail("wrong", why)
+        return ref
+
+    def bench(self, prog: Program) -> dict:
+        prog.flags = list(prog.bench_flags) if self.args.sizes == "bench" else []
+        log(f"== {prog.path.relative_to(ROOT) if prog.path.is_relative_to(ROOT) else prog.path}"
+            f" {shlex.join(prog.flags)}")
+        cells, lift_info = self.build(prog)
+        ref = self.measure(prog, cells)
+        serial = cells["serial"].median
+        result = {
+            "kernel": prog.name,
+            "file": str(prog.path.relative_to(ROOT) if prog.path.is_relative_to(ROOT) else prog.path),
+            "flags": prog.flags,
+            "serial_output": ref,
+            "lift_time": lift_info,
+            "tools": {},
+        }
+        for tool, cell in cells.items():
+            med = cell.median
+            speedup = serial / med if serial and med and tool != "serial" else None
+            result["tools"][tool] = {
+                "status": cell.status, "detail": cell.detail, "build": cell.build_cmd,
+                "times": cell.times, "median": med, "speedup": speedup,
+            }
+            shown = (f"{med:.3g} s" if med else cell.status) + (f" ({speedup:.2f}x)" if speedup else "")
+            log(f"   {tool:12s} {shown}" + (f"  [{cell.detail.splitlines()[0][:100]}]"
+                                             if cell.detail and not cell.ok else ""))
+        if lift_info["median"] is not None:
+            log(f"   lift tool    {lift_info['median']:.3g} s")
+        return result
+
+
+# --------------------------------------------------------------------------- report
+
+
+def cell_text(entry: dict) -> str:
+    return f"{entry['speedup']:.2f}x" if entry["speedup"] is not None else entry["status"]
+
+
+def fmt_seconds(s: float | None) -> str:
+    return "-" if s is None else f"{s:.3g}"
+
+
+def summarize(results: list[dict], tools: list[str]) -> dict:
+    """Geometric mean per tool over kernels with a serial time (failures = 1.0x)."""
+    summary = {}
+    timed = [r for r in results if r["tools"]["serial"]["median"] is not None]
+    for tool in tools:
+        entries = [r["tools"][tool] for r in timed]
+        if not entries or all(e["status"] == "n/a" for e in entries):
+            summary[tool] = None
+            continue
+        summary[tool] = geomean([e["speedup"] if e["speedup"] else 1.0 for e in entries])
+    lift_times = [r["lift_time"]["median"] for r in results if r["lift_time"]["median"] is not None]
+    summary["lift_tool_median_s"] = statistics.median(lift_times) if lift_times else None
+    return summary
+
+
+def table(results: list[dict], tools: list[str], summary: dict, args) -> str:
+    par = [t for t in tools if t != "serial"]
+    has_lift = "lift" in par
+    head = ["kernel", "serial s", *par] + (["lift tool s"] if has_lift else [])
+    rows = ["| " + " | ".join(head) + " |",
+            "|---|" + "---:|" * (len(head) - 1)]
+    for r in results:
+        serial = r["tools"]["serial"]
+        row = [r["kernel"], fmt_seconds(serial["median"]) if serial["median"] else serial["status"]]
+        row += [cell_text(r["tools"][t]) if serial["median"] else "-" for t in par]
+        if has_lift:
+            row.append(fmt_seconds(r["lift_time"]["median"]))
+        rows.append("| " + " | ".join(row) + " |")
+    gm = ["**geomean** (failures count 1.0x)", ""]
+    gm += [f"**{summary[t]:.2f}x**" if summary[t] else "n/a" for t in par]
+    if has_lift:
+        gm.append(f"**{fmt_seconds(summary['lift_tool_median_s'])}**")
+    rows.append("| " + " | ".join(gm) + " |")
+    sizes = "lift-bench sizes" if args.sizes == "bench" else "default (small) sizes"
+    title = (f"{len(results)} corpus programs, {sizes}, {args.threads} threads, median of "
+             f"{args.repeat} run(s); speedup over `gcc -O3 -march=native` serial (higher is better); "
+             f"'wrong' = output differs from serial; 'lift tool s' = median time of the lift run itself.")
+    return title + "\n\n" + "\n".join(rows)
+
+
+def size_notes(results: list[dict]) -> list[str]:
+    notes = []
+    for r in results:
+        s = r["tools"]["serial"]["median"]
+        if s is not None and not SHORT_S <= s <= LONG_S:
+            notes.append(f"{r['file']}: serial {s:.3g} s at {shlex.join(r['flags'])} "
+                         f"({'too short' if s < SHORT_S else 'too long'}; want {SHORT_S}-{LONG_S} s)")
+    return notes
+
+
+# --------------------------------------------------------------------------- main
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        description="Build, check and time corpus programs: serial gcc, gcc auto-parallelizer, "
+                    "Polly and lift, side by side.",
+        epilog="See the module docstring (scripts/bench.py) for what is measured and how.")
+    p.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus root (default: %(default)s)")
+    p.add_argument("--kernels", help="comma-separated file stems to run (default: all with a lift-bench line)")
+    p.add_argument("--tools", default=",".join(PARALLEL_TOOLS),
+                   help="comma-separated tools to compare with serial (default: %(default)s)")
+    p.add_argument("--sizes", choices=("bench", "small"), default="bench",
+                   help="bench: the lift-bench -D flags; small: the programs' default sizes")
+    p.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                   help="OMP_NUM_THREADS and -ftree-parallelize-loops (default: %(default)s)")
+    p.add_argument("--repeat", type=int, default=3, help="timed runs per binary (default: %(default)s)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per run (default: %(default)s)")
+    p.add_argument("--build-timeout", type=float, default=300.0,
+                   help="seconds per compile or lift (default: %(default)s)")
+    p.add_argument("--rtol", type=float, default=1e-6,
+                   help="relative tolerance on non-integer numbers in outputs (default: %(default)s)")
+    p.add_argument("--cc", default="gcc", help="C compiler (default: %(default)s)")
+    p.add_argument("--clang", default="clang-19", help="clang with Polly (default: %(default)s)")
+    p.add_argument("--lift", default="lift", help="lift command (split like a shell would; default: %(default)s)")
+    p.add_argument("--install-polly", action="store_true",
+                   help="apt-get install -y " + " ".join(POLLY_PACKAGES) + " first")
+    p.add_argument("--workdir", default=str(ROOT / "bench-results" / "build"),
+                   help="where builds and lifted sources go (default: %(default)s)")
+    p.add_argument("--json", default=str(ROOT / "bench-results" / "bench.json"),
+                   help="JSON results file (default: %(default)s)")
+    args = p.parse_args(argv)
+    args.tools = [t.strip() for t in args.tools.split(",") if t.strip()]
+    unknown = set(args.tools) - set(PARALLEL_TOOLS)
+    if unknown:
+        p.error(f"unknown tool(s) {', '.join(sorted(unknown))}; choose from {', '.join(PARALLEL_TOOLS)}")
+    args.lift = shlex.split(args.lift)
+    if args.repeat < 1 or args.threads < 1:
+        p.error("--repeat and --threads must be at least 1")
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if args.install_polly:
+        install_polly()
+    kernels = {k.strip() for k in args.kernels.split(",")} if args.kernels else None
+    programs = discover(Path(args.corpus).resolve(), kernels)
+    if kernels:
+        missing = kernels - {p.name for p in programs}
+        if missing:
+            log(f"warning: no program with a lift-bench line for: {', '.join(sorted(missing))}")
+    if not programs:
+        log("no programs selected")
+        return 1
+
+    bench = Bench(args)
+    started = time.time()
+    results = [bench.bench(prog) for prog in programs]
+    summary = summarize(results, bench.tools)
+    text = table(results, bench.tools, summary, args)
+    notes = size_notes(results) if args.sizes == "bench" else []
+
+    print(text)
+    if notes:
+        print("\nlift-bench sizes outside the intended range:")
+        print("\n".join(f"- {n}" for n in notes))
+
+    report = {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        "machine": {"node": platform.node(), "cpus": os.cpu_count(), "platform": platform.platform()},
+        "compilers": {"gcc": version_of([args.cc, "--version"]),
+                      "clang": version_of([args.clang, "--version"]) if shutil.which(args.clang) else None,
+                      "lift": version_of([*args.lift, "--version"])},
+        "settings": {"threads": args.threads, "repeat": args.repeat, "sizes": args.sizes,
+                     "timeout_s": args.timeout, "rtol": args.rtol, "tools": bench.tools,
+                     "compile": bench.compile_flags, "polly": bench.polly_ok or bench.polly_reason},
+        "wall_s": round(time.time() - started, 1),
+        "geomean": {t: summary[t] for t in bench.tools if t != "serial"},
+        "lift_tool_median_s": summary["lift_tool_median_s"],
+        "size_notes": notes,
+        "kernels": results,
+        "table": text,
+    }
+    out = Path(args.json)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    log(f"wrote {out} ({report['wall_s']} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,114 @@
+"""Differential testing: build and run the original and lift's output, compare what they print.
+
+The original is built with `gcc -O2`, the output with `gcc -O2 -fopenmp`, and both
+are run; their standard outputs must match. Numbers may differ only by rounding,
+and only where lift parallelized a floating-point reduction (the report says so):
+then numeric tokens are compared with a relative tolerance.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from lifter import LiftOptions, lift_file
+from lifter.frontend.preprocess import PreprocessOptions
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO / "corpus"
+RUN_TIMEOUT_S = 60
+REDUCTION_RTOL = 1e-9
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
+
+
+def corpus_programs() -> list[Path]:
+    """Single-file corpus programs (corpus/apps holds multi-file applications with Makefiles)."""
+    return sorted(p for p in CORPUS.rglob("*.c") if "apps" not in p.relative_to(CORPUS).parts)
+
+
+def compile_c(source: Path, exe: Path, flags: list[str]) -> None:
+    cc = os.environ.get("CC", "gcc")
+    done = subprocess.run([cc, *flags, str(source), "-o", str(exe), "-lm"], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise AssertionError(f"{cc} failed on {source}:\n{done.stderr}")
+
+
+def run(exe: Path, threads: int | None = None) -> str:
+    env = dict(os.environ)
+    if threads is not None:
+        env["OMP_NUM_THREADS"] = str(threads)
+    done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=env)
+    if done.returncode != 0:
+        raise AssertionError(f"{exe} exited with {done.returncode}:\n{done.stderr}")
+    return done.stdout
+
+
+def outputs_match(expected: str, actual: str, rtol: float) -> bool:
+    if expected == actual:
+        return True
+    if rtol == 0:
+        return False
+    if _NUMBER.sub("#", expected) != _NUMBER.sub("#", actual):
+        return False
+    for a, b in zip(_NUMBER.findall(expected), _NUMBER.findall(actual)):
+        x, y = float(a), float(b)
+        if x != y and abs(x - y) > rtol * max(abs(x), abs(y)):
+            return False
+    return True
+
+
+def has_float_reduction(loops: list[dict], source_text: str) -> bool:
+    """A parallelized loop reduces into a floating-point scalar (so rounding may change)."""
+    for loop in loops:
+        if loop.get("parallelized") and loop["reduction"]:
+            return True
+    return False
+
+
+@dataclass
+class Differential:
+    """One program, built both ways, ready to run and compare."""
+
+    original: Path
+    lifted: Path
+    loops: list[dict]
+    original_exe: Path
+    lifted_exe: Path
+    reference: str
+
+    @property
+    def rtol(self) -> float:
+        return REDUCTION_RTOL if has_float_reduction(self.loops, "") else 0.0
+
+    def check(self, threads: int) -> str:
+        out = run(self.lifted_exe, threads)
+        assert outputs_match(self.reference, out, self.rtol), (
+            f"{self.original} with OMP_NUM_THREADS={threads}: lifted output differs\n"
+            f"--- original\n{self.reference}--- lifted\n{out}")
+        return out
+
+
+def prepare(source: Path, workdir: Path, defines: list[str] = (), target: str = "openmp",
+            min_parallel_work: int = 0) -> Differential:
+    """Lift `source`, then build the original and the output.
+
+    The profitability guard is off by default here, so that every loop the
+    analysis calls parallel really runs in parallel at the tests' small sizes.
+    """
+    options = LiftOptions(target=target, preprocess=PreprocessOptions(defines=list(defines)),
+                          min_parallel_work=min_parallel_work)
+    result = lift_file(str(source), options)
+    lifted = workdir / f"{source.stem}.lifted.c"
+    lifted.write_text(result.output, encoding="utf-8", errors="surrogateescape")
+    dflags = [f"-D{d}" for d in defines]
+    original_exe, lifted_exe = workdir / f"{source.stem}.orig", workdir / f"{source.stem}.lift"
+    compile_c(source, original_exe, ["-O2", "-std=gnu11", *dflags])
+    compile_c(lifted, lifted_exe, ["-O2", "-std=gnu11", "-fopenmp", "-Wall", "-Werror=unknown-pragmas", *dflags])
+    return Differential(source, lifted, result.loops, original_exe, lifted_exe, run(original_exe))
+
+
+def have_gcc() -> bool:
+    return shutil.which(os.environ.get("CC", "gcc")) is not None
