@@ -133,7 +133,7 @@ def lift(inputs, output, target, include_dirs, defines, undefines, forced_includ
         _fail(exc.diagnostic)
     if remarks:
         for d in result.diagnostics:
-            click.echo(str(d), err=True)
+            _echo_err(str(d))
     try:
         if graph_path:
             from lifter.graph.export import write_graphs
@@ -162,8 +162,19 @@ def lift(inputs, output, target, include_dirs, defines, undefines, forced_includ
                          f"cannot write: {exc.strerror or exc}"))
 
 
+def _echo_err(text: str) -> None:
+    """One line on stderr; a file name that is not UTF-8 is written as its bytes, as cc does."""
+    stream = getattr(sys.stderr, "buffer", None)
+    if stream is None:
+        click.echo(text, err=True)
+        return
+    sys.stderr.flush()
+    stream.write(text.encode("utf-8", errors=ENCODING_ERRORS) + b"\n")
+    stream.flush()
+
+
 def _fail(diagnostic: Diagnostic):
-    click.echo(str(diagnostic), err=True)
+    _echo_err(str(diagnostic))
     sys.exit(1)
 
 

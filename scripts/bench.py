@@ -120,7 +120,11 @@ class Cell:
 
     def fail(self, status: str, detail: str = "") -> None:
         if self.ok:  # keep the first failure
-            self.status, self.detail = status, detail.strip()[-2000:]
+            lines = detail.strip().splitlines()
+            errors = [ln for ln in lines if "error:" in ln]
+            # compiler diagnostics first (a crash backtrace can be long), then the tail
+            self.status = status
+            self.detail = "\n".join(errors[:5] + ["..."] + lines[-15:] if errors else lines[-20:])
 
 
 # --------------------------------------------------------------------------- helpers

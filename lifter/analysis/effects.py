@@ -219,7 +219,7 @@ class _Collector:
     def _call(self, node: c_ast.FuncCall):
         name = node.name.name if isinstance(node.name, c_ast.ID) else None
         args = node.args.exprs if node.args else []
-        if name in PURE_FUNCTIONS:
+        if name in PURE_FUNCTIONS or name in self.symbols.table.pure_functions:
             for a in args:
                 self.reads(a)
             return
@@ -265,12 +265,21 @@ def collect_effects(node, symbols, scoped, guarded=False, declared_key=None) -> 
     effects = Effects()
     collector = _Collector(symbols, scoped, guarded, effects)
     effects._collector = collector
-    if isinstance(node, c_ast.Decl):
+    if isinstance(node, c_ast.For) and _init_target(node) is not None:
+        # An opaque loop sets its variable before any use: the reads inside see that value.
+        var = _init_target(node)
+        collector.reads(node)
+        effects.refs = [r for r in effects.refs if r.is_write or r.key != collector.scoped(var)]
+    elif isinstance(node, c_ast.Decl):
         collector.reads(node.init)
         line = node.coord.line if node.coord else 0
         effects.refs.append(Ref(declared_key, node.name, [], True, guarded, node.name, line))
     else:
         collector.reads(node)
+    internal = _declared_first(node) if not isinstance(node, c_ast.Decl) else set()
+    if internal:
+        # Variables declared inside an opaque statement before any use are its own business.
+        effects.refs = [r for r in effects.refs if r.name not in internal or r.field_path]
     effects.reduction = None if guarded else _reduction(node, collector)
     return effects
 
@@ -304,12 +313,78 @@ def _reduction(node, collector) -> tuple[str, str] | None:
             rest = [a]
         else:
             return None
+    elif node.op == "=" and isinstance(node.rvalue, c_ast.TernaryOp):
+        found = _select(node.rvalue.cond, node.rvalue.iftrue, node.rvalue.iffalse, target)
+        if found is None:
+            return None
+        op, rest = found[0], [found[1]]
     else:
         return None
     root = _root_name(node.lvalue)
     if any(isinstance(n, c_ast.ID) and n.name == root for r in rest for n in _iter(r)):
         return None
     return key, op
+
+
+def _select(cond, if_true, if_false, target):
+    """`P < Q ? P : Q` style selections of `target` and e: ('min' or 'max', e), else None."""
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=", ">", ">="):
+        return None
+    p, q = c_text(cond.left), c_text(cond.right)
+    t, f = c_text(if_true), c_text(if_false)
+    if {p, q} != {t, f} or target not in (p, q) or p == q:
+        return None
+    smaller_first = cond.op in ("<", "<=")  # cond says left < right
+    picks_left = t == p
+    op = "min" if smaller_first == picks_left else "max"
+    other = cond.right if p == target else cond.left
+    return op, other
+
+
+def minmax_update(node: c_ast.If) -> tuple[c_ast.Node, str] | None:
+    """`if (e > m) m = e;` (and mirrored forms): the updated lvalue and 'max' or 'min'."""
+    if node.iffalse is not None:
+        return None
+    body = node.iftrue
+    if isinstance(body, c_ast.Compound) and body.block_items and len(body.block_items) == 1:
+        body = body.block_items[0]
+    if not (isinstance(body, c_ast.Assignment) and body.op == "="):
+        return None
+    target, value = c_text(body.lvalue), c_text(body.rvalue)
+    found = _select(node.cond, body.rvalue, body.lvalue, target)
+    if found is None or c_text(found[1]) != value:
+        return None
+    root = _root_name(body.lvalue)
+    if root is None or any(isinstance(n, c_ast.ID) and n.name == root for n in _iter(body.rvalue)):
+        return None
+    return body.lvalue, found[0]
+
+
+def _declared_first(node) -> set[str]:
+    """Names whose first appearance under `node` (in preorder) is their declaration."""
+    seen: set[str] = set()
+    declared: set[str] = set()
+
+    def visit(n):
+        if isinstance(n, c_ast.Decl) and n.name:
+            if n.name not in seen:
+                declared.add(n.name)
+            seen.add(n.name)
+        elif isinstance(n, c_ast.ID):
+            seen.add(n.name)
+        for _, c in n.children():
+            visit(c)
+
+    visit(node)
+    return declared
+
+
+def _init_target(node: c_ast.For) -> str | None:
+    init = node.init
+    if isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+        if not any(isinstance(n, c_ast.ID) and n.name == init.lvalue.name for n in _iter(init.rvalue)):
+            return init.lvalue.name
+    return None
 
 
 def _root_name(node):

@@ -14,7 +14,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
-from lifter.analysis.effects import collect_effects, PURE_FUNCTIONS
+from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update
 from lifter.analysis.model import Access, Container, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols
 
@@ -329,6 +329,11 @@ class RegionBuilder:
         return True
 
     def _if(self, item: c_ast.If, loop_id, loops, constraints, beta, guarded) -> bool:
+        update = minmax_update(item)
+        if update is not None and not guarded:
+            # `if (e > m) m = e;` is one statement: a max (or min) reduction into m.
+            self._leaf(item, loop_id, loops, constraints, beta, [item.cond], reduction_op=update[1])
+            return True
         translate = self._translator([l.var for l in loops])
         try:
             cond = translate.condition(item.cond)
@@ -361,7 +366,8 @@ class RegionBuilder:
             self._item(node, loop_id, loops, constraints, beta, guarded)
 
     # -- leaves ------------------------------------------------------------------------------
-    def _leaf(self, node, loop_id, loops, constraints, beta, guarded, opaque=None, declared_key=None) -> None:
+    def _leaf(self, node, loop_id, loops, constraints, beta, guarded, opaque=None, declared_key=None,
+              reduction_op=None) -> None:
         stmt_id = f"{self.region_id}_S{len(self.statements)}"
         iters = [isl_name(l.var) for l in loops]
         params = ", ".join(isl_name(p) for p in sorted(self.params))
@@ -377,6 +383,9 @@ class RegionBuilder:
         if effects.unknown_call and opaque is None:
             stmt.opaque_reason = f"call to '{effects.unknown_call}'"
         stmt.reduction = effects.reduction
+        if reduction_op is not None:
+            writes = {r.key for r in effects.refs if r.is_write}
+            stmt.reduction = (writes.pop(), reduction_op) if len(writes) == 1 else None
         translate = self._translator([l.var for l in loops])
         for ref in effects.refs:
             self._add_access(stmt, ref, translate, iters)

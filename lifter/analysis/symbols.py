@@ -126,12 +126,15 @@ class SymbolTable:
     def __init__(self, ast: c_ast.FileAST, typedefs: Typedefs):
         self.typedefs = typedefs
         self.globals: dict[str, Symbol] = {}
+        self.pure_functions: set[str] = set()
         for ext in ast.ext:
             if isinstance(ext, c_ast.Decl) and ext.name:
                 self.globals[ext.name] = classify(ext.name, ext.type, typedefs, "global", ext)
             elif isinstance(ext, c_ast.FuncDef):
                 name = ext.decl.name
                 self.globals[name] = Symbol(name, "function", storage="global", decl=ext.decl)
+
+        self.pure_functions = _pure_functions(ast, typedefs)
 
     def for_function(self, func: c_ast.FuncDef) -> "FunctionSymbols":
         return FunctionSymbols(self, func)
@@ -168,3 +171,60 @@ def _local_decls(node: c_ast.Node):
         if isinstance(n, c_ast.Decl) and n.name and not isinstance(n.type, c_ast.FuncDecl):
             yield n
         stack.extend(child for _, child in n.children())
+
+
+def _pure_functions(ast: c_ast.FileAST, typedefs: Typedefs) -> set[str]:
+    """The file's functions that compute a value from scalar arguments only.
+
+    Such a function (a `static inline` index or math helper, say) reads no
+    memory but its parameters and locals and writes none but its locals, so a
+    call to it is a computation. Functions calling each other are resolved to a
+    fixed point; anything else (pointers, globals, unknown calls) is not pure.
+    """
+    from lifter.analysis.effects import PURE_FUNCTIONS
+
+    candidates = {}
+    for ext in ast.ext:
+        if isinstance(ext, c_ast.FuncDef):
+            candidates[ext.decl.name] = ext
+    pure: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, func in candidates.items():
+            if name not in pure and _is_pure(func, typedefs, PURE_FUNCTIONS | pure):
+                pure.add(name)
+                changed = True
+    return pure
+
+
+def _is_pure(func: c_ast.FuncDef, typedefs: Typedefs, callable_names: set[str]) -> bool:
+    params = func.decl.type.args.params if func.decl.type.args else []
+    known: set[str] = set()
+    for p in params:
+        if isinstance(p, c_ast.Typename):
+            continue
+        if not isinstance(p, c_ast.Decl) or classify(p.name, p.type, typedefs, "param").kind != "scalar":
+            return False
+        known.add(p.name)
+    for decl in _local_decls(func.body):
+        sym = classify(decl.name, decl.type, typedefs, "local")
+        if sym.kind != "scalar" or "static" in (decl.storage or []):
+            return False
+        known.add(decl.name)
+    stack = [func.body]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        if isinstance(n, c_ast.FuncCall):
+            if not (isinstance(n.name, c_ast.ID) and n.name.name in callable_names):
+                return False
+            stack.extend(c for _, c in n.children() if c is not n.name)
+            continue
+        if isinstance(n, (c_ast.ArrayRef, c_ast.StructRef)) or (isinstance(n, c_ast.UnaryOp) and n.op in "*&"):
+            return False
+        if isinstance(n, c_ast.ID) and n.name not in known:
+            return False
+        stack.extend(c for _, c in n.children())
+    return True

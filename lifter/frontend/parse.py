@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import re
 
-from pycparser import c_ast, c_parser
+from pycparser import c_ast, c_lexer, c_parser
 
 from lifter.diagnostics import LiftError
+from lifter.frontend.preprocess import unescape_marker
 
 # gcc's headers name this builtin type; pycparser needs to know it is a type.
 PRELUDE = '# 1 "<lift-prelude>"\ntypedef int __builtin_va_list;\n'
@@ -13,9 +14,18 @@ PRELUDE = '# 1 "<lift-prelude>"\ntypedef int __builtin_va_list;\n'
 _ERR_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.*)$", re.S)
 
 
+class _Lexer(c_lexer.CLexer):
+    """pycparser's lexer, with line markers' file names unescaped (`a\\"b.c` is the file a"b.c),
+    so the coordinates name files exactly as the user and the rest of lift spell them."""
+
+    @property
+    def filename(self) -> str:
+        return unescape_marker(super().filename)
+
+
 def parse(text: str, path: str) -> c_ast.FileAST:
     """Parse preprocessed text; a syntax error becomes a LiftError at its position."""
-    parser = c_parser.CParser()
+    parser = c_parser.CParser(lexer=_Lexer)
     try:
         return parser.parse(PRELUDE + strip_asm(text), path)
     except c_parser.ParseError as exc:
@@ -58,7 +68,8 @@ _ASM_SCAN = re.compile(
 _ASM_WORDS = {"asm", "__asm", "__asm__"}
 _ASM_QUALIFIERS = {"volatile", "__volatile", "__volatile__", "goto", "inline", "__inline", "__inline__"}
 _STATEMENT_START = set(";{}:")
-_ASM_QUICK = re.compile(r"\b(?:asm|__asm|__asm__)\s*(?:\(|volatile|__volatile|goto|inline|__inline)")
+_ASM_QUICK = re.compile(r"(?<![\w/.])(?:asm|__asm|__asm__)\b(?![/.])")
+_GAP = re.compile(r"(?:\s|^\#[^\n]*)*", re.M)
 
 
 def strip_asm(text: str) -> str:
@@ -86,10 +97,12 @@ def strip_asm(text: str) -> str:
             last = "x"
             continue
         span = text[m.start():end]
-        blank = "".join("\n" if c == "\n" else " " for c in span)
+        # Line markers inside the span stay, so line numbers after it stay right.
+        lines = span.split("\n")
+        blank = "\n".join(ln if k and ln.startswith("#") else " " * len(ln) for k, ln in enumerate(lines))
         replacement = "__lift_asm()" if last in _STATEMENT_START else ""
         out.append(text[done:m.start()])
-        out.append(replacement + blank[len(replacement):] if len(replacement) <= len(blank) else replacement)
+        out.append(replacement + blank[len(replacement):] if "\n" not in blank[:len(replacement)] else replacement + blank)
         done = pos = end
         last = ")"
     out.append(text[done:])
@@ -98,16 +111,16 @@ def strip_asm(text: str) -> str:
 
 def _asm_end(text: str, pos: int) -> int | None:
     """End of `qualifiers (...)` after an asm keyword, or None if it is not one."""
-    word = re.compile(r"\s*([A-Za-z_]\w*)")
+    word = re.compile(r"[A-Za-z_]\w*")
     while True:
+        pos = _GAP.match(text, pos).end()
         m = word.match(text, pos)
-        if not m or m.group(1) not in _ASM_QUALIFIERS:
+        if not m or m.group() not in _ASM_QUALIFIERS:
             break
         pos = m.end()
-    m = re.compile(r"\s*\(").match(text, pos)
-    if not m:
+    if not text.startswith("(", pos):
         return None
-    depth, i, n = 0, m.end() - 1, len(text)
+    depth, i, n = 0, pos, len(text)
     while i < n:
         c = text[i]
         if c in "\"'":

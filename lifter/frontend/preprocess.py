@@ -23,6 +23,10 @@ ISO_SHIM_FLAGS = (
     "-D__attribute__(x)=",
     "-D__extension__=",
     "-D__thread=_Thread_local",
+    "-D_Float16=float",
+    "-D__bf16=float",
+    "-D__float128=long double",
+    "-D_Float128=long double",
     "-D__inline=inline",
     "-D__inline__=inline",
     "-D__restrict=restrict",
@@ -103,7 +107,32 @@ def preprocess(path: str, text: str, options: PreprocessOptions) -> Preprocessed
 
 
 def _quote(path: str) -> str:
-    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """`path` as a line marker's string, escaped as cpp does (undone by unescape_marker)."""
+    out = []
+    for ch in path:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ord(ch) < 32 or ord(ch) == 127:
+            out.append(f"\\{ord(ch):03o}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+_ESCAPE_RE = re.compile(rb'\\([0-7]{1,3}|.)', re.S)
+
+
+def unescape_marker(name: str) -> str:
+    """A line marker's file name as a path: undo cpp's escapes (\\\\, \\", octal)."""
+    if "\\" not in name:
+        return name
+    raw = name.encode("utf-8", errors="surrogateescape")
+
+    def one(m: re.Match) -> bytes:
+        esc = m.group(1)
+        return bytes([int(esc, 8) & 0xFF]) if esc[:1].isdigit() else esc
+
+    return _ESCAPE_RE.sub(one, raw).decode("utf-8", errors="surrogateescape")
 
 
 def _first_error(path: str, stderr: str) -> LiftError:
@@ -119,7 +148,7 @@ def _first_error(path: str, stderr: str) -> LiftError:
 def _included_files(text: str, path: str) -> list[str]:
     seen: list[str] = []
     for name in _MARKER_RE.findall(text):
-        name = name.replace('\\"', '"').replace("\\\\", "\\")
+        name = unescape_marker(name)
         if name.startswith("<") or name == path or name in seen:
             continue
         seen.append(name)

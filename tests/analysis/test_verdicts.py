@@ -1,0 +1,81 @@
+"""The analysis' loop verdicts against hand-derived facts on the corpus kernels.
+
+`KNOWN_CONSERVATIVE` lists the loops where lift is, knowingly, more cautious than
+the hand verdict (it keeps a parallel loop sequential); each has the reason. A loop
+lift calls parallel that the hand verdict calls sequential would be a miscompile,
+and no such exception exists.
+"""
+import pytest
+
+from lifter import lift_file
+from tests.analysis.expected_verdicts import EXPECTED
+from tests.harness import CORPUS
+
+KNOWN_CONSERVATIVE = {
+    ("linalg/lu.c", 30): "array reduction whose right-hand side reads the same array",
+    ("linalg/lu.c", 36): "array reduction whose right-hand side reads the same array",
+    ("linalg/cholesky.c", 32): "array reduction whose right-hand side reads the same array",
+    ("linalg/cholesky.c", 36): "array reduction whose right-hand side reads the same array",
+    ("stencils/conv2d.c", 32): "subscript through a helper returning i*n+j (needs delinearization)",
+    ("stencils/conv2d.c", 33): "subscript through a helper returning i*n+j (needs delinearization)",
+    ("datamining/correlation.c", 47): "linearized subscript i*m+j (needs delinearization)",
+    ("datamining/correlation.c", 48): "linearized subscript i*m+j (needs delinearization)",
+    ("datamining/correlation.c", 52): "linearized subscript i*m+j (needs delinearization)",
+    ("datamining/correlation.c", 54): "linearized subscript i*m+j (needs delinearization)",
+    ("dynprog/floyd_warshall.c", 32): "parallel only because weights are non-negative (a value fact)",
+    ("dynprog/floyd_warshall.c", 33): "parallel only because weights are non-negative (a value fact)",
+    ("dynprog/nussinov.c", 32): "reads table[k+1][j] with k from i: needs the diagonal order's facts",
+    ("dynprog/nussinov.c", 36): "inner loop with a data-dependent max pattern inside an opaque leaf",
+    ("sparse/spmv_csr.c", 70): "data-dependent bounds: the loop is an opaque leaf, not a map",
+    ("miniapps/heat2d_app.c", 68): "linearized subscript i*nx+j (needs delinearization)",
+    ("miniapps/heat2d_app.c", 69): "linearized subscript i*nx+j (needs delinearization)",
+    ("miniapps/particles.c", 42): "'continue' in the loop body is not modelled",
+    ("miniapps/particles.c", 45): "'continue' in the loop body is not modelled",
+    ("miniapps/kmeans.c", 44): "reduction of 'changed' inside a data-dependent branch",
+    ("miniapps/kmeans.c", 68): "linearized subscript (needs delinearization)",
+    ("miniapps/kmeans.c", 75): "linearized subscript through a struct field",
+    ("miniapps/kmeans.c", 78): "linearized subscript through a struct field",
+    ("miniapps/kmeans.c", 80): "linearized subscript through a struct field",
+}
+
+CASES = [(f, loop) for f, loops in EXPECTED.items() for loop in loops]
+
+
+@pytest.fixture(scope="module")
+def reports():
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            cache[name] = {(e["line"], e["var"]): e for e in lift_file(str(CORPUS / name)).loops}
+        return cache[name]
+
+    return get
+
+
+@pytest.mark.parametrize("name,loop", CASES, ids=[f"{f}:{l['line']}:{l['var']}" for f, l in CASES])
+def test_loop_verdict(name, loop, reports):
+    got = reports(name).get((loop["line"], loop["var"]))
+    if (name, loop["line"]) in KNOWN_CONSERVATIVE:
+        assert not loop["parallel"] or got is None or not got["parallel"], "now proved: drop the exception"
+        return
+    assert got is not None, f"no report entry for the loop over {loop['var']} at line {loop['line']}"
+    assert got["parallel"] == loop["parallel"], got["reason"]
+    if loop["parallel"]:
+        reductions = sorted((r["variable"], r["operator"]) for r in got["reduction"])
+        assert reductions == sorted(tuple(r) for r in loop["reduction"])
+
+
+def test_never_parallel_where_hand_verdict_is_sequential(reports):
+    wrong = []
+    for name, loop in CASES:
+        got = reports(name).get((loop["line"], loop["var"]))
+        if got is not None and got["parallel"] and not loop["parallel"]:
+            wrong.append(f"{name}:{loop['line']}")
+    assert not wrong
+
+
+def test_reasons_name_the_dependence(reports):
+    seidel = reports("stencils/seidel2d.c")
+    reasons = [e["reason"] for e in seidel.values() if not e["parallel"]]
+    assert reasons and all("dependence on" in r and "line" in r for r in reasons)
