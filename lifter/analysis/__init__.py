@@ -83,8 +83,15 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                 visit(node.stmt, depth + 1, enclosing + [node])
                 return
             inner = enclosing + [node] if isinstance(node, (c_ast.While, c_ast.DoWhile)) else enclosing
+            previous = None
             for _, child in node.children():
-                visit(child, depth, inner)
+                if isinstance(child, c_ast.For) and isinstance(previous, c_ast.Pragma):
+                    # The user already annotated this loop: leave the whole nest as written.
+                    unlifted.append(UnliftedLoop(child.coord.line, child.coord.column, name, depth,
+                                                 _loop_var(child), f"the loop has its own '#pragma {previous.string}'"))
+                else:
+                    visit(child, depth, inner)
+                previous = child
 
         visit(func.body, 0, [])
     return ProgramModel(unit.source.path, regions, unlifted)

@@ -387,7 +387,10 @@ class RegionBuilder:
             writes = {r.key for r in effects.refs if r.is_write}
             stmt.reduction = (writes.pop(), reduction_op) if len(writes) == 1 else None
         translate = self._translator([l.var for l in loops])
+        iterators = {l.var for l in loops}
         for ref in effects.refs:
+            if ref.key in iterators and not ref.is_write and not ref.subscripts:
+                continue  # reading a loop variable is reading the iteration's coordinate
             self._add_access(stmt, ref, translate, iters)
         self.params |= translate.parameters
         if self.params and params != ", ".join(isl_name(p) for p in sorted(self.params)):

@@ -13,7 +13,7 @@ import networkx as nx
 from lifter.analysis.affine import c_name, isl_name
 from lifter.analysis.model import ProgramModel, Region
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, State, Tasklet
-from lifter.graph.ranges import access_range, box, pw_to_c
+from lifter.graph.ranges import access_range, box, pw_to_c, readable
 
 STATE = "state"
 
@@ -35,7 +35,7 @@ def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
     for lid, loop in region.loops.items():
         v = region.verdicts[lid]
         g.add_node(lid, node=MapScope(
-            lid, loop.var, c_name(loop.lower), c_name(loop.upper), loop.step, loop.decreasing,
+            lid, loop.var, _bound_text(region, loop, loop.lower), _bound_text(region, loop, loop.upper), loop.step, loop.decreasing,
             "parallel" if v.parallel else "sequential", loop.line, loop.column, loop.depth, loop.function,
             loop.offset, loop.var_declared_in_header, _trip_count(region, loop), list(v.reductions), list(v.private), list(v.lastprivate),
             v.reason))
@@ -60,15 +60,27 @@ def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
     return g
 
 
-def _trip_count(region: Region, loop) -> str | None:
+def _symbols(region: Region, loop) -> str:
+    """isl parameter list for expressions at a loop's header: parameters and outer variables."""
     outer, parent = [], loop.parent
     while parent is not None:
         outer.append(isl_name(region.loops[parent].var))
         parent = region.loops[parent].parent
-    names = ", ".join([isl_name(p) for p in region.params] + outer)
+    return ", ".join([isl_name(p) for p in region.params] + outer)
+
+
+def _bound_text(region: Region, loop, bound: str) -> str:
+    """A loop bound, simplified by isl and printed for people."""
+    try:
+        return readable(isl.PwAff(f"[{_symbols(region, loop)}] -> {{ [{bound}] }}"))
+    except isl.Error:
+        return c_name(bound)
+
+
+def _trip_count(region: Region, loop) -> str | None:
     count = f"floor((({loop.upper}) - ({loop.lower}))/{loop.step}) + 1"
     try:
-        return pw_to_c(isl.PwAff(f"[{names}] -> {{ [{count}] }}"))
+        return pw_to_c(isl.PwAff(f"[{_symbols(region, loop)}] -> {{ [{count}] }}"))
     except isl.Error:
         return None
 

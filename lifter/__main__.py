@@ -1,0 +1,4 @@
+"""`python -m lifter` runs the `lift` command."""
+from lifter.cli import main
+
+main()
