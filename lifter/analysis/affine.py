@@ -56,6 +56,7 @@ class AffineTranslator:
         self.iterators = set(iterators)
         self.is_parameter = is_parameter
         self.parameters: set[str] = set()
+        self.numerators: list[str] = []  # must be proved non-negative where evaluated
 
     def expr(self, node: c_ast.Node) -> str:
         text, _ = self._expr(node)
@@ -117,6 +118,7 @@ class AffineTranslator:
             if lv is not None and lv >= 0:
                 value = lv // rv if op == "/" else lv % rv
                 return str(value), value
+            self.numerators.append(left)
             if op == "/":
                 return f"floor(({left})/{rv})", None
             return f"(({left}) mod {rv})", None

@@ -263,6 +263,7 @@ class RegionBuilder:
         if header.step > 1:
             anchor = header.upper if header.decreasing else header.lower
             bound += f" and exists (e_{loop_id}: {var} = {anchor} {'-' if header.decreasing else '+'} {header.step}*e_{loop_id})"
+        self._check_divisions(translate, constraints + [bound], [l.var for l in outer] + [header.var])
         line, column = node.coord.line, node.coord.column
         loop = Loop(loop_id, header.var, node, line, column, len(outer), parent, self.function,
                     header.lower, header.upper, header.step, header.decreasing, header.declared,
@@ -365,6 +366,19 @@ class RegionBuilder:
         else:
             self._item(node, loop_id, loops, constraints, beta, guarded)
 
+    def _check_divisions(self, translate: AffineTranslator, constraints, iterators) -> None:
+        """C's `/` and `%` truncate; isl's round down: they agree only on non-negative numerators."""
+        if not translate.numerators:
+            return
+        params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
+        names = ", ".join(isl_name(v) for v in iterators)
+        where = " and ".join(constraints) or "true"
+        for numerator in translate.numerators:
+            negative = isl.Set(f"[{params}] -> {{ [{names}] : {where} and {numerator} < 0 }}")
+            if not negative.is_empty():
+                raise NotAffine("division or remainder of a value that may be negative")
+        translate.numerators.clear()
+
     # -- leaves ------------------------------------------------------------------------------
     def _leaf(self, node, loop_id, loops, constraints, beta, guarded, opaque=None, declared_key=None,
               reduction_op=None) -> None:
@@ -393,6 +407,7 @@ class RegionBuilder:
                 continue  # reading a loop variable is reading the iteration's coordinate
             self._add_access(stmt, ref, translate, iters)
         self.params |= translate.parameters
+        self._check_divisions(translate, constraints, [l.var for l in loops])
         if self.params and params != ", ".join(isl_name(p) for p in sorted(self.params)):
             stmt.domain = stmt.domain.align_params(isl.Space.create_from_names(
                 isl.DEFAULT_CONTEXT, set=[], params=[isl_name(p) for p in sorted(self.params)]))
