@@ -490,18 +490,7 @@ def main(argv=None) -> int:
 
     bench = Bench(args)
     started = time.time()
-    results = [bench.bench(prog) for prog in programs]
-    summary = summarize(results, bench.tools)
-    text = table(results, bench.tools, summary, args)
-    notes = size_notes(results) if args.sizes == "bench" else []
-
-    print(text)
-    if notes:
-        print("\nlift-bench sizes outside the intended range:")
-        print("\n".join(f"- {n}" for n in notes))
-
-    report = {
-        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+    header = {
         "machine": {"node": platform.node(), "cpus": os.cpu_count(), "platform": platform.platform()},
         "compilers": {"gcc": version_of([args.cc, "--version"]),
                       "clang": version_of([args.clang, "--version"]) if shutil.which(args.clang) else None,
@@ -509,18 +498,43 @@ def main(argv=None) -> int:
         "settings": {"threads": args.threads, "repeat": args.repeat, "sizes": args.sizes,
                      "timeout_s": args.timeout, "rtol": args.rtol, "tools": bench.tools,
                      "compile": bench.compile_flags, "polly": bench.polly_ok or bench.polly_reason},
+    }
+    out = Path(args.json)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    results: list[dict] = []
+    for prog in programs:
+        results.append(bench.bench(prog))
+        # rewrite the JSON after every program, so an interrupted run keeps its results
+        text, notes = write_report(out, header, results, bench.tools, args, started,
+                                   complete=len(results) == len(programs))
+
+    print(text)
+    if notes:
+        print("\nlift-bench sizes outside the intended range:")
+        print("\n".join(f"- {n}" for n in notes))
+    log(f"wrote {out} ({time.time() - started:.1f} s)")
+    return 0
+
+
+def write_report(out: Path, header: dict, results: list[dict], tools: list[str], args,
+                 started: float, complete: bool) -> tuple[str, list[str]]:
+    """Write the JSON report for the results so far; return (table, size notes)."""
+    summary = summarize(results, tools)
+    text = table(results, tools, summary, args)
+    notes = size_notes(results) if args.sizes == "bench" else []
+    report = {
+        "date": datetime.datetime.now().isoformat(timespec="seconds"),
+        **header,
+        "complete": complete,
         "wall_s": round(time.time() - started, 1),
-        "geomean": {t: summary[t] for t in bench.tools if t != "serial"},
+        "geomean": {t: summary[t] for t in tools if t != "serial"},
         "lift_tool_median_s": summary["lift_tool_median_s"],
         "size_notes": notes,
         "kernels": results,
         "table": text,
     }
-    out = Path(args.json)
-    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
-    log(f"wrote {out} ({report['wall_s']} s)")
-    return 0
+    return text, notes
 
 
 if __name__ == "__main__":

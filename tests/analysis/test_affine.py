@@ -1,4 +1,6 @@
 """Property tests: C integer expressions translated to isl agree with C's own evaluation."""
+import re
+
 import islpy as isl
 from hypothesis import given, settings, strategies as st
 from pycparser import c_parser
@@ -55,7 +57,8 @@ class CInt(int):
 def c_eval(text, env):
     """Evaluate with C semantics; None if a division saw a negative numerator."""
     CInt.negative_numerator = False
-    value = eval(text, {}, {k: CInt(v) for k, v in env.items()})
+    text = re.sub(r"\b(\d+)\b", r"CInt(\1)", text)
+    value = eval(text, {"CInt": CInt}, {k: CInt(v) for k, v in env.items()})
     return None if CInt.negative_numerator else int(value)
 
 
