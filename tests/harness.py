@@ -106,7 +106,7 @@ def prepare(source: Path, workdir: Path, defines: list[str] = (), target: str = 
     dflags = [f"-D{d}" for d in defines]
     original_exe, lifted_exe = workdir / f"{source.stem}.orig", workdir / f"{source.stem}.lift"
     compile_c(source, original_exe, ["-O2", "-std=gnu11", *dflags])
-    compile_c(lifted, lifted_exe, ["-O2", "-std=gnu11", "-fopenmp", "-Wall", "-Werror=unknown-pragmas", *dflags])
+    compile_c(lifted, lifted_exe, ["-O2", "-std=gnu11", "-fopenmp", "-Wall", "-Werror", *dflags])
     return Differential(source, lifted, result.loops, original_exe, lifted_exe, run(original_exe))
 
 
