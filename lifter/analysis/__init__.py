@@ -11,6 +11,7 @@ from lifter.analysis.model import ProgramModel, Region, UnliftedLoop
 from lifter.analysis.scop import NotModelable, RegionBuilder
 from lifter.analysis.symbols import SymbolTable, Typedefs
 from lifter.analysis.verdicts import compute_verdicts
+from lifter.analysis.walk import walk
 from lifter.frontend import TranslationUnit
 from lifter.frontend.tokens import keyword_offsets
 
@@ -42,12 +43,7 @@ class ForLocator:
 
 
 def _fors(ast):
-    stack = [ast]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, c_ast.For):
-            yield n
-        stack.extend(c for _, c in n.children())
+    return (n for n in walk(ast) if isinstance(n, c_ast.For))
 
 
 def analyze(unit: TranslationUnit) -> ProgramModel:

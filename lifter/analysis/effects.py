@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from lifter.analysis.walk import walk
+
 from lifter.analysis.affine import c_text
 
 # Functions without side effects on memory: calling them is a computation.
@@ -250,15 +252,7 @@ def _array_base(node):
 
 
 def _has_pointer_ops(node) -> bool:
-    return any(isinstance(n, c_ast.UnaryOp) and n.op in ("&", "*") for n in _iter(node))
-
-
-def _iter(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(c for _, c in n.children())
+    return any(isinstance(n, c_ast.UnaryOp) and n.op in ("&", "*") for n in walk(node))
 
 
 def collect_effects(node, symbols, scoped, guarded=False, declared_key=None) -> Effects:
@@ -321,7 +315,7 @@ def _reduction(node, collector) -> tuple[str, str] | None:
     else:
         return None
     root = _root_name(node.lvalue)
-    if any(isinstance(n, c_ast.ID) and n.name == root for r in rest for n in _iter(r)):
+    if any(isinstance(n, c_ast.ID) and n.name == root for r in rest for n in walk(r)):
         return None
     return key, op
 
@@ -355,7 +349,7 @@ def minmax_update(node: c_ast.If) -> tuple[c_ast.Node, str] | None:
     if found is None or c_text(found[1]) != value:
         return None
     root = _root_name(body.lvalue)
-    if root is None or any(isinstance(n, c_ast.ID) and n.name == root for n in _iter(body.rvalue)):
+    if root is None or any(isinstance(n, c_ast.ID) and n.name == root for n in walk(body.rvalue)):
         return None
     return body.lvalue, found[0]
 
@@ -382,7 +376,7 @@ def _declared_first(node) -> set[str]:
 def _init_target(node: c_ast.For) -> str | None:
     init = node.init
     if isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
-        if not any(isinstance(n, c_ast.ID) and n.name == init.lvalue.name for n in _iter(init.rvalue)):
+        if not any(isinstance(n, c_ast.ID) and n.name == init.lvalue.name for n in walk(init.rvalue)):
             return init.lvalue.name
     return None
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from lifter.analysis.walk import walk
+
 from lifter.analysis.symbols import FunctionSymbols
 
 
@@ -35,7 +37,7 @@ def _events(node, skip) -> list[tuple[tuple[int, int], str, str]]:
         if isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID):
             name = n.lvalue.name
             visit(n.rvalue)
-            if not any(isinstance(m, c_ast.ID) and m.name == name for m in _iter(n.rvalue)):
+            if not any(isinstance(m, c_ast.ID) and m.name == name for m in walk(n.rvalue)):
                 events.append(((n.lvalue.coord.line, 10**8), name, "kill"))
             else:
                 events.append(((n.lvalue.coord.line, n.lvalue.coord.column or 0), name, "use"))
@@ -51,14 +53,6 @@ def _events(node, skip) -> list[tuple[tuple[int, int], str, str]]:
 
     visit(node)
     return sorted(events)
-
-
-def _iter(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(c for _, c in n.children())
 
 
 def live_after_region(func: c_ast.FuncDef, region: c_ast.For, enclosing: list, symbols: FunctionSymbols) -> set[str]:

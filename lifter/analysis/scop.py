@@ -13,6 +13,7 @@ from __future__ import annotations
 import islpy as isl
 from pycparser import c_ast
 
+from lifter.analysis.walk import walk
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update
 from lifter.analysis.model import Access, Container, Loop, Region, Statement
@@ -31,7 +32,7 @@ class NotModelable(Exception):
 def written_names(node: c_ast.Node) -> set[str]:
     """Names assigned, incremented or whose address is taken anywhere under `node`."""
     names: set[str] = set()
-    for n in _walk(node):
+    for n in walk(node):
         target = None
         if isinstance(n, c_ast.Assignment):
             target = n.lvalue
@@ -42,16 +43,6 @@ def written_names(node: c_ast.Node) -> set[str]:
         if isinstance(target, c_ast.ID):
             names.add(target.name)
     return names
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n is None:
-            continue
-        yield n
-        stack.extend(child for _, child in reversed(n.children()))
 
 
 class LoopHeader:
@@ -153,7 +144,7 @@ def _bound(cond, var, translate: AffineTranslator):
 
 
 def _mentions(node, name) -> bool:
-    return any(isinstance(n, c_ast.ID) and n.name == name for n in _walk(node))
+    return any(isinstance(n, c_ast.ID) and n.name == name for n in walk(node))
 
 
 class RegionBuilder:
@@ -275,21 +266,9 @@ class RegionBuilder:
         self._scopes.append({})
         if header.declared:
             self._scopes[-1][header.var] = header.var
-        self._body(node.stmt, loop_id, inner, constraints + [bound], beta + [0], guarded)
+        self._item(node.stmt, loop_id, inner, constraints + [bound], beta + [0], guarded)
         self._scopes.pop()
         return loop_id
-
-    def _body(self, node, loop_id, loops, constraints, beta, guarded) -> list[int]:
-        """Adds the statements of a loop body; `beta` ends with the next free position."""
-        items = node.block_items or [] if isinstance(node, c_ast.Compound) else [node]
-        if isinstance(node, c_ast.Compound):
-            self._scopes.append({})
-        for item in items:
-            if self._item(item, loop_id, loops, constraints, beta, guarded):
-                beta[-1] += 1
-        if isinstance(node, c_ast.Compound):
-            self._scopes.pop()
-        return beta
 
     def _item(self, item, loop_id, loops, constraints, beta, guarded) -> bool:
         """Adds one statement; returns whether it took a schedule position."""
@@ -342,29 +321,18 @@ class RegionBuilder:
             cond = None
         if cond is not None:
             self.params |= translate.parameters
-            self._branch(item.iftrue, loop_id, loops, constraints + [cond], beta, guarded)
+            self._item(item.iftrue, loop_id, loops, constraints + [cond], beta, guarded)
             if item.iffalse is not None:
                 beta[-1] += 1
-                self._branch(item.iffalse, loop_id, loops, constraints + [f"not ({cond})"], beta, guarded)
+                self._item(item.iffalse, loop_id, loops, constraints + [f"not ({cond})"], beta, guarded)
             return True
         # A data-dependent condition: both branches may run; their writes become may-writes.
         guard = guarded + [item.cond]
-        self._branch(item.iftrue, loop_id, loops, constraints, beta, guard)
+        self._item(item.iftrue, loop_id, loops, constraints, beta, guard)
         if item.iffalse is not None:
             beta[-1] += 1
-            self._branch(item.iffalse, loop_id, loops, constraints, beta, guard)
+            self._item(item.iffalse, loop_id, loops, constraints, beta, guard)
         return True
-
-    def _branch(self, node, loop_id, loops, constraints, beta, guarded) -> None:
-        if isinstance(node, c_ast.Compound):
-            self._scopes.append({})
-            for sub in node.block_items or []:
-                if self._item(sub, loop_id, loops, constraints, beta, guarded):
-                    beta[-1] += 1
-            self._scopes.pop()
-            beta[-1] -= 1
-        else:
-            self._item(node, loop_id, loops, constraints, beta, guarded)
 
     def _check_divisions(self, translate: AffineTranslator, constraints, iterators) -> None:
         """C's `/` and `%` truncate; isl's round down: they agree only on non-negative numerators."""

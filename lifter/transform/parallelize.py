@@ -69,6 +69,10 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     if isinstance(work, int):
         if work < min_work:
             return f"not profitable: about {work} iterations of work"
+    elif m.depth >= 2 and min_work > 0:
+        # Even with a false `if` clause, entering a parallel region costs about a
+        # microsecond; deep inside sequential loops that is paid millions of times.
+        return "inside two or more sequential loops, with a work size known only at run time"
     elif work:
         conditions.append(f"{work} > {min_work}L")
     alias = _alias_check(g, m)
