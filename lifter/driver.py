@@ -66,7 +66,7 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     unit = load(source, options.preprocess)
     model = analyze(unit)
     graphs = build_graphs(model)
-    graphs = transform(graphs, options)
+    graphs = transform(graphs, options, source)
     output = emit(source, graphs, options.target)
     loops = loop_entries(source, graphs, model)
     remarks = [Diagnostic(e["file"], e["line"], e["column"], "remark", e["remark"]) for e in loops]

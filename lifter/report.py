@@ -5,56 +5,61 @@ import networkx as nx
 
 from lifter.analysis.model import ProgramModel
 from lifter.frontend.source import SourceFile
-from lifter.graph.nodes import MapScope, scope_parent
+from lifter.graph.nodes import MapScope
 
 
 def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: ProgramModel) -> list[dict]:
+    """One entry per loop of the input: the analysis verdict, and what the transformations made of it.
+
+    A loop that distribution split into several maps gets one entry; it counts
+    as parallelized when any of its maps runs in parallel.
+    """
     entries = []
     for g in graphs:
+        region = g.graph["region"]
         maps = {n: d["node"] for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
+        by_origin: dict[str, list[MapScope]] = {}
         for m in maps.values():
-            parallelized = m.plan is not None
-            inside_parallel = _inside_plan(g, m.id, maps)
-            entry = _entry(source, m.line, m.column, m.offset, m.function, m.depth, m.var)
+            by_origin.setdefault(m.origin, []).append(m)
+        for origin, copies in by_origin.items():
+            loop, v = region.loops[origin], region.verdicts[origin]
+            planned = [m for m in copies if m.plan is not None]
+            entry = _entry(source, loop.line, loop.column, loop.offset, loop.function, loop.depth, loop.var)
             entry.update(
-                parallel=m.schedule == "parallel",
-                parallelized=parallelized,
-                reduction=[{"variable": v, "operator": op} for v, op in m.reductions],
-                private=sorted(set(m.private) | set(m.lastprivate)),
-                reason=m.reason if m.schedule == "sequential" else (m.not_parallelized or m.reason),
+                parallel=v.parallel,
+                parallelized=bool(planned),
+                reduction=[{"variable": x, "operator": op} for x, op in v.reductions],
+                private=sorted(set(v.private) | set(v.lastprivate)),
+                reason=v.reason,
+                transformations=sorted({t for m in copies for t in m.transformations}),
             )
-            if parallelized:
+            done = f" after {' and '.join(entry['transformations'])}" if entry["transformations"] else ""
+            if planned:
+                plan = planned[0].plan
                 extra = ""
-                if m.plan.reductions:
-                    extra = " with " + ", ".join(f"reduction({op}: {v})" for v, op in m.plan.reductions)
-                if m.plan.condition:
-                    extra += f" (in parallel when {m.plan.condition})"
-                entry["remark"] = f"loop over '{m.var}' parallelized{extra}"
-                entry["condition"] = m.plan.condition
-            elif m.schedule == "parallel":
-                why = m.not_parallelized or ("an enclosing loop is already parallel" if inside_parallel
-                                             else "an enclosing loop is already parallel or it is nested")
-                entry["remark"] = f"loop over '{m.var}' is parallel but not parallelized: {why}"
+                if plan.reductions:
+                    extra = " with " + ", ".join(f"reduction({op}: {x})" for x, op in plan.reductions)
+                if plan.condition:
+                    extra += f" (in parallel when {plan.condition})"
+                entry["remark"] = f"loop over '{loop.var}' parallelized{done}{extra}"
+                entry["condition"] = plan.condition
+            elif any(m.schedule == "parallel" for m in copies):
+                m = next(m for m in copies if m.schedule == "parallel")
+                why = m.not_parallelized or "an enclosing loop is already parallel"
+                entry["remark"] = f"loop over '{loop.var}' is parallel but not parallelized{done}: {why}"
+                entry["reason"] = entry["reason"] or why
             else:
-                entry["remark"] = f"loop over '{m.var}' not parallelized: {m.reason}"
+                entry["remark"] = f"loop over '{loop.var}' not parallelized{done}: {copies[0].reason or v.reason}"
             entries.append(entry)
     for u in model.unlifted:
         entry = _entry(source, u.line, u.column, None, u.function, u.depth, u.var)
-        entry.update(parallel=False, parallelized=False, reduction=[], private=[], reason=u.reason)
+        entry.update(parallel=False, parallelized=False, reduction=[], private=[], reason=u.reason,
+                     transformations=[])
         what = f"loop over '{u.var}'" if u.var else "loop"
         entry["remark"] = f"{what} not parallelized: {u.reason}"
         entries.append(entry)
     entries.sort(key=lambda e: (e["line"], e["column"]))
     return entries
-
-
-def _inside_plan(g, node_id, maps) -> bool:
-    parent = scope_parent(g, node_id)
-    while parent in maps:
-        if maps[parent].plan is not None:
-            return True
-        parent = scope_parent(g, parent)
-    return False
 
 
 def _entry(source: SourceFile, line, column, offset, function, depth, var) -> dict:

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import islpy as isl
 
-from lifter.analysis.affine import c_name
 from lifter.analysis.model import Access, LoopVerdict, Region
 
 KIND_WORDS = {"flow": "flow", "anti": "anti", "output": "output"}
@@ -37,30 +36,53 @@ def _maps(umap: isl.UnionMap):
     return out
 
 
-def carried_by(region: Region, loop_id: str, dep: isl.Map) -> isl.Map:
-    """The part of `dep` carried by the loop: same outer iterations, different loop iteration."""
-    k = region.loops[loop_id].depth
+@dataclass
+class Nest:
+    """A loop placed in a nest: its (original) loop id, the loops around it, the statements inside.
+
+    For the nest as written, `outer` is the loop's ancestors; a transformation
+    that reorders or distributes loops asks about the loop in its new place.
+    """
+
+    loop: str
+    outer: list[str]
+    inside: set[str]
+
+
+def original_nest(region: Region, loop_id: str) -> Nest:
+    outer, parent = [], region.loops[loop_id].parent
+    while parent is not None:
+        outer.insert(0, parent)
+        parent = region.loops[parent].parent
+    return Nest(loop_id, outer, set(region.statements_inside(loop_id)))
+
+
+def carried_by(region: Region, nest: Nest, dep: isl.Map) -> isl.Map:
+    """The part of `dep` carried by the loop: same outer iterations, different loop iteration.
+
+    A statement's iteration dimensions are its original loops in order, so an
+    original loop's dimension is its original depth in every statement inside it.
+    """
+    k = region.loops[nest.loop].depth
     n_in, n_out = dep.dim(isl.dim_type.in_), dep.dim(isl.dim_type.out)
     ins = [f"i{j}" for j in range(n_in)]
     outs = [f"o{j}" for j in range(n_out)]
-    eq = [f"i{j} = o{j}" for j in range(k)] + [f"i{k} != o{k}"]
+    eq = [f"i{d} = o{d}" for d in (region.loops[o].depth for o in nest.outer)] + [f"i{k} != o{k}"]
     cond = isl.Map(f"{{ {dep.get_tuple_name(isl.dim_type.in_)}[{', '.join(ins)}] -> "
                    f"{dep.get_tuple_name(isl.dim_type.out)}[{', '.join(outs)}] : {' and '.join(eq)} }}")
     return dep.intersect(cond)
 
 
 def compute_verdicts(region: Region, live_after) -> dict[str, LoopVerdict]:
+    return {loop_id: verdict(region, original_nest(region, loop_id), live_after) for loop_id in region.loops}
+
+
+def verdict(region: Region, nest: Nest, live_after) -> LoopVerdict:
+    """Whether the loop, placed as `nest` says, is parallel (and with which reductions, privates)."""
     access_of = {a.id: a for s in region.statements.values() for a in s.accesses}
     deps = {kind: _maps(region.dependences[kind]) for kind in ("flow", "anti", "output")}
-    verdicts = {}
-    for loop_id in region.loops:
-        verdicts[loop_id] = _verdict(region, loop_id, deps, access_of, live_after)
-    return verdicts
-
-
-def _verdict(region: Region, loop_id: str, deps, access_of, live_after) -> LoopVerdict:
+    loop_id, inside = nest.loop, nest.inside
     loop = region.loops[loop_id]
-    inside = set(region.statements_inside(loop_id))
     inner_loops = set(region.loops_inside(loop_id))
     carried: list[CarriedDependence] = []
     for kind, maps in deps.items():
@@ -69,7 +91,7 @@ def _verdict(region: Region, loop_id: str, deps, access_of, live_after) -> LoopV
             dst = access_of[dep.get_tuple_name(isl.dim_type.out)]
             if src.statement not in inside or dst.statement not in inside:
                 continue
-            if not carried_by(region, loop_id, dep).is_empty():
+            if not carried_by(region, nest, dep).is_empty():
                 carried.append(CarriedDependence(kind, src, dst))
     reductions, private, lastprivate = [], [], []
     blocking = None
@@ -82,7 +104,7 @@ def _verdict(region: Region, loop_id: str, deps, access_of, live_after) -> LoopV
         if red is not None:
             reductions.append((info.name, red))
             continue
-        if info.kind == "scalar" and _privatizable(region, loop_id, inside, container):
+        if info.kind == "scalar" and _privatizable(region, nest, container):
             if container in live_after or _read_later_in_region(region, inside, container):
                 if _written_last(region, loop_id, inside, container):
                     lastprivate.append(info.name)
@@ -133,8 +155,9 @@ def _subscript_text(text: str) -> str:
     return text[text.find("["):] if "[" in text else ""
 
 
-def _privatizable(region: Region, loop_id: str, inside, container) -> bool:
+def _privatizable(region: Region, nest: Nest, container) -> bool:
     """Every read of the scalar in the loop gets its value from the same iteration."""
+    inside = nest.inside
     reads = [a for s in inside for a in region.statements[s].accesses
              if a.container == container and not a.is_write]
     read_ids = {a.id for a in reads}
@@ -149,7 +172,7 @@ def _privatizable(region: Region, loop_id: str, inside, container) -> bool:
         src_stmt = src.rsplit("_a", 1)[0]
         if src_stmt not in inside:
             return False
-        if not carried_by(region, loop_id, dep).is_empty():
+        if not carried_by(region, nest, dep).is_empty():
             return False
     return True
 
@@ -197,4 +220,4 @@ def describe(region: Region, loop, dep: CarriedDependence) -> str:
             f"write the same element in different iterations of '{var}'")
 
 
-__all__ = ["compute_verdicts", "carried_by", "describe", "c_name"]
+__all__ = ["Nest", "compute_verdicts", "carried_by", "describe", "original_nest", "verdict"]

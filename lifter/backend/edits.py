@@ -10,13 +10,16 @@ class Insertion:
     text: str
 
 
-def apply(text: str, insertions: list[Insertion]) -> str:
-    """Insert each piece at its offset (offsets refer to the original text)."""
+def apply(text: str, insertions: list[Insertion], replacements=()) -> str:
+    """Insert pieces and replace (start, end, new) spans; offsets refer to the original text."""
+    edits = [(i.offset, i.offset, i.text) for i in insertions] + list(replacements)
     out, last = [], 0
-    for ins in sorted(insertions, key=lambda i: i.offset):
-        out.append(text[last:ins.offset])
-        out.append(ins.text)
-        last = ins.offset
+    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1])):
+        if start < last:
+            raise ValueError("overlapping edits")
+        out.append(text[last:start])
+        out.append(new)
+        last = end
     out.append(text[last:])
     return "".join(out)
 

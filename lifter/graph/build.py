@@ -27,7 +27,9 @@ def build_graphs(model: ProgramModel) -> list[nx.MultiDiGraph]:
 
 
 def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
-    g = nx.MultiDiGraph(name=region.id, path=path, function=region.function, live_after=region.live_after)
+    # The polyhedral region rides along so that transformations can prove their legality.
+    g = nx.MultiDiGraph(name=region.id, path=path, function=region.function, live_after=region.live_after,
+                        region=region)
     g.add_node(STATE, node=State(region.id, region.function, region.params))
     for key, c in region.containers.items():
         g.add_node(data_id(key), node=AccessNode(key, c.name, c.ndim, c.element, c.kind, c.restrict, c.storage,
@@ -38,7 +40,7 @@ def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
             lid, loop.var, _bound_text(region, loop, loop.lower), _bound_text(region, loop, loop.upper), loop.step, loop.decreasing,
             "parallel" if v.parallel else "sequential", loop.line, loop.column, loop.depth, loop.function,
             loop.offset, loop.var_declared_in_header, _trip_count(region, loop), list(v.reductions), list(v.private), list(v.lastprivate),
-            v.reason))
+            v.reason, origin=lid))
     for lid, loop in region.loops.items():
         parent = loop.parent or STATE
         g.add_edge(parent, lid, edge=Scope(_position(region, lid)))
@@ -106,14 +108,19 @@ def _map_memlets(g: nx.MultiDiGraph, region: Region, loop_id: str) -> None:
             r = access_range(acc.relation, depth)
             key = (acc.container, acc.is_write)
             ranges[key] = r if key not in ranges else ranges[key].union(r)
+    add_map_memlets(g, loop_id, ranges)
+
+
+def add_map_memlets(g: nx.MultiDiGraph, map_id: str, ranges) -> None:
+    """Memlets between a map and the access nodes: {(container, written?): isl range}."""
     for (container, is_write), rng in sorted(ranges.items()):
         rng = rng.coalesce()
         subset = box(rng)
         memlet = Memlet(container, subset, _volume(subset), dynamic=True)
         if is_write:
-            g.add_edge(loop_id, data_id(container), edge=memlet, scope_range=rng)
+            g.add_edge(map_id, data_id(container), edge=memlet, scope_range=rng)
         else:
-            g.add_edge(data_id(container), loop_id, edge=memlet, scope_range=rng)
+            g.add_edge(data_id(container), map_id, edge=memlet, scope_range=rng)
 
 
 def _volume(subset) -> str:

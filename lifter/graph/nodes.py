@@ -62,6 +62,9 @@ class MapScope:
     reason: str = ""  # why sequential, or what was over-approximated
     plan: OmpPlan | None = None
     not_parallelized: str = ""  # why a parallel map was left sequential by the transformations
+    origin: str = ""  # the loop this map came from (copies made by distribution share it)
+    header: str = ""  # the loop's `for (...)` text as written, when a nest is re-emitted
+    transformations: list[str] = field(default_factory=list)  # e.g. 'distribution', 'interchange'
 
 
 @dataclass
@@ -70,6 +73,7 @@ class Tasklet:
     code: str
     line: int
     opaque_reason: str | None = None
+    text: str = ""  # the statement exactly as written, when a nest is re-emitted
 
 
 @dataclass

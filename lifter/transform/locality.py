@@ -1,0 +1,413 @@
+"""Loop distribution and interchange for unit-stride inner loops, proved legal by isl.
+
+A map whose body mixes statements and inner maps is distributed (one copy of
+the map per group of children) when that lets an inner perfect band be
+permuted; a perfect band (maps nested one in another, statements only in the
+innermost) is permuted so that its innermost loop walks memory with unit
+stride, keeping a parallel loop outermost where there was one. Every candidate
+tree is checked against all dependences (flow, anti, output) under the
+schedule it implies; an illegal one is refused.
+
+The cost model, per statement access in the band's innermost loop:
+unit stride +3, invariant +1, any other stride -3 (writes count twice); a
+parallel outermost loop outweighs all of it. Re-emitting a nest in a new shape
+needs the exact text of every loop header and statement, so nests whose text
+cannot be cut into such pieces (statements under `if`, block-local
+declarations, preprocessor lines) are left as they are.
+"""
+from __future__ import annotations
+
+import itertools
+
+import islpy as isl
+import networkx as nx
+from pycparser import c_ast
+
+from lifter.analysis.model import Region
+from lifter.analysis.verdicts import Nest, verdict
+from lifter.frontend.source import SourceFile
+from lifter.frontend.spans import Spans, Unparsable, word_tokens
+from lifter.graph.build import STATE, add_map_memlets
+from lifter.graph.ranges import access_range
+from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
+
+MAX_BAND = 4  # 4! = 24 permutations at most
+
+
+def improve_locality(g: nx.MultiDiGraph, region: Region, source: SourceFile, spans: Spans) -> None:
+    if not _attach_text(g, region, source, spans):
+        return
+    snapshot = _snapshot(g)
+    changed = False
+    try:
+        for child in scope_children(g, STATE):
+            changed |= _optimize(g, region, child)
+    except isl.Error:
+        # isl could not decide something: keep the nest exactly as written.
+        _restore(g, snapshot)
+        return
+    if changed:
+        g.graph["restructured"] = True
+        _refresh_verdicts(g, region)
+        _refresh_map_memlets(g, region)
+
+
+# -- the source text of every piece -------------------------------------------------------
+def _attach_text(g, region: Region, source: SourceFile, spans: Spans) -> bool:
+    """Give every map its header text and every tasklet its statement text; False if impossible."""
+    if any(c.declared_in is not None for c in region.containers.values()):
+        return False
+    try:
+        for lid, loop in region.loops.items():
+            if loop.offset is None:
+                return False
+            span = spans.for_span(loop.offset)
+            m = g.nodes[lid]["node"]
+            m.header = source.text[span.start:span.header_end]
+            if lid == region.root:
+                g.graph["span"] = (span.start, span.end)
+            body = loop.node.stmt
+            if isinstance(body, c_ast.Compound):
+                items = [n for n in body.block_items or [] if not isinstance(n, c_ast.EmptyStatement)]
+                pieces = spans.block_items(span.body_start)
+            else:
+                items, pieces = [body], [(span.body_start, span.end)]
+            if len(items) != len(pieces):
+                return False
+            for node, (start, end) in zip(items, pieces):
+                if isinstance(node, (c_ast.For,)) and any(l.node is node for l in region.loops.values()):
+                    continue
+                stmt = next((s for s in region.statements.values() if s.node is node), None)
+                if stmt is None or stmt.loops[-1] != lid:
+                    return False
+                g.nodes[stmt.id]["node"].text = source.text[start:end]
+    except Unparsable:
+        return False
+    return all(g.nodes[s]["node"].text for s in region.statements)
+
+
+# -- the search ----------------------------------------------------------------------------
+def _optimize(g, region: Region, node_id: str) -> bool:
+    """Improve the subtree of a map; True if the tree changed."""
+    if not isinstance(g.nodes[node_id]["node"], MapScope):
+        return False
+    band = _perfect_band(g, node_id)
+    if len(band) >= 2:
+        return _permute_best(g, region, band)
+    kids = scope_children(g, node_id)
+    if len(kids) > 1 and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
+        snapshot = _snapshot(g)
+        copies = _distribute(g, region, node_id)
+        # Distribution alone costs a pass over memory: keep it only if it enabled a permutation.
+        if copies and any([_optimize(g, region, copy) for copy in copies]):
+            return True
+        _restore(g, snapshot)
+    changed = False
+    for child in scope_children(g, node_id):
+        changed |= _optimize(g, region, child)
+    return changed
+
+
+def _perfect_band(g, node_id: str) -> list[str]:
+    band = [node_id]
+    while len(band) < MAX_BAND:
+        kids = scope_children(g, band[-1])
+        if len(kids) == 1 and isinstance(g.nodes[kids[0]]["node"], MapScope):
+            band.append(kids[0])
+        else:
+            break
+    last = scope_children(g, band[-1])
+    if any(isinstance(g.nodes[k]["node"], MapScope) for k in last):
+        return band[:1]
+    return band
+
+
+def _permute_best(g, region: Region, band: list[str]) -> bool:
+    maps = [g.nodes[b]["node"] for b in band]
+    band_vars = {m.var for m in maps}
+    for m in maps:  # bounds must not mention other loops of the band (rectangular band)
+        if word_tokens(m.header) & (band_vars - {m.var}):
+            return False
+    tasklets = scope_children(g, band[-1])
+    outer = _origins_above(g, band[0])
+    inside_parallel = any(g.nodes[a]["node"].schedule == "parallel" for a in _ancestors(g, band[0]))
+    parallel_now = not inside_parallel and _parallel_first(region, outer, maps[0].origin, tasklets)
+    best, best_score = list(range(len(band))), None
+    for perm in itertools.permutations(range(len(band))):
+        order = [maps[p].origin for p in perm]
+        if not _legal_order(g, region, band, order):
+            continue
+        score = _stride_score(region, tasklets, order[-1])
+        if not inside_parallel and _parallel_first(region, outer, order[0], tasklets):
+            score += 1000
+        elif parallel_now:
+            continue
+        if best_score is None or score > best_score:
+            best, best_score = list(perm), score
+    if best == list(range(len(band))):
+        return False
+    _apply_order(g, band, [maps[p] for p in best])
+    for node_id in band:
+        g.nodes[node_id]["node"].transformations.append("interchange")
+    return True
+
+
+def _distribute(g, region: Region, node_id: str) -> list[str]:
+    """Split a map into one copy per group of children (runs of statements stay together).
+
+    Returns the copies (the map itself first), or [] if distribution is illegal.
+    """
+    kids = scope_children(g, node_id)
+    groups, run = [], []
+    for k in kids:
+        if isinstance(g.nodes[k]["node"], MapScope):
+            if run:
+                groups.append(run)
+                run = []
+            groups.append([k])
+        else:
+            run.append(k)
+    if run:
+        groups.append(run)
+    if len(groups) < 2:
+        return []
+    parent = scope_parent(g, node_id)
+    original = g.nodes[node_id]["node"]
+    order = g.get_edge_data(parent, node_id)
+    base = next(e["edge"].order for e in order.values() if isinstance(e["edge"], Scope))
+    siblings = [s for s in scope_children(g, parent) if s != node_id]
+    _shift_orders(g, parent, siblings, base, len(groups) - 1)
+    copies = []
+    for index, group in enumerate(groups):
+        copy_id = node_id if index == 0 else f"{node_id}.{index}"
+        copies.append(copy_id)
+        if index:
+            g.add_node(copy_id, node=_copy_map(original, copy_id))
+            g.add_edge(parent, copy_id, edge=Scope(base + index))
+        for position, child in enumerate(group):
+            _move(g, child, copy_id, position)
+    if not _legal_tree(g, region):
+        return []
+    for copy in copies:
+        g.nodes[copy]["node"].transformations.append("distribution")
+    return copies
+
+
+# -- legality ------------------------------------------------------------------------------
+def _tree_schedule(g, region: Region) -> isl.UnionMap:
+    """The schedule of every access as the current tree orders it."""
+    width = 2 * max(len(s.loops) for s in region.statements.values()) + 2
+    sched = None
+    for sid, stmt in region.statements.items():
+        path = []
+        node = sid
+        while node != STATE:
+            parent = scope_parent(g, node)
+            order = next(e["edge"].order for e in g.get_edge_data(parent, node).values()
+                         if isinstance(e["edge"], Scope))
+            path.insert(0, (order, g.nodes[parent]["node"] if parent != STATE else None))
+            node = parent
+        for phase, acc in enumerate(sorted(stmt.accesses, key=lambda a: a.is_write)):
+            iters = [f"i{k}" for k in range(len(stmt.loops))]
+            dims = []
+            for level, (order, owner) in enumerate(path):
+                if owner is not None:
+                    loop = region.loops[owner.origin]
+                    var = f"i{loop.depth}"
+                    dims.append(f"-{var}" if loop.decreasing else var)
+                dims.append(str(order))
+            dims.append(str(phase))
+            dims += ["0"] * (width - len(dims))
+            m = isl.UnionMap(f"{{ {acc.id}[{', '.join(iters)}] -> [{', '.join(dims)}] }}")
+            sched = m if sched is None else sched.union(m)
+    return sched
+
+
+def _legal_tree(g, region: Region) -> bool:
+    sched = _tree_schedule(g, region)
+    for kind in ("flow", "anti", "output"):
+        dep = region.dependences[kind]
+        if dep.is_empty():
+            continue
+        times = dep.apply_domain(sched).apply_range(sched)
+        maps = []
+        times.foreach_map(maps.append)
+        for m in maps:
+            lex = isl.Map.lex_lt(m.get_space().domain())
+            if not m.is_subset(lex):
+                return False
+    return True
+
+
+def _legal_order(g, region: Region, band: list[str], order: list[str]) -> bool:
+    snapshot = _snapshot(g)
+    _apply_order(g, band, [next(g.nodes[b]["node"] for b in band if g.nodes[b]["node"].origin == o)
+                           for o in order])
+    legal = _legal_tree(g, region)
+    _restore(g, snapshot)
+    return legal
+
+
+# -- cost model ----------------------------------------------------------------------------
+def _stride_score(region: Region, tasklets: list[str], innermost: str) -> int:
+    depth = region.loops[innermost].depth
+    score = 0
+    for sid in tasklets:
+        stmt = region.statements[sid]
+        for acc in stmt.accesses:
+            weight = 2 if acc.is_write else 1
+            score += weight * _stride_kind(acc.relation, depth, len(stmt.loops))
+    return score
+
+
+def _stride_kind(rel: isl.Map, dim: int, ndims: int) -> int:
+    """+3 unit stride, +1 invariant, -3 other, 0 unknown (may-access) along iteration dim `dim`."""
+    if rel.range().dim(isl.dim_type.set) == 0:
+        return 1
+    name = rel.get_tuple_name(isl.dim_type.in_)
+    ins = [f"x{k}" for k in range(ndims)]
+    outs = [f"x{k} + 1" if k == dim else f"x{k}" for k in range(ndims)]
+    try:
+        shift = isl.Map(f"{{ {name}[{', '.join(ins)}] -> {name}[{', '.join(outs)}] }}")
+        step = rel.reverse().apply_range(shift).apply_range(rel).deltas()
+    except isl.Error:
+        return 0
+    if step.is_empty():
+        return 0
+    try:
+        if not step.lexmin().is_equal(step.lexmax()):
+            return -3
+    except isl.Error:  # unbounded: a may-access over a whole dimension
+        return 0
+    point = step.sample_point()
+    delta = [point.get_coordinate_val(isl.dim_type.set, d).to_python() for d in range(step.dim(isl.dim_type.set))]
+    if not any(delta):
+        return 1
+    if delta[-1] in (1, -1) and not any(delta[:-1]):
+        return 3
+    return -3
+
+
+def _parallel_first(region: Region, outer: list[str], loop: str, tasklets: list[str]) -> bool:
+    inside = set(tasklets)
+    v = verdict(region, Nest(loop, outer, inside), set())
+    return v.parallel and not v.reductions and not v.private and not v.lastprivate
+
+
+def _ancestors(g, node_id: str) -> list[str]:
+    out, parent = [], scope_parent(g, node_id)
+    while parent != STATE:
+        out.insert(0, parent)
+        parent = scope_parent(g, parent)
+    return out
+
+
+def _origins_above(g, node_id: str) -> list[str]:
+    out, parent = [], scope_parent(g, node_id)
+    while parent != STATE:
+        out.insert(0, g.nodes[parent]["node"].origin)
+        parent = scope_parent(g, parent)
+    return out
+
+
+# -- tree surgery --------------------------------------------------------------------------
+def _apply_order(g, band: list[str], maps: list[MapScope]) -> None:
+    """Put the loop data of `maps` on the band's nodes, outermost first (the nodes stay)."""
+    fields = [_loop_fields(m) for m in maps]
+    for node_id, f in zip(band, fields):
+        m = g.nodes[node_id]["node"]
+        for key, value in f.items():
+            setattr(m, key, value)
+
+
+_LOOP_FIELDS = ("origin", "var", "begin", "end", "step", "decreasing", "line", "column", "offset",
+                "var_declared_in_header", "trip_count", "header", "transformations")
+
+
+def _loop_fields(m: MapScope) -> dict:
+    return {k: (list(getattr(m, k)) if k == "transformations" else getattr(m, k)) for k in _LOOP_FIELDS}
+
+
+def _copy_map(m: MapScope, new_id: str) -> MapScope:
+    import dataclasses
+
+    return dataclasses.replace(m, id=new_id, plan=None, reductions=list(m.reductions), private=list(m.private),
+                               lastprivate=list(m.lastprivate))
+
+
+def _move(g, child: str, new_parent: str, order: int) -> None:
+    old = scope_parent(g, child)
+    for key, data in list(g.get_edge_data(old, child).items()):
+        if isinstance(data["edge"], Scope):
+            g.remove_edge(old, child, key)
+    g.add_edge(new_parent, child, edge=Scope(order))
+
+
+def _shift_orders(g, parent, siblings, after: int, by: int) -> None:
+    for s in siblings:
+        for data in g.get_edge_data(parent, s).values():
+            if isinstance(data["edge"], Scope) and data["edge"].order > after:
+                data["edge"] = Scope(data["edge"].order + by)
+
+
+def _snapshot(g):
+    scopes = [(u, v, d["edge"].order) for u, v, d in g.edges(data=True) if isinstance(d["edge"], Scope)]
+    maps = {n: _loop_fields(d["node"]) for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
+    return scopes, maps, set(g.nodes)
+
+
+def _restore(g, snapshot) -> None:
+    scopes, maps, nodes = snapshot
+    for u, v, key, d in list(g.edges(keys=True, data=True)):
+        if isinstance(d["edge"], Scope):
+            g.remove_edge(u, v, key)
+    for n in list(g.nodes):
+        if n not in nodes:
+            g.remove_node(n)
+    for u, v, order in scopes:
+        g.add_edge(u, v, edge=Scope(order))
+    for n, fields in maps.items():
+        for key, value in fields.items():
+            setattr(g.nodes[n]["node"], key, value)
+
+
+def _refresh_verdicts(g, region: Region) -> None:
+    """Re-derive every map's verdict in its new place in the tree."""
+    for n, d in g.nodes(data=True):
+        m = d["node"]
+        if not isinstance(m, MapScope):
+            continue
+        inside = {t for t in scope_descendants(g, n) if isinstance(g.nodes[t]["node"], Tasklet)}
+        v = verdict(region, Nest(m.origin, _origins_above(g, n), inside), region.live_after)
+        m.schedule = "parallel" if v.parallel else "sequential"
+        m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
+            list(v.lastprivate), v.reason
+        m.depth = len(_origins_above(g, n))
+
+
+def _refresh_map_memlets(g, region: Region) -> None:
+    """Recompute every map's memlets (the ranges its iterations touch) in the new tree.
+
+    Outer loop variables stay symbolic only while the map's ancestors are the
+    statement's original outer loops in order; otherwise the range is taken over
+    the whole region, a superset, which keeps run-time alias checks safe.
+    """
+    for u, v, key, d in list(g.edges(keys=True, data=True)):
+        if isinstance(d["edge"], Memlet) and (isinstance(g.nodes[u]["node"], MapScope)
+                                              or isinstance(g.nodes[v]["node"], MapScope)):
+            g.remove_edge(u, v, key)
+    for n, d in list(g.nodes(data=True)):
+        if not isinstance(d["node"], MapScope):
+            continue
+        above = _origins_above(g, n)
+        ranges = {}
+        for t in scope_descendants(g, n):
+            if not isinstance(g.nodes[t]["node"], Tasklet):
+                continue
+            stmt = region.statements[t]
+            outer = len(above) if stmt.loops[:len(above)] == above else 0
+            for acc in stmt.accesses:
+                r = access_range(acc.relation, outer)
+                k = (acc.container, acc.is_write)
+                ranges[k] = r if k not in ranges else ranges[k].union(r)
+        add_map_memlets(g, n, ranges)
