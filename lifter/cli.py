@@ -67,6 +67,14 @@ def write_atomically(path: str, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
             handle.write(text)
+        # mkstemp makes the file private; give it the mode a new file gets (or the old file had).
+        umask = os.umask(0)
+        os.umask(umask)
+        try:
+            mode = os.stat(path).st_mode & 0o777
+        except OSError:
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -131,9 +139,6 @@ def lift(inputs, output, target, include_dirs, defines, undefines, forced_includ
         result = lift_file(path, options)
     except LiftError as exc:
         _fail(exc.diagnostic)
-    if remarks:
-        for d in result.diagnostics:
-            _echo_err(str(d))
     try:
         if graph_path:
             from lifter.graph.export import write_graphs
@@ -160,6 +165,10 @@ def lift(inputs, output, target, include_dirs, defines, undefines, forced_includ
     except OSError as exc:
         _fail(Diagnostic(exc.filename or output or "lift", 0, 0, "error",
                          f"cannot write: {exc.strerror or exc}"))
+    # Remarks come last: the files are complete even if stderr goes away mid-way.
+    if remarks:
+        for d in result.diagnostics:
+            _echo_err(str(d))
 
 
 def _echo_err(text: str) -> None:
@@ -185,3 +194,7 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         click.echo("lift: interrupted", err=True)
         sys.exit(130)
+    except BrokenPipeError:
+        # The reader of stdout or stderr went away (`lift ... | head`): stop quietly, as cc would.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+        sys.exit(1)

@@ -411,3 +411,16 @@ def test_help_documents_every_option():
         assert re.search(rf"(^|[\s,]){re.escape(opt)}\b", text), opt
     for flag in ["-O", "-Wall", "-march", "-fopenmp", "-g"]:
         assert flag in text, flag
+
+
+def test_output_file_gets_ordinary_permissions(tmp_path):
+    import os
+    import stat
+
+    from lifter.cli import write_atomically
+
+    target = tmp_path / "out.c"
+    write_atomically(str(target), "int x;\n")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask

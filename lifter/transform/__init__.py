@@ -9,14 +9,17 @@ from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans
 from lifter.transform.locality import improve_locality
 from lifter.transform.parallelize import plan_openmp
+from lifter.transform.source_text import attach_source_text
 
 
 def transform(graphs, options, source: SourceFile):
     """Apply the passes the options ask for, in order, to every graph."""
-    if options.opt_level >= 2 and graphs:
-        spans = Spans(source.text)
+    spans = Spans(source.text) if graphs else None
+    for g in graphs:
+        attach_source_text(g, source, spans)
+    if options.opt_level >= 2:
         for g in graphs:
-            improve_locality(g, g.graph["region"], source, spans)
+            improve_locality(g, g.graph["region"])
     if options.opt_level >= 1:
         for g in graphs:
             plan_openmp(g, options.min_parallel_work)

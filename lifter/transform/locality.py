@@ -21,12 +21,10 @@ import itertools
 
 import islpy as isl
 import networkx as nx
-from pycparser import c_ast
 
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
-from lifter.frontend.source import SourceFile
-from lifter.frontend.spans import Spans, Unparsable, word_tokens
+from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE, add_map_memlets
 from lifter.graph.ranges import access_range
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
@@ -34,8 +32,8 @@ from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children,
 MAX_BAND = 4  # 4! = 24 permutations at most
 
 
-def improve_locality(g: nx.MultiDiGraph, region: Region, source: SourceFile, spans: Spans) -> None:
-    if not _attach_text(g, region, source, spans):
+def improve_locality(g: nx.MultiDiGraph, region: Region) -> None:
+    if not g.graph.get("reemittable"):
         return
     snapshot = _snapshot(g)
     changed = False
@@ -50,40 +48,6 @@ def improve_locality(g: nx.MultiDiGraph, region: Region, source: SourceFile, spa
         g.graph["restructured"] = True
         _refresh_verdicts(g, region)
         _refresh_map_memlets(g, region)
-
-
-# -- the source text of every piece -------------------------------------------------------
-def _attach_text(g, region: Region, source: SourceFile, spans: Spans) -> bool:
-    """Give every map its header text and every tasklet its statement text; False if impossible."""
-    if any(c.declared_in is not None for c in region.containers.values()):
-        return False
-    try:
-        for lid, loop in region.loops.items():
-            if loop.offset is None:
-                return False
-            span = spans.for_span(loop.offset)
-            m = g.nodes[lid]["node"]
-            m.header = source.text[span.start:span.header_end]
-            if lid == region.root:
-                g.graph["span"] = (span.start, span.end)
-            body = loop.node.stmt
-            if isinstance(body, c_ast.Compound):
-                items = [n for n in body.block_items or [] if not isinstance(n, c_ast.EmptyStatement)]
-                pieces = spans.block_items(span.body_start)
-            else:
-                items, pieces = [body], [(span.body_start, span.end)]
-            if len(items) != len(pieces):
-                return False
-            for node, (start, end) in zip(items, pieces):
-                if isinstance(node, (c_ast.For,)) and any(l.node is node for l in region.loops.values()):
-                    continue
-                stmt = next((s for s in region.statements.values() if s.node is node), None)
-                if stmt is None or stmt.loops[-1] != lid:
-                    return False
-                g.nodes[stmt.id]["node"].text = source.text[start:end]
-    except Unparsable:
-        return False
-    return all(g.nodes[s]["node"].text for s in region.statements)
 
 
 # -- the search ----------------------------------------------------------------------------

@@ -1,0 +1,57 @@
+"""Attaching the user's exact text to the graph: loop headers, statements and the nest's span.
+
+Backends that re-emit a nest in a new shape (a reordered nest, a CUDA kernel)
+need each loop header and each statement exactly as written. A region gets
+them only if its text can be cut cleanly (`frontend/spans.py`): every statement
+a direct item of its loop's body, no block-local declarations (they would
+lose their scope), no preprocessor lines inside. Then `reemittable` is set on
+the graph, `span` holds the nest's (start, end) offsets, maps get `header` and
+tasklets `text`.
+"""
+from __future__ import annotations
+
+import networkx as nx
+from pycparser import c_ast
+
+from lifter.analysis.model import Region
+from lifter.frontend.source import SourceFile
+from lifter.frontend.spans import Spans, Unparsable
+
+
+def attach_source_text(g: nx.MultiDiGraph, source: SourceFile, spans: Spans) -> bool:
+    region: Region = g.graph["region"]
+    g.graph["reemittable"] = _attach(g, region, source, spans)
+    return g.graph["reemittable"]
+
+
+def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
+    """Give every map its header text and every tasklet its statement text; False if impossible."""
+    if any(c.declared_in is not None for c in region.containers.values()):
+        return False
+    try:
+        for lid, loop in region.loops.items():
+            if loop.offset is None:
+                return False
+            span = spans.for_span(loop.offset)
+            m = g.nodes[lid]["node"]
+            m.header = source.text[span.start:span.header_end]
+            if lid == region.root:
+                g.graph["span"] = (span.start, span.end)
+            body = loop.node.stmt
+            if isinstance(body, c_ast.Compound):
+                items = [n for n in body.block_items or [] if not isinstance(n, c_ast.EmptyStatement)]
+                pieces = spans.block_items(span.body_start)
+            else:
+                items, pieces = [body], [(span.body_start, span.end)]
+            if len(items) != len(pieces):
+                return False
+            for node, (start, end) in zip(items, pieces):
+                if isinstance(node, (c_ast.For,)) and any(l.node is node for l in region.loops.values()):
+                    continue
+                stmt = next((s for s in region.statements.values() if s.node is node), None)
+                if stmt is None or stmt.loops[-1] != lid:
+                    return False
+                g.nodes[stmt.id]["node"].text = source.text[start:end]
+    except Unparsable:
+        return False
+    return all(g.nodes[s]["node"].text for s in region.statements)
