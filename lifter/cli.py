@@ -12,11 +12,12 @@ import json
 import os
 import re
 import sys
-import tempfile
 
 import click
 
 from lifter import __version__
+from lifter import batch
+from lifter.batch import write_atomically  # noqa: F401  (part of this module's interface)
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.driver import LiftOptions, lift_file
 from lifter.frontend.preprocess import PreprocessOptions
@@ -41,6 +42,11 @@ def normalize_argv(argv: list[str]) -> list[str]:
         elif arg == "-include" and i + 1 < len(argv):
             out += ["--include", argv[i + 1]]
             i += 1
+        elif arg in ("-MF", "-MT", "-MQ") and i + 1 < len(argv):
+            out += [arg, argv[i + 1]]  # the value is a name, never a flag to drop
+            i += 1
+        elif arg[:3] in ("-MF", "-MT", "-MQ") and len(arg) > 3:
+            out += [arg[:3], arg[3:]]  # cc's joined spelling: -MFdeps.d
         elif _OPT_FLAG.match(arg):
             level = arg[2:] or "1"
             out += ["--opt-level", level if level in ("0", "1", "2") else "2"]
@@ -60,28 +66,6 @@ def target_for(output: str | None, target: str | None) -> str:
     return "openmp"
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write next to `path` and rename, so a failure never leaves a partial file."""
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".lift-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
-            handle.write(text)
-        # mkstemp makes the file private; give it the mode a new file gets (or the old file had).
-        umask = os.umask(0)
-        os.umask(umask)
-        try:
-            mode = os.stat(path).st_mode & 0o777
-        except OSError:
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def _same_file(a: str, b: str) -> bool:
     try:
         return os.path.samefile(a, b)
@@ -90,8 +74,13 @@ def _same_file(a: str, b: str) -> bool:
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("inputs", nargs=-1, type=click.Path(dir_okay=True), metavar="INPUT.c")
+@click.argument("inputs", nargs=-1, type=click.Path(dir_okay=True), metavar="INPUT.c...")
 @click.option("-o", "output", metavar="FILE", help="Output file ('-' for standard output). Default: standard output.")
+@click.option("-d", "--output-dir", "outdir", metavar="OUTDIR",
+              help="Batch mode: lift every INPUT (a directory means every .c file below it) into OUTDIR, "
+                   "keeping paths relative to the current directory (src/x.c -> OUTDIR/src/x.c; "
+                   ".cu with --target cuda). Inputs outside the current directory keep their paths "
+                   "relative to the deepest directory they share. Never writes outside OUTDIR or over an input.")
 @click.option("--target", type=click.Choice(["openmp", "cuda"]),
               help="Code to emit. Default: from the output's extension (.cu: cuda, otherwise openmp).")
 @click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="Add DIR to the include search path.")
@@ -105,13 +94,41 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("--opt-level", "opt_level", type=click.IntRange(0, 2), default=2, show_default=True,
               help="-O0: re-emit only; -O1 and -O2: parallelize (cc's -O flags map here; -O3 means -O2).")
 @click.option("--report", "report_path", metavar="FILE",
-              help="Write a JSON report with one entry per loop: place, verdict, reductions, private variables, reason.")
+              help="Write a JSON report with one entry per loop: place, verdict, reductions, private variables, "
+                   "reason. In batch mode one report covers every file (plus one entry per file).")
 @click.option("-v", "--remarks", "remarks", is_flag=True, help="Print a remark for every loop on standard error.")
 @click.option("--emit-graph", "graph_path", metavar="FILE",
-              help="Write the dataflow graph of every lifted loop nest: .dot, .json or .svg (needs Graphviz).")
+              help="Write the dataflow graph of every lifted loop nest: .dot, .json or .svg (needs Graphviz). "
+                   "Single input only.")
+@click.option("-j", "--jobs", "jobs", type=click.IntRange(min=1), metavar="N",
+              help="Batch mode: lift N files at a time in worker processes. Default: the number of cores. "
+                   "Output, messages and their order do not depend on N.")
+@click.option("--fail-fast", "fail_fast", is_flag=True,
+              help="Batch mode: stop at the first file that fails (in input order). By default every file is "
+                   "lifted, the failures are listed at the end and the exit status is 1.")
+@click.option("-q", "--quiet", "quiet", is_flag=True,
+              help="Batch mode: no progress bar and no summary table (errors are still printed).")
+@click.option("--cache", "cache_dir", metavar="DIR",
+              help="Reuse results from DIR for inputs whose text, included headers, flags and lift version are "
+                   "unchanged, and store new ones there. Default in batch mode: OUTDIR/.lift-cache.")
+@click.option("--no-cache", "no_cache", is_flag=True, help="Batch mode: lift every file again, store nothing.")
+@click.option("-MD", "dep_md", is_flag=True,
+              help="Also write a Make dependency file: the output depends on the input and on every header it "
+                   "included (system headers too). Default name: the output with suffix .d "
+                   "(in batch mode: next to each output).")
+@click.option("-MMD", "dep_mmd", is_flag=True, help="Like -MD, but list only user headers, not system headers.")
+@click.option("-MF", "dep_file", metavar="FILE",
+              help="Write the dependency file to FILE (implies -MD unless -MMD). Single input only.")
+@click.option("-MT", "dep_targets", multiple=True, metavar="TARGET",
+              help="Target of the dependency rule, as written (repeatable). Default: the output file.")
+@click.option("-MQ", "dep_quoted", multiple=True, metavar="TARGET",
+              help="Like -MT, with characters special to make quoted.")
+@click.option("-MP", "dep_phony", is_flag=True,
+              help="Add an empty rule for each header, so make does not fail when a header is removed.")
 @click.version_option(__version__, "--version", prog_name="lift")
-def lift(inputs, output, target, include_dirs, defines, undefines, forced_includes, std, opt_level,
-         report_path, remarks, graph_path):
+def lift(inputs, output, outdir, target, include_dirs, defines, undefines, forced_includes, std, opt_level,
+         report_path, remarks, graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd,
+         dep_file, dep_targets, dep_quoted, dep_phony):
     """Lift sequential C loop nests into parallel OpenMP C or CUDA C.
 
     \b
@@ -119,24 +136,42 @@ def lift(inputs, output, target, include_dirs, defines, undefines, forced_includ
       lift stencil.c -o stencil_omp.c      OpenMP C for multicore CPUs
       lift stencil.c -o stencil.cu         CUDA C for NVIDIA GPUs
       lift -DN=1000 -I include k.c -o -    preprocess like cc, print the result
+      lift src/ main.c -d out -j 4         a whole tree: out/src/..., out/main.c
+      lift k.c -o k.lifted.c -MMD -MP      also write k.lifted.d for make
 
     cc flags that do not affect preprocessing (-Wall, -march=..., -fopenmp, -g)
     are accepted and ignored.
     """
     if not inputs:
         raise click.UsageError("no input file")
+    preprocess = PreprocessOptions(list(include_dirs), list(defines), list(undefines), list(forced_includes), std)
+    deps = None
+    if dep_md or dep_mmd or dep_file:
+        deps = batch.DepOptions(system=not dep_mmd, phony=dep_phony, file=dep_file,
+                                targets=list(dep_targets) + [batch.make_quote(t) for t in dep_quoted])
+    if outdir is not None:
+        _lift_batch(inputs, outdir, output, target, preprocess, opt_level, report_path, remarks, graph_path,
+                    jobs, fail_fast, quiet, cache_dir, no_cache, deps)
+        return
     if len(inputs) > 1:
-        raise click.UsageError("several inputs need an output directory (not supported yet); give one input")
+        raise click.UsageError("several inputs need an output directory: give -d OUTDIR (or one input)")
     path = inputs[0]
-    options = LiftOptions(
-        target=target_for(output, target),
-        preprocess=PreprocessOptions(list(include_dirs), list(defines), list(undefines), list(forced_includes), std),
-        opt_level=opt_level,
-    )
-    if output not in (None, "-") and os.path.exists(output) and _same_file(path, output):
-        _fail(Diagnostic(output, 0, 0, "error", "output would overwrite the input"))
+    options = LiftOptions(target=target_for(output, target), preprocess=preprocess, opt_level=opt_level)
+    if deps is not None:
+        deps.file = deps.file or batch.default_depfile(output if output not in (None, "-") else
+                                                       os.path.basename(path))
+        if not deps.targets:
+            if output in (None, "-"):
+                raise click.UsageError("-MD/-MMD with output on standard output need -MT TARGET")
+            deps.targets = [batch.make_quote(output)]
+    for written in filter(None, (output if output != "-" else None, deps.file if deps else None)):
+        if os.path.exists(written) and _same_file(path, written):
+            _fail(Diagnostic(written, 0, 0, "error", "output would overwrite the input"))
     try:
-        result = lift_file(path, options)
+        if cache_dir and not graph_path:
+            result, _ = batch.lift_file_cached(path, options, batch.Cache(cache_dir, options))
+        else:
+            result = lift_file(path, options)
     except LiftError as exc:
         _fail(exc.diagnostic)
     try:
@@ -145,8 +180,7 @@ def lift(inputs, output, target, include_dirs, defines, undefines, forced_includ
 
             write_graphs(result.graphs, graph_path)
         if report_path:
-            write_atomically(report_path, json.dumps({"tool": f"lift {__version__}", "loops": result.loops},
-                                                     indent=2) + "\n")
+            _write_report(report_path, result.loops)
         if output in (None, "-"):
             # Bytes, as they were read: non-UTF-8 text survives whatever stdout's encoding is.
             data = result.output.encode("utf-8", errors=ENCODING_ERRORS)
@@ -160,6 +194,9 @@ def lift(inputs, output, target, include_dirs, defines, undefines, forced_includ
                 stream.flush()
         else:
             write_atomically(output, result.output)
+        if deps is not None:
+            headers = batch.dependencies(result.included_files, deps.system)
+            write_atomically(deps.file, batch.dependency_rule(deps.targets, path, headers, deps.phony))
     except LiftError as exc:
         _fail(exc.diagnostic)
     except OSError as exc:
@@ -169,6 +206,81 @@ def lift(inputs, output, target, include_dirs, defines, undefines, forced_includ
     if remarks:
         for d in result.diagnostics:
             _echo_err(str(d))
+
+
+def _write_report(path: str, loops: list[dict], files: list[dict] | None = None) -> None:
+    report = {"tool": batch.TOOL, "loops": loops}
+    if files is not None:
+        report["files"] = files
+    write_atomically(path, json.dumps(report, indent=2) + "\n")
+
+
+def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, report_path, remarks, graph_path,
+                jobs, fail_fast, quiet, cache_dir, no_cache, deps) -> None:
+    """`lift INPUTS... -d OUTDIR`: printing around lifter.batch.lift_batch."""
+    if output is not None:
+        raise click.UsageError("-o names one output; with -d OUTDIR the outputs are named after the inputs")
+    if graph_path:
+        raise click.UsageError("--emit-graph takes a single input, not -d OUTDIR")
+    if deps is not None and (deps.file or deps.targets):
+        raise click.UsageError("-MF, -MT and -MQ name one file; with -d OUTDIR each output gets OUTPUT.d")
+    if cache_dir and no_cache:
+        raise click.UsageError("--cache and --no-cache contradict each other")
+    if os.path.exists(outdir) and not os.path.isdir(outdir):
+        _fail(Diagnostic(outdir, 0, 0, "error", "output directory is not a directory"))
+    options = LiftOptions(target=target or "openmp", preprocess=preprocess, opt_level=opt_level)
+    settings = batch.BatchOptions(jobs=jobs, fail_fast=fail_fast, deps=deps,
+                                  cache_dir=None if no_cache else cache_dir or os.path.join(outdir, batch.DEFAULT_CACHE))
+    progress = batch.ProgressBar(_write_err, enabled=not quiet and _is_terminal(sys.stderr))
+
+    def on_file(outcome: batch.FileOutcome) -> None:
+        lines = [str(outcome.error)] if outcome.error else []
+        if remarks:
+            lines += [str(d) for d in outcome.diagnostics]
+        if lines:
+            progress.clear()
+            for line in lines:
+                _echo_err(line)
+            progress.redraw()
+
+    try:
+        files, warnings = batch.find_inputs(list(inputs), skip=[outdir] + ([settings.cache_dir] if settings.cache_dir else []))
+        for w in warnings:
+            _echo_err(str(w))
+        if not files:
+            _fail(Diagnostic("lift", 0, 0, "error", "no input files"))
+        plan = batch.plan(files, outdir, options.target, depfiles=deps is not None)
+        result = batch.run_batch(plan, options, settings, on_file=on_file, on_progress=progress.update)
+    finally:
+        progress.clear()
+    if report_path:
+        try:
+            _write_report(report_path, result.report()["loops"], result.report()["files"])
+        except OSError as exc:
+            _fail(Diagnostic(exc.filename or report_path, 0, 0, "error", f"cannot write: {exc.strerror or exc}"))
+    if not quiet:
+        _write_err(batch.format_summary(result))
+    if not result.ok:
+        sys.exit(1)
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _write_err(text: str) -> None:
+    """Text on stderr as it is (no newline added)."""
+    stream = getattr(sys.stderr, "buffer", None)
+    if stream is None:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+        return
+    sys.stderr.flush()
+    stream.write(text.encode("utf-8", errors=ENCODING_ERRORS))
+    stream.flush()
 
 
 def _echo_err(text: str) -> None:

@@ -394,7 +394,8 @@ class RegionBuilder:
             subs.append(f"o{k}")
             exact = False
         acc_id = f"{stmt.id}_a{len(stmt.accesses)}"
-        rel = isl.Map(f"{{ {acc_id}[{', '.join(iters)}] -> {_tuple(ref.key)}[{', '.join(subs)}] }}")
+        params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
+        rel = isl.Map(f"[{params}] -> {{ {acc_id}[{', '.join(iters)}] -> {_tuple(ref.key)}[{', '.join(subs)}] }}")
         rel = rel.intersect_domain(stmt.domain.set_tuple_name(acc_id))
         must = ref.is_write and exact and not ref.may
         stmt.accesses.append(Access(acc_id, stmt.id, ref.key, ref.is_write, must, rel, ref.text, ref.line))

@@ -56,6 +56,7 @@ def _nest_lines(g: nx.MultiDiGraph, scope: str, indent: str) -> list[str]:
             if node.plan is not None:
                 lines.append(indent + pragma(node))
             lines.append(f"{indent}{node.header} {{")
+            lines += [indent + "    " + d for d in node.declarations]
             lines += _nest_lines(g, child, indent + "    ")
             lines.append(f"{indent}}}")
         else:

@@ -39,7 +39,8 @@ def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
         g.add_node(lid, node=MapScope(
             lid, loop.var, _bound_text(region, loop, loop.lower), _bound_text(region, loop, loop.upper), loop.step, loop.decreasing,
             "parallel" if v.parallel else "sequential", loop.line, loop.column, loop.depth, loop.function,
-            loop.offset, loop.var_declared_in_header, _trip_count(region, loop), list(v.reductions), list(v.private), list(v.lastprivate),
+            loop.offset, loop.var_declared_in_header, _trip_count(region, loop), _max_trip_count(region, loop),
+            list(v.reductions), list(v.private), list(v.lastprivate),
             v.reason, origin=lid))
     for lid, loop in region.loops.items():
         parent = loop.parent or STATE
@@ -85,6 +86,28 @@ def _trip_count(region: Region, loop) -> str | None:
         return pw_to_c(isl.PwAff(f"[{_symbols(region, loop)}] -> {{ [{count}] }}"))
     except isl.Error:
         return None
+
+
+def _max_trip_count(region: Region, loop) -> str | None:
+    """The largest trip count over all outer iterations (a triangular loop's longest run), in C."""
+    span = None
+    for stmt in region.statements.values():
+        if loop.id not in stmt.loops:
+            continue
+        dom = stmt.domain
+        n = dom.dim(isl.dim_type.set)
+        dom = dom.project_out(isl.dim_type.set, loop.depth + 1, n - loop.depth - 1)
+        dom = dom.project_out(isl.dim_type.set, 0, loop.depth).set_tuple_name("L")
+        span = dom if span is None else span.union(dom)
+    if span is None or span.is_empty():
+        return None
+    try:
+        lo, hi = pw_to_c(span.dim_min(0)), pw_to_c(span.dim_max(0))
+    except isl.Error:
+        return None
+    if lo is None or hi is None:
+        return None
+    return f"({hi}) - ({lo}) + 1"
 
 
 def _position(region: Region, node_id: str) -> int:

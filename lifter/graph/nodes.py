@@ -56,6 +56,7 @@ class MapScope:
     offset: int | None  # where the loop's `for` keyword is in the user's file
     var_declared_in_header: bool
     trip_count: str | None  # strict C (over parameters and outer variables), None if not affine
+    max_trip_count: str | None  # the largest trip count over all outer iterations, over parameters only
     reductions: list[tuple[str, str]] = field(default_factory=list)
     private: list[str] = field(default_factory=list)
     lastprivate: list[str] = field(default_factory=list)
@@ -65,6 +66,8 @@ class MapScope:
     origin: str = ""  # the loop this map came from (copies made by distribution share it)
     header: str = ""  # the loop's `for (...)` text as written, when a nest is re-emitted
     transformations: list[str] = field(default_factory=list)  # e.g. 'distribution', 'interchange'
+    declarations: list[str] = field(default_factory=list)  # plain declarations at the top of the body
+    declares: bool = False  # its body declares variables, so it must stay where it is
 
 
 @dataclass

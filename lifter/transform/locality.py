@@ -8,9 +8,10 @@ stride, keeping a parallel loop outermost where there was one. Every candidate
 tree is checked against all dependences (flow, anti, output) under the
 schedule it implies; an illegal one is refused.
 
-The cost model, per statement access in the band's innermost loop:
-unit stride +3, invariant +1, any other stride -3 (writes count twice); a
-parallel outermost loop outweighs all of it. Re-emitting a nest in a new shape
+The cost model compares permutations by, in order: the fewest accesses with a
+non-unit stride in the innermost loop (writes count twice: a strided inner
+loop costs more than two cores win back), a parallel outermost loop, and the
+stride score (unit stride +3, invariant +1, other -3 per access). Re-emitting a nest in a new shape
 needs the exact text of every loop header and statement, so nests whose text
 cannot be cut into such pieces (statements under `if`, block-local
 declarations, preprocessor lines) are left as they are.
@@ -59,7 +60,8 @@ def _optimize(g, region: Region, node_id: str) -> bool:
     if len(band) >= 2:
         return _permute_best(g, region, band)
     kids = scope_children(g, node_id)
-    if len(kids) > 1 and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
+    frozen = g.nodes[node_id]["node"].declares
+    if len(kids) > 1 and not frozen and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
         snapshot = _snapshot(g)
         copies = _distribute(g, region, node_id)
         # Distribution alone costs a pass over memory: keep it only if it enabled a permutation.
@@ -73,10 +75,14 @@ def _optimize(g, region: Region, node_id: str) -> bool:
 
 
 def _perfect_band(g, node_id: str) -> list[str]:
+    """Maps nested one directly in another, statements only in the last; none declaring variables."""
+    if g.nodes[node_id]["node"].declares:
+        return [node_id]
     band = [node_id]
     while len(band) < MAX_BAND:
         kids = scope_children(g, band[-1])
-        if len(kids) == 1 and isinstance(g.nodes[kids[0]]["node"], MapScope):
+        if len(kids) == 1 and isinstance(g.nodes[kids[0]]["node"], MapScope) \
+                and not g.nodes[kids[0]]["node"].declares:
             band.append(kids[0])
         else:
             break
@@ -95,17 +101,16 @@ def _permute_best(g, region: Region, band: list[str]) -> bool:
     tasklets = scope_children(g, band[-1])
     outer = _origins_above(g, band[0])
     inside_parallel = any(g.nodes[a]["node"].schedule == "parallel" for a in _ancestors(g, band[0]))
-    parallel_now = not inside_parallel and _parallel_first(region, outer, maps[0].origin, tasklets)
     best, best_score = list(range(len(band))), None
     for perm in itertools.permutations(range(len(band))):
         order = [maps[p].origin for p in perm]
         if not _legal_order(g, region, band, order):
             continue
-        score = _stride_score(region, tasklets, order[-1])
-        if not inside_parallel and _parallel_first(region, outer, order[0], tasklets):
-            score += 1000
-        elif parallel_now:
-            continue
+        kinds = _stride_kinds(region, tasklets, order[-1])
+        parallel = not inside_parallel and _parallel_first(region, outer, order[0], tasklets)
+        # Strided inner accesses cost more than two cores can win back: fewest first,
+        # then a parallel outermost loop, then the most unit-stride accesses.
+        score = (-sum(w for k, w in kinds if k < 0), parallel, sum(k * w for k, w in kinds))
         if best_score is None or score > best_score:
             best, best_score = list(perm), score
     if best == list(range(len(band))):
@@ -213,15 +218,15 @@ def _legal_order(g, region: Region, band: list[str], order: list[str]) -> bool:
 
 
 # -- cost model ----------------------------------------------------------------------------
-def _stride_score(region: Region, tasklets: list[str], innermost: str) -> int:
+def _stride_kinds(region: Region, tasklets: list[str], innermost: str) -> list[tuple[int, int]]:
+    """(stride kind, weight) of every access in the band's body along the innermost loop."""
     depth = region.loops[innermost].depth
-    score = 0
+    out = []
     for sid in tasklets:
         stmt = region.statements[sid]
         for acc in stmt.accesses:
-            weight = 2 if acc.is_write else 1
-            score += weight * _stride_kind(acc.relation, depth, len(stmt.loops))
-    return score
+            out.append((_stride_kind(acc.relation, depth, len(stmt.loops)), 2 if acc.is_write else 1))
+    return out
 
 
 def _stride_kind(rel: isl.Map, dim: int, ndims: int) -> int:
@@ -285,7 +290,7 @@ def _apply_order(g, band: list[str], maps: list[MapScope]) -> None:
 
 
 _LOOP_FIELDS = ("origin", "var", "begin", "end", "step", "decreasing", "line", "column", "offset",
-                "var_declared_in_header", "trip_count", "header", "transformations")
+                "var_declared_in_header", "trip_count", "max_trip_count", "header", "transformations")
 
 
 def _loop_fields(m: MapScope) -> dict:

@@ -142,7 +142,8 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
     except ValueError:
         pass
     if set(re.findall(r"[A-Za-z_]\w*", text)) & banned:
-        return None
+        # A triangular loop: its longest run is a fair estimate of its size.
+        return m.max_trip_count
     return text
 
 

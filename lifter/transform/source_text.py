@@ -3,8 +3,9 @@
 Backends that re-emit a nest in a new shape (a reordered nest, a CUDA kernel)
 need each loop header and each statement exactly as written. A region gets
 them only if its text can be cut cleanly (`frontend/spans.py`): every statement
-a direct item of its loop's body, no block-local declarations (they would
-lose their scope), no preprocessor lines inside. Then `reemittable` is set on
+a direct item of its loop's body, plain declarations only at the top of a
+body (kept there, in `declarations`), no preprocessor lines inside. A map whose
+body declares variables is marked `declares`: moving it would move their scope. Then `reemittable` is set on
 the graph, `span` holds the nest's (start, end) offsets, maps get `header` and
 tasklets `text`.
 """
@@ -26,8 +27,6 @@ def attach_source_text(g: nx.MultiDiGraph, source: SourceFile, spans: Spans) -> 
 
 def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
     """Give every map its header text and every tasklet its statement text; False if impossible."""
-    if any(c.declared_in is not None for c in region.containers.values()):
-        return False
     try:
         for lid, loop in region.loops.items():
             if loop.offset is None:
@@ -45,7 +44,15 @@ def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
                 items, pieces = [body], [(span.body_start, span.end)]
             if len(items) != len(pieces):
                 return False
-            for node, (start, end) in zip(items, pieces):
+            for index, (node, (start, end)) in enumerate(zip(items, pieces)):
+                if isinstance(node, c_ast.Decl):
+                    m.declares = True
+                    if node.init is None:
+                        # Plain declarations stay at the top of their block.
+                        if not all(isinstance(n, c_ast.Decl) and n.init is None for n in items[:index]):
+                            return False
+                        m.declarations.append(source.text[start:end])
+                        continue
                 if isinstance(node, (c_ast.For,)) and any(l.node is node for l in region.loops.values()):
                     continue
                 stmt = next((s for s in region.statements.values() if s.node is node), None)
