@@ -1,6 +1,7 @@
 """Backends: transformed dataflow graphs -> C text (OpenMP C or CUDA C)."""
 from __future__ import annotations
 
+from lifter.backend.cuda import emit_cuda
 from lifter.backend.openmp import emit_openmp
 from lifter.frontend.source import SourceFile
 
@@ -8,5 +9,4 @@ from lifter.frontend.source import SourceFile
 def emit(source: SourceFile, graphs, target: str) -> str:
     if target == "openmp":
         return emit_openmp(source, graphs)
-    # The CUDA backend is not written yet: its output is the input, re-emitted.
-    return source.text
+    return emit_cuda(source, graphs)

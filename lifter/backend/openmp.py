@@ -24,7 +24,7 @@ def pragma(m: MapScope) -> str:
         clauses.append(f"lastprivate({', '.join(plan.lastprivate)})")
     for name, op in plan.reductions:
         clauses.append(f"reduction({op}: {name})")
-    if plan.condition:
+    if plan.condition and not plan.versioned:
         clauses.append(f"if({plan.condition})")
     return f"#pragma omp {' '.join(clauses)} {MARK}"
 
@@ -43,8 +43,27 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         for _, data in g.nodes(data=True):
             node = data["node"]
             if isinstance(node, MapScope) and node.plan is not None:
-                insertions.append(before_statement(source.text, node.offset, pragma(node)))
+                if node.plan.versioned:
+                    start, end = node.span
+                    replacements.append((start, end, _versioned(source, node, source.text[start:end])))
+                else:
+                    insertions.append(before_statement(source.text, node.offset, pragma(node)))
     return apply(source.text, insertions, replacements)
+
+
+def _versioned(source: SourceFile, m: MapScope, loop_text: str) -> str:
+    """`if (condition) { parallel loop } else { loop as written }`, indented like the loop."""
+    start = m.span[0]
+    indent = source.text[line_start(source.text, start):start]
+    indent = indent if indent.strip() == "" else ""
+    body = _reindent(loop_text, indent)
+    return (f"if ({m.plan.condition}) {{ {MARK}\n{indent}    {pragma(m)}\n{indent}    {body}\n"
+            f"{indent}}} else {{\n{indent}    {body}\n{indent}}}")
+
+
+def _reindent(text: str, indent: str) -> str:
+    """Shift the continuation lines of a statement one level deeper."""
+    return text.replace("\n", "\n    ")
 
 
 def _nest_lines(g: nx.MultiDiGraph, scope: str, indent: str) -> list[str]:
@@ -53,12 +72,25 @@ def _nest_lines(g: nx.MultiDiGraph, scope: str, indent: str) -> list[str]:
     for child in scope_children(g, scope):
         node = g.nodes[child]["node"]
         if isinstance(node, MapScope):
+            if node.plan is not None and node.plan.versioned:
+                lines.append(f"{indent}if ({node.plan.condition}) {{ {MARK}")
+                lines.append(f"{indent}    {pragma(node)}")
+                lines += _map_lines(g, child, node, indent + "    ")
+                lines.append(f"{indent}}} else {{")
+                lines += _map_lines(g, child, node, indent + "    ")
+                lines.append(f"{indent}}}")
+                continue
             if node.plan is not None:
                 lines.append(indent + pragma(node))
-            lines.append(f"{indent}{node.header} {{")
-            lines += [indent + "    " + d for d in node.declarations]
-            lines += _nest_lines(g, child, indent + "    ")
-            lines.append(f"{indent}}}")
+            lines += _map_lines(g, child, node, indent)
         else:
             lines.append(indent + node.text)
+    return lines
+
+
+def _map_lines(g: nx.MultiDiGraph, map_id: str, node: MapScope, indent: str) -> list[str]:
+    lines = [f"{indent}{node.header} {{"]
+    lines += [indent + "    " + d for d in node.declarations]
+    lines += _nest_lines(g, map_id, indent + "    ")
+    lines.append(f"{indent}}}")
     return lines

@@ -38,6 +38,7 @@ class OmpPlan:
     lastprivate: list[str] = field(default_factory=list)
     reductions: list[tuple[str, str]] = field(default_factory=list)
     condition: str = ""  # run-time condition (work size, no aliasing); empty means always
+    versioned: bool = False  # test the condition in C before the loop, with a sequential copy
 
 
 @dataclass
@@ -68,6 +69,7 @@ class MapScope:
     transformations: list[str] = field(default_factory=list)  # e.g. 'distribution', 'interchange'
     declarations: list[str] = field(default_factory=list)  # plain declarations at the top of the body
     declares: bool = False  # its body declares variables, so it must stay where it is
+    span: tuple[int, int] | None = None  # (start, end) of the loop statement in the user's file
 
 
 @dataclass

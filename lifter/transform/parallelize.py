@@ -82,7 +82,10 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
         conditions.append(alias)
     private = sorted(set(v for v in loop_vars if v != m.var) | set(m.private))
     scalars = [(name, op) for name, op in m.reductions]
-    m.plan = OmpPlan(1, private, list(m.lastprivate), scalars, " && ".join(conditions))
+    # Inside a sequential loop the region would be entered (and the `if` clause
+    # tested) once per outer iteration: test in C instead, before a sequential copy.
+    versioned = bool(conditions) and m.depth >= 1 and m.span is not None
+    m.plan = OmpPlan(1, private, list(m.lastprivate), scalars, " && ".join(conditions), versioned)
     return ""
 
 

@@ -21,6 +21,13 @@ from lifter.frontend.spans import Spans, Unparsable
 
 def attach_source_text(g: nx.MultiDiGraph, source: SourceFile, spans: Spans) -> bool:
     region: Region = g.graph["region"]
+    for lid, loop in region.loops.items():
+        if loop.offset is not None:
+            try:
+                whole = spans.for_span(loop.offset)
+                g.nodes[lid]["node"].span = (whole.start, whole.end)
+            except Unparsable:
+                pass
     g.graph["reemittable"] = _attach(g, region, source, spans)
     return g.graph["reemittable"]
 

@@ -1,0 +1,1181 @@
+"""CUDA backend: the user's file as CUDA C, planned loop nests offloaded as GPU kernels.
+
+What the output is
+- The prelude (`PRELUDE`, at the top): C-as-C++ shims, a checking macro for every
+  CUDA call (`LIFT_CHECK`) and launch (`LIFT_LAUNCH`), and the device helpers
+  (array views, atomics, the block-level reduction). nvcc compiles .cu files as
+  C++, so the user's C is kept as written and made valid C++ where C and C++
+  differ in ways lift can fix without touching its meaning: `restrict` and the
+  C11 keywords become macros, `malloc`/`calloc`/`realloc` results convert to any
+  object pointer as in C (a macro wrapping the call in a converting object), and
+  variable-length array parameters (`double A[n][m]`, not C++) become `void *`
+  parameters re-declared as VLA pointers at the top of the body (a GNU extension
+  that nvcc and g++ accept in host code). Other C-only code (C++ keywords used as
+  names, implicit `void *` conversions other than the allocators') is not fixed.
+- Kernels: every map the planner parallelized (`plan`) becomes a `__global__`
+  function template (types are deduced from the host's declarations, so no type
+  is spelled by lift) inserted before the function holding the loop nest, named
+  `kernel_<function>_<var>_L<line>`. The outermost parallel map and up to two
+  perfectly nested parallel maps inside it become grid dimensions (innermost on
+  x, so consecutive threads touch consecutive elements), with grid-stride loops
+  as bounds guards; everything inside runs sequentially in the thread, as the
+  user wrote it (re-emitted from the graph, or cut from the source). Scalar
+  reductions are thread-local, then reduced per block by a shared-memory tree and
+  combined with one atomic per block (atomicAdd where CUDA has it, else a
+  compare-and-swap loop: min, max, *, &, |, ^).
+- Data: per lifted region (loop nest), every array a kernel touches is allocated
+  on the device, the rows the region reads or writes (from the map memlets'
+  ranges) are copied in before the nest and the rows it writes copied out after
+  it; sequential loops of the nest (time steps) stay on the host around the
+  launches, so data stays on the device across them. Straight-line code between
+  kernels that touches device arrays runs as a one-thread kernel rather than
+  forcing copies. When pointers may alias, the nest runs on the GPU only if a
+  run-time check proves the accessed byte ranges disjoint; otherwise the original
+  code runs.
+- Everything else is the user's text.
+
+Regions that cannot be offloaded (no plan, data behind unknown pointers, code
+outside kernels that needs device data and would serialize, ...) stay as written,
+with a comment saying why; `g.graph["cuda"]` records the verdict per region.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from lifter.backend.edits import apply, line_start
+from lifter.frontend.source import SourceFile
+from lifter.frontend.spans import Spans, Token, Unparsable
+from lifter.graph.build import STATE
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants, scope_parent
+from lifter.graph.ranges import bound_c, readable
+
+MARK = "/* lift: CUDA */"
+
+# Functions CUDA provides in device code (math library and a few more).
+DEVICE_FUNCTIONS = {
+    "sqrt", "sqrtf", "cbrt", "cbrtf", "fabs", "fabsf", "abs", "labs", "llabs", "exp", "expf", "exp2", "exp2f",
+    "expm1", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "pow", "powf", "sin", "sinf", "cos",
+    "cosf", "tan", "tanf", "asin", "acos", "atan", "atan2", "asinf", "acosf", "atanf", "atan2f", "sinh", "cosh",
+    "tanh", "sinhf", "coshf", "tanhf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf",
+    "fmod", "fmodf", "fmin", "fminf", "fmax", "fmaxf", "fma", "fmaf", "hypot", "hypotf", "erf", "erff", "erfc",
+    "lround", "llround", "rint", "nearbyint", "copysign", "isnan", "isinf", "isfinite", "signbit", "rsqrt",
+    "min", "max", "printf",
+}
+KEYWORDS = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
+    "_Bool", "_Alignof", "_Alignas", "_Static_assert", "__attribute__", "__declspec", "__asm__", "asm",
+    "__asm", "typeof", "__typeof__", "__typeof", "__extension__", "__inline", "__inline__", "__restrict",
+    "__restrict__", "_Generic", "__builtin_offsetof", "offsetof", "alignof",
+}
+BLOCKS = {1: {"x": 256}, 2: {"x": 32, "y": 8}, 3: {"x": 32, "y": 4, "z": 2}}
+AXES = {1: ["x"], 2: ["y", "x"], 3: ["z", "y", "x"]}
+REDUCTION_OPS = {"+": "lift_op_add", "*": "lift_op_mul", "&": "lift_op_and", "|": "lift_op_or",
+                 "^": "lift_op_xor", "min": "lift_op_min", "max": "lift_op_max"}
+
+
+class NotOffloaded(Exception):
+    """Why a region stays on the host."""
+
+
+def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
+    """The whole .cu file: prelude, kernels before their functions, host code with launches."""
+    cfile = CFile(source.text)
+    ctx = _Context(source, cfile)
+    results = []
+    for g in graphs:
+        if not any(isinstance(d["node"], MapScope) and d["node"].plan is not None for _, d in g.nodes(data=True)):
+            g.graph["cuda"] = {"offloaded": False, "reason": "no loop of the nest was parallelized", "kernels": []}
+            continue
+        try:
+            result = _Region(ctx, g).offload()
+        except NotOffloaded as why:
+            g.graph["cuda"] = {"offloaded": False, "reason": str(why), "kernels": []}
+            results.append(("remark", g, str(why)))
+            continue
+        results.append(("ok", g, result))
+    # A function called from GPU code becomes __host__ __device__; a nest inside one stays on the host.
+    hd = ctx.device_functions()
+    edits: list[tuple[int, int, str]] = []
+    kernels_at: dict[int, list[str]] = {}
+    for status, g, result in results:
+        if status == "ok" and result.function in hd:
+            status, result = "remark", "the function is also called from GPU code"
+            g.graph["cuda"] = {"offloaded": False, "reason": result, "kernels": []}
+        if status == "remark":
+            start = _region_start(ctx, g)
+            if start is not None:
+                indent = _indent_at(source.text, start)
+                edits.append((line_start(source.text, start), line_start(source.text, start),
+                              f"{indent}/* lift: loop nest not offloaded to the GPU: {_comment(result)} */\n"))
+            continue
+        g.graph["cuda"] = {"offloaded": True, "reason": "", "kernels": [k.name for k in result.kernels]}
+        edits.append((result.start, result.end, result.text))
+        kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
+    hd_at = {cfile.tokens[d.start].start for d in cfile.decls if d.name in hd}
+    for offset in sorted(set(kernels_at) | hd_at):
+        text = "".join(k + "\n" for k in kernels_at.get(offset, []))
+        if offset in hd_at:
+            text += "LIFT_HD "
+        edits.append((offset, offset, text))
+    edits += cfile.cxx_edits()
+    body = apply(source.text, [], edits)
+    return PRELUDE + "\n" + body
+
+
+def _comment(text: str) -> str:
+    return text.replace("*/", "* /")
+
+
+def _indent_at(text: str, offset: int) -> str:
+    start = line_start(text, offset)
+    pre = text[start:offset]
+    return pre if pre.strip() == "" else ""
+
+
+def _region_start(ctx: "_Context", g) -> int | None:
+    span = g.graph.get("span")
+    if span:
+        return span[0]
+    roots = [g.nodes[c]["node"] for c in scope_children(g, STATE)]
+    offsets = [m.offset for m in roots if isinstance(m, MapScope) and m.offset is not None]
+    return min(offsets) if offsets else None
+
+
+# --------------------------------------------------------------------------------------
+# The C file as tokens: top-level declarations, function definitions, macros.
+
+
+@dataclass
+class Decl:
+    """A top-level declaration: token range, the declarator groups, and a body for functions."""
+
+    start: int
+    end: int  # index of the last token
+    groups: list[tuple[int, int, int]]  # (name token, '(' token, ')' token) at depth 0
+    body: tuple[int, int] | None = None  # '{' and '}' token indices of a function definition
+    name: str = ""  # the function's name, for definitions and prototypes
+
+
+class CFile:
+    def __init__(self, text: str):
+        self.text = text
+        self.spans = Spans(text)
+        self.tokens: list[Token] = self.spans.tokens
+        self.decls: list[Decl] = []
+        self.macros: dict[str, str] = {}
+        self.words = {t.text for t in self.tokens if t.kind == "word"}
+        self._match: dict[int, int] = {}
+        self._brackets()
+        self._scan()
+
+    def _brackets(self) -> None:
+        stack = []
+        for i, t in enumerate(self.tokens):
+            if t.kind != "punct":
+                continue
+            if t.text in "([{":
+                stack.append(i)
+            elif t.text in ")]}" and stack:
+                self._match[stack.pop()] = i
+
+    def close(self, i: int) -> int:
+        return self._match.get(i, len(self.tokens) - 1)
+
+    def _scan(self) -> None:
+        toks, i, n = self.tokens, 0, len(self.tokens)
+        while i < n:
+            t = toks[i]
+            if t.kind == "directive":
+                m = re.match(r"\s*#\s*define\s+([A-Za-z_]\w*)(\([^)]*\))?(.*)", t.text.replace("\\\n", " "), re.S)
+                if m:
+                    self.macros[m.group(1)] = m.group(3)
+                    self.words.add(m.group(1))
+                i += 1
+                continue
+            start, groups, j = i, [], i
+            decl = None
+            while j < n:
+                t = toks[j]
+                if t.kind == "directive":
+                    j += 1
+                    continue
+                if t.kind == "punct" and t.text in "([":
+                    close = self.close(j)
+                    if t.text == "(" and j > start and toks[j - 1].kind == "word" and toks[j - 1].text not in KEYWORDS:
+                        groups.append((j - 1, j, close))
+                    j = close + 1
+                    continue
+                if t.kind == "punct" and t.text == "{":
+                    close = self.close(j)
+                    prev = toks[j - 1] if j > start else None
+                    if prev is not None and prev.text == ")" and groups:
+                        decl = Decl(start, close, groups, (j, close))
+                        j = close + 1
+                        break
+                    j = close + 1
+                    continue
+                if t.kind == "punct" and t.text == ";":
+                    decl = Decl(start, j, groups)
+                    j += 1
+                    break
+                if t.kind == "punct" and t.text == "}":  # stray: unbalanced text
+                    j += 1
+                    break
+                j += 1
+            if decl is None:
+                decl = Decl(start, min(j, n) - 1, groups)
+            named = [gr for gr in decl.groups if toks[gr[0]].text not in ("__attribute__", "__declspec")]
+            if named:
+                decl.name = toks[named[-1][0]].text if decl.body else ""
+                if not decl.body and len(named) == 1 and not self._is_object_decl(decl, named[0]):
+                    decl.name = toks[named[0][0]].text
+            self.decls.append(decl)
+            i = max(j, i + 1)
+
+    def _is_object_decl(self, decl: Decl, group) -> bool:
+        """`double (*A)[N] = ...;` or `int x = f(3);`: the group is not a prototype's parameter list."""
+        toks = self.tokens
+        for k in range(decl.start, group[0]):
+            if toks[k].text == "=":
+                return True
+        after = group[2] + 1
+        return after <= decl.end and toks[after].text not in (";", ",", "__attribute__", "__asm__", "asm")
+
+    def function_at(self, offset: int) -> Decl | None:
+        for d in self.decls:
+            if d.body and self.tokens[d.body[0]].start <= offset < self.tokens[d.body[1]].end:
+                return d
+        return None
+
+    def definition(self, name: str) -> Decl | None:
+        for d in self.decls:
+            if d.body and d.name == name:
+                return d
+        return None
+
+    # -- C to C++ --------------------------------------------------------------------
+
+    def cxx_edits(self) -> list[tuple[int, int, str]]:
+        """Variable-length array parameters, which C++ lacks, as void * re-declared in the body."""
+        edits = []
+        toks = self.tokens
+        for d in self.decls:
+            param_groups = [d.groups[-1]] if d.body else d.groups
+            for name_tok, open_, close in param_groups:
+                params = _split_params(toks, open_ + 1, close)
+                names = {_param_name(toks, p) for p in params} - {None}
+                decls_in_body = []
+                for p in params:
+                    shape = _param_shape(toks, p)
+                    if shape is None:
+                        continue
+                    name, base, dims, pointer_form = shape
+                    variable = [any(toks[k].kind == "word" and toks[k].text in names or toks[k].text == "*"
+                                    for k in range(a + 1, b)) for a, b in dims]
+                    if not any(variable):
+                        continue
+                    if not pointer_form and not any(variable[1:]):
+                        a, b = dims[0]
+                        edits.append((toks[a].end, toks[b].start, ""))
+                        continue
+                    inner = dims if pointer_form else dims[1:]
+                    base_text = " ".join(toks[k].text for k in base if toks[k].text not in ("register", "static"))
+                    quals = " ".join(q for q in ("const", "volatile") if any(toks[k].text == q for k in base))
+                    inner_text = "".join(
+                        "[" + " ".join(toks[k].text for k in range(a + 1, b)
+                                       if toks[k].text not in ("restrict", "const", "volatile", "static")) + "]"
+                        for a, b in inner)
+                    edits.append((toks[p[0]].start, toks[p[-1]].end, f"{quals + ' ' if quals else ''}void *lift_vla_{name}"))
+                    decls_in_body.append(f"{base_text} (*{name}){inner_text} = ({base_text} (*){inner_text})lift_vla_{name};")
+                if decls_in_body and d.body:
+                    brace = toks[d.body[0]]
+                    edits.append((brace.end, brace.end, " " + " ".join(decls_in_body)))
+        return edits
+
+
+def _split_params(toks, start: int, end: int) -> list[list[int]]:
+    params, cur, depth = [], [], 0
+    for k in range(start, end):
+        t = toks[k]
+        if t.kind == "punct" and t.text in "([{":
+            depth += 1
+        elif t.kind == "punct" and t.text in ")]}":
+            depth -= 1
+        if t.text == "," and depth == 0:
+            params.append(cur)
+            cur = []
+            continue
+        cur.append(k)
+    if cur:
+        params.append(cur)
+    return params
+
+
+def _param_name(toks, p: list[int]) -> str | None:
+    shape = _param_shape(toks, p)
+    if shape:
+        return shape[0]
+    words = [k for k in p if toks[k].kind == "word" and toks[k].text not in KEYWORDS]
+    return toks[words[-1]].text if words else None
+
+
+def _param_shape(toks, p: list[int]):
+    """(name, base type tokens, [(open, close) of each [dim]], pointer form) of an array parameter."""
+    if not p:
+        return None
+    # double (*A)[n][m]
+    for idx, k in enumerate(p):
+        if toks[k].text == "(" and idx + 3 < len(p) and toks[p[idx + 1]].text == "*" and \
+                toks[p[idx + 2]].kind == "word" and toks[p[idx + 3]].text == ")":
+            dims = _dims(toks, p, idx + 4)
+            if dims:
+                return toks[p[idx + 2]].text, p[:idx], dims, True
+            return None
+    # double A[n][m]
+    for idx, k in enumerate(p):
+        if toks[k].text == "[":
+            if idx == 0 or toks[p[idx - 1]].kind != "word":
+                return None
+            dims = _dims(toks, p, idx)
+            if not dims:
+                return None
+            return toks[p[idx - 1]].text, p[:idx - 1], dims, False
+        if toks[k].text == "(":
+            return None
+    return None
+
+
+def _dims(toks, p: list[int], idx: int) -> list[tuple[int, int]]:
+    dims = []
+    while idx < len(p) and toks[p[idx]].text == "[":
+        depth, j = 0, idx
+        while j < len(p):
+            if toks[p[j]].text == "[":
+                depth += 1
+            elif toks[p[j]].text == "]":
+                depth -= 1
+                if depth == 0:
+                    break
+            j += 1
+        if j >= len(p):
+            return []
+        dims.append((p[idx], p[j]))
+        idx = j + 1
+    return dims if idx == len(p) else []
+
+
+# --------------------------------------------------------------------------------------
+# File-level state shared by the regions.
+
+
+class _Context:
+    def __init__(self, source: SourceFile, cfile: CFile):
+        self.source = source
+        self.cfile = cfile
+        self.names: set[str] = set(cfile.words)
+        self.calls: set[str] = set()  # functions and macros called from kernels
+
+    def fresh(self, base: str) -> str:
+        name, k = base, 2
+        while name in self.names:
+            name = f"{base}_{k}"
+            k += 1
+        self.names.add(name)
+        return name
+
+    def check_calls(self, calls: set[str]) -> None:
+        """Every function a kernel calls must exist on the GPU; file-local helpers become host+device."""
+        todo, seen = list(calls), set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if name in self.cfile.macros:
+                todo.extend(_calls(self.cfile.macros[name]))
+                continue
+            d = self.cfile.definition(name)
+            if d is not None:
+                a, b = d.body
+                todo.extend(_calls(self.source.text[self.cfile.tokens[a].start:self.cfile.tokens[b].end]))
+                continue
+            if name in DEVICE_FUNCTIONS or name in KEYWORDS:
+                continue
+            raise NotOffloaded(f"the loop calls '{name}', which has no GPU version")
+        self.calls |= seen
+
+    def device_functions(self) -> set[str]:
+        return {name for name in self.calls if self.cfile.definition(name) is not None}
+
+
+def _calls(text: str) -> set[str]:
+    toks = Spans(text).tokens
+    out = set()
+    for k, t in enumerate(toks):
+        if t.kind == "word" and k + 1 < len(toks) and toks[k + 1].text == "(" and not _member(toks, k):
+            out.add(t.text)
+    return out - KEYWORDS
+
+
+def _member(toks, k: int) -> bool:
+    """Token k follows `.` or `->`."""
+    if k == 0:
+        return False
+    p = toks[k - 1]
+    if p.text == ".":
+        return True
+    return p.text == ">" and k >= 2 and toks[k - 2].text == "-" and toks[k - 2].end == p.start
+
+
+# --------------------------------------------------------------------------------------
+# One region.
+
+
+@dataclass
+class _Arg:
+    kind: str  # 'array', 'value', 'local', 'acc', 'init'
+    name: str  # name inside the kernel
+    host: str  # host expression (container name) or container key for arrays
+    ndim: int = 0
+    op: str = ""
+    slot: int = 0
+
+
+@dataclass
+class _Kernel:
+    name: str
+    node_id: str
+    serial: bool
+    maps: list[MapScope]
+    trips: list[str]
+    assigns: list[str]
+    body: str
+    args: list[_Arg] = field(default_factory=list)
+    arrays: set[str] = field(default_factory=set)
+    comment: str = ""
+    source: str = ""
+
+
+@dataclass
+class _Result:
+    function: str
+    start: int
+    end: int
+    text: str
+    insert_at: int
+    kernels: list[_Kernel]
+
+
+@dataclass
+class _Array:
+    key: str
+    node: AccessNode
+    read: object = None  # isl ranges
+    write: object = None
+
+
+class _Region:
+    def __init__(self, ctx: _Context, g: nx.MultiDiGraph):
+        self.ctx, self.g = ctx, g
+        self.text = ctx.source.text
+        self.region = g.graph.get("region")
+        self.state = g.nodes[STATE]["node"]
+        self.function = self.state.function
+        self.reemit = bool(g.graph.get("reemittable"))
+        self.restructured = bool(g.graph.get("restructured"))
+        self.live_after = set(g.graph.get("live_after") or ())
+        self.kernels: dict[str, _Kernel] = {}
+        self.roles: dict[str, str] = {}
+        self.reduction_slots = 0
+
+    # -- decisions ---------------------------------------------------------------------
+
+    def offload(self) -> _Result:
+        g = self.g
+        if not self.reemit and self.restructured:
+            raise NotOffloaded("the nest was reordered but its text cannot be re-emitted")
+        span = self._span()
+        func = self.ctx.cfile.function_at(span[0])
+        if func is None:
+            raise NotOffloaded("the enclosing function was not found in the text")
+        self._roles()
+        device = set()
+        for nid, role in self.roles.items():
+            if role == "kernel":
+                device |= self._arrays_touched(nid)
+        # Code outside kernels that touches device data runs on the GPU too (one thread).
+        changed = True
+        while changed:
+            changed = False
+            for nid, role in self.roles.items():
+                if role == "host" and self._arrays_touched(nid) & device:
+                    self.roles[nid] = "serial"
+                    device |= self._arrays_touched(nid)
+                    changed = True
+        for nid, role in self.roles.items():
+            if role == "host":
+                self._check_host(nid)
+        for nid, role in list(self.roles.items()):
+            if role in ("kernel", "serial"):
+                self.kernels[nid] = self._kernel(nid, role == "serial")
+        arrays = self._arrays(device)
+        nest = self._nest_text(span)
+        text = self._data_region(arrays, nest, span)
+        start, end = span
+        insert_at = line_start(self.text, self.ctx.cfile.tokens[func.start].start)
+        if self.text[insert_at:self.ctx.cfile.tokens[func.start].start].strip():
+            insert_at = self.ctx.cfile.tokens[func.start].start
+        for k in self.kernels.values():
+            k.source = self._kernel_source(k)
+        return _Result(self.function, start, end, text, insert_at, list(self.kernels.values()))
+
+    def _span(self) -> tuple[int, int]:
+        if self.reemit and self.g.graph.get("span"):
+            return tuple(self.g.graph["span"])
+        roots = scope_children(self.g, STATE)
+        if len(roots) != 1 or not isinstance(self.g.nodes[roots[0]]["node"], MapScope):
+            raise NotOffloaded("the nest's text cannot be located")
+        m = self.g.nodes[roots[0]]["node"]
+        sp = self._for_span(m)
+        return sp.start, sp.end
+
+    def _for_span(self, m: MapScope):
+        if m.offset is None:
+            raise NotOffloaded(f"the loop over '{m.var}' comes from a macro expansion")
+        try:
+            return self.ctx.cfile.spans.for_span(m.offset)
+        except Unparsable as exc:
+            raise NotOffloaded(f"the text of the loop over '{m.var}' cannot be cut: {exc}") from None
+
+    def _roles(self) -> None:
+        g = self.g
+
+        def visit(nid: str) -> None:
+            node = g.nodes[nid]["node"]
+            if isinstance(node, MapScope) and node.plan is not None:
+                self.roles[nid] = "kernel"
+                return
+            inner = [d for d in scope_descendants(g, nid)
+                     if isinstance(g.nodes[d]["node"], MapScope) and g.nodes[d]["node"].plan is not None]
+            if inner:
+                self.roles[nid] = "loop"
+                for c in scope_children(g, nid):
+                    visit(c)
+            else:
+                self.roles[nid] = "host"
+
+        for c in scope_children(g, STATE):
+            visit(c)
+
+    def _touched(self, nid: str) -> dict[str, tuple[AccessNode, bool, bool]]:
+        """Containers a map (its whole scope) or tasklet reads and writes: key -> (node, read, written)."""
+        out: dict[str, list] = {}
+        for u, _, d in self.g.in_edges(nid, data=True):
+            if isinstance(d["edge"], Memlet):
+                node = self.g.nodes[u]["node"]
+                out.setdefault(node.container, [node, False, False])[1] = True
+        for _, v, d in self.g.out_edges(nid, data=True):
+            if isinstance(d["edge"], Memlet):
+                node = self.g.nodes[v]["node"]
+                out.setdefault(node.container, [node, False, False])[2] = True
+        return {k: tuple(v) for k, v in out.items()}
+
+    def _arrays_touched(self, nid: str) -> set[str]:
+        return {k for k, (node, _, _) in self._touched(nid).items() if node.kind != "scalar" and node.ndim > 0
+                or node.kind == "memory"}
+
+    def _check_host(self, nid: str) -> None:
+        """Code that stays on the host: it must not write scalars the kernels' host code relies on. (Nothing.)"""
+        return
+
+    # -- kernels -----------------------------------------------------------------------
+
+    def _kernel(self, nid: str, serial: bool) -> _Kernel:
+        g = self.g
+        node = g.nodes[nid]["node"]
+        if serial:
+            if not self.reemit:
+                raise NotOffloaded("code between the kernels touches device data and cannot be re-emitted")
+            inside = [nid] + scope_descendants(g, nid)
+            for x in inside:
+                n = g.nodes[x]["node"]
+                if isinstance(n, MapScope):
+                    count = _int(n.trip_count)
+                    if count is None or count > 64:
+                        raise NotOffloaded(
+                            f"the sequential loop over '{n.var}' touches device data: it would run on one GPU thread")
+                    if n.var in self.live_after and not n.var_declared_in_header:
+                        raise NotOffloaded(f"'{n.var}' is used after the nest")
+                elif n.opaque_reason:
+                    raise NotOffloaded(f"code between the kernels touches device data: {n.opaque_reason}")
+            maps = []
+            body = "\n".join(self._tree_lines(nid, "    "))
+            line = node.line if not isinstance(node, MapScope) else self._line(node)
+            what = f"{node.var}_L{line}" if isinstance(node, MapScope) else f"S{line}"
+            name = self.ctx.fresh(f"{_base(self.function)}_{what}")
+            k = _Kernel(name, nid, True, maps, [], [], body)
+            k.comment = f"lift: sequential code at line {line} of {self.function}, on one GPU thread (keeps its data on the device)"
+            self._bind(k, [nid] + scope_descendants(g, nid), [], [])
+            return k
+        m: MapScope = node
+        if m.plan.lastprivate:
+            raise NotOffloaded(f"the loop over '{m.var}' has lastprivate variables ({', '.join(m.plan.lastprivate)})")
+        chain = [m]
+        if self._trip(m, []) is None:
+            raise NotOffloaded(f"the trip count of the loop over '{m.var}' is not known")
+        while len(chain) < 3:
+            kids = scope_children(g, chain[-1].id)
+            if len(kids) != 1:
+                break
+            kid = g.nodes[kids[0]]["node"]
+            if not isinstance(kid, MapScope) or kid.schedule != "parallel":
+                break
+            if not set(kid.reductions) <= set(m.reductions):
+                break
+            if self._trip(kid, [c.var for c in chain]) is None or kid.step <= 0:
+                break
+            if not self.reemit and not self._perfectly_nested(chain[-1], kid):
+                break
+            chain.append(kid)
+        inner = chain[-1]
+        if self.reemit:
+            body = "\n".join(l for c in scope_children(g, inner.id) for l in self._tree_lines(c, "        "))
+        else:
+            sp = self._for_span(inner)
+            body = "        " + self.text[sp.body_start:sp.end]
+        trips = [self._trip(c, [x.var for x in chain[:i]]) for i, c in enumerate(chain)]
+        assigns = []
+        for i, c in enumerate(chain):
+            begin = _isl_c(c.end if c.decreasing else c.begin)
+            value = f"({begin}) {'-' if c.decreasing else '+'} lift_t{i}" + (f" * {c.step}" if c.step != 1 else "")
+            if c.var_declared_in_header:
+                ctype = _header_type(c.header, c.var) if c.header else None
+                if ctype is None and not self.reemit:
+                    ctype = _header_type(self.text[self._for_span(c).start:self._for_span(c).header_end], c.var)
+                if ctype is None:
+                    raise NotOffloaded(f"the type of '{c.var}' cannot be read from its loop header")
+                assigns.append(f"{ctype} {c.var} = {value};")
+            else:
+                assigns.append(f"{c.var} = {value};")
+        line = self._line(m)
+        name = self.ctx.fresh(f"{_base(self.function)}_{m.var}_L{line}")
+        k = _Kernel(name, nid, False, chain, trips, assigns, body)
+        grid = " and ".join(f"'{c.var}'" for c in chain)
+        k.comment = (f"lift: loop over '{m.var}' at line {line} of {self.function}: {grid} on the grid"
+                     + (f", reduction {', '.join(f'{op}: {v}' for v, op in m.reductions)}" if m.reductions else ""))
+        self._bind(k, [nid] + scope_descendants(g, nid), chain, m.reductions)
+        return k
+
+    def _perfectly_nested(self, outer: MapScope, inner: MapScope) -> bool:
+        if outer.offset is None or inner.offset is None:
+            return False
+        try:
+            sp = self.ctx.cfile.spans.for_span(outer.offset)
+            if self.text[sp.body_start] == "{":
+                items = self.ctx.cfile.spans.block_items(sp.body_start)
+                return len(items) == 1 and items[0][0] == inner.offset
+            return sp.body_start == inner.offset
+        except Unparsable:
+            return False
+
+    def _line(self, m: MapScope) -> int:
+        if m.offset is not None:
+            return self.ctx.source.position(m.offset)[0]
+        return m.line
+
+    def _trip(self, m: MapScope, outer_vars: list[str]) -> str | None:
+        text = m.trip_count
+        if text is None:
+            if "?" in (m.begin + m.end) or m.step <= 0:
+                return None
+            b, e = _isl_c(m.begin), _isl_c(m.end)
+            text = f"(({e}) >= ({b}) ? (({e}) - ({b})) / {m.step} + 1 : 0L)"
+        if set(_words(text)) & set(outer_vars):
+            return None
+        return text
+
+    def _tree_lines(self, nid: str, indent: str) -> list[str]:
+        node = self.g.nodes[nid]["node"]
+        if isinstance(node, MapScope):
+            if not node.header:
+                raise NotOffloaded(f"the header of the loop over '{node.var}' is not known")
+            lines = [f"{indent}{node.header} {{"]
+            for c in scope_children(self.g, nid):
+                lines += self._tree_lines(c, indent + "    ")
+            return lines + [f"{indent}}}"]
+        if not node.text:
+            raise NotOffloaded(f"the text of the statement at line {node.line} is not known")
+        return [indent + node.text]
+
+    def _bind(self, k: _Kernel, inside: list[str], chain: list[MapScope], reductions) -> None:
+        """Decide how every name the kernel uses gets there: device array, value, local, reduction."""
+        g = self.g
+        maps = [g.nodes[x]["node"] for x in inside if isinstance(g.nodes[x]["node"], MapScope)]
+        origins = {x.origin or x.id for x in maps} | {x.id for x in maps}
+        top = g.nodes[k.node_id]["node"]
+        private = set(top.private) | (set(top.plan.private) if isinstance(top, MapScope) and top.plan else set())
+        red = {name: op for name, op in reductions}
+        touched = self._touched(k.node_id)
+        subst: dict[str, str] = {}
+        args: list[_Arg] = []
+        bound: set[str] = set()
+        declared_inside: set[str] = set()
+        for key, (node, read, written) in sorted(touched.items()):
+            info = self.region.containers.get(key) if self.region is not None else None
+            declared = getattr(info, "declared_in", None)
+            if declared is not None and declared in origins:
+                declared_inside.add(node.name)
+                continue
+            if node.kind == "memory":
+                raise NotOffloaded("the loop touches memory through pointers lift cannot bound")
+            kname = node.name if re.fullmatch(r"[A-Za-z_]\w*", node.name) else self.ctx.fresh(_sanitize(node.name))
+            if kname != node.name:
+                subst[node.name] = kname
+            if node.kind == "scalar" or node.ndim == 0:
+                if node.name in red:
+                    op = red[node.name]
+                    if op not in REDUCTION_OPS:
+                        raise NotOffloaded(f"reduction operator '{op}' on '{node.name}'")
+                    if any(w in node.element.split() for w in ("char", "short", "?", "struct", "_Bool")) or \
+                            node.element.startswith("long double"):
+                        raise NotOffloaded(f"reduction into '{node.name}' of type {node.element}")
+                    slot = self.reduction_slots
+                    self.reduction_slots += 1
+                    args.append(_Arg("acc", kname, node.name, op=op, slot=slot))
+                    if op in ("min", "max"):
+                        args.append(_Arg("init", kname, node.name, op=op, slot=slot))
+                elif written:
+                    if k.serial and not (declared is not None and declared in origins):
+                        raise NotOffloaded(f"code between the kernels writes '{node.name}' on the device")
+                    args.append(_Arg("local", kname, node.name))
+                else:
+                    args.append(_Arg("value", kname, node.name))
+            else:
+                if node.name in private and not k.serial:
+                    args.append(_Arg("local", kname, node.name))
+                elif declared is not None:
+                    raise NotOffloaded(f"array '{node.name}' is declared inside the nest but outside the GPU loop")
+                elif node.indirect:
+                    raise NotOffloaded(f"'{node.name}' is an array of pointers (rows are separate objects)")
+                elif node.ndim > 4:
+                    raise NotOffloaded(f"'{node.name}' has more than four dimensions")
+                else:
+                    args.append(_Arg("array", kname, key, ndim=node.ndim))
+                    k.arrays.add(key)
+            bound.add(kname)
+        # Loop variables of the maps inside: locals (those declared in their headers declare themselves).
+        for x in maps:
+            if not x.var_declared_in_header and x.var not in bound:
+                args.append(_Arg("local", x.var, x.var))
+                bound.add(x.var)
+        text = "\n".join(k.assigns + [k.body])
+        text = _substitute(text, subst)
+        k.body = _substitute(k.body, subst)
+        k.assigns = [_substitute(a, subst) for a in k.assigns]
+        words = _free_words(text)
+        # Parameters of the nest and variables of enclosing host loops, passed by value.
+        outer = []
+        p = scope_parent(g, k.node_id)
+        while p is not None and p != STATE:
+            pn = g.nodes[p]["node"]
+            if isinstance(pn, MapScope):
+                outer.append(pn.var)
+            p = scope_parent(g, p)
+        for name in list(self.state.params) + outer:
+            if name in words and name not in bound and name not in declared_inside:
+                args.append(_Arg("value", name, name))
+                bound.add(name)
+        self._check_vla(k, declared_inside, set(self.state.params) | bound)
+        self._check_control(k)
+        self.ctx.check_calls(_calls(text))
+        k.args = args
+
+    def _check_vla(self, k: _Kernel, declared_inside: set[str], variables: set[str]) -> None:
+        toks = Spans(k.body).tokens
+        for i, t in enumerate(toks[:-1]):
+            if t.kind == "word" and t.text in declared_inside and toks[i + 1].text == "[" and i > 0 and \
+                    (toks[i - 1].kind == "word" or toks[i - 1].text in ("*", ",")):
+                depth, j = 0, i + 1
+                while j < len(toks):
+                    if toks[j].text == "[":
+                        depth += 1
+                    elif toks[j].text == "]":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j += 1
+                if any(x.kind == "word" and x.text in variables for x in toks[i + 2:j]):
+                    raise NotOffloaded(f"'{t.text}' is a variable-length array declared in the loop body "
+                                       "(not possible in GPU code)")
+
+    def _check_control(self, k: _Kernel) -> None:
+        toks = Spans(k.body).tokens
+        words = [t.text for t in toks if t.kind == "word"]
+        if "return" in words or "goto" in words:
+            raise NotOffloaded("the loop body returns or jumps out")
+        if "break" in words and not k.serial:
+            first = words.index("break")
+            if not any(w in ("for", "while", "do", "switch") for w in words[:first]):
+                raise NotOffloaded("the loop body leaves the loop with 'break'")
+
+    # -- data --------------------------------------------------------------------------
+
+    def _arrays(self, device: set[str]) -> list[_Array]:
+        """Device arrays with the element ranges the region reads and writes (isl sets)."""
+        out = {}
+        for c in scope_children(self.g, STATE):
+            node = self.g.nodes[c]["node"]
+            for u, _, d in self.g.in_edges(c, data=True):
+                if isinstance(d["edge"], Memlet) and self.g.nodes[u]["node"].container in device:
+                    a = out.setdefault(self.g.nodes[u]["node"].container, _Array(self.g.nodes[u]["node"].container,
+                                                                                self.g.nodes[u]["node"]))
+                    a.read = _union(a.read, d.get("scope_range"), isinstance(node, MapScope))
+            for _, v, d in self.g.out_edges(c, data=True):
+                if isinstance(d["edge"], Memlet) and self.g.nodes[v]["node"].container in device:
+                    a = out.setdefault(self.g.nodes[v]["node"].container, _Array(self.g.nodes[v]["node"].container,
+                                                                                self.g.nodes[v]["node"]))
+                    a.write = _union(a.write, d.get("scope_range"), isinstance(node, MapScope))
+        for key in device:
+            if key not in out:
+                raise NotOffloaded(f"the accessed range of '{key}' is not known")
+            if out[key].node.kind == "memory":
+                raise NotOffloaded("the nest touches memory through pointers lift cannot bound")
+        return [out[k] for k in sorted(out)]
+
+    def _rows(self, a: _Array, rng) -> tuple[str, str]:
+        """C text of the first and last row (index of the first dimension) of a range."""
+        node = a.node
+        if rng is not None and rng is not False:
+            lo, hi = _bound(rng, False), _bound(rng, True)
+            if lo is not None and hi is not None:
+                return lo, hi
+        if node.kind == "array":
+            return "0L", f"(long)(sizeof({node.name}) / sizeof(({node.name})[0])) - 1L"
+        raise NotOffloaded(f"the rows of '{node.name}' the nest touches cannot be bounded")
+
+    def _data_region(self, arrays: list[_Array], nest: str, span) -> str:
+        start, end = span
+        indent = _indent_at(self.text, start)
+        i1, i2 = indent + "    ", indent + "        "
+        head, enter, leave, frees = [], [], [], []
+        spans = {}
+        moved_in, moved_out = [], []
+        for a in arrays:
+            s = _sanitize(a.node.name)
+            h = a.node.name
+            row = f"sizeof(({h})[0])"
+            touched = _union(a.read, a.write, True)
+            lo, hi = self._rows(a, touched)
+            head.append(f"const long lift_lo_{s} = {lo}, lift_rows_{s} = lift_imax(0L, ({hi}) - lift_lo_{s} + 1L);")
+            spans[a.key] = (f"(const char *)({h}) + lift_lo_{s} * {row}",
+                            f"(const char *)({h}) + (lift_lo_{s} + lift_rows_{s}) * {row}")
+            enter.append(f"char *lift_r_{s} = 0;")
+            enter.append(f"LIFT_CHECK(cudaMalloc((void **)&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {row}));")
+            enter.append(f"char *lift_d_{s} = lift_r_{s} - lift_lo_{s} * (long){row};")
+            needs_in = a.read is not None or not self._write_covers(a)
+            if needs_in:
+                enter.append(f"LIFT_CHECK(cudaMemcpy(lift_r_{s}, (const char *)({h}) + lift_lo_{s} * {row}, "
+                             f"(size_t)lift_rows_{s} * {row}, cudaMemcpyHostToDevice));")
+                moved_in.append(h)
+            if a.write is not None:
+                olo, ohi = self._rows(a, a.write)
+                head.append(f"const long lift_olo_{s} = {olo}, lift_orows_{s} = lift_imax(0L, ({ohi}) - lift_olo_{s} + 1L);")
+                leave.append(f"LIFT_CHECK(cudaMemcpy((char *)({h}) + lift_olo_{s} * {row}, lift_d_{s} + lift_olo_{s} * {row}, "
+                             f"(size_t)lift_orows_{s} * {row}, cudaMemcpyDeviceToHost));")
+                moved_out.append(h)
+            frees.append(f"LIFT_CHECK(cudaFree(lift_r_{s}));")
+        leave += frees
+        if self.reduction_slots:
+            enter.append("char *lift_dred = 0;")
+            enter.append(f"LIFT_CHECK(cudaMalloc((void **)&lift_dred, 16 * {self.reduction_slots}));")
+            leave.append("LIFT_CHECK(cudaFree(lift_dred));")
+        leave.append("LIFT_CHECK(cudaDeviceSynchronize());")
+        alias = self._alias_condition(arrays, spans)
+        what = (f"in: {', '.join(moved_in) or 'nothing'}; out: {', '.join(moved_out) or 'nothing'}")
+        lines = [f"{{ /* lift: loop nest offloaded to the GPU ({', '.join(k.name for k in self.kernels.values())}); "
+                 f"copies {_comment(what)} */"]
+        lines += [i1 + x for x in head]
+        if alias:
+            lines.append(f"{i1}if ({alias}) {{")
+            inner_indent = i2
+        else:
+            inner_indent = i1
+        lines += [inner_indent + x for x in enter]
+        lines.append(_reindent(nest, inner_indent))
+        lines += [inner_indent + x for x in leave]
+        if alias:
+            lines.append(f"{i1}}} else {{ /* the arrays overlap: run the original code on the host */")
+            lines.append(i2 + self.text[start:end])
+            lines.append(f"{i1}}}")
+        lines.append(indent + "}")
+        return "\n".join(lines)
+
+    def _write_covers(self, a: _Array) -> bool:
+        """Whether the region certainly writes every element it would copy back (then nothing is copied in)."""
+        return False
+
+    def _alias_condition(self, arrays: list[_Array], spans) -> str:
+        checks = []
+        nodes = {a.key: a for a in arrays}
+        keys = sorted(nodes)
+        for i, p in enumerate(keys):
+            for q in keys[i + 1:]:
+                a, b = nodes[p], nodes[q]
+                if a.write is None and b.write is None:
+                    continue
+                if not (_may_alias(a.node) or _may_alias(b.node)):
+                    continue
+                if a.node.restrict or b.node.restrict:
+                    continue
+                if (a.node.kind == "array" and a.node.storage != "global" and b.node.kind == "array") or \
+                        (b.node.kind == "array" and a.node.kind == "array"):
+                    continue
+                (plo, phi), (qlo, qhi) = spans[p], spans[q]
+                checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
+        return " && ".join(checks)
+
+    # -- text --------------------------------------------------------------------------
+
+    def _nest_text(self, span) -> str:
+        """The nest with kernels launched in place of the parallel loops (host loops around them)."""
+        if self.reemit:
+            lines = []
+            for c in scope_children(self.g, STATE):
+                lines += self._host_lines(c, "")
+            return "\n".join(lines)
+        start, end = span
+        edits = []
+        for nid, k in self.kernels.items():
+            m = self.g.nodes[nid]["node"]
+            sp = self._for_span(m)
+            indent = _indent_at(self.text, sp.start)
+            edits.append((sp.start - start, sp.end - start, _reindent("\n".join(self._launch(k)), indent)
+                          .lstrip()))
+        return apply(self.text[start:end], [], edits)
+
+    def _host_lines(self, nid: str, indent: str) -> list[str]:
+        role = self.roles.get(nid, "host")
+        if role in ("kernel", "serial"):
+            return [indent + x for x in self._launch(self.kernels[nid])]
+        if role == "loop":
+            m = self.g.nodes[nid]["node"]
+            lines = [f"{indent}{m.header} {{"]
+            for c in scope_children(self.g, nid):
+                lines += self._host_lines(c, indent + "    ")
+            return lines + [f"{indent}}}"]
+        return self._tree_lines(nid, indent)
+
+    def _launch(self, k: _Kernel) -> list[str]:
+        args = []
+        pre, post = [], []
+        for a in k.args:
+            if a.kind == "array":
+                node = self.g.nodes[f"data:{a.host}"]["node"]
+                h, s = node.name, _sanitize(node.name)
+                if a.ndim == 1:
+                    args.append(f"lift_ptr_of(({h})[0], lift_d_{s})")
+                else:
+                    elem = f"({h})" + "[0]" * a.ndim
+                    extents = [f"(long)(sizeof(({h}){'[0]' * d}) / sizeof(({h}){'[0]' * (d + 1)}))"
+                               for d in range(1, a.ndim)]
+                    args.append(f"lift_view{a.ndim}_of({elem}, lift_d_{s}, {', '.join(extents)})")
+            elif a.kind == "value":
+                args.append(a.host)
+            elif a.kind == "local":
+                args.append(f"lift_tag<LIFT_T({a.host})>()")
+            elif a.kind == "acc":
+                args.append(f"(LIFT_T({a.host}) *)(lift_dred + {16 * a.slot})")
+                pre.append(f"LIFT_CHECK(cudaMemcpy(lift_dred + {16 * a.slot}, &({a.host}), sizeof({a.host}), "
+                           "cudaMemcpyHostToDevice));")
+                post.append(f"LIFT_CHECK(cudaMemcpy(&({a.host}), lift_dred + {16 * a.slot}, sizeof({a.host}), "
+                            "cudaMemcpyDeviceToHost));")
+            elif a.kind == "init":
+                args.append(a.host)
+        if k.serial:
+            return [f"LIFT_LAUNCH({k.name}, dim3(1), dim3(1){''.join(', ' + x for x in args)});"]
+        d = len(k.maps)
+        axes, block = AXES[d], BLOCKS[d]
+        reducing = any(a.kind == "acc" for a in k.args)
+        by_axis = {}
+        for i, axis in enumerate(axes):
+            cap = ("LIFT_REDUCTION_GRID_MAX" if axis == "x" else "64L") if reducing else \
+                ("LIFT_GRID_X_MAX" if axis == "x" else "LIFT_GRID_YZ_MAX")
+            by_axis[axis] = f"lift_blocks(lift_n{i}, {block[axis]}, {cap})"
+        grid = ", ".join(by_axis[a] for a in ("x", "y", "z") if a in by_axis)
+        blk = ", ".join(str(block[a]) for a in ("x", "y", "z") if a in block)
+        args += [f"lift_n{i}" for i in range(d)]
+        trips = ", ".join(f"lift_n{i} = {t}" for i, t in enumerate(k.trips))
+        cond = " && ".join(f"lift_n{i} > 0" for i in range(d))
+        lines = [f"{{ /* {k.name} */", f"    const long {trips};", f"    if ({cond}) {{"]
+        lines += ["        " + x for x in pre]
+        lines.append(f"        LIFT_LAUNCH({k.name}, dim3({grid}), dim3({blk}), {', '.join(args)});")
+        lines += ["        " + x for x in post]
+        lines += ["    }", "}"]
+        return lines
+
+    def _kernel_source(self, k: _Kernel) -> str:
+        tparams, params, top, tail = [], [], [], []
+        for i, a in enumerate(k.args):
+            t = f"LIFT_T{i}"
+            tparams.append(f"class {t}")
+            if a.kind in ("array", "value"):
+                params.append(f"{t} {a.name}")
+            elif a.kind == "local":
+                params.append(f"lift_tag<{t}>")
+                top.append(f"{t} {a.name};")
+            elif a.kind == "acc":
+                params.append(f"{t} *lift_acc{a.slot}")
+                if a.op in ("min", "max"):
+                    init = f"lift_init{a.slot}"
+                elif a.op == "*":
+                    init = f"({t})1"
+                elif a.op == "&":
+                    init = f"({t})~({t})0"
+                else:
+                    init = f"({t})0"
+                top.append(f"{t} {a.name} = {init};")
+                tail.append(f"lift_block_reduce({REDUCTION_OPS[a.op]}(), lift_acc{a.slot}, {a.name});")
+            elif a.kind == "init":
+                params.append(f"{t} lift_init{a.slot}")
+        d = len(k.maps)
+        params += [f"long lift_n{i}" for i in range(d)]
+        lines = [f"/* {_comment(k.comment)} */"]
+        if tparams:
+            lines.append(f"template <{', '.join(tparams)}>")
+        lines.append(f"__global__ void {k.name}({', '.join(params) or 'void'})")
+        lines.append("{")
+        lines += ["    " + x for x in top]
+        if k.serial:
+            lines.append("    {")
+            lines.append(k.body)
+            lines.append("    }")
+        else:
+            axes = AXES[d]
+            for i, axis in enumerate(axes):
+                ind = "    " * (i + 1)
+                lines.append(f"{ind}for (long lift_t{i} = (long)blockIdx.{axis} * blockDim.{axis} + threadIdx.{axis}; "
+                             f"lift_t{i} < lift_n{i}; lift_t{i} += (long)gridDim.{axis} * blockDim.{axis})"
+                             + (" {" if i == d - 1 else ""))
+            ind = "    " * (d + 1)
+            lines += [ind + x for x in k.assigns]
+            lines.append(ind + "{")
+            lines.append(k.body)
+            lines.append(ind + "}")
+            lines.append("    " * d + "}")
+        lines += ["    " + x for x in tail]
+        lines.append("}")
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------
+# Small helpers.
+
+
+def _base(function: str) -> str:
+    return function if function.startswith("kernel") else f"kernel_{function}"
+
+
+def _sanitize(name: str) -> str:
+    return re.sub(r"\W+", "_", name).strip("_") or "x"
+
+
+def _int(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text.rstrip("L"))
+    except ValueError:
+        return None
+
+
+def _isl_c(text: str) -> str:
+    """isl's printed expressions as C: its min/max/floord become the prelude's helpers."""
+    return re.sub(r"\b(min|max|floord)\s*\(", lambda m: {"min": "lift_imin(", "max": "lift_imax(",
+                                                         "floord": "lift_floord("}[m.group(1)], text)
+
+
+def _words(text: str) -> list[str]:
+    return [t.text for t in Spans(text).tokens if t.kind == "word"]
+
+
+def _free_words(text: str) -> set[str]:
+    """Names used in C text, leaving out struct members (after `.` or `->`)."""
+    toks = Spans(text).tokens
+    return {t.text for k, t in enumerate(toks) if t.kind == "word" and not _member(toks, k)}
+
+
+def _substitute(text: str, subst: dict[str, str]) -> str:
+    """Replace container expressions like `g->u` by the kernel's names for them."""
+    if not subst:
+        return text
+    toks = Spans(text).tokens
+    edits = []
+    patterns = sorted(((Spans(name).tokens, new) for name, new in subst.items()), key=lambda p: -len(p[0]))
+    k = 0
+    while k < len(toks):
+        for pat, new in patterns:
+            n = len(pat)
+            if [t.text for t in toks[k:k + n]] == [t.text for t in pat] and not _member(toks, k):
+                edits.append((toks[k].start, toks[k + n - 1].end, new))
+                k += n
+                break
+        else:
+            k += 1
+    return apply(text, [], edits)
+
+
+def _header_type(header: str, var: str) -> str | None:
+    m = re.match(r"\s*for\s*\(\s*(.*?)\b" + re.escape(var) + r"\s*=", header, re.S)
+    if not m or not m.group(1).strip():
+        return None
+    return m.group(1).strip()
+
+
+def _reindent(text: str, indent: str) -> str:
+    lines = text.split("\n")
+    return "\n".join([indent + lines[0].lstrip() if lines[0].strip() else lines[0]] +
+                     [(indent + l if l.strip() else l) for l in lines[1:]])
+
+
+def _union(a, b, ok: bool):
+    if not ok:
+        return False
+    if a is False or b is False:
+        return False
+    if a is None:
+        return b
+    if b is None:
+        return a
+    try:
+        return a.union(b).coalesce()
+    except Exception:  # isl: spaces that cannot be aligned
+        try:
+            return a.align_params(b.get_space()).union(b.align_params(a.get_space())).coalesce()
+        except Exception:
+            return False
+
+
+def _bound(rng, upper: bool) -> str | None:
+    """Strict C for the first or last index of dimension 0, else isl's printed form, else None."""
+    text = bound_c(rng, 0, upper)
+    if text is not None:
+        return text
+    try:
+        pw = rng.dim_max(0) if upper else rng.dim_min(0)
+        if pw.is_cst() and pw.is_nan() if hasattr(pw, "is_nan") else False:
+            return None
+        return "(long)(" + _isl_c(readable(pw)) + ")"
+    except Exception:
+        return None
+
+
+def _may_alias(node: AccessNode) -> bool:
+    return node.kind in ("pointer", "memory") or node.storage == "param"
+
+
+from lifter.backend.cuda_prelude import PRELUDE  # noqa: E402  (kept in its own module for size)
