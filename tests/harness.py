@@ -40,6 +40,9 @@ def run(exe: Path, threads: int | None = None) -> str:
     env = dict(os.environ)
     if threads is not None:
         env["OMP_NUM_THREADS"] = str(threads)
+        if threads > (os.cpu_count() or 1):
+            # Oversubscribed threads that spin at barriers starve each other: sleep instead.
+            env["OMP_WAIT_POLICY"] = "PASSIVE"
     done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=RUN_TIMEOUT_S, env=env)
     if done.returncode != 0:
         raise AssertionError(f"{exe} exited with {done.returncode}:\n{done.stderr}")

@@ -279,7 +279,10 @@ def collect_effects(node, symbols, scoped, guarded=False, declared_key=None) -> 
 
 
 def _reduction(node, collector) -> tuple[str, str] | None:
-    """`x op= e`, `x = x op e`, `x = e op x`, `x = fmax(x, e)` with e not touching x."""
+    """`x op= e`, `x = x op e`, `x = e op x`, `x = fmax(x, e)` with e not touching x; `x++`."""
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+        key = _key_of(node.expr, collector)
+        return (key, "+") if key is not None else None
     if not isinstance(node, c_ast.Assignment):
         return None
     target = c_text(node.lvalue)

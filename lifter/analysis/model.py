@@ -75,6 +75,7 @@ class Container:
     storage: str = "local"
     declared_in: str | None = None  # id of the loop whose body declares it (then private there)
     indirect: bool = False
+    dims: list[str] = field(default_factory=list)  # declared extents as C text ('' where unknown)
 
 
 @dataclass

@@ -412,7 +412,7 @@ class RegionBuilder:
             c = Container(ref.name, 0, sym.element, "scalar", storage=sym.storage)
         else:
             c = Container(ref.name, sym.ndim, sym.element, sym.kind, sym.restrict, sym.storage,
-                          indirect=sym.indirect)
+                          indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims])
         if ref.field_path:
             c = Container(ref.key, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar")
         self.containers[ref.key] = c

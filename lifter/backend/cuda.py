@@ -48,8 +48,8 @@ import networkx as nx
 from lifter.backend.edits import apply, line_start
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans, Token, Unparsable
-from lifter.graph.build import STATE
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants, scope_parent
+from lifter.graph.build import STATE, data_id
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.graph.ranges import bound_c, readable
 
 MARK = "/* lift: CUDA */"
@@ -124,7 +124,19 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         edits.append((offset, offset, text))
     edits += cfile.cxx_edits()
     body = apply(source.text, [], edits)
-    return PRELUDE + "\n" + body
+    return PRELUDE + _cxx_section(cfile) + END_MARK + "\n" + body
+
+
+def _cxx_section(cfile: "CFile") -> str:
+    """The file's unconditional system headers (so that the macros below stay out of them), the
+    C-as-C++ shims, and macros renaming C names that are C++ keywords."""
+    lines = ["/* lift: this file's system headers first, then C as C++ */"]
+    lines += [f"#include <{h}>" for h in cfile.system_headers]
+    text = "\n".join(lines) + "\n" + CXX_SHIMS
+    used = [w for w in CXX_ONLY_KEYWORDS if w in cfile.code_words]
+    for w in used:
+        text += f"#define {w} lift_cxx_{w} /* a name in this C file, a keyword in C++ */\n"
+    return text
 
 
 def _comment(text: str) -> str:
@@ -169,6 +181,9 @@ class CFile:
         self.decls: list[Decl] = []
         self.macros: dict[str, str] = {}
         self.words = {t.text for t in self.tokens if t.kind == "word"}
+        self.code_words = set(self.words)  # names in the code and in macro definitions
+        self.system_headers: list[str] = []  # <...> included outside any #if
+        self._if_depth = 0
         self._match: dict[int, int] = {}
         self._brackets()
         self._scan()
@@ -191,10 +206,7 @@ class CFile:
         while i < n:
             t = toks[i]
             if t.kind == "directive":
-                m = re.match(r"\s*#\s*define\s+([A-Za-z_]\w*)(\([^)]*\))?(.*)", t.text.replace("\\\n", " "), re.S)
-                if m:
-                    self.macros[m.group(1)] = m.group(3)
-                    self.words.add(m.group(1))
+                self._directive(t.text)
                 i += 1
                 continue
             start, groups, j = i, [], i
@@ -236,6 +248,28 @@ class CFile:
                     decl.name = toks[named[0][0]].text
             self.decls.append(decl)
             i = max(j, i + 1)
+
+    def _directive(self, text: str) -> None:
+        text = text.replace("\\\n", " ")
+        m = re.match(r"\s*#\s*(\w+)\s*(.*)", text, re.S)
+        if not m:
+            return
+        word, rest = m.group(1), m.group(2)
+        if word in ("if", "ifdef", "ifndef"):
+            self._if_depth += 1
+        elif word == "endif":
+            self._if_depth = max(0, self._if_depth - 1)
+        elif word == "include":
+            h = re.match(r"<([^>]+)>", rest.strip())
+            if h and self._if_depth == 0 and h.group(1) not in self.system_headers:
+                self.system_headers.append(h.group(1))
+            return
+        elif word == "define":
+            d = re.match(r"([A-Za-z_]\w*)(\([^)]*\))?(.*)", rest, re.S)
+            if d:
+                self.macros[d.group(1)] = d.group(3)
+                self.words.add(d.group(1))
+        self.code_words |= {w for w in re.findall(r"[A-Za-z_]\w*", re.sub(r'"(?:[^"\\]|\\.)*"', "", rest))}
 
     def _is_object_decl(self, decl: Decl, group) -> bool:
         """`double (*A)[N] = ...;` or `int x = f(3);`: the group is not a prototype's parameter list."""
@@ -379,6 +413,7 @@ class _Context:
         self.cfile = cfile
         self.names: set[str] = set(cfile.words)
         self.calls: set[str] = set()  # functions and macros called from kernels
+        self.members: dict[str, str] = {}
 
     def fresh(self, base: str) -> str:
         name, k = base, 2
@@ -387,6 +422,12 @@ class _Context:
             k += 1
         self.names.add(name)
         return name
+
+    def member_name(self, expr: str) -> str:
+        """The kernel's name for a container reached through a struct (`g->u` becomes `g_u`)."""
+        if expr not in self.members:
+            self.members[expr] = self.fresh(_sanitize(expr))
+        return self.members[expr]
 
     def check_calls(self, calls: set[str]) -> None:
         """Every function a kernel calls must exist on the GPU; file-local helpers become host+device."""
@@ -492,6 +533,17 @@ class _Region:
         self.kernels: dict[str, _Kernel] = {}
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
+        self.dnames: dict[str, str] = {}
+
+    def _dn(self, key: str) -> str:
+        """Suffix of the host-side variables for a device array (unique in the region)."""
+        if key not in self.dnames:
+            base = _sanitize(self.g.nodes[data_id(key)]["node"].name)
+            name, k = base, 2
+            while name in self.dnames.values():
+                name, k = f"{base}_{k}", k + 1
+            self.dnames[key] = name
+        return self.dnames[key]
 
     # -- decisions ---------------------------------------------------------------------
 
@@ -545,6 +597,11 @@ class _Region:
         return sp.start, sp.end
 
     def _for_span(self, m: MapScope):
+        if getattr(m, "span", None) is not None and m.offset is not None:
+            try:
+                return self.ctx.cfile.spans.for_span(m.offset)
+            except Unparsable:
+                pass
         if m.offset is None:
             raise NotOffloaded(f"the loop over '{m.var}' comes from a macro expansion")
         try:
@@ -614,7 +671,7 @@ class _Region:
                 elif n.opaque_reason:
                     raise NotOffloaded(f"code between the kernels touches device data: {n.opaque_reason}")
             maps = []
-            body = "\n".join(self._tree_lines(nid, "    "))
+            body = "\n".join(self._tree_lines(nid, ""))
             line = node.line if not isinstance(node, MapScope) else self._line(node)
             what = f"{node.var}_L{line}" if isinstance(node, MapScope) else f"S{line}"
             name = self.ctx.fresh(f"{_base(self.function)}_{what}")
@@ -623,6 +680,10 @@ class _Region:
             self._bind(k, [nid] + scope_descendants(g, nid), [], [])
             return k
         m: MapScope = node
+        for name, op in m.plan.reductions:
+            red = self._container(name)
+            if red is None or red.kind != "scalar" or getattr(m.plan, "sections", {}).get(name):
+                raise NotOffloaded(f"reduction into array '{name}' (element-wise atomics are not generated)")
         if m.plan.lastprivate:
             raise NotOffloaded(f"the loop over '{m.var}' has lastprivate variables ({', '.join(m.plan.lastprivate)})")
         chain = [m]
@@ -641,13 +702,16 @@ class _Region:
                 break
             if not self.reemit and not self._perfectly_nested(chain[-1], kid):
                 break
+            if getattr(chain[-1], "declarations", None):
+                break
             chain.append(kid)
         inner = chain[-1]
         if self.reemit:
-            body = "\n".join(l for c in scope_children(g, inner.id) for l in self._tree_lines(c, "        "))
+            body = "\n".join([d for d in getattr(inner, "declarations", [])] +
+                             [l for c in scope_children(g, inner.id) for l in self._tree_lines(c, "")])
         else:
             sp = self._for_span(inner)
-            body = "        " + self.text[sp.body_start:sp.end]
+            body = _dedent(self.text[sp.body_start:sp.end])
         trips = [self._trip(c, [x.var for x in chain[:i]]) for i, c in enumerate(chain)]
         assigns = []
         for i, c in enumerate(chain):
@@ -670,6 +734,12 @@ class _Region:
                      + (f", reduction {', '.join(f'{op}: {v}' for v, op in m.reductions)}" if m.reductions else ""))
         self._bind(k, [nid] + scope_descendants(g, nid), chain, m.reductions)
         return k
+
+    def _container(self, name: str) -> AccessNode | None:
+        for _, d in self.g.nodes(data=True):
+            if isinstance(d["node"], AccessNode) and d["node"].name == name:
+                return d["node"]
+        return None
 
     def _perfectly_nested(self, outer: MapScope, inner: MapScope) -> bool:
         if outer.offset is None or inner.offset is None:
@@ -705,6 +775,7 @@ class _Region:
             if not node.header:
                 raise NotOffloaded(f"the header of the loop over '{node.var}' is not known")
             lines = [f"{indent}{node.header} {{"]
+            lines += [f"{indent}    {d}" for d in getattr(node, "declarations", [])]
             for c in scope_children(self.g, nid):
                 lines += self._tree_lines(c, indent + "    ")
             return lines + [f"{indent}}}"]
@@ -718,7 +789,7 @@ class _Region:
         maps = [g.nodes[x]["node"] for x in inside if isinstance(g.nodes[x]["node"], MapScope)]
         origins = {x.origin or x.id for x in maps} | {x.id for x in maps}
         top = g.nodes[k.node_id]["node"]
-        private = set(top.private) | (set(top.plan.private) if isinstance(top, MapScope) and top.plan else set())
+        private = set(getattr(top, "private", ())) | (set(top.plan.private) if isinstance(top, MapScope) and top.plan else set())
         red = {name: op for name, op in reductions}
         touched = self._touched(k.node_id)
         subst: dict[str, str] = {}
@@ -733,7 +804,7 @@ class _Region:
                 continue
             if node.kind == "memory":
                 raise NotOffloaded("the loop touches memory through pointers lift cannot bound")
-            kname = node.name if re.fullmatch(r"[A-Za-z_]\w*", node.name) else self.ctx.fresh(_sanitize(node.name))
+            kname = node.name if re.fullmatch(r"[A-Za-z_]\w*", node.name) else self.ctx.member_name(node.name)
             if kname != node.name:
                 subst[node.name] = kname
             if node.kind == "scalar" or node.ndim == 0:
@@ -854,9 +925,60 @@ class _Region:
             lo, hi = _bound(rng, False), _bound(rng, True)
             if lo is not None and hi is not None:
                 return lo, hi
+        rows = self._interval_rows(a.key, written_only=rng is a.write and a.write is not None)
+        if rows is not None:
+            return rows
+        dims = getattr(node, "dims", None) or []
+        if dims and dims[0] and not (set(_words(dims[0])) & self._region_written()):
+            return "0L", f"(long)({dims[0]}) - 1L"
         if node.kind == "array":
             return "0L", f"(long)(sizeof({node.name}) / sizeof(({node.name})[0])) - 1L"
         raise NotOffloaded(f"the rows of '{node.name}' the nest touches cannot be bounded")
+
+    def _region_written(self) -> set[str]:
+        """Names whose value may change inside the region: written scalars and loop variables."""
+        out = set()
+        for n, d in self.g.nodes(data=True):
+            node = d["node"]
+            if isinstance(node, MapScope):
+                out.add(node.var)
+            elif isinstance(node, AccessNode) and any(isinstance(e["edge"], Memlet)
+                                                       for _, _, e in self.g.in_edges(n, data=True)):
+                out.add(node.name)
+        return out
+
+    def _interval_rows(self, key: str, written_only: bool) -> tuple[str, str] | None:
+        """Rows from the subscripts as written, bounded by interval arithmetic over the statements'
+        domains: sound for subscripts isl cannot model (`A[i * m + j]`), evaluated at run time."""
+        if self.region is None:
+            return None
+        los, his = [], []
+        written = self._region_written()
+        for nid in scope_descendants(self.g, STATE):
+            if isinstance(self.g.nodes[nid]["node"], MapScope):
+                continue
+            edges = [] if written_only else [(u, d) for u, _, d in self.g.in_edges(nid, data=True)]
+            edges += [(v, d) for _, v, d in self.g.out_edges(nid, data=True)]
+            for other, d in edges:
+                if not isinstance(d["edge"], Memlet) or self.g.nodes[other]["node"].container != key:
+                    continue
+                stmt = self.region.statements.get(nid)
+                if stmt is None or not d["edge"].text:
+                    return None
+                iv = _subscript_interval(d["edge"].text, self.g.nodes[other]["node"].name, stmt, self.region,
+                                         written)
+                if iv is None:
+                    return None
+                los.append(iv[0])
+                his.append(iv[1])
+        if not los:
+            return None
+        lo, hi = los[0], his[0]
+        for x in los[1:]:
+            lo = f"lift_imin({lo}, {x})"
+        for x in his[1:]:
+            hi = f"lift_imax({hi}, {x})"
+        return f"lift_imax(0L, {lo})", hi
 
     def _data_region(self, arrays: list[_Array], nest: str, span) -> str:
         start, end = span
@@ -866,7 +988,7 @@ class _Region:
         spans = {}
         moved_in, moved_out = [], []
         for a in arrays:
-            s = _sanitize(a.node.name)
+            s = self._dn(a.key)
             h = a.node.name
             row = f"sizeof(({h})[0])"
             touched = _union(a.read, a.write, True)
@@ -877,11 +999,16 @@ class _Region:
             enter.append(f"char *lift_r_{s} = 0;")
             enter.append(f"LIFT_CHECK(cudaMalloc((void **)&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {row}));")
             enter.append(f"char *lift_d_{s} = lift_r_{s} - lift_lo_{s} * (long){row};")
-            needs_in = a.read is not None or not self._write_covers(a)
-            if needs_in:
-                enter.append(f"LIFT_CHECK(cudaMemcpy(lift_r_{s}, (const char *)({h}) + lift_lo_{s} * {row}, "
-                             f"(size_t)lift_rows_{s} * {row}, cudaMemcpyHostToDevice));")
+            covers = self._write_covers(a)
+            copy = (f"LIFT_CHECK(cudaMemcpy(lift_r_{s}, (const char *)({h}) + lift_lo_{s} * {row}, "
+                    f"(size_t)lift_rows_{s} * {row}, cudaMemcpyHostToDevice));")
+            if covers is None:
+                enter.append(copy)
                 moved_in.append(h)
+            elif covers:
+                enter.append(f"if (!({covers})) /* unless every element is overwritten */")
+                enter.append("    " + copy)
+                moved_in.append(f"{h} (unless overwritten)")
             if a.write is not None:
                 olo, ohi = self._rows(a, a.write)
                 head.append(f"const long lift_olo_{s} = {olo}, lift_orows_{s} = lift_imax(0L, ({ohi}) - lift_olo_{s} + 1L);")
@@ -915,9 +1042,32 @@ class _Region:
         lines.append(indent + "}")
         return "\n".join(lines)
 
-    def _write_covers(self, a: _Array) -> bool:
-        """Whether the region certainly writes every element it would copy back (then nothing is copied in)."""
-        return False
+    def _write_covers(self, a: _Array) -> str | None:
+        """When the region writes every element of the rows it moves (and reads none), no copy in is
+        needed: '' if that holds always, a C condition if it holds when the inner dimensions are
+        covered (checked at run time), None if a copy in is needed."""
+        if a.read is not None or a.write is None or a.write is False:
+            return None
+        for nid in scope_descendants(self.g, STATE):
+            if isinstance(self.g.nodes[nid]["node"], MapScope):
+                continue
+            for _, v, d in self.g.out_edges(nid, data=True):
+                if isinstance(d["edge"], Memlet) and self.g.nodes[v]["node"].container == a.key and d["edge"].dynamic:
+                    return None
+        try:
+            if not a.write.is_box():
+                return None
+        except Exception:
+            return None
+        h = a.node.name
+        conds = []
+        for k in range(1, a.node.ndim):
+            lo, hi = bound_c(a.write, k, False), bound_c(a.write, k, True)
+            if lo is None or hi is None:
+                return None
+            extent = f"(long)(sizeof(({h}){'[0]' * k}) / sizeof(({h}){'[0]' * (k + 1)}))"
+            conds.append(f"({lo}) == 0L && ({hi}) + 1L == {extent}")
+        return " && ".join(conds)
 
     def _alias_condition(self, arrays: list[_Array], spans) -> str:
         checks = []
@@ -932,9 +1082,10 @@ class _Region:
                     continue
                 if a.node.restrict or b.node.restrict:
                     continue
-                if (a.node.kind == "array" and a.node.storage != "global" and b.node.kind == "array") or \
-                        (b.node.kind == "array" and a.node.kind == "array"):
-                    continue
+                if a.node.kind == "array" and b.node.kind == "array":
+                    continue  # two objects of their own
+                if any(x.kind == "array" and x.storage == "local" for x in (a.node, b.node)):
+                    continue  # a local array is not reached through a pointer parameter
                 (plo, phi), (qlo, qhi) = spans[p], spans[q]
                 checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
         return " && ".join(checks)
@@ -965,6 +1116,7 @@ class _Region:
         if role == "loop":
             m = self.g.nodes[nid]["node"]
             lines = [f"{indent}{m.header} {{"]
+            lines += [f"{indent}    {d}" for d in getattr(m, "declarations", [])]
             for c in scope_children(self.g, nid):
                 lines += self._host_lines(c, indent + "    ")
             return lines + [f"{indent}}}"]
@@ -975,8 +1127,8 @@ class _Region:
         pre, post = [], []
         for a in k.args:
             if a.kind == "array":
-                node = self.g.nodes[f"data:{a.host}"]["node"]
-                h, s = node.name, _sanitize(node.name)
+                node = self.g.nodes[data_id(a.host)]["node"]
+                h, s = node.name, self._dn(a.host)
                 if a.ndim == 1:
                     args.append(f"lift_ptr_of(({h})[0], lift_d_{s})")
                 else:
@@ -1022,7 +1174,7 @@ class _Region:
         tparams, params, top, tail = [], [], [], []
         for i, a in enumerate(k.args):
             t = f"LIFT_T{i}"
-            tparams.append(f"class {t}")
+            tparams.append(f"typename {t}")
             if a.kind in ("array", "value"):
                 params.append(f"{t} {a.name}")
             elif a.kind == "local":
@@ -1052,7 +1204,7 @@ class _Region:
         lines += ["    " + x for x in top]
         if k.serial:
             lines.append("    {")
-            lines.append(k.body)
+            lines.append(_indent(k.body, "        "))
             lines.append("    }")
         else:
             axes = AXES[d]
@@ -1064,7 +1216,7 @@ class _Region:
             ind = "    " * (d + 1)
             lines += [ind + x for x in k.assigns]
             lines.append(ind + "{")
-            lines.append(k.body)
+            lines.append(_indent(k.body, ind + "    "))
             lines.append(ind + "}")
             lines.append("    " * d + "}")
         lines += ["    " + x for x in tail]
@@ -1136,6 +1288,24 @@ def _header_type(header: str, var: str) -> str | None:
     return m.group(1).strip()
 
 
+def _dedent(text: str) -> str:
+    """A statement cut from the source: its first line starts at the statement, the others keep
+    their columns; shift those left by their common indentation."""
+    lines = text.split("\n")
+    rest = [l for l in lines[1:] if l.strip()]
+    if not rest:
+        return text
+    common = min(len(l) - len(l.lstrip(" \t")) for l in rest)
+    last = lines[-1].lstrip(" \t")
+    if last.startswith("}"):  # a block: its closing brace shows where the statement started
+        common = min(common, len(lines[-1]) - len(last))
+    return "\n".join([lines[0]] + [l[common:] if l.strip() else l for l in lines[1:]])
+
+
+def _indent(text: str, indent: str) -> str:
+    return "\n".join(indent + l if l.strip() else l for l in text.split("\n"))
+
+
 def _reindent(text: str, indent: str) -> str:
     lines = text.split("\n")
     return "\n".join([indent + lines[0].lstrip() if lines[0].strip() else lines[0]] +
@@ -1174,8 +1344,415 @@ def _bound(rng, upper: bool) -> str | None:
         return None
 
 
+CAST_WORDS = {"int", "long", "unsigned", "signed", "short", "size_t", "ptrdiff_t", "ssize_t", "char",
+              "int64_t", "uint64_t", "int32_t", "uint32_t", "intptr_t", "uintptr_t", "const"}
+
+
+def _subscript_interval(access: str, name: str, stmt, region, written: set[str]) -> tuple[str, str] | None:
+    """(lo, hi) C text bounding the first subscript of `access` (`A[i * m + j][k]`) over the
+    statement's iterations, or None when an operand is unknown (a load, a call, a changing name)."""
+    toks = Spans(access).tokens
+    pat = Spans(name).tokens
+    n = len(pat)
+    if [t.text for t in toks[:n]] != [t.text for t in pat] or len(toks) <= n or toks[n].text != "[":
+        return None
+    depth, j = 0, n
+    while j < len(toks):
+        if toks[j].text == "[":
+            depth += 1
+        elif toks[j].text == "]":
+            depth -= 1
+            if depth == 0:
+                break
+        j += 1
+    loop_vars = {region.loops[l].var: pos for pos, l in enumerate(stmt.loops) if l in region.loops}
+    parser = _Interval(toks[n + 1:j], stmt.domain, loop_vars, written)
+    try:
+        iv = parser.expr()
+        if parser.k != len(parser.toks):
+            return None
+    except _NoInterval:
+        return None
+    return iv[0], iv[1]
+
+
+class _NoInterval(Exception):
+    pass
+
+
+class _Interval:
+    """Interval arithmetic over C integer expressions, producing C text for the bounds."""
+
+    def __init__(self, toks, domain, loop_vars: dict[str, int], written: set[str]):
+        self.toks, self.k = toks, 0
+        self.domain, self.loop_vars, self.written = domain, loop_vars, written
+
+    def peek(self, ahead: int = 0) -> str:
+        return self.toks[self.k + ahead].text if self.k + ahead < len(self.toks) else ""
+
+    def take(self) -> Token:
+        if self.k >= len(self.toks):
+            raise _NoInterval()
+        self.k += 1
+        return self.toks[self.k - 1]
+
+    def expr(self):
+        a = self.term()
+        while self.peek() in ("+", "-") and self.peek(1) not in ("+", "-", "="):
+            op = self.take().text
+            b = self.term()
+            a = (f"({a[0]} + {b[0]})", f"({a[1]} + {b[1]})", None) if op == "+" else \
+                (f"({a[0]} - {b[1]})", f"({a[1]} - {b[0]})", None)
+            a = _fold(a)
+        return a
+
+    def term(self):
+        a = self.unary()
+        while self.peek() in ("*", "/", "%") and self.peek(1) != "=":
+            op = self.take().text
+            b = self.unary()
+            if op == "*":
+                if b[2] is not None or a[2] is not None:
+                    c, x = (b[2], a) if b[2] is not None else (a[2], b)
+                    a = (f"({c}L * {x[0]})", f"({c}L * {x[1]})", None) if c >= 0 else \
+                        (f"({c}L * {x[1]})", f"({c}L * {x[0]})", None)
+                else:
+                    p = [f"({a[i]} * {b[j]})" for i in (0, 1) for j in (0, 1)]
+                    a = (f"lift_imin(lift_imin({p[0]}, {p[1]}), lift_imin({p[2]}, {p[3]}))",
+                         f"lift_imax(lift_imax({p[0]}, {p[1]}), lift_imax({p[2]}, {p[3]}))", None)
+            elif op == "/":
+                if b[2] is None or b[2] <= 0:
+                    raise _NoInterval()
+                a = (f"({a[0]} / {b[2]}L)", f"({a[1]} / {b[2]}L)", None)
+            else:
+                if b[2] is None or b[2] <= 0:
+                    raise _NoInterval()
+                a = (f"(({a[0]}) >= 0 ? 0L : {1 - b[2]}L)", f"{b[2] - 1}L", None)
+            a = _fold(a)
+        return a
+
+    def unary(self):
+        t = self.peek()
+        if t == "-":
+            self.take()
+            a = self.unary()
+            return _fold((f"(-{a[1]})", f"(-{a[0]})", None if a[2] is None else -a[2]))
+        if t == "+":
+            self.take()
+            return self.unary()
+        if t == "(":
+            # a cast to an integer type keeps the interval (values of subscripts are in range)
+            j = self.k + 1
+            while j < len(self.toks) and self.toks[j].text in CAST_WORDS:
+                j += 1
+            if j > self.k + 1 and j < len(self.toks) and self.toks[j].text == ")":
+                self.k = j + 1
+                return self.unary()
+            self.take()
+            a = self.expr()
+            if self.take().text != ")":
+                raise _NoInterval()
+            return a
+        return self.primary()
+
+    def primary(self):
+        t = self.take()
+        if t.kind == "number":
+            digits = t.text.rstrip("uUlL")
+            try:
+                v = int(digits, 0)
+            except ValueError:
+                raise _NoInterval() from None
+            return (f"{v}L", f"{v}L", v)
+        if t.kind != "word" or t.text in KEYWORDS:
+            raise _NoInterval()
+        path = [t.text]
+        while self.peek() == "." or (self.peek() == "-" and self.peek(1) == ">"):
+            self.take()
+            if path and self.toks[self.k - 1].text == "-":
+                self.take()
+            w = self.take()
+            if w.kind != "word":
+                raise _NoInterval()
+            path.append(("." if self.toks[self.k - 2].text == "." else "->") + w.text)
+        if self.peek() in ("(", "["):
+            raise _NoInterval()  # a call or a load: unknown value
+        if len(path) == 1 and t.text in self.loop_vars:
+            pos = self.loop_vars[t.text]
+            lo, hi = _domain_bound(self.domain, pos, False), _domain_bound(self.domain, pos, True)
+            if lo is None or hi is None:
+                raise _NoInterval()
+            return (f"(long)({lo})", f"(long)({hi})", None)
+        text = "".join(path)
+        if path[0] in self.written or text in self.written:
+            raise _NoInterval()
+        return (f"(long)({text})", f"(long)({text})", None)
+
+
+def _fold(a):
+    return a
+
+
+def _domain_bound(domain, pos: int, upper: bool) -> str | None:
+    try:
+        text = bound_c(domain, pos, upper)
+        if text is not None:
+            return text
+        pw = domain.dim_max(pos) if upper else domain.dim_min(pos)
+        return _isl_c(readable(pw))
+    except Exception:
+        return None
+
+
 def _may_alias(node: AccessNode) -> bool:
     return node.kind in ("pointer", "memory") or node.storage == "param"
 
 
-from lifter.backend.cuda_prelude import PRELUDE  # noqa: E402  (kept in its own module for size)
+# --------------------------------------------------------------------------------------
+# The fixed part of every output file (compiles under nvcc, and under g++ with
+# cuda_emulation.h force-included, which defines LIFT_CUDA_EMULATION).
+
+PRELUDE = r"""/* ---- lift: CUDA runtime support (generated; see lift's docs/architecture.md) ----
+ * nvcc -O3 -arch=native FILE.cu -o prog        build for the GPU
+ * -DLIFT_PROFILE                                print each kernel's launches and time at exit
+ * g++ -x c++ -include cuda_emulation.h FILE.cu  run the kernels on the CPU (lift's tests)
+ */
+#ifndef LIFT_CUDA_PRELUDE
+#define LIFT_CUDA_PRELUDE 1
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#ifndef LIFT_CUDA_EMULATION
+#include <cuda_runtime.h>
+#define LIFT_HD __host__ __device__
+#else
+#define LIFT_HD
+#endif
+
+/* Every CUDA call and every launch is checked: file, line and the error, then exit(1). */
+#define LIFT_CHECK(call)                                                                        \
+    do {                                                                                        \
+        cudaError_t lift_err_ = (call);                                                         \
+        if (lift_err_ != cudaSuccess) {                                                         \
+            fprintf(stderr, "%s:%d: CUDA error: %s (%s)\n", __FILE__, __LINE__,                 \
+                    cudaGetErrorString(lift_err_), #call);                                      \
+            exit(1);                                                                            \
+        }                                                                                       \
+    } while (0)
+
+#ifdef LIFT_CUDA_EMULATION
+#define LIFT_KERNEL_CALL(kernel, grid, block, ...) LIFT_EMU_LAUNCH(kernel, grid, block, __VA_ARGS__)
+#else
+#define LIFT_KERNEL_CALL(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
+#endif
+
+#ifdef LIFT_PROFILE
+/* Kernel time from CUDA events around every launch (synchronizes after each). */
+struct lift_prof_entry { const char *name; long launches; double ms; };
+static lift_prof_entry lift_prof_table[256];
+static int lift_prof_count = 0;
+static void lift_prof_report(void) {
+    for (int i = 0; i < lift_prof_count; i++)
+        fprintf(stderr, "lift-profile: %s launches %ld time_ms %.3f\n", lift_prof_table[i].name,
+                lift_prof_table[i].launches, lift_prof_table[i].ms);
+}
+static void lift_prof_add(const char *name, float ms) {
+    int i = 0;
+    while (i < lift_prof_count && strcmp(lift_prof_table[i].name, name) != 0) i++;
+    if (i == lift_prof_count) {
+        if (lift_prof_count == 256) return;
+        if (lift_prof_count == 0) atexit(lift_prof_report);
+        lift_prof_table[lift_prof_count++] = lift_prof_entry{name, 0, 0.0};
+    }
+    lift_prof_table[i].launches++;
+    lift_prof_table[i].ms += ms;
+}
+#define LIFT_LAUNCH(kernel, grid, block, ...)                                                   \
+    do {                                                                                        \
+        cudaEvent_t lift_e0_, lift_e1_;                                                         \
+        float lift_ms_ = 0;                                                                     \
+        LIFT_CHECK(cudaEventCreate(&lift_e0_));                                                 \
+        LIFT_CHECK(cudaEventCreate(&lift_e1_));                                                 \
+        LIFT_CHECK(cudaEventRecord(lift_e0_, 0));                                               \
+        LIFT_KERNEL_CALL(kernel, grid, block, __VA_ARGS__);                                     \
+        LIFT_CHECK(cudaGetLastError());                                                         \
+        LIFT_CHECK(cudaEventRecord(lift_e1_, 0));                                               \
+        LIFT_CHECK(cudaEventSynchronize(lift_e1_));                                             \
+        LIFT_CHECK(cudaEventElapsedTime(&lift_ms_, lift_e0_, lift_e1_));                        \
+        lift_prof_add(#kernel, lift_ms_);                                                       \
+        LIFT_CHECK(cudaEventDestroy(lift_e0_));                                                 \
+        LIFT_CHECK(cudaEventDestroy(lift_e1_));                                                 \
+    } while (0)
+#else
+#define LIFT_LAUNCH(kernel, grid, block, ...)                                                   \
+    do {                                                                                        \
+        LIFT_KERNEL_CALL(kernel, grid, block, __VA_ARGS__);                                     \
+        LIFT_CHECK(cudaGetLastError());                                                         \
+    } while (0)
+#endif
+
+/* Grid sizes: enough blocks for n iterations, capped (kernels loop grid-stride). */
+#define LIFT_GRID_X_MAX 2147483647L
+#define LIFT_GRID_YZ_MAX 65535L
+#define LIFT_REDUCTION_GRID_MAX 1024L
+inline unsigned lift_blocks(long n, long per_block, long max_blocks) {
+    long b = (n + per_block - 1) / per_block;
+    return (unsigned)(b < 1 ? 1 : b > max_blocks ? max_blocks : b);
+}
+
+/* Integer helpers for loop bounds printed by isl. */
+LIFT_HD inline long lift_imin(long a, long b) { return a < b ? a : b; }
+LIFT_HD inline long lift_imax(long a, long b) { return a > b ? a : b; }
+LIFT_HD inline long lift_floord(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* Types taken from the host's declarations (kernels are templates over them). */
+template <class T> struct lift_noref { typedef T type; };
+template <class T> struct lift_noref<T &> { typedef T type; };
+#define LIFT_T(e) lift_noref<decltype(e)>::type
+template <class T> struct lift_tag {};
+
+/* Device views of multi-dimensional arrays, indexed like the host's A[i][j]. */
+template <class T> struct lift_view2 {
+    T *p;
+    long s1;
+    LIFT_HD T *operator[](long i) const { return p + i * s1; }
+};
+template <class T> struct lift_view3 {
+    T *p;
+    long s1, s2;
+    LIFT_HD lift_view2<T> operator[](long i) const { lift_view2<T> v = {p + i * s1 * s2, s2}; return v; }
+};
+template <class T> struct lift_view4 {
+    T *p;
+    long s1, s2, s3;
+    LIFT_HD lift_view3<T> operator[](long i) const { lift_view3<T> v = {p + i * s1 * s2 * s3, s2, s3}; return v; }
+};
+template <class T> inline T *lift_ptr_of(T &, char *d) { return (T *)d; }
+template <class T> inline lift_view2<T> lift_view2_of(T &, char *d, long s1) {
+    lift_view2<T> v = {(T *)d, s1};
+    return v;
+}
+template <class T> inline lift_view3<T> lift_view3_of(T &, char *d, long s1, long s2) {
+    lift_view3<T> v = {(T *)d, s1, s2};
+    return v;
+}
+template <class T> inline lift_view4<T> lift_view4_of(T &, char *d, long s1, long s2, long s3) {
+    lift_view4<T> v = {(T *)d, s1, s2, s3};
+    return v;
+}
+
+/* Reductions: operators, atomics (native where CUDA has one, else a compare-and-swap loop). */
+struct lift_op_add { template <class T> LIFT_HD static T apply(T a, T b) { return a + b; } };
+struct lift_op_mul { template <class T> LIFT_HD static T apply(T a, T b) { return a * b; } };
+struct lift_op_and { template <class T> LIFT_HD static T apply(T a, T b) { return a & b; } };
+struct lift_op_or { template <class T> LIFT_HD static T apply(T a, T b) { return a | b; } };
+struct lift_op_xor { template <class T> LIFT_HD static T apply(T a, T b) { return a ^ b; } };
+struct lift_op_min { template <class T> LIFT_HD static T apply(T a, T b) { return b < a ? b : a; } };
+struct lift_op_max { template <class T> LIFT_HD static T apply(T a, T b) { return b > a ? b : a; } };
+
+#ifdef LIFT_CUDA_EMULATION
+template <class Op, class T> inline void lift_atomic(Op, T *p, T v) { *p = Op::apply(*p, v); }
+#else
+template <int N> struct lift_word;
+template <> struct lift_word<4> { typedef unsigned int type; };
+template <> struct lift_word<8> { typedef unsigned long long type; };
+template <class Op, class T> __device__ inline void lift_atomic(Op, T *p, T v) {
+    typedef typename lift_word<sizeof(T)>::type W;
+    W *word = (W *)p;
+    W old = *word, assumed;
+    do {
+        assumed = old;
+        T cur, next;
+        memcpy(&cur, &assumed, sizeof(T));
+        next = Op::apply(cur, v);
+        W desired;
+        memcpy(&desired, &next, sizeof(T));
+        if (desired == assumed) break;
+        old = atomicCAS(word, assumed, desired);
+    } while (old != assumed);
+}
+__device__ inline void lift_atomic(lift_op_add, double *p, double v) { atomicAdd(p, v); }
+__device__ inline void lift_atomic(lift_op_add, float *p, float v) { atomicAdd(p, v); }
+__device__ inline void lift_atomic(lift_op_add, int *p, int v) { atomicAdd(p, v); }
+__device__ inline void lift_atomic(lift_op_add, unsigned *p, unsigned v) { atomicAdd(p, v); }
+__device__ inline void lift_atomic(lift_op_add, unsigned long long *p, unsigned long long v) { atomicAdd(p, v); }
+__device__ inline void lift_atomic(lift_op_min, int *p, int v) { atomicMin(p, v); }
+__device__ inline void lift_atomic(lift_op_max, int *p, int v) { atomicMax(p, v); }
+#endif
+
+/* Block-level tree reduction in shared memory, then one atomic per block.
+   Blocks of reduction kernels have LIFT_BLOCK_THREADS threads (a power of two). */
+#define LIFT_BLOCK_THREADS 256
+__device__ inline unsigned lift_thread_rank(void) {
+    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+template <class Op, class T> inline void lift_tree(Op, T *buf, unsigned n) {
+    for (unsigned s = n / 2; s > 0; s >>= 1)
+        for (unsigned tid = 0; tid < s; tid++)
+            buf[tid] = Op::apply(buf[tid], buf[tid + s]);
+}
+#ifdef LIFT_CUDA_EMULATION
+template <class Op, class T> void lift_emu_finish(void *buf, unsigned n, void *acc) {
+    lift_tree(Op(), (T *)buf, n);
+    lift_atomic(Op(), (T *)acc, ((T *)buf)[0]);
+}
+#endif
+template <class Op, class T> __device__ inline void lift_block_reduce(Op op, T *acc, T v) {
+#ifdef LIFT_CUDA_EMULATION
+    /* Threads run one at a time: each stores its partial, and when the block is done the
+       same tree as on the GPU runs over the buffer (see cuda_emulation.h). */
+    (void)op;
+    T *buf = (T *)lift_emu_block_buffer(sizeof(T), lift_emu_finish<Op, T>, acc);
+    buf[lift_thread_rank()] = v;
+#else
+    __shared__ T buf[LIFT_BLOCK_THREADS];
+    unsigned tid = lift_thread_rank(), n = blockDim.x * blockDim.y * blockDim.z;
+    __syncthreads();
+    buf[tid] = v;
+    __syncthreads();
+    for (unsigned s = n / 2; s > 0; s >>= 1) {
+        if (tid < s) buf[tid] = Op::apply(buf[tid], buf[tid + s]);
+        __syncthreads();
+    }
+    if (tid == 0) lift_atomic(op, acc, buf[0]);
+#endif
+}
+#endif /* LIFT_CUDA_PRELUDE */
+"""
+
+# After the prelude and the file's own system headers: C as C++.
+CXX_SHIMS = r"""/* nvcc compiles .cu files as C++: the C99/C11 spellings this file was written in. */
+#define restrict __restrict__
+#ifndef __bool_true_false_are_defined
+#define _Bool bool
+#endif
+#define _Static_assert static_assert
+#define _Alignof alignof
+#define _Alignas alignas
+#define _Thread_local thread_local
+#define _Noreturn
+/* In C, malloc's void * converts to any object pointer; in C++ only with a cast. */
+struct lift_void_ptr {
+    void *p;
+    template <class T> operator T *() const { return (T *)p; }
+};
+#define malloc(...) (lift_void_ptr{malloc(__VA_ARGS__)})
+#define calloc(...) (lift_void_ptr{calloc(__VA_ARGS__)})
+#define realloc(...) (lift_void_ptr{realloc(__VA_ARGS__)})
+#ifndef __cplusplus
+#error "this file is CUDA C++: compile it with nvcc (or g++ -x c++ -include cuda_emulation.h)"
+#endif
+#define register
+"""
+
+END_MARK = "/* ---- end of lift's CUDA runtime support ---- */\n"
+
+# Keywords of C++ (not of C) that C code may use as names; renamed by macros.
+CXX_ONLY_KEYWORDS = [
+    "new", "delete", "class", "this", "private", "public", "protected", "friend", "virtual", "operator",
+    "namespace", "using", "try", "catch", "throw", "explicit", "mutable", "export", "typeid", "nullptr",
+    "noexcept", "constexpr", "consteval", "constinit", "concept", "requires", "co_await", "co_yield",
+    "co_return", "static_cast", "dynamic_cast", "const_cast", "reinterpret_cast", "char8_t", "char16_t",
+    "char32_t",
+]

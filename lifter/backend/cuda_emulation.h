@@ -12,8 +12,10 @@
  *   the generated file expands to kernel<<<grid, block>>>(args) under nvcc and this
  *   header to lift_emu_launch(): every block of the grid, one after the other, and
  *   in each block every thread, one after the other, each running the kernel to
- *   its end. Launch configurations are checked like a GPU does (at most 1024
- *   threads per block, grid y and z at most 65535, no empty dimension).
+ *   its end; LIFT_EMU_ORDER=reverse in the environment runs them in reverse order,
+ *   which exposes kernels whose result depends on the order of their threads.
+ *   Launch configurations are checked like a GPU does (at most 1024 threads per
+ *   block, grid y and z at most 65535, no empty dimension).
  * - __syncthreads is not emulated: a block's threads run one at a time, so a
  *   barrier inside a kernel cannot be honoured. lift's kernels use none outside
  *   lift_block_reduce (in the generated file), which under emulation splits the
@@ -32,14 +34,11 @@
 #define LIFT_CUDA_EMULATION_H 1
 #define LIFT_CUDA_EMULATION 1
 
-#include <chrono>
-#include <functional>
-#include <map>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
-#include <vector>
+#include <time.h>
 
 #define __global__
 #define __device__
@@ -95,23 +94,32 @@ inline const char *cudaGetErrorString(cudaError_t e) {
 
 /* ---- device memory ---------------------------------------------------- */
 
-inline std::map<const char *, size_t> lift_emu_allocations;
+/* Live device allocations (few: a linear table is enough). */
+struct lift_emu_allocation {
+    char *base;
+    size_t size;
+};
+inline lift_emu_allocation *lift_emu_allocations = nullptr;
+inline size_t lift_emu_allocation_count = 0, lift_emu_allocation_cap = 0;
 inline cudaError_t lift_emu_last_error = cudaSuccess;
 
-/* The allocation holding [p, p + n), or null. */
-inline const char *lift_emu_device_block(const void *p, size_t n) {
+/* The allocation holding [p, p + n), or -1. */
+inline long lift_emu_find(const void *p, size_t n) {
     const char *c = (const char *)p;
-    auto it = lift_emu_allocations.upper_bound(c);
-    if (it == lift_emu_allocations.begin())
-        return nullptr;
-    --it;
-    if (c >= it->first && c + n <= it->first + it->second)
-        return it->first;
-    return nullptr;
+    for (size_t i = 0; i < lift_emu_allocation_count; i++) {
+        const lift_emu_allocation &a = lift_emu_allocations[i];
+        if (c >= a.base && c + n <= a.base + a.size)
+            return (long)i;
+    }
+    return -1;
 }
 
 inline bool lift_emu_is_device(const void *p) {
-    return lift_emu_device_block(p, 0) != nullptr || lift_emu_allocations.count((const char *)p);
+    const char *c = (const char *)p;
+    for (size_t i = 0; i < lift_emu_allocation_count; i++)
+        if (c >= lift_emu_allocations[i].base && c < lift_emu_allocations[i].base + lift_emu_allocations[i].size)
+            return true;
+    return false;
 }
 
 inline cudaError_t cudaMalloc(void **p, size_t n) {
@@ -119,7 +127,17 @@ inline cudaError_t cudaMalloc(void **p, size_t n) {
     if (!m)
         return cudaErrorMemoryAllocation;
     memset(m, 0xff, n ? n : 1); /* poison: uncopied doubles read as NaN */
-    lift_emu_allocations[m] = n ? n : 1;
+    if (lift_emu_allocation_count == lift_emu_allocation_cap) {
+        size_t cap = lift_emu_allocation_cap ? 2 * lift_emu_allocation_cap : 64;
+        void *grown = realloc(lift_emu_allocations, cap * sizeof(lift_emu_allocation));
+        if (!grown) {
+            free(m);
+            return cudaErrorMemoryAllocation;
+        }
+        lift_emu_allocations = (lift_emu_allocation *)grown;
+        lift_emu_allocation_cap = cap;
+    }
+    lift_emu_allocations[lift_emu_allocation_count++] = lift_emu_allocation{m, n ? n : 1};
     *p = m;
     return cudaSuccess;
 }
@@ -129,18 +147,19 @@ template <class T> inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaM
 inline cudaError_t cudaFree(void *p) {
     if (!p)
         return cudaSuccess;
-    auto it = lift_emu_allocations.find((const char *)p);
-    if (it == lift_emu_allocations.end())
-        return cudaErrorInvalidDevicePointer;
-    lift_emu_allocations.erase(it);
-    free(p);
-    return cudaSuccess;
+    for (size_t i = 0; i < lift_emu_allocation_count; i++)
+        if (lift_emu_allocations[i].base == (char *)p) {
+            lift_emu_allocations[i] = lift_emu_allocations[--lift_emu_allocation_count];
+            free(p);
+            return cudaSuccess;
+        }
+    return cudaErrorInvalidDevicePointer;
 }
 
 inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {
     if (n == 0)
         return cudaSuccess;
-    bool dst_dev = lift_emu_device_block(dst, n) != nullptr, src_dev = lift_emu_device_block(src, n) != nullptr;
+    bool dst_dev = lift_emu_find(dst, n) >= 0, src_dev = lift_emu_find(src, n) >= 0;
     switch (kind) {
     case cudaMemcpyHostToDevice:
         if (!dst_dev || lift_emu_is_device(src)) return cudaErrorInvalidValue;
@@ -162,7 +181,7 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKi
 }
 
 inline cudaError_t cudaMemset(void *p, int value, size_t n) {
-    if (n && !lift_emu_device_block(p, n))
+    if (n && lift_emu_find(p, n) < 0)
         return cudaErrorInvalidValue;
     memset(p, value, n);
     return cudaSuccess;
@@ -185,29 +204,31 @@ inline cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
 /* ---- events (host time) ----------------------------------------------- */
 
 typedef struct lift_emu_event {
-    std::chrono::steady_clock::time_point at;
+    double ms;
 } *cudaEvent_t;
 
 inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
-    *e = new lift_emu_event();
-    return cudaSuccess;
+    *e = (cudaEvent_t)calloc(1, sizeof(lift_emu_event));
+    return *e ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
 inline cudaError_t cudaEventRecord(cudaEvent_t e, int stream = 0) {
     (void)stream;
-    e->at = std::chrono::steady_clock::now();
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    e->ms = ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
     return cudaSuccess;
 }
 
 inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 
 inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
-    *ms = std::chrono::duration<float, std::milli>(b->at - a->at).count();
+    *ms = (float)(b->ms - a->ms);
     return cudaSuccess;
 }
 
 inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
-    delete e;
+    free(e);
     return cudaSuccess;
 }
 
@@ -300,29 +321,39 @@ inline void __threadfence(void) {}
 
 /* ---- launches ----------------------------------------------------------- */
 
-/* Block-level buffers for lift_block_reduce: a thread's n-th call uses slot n; the
-   slot's finish step (the reduction tree and its atomic) runs when the block ends. */
+/* Block-level buffers for lift_block_reduce: a thread's n-th call uses slot n; the slot's
+   finish step (the reduction tree and its atomic) runs when the block's last thread is done. */
 struct lift_emu_slot {
-    std::vector<unsigned char> bytes;
-    std::function<void()> finish;
+    unsigned char *bytes;
+    size_t capacity;
+    void (*finish)(void *buffer, unsigned threads, void *context);
+    void *context;
 };
 
-inline std::vector<lift_emu_slot> lift_emu_slots;
-inline size_t lift_emu_next_slot = 0;
+inline lift_emu_slot lift_emu_slots[64];
 
 inline unsigned lift_emu_threads_per_block(void) { return blockDim.x * blockDim.y * blockDim.z; }
+inline size_t lift_emu_slot_count = 0, lift_emu_next_slot = 0;
 
-template <class T, class Finish> T *lift_emu_block_buffer(Finish finish) {
+inline void *lift_emu_block_buffer(size_t element, void (*finish)(void *, unsigned, void *), void *context) {
     size_t i = lift_emu_next_slot++;
-    if (i == lift_emu_slots.size()) {
-        unsigned n = lift_emu_threads_per_block();
-        lift_emu_slots.emplace_back();
-        lift_emu_slot &slot = lift_emu_slots.back();
-        slot.bytes.assign(n * sizeof(T), 0);
-        T *buffer = (T *)slot.bytes.data();
-        slot.finish = [buffer, n, finish]() { finish(buffer, n); };
+    if (i >= 64) {
+        fprintf(stderr, "cuda_emulation.h: more than 64 block reductions in one kernel\n");
+        abort();
     }
-    return (T *)lift_emu_slots[i].bytes.data();
+    if (i == lift_emu_slot_count) {
+        size_t bytes = (size_t)blockDim.x * blockDim.y * blockDim.z * element;
+        lift_emu_slot &slot = lift_emu_slots[lift_emu_slot_count++];
+        if (slot.capacity < bytes) {
+            free(slot.bytes);
+            slot.bytes = (unsigned char *)malloc(bytes);
+            slot.capacity = bytes;
+        }
+        memset(slot.bytes, 0, bytes);
+        slot.finish = finish;
+        slot.context = context;
+    }
+    return lift_emu_slots[i].bytes;
 }
 
 inline bool lift_emu_config_ok(dim3 grid, dim3 block) {
@@ -332,31 +363,43 @@ inline bool lift_emu_config_ok(dim3 grid, dim3 block) {
            block.z <= 64 && threads <= 1024;
 }
 
-template <class F> void lift_emu_launch(dim3 grid, dim3 block, F &&run_thread) {
+/* Blocks and threads run one after the other, in index order; with LIFT_EMU_ORDER=reverse in the
+   environment, in reverse order (a kernel whose result depends on the order of its threads, a race
+   on a GPU, then gives a different result). */
+inline bool lift_emu_reverse(void) {
+    const char *order = getenv("LIFT_EMU_ORDER");
+    return order && strcmp(order, "reverse") == 0;
+}
+
+template <class F, class... Args> void lift_emu_launch(dim3 grid, dim3 block, F run_thread, Args... args) {
     if (!lift_emu_config_ok(grid, block)) {
         lift_emu_last_error = cudaErrorInvalidConfiguration;
         return;
     }
     gridDim = grid;
     blockDim = block;
-    for (unsigned bz = 0; bz < grid.z; bz++)
-        for (unsigned by = 0; by < grid.y; by++)
-            for (unsigned bx = 0; bx < grid.x; bx++) {
-                blockIdx = uint3{bx, by, bz};
-                lift_emu_slots.clear();
-                for (unsigned tz = 0; tz < block.z; tz++)
-                    for (unsigned ty = 0; ty < block.y; ty++)
-                        for (unsigned tx = 0; tx < block.x; tx++) {
-                            threadIdx = uint3{tx, ty, tz};
-                            lift_emu_next_slot = 0;
-                            run_thread();
-                        }
-                for (lift_emu_slot &slot : lift_emu_slots)
-                    slot.finish();
-                lift_emu_slots.clear();
-            }
+    const bool reverse = lift_emu_reverse();
+    const unsigned long blocks = (unsigned long)grid.x * grid.y * grid.z;
+    const unsigned threads = block.x * block.y * block.z;
+    for (unsigned long b = 0; b < blocks; b++) {
+        unsigned long bi = reverse ? blocks - 1 - b : b;
+        blockIdx = uint3{(unsigned)(bi % grid.x), (unsigned)(bi / grid.x % grid.y), (unsigned)(bi / grid.x / grid.y)};
+        lift_emu_slot_count = 0;
+        for (unsigned t = 0; t < threads; t++) {
+            unsigned ti = reverse ? threads - 1 - t : t;
+            threadIdx = uint3{ti % block.x, ti / block.x % block.y, ti / block.x / block.y};
+            lift_emu_next_slot = 0;
+            run_thread(args...);
+        }
+        for (size_t i = 0; i < lift_emu_slot_count; i++)
+            lift_emu_slots[i].finish(lift_emu_slots[i].bytes, threads, lift_emu_slots[i].context);
+        lift_emu_slot_count = 0;
+    }
 }
 
-#define LIFT_EMU_LAUNCH(kernel, grid, block, ...) lift_emu_launch((grid), (block), [&]() { kernel(__VA_ARGS__); })
+/* The arguments are evaluated once, on the host, like a real launch's; the lambda captures nothing
+   (host variables of variably modified type cannot be captured). */
+#define LIFT_EMU_LAUNCH(kernel, grid, block, ...) \
+    lift_emu_launch((grid), (block), [](auto... lift_a_) { kernel(lift_a_...); }, __VA_ARGS__)
 
 #endif /* LIFT_CUDA_EMULATION_H */

@@ -23,7 +23,8 @@ def pragma(m: MapScope) -> str:
     if plan.lastprivate:
         clauses.append(f"lastprivate({', '.join(plan.lastprivate)})")
     for name, op in plan.reductions:
-        clauses.append(f"reduction({op}: {name})")
+        section = f"[{plan.sections[name]}]" if name in plan.sections else ""
+        clauses.append(f"reduction({op}: {name}{section})")
     if plan.condition and not plan.versioned:
         clauses.append(f"if({plan.condition})")
     return f"#pragma omp {' '.join(clauses)} {MARK}"

@@ -39,6 +39,7 @@ class OmpPlan:
     reductions: list[tuple[str, str]] = field(default_factory=list)
     condition: str = ""  # run-time condition (work size, no aliasing); empty means always
     versioned: bool = False  # test the condition in C before the loop, with a sequential copy
+    sections: dict[str, str] = field(default_factory=dict)  # array reductions: name -> "first:length"
 
 
 @dataclass
@@ -92,6 +93,7 @@ class AccessNode:
     storage: str
     transient: bool  # declared inside the region
     indirect: bool
+    dims: list[str] = field(default_factory=list)  # declared extents as C text ('' where unknown)
 
 
 @dataclass

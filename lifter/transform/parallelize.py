@@ -27,6 +27,8 @@ from lifter.graph.ranges import bound_c
 
 # Iterations x statements below which a parallel region costs more than it saves.
 MIN_PARALLEL_WORK = 40_000
+# Array reductions give each thread a private copy of the section, on its stack.
+MAX_REDUCTION_ELEMENTS = 65_536
 
 
 def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK) -> None:
@@ -52,9 +54,22 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
     if m.offset is None:
         return "the loop comes from a macro expansion, so lift cannot annotate it in place"
-    arrays = [name for name, op in m.reductions if _container(g, name).ndim > 0]
-    if arrays:
-        return f"reduction into array '{arrays[0]}' (only scalar reductions are emitted)"
+    sections, section_limits = {}, []
+    for name, op in m.reductions:
+        node = _container(g, name)
+        if node.ndim == 0:
+            continue
+        section = _reduction_section(g, m, node)
+        if section is None:
+            return f"reduction into array '{name}' whose written range has no bounds in C"
+        first, length = section
+        sections[name] = f"{first}:{length}"
+        try:
+            if int(length.rstrip("L").strip("()")) > MAX_REDUCTION_ELEMENTS:
+                return f"reduction into array '{name}': each thread would copy {length} elements"
+        except ValueError:
+            # Each thread gets a private copy on its stack: keep it small.
+            section_limits.append(f"{length} <= {MAX_REDUCTION_ELEMENTS}L")
     live = g.graph["live_after"]
     inner = [g.nodes[n]["node"] for n in scope_descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
     loop_vars = [x.var for x in [m] + inner if not x.var_declared_in_header]
@@ -64,7 +79,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     for var in m.private:
         if var in live:
             return f"scalar '{var}' is used after the loop"
-    conditions = []
+    conditions = list(section_limits)
     work = _work(g, m, {x.var for x in [m] + inner}) if min_work > 0 else None
     if isinstance(work, int):
         if work < min_work:
@@ -85,8 +100,22 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     # Inside a sequential loop the region would be entered (and the `if` clause
     # tested) once per outer iteration: test in C instead, before a sequential copy.
     versioned = bool(conditions) and m.depth >= 1 and m.span is not None
-    m.plan = OmpPlan(1, private, list(m.lastprivate), scalars, " && ".join(conditions), versioned)
+    m.plan = OmpPlan(1, private, list(m.lastprivate), scalars, " && ".join(conditions), versioned, sections)
     return ""
+
+
+def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | None:
+    """(first, length) in C of the part of a 1-D array the map reduces into."""
+    if node.ndim != 1:
+        return None
+    for _, v, d in g.out_edges(m.id, data=True):
+        if isinstance(d["edge"], Memlet) and v == f"data:{node.container}":
+            lo, hi = bound_c(d["scope_range"], 0, False), bound_c(d["scope_range"], 0, True)
+            if lo is not None and hi is not None:
+                return lo, f"({hi}) - ({lo}) + 1"
+    if node.dims and node.dims[0] and node.kind == "array":
+        return "0", node.dims[0]
+    return None
 
 
 def _container(g, name) -> AccessNode:
@@ -199,6 +228,8 @@ def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
     first, last = [], []
     for d in range(node.ndim):
         lo, hi = bound_c(rng, d, False), bound_c(rng, d, True)
+        if (lo is None or hi is None) and node.kind == "array" and d < len(node.dims) and node.dims[d]:
+            lo, hi = "0", f"({node.dims[d]}) - 1"  # an array's own extent bounds any index into it
         if lo is None or hi is None:
             return None
         first.append(lo)

@@ -21,9 +21,9 @@ functions (every function named kernel_*), all of them, in source order.
                  k loop of a matmul accumulating into C[i][j] is ("C", "+"),
                  and a loop adding a whole row section (syrk's k loop, the
                  i loop of atax into y[j]) is an array reduction ("y", "+");
-               - a scatter through an index array (hist[key[i]]++,
-                 sums[assign[i]*dim + d] += ...) is NOT counted as a
-                 reduction: such loops are parallel=False as written.
+               - a scatter increment through an index array
+                 (hist[key[i]]++, sums[assign[i]*dim + d] += ...) is an
+                 array reduction over the whole array: ("hist", "+").
   private:   sorted list of scalar variables declared OUTSIDE the loop
              (typically inner loop variables declared at the top of a
              PolyBench-style function, `int i, j, k;`) that must be
@@ -175,7 +175,7 @@ EXPECTED = {
     ],
     'reductions/histogram.c': [
         dict(function='kernel_histogram', line=28, var='b', parallel=True, reduction=[], private=[]),
-        dict(function='kernel_histogram', line=30, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_histogram', line=30, var='i', parallel=True, reduction=[('hist', '+')], private=[]),
         dict(function='kernel_prefix', line=37, var='b', parallel=False, reduction=[], private=[]),
         dict(function='kernel_normalize', line=43, var='b', parallel=True, reduction=[], private=[]),
     ],
