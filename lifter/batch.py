@@ -564,24 +564,29 @@ def run_batch(jobs: list[FileJob], options: LiftOptions | None = None, batch: Ba
 
     deliver()
     workers = min(batch.jobs or default_jobs(), len(todo))
-    if workers <= 1:
+    pool = None
+    if workers > 1:
+        try:
+            pool = cf.ProcessPoolExecutor(workers, mp_context=_pool_context())
+        except (OSError, NotImplementedError, ValueError):
+            workers = 1  # no worker processes here (no semaphores, say): lift in this process
+    if pool is not None:
+        _run_pool(pool, jobs, todo, options, batch.fail_fast, finished, deliver, lambda: stopped)
+    else:
         for i in todo:
             if stopped:
                 break
             finished(i, _work(jobs[i].path, options))
             deliver()
-    else:
-        _run_pool(jobs, todo, workers, options, batch.fail_fast, finished, deliver, lambda: stopped)
     for i in range(delivered, total):
         outcomes[i] = FileOutcome(jobs[i].path, jobs[i].output, "skipped")
     return BatchResult(outcomes, time.perf_counter() - start, max(workers, 1))
 
 
-def _run_pool(jobs, todo, workers, options, fail_fast, finished, deliver, stopped) -> None:
-    """Lift `todo` in `workers` processes; files whose worker died are lifted again, each on its own."""
+def _run_pool(pool, jobs, todo, options, fail_fast, finished, deliver, stopped) -> None:
+    """Lift `todo` in the pool's processes; files whose worker died are lifted again, each on its own."""
     ctx = _pool_context()
     crashed: list[int] = []
-    pool = cf.ProcessPoolExecutor(workers, mp_context=ctx)
     try:
         futures = {pool.submit(_work, jobs[i].path, options): i for i in todo}
         pending = set(futures)
@@ -652,16 +657,26 @@ class _Refused(Exception):
 
 def lift_batch(inputs: list[str], outdir: str, options: LiftOptions | None = None,
                batch: BatchOptions | None = None, on_file: Callable[[FileOutcome], None] | None = None,
-               on_progress: Callable[[int, int, str], None] | None = None) -> BatchResult:
+               on_progress: Callable[[int, int, str], None] | None = None,
+               on_warning: Callable[[Diagnostic], None] | None = None) -> BatchResult:
     """Lift files and source trees into `outdir`: `lift INPUTS... -d OUTDIR` as a function.
 
     `inputs` are files and directories (every `.c` file below a directory); see
-    `find_inputs`, `plan` and `run_batch`. Nothing is printed: `on_file` gets every
-    outcome in input order (its errors and remarks), the result has them all.
+    `find_inputs`, `plan` and `run_batch`. Nothing is printed: `on_warning` gets the
+    warnings about the inputs before anything is lifted, `on_file` every outcome in
+    input order (its error and remarks); the result has them all. Raises LiftError
+    when there is nothing to lift or OUTDIR is not a directory.
     """
     options = options or LiftOptions()
     batch = batch or BatchOptions()
+    if os.path.exists(outdir) and not os.path.isdir(outdir):
+        raise LiftError(outdir, 0, 0, "output directory is not a directory")
     files, warnings = find_inputs(list(inputs), skip=[outdir] + ([batch.cache_dir] if batch.cache_dir else []))
+    for w in warnings:
+        if on_warning:
+            on_warning(w)
+    if not files:
+        raise LiftError("lift", 0, 0, "no input files")
     jobs = plan(files, outdir, options.target, depfiles=batch.deps is not None)
     result = run_batch(jobs, options, batch, on_file, on_progress)
     result.warnings = warnings

@@ -180,7 +180,7 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
 
             write_graphs(result.graphs, graph_path)
         if report_path:
-            _write_report(report_path, result.loops)
+            write_atomically(report_path, json.dumps({"tool": batch.TOOL, "loops": result.loops}, indent=2) + "\n")
         if output in (None, "-"):
             # Bytes, as they were read: non-UTF-8 text survives whatever stdout's encoding is.
             data = result.output.encode("utf-8", errors=ENCODING_ERRORS)
@@ -208,13 +208,6 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
             _echo_err(str(d))
 
 
-def _write_report(path: str, loops: list[dict], files: list[dict] | None = None) -> None:
-    report = {"tool": batch.TOOL, "loops": loops}
-    if files is not None:
-        report["files"] = files
-    write_atomically(path, json.dumps(report, indent=2) + "\n")
-
-
 def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, report_path, remarks, graph_path,
                 jobs, fail_fast, quiet, cache_dir, no_cache, deps) -> None:
     """`lift INPUTS... -d OUTDIR`: printing around lifter.batch.lift_batch."""
@@ -226,11 +219,9 @@ def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, report_pa
         raise click.UsageError("-MF, -MT and -MQ name one file; with -d OUTDIR each output gets OUTPUT.d")
     if cache_dir and no_cache:
         raise click.UsageError("--cache and --no-cache contradict each other")
-    if os.path.exists(outdir) and not os.path.isdir(outdir):
-        _fail(Diagnostic(outdir, 0, 0, "error", "output directory is not a directory"))
     options = LiftOptions(target=target or "openmp", preprocess=preprocess, opt_level=opt_level)
-    settings = batch.BatchOptions(jobs=jobs, fail_fast=fail_fast, deps=deps,
-                                  cache_dir=None if no_cache else cache_dir or os.path.join(outdir, batch.DEFAULT_CACHE))
+    cache = None if no_cache else cache_dir or os.path.join(outdir, batch.DEFAULT_CACHE)
+    settings = batch.BatchOptions(jobs=jobs, fail_fast=fail_fast, deps=deps, cache_dir=cache)
     progress = batch.ProgressBar(_write_err, enabled=not quiet and _is_terminal(sys.stderr))
 
     def on_file(outcome: batch.FileOutcome) -> None:
@@ -244,18 +235,15 @@ def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, report_pa
             progress.redraw()
 
     try:
-        files, warnings = batch.find_inputs(list(inputs), skip=[outdir] + ([settings.cache_dir] if settings.cache_dir else []))
-        for w in warnings:
-            _echo_err(str(w))
-        if not files:
-            _fail(Diagnostic("lift", 0, 0, "error", "no input files"))
-        plan = batch.plan(files, outdir, options.target, depfiles=deps is not None)
-        result = batch.run_batch(plan, options, settings, on_file=on_file, on_progress=progress.update)
+        result = batch.lift_batch(list(inputs), outdir, options, settings, on_file=on_file,
+                                  on_progress=progress.update, on_warning=lambda w: _echo_err(str(w)))
+    except LiftError as exc:
+        _fail(exc.diagnostic)
     finally:
         progress.clear()
     if report_path:
         try:
-            _write_report(report_path, result.report()["loops"], result.report()["files"])
+            write_atomically(report_path, json.dumps(result.report(), indent=2) + "\n")
         except OSError as exc:
             _fail(Diagnostic(exc.filename or report_path, 0, 0, "error", f"cannot write: {exc.strerror or exc}"))
     if not quiet:

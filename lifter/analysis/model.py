@@ -76,6 +76,7 @@ class Container:
     declared_in: str | None = None  # id of the loop whose body declares it (then private there)
     indirect: bool = False
     dims: list[str] = field(default_factory=list)  # declared extents as C text ('' where unknown)
+    strides: list[str] = field(default_factory=list)  # a delinearized flat buffer: C stride per dimension
 
 
 @dataclass

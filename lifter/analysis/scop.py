@@ -15,6 +15,7 @@ from pycparser import c_ast
 
 from lifter.analysis.walk import walk
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
+from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update
 from lifter.analysis.model import Access, Container, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols
@@ -166,12 +167,34 @@ class RegionBuilder:
     def build(self, root: c_ast.For) -> Region:
         self.written = written_names(root)
         self._check_control_flow(root)
+        self._plan_shapes(root)
         self._scopes = [{}]
         root_id = self._loop(root, parent=None, outer=[], constraints=[], beta=[0], guarded=[])
         params = sorted(self.params)
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,
                       self.containers, params, context)
+
+    def _is_size(self, name: str) -> bool:
+        return name not in self._loop_vars and self._is_parameter(name)
+
+    def _plan_shapes(self, root: c_ast.For) -> None:
+        """Find flat buffers indexed like multi-dimensional arrays (see delinearize.py)."""
+        self._loop_vars = {parse_var for n in walk(root) if isinstance(n, c_ast.For)
+                           for parse_var in [_header_var(n)] if parse_var}
+        self.shapes: dict[str, list] = {}
+        found: dict[str, list[set]] = {}
+        for n in walk(root):
+            if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID):
+                sym = self.symbols.lookup(n.name.name)
+                if sym is None or sym.kind not in ("pointer", "array") or sym.ndim != 1 or sym.indirect:
+                    continue
+                found.setdefault(n.name.name, []).append(set(monomials(n.subscript, self._is_size)))
+        for name, sets in found.items():
+            if any(s - {()} for s in sets):
+                chain = shape_of(sets)
+                if chain is not None:
+                    self.shapes[name] = chain
 
     def _check_control_flow(self, root: c_ast.For) -> None:
         """Reject nests that jump out: return, goto, labels, or break/continue of an affine loop."""
@@ -384,7 +407,9 @@ class RegionBuilder:
         container = self._container(ref)
         subs = []
         exact = True
-        for k in range(container.ndim):
+        if container.strides:
+            subs, exact = self._delinearized(stmt, ref, translate, iters, container)
+        for k in range(len(subs), container.ndim):
             if k < len(ref.subscripts) and ref.subscripts[k] is not None:
                 try:
                     subs.append(translate.expr(ref.subscripts[k]))
@@ -399,6 +424,26 @@ class RegionBuilder:
         rel = rel.intersect_domain(stmt.domain.set_tuple_name(acc_id))
         must = ref.is_write and exact and not ref.may
         stmt.accesses.append(Access(acc_id, stmt.id, ref.key, ref.is_write, must, rel, ref.text, ref.line))
+
+    def _delinearized(self, stmt, ref, translate, iters, container) -> tuple[list[str], bool]:
+        """Subscripts of an access to a delinearized buffer, if provably within the shape."""
+        chain = self.shapes[ref.name]
+        if len(ref.subscripts) != 1 or ref.subscripts[0] is None:
+            return [], False
+        try:
+            subs = subscripts(ref.subscripts[0], chain, translate, self._is_size)
+        except NotAffine:
+            return [], False
+        params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
+        names = ", ".join(iters)
+        dom = stmt.domain
+        for sub, extent in zip(subs[1:], extents(chain)):
+            translate.parameters.add(extent)
+            params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
+            outside = isl.Set(f"[{params}] -> {{ {stmt.id}[{names}] : {sub} < 0 or {sub} >= {isl_name(extent)} }}")
+            if not outside.intersect(dom).is_empty():
+                return [], False
+        return subs, True
 
     def _container(self, ref) -> Container:
         if ref.key in self.containers:
@@ -415,8 +460,22 @@ class RegionBuilder:
                           indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims])
         if ref.field_path:
             c = Container(ref.key, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar")
+        elif ref.key == ref.name and ref.name in self.shapes:
+            chain = self.shapes[ref.name]
+            c.ndim = len(chain)
+            c.dims = [""] + extents(chain)
+            c.strides = ["*".join(m) if m else "1" for m in chain]
         self.containers[ref.key] = c
         return c
+
+
+def _header_var(node: c_ast.For) -> str | None:
+    init = node.init
+    if isinstance(init, c_ast.DeclList) and init.decls:
+        return init.decls[0].name
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        return init.lvalue.name
+    return None
 
 
 def _tuple(key: str) -> str:

@@ -445,7 +445,7 @@ class _Context:
                 a, b = d.body
                 todo.extend(_calls(self.source.text[self.cfile.tokens[a].start:self.cfile.tokens[b].end]))
                 continue
-            if name in DEVICE_FUNCTIONS or name in KEYWORDS:
+            if name in DEVICE_FUNCTIONS or name in KEYWORDS or name.startswith("lift_"):
                 continue
             raise NotOffloaded(f"the loop calls '{name}', which has no GPU version")
         self.calls |= seen
@@ -534,6 +534,7 @@ class _Region:
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
         self.dnames: dict[str, str] = {}
+        self.atomic: dict[str, str] = {}  # arrays the kernel being built reduces into: key -> operator
 
     def _dn(self, key: str) -> str:
         """Suffix of the host-side variables for a device array (unique in the region)."""
@@ -569,9 +570,6 @@ class _Region:
                     self.roles[nid] = "serial"
                     device |= self._arrays_touched(nid)
                     changed = True
-        for nid, role in self.roles.items():
-            if role == "host":
-                self._check_host(nid)
         for nid, role in list(self.roles.items()):
             if role in ("kernel", "serial"):
                 self.kernels[nid] = self._kernel(nid, role == "serial")
@@ -646,10 +644,6 @@ class _Region:
         return {k for k, (node, _, _) in self._touched(nid).items() if node.kind != "scalar" and node.ndim > 0
                 or node.kind == "memory"}
 
-    def _check_host(self, nid: str) -> None:
-        """Code that stays on the host: it must not write scalars the kernels' host code relies on. (Nothing.)"""
-        return
-
     # -- kernels -----------------------------------------------------------------------
 
     def _kernel(self, nid: str, serial: bool) -> _Kernel:
@@ -668,6 +662,8 @@ class _Region:
                             f"the sequential loop over '{n.var}' touches device data: it would run on one GPU thread")
                     if n.var in self.live_after and not n.var_declared_in_header:
                         raise NotOffloaded(f"'{n.var}' is used after the nest")
+                    if not n.var_declared_in_header and self._read_outside(n.var, inside):
+                        raise NotOffloaded(f"'{n.var}' is read after its loop, which would run on the GPU")
                 elif n.opaque_reason:
                     raise NotOffloaded(f"code between the kernels touches device data: {n.opaque_reason}")
             maps = []
@@ -680,10 +676,20 @@ class _Region:
             self._bind(k, [nid] + scope_descendants(g, nid), [], [])
             return k
         m: MapScope = node
+        scalar_reductions = []
+        self.atomic = {}
         for name, op in m.plan.reductions:
             red = self._container(name)
-            if red is None or red.kind != "scalar" or getattr(m.plan, "sections", {}).get(name):
-                raise NotOffloaded(f"reduction into array '{name}' (element-wise atomics are not generated)")
+            if red is None:
+                raise NotOffloaded(f"reduction into '{name}', which is not in the graph")
+            if red.kind == "scalar" and not getattr(m.plan, "sections", {}).get(name):
+                scalar_reductions.append((name, op))
+            elif not self.reemit:
+                raise NotOffloaded(f"reduction into array '{name}' in a nest whose statements cannot be re-emitted")
+            elif op not in REDUCTION_OPS:
+                raise NotOffloaded(f"reduction operator '{op}' on '{name}'")
+            else:
+                self.atomic[red.container] = op  # every update becomes an atomic
         if m.plan.lastprivate:
             raise NotOffloaded(f"the loop over '{m.var}' has lastprivate variables ({', '.join(m.plan.lastprivate)})")
         chain = [m]
@@ -732,8 +738,20 @@ class _Region:
         grid = " and ".join(f"'{c.var}'" for c in chain)
         k.comment = (f"lift: loop over '{m.var}' at line {line} of {self.function}: {grid} on the grid"
                      + (f", reduction {', '.join(f'{op}: {v}' for v, op in m.reductions)}" if m.reductions else ""))
-        self._bind(k, [nid] + scope_descendants(g, nid), chain, m.reductions)
+        self.atomic = {}
+        self._bind(k, [nid] + scope_descendants(g, nid), chain, scalar_reductions)
         return k
+
+    def _read_outside(self, name: str, inside: list[str]) -> bool:
+        """Whether code of the region other than `inside` reads the scalar `name`."""
+        inside_set = set(inside)
+        for n, d in self.g.nodes(data=True):
+            if isinstance(d["node"], AccessNode) and d["node"].name == name:
+                for _, v, e in self.g.out_edges(n, data=True):
+                    if isinstance(e["edge"], Memlet) and v not in inside_set and \
+                            not isinstance(self.g.nodes[v]["node"], MapScope):
+                        return True
+        return False
 
     def _container(self, name: str) -> AccessNode | None:
         for _, d in self.g.nodes(data=True):
@@ -781,6 +799,19 @@ class _Region:
             return lines + [f"{indent}}}"]
         if not node.text:
             raise NotOffloaded(f"the text of the statement at line {node.line} is not known")
+        if self.atomic:
+            updated = {self.g.nodes[v]["node"].container for _, v, d in self.g.out_edges(nid, data=True)
+                       if isinstance(d["edge"], Memlet)} & set(self.atomic)
+            if updated:
+                stmt = self.region.statements.get(nid) if self.region is not None else None
+                red = getattr(stmt, "reduction", None)
+                if red is None or red[0] not in updated or len(updated) > 1:
+                    raise NotOffloaded(f"the update of '{next(iter(updated))}' at line {node.line} is not a reduction "
+                                       "statement lift can make atomic")
+                text = _atomic_update(node.text, REDUCTION_OPS[self.atomic[red[0]]], red[1])
+                if text is None:
+                    raise NotOffloaded(f"the reduction statement at line {node.line} cannot be made atomic")
+                return [indent + text]
         return [indent + node.text]
 
     def _bind(self, k: _Kernel, inside: list[str], chain: list[MapScope], reductions) -> None:
@@ -828,15 +859,18 @@ class _Region:
                     args.append(_Arg("value", kname, node.name))
             else:
                 if node.name in private and not k.serial:
+                    dims = getattr(node, "dims", None) or []
+                    if any(not d or set(_words(d)) & (set(self.state.params) | self._region_written()) for d in dims):
+                        raise NotOffloaded(f"private array '{node.name}' has no constant size")
                     args.append(_Arg("local", kname, node.name))
                 elif declared is not None:
                     raise NotOffloaded(f"array '{node.name}' is declared inside the nest but outside the GPU loop")
                 elif node.indirect:
                     raise NotOffloaded(f"'{node.name}' is an array of pointers (rows are separate objects)")
-                elif node.ndim > 4:
+                elif _c_ndim(node) > 4:
                     raise NotOffloaded(f"'{node.name}' has more than four dimensions")
                 else:
-                    args.append(_Arg("array", kname, key, ndim=node.ndim))
+                    args.append(_Arg("array", kname, key, ndim=_c_ndim(node)))
                     k.arrays.add(key)
             bound.add(kname)
         # Loop variables of the maps inside: locals (those declared in their headers declare themselves).
@@ -921,15 +955,22 @@ class _Region:
     def _rows(self, a: _Array, rng) -> tuple[str, str]:
         """C text of the first and last row (index of the first dimension) of a range."""
         node = a.node
+        strides = getattr(node, "strides", None) or []
         if rng is not None and rng is not False:
-            lo, hi = _bound(rng, False), _bound(rng, True)
-            if lo is not None and hi is not None:
-                return lo, hi
+            if strides:  # a flat buffer indexed as A[i*m + j]: the flat range of the box
+                bounds = [(_bound(rng, False, d), _bound(rng, True, d)) for d in range(len(strides))]
+                if all(lo is not None and hi is not None for lo, hi in bounds):
+                    return (" + ".join(f"({lo}) * ({st})" for (lo, _), st in zip(bounds, strides)),
+                            " + ".join(f"({hi}) * ({st})" for (_, hi), st in zip(bounds, strides)))
+            else:
+                lo, hi = _bound(rng, False), _bound(rng, True)
+                if lo is not None and hi is not None:
+                    return lo, hi
         rows = self._interval_rows(a.key, written_only=rng is a.write and a.write is not None)
         if rows is not None:
             return rows
         dims = getattr(node, "dims", None) or []
-        if dims and dims[0] and not (set(_words(dims[0])) & self._region_written()):
+        if dims and dims[0] and not strides and not (set(_words(dims[0])) & self._region_written()):
             return "0L", f"(long)({dims[0]}) - 1L"
         if node.kind == "array":
             return "0L", f"(long)(sizeof({node.name}) / sizeof(({node.name})[0])) - 1L"
@@ -1046,7 +1087,7 @@ class _Region:
         """When the region writes every element of the rows it moves (and reads none), no copy in is
         needed: '' if that holds always, a C condition if it holds when the inner dimensions are
         covered (checked at run time), None if a copy in is needed."""
-        if a.read is not None or a.write is None or a.write is False:
+        if a.read is not None or a.write is None or a.write is False or getattr(a.node, "strides", None):
             return None
         for nid in scope_descendants(self.g, STATE):
             if isinstance(self.g.nodes[nid]["node"], MapScope):
@@ -1061,7 +1102,7 @@ class _Region:
             return None
         h = a.node.name
         conds = []
-        for k in range(1, a.node.ndim):
+        for k in range(1, _c_ndim(a.node)):
             lo, hi = bound_c(a.write, k, False), bound_c(a.write, k, True)
             if lo is None or hi is None:
                 return None
@@ -1281,6 +1322,65 @@ def _substitute(text: str, subst: dict[str, str]) -> str:
     return apply(text, [], edits)
 
 
+def _atomic_update(text: str, op_struct: str, op: str) -> str | None:
+    """`y[j] += e;`, `y[j] = y[j] + e;` or `h[k]++;` as `lift_atomic(op, &(y[j]), value);`."""
+    toks = Spans(text).tokens
+    if not toks or toks[-1].text != ";" or any(t.kind == "directive" for t in toks):
+        return None
+    body = toks[:-1]
+    n = len(body)
+
+    def joined(a: int, b: int) -> bool:
+        return body[a].end == body[b].start
+
+    def cut(a: int, b: int) -> str:
+        return text[body[a].start:body[b - 1].end] if a < b else ""
+
+    sign = {"+": "1", "-": "-1"}
+    if n >= 3 and body[0].text == body[1].text and body[0].text in sign and joined(0, 1):
+        lhs, value, cop = cut(2, n), sign[body[0].text], "+"
+    elif n >= 3 and body[-1].text == body[-2].text and body[-1].text in sign and joined(n - 2, n - 1):
+        lhs, value, cop = cut(0, n - 2), sign[body[-1].text], "+"
+    else:
+        depth, k = 0, None
+        for i, t in enumerate(body):
+            if t.text in "([{":
+                depth += 1
+            elif t.text in ")]}":
+                depth -= 1
+            elif t.text == "=" and depth == 0:
+                if i + 1 < n and body[i + 1].text == "=" and joined(i, i + 1):
+                    return None
+                if i > 0 and body[i - 1].text in "=!<>" and joined(i - 1, i):
+                    return None
+                k = i
+                break
+        if k is None or k == 0:
+            return None
+        if body[k - 1].text in "+-*&|^" and joined(k - 1, k):
+            lhs, rhs, cop = cut(0, k - 1), cut(k + 1, n), body[k - 1].text
+            value = f"-({rhs})" if cop == "-" else rhs
+            cop = "+" if cop == "-" else cop
+        else:
+            lhs_toks = [t.text for t in body[:k]]
+            rest = body[k + 1:]
+            m = len(lhs_toks)
+            if [t.text for t in rest[:m]] == lhs_toks and len(rest) > m + 1 and rest[m].text in "+-*&|^":
+                cop = rest[m].text
+                value = text[rest[m + 1].start:rest[-1].end]
+                if cop == "-":
+                    value, cop = f"-({value})", "+"
+            elif [t.text for t in rest[-m:]] == lhs_toks and len(rest) > m + 1 and rest[-m - 1].text in "+*&|^":
+                cop = rest[-m - 1].text
+                value = text[rest[0].start:rest[-m - 2].end]
+            else:
+                return None
+            lhs = cut(0, k)
+    if cop != op:
+        return None
+    return f"lift_atomic({op_struct}(), &({lhs}), (LIFT_T({lhs}))({value}));"
+
+
 def _header_type(header: str, var: str) -> str | None:
     m = re.match(r"\s*for\s*\(\s*(.*?)\b" + re.escape(var) + r"\s*=", header, re.S)
     if not m or not m.group(1).strip():
@@ -1330,13 +1430,18 @@ def _union(a, b, ok: bool):
             return False
 
 
-def _bound(rng, upper: bool) -> str | None:
-    """Strict C for the first or last index of dimension 0, else isl's printed form, else None."""
-    text = bound_c(rng, 0, upper)
+def _c_ndim(node: AccessNode) -> int:
+    """Dimensions of the C object: a delinearized flat buffer (`strides`) is one-dimensional in C."""
+    return 1 if getattr(node, "strides", None) else node.ndim
+
+
+def _bound(rng, upper: bool, dim: int = 0) -> str | None:
+    """Strict C for the first or last index of a dimension, else isl's printed form, else None."""
+    text = bound_c(rng, dim, upper)
     if text is not None:
         return text
     try:
-        pw = rng.dim_max(0) if upper else rng.dim_min(0)
+        pw = rng.dim_max(dim) if upper else rng.dim_min(dim)
         if pw.is_cst() and pw.is_nan() if hasattr(pw, "is_nan") else False:
             return None
         return "(long)(" + _isl_c(readable(pw)) + ")"

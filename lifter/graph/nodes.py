@@ -94,6 +94,7 @@ class AccessNode:
     transient: bool  # declared inside the region
     indirect: bool
     dims: list[str] = field(default_factory=list)  # declared extents as C text ('' where unknown)
+    strides: list[str] = field(default_factory=list)  # delinearized flat buffer: element stride per dim
 
 
 @dataclass

@@ -234,7 +234,12 @@ def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
             return None
         first.append(lo)
         last.append(hi)
-    name = node.name
-    lo = f"(const char *)&{name}{''.join(f'[{x}]' for x in first)}"
-    hi = f"(const char *)(&{name}{''.join(f'[{x}]' for x in last)} + 1)"
-    return lo, hi
+    return f"(const char *)&{_element(node, first)}", f"(const char *)(&{_element(node, last)} + 1)"
+
+
+def _element(node: AccessNode, index: list[str]) -> str:
+    """C for one element: `A[i][j]`, or `A[(i)*(m) + (j)*(1)]` for a delinearized flat buffer."""
+    if node.strides:
+        flat = " + ".join(f"({x})*({s})" for x, s in zip(index, node.strides))
+        return f"{node.name}[{flat}]"
+    return node.name + "".join(f"[{x}]" for x in index)

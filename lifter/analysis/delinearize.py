@@ -1,0 +1,116 @@
+"""Delinearization: `a[i*n + j]` on a flat buffer read as `a[i][j]`.
+
+Real code indexes malloc'd buffers with products of loop variables and sizes
+(`(i*ny + j)*nz + k`), which is not affine. Written as a sum over monomials of
+size parameters, `i*(ny*nz) + j*(nz) + k*(1)`, each coefficient is affine; if
+the monomials of all accesses to a buffer form one chain (ny*nz, nz, 1), the
+buffer has the shape [?][ny][nz] and each access has one affine subscript per
+dimension. The reading is only valid where every inner subscript stays within
+its extent (0 <= j < ny, 0 <= k < nz): the region builder proves that from the
+iteration domain for each access, and an access where it cannot is treated as
+touching any element.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from lifter.analysis.affine import AffineTranslator, NotAffine
+
+Monomial = tuple[str, ...]  # sorted parameter names; () is the constant term
+
+
+def monomials(node: c_ast.Node, is_size) -> dict[Monomial, c_ast.Node]:
+    """Split an index into {monomial of size parameters: affine coefficient expression}.
+
+    `is_size(name)` says which names are size parameters (they multiply loop
+    variables); other names (loop variables) must appear linearly.
+    """
+    terms = _expand(node, is_size)
+    out: dict[Monomial, c_ast.Node] = {}
+    for mono, coeff in terms:
+        out[mono] = coeff if mono not in out else c_ast.BinaryOp("+", out[mono], coeff)
+    return out
+
+
+def _expand(node, is_size) -> list[tuple[Monomial, c_ast.Node]]:
+    if isinstance(node, c_ast.Cast):
+        return _expand(node.expr, is_size)
+    if isinstance(node, c_ast.BinaryOp) and node.op in "+-":
+        left, right = _expand(node.left, is_size), _expand(node.right, is_size)
+        if node.op == "-":
+            right = [(m, c_ast.UnaryOp("-", c)) for m, c in right]
+        return left + right
+    if isinstance(node, c_ast.UnaryOp) and node.op == "-":
+        return [(m, c_ast.UnaryOp("-", c)) for m, c in _expand(node.expr, is_size)]
+    if isinstance(node, c_ast.BinaryOp) and node.op == "*":
+        left, right = node.left, node.right
+        size_l, size_r = _size_product(left, is_size), _size_product(right, is_size)
+        if size_r is not None:
+            return [(tuple(sorted(m + size_r)), c) for m, c in _expand(left, is_size)]
+        if size_l is not None:
+            return [(tuple(sorted(m + size_l)), c) for m, c in _expand(right, is_size)]
+        return [((), node)]  # constant factors and the like: left to the affine translator
+    if isinstance(node, c_ast.ID) and is_size(node.name):
+        return [((node.name,), c_ast.Constant("int", "1"))]
+    return [((), node)]
+
+
+def _size_product(node, is_size) -> Monomial | None:
+    """The size parameters multiplied in `node` (n, n*m, (n)), or None if it is something else."""
+    if isinstance(node, c_ast.Cast):
+        return _size_product(node.expr, is_size)
+    if isinstance(node, c_ast.ID) and is_size(node.name):
+        return (node.name,)
+    if isinstance(node, c_ast.BinaryOp) and node.op == "*":
+        a, b = _size_product(node.left, is_size), _size_product(node.right, is_size)
+        if a is not None and b is not None:
+            return tuple(sorted(a + b))
+    return None
+
+
+def shape_of(all_monomials: list[set[Monomial]]) -> list[Monomial] | None:
+    """The chain of strides shared by every access (outermost first), or None.
+
+    Each stride must be the next one times one more size parameter:
+    [(ny, nz), (nz,), ()] is the shape [?][ny][nz].
+    """
+    keys = set().union(*all_monomials) if all_monomials else set()
+    keys.add(())
+    chain = sorted(keys, key=len, reverse=True)
+    if len(chain) < 2:
+        return None
+    for outer, inner in zip(chain, chain[1:]):
+        if len(outer) != len(inner) + 1 or not _contains(outer, inner):
+            return None
+    return chain
+
+
+def _contains(big: Monomial, small: Monomial) -> bool:
+    rest = list(big)
+    for name in small:
+        if name not in rest:
+            return False
+        rest.remove(name)
+    return True
+
+
+def extents(chain: list[Monomial]) -> list[str]:
+    """Extent of each inner dimension: the parameter that one stride has more than the next."""
+    out = []
+    for outer, inner in zip(chain, chain[1:]):
+        rest = list(outer)
+        for name in inner:
+            rest.remove(name)
+        out.append(rest[0])
+    return out
+
+
+def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTranslator, is_size) -> list[str]:
+    """One isl subscript per dimension of `chain`, or NotAffine."""
+    terms = monomials(node, is_size)
+    if not set(terms) <= set(chain):
+        raise NotAffine("index does not follow the buffer's shape")
+    return [translate.expr(terms[m]) if m in terms else "0" for m in chain]
+
+
+__all__ = ["extents", "monomials", "shape_of", "subscripts"]

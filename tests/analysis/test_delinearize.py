@@ -1,0 +1,56 @@
+"""Delinearization: flat buffers indexed i*n + j are analysed as two-dimensional arrays,
+only where the inner index provably stays inside its row."""
+from lifter import LiftOptions, lift_source
+
+ROWS = """
+void scale(int n, int m, double *restrict a, const double *restrict b) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      a[i * m + j] = 2.0 * b[i * m + j];
+}
+"""
+
+# j runs to m inclusive: a[i*m + m] is a[(i+1)*m + 0], the next row's first element,
+# which iteration i+1 also writes; so the i loop must stay sequential.
+OVERRUN = """
+void shift(int n, int m, double *restrict a, const double *restrict b) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j <= m; j++)
+      a[i * m + j] = b[i] * j;
+}
+"""
+
+THREE_D = """
+void heat(int nx, int ny, int nz, double *restrict u, const double *restrict v) {
+  for (int i = 1; i < nx - 1; i++)
+    for (int j = 1; j < ny - 1; j++)
+      for (int k = 1; k < nz - 1; k++)
+        u[(i * ny + j) * nz + k] = v[((i - 1) * ny + j) * nz + k] + v[((i + 1) * ny + j) * nz + k]
+                                 + v[(i * ny + j - 1) * nz + k] + v[(i * ny + j) * nz + k + 1];
+}
+"""
+
+
+def _loops(text):
+    return {(e["line"], e["var"]): e for e in lift_source(text, "d.c", LiftOptions(min_parallel_work=0)).loops}
+
+
+def test_row_major_buffer_is_parallel():
+    loops = _loops(ROWS)
+    assert loops[(3, "i")]["parallel"] and loops[(3, "i")]["parallelized"]
+
+
+def test_index_past_the_row_is_not_delinearized():
+    loops = _loops(OVERRUN)
+    assert not loops[(3, "i")]["parallel"]
+
+
+def test_three_dimensional_buffer():
+    loops = _loops(THREE_D)
+    assert loops[(3, "i")]["parallelized"]
+
+
+def test_graph_shows_two_dimensions():
+    (g,) = lift_source(ROWS, "d.c").graphs
+    nodes = [d["node"] for _, d in g.nodes(data=True) if getattr(d["node"], "name", None) == "a"]
+    assert nodes and nodes[0].ndim == 2 and nodes[0].strides == ["m", "1"]
