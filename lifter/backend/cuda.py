@@ -445,7 +445,7 @@ class _Context:
                 a, b = d.body
                 todo.extend(_calls(self.source.text[self.cfile.tokens[a].start:self.cfile.tokens[b].end]))
                 continue
-            if name in DEVICE_FUNCTIONS or name in KEYWORDS or name.startswith("lift_"):
+            if name in DEVICE_FUNCTIONS or name in KEYWORDS or name.startswith(("lift_", "LIFT_")):
                 continue
             raise NotOffloaded(f"the loop calls '{name}', which has no GPU version")
         self.calls |= seen

@@ -100,8 +100,28 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     # Inside a sequential loop the region would be entered (and the `if` clause
     # tested) once per outer iteration: test in C instead, before a sequential copy.
     versioned = bool(conditions) and m.depth >= 1 and m.span is not None
-    m.plan = OmpPlan(1, private, list(m.lastprivate), scalars, " && ".join(conditions), versioned, sections)
+    m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
+                     versioned, sections)
     return ""
+
+
+# An outer loop shorter than this gives two threads too few, or too uneven, chunks.
+COLLAPSE_BELOW = 16
+
+
+def _collapse(g, m: MapScope) -> int:
+    """2 when `m` is short, constant and has exactly one parallel rectangular loop inside; else 1."""
+    extent = _extent_text(m, set())
+    kids = scope_children(g, m.id)
+    if not isinstance(extent, int) or extent >= COLLAPSE_BELOW or len(kids) != 1:
+        return 1
+    inner = g.nodes[kids[0]]["node"]
+    if not isinstance(inner, MapScope) or inner.schedule != "parallel" or inner.private \
+            or not set(inner.reductions) <= set(m.reductions):
+        return 1
+    if m.var in set(re.findall(r"[A-Za-z_]\w*", f"{inner.begin} {inner.end}")):
+        return 1
+    return 2
 
 
 def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | None:

@@ -83,3 +83,31 @@ def test_transformed_programs_compute_the_same(tmp_path):
         diff = prepare(Path(src), tmp_path)
         for threads in (1, 2, 8):
             diff.check(threads)
+
+
+SHORT_OUTER = """#include <stdio.h>
+#define C 3
+#define N 100000
+static double a[C][N];
+int main(void) {
+  for (int c = 0; c < C; c++)
+    for (int i = 0; i < N; i++)
+      a[c][i] = c * 0.5 + i;
+  double s = 0;
+  for (int c = 0; c < C; c++)
+    for (int i = 0; i < N; i++)
+      s += a[c][i];
+  printf("%.3f\\n", s);
+  return 0;
+}
+"""
+
+
+def test_short_outer_loop_is_collapsed(tmp_path):
+    out = lift_source(SHORT_OUTER, "c.c").output
+    assert out.count("collapse(2)") == 2
+    src = tmp_path / "c.c"
+    src.write_text(SHORT_OUTER)
+    diff = prepare(Path(src), tmp_path, min_parallel_work=40_000)
+    for threads in (1, 2, 8):
+        diff.check(threads)
