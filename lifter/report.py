@@ -31,9 +31,13 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                 reduction=[{"variable": x, "operator": op} for x, op in v.reductions],
                 private=sorted(set(v.private) | set(v.lastprivate)),
                 reason=v.reason,
-                transformations=sorted({t for m in copies for t in m.transformations}),
+                transformations=sorted({t for m in copies for t in m.transformations}
+                                       | ({"simd"} if any(m.simd for m in copies) else set())),
             )
-            done = f" after {' and '.join(entry['transformations'])}" if entry["transformations"] else ""
+            reshaped = [t for t in entry["transformations"] if t != "simd"]
+            done = f" after {' and '.join(reshaped)}" if reshaped else ""
+            if "simd" in entry["transformations"]:
+                done += ", vectorized with omp simd"
             if planned:
                 plan = planned[0].plan
                 extra = ""

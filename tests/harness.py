@@ -66,7 +66,8 @@ def outputs_match(expected: str, actual: str, rtol: float) -> bool:
 def has_float_reduction(loops: list[dict], source_text: str) -> bool:
     """A parallelized loop reduces into a floating-point scalar (so rounding may change)."""
     for loop in loops:
-        if loop.get("parallelized") and loop["reduction"]:
+        reordered = loop.get("parallelized") or "simd" in loop.get("transformations", [])
+        if reordered and loop["reduction"]:
             return True
     return False
 

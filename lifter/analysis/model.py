@@ -116,6 +116,10 @@ class Region:
             todo.extend(c for c in self.loops[lid].children if c in self.loops)
         return out
 
+    def containers_by_name(self, name: str) -> Container:
+        """The container a C name refers to (reductions and clauses speak in C names)."""
+        return next(c for c in self.containers.values() if c.name == name)
+
     def statements_inside(self, loop_id: str) -> list[str]:
         return [s.id for s in self.statements.values() if loop_id in s.loops]
 

@@ -1323,7 +1323,7 @@ def _substitute(text: str, subst: dict[str, str]) -> str:
 
 
 def _atomic_update(text: str, op_struct: str, op: str) -> str | None:
-    """`y[j] += e;`, `y[j] = y[j] + e;` or `h[k]++;` as `lift_atomic(op, &(y[j]), value);`."""
+    """`y[j] += e;`, `y[j] = y[j] + e;` or `h[k]++;` as `lift_atomic_update(op, &(y[j]), value);`."""
     toks = Spans(text).tokens
     if not toks or toks[-1].text != ";" or any(t.kind == "directive" for t in toks):
         return None
@@ -1378,7 +1378,7 @@ def _atomic_update(text: str, op_struct: str, op: str) -> str | None:
             lhs = cut(0, k)
     if cop != op:
         return None
-    return f"lift_atomic({op_struct}(), &({lhs}), (LIFT_T({lhs}))({value}));"
+    return f"lift_atomic_update({op_struct}(), &({lhs}), {value});"
 
 
 def _header_type(header: str, var: str) -> str | None:
@@ -1785,6 +1785,11 @@ __device__ inline void lift_atomic(lift_op_add, unsigned long long *p, unsigned 
 __device__ inline void lift_atomic(lift_op_min, int *p, int v) { atomicMin(p, v); }
 __device__ inline void lift_atomic(lift_op_max, int *p, int v) { atomicMax(p, v); }
 #endif
+
+/* An update of an array element that several threads may update: y[j] += e. */
+template <class Op, class T, class V> __device__ inline void lift_atomic_update(Op op, T *p, V v) {
+    lift_atomic(op, p, (T)v);
+}
 
 /* Block-level tree reduction in shared memory, then one atomic per block.
    Blocks of reduction kernels have LIFT_BLOCK_THREADS threads (a power of two). */

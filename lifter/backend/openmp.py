@@ -12,9 +12,14 @@ MARK = "/* lift */"
 RESTRUCTURED = "/* lift: loop nest reordered for locality (distribution/interchange) */"
 
 
+def simd_pragma(m: MapScope) -> str:
+    clauses = ["simd"] + [f"reduction({op}: {name})" for name, op in m.reductions]
+    return f"#pragma omp {' '.join(clauses)} {MARK}"
+
+
 def pragma(m: MapScope) -> str:
     plan = m.plan
-    clauses = ["parallel for"]
+    clauses = ["parallel for simd" if m.simd else "parallel for"]
     if plan.collapse > 1:
         clauses.append(f"collapse({plan.collapse})")
     clauses.append("schedule(static)")
@@ -49,6 +54,8 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
                     replacements.append((start, end, _versioned(source, node, source.text[start:end])))
                 else:
                     insertions.append(before_statement(source.text, node.offset, pragma(node)))
+            elif isinstance(node, MapScope) and node.simd:
+                insertions.append(before_statement(source.text, node.offset, simd_pragma(node)))
     return apply(source.text, insertions, replacements)
 
 
@@ -83,6 +90,8 @@ def _nest_lines(g: nx.MultiDiGraph, scope: str, indent: str) -> list[str]:
                 continue
             if node.plan is not None:
                 lines.append(indent + pragma(node))
+            elif node.simd:
+                lines.append(indent + simd_pragma(node))
             lines += _map_lines(g, child, node, indent)
         else:
             lines.append(indent + node.text)

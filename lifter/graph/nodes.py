@@ -71,6 +71,7 @@ class MapScope:
     declarations: list[str] = field(default_factory=list)  # plain declarations at the top of the body
     declares: bool = False  # its body declares variables, so it must stay where it is
     span: tuple[int, int] | None = None  # (start, end) of the loop statement in the user's file
+    simd: bool = False  # vectorize with `omp simd` (set by transform/vectorize.py)
 
 
 @dataclass

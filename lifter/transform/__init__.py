@@ -1,7 +1,8 @@
 """Transformations: rewrite the dataflow graphs; backends read only their result.
 
 -O1 parallelizes; -O2 (the default) first reshapes loop nests for locality
-(distribution and interchange), then parallelizes the reshaped nests.
+(distribution and interchange), then parallelizes the reshaped nests and marks
+innermost unit-stride loops for vectorization.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from lifter.frontend.spans import Spans
 from lifter.transform.locality import improve_locality
 from lifter.transform.parallelize import plan_openmp
 from lifter.transform.source_text import attach_source_text
+from lifter.transform.vectorize import plan_simd
 
 
 def transform(graphs, options, source: SourceFile):
@@ -23,4 +25,7 @@ def transform(graphs, options, source: SourceFile):
     if options.opt_level >= 1:
         for g in graphs:
             plan_openmp(g, options.min_parallel_work)
+    if options.opt_level >= 2:
+        for g in graphs:
+            plan_simd(g)
     return graphs

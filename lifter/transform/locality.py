@@ -225,11 +225,11 @@ def _stride_kinds(region: Region, tasklets: list[str], innermost: str) -> list[t
     for sid in tasklets:
         stmt = region.statements[sid]
         for acc in stmt.accesses:
-            out.append((_stride_kind(acc.relation, depth, len(stmt.loops)), 2 if acc.is_write else 1))
+            out.append((stride_kind(acc.relation, depth, len(stmt.loops)), 2 if acc.is_write else 1))
     return out
 
 
-def _stride_kind(rel: isl.Map, dim: int, ndims: int) -> int:
+def stride_kind(rel: isl.Map, dim: int, ndims: int) -> int:
     """+3 unit stride, +1 invariant, -3 other, 0 unknown (may-access) along iteration dim `dim`."""
     if rel.range().dim(isl.dim_type.set) == 0:
         return 1

@@ -90,7 +90,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
         return "inside two or more sequential loops, with a work size known only at run time"
     elif work:
         conditions.append(f"{work} > {min_work}L")
-    alias = _alias_check(g, m)
+    alias = alias_check(g, m)
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
     if alias:
@@ -199,7 +199,7 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
     return text
 
 
-def _alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
+def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
     """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
     touched = _map_memlets(g, m)
     written = {node.container for node, w, _ in touched if w}

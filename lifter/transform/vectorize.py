@@ -1,0 +1,58 @@
+"""Innermost parallel maps with unit-stride accesses get `#pragma omp simd`.
+
+The C compiler vectorizes most such loops by itself; the directive matters where
+it cannot prove what lift has proved: no aliasing between pointers, and
+floating-point reductions, which `simd reduction(...)` lets it reorder. So a
+map qualifies only when it has no inner maps, every access is unit-stride or
+invariant along it, it needs no private scalars, its pointers need no run-time
+alias check, and no enclosing map is versioned (the sequential copy of a
+versioned loop is emitted as written, without directives).
+"""
+from __future__ import annotations
+
+import networkx as nx
+
+from lifter.analysis.model import Region
+from lifter.graph.build import STATE
+from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.transform.locality import stride_kind
+from lifter.transform.parallelize import alias_check
+
+
+def plan_simd(g: nx.MultiDiGraph) -> None:
+    region: Region = g.graph["region"]
+    for n, d in g.nodes(data=True):
+        m = d["node"]
+        if isinstance(m, MapScope) and _qualifies(g, region, m):
+            m.simd = True
+
+
+def _qualifies(g, region: Region, m: MapScope) -> bool:
+    if m.schedule != "parallel" or m.offset is None or m.private or m.lastprivate:
+        return False
+    kids = scope_children(g, m.id)
+    if any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
+        return False
+    if any(region.containers_by_name(name).ndim > 0 for name, _ in m.reductions):
+        return False
+    parent = scope_parent(g, m.id)
+    if parent != STATE and g.nodes[parent]["node"].plan is not None and g.nodes[parent]["node"].plan.collapse > 1:
+        return False  # collapsed into its parent's parallel loop: no directive may come between
+    while parent != STATE:
+        plan = g.nodes[parent]["node"].plan
+        if plan is not None and plan.versioned:
+            return False
+        parent = scope_parent(g, parent)
+    if m.plan is not None and m.plan.versioned:
+        return False
+    depth = region.loops[m.origin].depth
+    for t in scope_descendants(g, m.id):
+        if not isinstance(g.nodes[t]["node"], Tasklet):
+            continue
+        stmt = region.statements[t]
+        if stmt.opaque_reason:
+            return False
+        for acc in stmt.accesses:
+            if stride_kind(acc.relation, depth, len(stmt.loops)) not in (1, 3):
+                return False
+    return alias_check(g, m) == ""
