@@ -54,11 +54,12 @@ class Effects:
 
 
 class _Collector:
-    def __init__(self, symbols, scoped, guarded: bool, effects: Effects):
+    def __init__(self, symbols, scoped, guarded: bool, effects: Effects, field_sensitive=frozenset()):
         self.symbols = symbols
         self.scoped = scoped
         self.guarded = guarded
         self.effects = effects
+        self.field_sensitive = field_sensitive
 
     # -- references ---------------------------------------------------------------
     def _ref(self, node, is_write, may=False):
@@ -195,13 +196,26 @@ class _Collector:
             self.reads(child)
 
     def _write(self, node):
-        if isinstance(node, c_ast.StructRef) and isinstance(node.name, c_ast.ArrayRef):
+        if isinstance(node, c_ast.StructRef) and _field_of_element(node):
             self._struct_array_ref(node, True)
         else:
             self._ref(node, True)
 
     def _struct_array_ref(self, node, is_write):
-        """`a[i].f` (or `a[i].f.g`): element a[i], field-insensitively."""
+        """`a[i].f` (or `a[i].f.g`): field-sensitively when the region only ever touches
+        a's elements field by field (then fields are separate containers), else the whole a[i]."""
+        base, fields = node, ""
+        while isinstance(base, c_ast.StructRef) and base.type == ".":
+            fields = f".{base.field.name}{fields}"
+            base = base.name
+        if isinstance(base, c_ast.ArrayRef) and isinstance(base.name, c_ast.ID) \
+                and base.name.name in self.field_sensitive and fields:
+            self.reads(base.subscript)
+            name = base.name.name
+            line = node.coord.line if node.coord else 0
+            self.effects.refs.append(Ref(f"{self.scoped(name)}{fields}", name, [base.subscript], is_write,
+                                         self.guarded, c_text(node), line, field_path=fields))
+            return
         base = node
         while isinstance(base, c_ast.StructRef):
             base = base.name
@@ -255,9 +269,9 @@ def _has_pointer_ops(node) -> bool:
     return any(isinstance(n, c_ast.UnaryOp) and n.op in ("&", "*") for n in walk(node))
 
 
-def collect_effects(node, symbols, scoped, guarded=False, declared_key=None) -> Effects:
+def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, field_sensitive=frozenset()) -> Effects:
     effects = Effects()
-    collector = _Collector(symbols, scoped, guarded, effects)
+    collector = _Collector(symbols, scoped, guarded, effects, field_sensitive)
     effects._collector = collector
     if isinstance(node, c_ast.For) and _init_target(node) is not None:
         # An opaque loop sets its variable before any use: the reads inside see that value.
@@ -357,6 +371,13 @@ def minmax_update(node: c_ast.If) -> tuple[c_ast.Node, str] | None:
     return body.lvalue, found[0]
 
 
+def _field_of_element(node: c_ast.StructRef) -> bool:
+    """`a[i].f` or `a[i].f.g`."""
+    while isinstance(node, c_ast.StructRef) and node.type == ".":
+        node = node.name
+    return isinstance(node, c_ast.ArrayRef)
+
+
 def _declared_first(node) -> set[str]:
     """Names whose first appearance under `node` (in preorder) is their declaration."""
     seen: set[str] = set()
@@ -393,6 +414,15 @@ def _root_name(node):
 def _key_of(lvalue, collector) -> str | None:
     if isinstance(lvalue, c_ast.ID):
         return collector.scoped(lvalue.name)
+    if isinstance(lvalue, c_ast.StructRef):
+        fields, base = "", lvalue
+        while isinstance(base, c_ast.StructRef) and base.type == ".":
+            fields = f".{base.field.name}{fields}"
+            base = base.name
+        if isinstance(base, c_ast.ArrayRef) and isinstance(base.name, c_ast.ID) \
+                and base.name.name in collector.field_sensitive:
+            return f"{collector.scoped(base.name.name)}{fields}"
+        return None
     if isinstance(lvalue, c_ast.ArrayRef):
         base = _array_base(lvalue)
         if isinstance(base, c_ast.ID):

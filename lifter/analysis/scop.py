@@ -195,6 +195,7 @@ class RegionBuilder:
                 chain = shape_of(sets)
                 if chain is not None:
                     self.shapes[name] = chain
+        self.field_sensitive = _field_by_field(root, self.symbols)
 
     def _check_control_flow(self, root: c_ast.For) -> None:
         """Reject nests that jump out: return, goto, labels, or break/continue of an affine loop."""
@@ -214,7 +215,13 @@ class RegionBuilder:
                 return
             if isinstance(node, c_ast.For):
                 inner_ok = node is not root and not self._affine_header(node)
-                for _, child in node.children():
+                for name, child in node.children():
+                    if name == "stmt" and not inner_ok and isinstance(child, c_ast.Compound):
+                        # `if (c) continue;` at the top level of an affine loop's body is a guard.
+                        for item in child.block_items or []:
+                            if not continue_guard(item):
+                                visit(item, False, False)
+                        continue
                     visit(child, inner_ok, inner_ok)
                 return
             if isinstance(node, c_ast.Switch):
@@ -308,6 +315,15 @@ class RegionBuilder:
         if isinstance(item, c_ast.Compound):
             self._scopes.append({})
             for sub in item.block_items or []:
+                if continue_guard(sub):
+                    # The rest of the block runs only where the condition is false.
+                    translate = self._translator([l.var for l in loops])
+                    try:
+                        constraints = constraints + [f"not ({translate.condition(sub.cond)})"]
+                        self.params |= translate.parameters
+                    except NotAffine:
+                        guarded = guarded + [sub.cond]
+                    continue
                 if self._item(sub, loop_id, loops, constraints, beta, guarded):
                     beta[-1] += 1
             self._scopes.pop()
@@ -382,6 +398,7 @@ class RegionBuilder:
                          opaque_reason=opaque)
         self.statements[stmt_id] = stmt
         effects = collect_effects(node, self.symbols, self._scoped, guarded=bool(guarded),
+                                  field_sensitive=self.field_sensitive,
                                   declared_key=declared_key)
         for cond in guarded:
             effects.add_reads_of(cond)
@@ -458,7 +475,11 @@ class RegionBuilder:
         else:
             c = Container(ref.name, sym.ndim, sym.element, sym.kind, sym.restrict, sym.storage,
                           indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims])
-        if ref.field_path:
+        if ref.field_path and ref.field_path.startswith(".") and sym is not None and ref.subscripts \
+                and ref.name in self.field_sensitive:
+            # One field of an array of structs: its own container, as aliasable as the array.
+            c = Container(ref.name, 1, "?", sym.kind, sym.restrict, sym.storage, field=ref.field_path)
+        elif ref.field_path:
             c = Container(ref.key, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar")
         elif ref.key == ref.name and ref.name in self.shapes:
             chain = self.shapes[ref.name]
@@ -467,6 +488,49 @@ class RegionBuilder:
             c.strides = ["*".join(m) if m else "1" for m in chain]
         self.containers[ref.key] = c
         return c
+
+
+def _field_by_field(root: c_ast.Node, symbols) -> frozenset[str]:
+    """Arrays of structs that the nest touches only as `a[i].field`: their fields cannot overlap."""
+    field_uses, other_uses = set(), set()
+
+    def visit(node, parent_is_field):
+        if isinstance(node, c_ast.StructRef) and node.type == ".":
+            inner = node.name
+            if isinstance(inner, c_ast.ArrayRef) and isinstance(inner.name, c_ast.ID):
+                field_uses.add(inner.name.name)
+                visit(inner.subscript, False)
+                return
+            visit(inner, True)
+            return
+        if isinstance(node, c_ast.ID):
+            other_uses.add(node.name)
+            return
+        if isinstance(node, c_ast.UnaryOp) and node.op == "&":
+            for n in walk(node.expr):
+                if isinstance(n, c_ast.ID):
+                    other_uses.add(n.name)
+            return
+        for _, child in node.children():
+            visit(child, False)
+
+    visit(root, False)
+    names = set()
+    for name in field_uses - other_uses:
+        sym = symbols.lookup(name)
+        if sym is not None and sym.kind in ("pointer", "array") and sym.ndim == 1 and not sym.indirect:
+            names.add(name)
+    return frozenset(names)
+
+
+def continue_guard(node) -> bool:
+    """`if (c) continue;` (or `{ continue; }`), with no else."""
+    if not isinstance(node, c_ast.If) or node.iffalse is not None:
+        return False
+    body = node.iftrue
+    if isinstance(body, c_ast.Compound) and body.block_items and len(body.block_items) == 1:
+        body = body.block_items[0]
+    return isinstance(body, c_ast.Continue)
 
 
 def _header_var(node: c_ast.For) -> str | None:

@@ -34,7 +34,7 @@ def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
     for key, c in region.containers.items():
         g.add_node(data_id(key), node=AccessNode(key, c.name, c.ndim, c.element, c.kind, c.restrict, c.storage,
                                                  c.declared_in is not None, c.indirect, list(c.dims),
-                                                 list(c.strides)))
+                                                 list(c.strides), c.field))
     for lid, loop in region.loops.items():
         v = region.verdicts[lid]
         g.add_node(lid, node=MapScope(

@@ -96,6 +96,7 @@ class AccessNode:
     indirect: bool
     dims: list[str] = field(default_factory=list)  # declared extents as C text ('' where unknown)
     strides: list[str] = field(default_factory=list)  # delinearized flat buffer: element stride per dim
+    field: str = ""  # one field of an array of structs ('.x'): elements are `name[i].x`
 
 
 @dataclass

@@ -126,7 +126,7 @@ def _collapse(g, m: MapScope) -> int:
 
 def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | None:
     """(first, length) in C of the part of a 1-D array the map reduces into."""
-    if node.ndim != 1:
+    if node.ndim != 1 or node.field:
         return None
     for _, v, d in g.out_edges(m.id, data=True):
         if isinstance(d["edge"], Memlet) and v == f"data:{node.container}":
@@ -216,6 +216,8 @@ def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
         for q, (qnode, _) in shared.items():
             if q == p or qnode.restrict or qnode.kind == "array" and qnode.storage != "global":
                 continue
+            if qnode.name == shared[p][0].name:
+                continue  # two fields of one array of structs never overlap
             if p not in written and q not in written:
                 continue
             if qnode.kind in ("pointer", "memory") and (q, p) in pairs:
@@ -262,4 +264,4 @@ def _element(node: AccessNode, index: list[str]) -> str:
     if node.strides:
         flat = " + ".join(f"({x})*({s})" for x, s in zip(index, node.strides))
         return f"{node.name}[{flat}]"
-    return node.name + "".join(f"[{x}]" for x in index)
+    return node.name + "".join(f"[{x}]" for x in index) + node.field

@@ -54,3 +54,32 @@ def test_graph_shows_two_dimensions():
     (g,) = lift_source(ROWS, "d.c").graphs
     nodes = [d["node"] for _, d in g.nodes(data=True) if getattr(d["node"], "name", None) == "a"]
     assert nodes and nodes[0].ndim == 2 and nodes[0].strides == ["m", "1"]
+
+
+PARTICLES = """
+typedef struct { double x, y, fx, fy; } particle_t;
+void forces(int n, particle_t *p) {
+  for (int i = 0; i < n; i++) {
+    double fx = 0.0;
+    for (int j = 0; j < n; j++) {
+      if (j == i)
+        continue;
+      fx += p[j].x - p[i].x;
+    }
+    p[i].fx = fx;
+  }
+}
+"""
+
+# The same, but one statement writes whole elements: fields are no longer separate.
+WHOLE = PARTICLES.replace("p[i].fx = fx;", "p[i].fx = fx; p[(i + 1) % n] = p[i];")
+
+
+def test_fields_of_an_array_of_structs_are_separate():
+    loops = _loops(PARTICLES)
+    assert loops[(4, "i")]["parallel"], loops[(4, "i")]["reason"]
+    assert loops[(6, "j")]["reduction"] == [{"variable": "fx", "operator": "+"}]
+
+
+def test_whole_element_access_turns_field_sensitivity_off():
+    assert not _loops(WHOLE)[(4, "i")]["parallel"]
