@@ -38,7 +38,7 @@ def _events(node, skip) -> list[tuple[tuple[int, int], str, str]]:
             name = n.lvalue.name
             visit(n.rvalue)
             if not any(isinstance(m, c_ast.ID) and m.name == name for m in walk(n.rvalue)):
-                events.append(((n.lvalue.coord.line, 10**8), name, "kill"))
+                events.append(((n.lvalue.coord.line, n.lvalue.coord.column or 0), name, "kill"))
             else:
                 events.append(((n.lvalue.coord.line, n.lvalue.coord.column or 0), name, "use"))
             return

@@ -1,42 +1,54 @@
 """CUDA backend: the user's file as CUDA C, planned loop nests offloaded as GPU kernels.
 
 What the output is
-- The prelude (`PRELUDE`, at the top): C-as-C++ shims, a checking macro for every
-  CUDA call (`LIFT_CHECK`) and launch (`LIFT_LAUNCH`), and the device helpers
-  (array views, atomics, the block-level reduction). nvcc compiles .cu files as
-  C++, so the user's C is kept as written and made valid C++ where C and C++
-  differ in ways lift can fix without touching its meaning: `restrict` and the
-  C11 keywords become macros, `malloc`/`calloc`/`realloc` results convert to any
-  object pointer as in C (a macro wrapping the call in a converting object), and
-  variable-length array parameters (`double A[n][m]`, not C++) become `void *`
-  parameters re-declared as VLA pointers at the top of the body (a GNU extension
-  that nvcc and g++ accept in host code). Other C-only code (C++ keywords used as
-  names, implicit `void *` conversions other than the allocators') is not fixed.
+- A prelude (`PRELUDE`): checking macros for every CUDA call (`LIFT_CHECK`: file,
+  line and error, then exit(1)) and launch (`LIFT_LAUNCH`, which also times every
+  launch with -DLIFT_PROFILE), a small pool of device buffers, and the device
+  helpers (array views, atomics, the block-level reduction). Then the file's own
+  unconditional system headers, and the C-as-C++ shims (`CXX_SHIMS`).
+- C as C++: nvcc compiles .cu files as C++, so the user's C is kept as written and
+  made valid C++ where the two differ in ways that need no understanding of the
+  code: `restrict` and the C11 keywords become macros; `malloc`/`calloc`/`realloc`
+  results convert to any object pointer as in C (the call is wrapped in an object
+  with a converting template operator; the file's system headers are included
+  before these macros so that their declarations are untouched); C names that are
+  C++ keywords (`new`, `class`, `this`, ...) are renamed by macros; parameters of
+  variable-length array type (`double A[n][m]`), which C++ lacks, become `void *`
+  and are re-declared as VLA pointers at the top of the body (a GNU extension nvcc
+  and g++ accept in host code). Not handled: other implicit `void *` conversions,
+  `template`/`typename` used as names, designated or compound initializers that
+  C++ rejects.
 - Kernels: every map the planner parallelized (`plan`) becomes a `__global__`
-  function template (types are deduced from the host's declarations, so no type
-  is spelled by lift) inserted before the function holding the loop nest, named
-  `kernel_<function>_<var>_L<line>`. The outermost parallel map and up to two
-  perfectly nested parallel maps inside it become grid dimensions (innermost on
-  x, so consecutive threads touch consecutive elements), with grid-stride loops
-  as bounds guards; everything inside runs sequentially in the thread, as the
-  user wrote it (re-emitted from the graph, or cut from the source). Scalar
-  reductions are thread-local, then reduced per block by a shared-memory tree and
+  function template (parameter types are deduced from the host's declarations, so
+  lift spells no type) inserted before the function holding the nest, named
+  `kernel_<function>_<var>_L<line>`, keeping the user's names. The outermost
+  parallel map and up to two perfectly nested parallel maps inside it become grid
+  dimensions (innermost on x, so consecutive threads touch consecutive elements),
+  with grid-stride loops as bounds guards; everything inside runs sequentially in
+  the thread, as the user wrote it (re-emitted from the graph's headers and
+  statements, or cut from the source when the graph has no text). Scalar
+  reductions are thread-local, reduced per block by a shared-memory tree and
   combined with one atomic per block (atomicAdd where CUDA has it, else a
-  compare-and-swap loop: min, max, *, &, |, ^).
-- Data: per lifted region (loop nest), every array a kernel touches is allocated
-  on the device, the rows the region reads or writes (from the map memlets'
-  ranges) are copied in before the nest and the rows it writes copied out after
-  it; sequential loops of the nest (time steps) stay on the host around the
-  launches, so data stays on the device across them. Straight-line code between
-  kernels that touches device arrays runs as a one-thread kernel rather than
-  forcing copies. When pointers may alias, the nest runs on the GPU only if a
-  run-time check proves the accessed byte ranges disjoint; otherwise the original
-  code runs.
-- Everything else is the user's text.
+  compare-and-swap loop: min, max, *, &, |, ^); array reductions (`hist[k] += 1`)
+  become atomic updates.
+- Data, per lifted region (loop nest): every array a kernel touches lives on the
+  device; the rows the region touches (first dimension, from the map memlets'
+  isl ranges; for subscripts isl cannot model, like `A[i * m + j]`, from interval
+  arithmetic over the statements' domains, evaluated at run time) are copied in
+  before the nest, unless the nest provably overwrites all of them, and the rows
+  it writes are copied out after it. Sequential loops of the nest (time steps)
+  stay on the host around the launches, so data stays on the device across
+  them; short straight-line code between kernels that touches device data runs
+  as a one-thread kernel instead of forcing copies. The planner's run-time
+  condition (enough work, disjoint pointers) and a disjointness check of the
+  device arrays' byte ranges decide at run time between the GPU and the original
+  code.
+- Everything else is the user's text, byte for byte.
 
 Regions that cannot be offloaded (no plan, data behind unknown pointers, code
-outside kernels that needs device data and would serialize, ...) stay as written,
-with a comment saying why; `g.graph["cuda"]` records the verdict per region.
+between kernels that would run long on one GPU thread, variable-length arrays in
+a loop body, ...) stay as written, with a comment saying why; `g.graph["cuda"]`
+records the verdict of every region: {"offloaded", "reason", "kernels"}.
 """
 from __future__ import annotations
 
@@ -49,7 +61,7 @@ from lifter.backend.edits import apply, line_start
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans, Token, Unparsable
 from lifter.graph.build import STATE, data_id
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants, scope_parent
 from lifter.graph.ranges import bound_c, readable
 
 MARK = "/* lift: CUDA */"
@@ -535,6 +547,21 @@ class _Region:
         self.reduction_slots = 0
         self.dnames: dict[str, str] = {}
         self.atomic: dict[str, str] = {}  # arrays the kernel being built reduces into: key -> operator
+        # Containers that are one C object (the fields of an array of structs, `p[i].x` and `p[i].y`,
+        # are containers of their own): one device buffer and one kernel parameter per C name.
+        by_name: dict[str, str] = {}
+        self.canon: dict[str, str] = {}
+        for key in sorted(d["node"].container for _, d in g.nodes(data=True) if isinstance(d["node"], AccessNode)):
+            node = g.nodes[data_id(key)]["node"]
+            if node.kind in ("array", "pointer") and node.ndim > 0:
+                self.canon[key] = by_name.setdefault(node.name, key)
+            else:
+                self.canon[key] = key
+
+    def _group(self, key: str) -> list[str]:
+        """Every container key of the C object that `key` belongs to."""
+        c = self.canon.get(key, key)
+        return [k for k, v in self.canon.items() if v == c]
 
     def _dn(self, key: str) -> str:
         """Suffix of the host-side variables for a device array (unique in the region)."""
@@ -641,8 +668,8 @@ class _Region:
         return {k: tuple(v) for k, v in out.items()}
 
     def _arrays_touched(self, nid: str) -> set[str]:
-        return {k for k, (node, _, _) in self._touched(nid).items() if node.kind != "scalar" and node.ndim > 0
-                or node.kind == "memory"}
+        return {self.canon.get(k, k) for k, (node, _, _) in self._touched(nid).items()
+                if node.kind != "scalar" and node.ndim > 0 or node.kind == "memory"}
 
     # -- kernels -----------------------------------------------------------------------
 
@@ -869,8 +896,9 @@ class _Region:
                     raise NotOffloaded(f"'{node.name}' is an array of pointers (rows are separate objects)")
                 elif _c_ndim(node) > 4:
                     raise NotOffloaded(f"'{node.name}' has more than four dimensions")
-                else:
-                    args.append(_Arg("array", kname, key, ndim=_c_ndim(node)))
+                elif kname not in bound:
+                    key = self.canon.get(key, key)
+                    args.append(_Arg("array", kname, key, ndim=_c_ndim(self.g.nodes[data_id(key)]["node"])))
                     k.arrays.add(key)
             bound.add(kname)
         # Loop variables of the maps inside: locals (those declared in their headers declare themselves).
@@ -935,16 +963,19 @@ class _Region:
         out = {}
         for c in scope_children(self.g, STATE):
             node = self.g.nodes[c]["node"]
-            for u, _, d in self.g.in_edges(c, data=True):
-                if isinstance(d["edge"], Memlet) and self.g.nodes[u]["node"].container in device:
-                    a = out.setdefault(self.g.nodes[u]["node"].container, _Array(self.g.nodes[u]["node"].container,
-                                                                                self.g.nodes[u]["node"]))
-                    a.read = _union(a.read, d.get("scope_range"), isinstance(node, MapScope))
-            for _, v, d in self.g.out_edges(c, data=True):
-                if isinstance(d["edge"], Memlet) and self.g.nodes[v]["node"].container in device:
-                    a = out.setdefault(self.g.nodes[v]["node"].container, _Array(self.g.nodes[v]["node"].container,
-                                                                                self.g.nodes[v]["node"]))
+            edges = [(u, False, d) for u, _, d in self.g.in_edges(c, data=True)] + \
+                    [(v, True, d) for _, v, d in self.g.out_edges(c, data=True)]
+            for other, written, d in edges:
+                if not isinstance(d["edge"], Memlet):
+                    continue
+                key = self.canon.get(self.g.nodes[other]["node"].container)
+                if key not in device:
+                    continue
+                a = out.setdefault(key, _Array(key, self.g.nodes[data_id(key)]["node"]))
+                if written:
                     a.write = _union(a.write, d.get("scope_range"), isinstance(node, MapScope))
+                else:
+                    a.read = _union(a.read, d.get("scope_range"), isinstance(node, MapScope))
         for key in device:
             if key not in out:
                 raise NotOffloaded(f"the accessed range of '{key}' is not known")
@@ -1001,7 +1032,7 @@ class _Region:
             edges = [] if written_only else [(u, d) for u, _, d in self.g.in_edges(nid, data=True)]
             edges += [(v, d) for _, v, d in self.g.out_edges(nid, data=True)]
             for other, d in edges:
-                if not isinstance(d["edge"], Memlet) or self.g.nodes[other]["node"].container != key:
+                if not isinstance(d["edge"], Memlet) or self.canon.get(self.g.nodes[other]["node"].container) != key:
                     continue
                 stmt = self.region.statements.get(nid)
                 if stmt is None or not d["edge"].text:
@@ -1038,7 +1069,7 @@ class _Region:
             spans[a.key] = (f"(const char *)({h}) + lift_lo_{s} * {row}",
                             f"(const char *)({h}) + (lift_lo_{s} + lift_rows_{s}) * {row}")
             enter.append(f"char *lift_r_{s} = 0;")
-            enter.append(f"LIFT_CHECK(cudaMalloc((void **)&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {row}));")
+            enter.append(f"LIFT_CHECK(lift_malloc(&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {row}));")
             enter.append(f"char *lift_d_{s} = lift_r_{s} - lift_lo_{s} * (long){row};")
             covers = self._write_covers(a)
             copy = (f"LIFT_CHECK(cudaMemcpy(lift_r_{s}, (const char *)({h}) + lift_lo_{s} * {row}, "
@@ -1056,14 +1087,14 @@ class _Region:
                 leave.append(f"LIFT_CHECK(cudaMemcpy((char *)({h}) + lift_olo_{s} * {row}, lift_d_{s} + lift_olo_{s} * {row}, "
                              f"(size_t)lift_orows_{s} * {row}, cudaMemcpyDeviceToHost));")
                 moved_out.append(h)
-            frees.append(f"LIFT_CHECK(cudaFree(lift_r_{s}));")
+            frees.append(f"LIFT_CHECK(lift_free(lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {row}));")
         leave += frees
         if self.reduction_slots:
             enter.append("char *lift_dred = 0;")
-            enter.append(f"LIFT_CHECK(cudaMalloc((void **)&lift_dred, 16 * {self.reduction_slots}));")
-            leave.append("LIFT_CHECK(cudaFree(lift_dred));")
+            enter.append(f"LIFT_CHECK(lift_malloc(&lift_dred, 16 * {self.reduction_slots}));")
+            leave.append(f"LIFT_CHECK(lift_free(lift_dred, 16 * {self.reduction_slots}));")
         leave.append("LIFT_CHECK(cudaDeviceSynchronize());")
-        alias = self._alias_condition(arrays, spans)
+        alias = " && ".join(x for x in [self._plan_condition(), self._alias_condition(arrays, spans)] if x)
         what = (f"in: {', '.join(moved_in) or 'nothing'}; out: {', '.join(moved_out) or 'nothing'}")
         lines = [f"{{ /* lift: loop nest offloaded to the GPU ({', '.join(k.name for k in self.kernels.values())}); "
                  f"copies {_comment(what)} */"]
@@ -1077,11 +1108,22 @@ class _Region:
         lines.append(_reindent(nest, inner_indent))
         lines += [inner_indent + x for x in leave]
         if alias:
-            lines.append(f"{i1}}} else {{ /* the arrays overlap: run the original code on the host */")
+            lines.append(f"{i1}}} else {{ /* too little work, or the arrays overlap: the original code, on the host */")
             lines.append(i2 + self.text[start:end])
             lines.append(f"{i1}}}")
         lines.append(indent + "}")
         return "\n".join(lines)
+
+    def _plan_condition(self) -> str:
+        """The planner's run-time condition (enough work, disjoint pointers) of the parallel loops at the
+        top of the nest: evaluated before the nest, it decides between the GPU and the original code.
+        (Conditions of loops inside sequential loops may use their variables: not usable here.)"""
+        conds = []
+        for c in scope_children(self.g, STATE):
+            m = self.g.nodes[c]["node"]
+            if self.roles.get(c) == "kernel" and m.plan.condition and m.plan.condition not in conds:
+                conds.append(m.plan.condition)
+        return " && ".join(f"({c})" for c in conds)
 
     def _write_covers(self, a: _Array) -> str | None:
         """When the region writes every element of the rows it moves (and reads none), no copy in is
@@ -1089,11 +1131,14 @@ class _Region:
         covered (checked at run time), None if a copy in is needed."""
         if a.read is not None or a.write is None or a.write is False or getattr(a.node, "strides", None):
             return None
+        group = self._group(a.key)
+        if any(getattr(self.g.nodes[data_id(k)]["node"], "field", "") for k in group):
+            return None  # a field of each element is written, not the element
         for nid in scope_descendants(self.g, STATE):
             if isinstance(self.g.nodes[nid]["node"], MapScope):
                 continue
             for _, v, d in self.g.out_edges(nid, data=True):
-                if isinstance(d["edge"], Memlet) and self.g.nodes[v]["node"].container == a.key and d["edge"].dynamic:
+                if isinstance(d["edge"], Memlet) and self.g.nodes[v]["node"].container in group and d["edge"].dynamic:
                     return None
         try:
             if not a.write.is_box():
@@ -1240,7 +1285,8 @@ class _Region:
         lines = [f"/* {_comment(k.comment)} */"]
         if tparams:
             lines.append(f"template <{', '.join(tparams)}>")
-        lines.append(f"__global__ void {k.name}({', '.join(params) or 'void'})")
+        # static: a kernel of the same name in another file of the program is another kernel
+        lines.append(f"static __global__ void {k.name}({', '.join(params) or 'void'})")
         lines.append("{")
         lines += ["    " + x for x in top]
         if k.serial:
@@ -1508,7 +1554,6 @@ class _Interval:
             b = self.term()
             a = (f"({a[0]} + {b[0]})", f"({a[1]} + {b[1]})", None) if op == "+" else \
                 (f"({a[0]} - {b[1]})", f"({a[1]} - {b[0]})", None)
-            a = _fold(a)
         return a
 
     def term(self):
@@ -1533,7 +1578,6 @@ class _Interval:
                 if b[2] is None or b[2] <= 0:
                     raise _NoInterval()
                 a = (f"(({a[0]}) >= 0 ? 0L : {1 - b[2]}L)", f"{b[2] - 1}L", None)
-            a = _fold(a)
         return a
 
     def unary(self):
@@ -1541,7 +1585,7 @@ class _Interval:
         if t == "-":
             self.take()
             a = self.unary()
-            return _fold((f"(-{a[1]})", f"(-{a[0]})", None if a[2] is None else -a[2]))
+            return (f"(-{a[1]})", f"(-{a[0]})", None if a[2] is None else -a[2])
         if t == "+":
             self.take()
             return self.unary()
@@ -1592,10 +1636,6 @@ class _Interval:
         if path[0] in self.written or text in self.written:
             raise _NoInterval()
         return (f"(long)({text})", f"(long)({text})", None)
-
-
-def _fold(a):
-    return a
 
 
 def _domain_bound(domain, pos: int, upper: bool) -> str | None:
@@ -1696,6 +1736,49 @@ static void lift_prof_add(const char *name, float ms) {
         LIFT_CHECK(cudaGetLastError());                                                         \
     } while (0)
 #endif
+
+/* Device buffers: a nest's buffers go back to a small pool when it ends, so a nest in a function
+   called again and again does not pay cudaMalloc and cudaFree (which synchronizes) every time. */
+#define LIFT_POOL_SLOTS 32
+struct lift_pool_entry { char *p; size_t n; };
+inline lift_pool_entry lift_pool[LIFT_POOL_SLOTS];
+inline cudaError_t lift_pool_flush(void) {
+    for (int i = 0; i < LIFT_POOL_SLOTS; i++)
+        if (lift_pool[i].p) {
+            cudaError_t e = cudaFree(lift_pool[i].p);
+            lift_pool[i].p = 0;
+            if (e != cudaSuccess) return e;
+        }
+    return cudaSuccess;
+}
+inline cudaError_t lift_malloc(char **p, size_t n) {
+    for (int i = 0; i < LIFT_POOL_SLOTS; i++)
+        if (lift_pool[i].p && lift_pool[i].n >= n && lift_pool[i].n / 2 <= n) {
+            *p = lift_pool[i].p;
+            lift_pool[i].p = 0;
+#ifdef LIFT_CUDA_EMULATION
+            memset(*p, 0xff, n); /* poisoned like a fresh allocation */
+#endif
+            return cudaSuccess;
+        }
+    cudaError_t e = cudaMalloc((void **)p, n);
+    if (e == cudaErrorMemoryAllocation) { /* pooled buffers may be what is missing */
+        (void)cudaGetLastError();
+        e = lift_pool_flush();
+        if (e == cudaSuccess) e = cudaMalloc((void **)p, n);
+    }
+    return e;
+}
+inline cudaError_t lift_free(char *p, size_t n) {
+    if (!p) return cudaSuccess;
+    for (int i = 0; i < LIFT_POOL_SLOTS; i++)
+        if (!lift_pool[i].p) {
+            lift_pool[i].p = p;
+            lift_pool[i].n = n;
+            return cudaSuccess;
+        }
+    return cudaFree(p);
+}
 
 /* Grid sizes: enough blocks for n iterations, capped (kernels loop grid-stride). */
 #define LIFT_GRID_X_MAX 2147483647L

@@ -33,12 +33,13 @@ def gcc_compiles(path: Path, tmp_path: Path, std="gnu11", run=False) -> str:
 @needs_gcc
 def test_realworld_file_lifts_and_compiles_to_same_result(tmp_path):
     src = DATA / "realworld.c"
-    result = lift_file(str(src))
+    result = lift_file(str(src), LiftOptions(opt_level=1))
     out = tmp_path / "realworld_omp.c"
     out.write_text(result.output, errors="surrogateescape")
-    # everything but the added pragmas is the input, line for line
-    kept = [ln for ln in result.output.splitlines() if "/* lift */" not in ln]
-    assert kept == src.read_text().splitlines()
+    # -O1 only adds lines (directives, versioned copies of loops, which are indented one
+    # level deeper): the input's lines stay, in order
+    remaining = iter(line.strip() for line in result.output.splitlines())
+    assert all(any(line.strip() == got for got in remaining) for line in src.read_text().splitlines())
     got = gcc_compiles(out, tmp_path, run=True)
     ref_dir = tmp_path / "ref"
     ref_dir.mkdir()
