@@ -38,7 +38,16 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
             done = f" after {' and '.join(reshaped)}" if reshaped else ""
             if "simd" in entry["transformations"]:
                 done += ", vectorized with omp simd"
-            if planned:
+            cuda = g.graph.get("cuda")
+            if planned and cuda is not None:
+                if cuda["offloaded"]:
+                    entry["remark"] = (f"loop over '{loop.var}' offloaded to the GPU{done} "
+                                       f"(kernels: {', '.join(cuda['kernels'])})")
+                else:
+                    entry["parallelized"] = False
+                    entry["remark"] = (f"loop over '{loop.var}' is parallel but not offloaded to the GPU: "
+                                       f"{cuda['reason']}")
+            elif planned:
                 plan = planned[0].plan
                 extra = ""
                 if plan.reductions:

@@ -27,7 +27,7 @@ def transform(graphs, options, source: SourceFile):
     if options.opt_level >= 1:
         for g in graphs:
             plan_openmp(g, options.min_parallel_work)
-    if options.opt_level >= 2:
+    if options.opt_level >= 2 and options.target == "openmp":
         for g in graphs:
             plan_simd(g)
     return graphs
