@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# gpu_check.sh - lift every corpus program to CUDA, build it with nvcc, run it on the GPU,
+# compare its output with the sequential original, and time the kernels and the whole runs.
+#
+#   scripts/gpu_check.sh                    benchmark sizes (the lift-bench line of each file)
+#   scripts/gpu_check.sh --small            the programs' default sizes, every parallel loop offloaded
+#   scripts/gpu_check.sh gemm jacobi2d      only these programs (file stems)
+#   scripts/gpu_check.sh --arch sm_90       nvcc -arch (default: native; sm_80 when no GPU is visible)
+#   scripts/gpu_check.sh --compile-only     build, do not run (also the default when no GPU is visible)
+#   scripts/gpu_check.sh --repeat 5         runs per binary; the median wall time counts (default 3)
+#   scripts/gpu_check.sh --out DIR          where builds and results go (default gpu-results)
+#
+# Per program, in DIR/<stem>/: serial (gcc -O3 -march=native), prog.cu (lift), cuda (nvcc -O3),
+# cuda_profile (nvcc -O3 -DLIFT_PROFILE: every launch timed with CUDA events, printed at exit).
+# DIR/results.tsv has one row per program:
+#   program  status  serial_s  cuda_s  speedup  kernel_ms  launches  kernels
+# status is ok, wrong (output differs beyond a relative 1e-8: nvcc contracts a*b+c into FMAs and
+# reductions sum in another order), lift-error, build-error, crash, timeout or compiled (compile only).
+# Exit status: 0 when every program is ok (or compiled), 1 otherwise.
+set -u
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+OUT="gpu-results"
+ARCH=""
+SIZES="bench"
+REPEAT=3
+COMPILE_ONLY=0
+TIMEOUT=600
+ONLY=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --small) SIZES="small" ;;
+        --arch) ARCH="$2"; shift ;;
+        --compile-only) COMPILE_ONLY=1 ;;
+        --repeat) REPEAT="$2"; shift ;;
+        --out) OUT="$2"; shift ;;
+        --timeout) TIMEOUT="$2"; shift ;;
+        -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "gpu_check.sh: unknown option $1" >&2; exit 2 ;;
+        *) ONLY+=("$1") ;;
+    esac
+    shift
+done
+
+NVCC="${NVCC:-nvcc}"
+command -v "$NVCC" >/dev/null 2>&1 || { echo "gpu_check.sh: nvcc not found (set NVCC)" >&2; exit 2; }
+command -v gcc >/dev/null 2>&1 || { echo "gpu_check.sh: gcc not found" >&2; exit 2; }
+PYTHON="${PYTHON:-python3}"
+
+HAVE_GPU=0
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    HAVE_GPU=1
+fi
+if [ -z "$ARCH" ]; then
+    if [ "$HAVE_GPU" = 1 ]; then ARCH="native"; else ARCH="sm_80"; fi
+fi
+if [ "$HAVE_GPU" = 0 ] && [ "$COMPILE_ONLY" = 0 ]; then
+    echo "gpu_check.sh: no GPU visible (nvidia-smi): building only (-arch=$ARCH)" >&2
+    COMPILE_ONLY=1
+fi
+[ "$HAVE_GPU" = 1 ] && nvidia-smi -L >&2
+
+mkdir -p "$OUT"
+OUT="$(cd "$OUT" && pwd)"
+RESULTS="$OUT/results.tsv"
+printf 'program\tstatus\tserial_s\tcuda_s\tspeedup\tkernel_ms\tlaunches\tkernels\n' > "$RESULTS"
+
+# Median wall time (seconds) of REPEAT runs of a binary; its stdout (last run) goes to $2.
+time_runs() {
+    local exe="$1" stdout="$2" stderr="$3" times=() t0 t1 rc
+    for _ in $(seq "$REPEAT"); do
+        t0=$(date +%s.%N)
+        timeout "$TIMEOUT" "$exe" > "$stdout" 2> "$stderr"
+        rc=$?
+        t1=$(date +%s.%N)
+        [ $rc -ne 0 ] && { echo "rc=$rc"; return; }
+        times+=("$(echo "$t1 - $t0" | bc -l)")
+    done
+    printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {printf "%.4f\n", a[int((NR+1)/2)]}'
+}
+
+# Lift with the Python API (so that --small can turn the profitability guard off).
+lift_to() {
+    local src="$1" dst="$2" minwork="$3"; shift 3
+    "$PYTHON" - "$src" "$dst" "$minwork" "$@" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[0] and "." or ".")
+from lifter import LiftOptions, lift_file
+from lifter.frontend.preprocess import PreprocessOptions
+src, dst, minwork, flags = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+defines = [f[2:] for f in flags if f.startswith("-D")]
+options = LiftOptions(target="cuda", preprocess=PreprocessOptions(defines=defines))
+if minwork >= 0:
+    options.min_parallel_work = minwork
+result = lift_file(src, options)
+open(dst, "w", encoding="utf-8", errors="surrogateescape").write(result.output)
+for g in result.graphs:
+    info = g.graph.get("cuda") or {}
+    if info.get("kernels"):
+        print("offloaded:", g.graph["function"], " ".join(info["kernels"]), file=sys.stderr)
+    elif info.get("reason") and info["reason"] != "no loop of the nest was parallelized":
+        print("not offloaded:", g.graph["function"], "-", info["reason"], file=sys.stderr)
+EOF
+}
+
+same_output() {
+    "$PYTHON" - "$1" "$2" <<'EOF'
+import sys
+sys.path.insert(0, ".")
+from tests.harness import outputs_match
+a, b = (open(p).read() for p in sys.argv[1:3])
+sys.exit(0 if a.strip() and outputs_match(a, b, 1e-8) else 1)
+EOF
+}
+
+cd "$ROOT" || exit 2
+FAILED=0
+mapfile -t PROGRAMS < <(find corpus -name '*.c' -not -path 'corpus/apps/*' | sort)
+for src in "${PROGRAMS[@]}"; do
+    stem="$(basename "$src" .c)"
+    if [ ${#ONLY[@]} -gt 0 ] && [[ ! " ${ONLY[*]} " =~ " $stem " ]]; then
+        continue
+    fi
+    dir="$OUT/$stem"
+    mkdir -p "$dir"
+    flags=()
+    minwork=-1
+    if [ "$SIZES" = "bench" ]; then
+        read -r -a flags <<< "$(sed -n '1s|/\* lift-bench: \(.*\) \*/|\1|p' "$src")"
+    else
+        minwork=0
+    fi
+    row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stem" "$@" >> "$RESULTS"; printf '%-16s %s\n' "$stem" "$*"; }
+
+    if ! lift_to "$src" "$dir/prog.cu" "$minwork" "${flags[@]}" 2> "$dir/lift.log"; then
+        row lift-error - - - - - -; FAILED=1; continue
+    fi
+    kernels=$(grep -c '^static __global__ void ' "$dir/prog.cu")
+    if ! gcc -O3 -march=native "${flags[@]}" "$src" -o "$dir/serial" -lm 2> "$dir/serial.log"; then
+        row build-error - - - - - "$kernels"; FAILED=1; continue
+    fi
+    if ! "$NVCC" -O3 "-arch=$ARCH" "${flags[@]}" "$dir/prog.cu" -o "$dir/cuda" 2> "$dir/nvcc.log" ||
+       ! "$NVCC" -O3 "-arch=$ARCH" -DLIFT_PROFILE "${flags[@]}" "$dir/prog.cu" -o "$dir/cuda_profile" 2>> "$dir/nvcc.log"; then
+        row build-error - - - - - "$kernels"; FAILED=1; continue
+    fi
+    if [ "$COMPILE_ONLY" = 1 ]; then
+        row compiled - - - - - "$kernels"; continue
+    fi
+
+    serial_s=$(time_runs "$dir/serial" "$dir/serial.out" "$dir/serial.err")
+    cuda_s=$(time_runs "$dir/cuda" "$dir/cuda.out" "$dir/cuda.err")
+    case "$serial_s$cuda_s" in
+        *rc=124*) row timeout "$serial_s" "$cuda_s" - - - "$kernels"; FAILED=1; continue ;;
+        *rc=*) row crash "$serial_s" "$cuda_s" - - - "$kernels"; FAILED=1; continue ;;
+    esac
+    timeout "$TIMEOUT" "$dir/cuda_profile" > "$dir/profile.out" 2> "$dir/profile.err"
+    kernel_ms=$(awk '/^lift-profile:/ {ms += $6} END {printf "%.3f", ms}' "$dir/profile.err")
+    launches=$(awk '/^lift-profile:/ {n += $4} END {print n + 0}' "$dir/profile.err")
+    speedup=$(echo "$serial_s / $cuda_s" | bc -l | awk '{printf "%.2f", $1}')
+    if same_output "$dir/serial.out" "$dir/cuda.out"; then
+        row ok "$serial_s" "$cuda_s" "$speedup" "$kernel_ms" "$launches" "$kernels"
+    else
+        row wrong "$serial_s" "$cuda_s" "$speedup" "$kernel_ms" "$launches" "$kernels"; FAILED=1
+        diff "$dir/serial.out" "$dir/cuda.out" | head -5 | sed 's/^/    /'
+    fi
+done
+
+echo
+column -t -s $'\t' "$RESULTS"
+echo "results: $RESULTS (per-kernel times: $OUT/<program>/profile.err)"
+exit $FAILED

@@ -1,0 +1,595 @@
+"""The CUDA backend: kernels, launches, data movement and checked calls in the emitted text,
+and the emitted programs run (on the CPU, with lifter/backend/cuda_emulation.h) like the originals."""
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import lifter.backend
+from lifter import LiftOptions, lift_source
+from lifter.backend.cuda import CXX_SHIMS, END_MARK, PRELUDE
+from tests.harness import outputs_match
+
+EMULATION = Path(lifter.backend.__file__).parent / "cuda_emulation.h"
+CXX = os.environ.get("CXX", "g++")
+
+pytestmark = pytest.mark.skipif(shutil.which(CXX) is None or shutil.which("gcc") is None,
+                                reason="needs g++ (emulated CUDA) and gcc (the original)")
+
+
+def lift_cuda(text: str, name: str = "k.c"):
+    return lift_source(text, name, LiftOptions(target="cuda", min_parallel_work=0))
+
+
+def host_part(output: str) -> str:
+    """The emitted file without the prelude (the fixed support code and the C-as-C++ shims)."""
+    assert output.startswith(PRELUDE) and END_MARK in output
+    return output[output.index(END_MARK) + len(END_MARK):]
+
+
+def function_text(output: str, signature: str) -> str:
+    """From a function's definition to the next function (kernels for it come before it)."""
+    start = output.index(signature)
+    rest = output[start + len(signature):]
+    end = re.search(r"\n(?:static |int |void |double |template )", rest)
+    return output[start:start + len(signature) + (end.start() if end else len(rest))]
+
+
+def run_original(text: str, tmp_path: Path) -> str:
+    src = tmp_path / "orig.c"
+    src.write_text(text)
+    exe = tmp_path / "orig"
+    subprocess.run(["gcc", "-O1", str(src), "-o", str(exe), "-lm"], check=True)
+    return subprocess.run([str(exe)], capture_output=True, text=True, check=True, timeout=60).stdout
+
+
+def build_emulated(output: str, tmp_path: Path) -> Path:
+    src = tmp_path / "lifted.cu"
+    src.write_text(output)
+    exe = tmp_path / "lifted"
+    done = subprocess.run([CXX, "-O1", "-Wall", "-x", "c++", "-include", str(EMULATION), str(src), "-o", str(exe),
+                           "-lm"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return exe
+
+
+def run_exe(exe: Path, order: str = "", expect_rc: int = 0) -> subprocess.CompletedProcess:
+    env = dict(os.environ, LIFT_EMU_ORDER=order)
+    ran = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, env=env)
+    assert ran.returncode == expect_rc, ran.stderr
+    return ran
+
+
+def run_emulated(output: str, tmp_path: Path, expect_rc: int = 0) -> subprocess.CompletedProcess:
+    return run_exe(build_emulated(output, tmp_path), expect_rc=expect_rc)
+
+
+def same_results(text: str, tmp_path: Path, rtol: float = 0.0) -> str:
+    """The lifted program, emulated with its threads in order and in reverse, prints what the original does."""
+    result = lift_cuda(text)
+    expected = run_original(text, tmp_path)
+    exe = build_emulated(result.output, tmp_path)
+    for order in ("", "reverse"):
+        got = run_exe(exe, order).stdout
+        assert outputs_match(expected, got, rtol), f"--- original\n{expected}--- emulated CUDA {order}\n{got}"
+    return result.output
+
+
+STENCIL = """#include <stdio.h>
+#include <stdlib.h>
+#define N 300
+#define TSTEPS 25
+
+static void kernel_heat(int n, int tsteps, double *restrict a, double *restrict b)
+{
+    for (int t = 0; t < tsteps; t++) {
+        for (int i = 1; i < n - 1; i++)
+            b[i] = 0.25 * a[i - 1] + 0.5 * a[i] + 0.25 * a[i + 1];
+        for (int i = 1; i < n - 1; i++)
+            a[i] = b[i];
+    }
+}
+
+int main(void)
+{
+    double *a = malloc(N * sizeof(double)), *b = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        a[i] = (double)(i * 37 % 101) / 101.0;
+        b[i] = 0.0;
+    }
+    kernel_heat(N, TSTEPS, a, b);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += a[i] * (1 + i % 7);
+    printf("s: %.12e\\n", s);
+    free(a);
+    free(b);
+    return 0;
+}
+"""
+
+
+def test_time_loop_copies_each_array_in_once_before_and_out_once_after():
+    out = host_part(lift_cuda(STENCIL).output)
+    body = function_text(out, "static void kernel_heat(")
+    loop = body.index("for (int t = 0; t < tsteps; t++)")
+    loop_end = loop + body[loop:].index("\n        }\n")  # the host loop's closing brace
+    copies_in = [m.start() for m in re.finditer(r"cudaMemcpyHostToDevice", body)]
+    copies_out = [m.start() for m in re.finditer(r"cudaMemcpyDeviceToHost", body)]
+    assert len(copies_in) == 2 and len(copies_out) == 2, body
+    assert all(c < loop for c in copies_in), "copies in must come before the time loop"
+    assert all(c > loop_end for c in copies_out), "copies out must come after the time loop"
+    for array in ("a", "b"):
+        assert len(re.findall(rf"cudaMemcpy\(lift_r_{array}, ", body)) == 1
+        assert len(re.findall(rf"cudaMemcpy\(\(char \*\)\({array}\)", body)) == 1
+    launches = [m.start() for m in re.finditer(r"LIFT_LAUNCH\(kernel_heat_i_L\d+", body)]
+    assert len(launches) == 2 and all(loop < p < loop_end for p in launches)
+    assert body.count("LIFT_CHECK(lift_malloc(") == 2 and body.count("LIFT_CHECK(lift_free(") == 2
+
+
+def test_time_stepped_stencil_computes_the_same(tmp_path):
+    same_results(STENCIL, tmp_path)
+
+
+def test_fully_overwritten_arrays_are_not_copied_in():
+    out = host_part(lift_cuda(STENCIL).output)
+    main = out[out.index("int main(void)"):]
+    init = main[:main.index("kernel_heat(N")]
+    assert "cudaMemcpyHostToDevice" not in init, "a and b are only written there: nothing to copy in"
+    assert init.count("cudaMemcpyDeviceToHost") == 2
+
+
+def test_kernels_are_named_after_function_and_loop_and_keep_the_users_names():
+    src = """#define N 64
+static double A[N][N], B[N][N];
+void gemm_like(int n, double alpha)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            A[i][j] = alpha * B[j][i] + A[i][j];
+}
+"""
+    out = lift_cuda(src).output
+    assert re.search(r"static __global__ void kernel_gemm_like_i_L5\(", out)
+    kernel = out[out.index("__global__ void kernel_gemm_like_i_L5"):]
+    kernel = kernel[:kernel.index("\n}\n")]
+    assert "A[i][j] = alpha * B[j][i] + A[i][j];" in kernel
+    # i and j both map to the grid; j, the innermost, on x (consecutive threads, consecutive A[i][j])
+    assert re.search(r"int i = .*lift_t0;", kernel) and re.search(r"int j = .*lift_t1;", kernel)
+    assert "lift_t1 = (long)blockIdx.x * blockDim.x + threadIdx.x" in kernel
+    assert "lift_t0 = (long)blockIdx.y * blockDim.y + threadIdx.y" in kernel
+    assert "lift_t1 < lift_n1" in kernel  # bounds guard
+    launch = re.search(r"LIFT_LAUNCH\(kernel_gemm_like_i_L5, dim3\((.*?)\), dim3\(32, 8\)", out)
+    assert launch, "2-D blocks of 32 x 8 threads"
+
+
+REDUCTIONS = """#include <stdio.h>
+#include <stdlib.h>
+#define N 5000
+
+static double dot(int n, const double *x, const double *y)
+{
+    double sum = 0.0;
+    for (int i = 0; i < n; i++)
+        sum += x[i] * y[i];
+    return sum;
+}
+
+static void extremes(int n, const double *x, double *lo_out, double *hi_out)
+{
+    double lo = x[0], hi = x[0];
+    for (int i = 1; i < n; i++) {
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    *lo_out = lo;
+    *hi_out = hi;
+}
+
+static long isum(int n, const int *a)
+{
+    long total = 7;
+    for (int i = 0; i < n; i++)
+        total += a[i];
+    return total;
+}
+
+int main(void)
+{
+    double *x = malloc(N * sizeof(double)), *y = malloc(N * sizeof(double));
+    int *a = malloc(N * sizeof(int));
+    for (int i = 0; i < N; i++) {
+        x[i] = (double)((i * 7919L) % 1009) / 1009.0 - 0.5;
+        y[i] = (double)(i % 13) / 13.0;
+        a[i] = (i * 31) % 97 - 40;
+    }
+    double lo, hi;
+    extremes(N, x, &lo, &hi);
+    printf("dot: %.12e\\nlo: %.12e\\nhi: %.12e\\nisum: %ld\\n", dot(N, x, y), lo, hi, isum(N, a));
+    free(x);
+    free(y);
+    free(a);
+    return 0;
+}
+"""
+
+
+def test_scalar_reductions_are_block_trees_with_one_atomic_per_block(tmp_path):
+    out = same_results(REDUCTIONS, tmp_path, rtol=1e-9)
+    host = host_part(out)
+    assert "lift_block_reduce(lift_op_add(), lift_acc0, sum);" in host
+    assert "lift_block_reduce(lift_op_min(), " in host and "lift_block_reduce(lift_op_max(), " in host
+    assert "lift_block_reduce(lift_op_add(), lift_acc0, total);" in host
+    # The prelude: shared-memory tree, then atomicAdd (native for double) or a CAS loop (min/max).
+    assert "__shared__ T buf[LIFT_BLOCK_THREADS]" in PRELUDE and "if (tid == 0) lift_atomic(op, acc, buf[0]);" in PRELUDE
+    assert "atomicAdd(p, v)" in PRELUDE and "atomicCAS(word, assumed, desired)" in PRELUDE
+
+
+def test_every_cuda_call_and_launch_is_checked():
+    for text in (STENCIL, REDUCTIONS):
+        host = host_part(lift_cuda(text).output)
+        for m in re.finditer(r"\b(?:cuda[A-Z]\w*|lift_malloc|lift_free)\s*\(", host):
+            line_start = host.rfind("\n", 0, m.start()) + 1
+            assert "LIFT_CHECK(" in host[line_start:m.start()], host[line_start:m.end() + 40]
+        assert "<<<" not in host, "kernels are launched through LIFT_LAUNCH only"
+        for name in re.findall(r"__global__ void (\w+)\(", host):
+            assert re.search(rf"LIFT_LAUNCH\({name},", host)
+    assert 'fprintf(stderr, "%s:%d: CUDA error: %s (%s)\\n", __FILE__, __LINE__' in PRELUDE
+    assert "LIFT_CHECK(cudaGetLastError());" in PRELUDE
+
+
+def test_a_failing_cuda_call_reports_file_and_line_and_exits(tmp_path):
+    bad = PRELUDE + """
+int main(void)
+{
+    char *d = 0;
+    char host[16] = {0};
+    LIFT_CHECK(cudaMalloc((void **)&d, 8));
+    LIFT_CHECK(cudaMemcpy(d, host, 16, cudaMemcpyHostToDevice)); /* 16 bytes into 8 */
+    puts("not reached");
+    return 0;
+}
+"""
+    ran = run_emulated(bad, tmp_path, expect_rc=1)
+    assert "not reached" not in ran.stdout
+    assert re.search(r"lifted\.cu:\d+: CUDA error: .*cudaMemcpy", ran.stderr), ran.stderr
+
+
+def test_a_bad_launch_configuration_is_reported(tmp_path):
+    bad = PRELUDE + """
+__global__ void k(int *p) { p[threadIdx.x] = 1; }
+int main(void)
+{
+    int *d = 0;
+    LIFT_CHECK(cudaMalloc((void **)&d, 4096 * sizeof(int)));
+    LIFT_LAUNCH(k, dim3(1), dim3(2048), d); /* more than 1024 threads per block */
+    return 0;
+}
+"""
+    ran = run_emulated(bad, tmp_path, expect_rc=1)
+    assert "invalid configuration" in ran.stderr
+
+
+SERIAL = """#include <stdio.h>
+#define N 200
+static double a[N], b[N];
+
+static void kernel_ring(int n, int tsteps)
+{
+    for (int t = 0; t < tsteps; t++) {
+        a[0] = a[n - 1];
+        for (int i = 1; i < n; i++)
+            b[i] = 0.5 * (a[i - 1] + a[i]);
+        for (int i = 1; i < n; i++)
+            a[i] = b[i];
+    }
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        a[i] = (double)(i % 17) / 17.0;
+    kernel_ring(N, 30);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += a[i] * (1 + i % 7);
+    printf("s: %.12e\\n", s);
+    return 0;
+}
+"""
+
+
+def test_code_between_kernels_runs_on_one_gpu_thread_instead_of_copying(tmp_path):
+    out = same_results(SERIAL, tmp_path, rtol=1e-9)
+    body = function_text(host_part(out), "static void kernel_ring(")
+    loop = body.index("for (int t = 0; t < tsteps; t++)")
+    assert re.search(r"LIFT_LAUNCH\(kernel_ring_S8, dim3\(1\), dim3\(1\)", body), body
+    assert all(m.start() < loop for m in re.finditer("cudaMemcpyHostToDevice", body))
+    assert len(re.findall("cudaMemcpyHostToDevice", body)) == 2
+
+
+ALIAS = """#include <stdio.h>
+#define N 100
+static double buf[2 * N];
+
+static void shift(int n, const double *x, double *y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] = 2.0 * x[i] + 1.0;
+}
+
+int main(void)
+{
+    for (int i = 0; i < 2 * N; i++)
+        buf[i] = (double)(i % 9);
+    shift(N, buf, buf + N);      /* disjoint: on the GPU */
+    shift(N, buf, buf + 1);      /* overlapping: the original loop, on the host */
+    double s = 0.0;
+    for (int i = 0; i < 2 * N; i++)
+        s += buf[i] * (1 + i % 7);
+    printf("s: %.12e\\n", s);
+    return 0;
+}
+"""
+
+
+def test_possibly_aliasing_pointers_get_a_run_time_check_and_the_original_code(tmp_path):
+    out = same_results(ALIAS, tmp_path)
+    body = function_text(host_part(out), "static void shift(")
+    guard = next(l for l in body.splitlines() if l.strip().startswith("if ("))
+    assert "(const char *)(x) + lift_lo_x" in guard and "(const char *)(y) + lift_lo_y" in guard
+    assert "} else { /* too little work, or the arrays overlap: the original code, on the host */" in body
+    assert "y[i] = 2.0 * x[i] + 1.0;" in body.split("} else {")[1]
+
+
+VLA = """#include <stdio.h>
+#include <stdlib.h>
+static void fill(int n, int m, double A[n][m]);
+
+static void fill(int n, int m, double A[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            A[i][j] = (double)(i * m + j) / (n * m);
+}
+
+int main(void)
+{
+    int n = 30, m = 40;
+    double (*A)[40] = malloc(sizeof(double[30][40]));
+    fill(n, m, A);
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            s += A[i][j] * (1 + (i + j) % 5);
+    printf("s: %.12e\\n", s);
+    free(A);
+    return 0;
+}
+"""
+
+
+def test_c_only_constructs_become_valid_cxx(tmp_path):
+    out = same_results(VLA, tmp_path, rtol=1e-9)
+    host = host_part(out)
+    # variable-length array parameters: void * in every declaration, a VLA pointer in the body
+    assert host.count("static void fill(int n, int m, void *lift_vla_A)") == 2
+    assert "{ double (*A)[m] = (double (*)[m])lift_vla_A;" in host
+    assert "double (*A)[40] = malloc(sizeof(double[30][40]));" in host, "host code stays as written"
+    assert "#define malloc(...) (lift_void_ptr{malloc(__VA_ARGS__)})" in CXX_SHIMS
+    assert "#define restrict __restrict__" in CXX_SHIMS
+    # the file's own system headers come before the allocator macros
+    head = out[:out.index(END_MARK)]
+    assert head.index("#include <stdlib.h>", len(PRELUDE)) < head.index("#define malloc(...)")
+
+
+KEYWORDS = """#include <stdio.h>
+#include <stdlib.h>
+#include <malloc.h>
+#define N 500
+static void step(int n, const double *old, double *new)
+{
+    for (int i = 1; i < n - 1; i++)
+        new[i] = (old[i - 1] + old[i] + old[i + 1]) / 3.0;
+}
+int main(void)
+{
+    double *old = malloc(N * sizeof(double)), *new = malloc(N * sizeof(double));
+    for (int class = 0; class < N; class++)
+        old[class] = new[class] = (double)(class % 10);
+    for (int t = 0; t < 10; t++) {
+        step(N, old, new);
+        double *this = old;
+        old = new;
+        new = this;
+    }
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += old[i] * (1 + i % 7);
+    printf("s: %.12e\\n", s);
+    free(old);
+    free(new);
+    return 0;
+}
+"""
+
+
+def test_names_that_are_cxx_keywords_are_renamed(tmp_path):
+    out = same_results(KEYWORDS, tmp_path, rtol=1e-9)
+    for word in ("new", "class", "this"):
+        assert f"#define {word} lift_cxx_{word}" in out
+    assert "#define delete" not in out
+
+
+HISTOGRAM = """#include <stdio.h>
+#define N 1000
+#define B 16
+static int key[N];
+static long hist[B];
+
+static void kernel_hist(int n)
+{
+    for (int i = 0; i < n; i++)
+        hist[key[i]] += 1;
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        key[i] = (i * 7) % B;
+    kernel_hist(N);
+    long s = 0;
+    for (int b = 0; b < B; b++)
+        s += hist[b] * (b + 1);
+    printf("s: %ld\\n", s);
+    return 0;
+}
+"""
+
+
+def test_array_reductions_become_atomic_updates(tmp_path):
+    out = same_results(HISTOGRAM, tmp_path)
+    body = function_text(host_part(out), "static void kernel_hist(")
+    assert "LIFT_LAUNCH(kernel_hist_i_L9" in body
+    assert "lift_atomic_update(lift_op_add(), &(hist[key[i]]), 1);" in host_part(out)
+
+
+SCRATCH = """#include <stdio.h>
+#define N 40
+static double A[N][N];
+
+static void kernel_rows(int n)
+{
+    for (int i = 0; i < n; i++) {
+        double tmp[n];
+        for (int j = 0; j < n; j++)
+            tmp[j] = A[i][j] * 2.0;
+        for (int j = 0; j < n; j++)
+            A[i][j] = tmp[n - 1 - j];
+    }
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            A[i][j] = (double)((i * 3 + j) % 11);
+    kernel_rows(N);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            s += A[i][j] * (1 + (i * N + j) % 7);
+    printf("s: %.12e\\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_nest_that_cannot_be_offloaded_stays_as_written_with_the_reason(tmp_path):
+    result = lift_cuda(SCRATCH)
+    body = function_text(host_part(result.output), "static void kernel_rows(")
+    assert "LIFT_LAUNCH" not in body
+    assert "/* lift: loop nest not offloaded to the GPU: 'tmp' is a variable-length array" in body
+    assert "double tmp[n];" in body
+    verdicts = [g.graph["cuda"] for g in result.graphs if g.graph["function"] == "kernel_rows"]
+    assert verdicts and not verdicts[0]["offloaded"] and "variable-length" in verdicts[0]["reason"]
+    same_results(SCRATCH, tmp_path, rtol=1e-9)
+
+
+def test_the_emulation_exposes_kernels_that_depend_on_thread_order(tmp_path):
+    racy = PRELUDE + CXX_SHIMS + """
+__global__ void chain(double *a, long n)
+{
+    long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        a[i + 1] = a[i] + 1.0; /* a recurrence: wrong as a kernel */
+}
+int main(void)
+{
+    double h[1001] = {0}, *d = 0;
+    LIFT_CHECK(cudaMalloc((void **)&d, sizeof h));
+    LIFT_CHECK(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
+    LIFT_LAUNCH(chain, dim3(4), dim3(256), d, 1000L);
+    LIFT_CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    printf("%g\\n", h[1000]);
+    return 0;
+}
+"""
+    exe = build_emulated(racy, tmp_path)
+    assert run_exe(exe).stdout.strip() == "1000"
+    assert run_exe(exe, "reverse").stdout.strip() == "1"
+
+
+FIELDS = """#include <stdio.h>
+#include <stdlib.h>
+#define N 700
+typedef struct { double x, y, v; } pt;
+static void kernel_move(int n, pt *a, double dt)
+{
+    for (int t = 0; t < 5; t++)
+        for (int i = 0; i < n; i++) {
+            a[i].x = a[i].x + dt * a[i].v;
+            a[i].v = a[i].v * 0.99 + a[i].y;
+        }
+}
+int main(void)
+{
+    pt *a = malloc(N * sizeof(pt));
+    for (int i = 0; i < N; i++) { a[i].x = i; a[i].y = (i % 5) * 0.1; a[i].v = 1.0; }
+    kernel_move(N, a, 0.01);
+    double s = 0;
+    for (int i = 0; i < N; i++) s += a[i].x * (1 + i % 7) + a[i].v;
+    printf("s: %.12e\\n", s);
+    free(a);
+    return 0;
+}
+"""
+
+
+def test_fields_of_an_array_of_structs_share_one_device_buffer(tmp_path):
+    out = same_results(FIELDS, tmp_path)
+    body = function_text(host_part(out), "static void kernel_move(")
+    assert body.count("LIFT_CHECK(lift_malloc(") == 1 and "lift_ptr_of((a)[0], lift_d_a)" in body
+    assert body.count("cudaMemcpyHostToDevice") == 1 and body.count("cudaMemcpyDeviceToHost") == 1
+
+
+def test_small_work_stays_on_the_host_when_the_planner_says_so(tmp_path):
+    result = lift_source(ALIAS, "k.c", LiftOptions(target="cuda"))  # the default profitability guard
+    body = function_text(host_part(result.output), "static void shift(")
+    plan = [d["node"].plan for g in result.graphs for _, d in g.nodes(data=True)
+            if getattr(d["node"], "plan", None) is not None and g.graph["function"] == "shift"]
+    assert plan and plan[0].condition, "the planner asks for enough work at run time"
+    assert f"if (({plan[0].condition})" in body
+    expected = run_original(ALIAS, tmp_path)
+    assert run_emulated(result.output, tmp_path).stdout == expected
+
+
+def test_profiled_builds_report_every_kernel(tmp_path):
+    src = tmp_path / "p.cu"
+    src.write_text(lift_cuda(STENCIL).output)
+    exe = tmp_path / "p"
+    done = subprocess.run([CXX, "-O1", "-DLIFT_PROFILE", "-x", "c++", "-include", str(EMULATION), str(src), "-o",
+                           str(exe), "-lm"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    ran = run_exe(exe)
+    lines = [l for l in ran.stderr.splitlines() if l.startswith("lift-profile: ")]
+    assert any(re.match(r"lift-profile: kernel_heat_i_L\d+ launches 25 time_ms [\d.]+$", l) for l in lines), ran.stderr
+
+
+def test_without_parallel_loops_the_file_is_the_input_after_the_prelude():
+    src = """int f(int n, int *a) { int s = 0; for (int i = 1; i < n; i++) a[i] += a[i - 1]; return s; }\n"""
+    assert host_part(lift_cuda(src).output) == "\n" + src
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_nvcc_compiles_the_emitted_file(tmp_path):
+    src = tmp_path / "stencil.cu"
+    src.write_text(lift_cuda(STENCIL + REDUCTIONS.replace("int main(void)", "int main2(void)")
+                             .replace("#include <stdio.h>\n#include <stdlib.h>\n", "")
+                             .replace("#define N 5000", "")).output)
+    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "stencil.o")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr

@@ -1,0 +1,80 @@
+"""Every corpus program, lifted to CUDA: nvcc compiles it, and run on the CPU (g++ with
+lifter/backend/cuda_emulation.h) it prints what the original prints.
+
+No GPU is needed: the emulation runs every kernel's blocks and threads one after the
+other (in index order, then again in reverse order, so that a kernel whose result depends
+on the order of its threads shows), with device memory kept apart from host memory (and
+poisoned until copied), so a missing or misplaced copy changes the output. Numbers may differ by rounding only where a
+reduction was offloaded (block-level trees and atomics add in another order).
+"""
+import functools
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import lifter.backend
+from lifter import LiftOptions, lift_file
+from tests.harness import REDUCTION_RTOL, RUN_TIMEOUT_S, compile_c, corpus_programs, outputs_match, run
+
+PROGRAMS = corpus_programs()
+EMULATION = Path(lifter.backend.__file__).parent / "cuda_emulation.h"
+CXX = os.environ.get("CXX", "g++")
+NVCC = os.environ.get("NVCC", "nvcc")
+NVCC_ARCH = os.environ.get("LIFT_NVCC_ARCH", "sm_80")
+
+
+@functools.lru_cache(maxsize=None)
+def lifted(program: Path) -> str:
+    return lift_file(str(program), LiftOptions(target="cuda", min_parallel_work=0)).output
+
+
+def ids(p: Path) -> str:
+    return str(p.relative_to(p.parents[1]))
+
+
+@pytest.mark.skipif(shutil.which(CXX) is None, reason=f"{CXX} not found (needed to run the emulated CUDA)")
+@pytest.mark.parametrize("program", PROGRAMS, ids=ids)
+def test_corpus_program_runs_like_the_original_on_emulated_cuda(program, tmp_path):
+    text = lifted(program)
+    cu = tmp_path / f"{program.stem}.cu"
+    cu.write_text(text, encoding="utf-8", errors="surrogateescape")
+    original = tmp_path / f"{program.stem}.orig"
+    compile_c(program, original, ["-O1", "-std=gnu11"])
+    emulated = tmp_path / f"{program.stem}.emu"
+    done = subprocess.run([CXX, "-O1", "-x", "c++", "-include", str(EMULATION), str(cu), "-o", str(emulated), "-lm"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, f"{CXX} (CUDA emulation) failed on {cu}:\n{done.stderr[-4000:]}"
+    expected = run(original)
+    # Offloaded reductions (block trees, atomics) add in another order than the original.
+    rtol = REDUCTION_RTOL if "lift_block_reduce(lift_op_" in text or "lift_atomic_update(lift_op_" in text else 0.0
+    for order in ("", "reverse"):  # threads in index order, then reversed: exposes order dependence
+        got = run_emulated(emulated, order)
+        assert outputs_match(expected, got, rtol), (
+            f"{program}: emulated CUDA output differs (LIFT_EMU_ORDER={order})\n--- original\n{expected}--- cuda\n{got}")
+
+
+def run_emulated(exe: Path, order: str) -> str:
+    done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=RUN_TIMEOUT_S,
+                          env=dict(os.environ, LIFT_EMU_ORDER=order))
+    assert done.returncode == 0, f"{exe} (LIFT_EMU_ORDER={order}) exited with {done.returncode}:\n{done.stderr[-4000:]}"
+    return done.stdout
+
+
+@pytest.mark.skipif(shutil.which(NVCC) is None,
+                    reason="nvcc not found: the CUDA compile check needs the CUDA toolkit (set NVCC to its path)")
+@pytest.mark.parametrize("program", PROGRAMS, ids=ids)
+def test_corpus_program_compiles_with_nvcc(program, tmp_path):
+    cu = tmp_path / f"{program.stem}.cu"
+    cu.write_text(lifted(program), encoding="utf-8", errors="surrogateescape")
+    done = subprocess.run([NVCC, "-c", f"-arch={NVCC_ARCH}", str(cu), "-o", str(tmp_path / f"{program.stem}.o")],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"nvcc failed on {cu}:\n{done.stderr[-4000:]}"
+    assert "error" not in done.stderr, done.stderr[-4000:]
+
+
+def test_most_corpus_programs_offload_a_kernel():
+    offloading = [p for p in PROGRAMS if "__global__ void kernel_" in lifted(p)]
+    assert len(offloading) >= 0.8 * len(PROGRAMS), sorted(set(PROGRAMS) - set(offloading))
