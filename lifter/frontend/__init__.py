@@ -45,11 +45,17 @@ def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
 
 
 def _explained(exc: LiftError, source: SourceFile) -> LiftError:
-    """Add why to a syntax error on a line that uses a construct the parser does not support."""
+    """Add why to a syntax error on a line that uses a construct the parser does not support.
+
+    Columns come from the preprocessed text; one past the end of the source line (inside
+    a macro's expansion) is dropped rather than reported wrong."""
     d = exc.diagnostic
     if d.path != source.path or not d.line:
         return exc
     line = source.line_text(d.line)
+    if d.column > len(line) + 1:
+        exc = LiftError(d.path, d.line, 0, d.message)
+        d = exc.diagnostic
     for pattern, why in _UNSUPPORTED:
         if pattern.search(line):
             return LiftError(d.path, d.line, d.column, f"{d.message}: {why}")

@@ -23,15 +23,78 @@ class _Lexer(c_lexer.CLexer):
         return unescape_marker(super().filename)
 
 
+class _Parser(c_parser.CParser):
+    """pycparser's parser, robust to a stray `}`: its lexer callback pops the scope
+    stack and pycparser asserts it is never emptied; here the stray brace is left
+    to the grammar, which reports it as a syntax error at its place."""
+
+    def _lex_on_rbrace_func(self) -> None:
+        if len(self._scope_stack) > 1:
+            self._pop_scope()
+
+
 def parse(text: str, path: str) -> c_ast.FileAST:
     """Parse preprocessed text; a syntax error becomes a LiftError at its position."""
-    parser = c_parser.CParser(lexer=_Lexer)
+    parser = _Parser(lexer=_Lexer)
+    text, mangled = mangle_extended_identifiers(strip_asm(text))
     try:
-        return parser.parse(PRELUDE + strip_asm(text), path)
+        ast = parser.parse(PRELUDE + text, path)
     except c_parser.ParseError as exc:
         raise _located(str(exc), parser, path) from None
     except RecursionError:
-        raise LiftError(path, 0, 0, "expression or statement nested too deeply to parse") from None
+        raise _at_current_token(parser, path, "expression or statement nested too deeply to parse") from None
+    except Exception as exc:  # noqa: BLE001  pycparser's own assertions: never a traceback
+        raise _at_current_token(parser, path, f"cannot parse this ({type(exc).__name__} in the C parser)") from None
+    if mangled:
+        restore_extended_identifiers(ast)
+    _check_depth(ast, path)
+    return ast
+
+
+# The analysis walks the AST recursively (on a deep stack, see driver.py); a program nested
+# deeper than this (C requires 127 levels of blocks and 63 of parentheses) is refused here,
+# at the place it gets too deep, before minutes are spent walking it.
+MAX_AST_DEPTH = 10_000
+
+
+def _check_depth(ast: c_ast.Node, path: str, limit: int = MAX_AST_DEPTH) -> None:
+    stack = [(ast, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            coord = _nearest_coord(node, stack)
+            file = coord.file if coord is not None and coord.file else path
+            line, column = (coord.line or 0, coord.column or 0) if coord is not None else (0, 0)
+            raise LiftError(file, line, column, f"statement or expression nested more than {limit} levels deep "
+                                                f"(lift's limit)")
+        for _, child in node.children():
+            stack.append((child, depth + 1))
+
+
+def _nearest_coord(node: c_ast.Node, stack):
+    if getattr(node, "coord", None) is not None:
+        return node.coord
+    for other, _ in reversed(stack):
+        if getattr(other, "coord", None) is not None:
+            return other.coord
+    return None
+
+
+def _at_current_token(parser: c_parser.CParser, path: str, message: str) -> LiftError:
+    """An error at the token the parser had reached (or where the lexer stands)."""
+    try:
+        token = parser._peek()
+    except Exception:  # noqa: BLE001  the token stream itself may be what failed
+        token = None
+    file = parser.clex.filename or path
+    if token is not None:
+        return LiftError(file, token.lineno, token.column, message)
+    lexer = parser.clex
+    line = getattr(lexer, "_lineno", 0)
+    column = getattr(lexer, "_pos", 0) - getattr(lexer, "_line_start", 0) + 1 if line else 0
+    if line:
+        return LiftError(file, line, max(column, 0), message)
+    return LiftError(file, 0, 0, message)
 
 
 def _located(message: str, parser: c_parser.CParser, path: str) -> LiftError:
@@ -45,12 +108,29 @@ def _located(message: str, parser: c_parser.CParser, path: str) -> LiftError:
     if token is not None:
         return LiftError(parser.clex.filename or path, token.lineno, token.column,
                          f"{_reword(msg)} before '{token.value}'")
-    return LiftError(parser.clex.filename or path, 0, 0, f"{_reword(msg)} at end of input")
+    # At the end of the input: point just past the last token.
+    file, line, column = _end_position(parser, path)
+    return LiftError(file, line, column, _reword(msg) if msg.lower().startswith("at end of input")
+                     else f"{_reword(msg)} at end of input")
+
+
+def _end_position(parser: c_parser.CParser, path: str) -> tuple[str, int, int]:
+    """File, line and column just after the last token of the input."""
+    tokens = getattr(getattr(parser, "_tokens", None), "_buffer", None) or []
+    last = next((t for t in reversed(tokens) if t is not None), None)
+    file = parser.clex.filename or path
+    if last is None:
+        return file, 0, 0
+    return file, last.lineno, last.column + len(str(last.value))
 
 
 def _reword(msg: str) -> str:
     if msg.startswith("before: "):
         return f"syntax error before '{msg[len('before: '):]}'"
+    if msg.lower().startswith("at end of input"):
+        return "unexpected end of input (missing '}' or ';'?)"
+    # A byte that is not UTF-8 (kept as a lone surrogate by `surrogateescape`) is shown as the byte.
+    msg = re.sub(r"\\udc([89a-f][0-9a-f])", r"\\x\1", msg)
     return msg[:1].lower() + msg[1:] if msg else "syntax error"
 
 
@@ -137,3 +217,60 @@ def _asm_end(text: str, pos: int) -> int | None:
                 return i + 1
         i += 1
     return None
+
+
+# Extended identifiers (C99 6.4.2: `int café;`). gcc -E spells their characters as UCNs
+# (`caf\U000000e9`), which pycparser's lexer does not accept; they are mangled into ASCII for
+# parsing and restored in the AST, so every name is exactly what the user wrote.
+_UCN_SCAN = re.compile(
+    r"""(?P<marker>^\#[^\n]*)"""
+    r"""|(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+    r"""|(?P<word>(?:[A-Za-z_$]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|[^\x00-\x7f\ud800-\udfff])"""
+    r"""(?:[\w$]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|[^\x00-\x7f\ud800-\udfff])*)""",
+    re.M,
+)
+_UCN_CHAR = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})|([^\x00-\x7f])")
+_MANGLED = re.compile(r"__lift_ucn_([0-9a-f]+)__")
+_MAYBE_EXTENDED = re.compile(r"\\[uU]|[^\x00-\x7f]")
+
+
+def mangle_extended_identifiers(text: str) -> tuple[str, bool]:
+    """Identifiers with UCNs or non-ASCII letters, spelled in ASCII; True if any was."""
+    if not _MAYBE_EXTENDED.search(text):
+        return text, False
+    changed = False
+
+    def word(m: re.Match) -> str:
+        nonlocal changed
+        if m.lastgroup != "word" or m.group().isascii() and "\\" not in m.group():
+            return m.group()
+        changed = True
+        return _UCN_CHAR.sub(_mangle_char, m.group())
+
+    out = _UCN_SCAN.sub(word, text)
+    return out, changed
+
+
+def _mangle_char(m: re.Match) -> str:
+    code = int(m.group(1) or m.group(2), 16) if (m.group(1) or m.group(2)) else ord(m.group(3))
+    return f"__lift_ucn_{code:x}__"
+
+
+def _unmangle(name: str) -> str:
+    return _MANGLED.sub(lambda m: chr(int(m.group(1), 16)), name)
+
+
+def restore_extended_identifiers(ast: c_ast.Node) -> None:
+    """Undo mangle_extended_identifiers on every name in the AST (iteratively: ASTs can be deep)."""
+    stack = [ast]
+    while stack:
+        node = stack.pop()
+        for slot in getattr(type(node), "__slots__", ()):
+            if slot in ("coord", "__weakref__"):
+                continue
+            value = getattr(node, slot, None)
+            if isinstance(value, str) and "__lift_ucn_" in value:
+                setattr(node, slot, _unmangle(value))
+            elif isinstance(value, list) and any(isinstance(v, str) and "__lift_ucn_" in v for v in value):
+                setattr(node, slot, [_unmangle(v) if isinstance(v, str) else v for v in value])
+        stack.extend(child for _, child in node.children())

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import os
 import re
+import selectors
 import shutil
 import subprocess
+import tempfile
+import time
 from dataclasses import dataclass, field
 
 from lifter.diagnostics import LiftError
@@ -44,6 +47,10 @@ ISO_SHIM_FLAGS = (
 # just before parsing (see parse.strip_asm), where the context tells them apart.
 
 PREPROCESS_TIMEOUT_S = 60
+# The parser reads about 150 KB of preprocessed C a second: beyond this size a translation
+# unit (or a macro that expands without bound) would take minutes and gigabytes, so it is
+# refused up front. A real file with all of glibc's and the x86 intrinsics' headers is ~1.2 MB.
+MAX_PREPROCESSED_BYTES = 4 * 1024 * 1024
 _DIAG_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$")
 _MARKER_RE = re.compile(r'^# \d+ "((?:[^"\\]|\\.)*)"', re.M)
 
@@ -57,6 +64,7 @@ class PreprocessOptions:
     undefines: list[str] = field(default_factory=list)
     forced_includes: list[str] = field(default_factory=list)
     std: str = "c11"
+    max_output_bytes: int = MAX_PREPROCESSED_BYTES  # larger translation units are refused
 
     def flags(self) -> list[str]:
         flags = [f"-std={self.std}"]
@@ -90,20 +98,94 @@ def preprocess(path: str, text: str, options: PreprocessOptions) -> Preprocessed
     """Run the preprocessor on `text` as if it were the file `path`."""
     directory = os.path.dirname(os.path.abspath(path)) if path != "<stdin>" else os.getcwd()
     command = [find_compiler(), "-E", "-x", "c", *ISO_SHIM_FLAGS, "-iquote", directory, *options.flags(), "-"]
-    try:
-        done = subprocess.run(
-            command,
-            input=text.encode("utf-8", errors="surrogateescape"),
-            capture_output=True,
-            timeout=PREPROCESS_TIMEOUT_S,
-        )
-    except subprocess.TimeoutExpired:
+    done = _run_bounded(command, text.encode("utf-8", errors="surrogateescape"), options.max_output_bytes)
+    if done.timed_out:
         raise LiftError(path, 0, 0, f"preprocessing took longer than {PREPROCESS_TIMEOUT_S} s") from None
+    if done.too_large:
+        file, line = _last_position(done.stdout.decode("utf-8", errors="surrogateescape"), path)
+        raise LiftError(file, line, 0, f"the preprocessed translation unit is larger than "
+                                       f"{_megabytes(options.max_output_bytes)} (lift's limit)"
+                                       + (": a macro here expands to too much text" if line else ""))
     stderr = done.stderr.decode("utf-8", errors="replace")
     if done.returncode != 0:
         raise _first_error(path, stderr)
     out = done.stdout.decode("utf-8", errors="surrogateescape").replace('"<stdin>"', _quote(path))
     return Preprocessed(out, _included_files(out, path))
+
+
+@dataclass
+class _Finished:
+    returncode: int | None
+    stdout: bytes
+    stderr: bytes
+    timed_out: bool = False
+    too_large: bool = False
+
+
+def _run_bounded(command: list[str], data: bytes, max_output: int) -> _Finished:
+    """Run the preprocessor with `data` on stdin; stop it past the time limit or once its
+    output exceeds `max_output` bytes (a macro that expands exponentially must cost neither
+    minutes nor gigabytes). Input and error output go through files, so no pipe can block."""
+    with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stderr:
+        stdin.write(data)
+        stdin.seek(0)
+        try:
+            proc = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr)
+        except OSError as exc:
+            raise LiftError(command[0], 0, 0, f"cannot run the preprocessor: {exc.strerror or exc}") from None
+        chunks: list[bytes] = []
+        size = 0
+        deadline = time.monotonic() + PREPROCESS_TIMEOUT_S
+        timed_out = too_large = False
+        with proc, selectors.DefaultSelector() as selector:
+            selector.register(proc.stdout, selectors.EVENT_READ)
+            fd = proc.stdout.fileno()
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    timed_out = True
+                    break
+                if not selector.select(remaining):
+                    continue
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > max_output:
+                    too_large = True
+                    break
+            if timed_out or too_large:
+                proc.kill()
+            try:
+                returncode = proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                returncode = proc.wait()
+                timed_out = True
+        stderr.seek(0)
+        return _Finished(returncode, b"".join(chunks), stderr.read(), timed_out, too_large)
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / (1024 * 1024):g} MB"
+
+
+_LAST_MARKER_RE = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"[^\n]*\n', re.M)
+
+
+def _last_position(text: str, path: str) -> tuple[str, int]:
+    """The source line the preprocessor was writing when it was stopped (from its line markers)."""
+    last = None
+    for last in _LAST_MARKER_RE.finditer(text):
+        pass
+    if last is None:
+        return path, 0
+    name = unescape_marker(last.group(2))
+    if name == "<stdin>":
+        name = path
+    line = int(last.group(1)) + text.count("\n", last.end())
+    return name, line
 
 
 def _quote(path: str) -> str:

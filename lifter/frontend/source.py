@@ -7,6 +7,8 @@ same error handler gives the original bytes.
 from __future__ import annotations
 
 import os
+import select
+import stat
 from dataclasses import dataclass, field
 
 from lifter.diagnostics import LiftError
@@ -59,17 +61,49 @@ def check_text(path: str, data: bytes) -> str:
     return data.decode("utf-8", errors=ENCODING_ERRORS)
 
 
+# Larger inputs are refused before they are read whole (the preprocessed unit has its own,
+# smaller limit: comments and blank lines count here, not there).
+MAX_SOURCE_BYTES = 64 * 1024 * 1024
+# How long a named pipe may stay without a writer (reading it would otherwise block forever).
+FIFO_WAIT_S = 30
+
+
 def read_source(path: str) -> SourceFile:
-    """Read `path`, turning every I/O failure into a diagnostic rather than a traceback."""
+    """Read `path`, turning every I/O failure into a diagnostic rather than a traceback.
+
+    Regular files and streams (pipes, `<(...)`, named pipes) are read; a named pipe nobody opens
+    for writing is an error after FIFO_WAIT_S instead of a wait forever, and an endless device
+    (/dev/zero) stops at the size limit."""
     if os.path.isdir(path):
         raise LiftError(path, 0, 0, "is a directory, not a C source file")
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         raise LiftError(path, 0, 0, "no such file") from None
     except PermissionError:
         raise LiftError(path, 0, 0, "permission denied: cannot read the file") from None
     except OSError as exc:
         raise LiftError(path, 0, 0, f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise LiftError(path, 0, 0, "is a directory, not a C source file")
+            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_SOURCE_BYTES:
+                raise LiftError(path, 0, 0, _too_large(info.st_size))
+            if stat.S_ISFIFO(info.st_mode) and not select.select([handle], [], [], FIFO_WAIT_S)[0]:
+                raise LiftError(path, 0, 0, f"nothing to read: no process wrote to this pipe in {FIFO_WAIT_S} s")
+            os.set_blocking(handle.fileno(), True)
+            data = handle.read(MAX_SOURCE_BYTES + 1)
+    except OSError as exc:
+        raise LiftError(path, 0, 0, f"cannot read the file: {exc.strerror or exc}") from None
+    if len(data) > MAX_SOURCE_BYTES:
+        raise LiftError(path, 0, 0, _too_large(None))
     return SourceFile(path, check_text(path, data))
+
+
+def _too_large(size: int | None) -> str:
+    limit = MAX_SOURCE_BYTES // (1024 * 1024)
+    if size is None:
+        return f"file is larger than {limit} MB (lift's limit for a C source file)"
+    return f"file is {size / (1024 * 1024):.0f} MB, larger than {limit} MB (lift's limit for a C source file)"

@@ -1,0 +1,616 @@
+#!/usr/bin/env python3
+"""Random-program differential testing of lift.
+
+    python3 scripts/fuzz.py loops  --seed 1 --count 1000 -j 2 --keep fuzz-out
+    python3 scripts/fuzz.py csmith --seed 1 --count 1000 -j 2 --keep fuzz-out --max-funcs 3 --max-block-depth 3
+    python3 scripts/fuzz.py loops  --seed 7 --count 50 --keep fuzz-out --reduce   # creduce each failure
+
+Two generators:
+
+``csmith``
+    Random C programs from Csmith (``apt-get install csmith libcsmith-dev``), built
+    with ``-I/usr/include/csmith``. They print a checksum of all their globals.
+``loops``
+    Random affine loop nests from ``scripts/loopgen.py``: arrays of 1 to 3
+    dimensions, triangular and shifted bounds, subscripts with offsets,
+    statements in random order, with and without real dependences, scalar
+    reductions and temporaries. They print a checksum of every array and scalar.
+    This is where a wrong dependence verdict shows.
+
+For each program: build the original with ``gcc -O2`` and run it (a program gcc
+rejects, that fails or that runs past ``--run-timeout`` is discarded: it says
+nothing about lift); lift it (OpenMP target; by default in a worker process with
+the profitability threshold off, so that every loop proved parallel is
+parallelized, as ``tests/harness.py`` does; ``--cli`` runs the real ``lift``
+command instead); build the output with ``gcc -O2 -fopenmp``; run it at every
+``--threads`` count (default 1 and 8) and compare what it prints with the
+original.
+
+Outcomes (each failure is kept under ``--keep DIR/<mode>-<seed>/`` with the
+program, lift's output and stderr and ``failure.json``):
+
+``ok``          output identical (``lifted`` counts these and the failures after lift).
+``mismatch``    the lifted program prints something else (a miscompile).
+``crash``       lift died: a Python traceback, a signal, or an error without a
+                ``path:line:col: error:`` diagnostic.
+``hang``        lift, or the lifted program, ran past its time limit.
+``rejected``    lift refused a program gcc compiles, with a clean diagnostic.
+``bad-output``  lift's output does not compile.
+``run-error``   the lifted program crashed or exited with another status.
+
+The exit status is 1 if any program failed. No subprocess is run through a shell.
+"""
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import loopgen  # noqa: E402  (scripts/loopgen.py)
+
+CSMITH_INCLUDE = "/usr/include/csmith"
+DIAGNOSTIC = re.compile(r"^.+?:(\d+:(\d+:)?)? error: .+$", re.M)
+FAILURES = ("mismatch", "crash", "hang", "rejected", "bad-output", "run-error")
+OUTCOMES = ("ok",) + FAILURES + ("discarded",)
+# Numeric tokens, for the tolerance on floating-point reductions (as in tests/harness.py).
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
+
+
+@dataclass
+class Config:
+    mode: str = "loops"
+    seed: int = 1
+    count: int = 100
+    jobs: int = 2
+    keep: str | None = None
+    reduce: bool = False
+    threads: tuple[int, ...] = (1, 8)
+    run_timeout: float = 5.0
+    lift_timeout: float = 120.0
+    compile_timeout: float = 120.0
+    opt_level: int = 2
+    min_work: int = 0
+    cli: bool = False
+    max_funcs: int = 3
+    max_block_depth: int = 3
+    csmith_args: tuple[str, ...] = ()
+    cc: str = "gcc"
+    rtol: float = 1e-9
+    reduce_timeout: float = 1800.0
+    reduce_max: int = 10
+    verbose: bool = False
+    seed_is_program: bool = False
+
+
+@dataclass
+class Outcome:
+    mode: str
+    seed: int
+    outcome: str
+    detail: str = ""
+    parallel_loops: int = 0
+    lift_seconds: float = 0.0
+    kept: str = ""
+    reduced: str = ""
+    extra: dict = field(default_factory=dict)
+
+
+# -- subprocesses (argument lists only, never a shell) -------------------------------------
+
+
+@dataclass
+class Ran:
+    code: int | None  # None: timed out
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def run(argv: list[str], timeout: float, env: dict | None = None, cwd: str | None = None,
+        stdin: bytes | None = None, grace: float = 0.0) -> Ran:
+    """Run argv in its own process group; on timeout the whole group is killed
+    (after SIGTERM and `grace` seconds, if grace is given)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=cwd,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(stdin, timeout=timeout)
+        code = proc.returncode
+    except subprocess.TimeoutExpired:
+        if grace:
+            _signal_group(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(grace)
+            except subprocess.TimeoutExpired:
+                pass
+        _signal_group(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        code = None
+    return Ran(code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), time.monotonic() - start)
+
+
+def _signal_group(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def outputs_match(expected: str, actual: str, rtol: float) -> bool:
+    if expected == actual:
+        return True
+    if rtol == 0 or _NUMBER.sub("#", expected) != _NUMBER.sub("#", actual):
+        return False
+    for a, b in zip(_NUMBER.findall(expected), _NUMBER.findall(actual)):
+        x, y = float(a), float(b)
+        if x != y and not abs(x - y) <= rtol * max(abs(x), abs(y)):
+            return False
+    return True
+
+
+# -- generation ----------------------------------------------------------------------------
+
+
+def generate(cfg: Config, seed: int, path: Path) -> bool:
+    """Write program `seed` of the mode to `path`; False if the generator failed."""
+    if cfg.mode == "loops":
+        path.write_text(loopgen.generate(seed))
+        return True
+    argv = ["csmith", "--seed", str(seed), "--max-funcs", str(cfg.max_funcs),
+            "--max-block-depth", str(cfg.max_block_depth), *cfg.csmith_args, "-o", str(path)]
+    ran = run(argv, 60)
+    return ran.code == 0 and path.exists()
+
+
+def cflags(cfg: Config) -> list[str]:
+    flags = ["-O2", "-w"]
+    if cfg.mode == "csmith":
+        flags += ["-I", CSMITH_INCLUDE]
+    return flags
+
+
+def lift_flags(cfg: Config) -> list[str]:
+    return ["-I", CSMITH_INCLUDE] if cfg.mode == "csmith" else []
+
+
+# -- lifting -------------------------------------------------------------------------------
+
+
+def lift_command(cfg: Config, src: Path, out: Path, report: Path) -> list[str]:
+    if cfg.cli:
+        return [sys.executable, "-m", "lifter", *lift_flags(cfg), f"-O{cfg.opt_level}", str(src),
+                "-o", str(out), "--report", str(report)]
+    return [sys.executable, str(Path(__file__).resolve()), "_lift", "--opt-level", str(cfg.opt_level),
+            "--min-work", str(cfg.min_work), *lift_flags(cfg), str(src), str(out), str(report)]
+
+
+def lift_worker(argv: list[str]) -> int:
+    """`fuzz.py _lift [opts] IN OUT REPORT`: lift with the Python API (profitability threshold
+    as given), as the CLI would: exit 1 with a diagnostic on LiftError, a traceback otherwise."""
+    parser = argparse.ArgumentParser(prog="fuzz.py _lift")
+    parser.add_argument("--opt-level", type=int, default=2)
+    parser.add_argument("--min-work", type=int, default=0)
+    parser.add_argument("-I", dest="include_dirs", action="append", default=[])
+    parser.add_argument("input")
+    parser.add_argument("output")
+    parser.add_argument("report")
+    args = parser.parse_args(argv)
+    from lifter import LiftOptions, lift_file
+    from lifter.diagnostics import LiftError
+    from lifter.frontend.preprocess import PreprocessOptions
+
+    options = LiftOptions(preprocess=PreprocessOptions(include_dirs=args.include_dirs),
+                          opt_level=args.opt_level, min_parallel_work=args.min_work)
+    try:
+        result = lift_file(args.input, options)
+    except LiftError as exc:
+        print(exc.diagnostic, file=sys.stderr)
+        return 1
+    Path(args.output).write_text(result.output, encoding="utf-8", errors="surrogateescape")
+    Path(args.report).write_text(json.dumps({"loops": result.loops}))
+    return 0
+
+
+def classify_lift_failure(ran: Ran) -> tuple[str, str]:
+    if ran.code is None:
+        return "hang", "lift ran past its time limit"
+    if "Traceback (most recent call last)" in ran.stderr:
+        last = [ln for ln in ran.stderr.strip().splitlines() if ln.strip()]
+        return "crash", last[-1] if last else "traceback"
+    if ran.code == 1 and DIAGNOSTIC.search(ran.stderr):
+        return "rejected", DIAGNOSTIC.search(ran.stderr).group(0)
+    return "crash", f"lift exited with status {ran.code}: {ran.stderr.strip()[-300:]}"
+
+
+# -- one program ---------------------------------------------------------------------------
+
+
+def check_one(cfg: Config, seed: int, work: Path) -> Outcome:
+    src = work / "prog.c"
+    if not generate(cfg, seed, src):
+        return Outcome(cfg.mode, seed, "discarded", "generator failed")
+    return check_file(cfg, seed, src, work)
+
+
+def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run") -> Outcome:
+    """Build and run `src`, lift it, build and run the output; src is in the directory `work`.
+
+    `until` stops early (used while reducing): "lift" after lifting, "build" after
+    building lift's output; both skip building and running the original."""
+    cc = cfg.cc
+    ref = Ran(0, "", "", 0.0)
+    if until == "run":
+        orig_exe = work / "orig"
+        built = run([cc, *cflags(cfg), src.name, "-o", str(orig_exe), "-lm"], cfg.compile_timeout, cwd=str(work))
+        if built.code != 0:
+            return Outcome(cfg.mode, seed, "discarded", "gcc rejects the original")
+        ref = run([str(orig_exe)], cfg.run_timeout)
+        if ref.code != 0:
+            why = "original timed out" if ref.code is None else f"original exited with {ref.code}"
+            return Outcome(cfg.mode, seed, "discarded", why)
+
+    out, report = work / (src.stem + ".lift.c"), work / "report.json"
+    lifted = run(lift_command(cfg, Path(src.name), Path(out.name), Path(report.name)), cfg.lift_timeout,
+                 cwd=str(work))
+    (work / "lift.stderr").write_text(lifted.stderr)
+    if lifted.code != 0 or "Traceback" in lifted.stderr:
+        kind, detail = classify_lift_failure(lifted)
+        return Outcome(cfg.mode, seed, kind, detail, lift_seconds=lifted.seconds)
+    loops = json.loads(report.read_text())["loops"] if report.exists() else []
+    n_par = sum(1 for loop in loops if loop.get("parallelized"))
+    float_reduction = any(loop.get("parallelized") and loop.get("reduction") for loop in loops)
+    result = Outcome(cfg.mode, seed, "ok", parallel_loops=n_par, lift_seconds=lifted.seconds)
+    if not out.exists():
+        result.outcome, result.detail = "crash", "lift succeeded but wrote no output"
+        return result
+    if until == "lift":
+        return result
+
+    lift_exe = work / "lifted"
+    built = run([cc, *cflags(cfg), "-fopenmp", out.name, "-o", str(lift_exe), "-lm"], cfg.compile_timeout,
+                cwd=str(work))
+    if built.code != 0:
+        errors = [ln for ln in built.stderr.splitlines() if " error: " in ln]
+        result.outcome, result.detail = "bad-output", (errors[0] if errors else built.stderr.strip()[-300:])
+        return result
+    if until == "build":
+        return result
+    rtol = cfg.rtol if float_reduction else 0.0
+    limit = max(cfg.run_timeout * 4, ref.seconds * 20 + 5)
+    for threads in cfg.threads:
+        env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+        got = run([str(lift_exe)], limit, env=env)
+        if got.code is None:
+            result.outcome, result.detail = "hang", f"lifted program timed out at {threads} threads"
+            return result
+        if got.code != 0:
+            result.outcome = "run-error"
+            result.detail = f"lifted program exited with {got.code} at {threads} threads: {got.stderr.strip()[-200:]}"
+            return result
+        if not outputs_match(ref.stdout, got.stdout, rtol):
+            result.outcome = "mismatch"
+            result.detail = f"output differs at {threads} threads"
+            result.extra = {"expected": ref.stdout[-2000:], "got": got.stdout[-2000:], "threads": threads}
+            return result
+    return result
+
+
+def keep_failure(cfg: Config, outcome: Outcome, work: Path) -> None:
+    if not cfg.keep:
+        return
+    dest = Path(cfg.keep) / f"{cfg.mode}-{outcome.seed}"
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    for name in ("prog.c", "prog.lift.c", "lift.stderr", "report.json"):
+        if (work / name).exists():
+            shutil.copy(work / name, dest / name)
+    info = asdict(outcome)
+    info["reproduce"] = reproduce_command(cfg, outcome.seed)
+    (dest / "failure.json").write_text(json.dumps(info, indent=2) + "\n")
+    outcome.kept = str(dest)
+
+
+def reproduce_command(cfg: Config, seed: int) -> str:
+    parts = ["python3", "scripts/fuzz.py", cfg.mode, "--seed", str(seed), "--count", "1", "--seed-is-program"]
+    if cfg.mode == "csmith":
+        parts += ["--max-funcs", str(cfg.max_funcs), "--max-block-depth", str(cfg.max_block_depth)]
+    if cfg.cli:
+        parts.append("--cli")
+    return " ".join(parts)
+
+
+def fuzz_one(cfg: Config, seed: int) -> Outcome:
+    with tempfile.TemporaryDirectory(prefix=f"lift-fuzz-{cfg.mode}-{seed}-") as tmp:
+        work = Path(tmp)
+        try:
+            outcome = check_one(cfg, seed, work)
+        except Exception:  # a bug in this script: report it, keep going
+            outcome = Outcome(cfg.mode, seed, "crash", "fuzz.py: " + traceback.format_exc().strip().splitlines()[-1])
+        if outcome.outcome in FAILURES:
+            keep_failure(cfg, outcome, work)
+    return outcome
+
+
+def reduce_all(cfg: Config, outcomes: list[Outcome], log=print) -> None:
+    """creduce one kept failure per distinct failure (the smallest program of each kind and
+    signature; every mismatch and run error is its own), at most cfg.reduce_max of them."""
+    groups: dict[tuple, list[Outcome]] = {}
+    for o in outcomes:
+        if o.outcome not in FAILURES or not o.kept or o.outcome == "hang":
+            continue  # a hang costs the whole time limit per try: not reduced
+        key = (o.outcome, failure_signature(o.outcome, o.detail))
+        if o.outcome in ("mismatch", "run-error"):
+            key += (o.seed,)
+        groups.setdefault(key, []).append(o)
+    chosen = [min(g, key=lambda o: (Path(o.kept) / "prog.c").stat().st_size) for g in groups.values()]
+    chosen.sort(key=lambda o: (Path(o.kept) / "prog.c").stat().st_size)
+    for o in chosen[: cfg.reduce_max]:
+        log(f"reducing {o.outcome} seed {o.seed} ({o.detail[:100]}) ...")
+        o.reduced = reduce_failure(cfg, o, Path(o.kept))
+        info = json.loads((Path(o.kept) / "failure.json").read_text())
+        info["reduced"] = o.reduced
+        (Path(o.kept) / "failure.json").write_text(json.dumps(info, indent=2) + "\n")
+        log(f"  -> {o.reduced or 'not reduced (see reduce/creduce.log)'}")
+
+
+# -- reduction with creduce ----------------------------------------------------------------
+
+INTERESTING = """\
+#!{python}
+# creduce interestingness test written by scripts/fuzz.py: exit 0 while prog.c still fails alike.
+import sys
+sys.path.insert(0, {scripts!r})
+import fuzz
+sys.exit(fuzz.still_interesting({config!r}, "prog.c"))
+"""
+
+
+def reduce_failure(cfg: Config, outcome: Outcome, kept: Path) -> str:
+    """Minimize kept/prog.c with creduce, keeping the same kind of failure; returns the reduced path."""
+    if shutil.which("creduce") is None:
+        return ""
+    rdir = kept / "reduce"
+    rdir.mkdir(exist_ok=True)
+    shutil.copy(kept / "prog.c", rdir / "prog.c")
+    config = {"cfg": asdict(cfg), "outcome": outcome.outcome, "detail": outcome.detail,
+              "signature": failure_signature(outcome.outcome, outcome.detail)}
+    (rdir / "config.json").write_text(json.dumps(config))
+    test = rdir / "interesting.py"
+    test.write_text(INTERESTING.format(python=sys.executable, scripts=str(HERE),
+                                       config=str((rdir / "config.json").resolve())))
+    test.chmod(0o755)
+    tmp = rdir / "tmp"  # creduce's scratch files, kept out of /tmp
+    tmp.mkdir(exist_ok=True)
+    if still_interesting(str(rdir / "config.json"), str(rdir / "prog.c")) != 0:
+        (rdir / "creduce.log").write_text("the failure does not reproduce under the interestingness test\n")
+        return ""
+    ran = run(["creduce", "--n", str(max(1, cfg.jobs)), str(test.resolve()), "prog.c"], cfg.reduce_timeout,
+              cwd=str(rdir), grace=20, env=dict(os.environ, TMPDIR=str(tmp)))
+    (rdir / "creduce.log").write_text(ran.stdout[-20000:] + ran.stderr[-5000:])
+    reduced = kept / "reduced.c"
+    shutil.copy(rdir / "prog.c", reduced)
+    return str(reduced)
+
+
+def failure_signature(kind: str, detail: str) -> str:
+    """What must stay the same while reducing: the exception line, the diagnostic message
+    without its position, or the compiler's message without its position."""
+    text = re.sub(r"^.*?:\d+:(\d+:)? (error: )?", "", detail)
+    text = re.sub(r"'[^']*'|‘[^’]*’|\"[^\"]*\"", "Q", text)
+    text = re.sub(r"\d+", "0", text)
+    return text.strip()
+
+
+def still_interesting(config_path: str, prog: str) -> int:
+    """0 if `prog` is a valid program (gcc -Wall clean of the usual reduction hazards,
+    UB-free under the sanitizers for run failures) that lift still fails on in the same way."""
+    config = json.loads(Path(config_path).read_text())
+    cfg = Config(**{k: tuple(v) if isinstance(v, list) else v for k, v in config["cfg"].items()})
+    kind = config["outcome"]
+    # creduce runs this in a scratch directory of its own, which it removes even when killed
+    work = Path(tempfile.mkdtemp(prefix="lift-reduce-", dir=os.getcwd()))
+    try:
+        src = work / "prog.c"
+        shutil.copy(prog, src)
+        strict = [cfg.cc, "-O1", "-Wall", "-Wextra", "-Werror=uninitialized", "-Werror=maybe-uninitialized",
+                  "-Werror=return-type", "-Werror=implicit-function-declaration", "-Werror=implicit-int",
+                  "-Werror=int-conversion", "-Werror=incompatible-pointer-types", "-Werror=array-bounds",
+                  "-Werror=div-by-zero", "-Werror=sequence-point", "-Werror=init-self",
+                  "-Werror=main", "-Werror=return-local-addr",
+                  "-Werror=unsequenced" if cfg.cc.endswith("clang") else "-Wno-unused"]
+        if cfg.mode == "csmith":
+            strict += ["-I", CSMITH_INCLUDE]
+        if kind in ("mismatch", "run-error", "hang"):
+            exe = work / "san"
+            san = run([*strict, "-fsanitize=address,undefined", "-fno-sanitize-recover=all", src.name, "-o", str(exe),
+                       "-lm"], cfg.compile_timeout, cwd=str(work))
+            if san.code != 0:
+                return 1
+            if run([str(exe)], cfg.run_timeout * 4).code != 0:
+                return 1
+        elif run([*strict, "-fsyntax-only", src.name], cfg.compile_timeout, cwd=str(work)).code != 0:
+            return 1
+        until = {"crash": "lift", "rejected": "lift", "bad-output": "build"}.get(kind, "run")
+        outcome = check_file(cfg, 0, src, work, until)
+        if outcome.outcome != kind:
+            return 1
+        if kind in ("crash", "rejected", "bad-output"):
+            return 0 if failure_signature(kind, outcome.detail) == config["signature"] else 1
+        return 0
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+# -- driver --------------------------------------------------------------------------------
+
+
+def summarize(outcomes: list[Outcome], cfg: Config, seconds: float) -> dict:
+    counts = {k: 0 for k in OUTCOMES}
+    for o in outcomes:
+        counts[o.outcome] += 1
+    tried = len(outcomes) - counts["discarded"]
+    lifted = sum(1 for o in outcomes if o.outcome in ("ok", "mismatch", "bad-output", "run-error")
+                 or (o.outcome == "hang" and o.detail.startswith("lifted")))
+    return {
+        "mode": cfg.mode,
+        "seeds": (f"program seeds {cfg.seed}..{cfg.seed + cfg.count - 1}" if cfg.seed_is_program
+                  else f"master seed {cfg.seed}, {cfg.count} programs"),
+        "generated": len(outcomes),
+        "discarded": counts["discarded"],
+        "tried": tried,
+        "lifted": lifted,
+        "programs_with_parallel_loops": sum(1 for o in outcomes if o.parallel_loops),
+        "parallel_loops": sum(o.parallel_loops for o in outcomes),
+        "ok": counts["ok"],
+        "mismatches": counts["mismatch"],
+        "crashes": counts["crash"],
+        "hangs": counts["hang"],
+        "clean_rejections": counts["rejected"],
+        "bad_outputs": counts["bad-output"],
+        "run_errors": counts["run-error"],
+        "seconds": round(seconds, 1),
+        "failures": [asdict(o) for o in outcomes if o.outcome in FAILURES],
+        "discards": _tally(o.detail for o in outcomes if o.outcome == "discarded"),
+    }
+
+
+def _tally(items) -> dict:
+    out: dict[str, int] = {}
+    for item in items:
+        out[item] = out.get(item, 0) + 1
+    return out
+
+
+def print_summary(summary: dict, stream=sys.stdout) -> None:
+    s = summary
+    print(f"\n== lift fuzz: {s['mode']}, {s['seeds']} ({s['seconds']} s)", file=stream)
+    print(f"generated {s['generated']}, discarded {s['discarded']} {s['discards'] or ''}", file=stream)
+    print(f"tried {s['tried']}  lifted {s['lifted']}  ok {s['ok']}  "
+          f"(programs with parallel loops {s['programs_with_parallel_loops']}, parallel loops {s['parallel_loops']})",
+          file=stream)
+    print(f"mismatches {s['mismatches']}  crashes {s['crashes']}  hangs {s['hangs']}  "
+          f"clean rejections {s['clean_rejections']}  bad outputs {s['bad_outputs']}  run errors {s['run_errors']}",
+          file=stream)
+    for f in s["failures"]:
+        where = f" -> {f['kept']}" if f["kept"] else ""
+        red = f" (reduced: {f['reduced']})" if f["reduced"] else ""
+        print(f"  {f['outcome']:10} seed {f['seed']}: {f['detail'][:200]}{where}{red}", file=stream)
+
+
+def fuzz(cfg: Config, seeds: list[int] | None = None, progress=None) -> dict:
+    if cfg.mode == "csmith" and shutil.which("csmith") is None:
+        raise SystemExit("csmith is not installed (apt-get install -y csmith libcsmith-dev)")
+    seeds = seeds if seeds is not None else seed_list(cfg)
+    start = time.monotonic()
+    outcomes: list[Outcome] = []
+    lock = threading.Lock()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, cfg.jobs)) as pool:
+        futures = [pool.submit(fuzz_one, cfg, s) for s in seeds]
+        for fut in concurrent.futures.as_completed(futures):
+            o = fut.result()
+            with lock:
+                outcomes.append(o)
+                if progress:
+                    progress(o, len(outcomes), len(seeds))
+    outcomes.sort(key=lambda o: seeds.index(o.seed))
+    return summarize(outcomes, cfg, time.monotonic() - start)
+
+
+def seed_list(cfg: Config) -> list[int]:
+    """Program seeds: `--count` numbers drawn from `--seed` (so runs with nearby seeds differ)."""
+    if cfg.seed_is_program:
+        return [cfg.seed + i for i in range(cfg.count)]
+    rng = random.Random(cfg.seed)
+    out: list[int] = []
+    seen = set()
+    while len(out) < cfg.count:
+        s = rng.randrange(1, 2**31)
+        if s not in seen:
+            seen.add(s)
+            out.append(s)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["_lift"]:
+        return lift_worker(argv[1:])
+    parser = argparse.ArgumentParser(prog="fuzz.py", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=textwrap.dedent(__doc__.split("\n\n", 1)[1]))
+    parser.add_argument("mode", choices=("loops", "csmith"))
+    parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    parser.add_argument("--count", type=int, default=100, help="programs to try (default 100)")
+    parser.add_argument("--seed-is-program", action="store_true",
+                        help="use --seed .. --seed+count-1 as the program seeds themselves (to replay one)")
+    parser.add_argument("-j", "--jobs", type=int, default=2)
+    parser.add_argument("--keep", metavar="DIR", help="keep every failing program under DIR")
+    parser.add_argument("--reduce", action="store_true", help="after the run, minimize each distinct failure with creduce (needs --keep)")
+    parser.add_argument("--reduce-timeout", type=float, default=1800.0, help="seconds per creduce run")
+    parser.add_argument("--reduce-max", type=int, default=10, help="reduce at most this many failures")
+    parser.add_argument("--threads", default="1,8", help="OMP_NUM_THREADS values to run the output at")
+    parser.add_argument("--run-timeout", type=float, default=5.0,
+                        help="seconds for the original (past it the program is discarded)")
+    parser.add_argument("--lift-timeout", type=float, default=120.0)
+    parser.add_argument("--compile-timeout", type=float, default=120.0)
+    parser.add_argument("-O", "--opt-level", type=int, choices=(0, 1, 2), default=2)
+    parser.add_argument("--min-work", type=int, default=0,
+                        help="lift's profitability threshold (default 0: every parallel loop)")
+    parser.add_argument("--cli", action="store_true", help="run the installed command (python -m lifter) instead")
+    parser.add_argument("--max-funcs", type=int, default=3, help="csmith --max-funcs")
+    parser.add_argument("--max-block-depth", type=int, default=3, help="csmith --max-block-depth")
+    parser.add_argument("--csmith-arg", action="append", default=[], help="extra csmith argument (repeatable)")
+    parser.add_argument("--json", metavar="FILE", help="write the summary as JSON")
+    parser.add_argument("-v", "--verbose", action="store_true", help="a line per program")
+    args = parser.parse_args(argv)
+    if args.reduce and not args.keep:
+        parser.error("--reduce needs --keep DIR")
+    cfg = Config(mode=args.mode, seed=args.seed, count=args.count, jobs=args.jobs, keep=args.keep,
+                 reduce=args.reduce, threads=tuple(int(t) for t in args.threads.split(",")),
+                 run_timeout=args.run_timeout, lift_timeout=args.lift_timeout,
+                 compile_timeout=args.compile_timeout, opt_level=args.opt_level, min_work=args.min_work,
+                 cli=args.cli, max_funcs=args.max_funcs, max_block_depth=args.max_block_depth,
+                 csmith_args=tuple(args.csmith_arg), reduce_timeout=args.reduce_timeout, reduce_max=args.reduce_max,
+                 verbose=args.verbose,
+                 seed_is_program=args.seed_is_program)
+
+    def progress(o: Outcome, done: int, total: int) -> None:
+        if args.verbose or o.outcome in FAILURES:
+            print(f"[{done}/{total}] seed {o.seed}: {o.outcome} {o.detail[:160]}", flush=True)
+        elif done % 50 == 0:
+            print(f"[{done}/{total}]", flush=True)
+
+    summary = fuzz(cfg, progress=progress)
+    if cfg.reduce:
+        outcomes = [Outcome(**{k: v for k, v in f.items()}) for f in summary["failures"]]
+        reduce_all(cfg, outcomes, log=lambda m: print(m, flush=True))
+        summary["failures"] = [asdict(o) for o in outcomes]
+    print_summary(summary)
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2) + "\n")
+    return 1 if any(summary[k] for k in ("mismatches", "crashes", "hangs", "clean_rejections", "bad_outputs",
+                                          "run_errors")) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
