@@ -203,6 +203,14 @@ def lift_command(cfg: Config, src: Path, out: Path, report: Path) -> list[str]:
             "--min-work", str(cfg.min_work), *lift_flags(cfg), str(src), str(out), str(report)]
 
 
+def tree_env() -> dict:
+    """The environment for lift's process: this working tree's `lifter` comes first on the
+    path, whatever copy of it is installed (pip install without -e makes a stale one)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    return env
+
+
 def lift_worker(argv: list[str]) -> int:
     """`fuzz.py _lift [opts] IN OUT REPORT`: lift with the Python API (profitability threshold
     as given), as the CLI would: exit 1 with a diagnostic on LiftError, a traceback otherwise."""
@@ -270,7 +278,7 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
 
     out, report = work / (src.stem + ".lift.c"), work / "report.json"
     lifted = run(lift_command(cfg, Path(src.name), Path(out.name), Path(report.name)), cfg.lift_timeout,
-                 cwd=str(work))
+                 cwd=str(work), env=tree_env())
     (work / "lift.stderr").write_text(lifted.stderr)
     if lifted.code != 0 or "Traceback" in lifted.stderr:
         kind, detail = classify_lift_failure(lifted)

@@ -479,6 +479,9 @@ class RegionBuilder:
                 and ref.name in self.field_sensitive:
             # One field of an array of structs: its own container, as aliasable as the array.
             c = Container(ref.name, 1, "?", sym.kind, sym.restrict, sym.storage, field=ref.field_path)
+        elif ref.field_path == "[*]":
+            # Memory reached through an array of pointers: rows may overlap, never privatizable.
+            c = Container(ref.key, 0, "?", "memory")
         elif ref.field_path:
             c = Container(ref.key, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar")
         elif ref.key == ref.name and ref.name in self.shapes:

@@ -54,10 +54,11 @@ def parse(text: str, path: str) -> c_ast.FileAST:
 # The analysis walks the AST recursively (on a deep stack, see driver.py); a program nested
 # deeper than this (C requires 127 levels of blocks and 63 of parentheses) is refused here,
 # at the place it gets too deep, before minutes are spent walking it.
-MAX_AST_DEPTH = 10_000
+MAX_AST_DEPTH = 12_000
 
 
-def _check_depth(ast: c_ast.Node, path: str, limit: int = MAX_AST_DEPTH) -> None:
+def _check_depth(ast: c_ast.Node, path: str, limit: int | None = None) -> None:
+    limit = MAX_AST_DEPTH if limit is None else limit
     stack = [(ast, 0)]
     while stack:
         node, depth = stack.pop()
@@ -225,8 +226,8 @@ def _asm_end(text: str, pos: int) -> int | None:
 _UCN_SCAN = re.compile(
     r"""(?P<marker>^\#[^\n]*)"""
     r"""|(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
-    r"""|(?P<word>(?:[A-Za-z_$]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|[^\x00-\x7f\ud800-\udfff])"""
-    r"""(?:[\w$]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|[^\x00-\x7f\ud800-\udfff])*)""",
+    r"""|(?P<word>(?:[^\W\d]|\$|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})"""
+    r"""(?:[\w$]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)""",
     re.M,
 )
 _UCN_CHAR = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})|([^\x00-\x7f])")

@@ -98,7 +98,10 @@ def preprocess(path: str, text: str, options: PreprocessOptions) -> Preprocessed
     """Run the preprocessor on `text` as if it were the file `path`."""
     directory = os.path.dirname(os.path.abspath(path)) if path != "<stdin>" else os.getcwd()
     command = [find_compiler(), "-E", "-x", "c", *ISO_SHIM_FLAGS, "-iquote", directory, *options.flags(), "-"]
-    done = _run_bounded(command, text.encode("utf-8", errors="surrogateescape"), options.max_output_bytes)
+    # A UTF-8 byte-order mark is dropped as cc drops it (it must not precede the #line).
+    body = text[1:] if text.startswith("\ufeff") else text
+    done = _run_bounded(command, (_name_line(path) + body).encode("utf-8", errors="surrogateescape"),
+                        options.max_output_bytes)
     if done.timed_out:
         raise LiftError(path, 0, 0, f"preprocessing took longer than {PREPROCESS_TIMEOUT_S} s") from None
     if done.too_large:
@@ -106,7 +109,7 @@ def preprocess(path: str, text: str, options: PreprocessOptions) -> Preprocessed
         raise LiftError(file, line, 0, f"the preprocessed translation unit is larger than "
                                        f"{_megabytes(options.max_output_bytes)} (lift's limit)"
                                        + (": a macro here expands to too much text" if line else ""))
-    stderr = done.stderr.decode("utf-8", errors="replace")
+    stderr = done.stderr.decode("utf-8", errors="surrogateescape")
     if done.returncode != 0:
         raise _first_error(path, stderr)
     out = done.stdout.decode("utf-8", errors="surrogateescape").replace('"<stdin>"', _quote(path))
@@ -186,6 +189,15 @@ def _last_position(text: str, path: str) -> tuple[str, int]:
         name = path
     line = int(last.group(1)) + text.count("\n", last.end())
     return name, line
+
+
+def _name_line(path: str) -> str:
+    """A `#line` naming the input as its file, so that `__FILE__` (and `#include __FILE__`, the
+    self-inclusion idiom) means the file and not the preprocessor's `<stdin>`. Names with
+    control characters keep `<stdin>`: the compiler's diagnostics could not be read back."""
+    if path == "<stdin>" or any(ord(ch) < 32 or ord(ch) == 127 for ch in path):
+        return ""
+    return f"#line 1 {_quote(path)}\n"
 
 
 def _quote(path: str) -> str:

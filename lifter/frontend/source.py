@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import select
 import stat
+from array import array
 from dataclasses import dataclass, field
 
 from lifter.diagnostics import LiftError
@@ -22,14 +23,21 @@ class SourceFile:
 
     path: str
     text: str
-    line_starts: list[int] = field(init=False, repr=False)
+    _line_starts: array | None = field(default=None, init=False, repr=False)
 
-    def __post_init__(self) -> None:
-        starts = [0]
-        for i, ch in enumerate(self.text):
-            if ch == "\n":
-                starts.append(i + 1)
-        self.line_starts = starts
+    @property
+    def line_starts(self) -> array:
+        """Offsets where lines start, computed on first use (8 bytes a line: a file of ten
+        million empty lines must not cost gigabytes)."""
+        if self._line_starts is None:
+            starts = array("q", [0])
+            find, append = self.text.find, starts.append
+            pos = find("\n")
+            while pos >= 0:
+                append(pos + 1)
+                pos = find("\n", pos + 1)
+            self._line_starts = starts
+        return self._line_starts
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line, without its newline ('' past the end)."""

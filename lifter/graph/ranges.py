@@ -31,10 +31,10 @@ def box(s: isl.Set) -> list[tuple[str, str]]:
     out = []
     for d in range(s.dim(isl.dim_type.set)):
         lo, hi = _bound(s, d, False), _bound(s, d, True)
-        if lo is None or hi is None:
+        try:
+            out.append(("?", "?") if lo is None or hi is None else (readable(lo), readable(hi)))
+        except isl.Error:  # an empty range (a statement that never runs) has no bounds to print
             out.append(("?", "?"))
-        else:
-            out.append((readable(lo), readable(hi)))
     return out
 
 

@@ -54,6 +54,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
     if m.offset is None:
         return "the loop comes from a macro expansion, so lift cannot annotate it in place"
+    if not canonical(m.header):
+        return "the loop header is not in OpenMP's canonical form as written (parenthesized parts)"
     sections, section_limits = {}, []
     for name, op in m.reductions:
         node = _container(g, name)
@@ -97,9 +99,23 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
         conditions.append(alias)
     private = sorted(set(v for v in loop_vars if v != m.var) | set(m.private))
     scalars = [(name, op) for name, op in m.reductions]
+    # A false `if` clause still privatizes: reductions and lastprivate copies would
+    # then be wrong when pointers overlap, and lastprivate leaves its variable
+    # undefined when the loop runs no iteration. Such conditions are tested in C
+    # before a sequential copy of the loop (a versioned loop).
+    must_version = bool(alias)
+    if m.lastprivate:
+        trips = _extent_text(m, set())
+        if trips is None or trips == 0:
+            return "a scalar live after the loop needs lastprivate, but the trip count is unknown"
+        if not isinstance(trips, int):
+            conditions.append(f"({trips}) > 0")
+            must_version = True
+    if must_version and m.span is None:
+        return "needs a run-time check but the loop's text cannot be copied for a sequential version"
     # Inside a sequential loop the region would be entered (and the `if` clause
-    # tested) once per outer iteration: test in C instead, before a sequential copy.
-    versioned = bool(conditions) and m.depth >= 1 and m.span is not None
+    # tested) once per outer iteration: test in C there too.
+    versioned = bool(conditions) and (must_version or m.depth >= 1) and m.span is not None
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
                      versioned, sections)
     return ""
@@ -122,6 +138,15 @@ def _collapse(g, m: MapScope) -> int:
     if m.var in set(re.findall(r"[A-Za-z_]\w*", f"{inner.begin} {inner.end}")):
         return 1
     return 2
+
+
+def canonical(header: str) -> bool:
+    """`for (init; test; step)` with no part wrapped in parentheses (gcc rejects those)."""
+    if not header:
+        return False
+    inner = header[header.index("(") + 1:header.rindex(")")] if "(" in header else ""
+    parts = inner.split(";")
+    return len(parts) == 3 and not any(part.strip().startswith("(") for part in parts)
 
 
 def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | None:

@@ -26,6 +26,7 @@ def attach_source_text(g: nx.MultiDiGraph, source: SourceFile, spans: Spans) -> 
             try:
                 whole = spans.for_span(loop.offset)
                 g.nodes[lid]["node"].span = (whole.start, whole.end)
+                g.nodes[lid]["node"].header = source.text[whole.start:whole.header_end]
             except Unparsable:
                 pass
     g.graph["reemittable"] = _attach(g, region, source, spans)

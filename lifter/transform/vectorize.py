@@ -16,7 +16,7 @@ from lifter.analysis.model import Region
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.locality import stride_kind
-from lifter.transform.parallelize import alias_check
+from lifter.transform.parallelize import alias_check, canonical
 
 
 def plan_simd(g: nx.MultiDiGraph) -> None:
@@ -28,7 +28,7 @@ def plan_simd(g: nx.MultiDiGraph) -> None:
 
 
 def _qualifies(g, region: Region, m: MapScope) -> bool:
-    if m.schedule != "parallel" or m.offset is None or m.private or m.lastprivate:
+    if m.schedule != "parallel" or m.offset is None or m.private or m.lastprivate or not canonical(m.header):
         return False
     kids = scope_children(g, m.id)
     if any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
