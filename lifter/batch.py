@@ -159,7 +159,13 @@ def default_depfile(output: str) -> str:
 
 def write_atomically(path: str, text: str) -> None:
     """Write next to `path` and rename, so a failure never leaves a partial file."""
-    directory = os.path.dirname(os.path.abspath(path))
+    path = os.path.realpath(path)  # through a symbolic link: replace what it points to, keep the link
+    if os.path.exists(path) and not os.path.isfile(path):
+        # A device or FIFO (/dev/null, a pipe): write into it; never replace it with a file.
+        with open(path, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
+            handle.write(text)
+        return
+    directory = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(prefix=".lift-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:

@@ -164,7 +164,8 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
             if output in (None, "-"):
                 raise click.UsageError("-MD/-MMD with output on standard output need -MT TARGET")
             deps.targets = [batch.make_quote(output)]
-    for written in filter(None, (output if output != "-" else None, deps.file if deps else None)):
+    for written in filter(None, (output if output != "-" else None, deps.file if deps else None,
+                                 report_path, graph_path)):
         if os.path.exists(written) and _same_file(path, written):
             _fail(Diagnostic(written, 0, 0, "error", "output would overwrite the input"))
     try:
