@@ -98,8 +98,8 @@ def _same_file(a: str, b: str) -> bool:
                    "reason. In batch mode one report covers every file (plus one entry per file).")
 @click.option("-v", "--remarks", "remarks", is_flag=True, help="Print a remark for every loop on standard error.")
 @click.option("--emit-graph", "graph_path", metavar="FILE",
-              help="Write the dataflow graph of every lifted loop nest: .dot, .json or .svg (needs Graphviz). "
-                   "Single input only.")
+              help="Write the dataflow graph of every lifted loop nest: .dot, .json, .svg (needs Graphviz) or "
+                   ".sdfg (DaCe's SDFG JSON, for DaCe's viewers). Single input only.")
 @click.option("-j", "--jobs", "jobs", type=click.IntRange(min=1), metavar="N",
               help="Batch mode: lift N files at a time in worker processes. Default: the number of cores. "
                    "Output, messages and their order do not depend on N.")

@@ -1,4 +1,4 @@
-"""Writing dataflow graphs for people (DOT, SVG) and programs (JSON).
+"""Writing dataflow graphs for people (DOT, SVG) and programs (JSON; DaCe's SDFG JSON in sdfg.py).
 
 JSON format: {"format": "lift-dataflow", "version": 1, "graphs": [G...]} where
 each G is {"name", "function", "nodes": [{"id", "type", ...fields}],
@@ -16,7 +16,8 @@ import subprocess
 import networkx as nx
 
 from lifter.diagnostics import LiftError
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, State, Tasklet
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, Tasklet
+from lifter.graph.sdfg import to_sdfg_json
 
 
 def to_json(graphs: list[nx.MultiDiGraph]) -> dict:
@@ -88,6 +89,9 @@ def write_graphs(graphs: list[nx.MultiDiGraph], path: str) -> None:
     ext = os.path.splitext(path)[1].lower()
     if ext == ".json":
         write_atomically(path, json.dumps(to_json(graphs), indent=1) + "\n")
+    elif ext == ".sdfg":
+        name = os.path.splitext(os.path.basename(graphs[0].graph["path"]))[0] if graphs else "lift"
+        write_atomically(path, json.dumps(to_sdfg_json(graphs, name), indent=1) + "\n")
     elif ext == ".dot" or ext == ".gv":
         write_atomically(path, to_dot(graphs))
     elif ext == ".svg":
@@ -100,4 +104,4 @@ def write_graphs(graphs: list[nx.MultiDiGraph], path: str) -> None:
             raise LiftError(path, 0, 0, f"dot failed: {done.stderr.decode(errors='replace').strip()}")
         write_atomically(path, done.stdout.decode("utf-8", errors="replace"))
     else:
-        raise LiftError(path, 0, 0, "graph file must end in .dot, .json or .svg")
+        raise LiftError(path, 0, 0, "graph file must end in .dot, .json, .sdfg or .svg")

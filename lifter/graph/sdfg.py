@@ -1,0 +1,344 @@
+"""Export lift's graphs as a DaCe SDFG (`--emit-graph G.sdfg`), for DaCe's viewers and tools.
+
+The file is the JSON that DaCe's `SDFG.from_json` reads (checked against DaCe 1.0.2 by
+tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift's graph:
+
+- the input file is one SDFG; each lifted region is one control-flow block, in textual order,
+  joined by unconditional interstate edges;
+- a sequential map at control level (directly in the region or in such a loop) that contains a
+  parallel map becomes a `LoopRegion` (init, condition and update on its variable): DaCe's
+  control flow, the time loop around parallel sweeps. Each of its children is one state, in order,
+  so their order is kept by the control flow and not by data dependences;
+- every other map is a `MapEntry`/`MapExit` pair (schedule `Sequential` when lift keeps it
+  sequential), a statement a C++ `Tasklet`, a container an `AccessNode` (one for reads before
+  the scope, one for writes after it);
+- every tasklet memlet becomes a memlet path from the read access node through the entries of
+  its enclosing maps (each carrying that map's range of the container) to the tasklet, and back
+  out through the exits to the write access node; `wcr` becomes DaCe's reduction lambda.
+
+DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (division, modulo,
+conditionals) are replaced by the container's whole extent, which is what lift's memlets
+over-approximate to anyway; unknown extents become symbols `<name>_size<k>`.
+"""
+from __future__ import annotations
+
+import re
+
+import networkx as nx
+
+from lifter.graph.build import STATE, data_id
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, Tasklet, scope_children, scope_descendants
+
+DACE_VERSION = "1.0.2"
+_PLAIN = re.compile(r"^[\w\s+\-*(),]*$")
+_IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+_FUNCTIONS = {"min", "max"}
+_DTYPES = {
+    "double": "float64", "float": "float32", "long double": "float64",
+    "char": "int8", "signed char": "int8", "unsigned char": "uint8", "_Bool": "bool",
+    "short": "int16", "unsigned short": "uint16", "int": "int32", "unsigned": "uint32",
+    "unsigned int": "uint32", "long": "int64", "unsigned long": "uint64", "long long": "int64",
+    "unsigned long long": "uint64", "size_t": "uint64",
+}
+_WCR = {"+": "a + b", "-": "a + b", "*": "a * b", "min": "min(a, b)", "max": "max(a, b)",
+        "&": "a & b", "|": "a | b", "^": "a ^ b", "&&": "a and b", "||": "a or b"}
+
+
+def identifier(text: str) -> str:
+    """A DaCe-safe name for a container key such as `<world>` or `pts.x`."""
+    name = re.sub(r"\W", "_", text)
+    return name if name and not name[0].isdigit() else "_" + name
+
+
+def plain(text: str) -> str | None:
+    """The C expression if sympy reads it the same way, else None."""
+    return text if text and text != "?" and _PLAIN.match(text) else None
+
+
+def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
+    sdfg = _Sdfg()
+    blocks = []
+    for g in graphs:
+        sdfg.add_containers(g)
+        sdfg.symbols.update(g.nodes[STATE]["node"].params)
+        blocks += sdfg.control_blocks(g, STATE)
+    if not blocks:
+        blocks = [_state("empty", [], [])]
+    symbols = {s: "int64" for s in sorted(sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS)}
+    return {
+        "type": "SDFG",
+        "attributes": {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols},
+        **_graph_fields(blocks, 0),
+        "label": identifier(name),
+        "id": None,
+        "dace_version": DACE_VERSION,
+    }
+
+
+def _graph_fields(blocks: list[dict], cfg_id: int) -> dict:
+    """Nodes of a control-flow graph, chained in order by unconditional interstate edges."""
+    for i, b in enumerate(blocks):
+        b["id"] = i
+    edges = [{"type": "Edge", "src": str(i), "dst": str(i + 1),
+              "attributes": {"data": {"type": "InterstateEdge", "attributes": {}, "label": ""}}}
+             for i in range(len(blocks) - 1)]
+    return {"nodes": blocks, "edges": edges, "collapsed": False, "cfg_list_id": cfg_id, "start_block": 0}
+
+
+def _state(label: str, nodes: list[dict], edges: list[dict]) -> dict:
+    scope_dict: dict[str, list[int]] = {}
+    for i, n in enumerate(nodes):
+        key = "-1" if n["scope_entry"] is None else n["scope_entry"]
+        scope_dict.setdefault(key, []).append(i)
+        if n["type"] == "MapEntry":
+            scope_dict.setdefault(str(i), [])
+    return {"type": "SDFGState", "label": label, "collapsed": False, "scope_dict": scope_dict or {"-1": []},
+            "nodes": nodes, "edges": edges, "attributes": {}}
+
+
+def _range(subset: list[tuple[str, str]]) -> dict:
+    return {"type": "Range", "ranges": [{"start": lo, "end": hi, "step": "1", "tile": "1"} for lo, hi in subset]}
+
+
+class _Sdfg:
+    """Accumulates data descriptors and symbols while the blocks are built."""
+
+    def __init__(self):
+        self.arrays: dict[str, dict] = {}
+        self.symbols: set[str] = set()
+        self.cfg_count = 0
+        self.state_count = 0
+        self.extents: dict[tuple[str, str], list[str]] = {}  # (region, container) -> shape
+        self.names: dict[tuple[str, str], str] = {}  # (region, container) -> descriptor name
+
+    def add_containers(self, g: nx.MultiDiGraph) -> None:
+        """Descriptors are global to an SDFG: a name seen with another shape gets the region's suffix."""
+        region = g.graph["name"]
+        for _, d in g.nodes(data=True):
+            node = d["node"]
+            if isinstance(node, AccessNode):
+                name = identifier(node.container)
+                shape = self._shape(node, name)
+                descriptor = self._descriptor(node, shape)
+                if self.arrays.get(name, descriptor) != descriptor:
+                    name = f"{name}_{identifier(region)}"
+                self.arrays[name] = descriptor
+                self.extents[region, node.container] = shape
+                self.names[region, node.container] = name
+
+    def _shape(self, node: AccessNode, name: str) -> list[str]:
+        ndim = len(node.strides) or node.ndim  # a delinearized flat buffer is seen with its recovered dims
+        if node.kind == "scalar" or node.kind == "memory" or ndim == 0:
+            return []
+        dims = list(node.dims) + [""] * (ndim - len(node.dims))
+        return [self.expr(d) or self.expr(f"{name}_size{k}", symbol=True) for k, d in enumerate(dims[:ndim])]
+
+    def _descriptor(self, node: AccessNode, shape: list[str]) -> dict:
+        dtype = _DTYPES.get(" ".join(node.element.replace("const", "").split()), "int8")
+        if not shape:
+            return {"type": "Scalar", "attributes": {"dtype": dtype, "shape": ["1"], "transient": node.transient}}
+        strides = ["*".join(f"({d})" for d in shape[k + 1:]) or "1" for k in range(len(shape))]
+        return {"type": "Array", "attributes": {
+            "dtype": dtype, "shape": shape, "strides": strides, "offset": ["0"] * len(shape),
+            "total_size": "*".join(f"({d})" for d in shape), "transient": node.transient}}
+
+    def expr(self, text: str, symbol: bool = False) -> str | None:
+        """A plain expression, recording its free names as symbols; None if sympy would misread it."""
+        text = plain(text) if not symbol else text
+        if text is not None:
+            self.symbols.update(_IDENT.findall(text))
+        return text
+
+    def subset(self, region: str, container: str, subset: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """A memlet subset DaCe can parse: unreadable bounds widen to the whole extent."""
+        extent = self.extents[region, container]
+        if not extent:
+            return [("0", "0")]
+        if len(subset) != len(extent):  # e.g. a flat access to a buffer seen delinearized elsewhere
+            subset = [("?", "?")] * len(extent)
+        out = []
+        for k, size in enumerate(extent):
+            lo, hi = subset[k]
+            lo, hi = plain(lo), plain(hi)
+            out.append((lo, hi) if lo is not None and hi is not None else ("0", f"{size} - 1"))
+        return out
+
+    # Control flow ---------------------------------------------------------------------------------
+
+    def control_blocks(self, g: nx.MultiDiGraph, scope: str) -> list[dict]:
+        blocks = []
+        for child in scope_children(g, scope):
+            node = g.nodes[child]["node"]
+            if isinstance(node, MapScope) and _is_loop_region(g, child):
+                blocks.append(self._loop_region(g, child, node))
+            else:
+                self.state_count += 1
+                label = f"{g.graph['function']}_line{node.line}_s{self.state_count}"
+                blocks.append(_StateBuilder(self, g).build(child, label))
+        return blocks
+
+    def _loop_region(self, g: nx.MultiDiGraph, map_id: str, m: MapScope) -> dict:
+        self.cfg_count += 1
+        cfg_id = self.cfg_count
+        v = m.var
+        self.symbols.add(v)
+        begin = self.expr(m.begin) or self.expr(f"{identifier(m.id)}_begin", symbol=True)
+        end = self.expr(m.end) or self.expr(f"{identifier(m.id)}_end", symbol=True)
+        compare, sign = (">=", "-") if m.decreasing else ("<=", "+")
+        return {
+            "type": "LoopRegion",
+            "attributes": {
+                "loop_variable": v,
+                "init_statement": {"string_data": f"{v} = {begin}", "language": "Python"},
+                "loop_condition": {"string_data": f"({v} {compare} {end})", "language": "Python"},
+                "update_statement": {"string_data": f"{v} = ({v} {sign} {m.step})", "language": "Python"},
+            },
+            **_graph_fields(self.control_blocks(g, map_id) or [_state(f"{identifier(m.id)}_empty", [], [])], cfg_id),
+            "label": f"{m.function}_{v}_line{m.line}",
+        }
+
+
+def _is_loop_region(g: nx.MultiDiGraph, map_id: str) -> bool:
+    """A sequential map around parallel maps: control flow, not dataflow."""
+    if g.nodes[map_id]["node"].schedule == "parallel":
+        return False
+    return any(isinstance(n := g.nodes[d]["node"], MapScope) and n.schedule == "parallel"
+               for d in scope_descendants(g, map_id))
+
+
+class _StateBuilder:
+    """The dataflow of one state: a map (with everything inside it) or a single tasklet."""
+
+    def __init__(self, sdfg: _Sdfg, g: nx.MultiDiGraph):
+        self.sdfg, self.g = sdfg, g
+        self.nodes: list[dict] = []
+        self.edges: list[dict] = []
+        self.access: dict[tuple[str, bool], int] = {}
+        self.map_ids: dict[str, tuple[int, int]] = {}  # map -> (entry, exit) node index
+        self.connected: set[tuple[int, str]] = set()  # (map entry or exit, container) already fed
+
+    def build(self, root: str, label: str) -> dict:
+        self._scope(root, None)
+        return _state(label, self.nodes, self.edges)
+
+    def _add(self, kind: str, label: str, attributes: dict, scope: tuple[int, int] | None) -> int:
+        index = len(self.nodes)
+        self.nodes.append({"type": kind, "label": label, "attributes": attributes, "id": index,
+                           "scope_entry": None if scope is None else str(scope[0]),
+                           "scope_exit": None if scope is None else str(scope[1])})
+        return index
+
+    def _scope(self, node_id: str, enclosing: list[str] | None) -> None:
+        enclosing = enclosing or []
+        node = self.g.nodes[node_id]["node"]
+        parent = self.map_ids[enclosing[-1]] if enclosing else None
+        if isinstance(node, MapScope):
+            begin = self.sdfg.expr(node.begin) or "0"
+            end = self.sdfg.expr(node.end) or begin
+            if node.decreasing:
+                begin, end = end, begin
+            attributes = {"label": identifier(node.id), "params": [node.var],
+                          "range": _range([(begin, end)]), "in_connectors": {}, "out_connectors": {},
+                          "schedule": "Default" if node.schedule == "parallel" else "Sequential"}
+            label = f"{node.var}={begin}:{end}"
+            entry = self._add("MapEntry", label, attributes, parent)
+            exit_ = self._add("MapExit", label, {"in_connectors": {}, "out_connectors": {}}, None)
+            self.nodes[entry]["scope_exit"] = str(exit_)
+            self.nodes[exit_]["scope_entry"], self.nodes[exit_]["scope_exit"] = str(entry), str(exit_)
+            self.map_ids[node_id] = (entry, exit_)
+            children = scope_children(self.g, node_id)
+            for child in children:
+                self._scope(child, enclosing + [node_id])
+            if not children:
+                self._edge(entry, None, exit_, None, None)
+            if parent is not None:
+                if not any(e["dst"] == str(entry) for e in self.edges):
+                    self._edge(parent[0], None, entry, None, None)
+                if not any(e["src"] == str(exit_) for e in self.edges):
+                    self._edge(exit_, None, parent[1], None, None)
+        elif isinstance(node, Tasklet):
+            self._tasklet(node_id, node, enclosing, parent)
+
+    def _tasklet(self, node_id: str, node: Tasklet, enclosing: list[str], parent) -> None:
+        reads = [(d["edge"], False) for _, _, d in self.g.in_edges(node_id, data=True)]
+        writes = [(d["edge"], True) for _, _, d in self.g.out_edges(node_id, data=True)]
+        memlets = [(e, w) for e, w in reads + writes if isinstance(e, Memlet)]
+        inputs = {f"__in{k}": None for k, (_, w) in enumerate(memlets) if not w}
+        outputs = {f"__out{k}": None for k, (_, w) in enumerate(memlets) if w}
+        attributes = {"label": identifier(node_id), "code": {"string_data": node.code, "language": "CPP"},
+                      "in_connectors": inputs, "out_connectors": outputs}
+        t = self._add("Tasklet", node.code.split("\n")[0][:60], attributes, parent)
+        for k, (memlet, is_write) in enumerate(memlets):
+            self._path(t, f"__out{k}" if is_write else f"__in{k}", memlet, is_write, enclosing)
+        if parent is not None and not inputs:
+            self._edge(parent[0], None, t, None, None)
+        if parent is not None and not outputs:
+            self._edge(t, None, parent[1], None, None)
+
+    def _path(self, tasklet: int, connector: str, memlet: Memlet, is_write: bool, enclosing: list[str]) -> None:
+        """Access node -> map entries (outermost first) -> tasklet, or the mirror image for a write."""
+        container = memlet.container
+        name = self._name(container)
+        inner = self._memlet(container, memlet, memlet.wcr if is_write else None)
+        if not enclosing:
+            self._connect(self._access(container, is_write), tasklet, connector, inner, is_write)
+            return
+        side = 1 if is_write else 0
+        innermost = self.map_ids[enclosing[-1]][side]
+        self._connect(innermost, tasklet, connector, inner, is_write, f"{'IN' if is_write else 'OUT'}_{name}")
+        for outer_map, map_id in zip([None] + enclosing[:-1], enclosing):
+            node = self.map_ids[map_id][side]
+            if (node, container) in self.connected:
+                continue
+            self.connected.add((node, container))
+            outer = self._access(container, is_write) if outer_map is None else self.map_ids[outer_map][side]
+            scope_memlet = self._map_memlet(map_id, container, is_write, memlet.wcr if is_write else None)
+            self._add_connector(node, f"IN_{name}", "in_connectors")
+            self._add_connector(node, f"OUT_{name}", "out_connectors")
+            if is_write:
+                self._edge(node, f"OUT_{name}", outer, None if outer_map is None else f"IN_{name}", scope_memlet)
+            else:
+                self._edge(outer, None if outer_map is None else f"OUT_{name}", node, f"IN_{name}", scope_memlet)
+
+    def _connect(self, scope_node: int, tasklet: int, connector: str, memlet: dict, is_write: bool,
+                 scope_connector: str | None = None) -> None:
+        if is_write:
+            self._edge(tasklet, connector, scope_node, scope_connector, memlet)
+        else:
+            self._edge(scope_node, scope_connector, tasklet, connector, memlet)
+
+    def _access(self, container: str, is_write: bool) -> int:
+        key = (container, is_write)
+        if key not in self.access:
+            name = self._name(container)
+            self.access[key] = self._add("AccessNode", name, {"data": name}, None)
+        return self.access[key]
+
+    def _name(self, container: str) -> str:
+        return self.sdfg.names[self.g.graph["name"], container]
+
+    def _add_connector(self, node: int, connector: str, kind: str) -> None:
+        self.nodes[node]["attributes"][kind][connector] = None
+
+    def _map_memlet(self, map_id: str, container: str, is_write: bool, wcr: str | None) -> dict:
+        """The range all iterations of a map move; the whole extent where lift has none."""
+        ends = self.g.out_edges(map_id, data=True) if is_write else self.g.in_edges(map_id, data=True)
+        for u, v, d in ends:
+            e = d["edge"]
+            if isinstance(e, Memlet) and (v if is_write else u) == data_id(container):
+                return self._memlet(container, e, wcr)
+        return self._memlet(container, Memlet(container, [], "?", dynamic=True), wcr)
+
+    def _memlet(self, container: str, memlet: Memlet, wcr: str | None) -> dict:
+        volume = self.sdfg.expr(memlet.volume)
+        subset = self.sdfg.subset(self.g.graph["name"], container, memlet.subset)
+        attributes = {"data": self._name(container), "subset": _range(subset),
+                      "volume": volume or "1", "dynamic": memlet.dynamic or volume is None}
+        if wcr in _WCR:
+            attributes["wcr"] = f"lambda a, b: {_WCR[wcr]}"
+        return {"type": "Memlet", "attributes": attributes}
+
+    def _edge(self, src: int, src_conn: str | None, dst: int, dst_conn: str | None, memlet: dict | None) -> None:
+        data = memlet or {"type": "Memlet", "attributes": {}}
+        self.edges.append({"type": "MultiConnectorEdge", "attributes": {"data": data},
+                           "src": str(src), "dst": str(dst), "src_connector": src_conn, "dst_connector": dst_conn})
