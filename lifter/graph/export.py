@@ -16,7 +16,7 @@ import subprocess
 import networkx as nx
 
 from lifter.diagnostics import LiftError
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, Tasklet
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, Tasklet, is_loop_region
 from lifter.graph.sdfg import to_sdfg_json
 
 
@@ -70,6 +70,8 @@ def _scope_dot(g, node_id, lines, gi, indent):
         node = g.nodes[child]["node"]
         if isinstance(node, MapScope):
             kind = "parallel map" if node.schedule == "parallel" else "sequential map"
+            if is_loop_region(g, child):
+                kind = "loop region (sequential control, children run in order)"
             if node.plan is not None:
                 kind += " (omp parallel for)"
             label = f"{kind} {node.var} = {node.begin}..{node.end}"

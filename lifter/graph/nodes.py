@@ -143,3 +143,12 @@ def scope_parent(g, node_id: str) -> str | None:
         if isinstance(d["edge"], Scope):
             return u
     return None
+
+
+def is_loop_region(g, node_id: str) -> bool:
+    """A sequential map with a parallel map inside is control flow: a loop over states (DaCe's
+    LoopRegion), each child one state run in order; the time loop around stencil sweeps."""
+    node = g.nodes[node_id]["node"]
+    return isinstance(node, MapScope) and node.schedule == "sequential" and any(
+        isinstance(n := g.nodes[d]["node"], MapScope) and n.schedule == "parallel" for d in scope_descendants(g, node_id))
+

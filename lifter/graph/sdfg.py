@@ -27,7 +27,7 @@ import re
 import networkx as nx
 
 from lifter.graph.build import STATE, data_id
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, Tasklet, scope_children, scope_descendants
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, Tasklet, is_loop_region, scope_children
 
 DACE_VERSION = "1.0.2"
 _PLAIN = re.compile(r"^[\w\s+\-*(),]*$")
@@ -169,7 +169,7 @@ class _Sdfg:
         blocks = []
         for child in scope_children(g, scope):
             node = g.nodes[child]["node"]
-            if isinstance(node, MapScope) and _is_loop_region(g, child):
+            if is_loop_region(g, child):
                 blocks.append(self._loop_region(g, child, node))
             else:
                 self.state_count += 1
@@ -196,14 +196,6 @@ class _Sdfg:
             **_graph_fields(self.control_blocks(g, map_id) or [_state(f"{identifier(m.id)}_empty", [], [])], cfg_id),
             "label": f"{m.function}_{v}_line{m.line}",
         }
-
-
-def _is_loop_region(g: nx.MultiDiGraph, map_id: str) -> bool:
-    """A sequential map around parallel maps: control flow, not dataflow."""
-    if g.nodes[map_id]["node"].schedule == "parallel":
-        return False
-    return any(isinstance(n := g.nodes[d]["node"], MapScope) and n.schedule == "parallel"
-               for d in scope_descendants(g, map_id))
 
 
 class _StateBuilder:
