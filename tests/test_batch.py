@@ -11,11 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from lifter import batch, lift_file
 from lifter.batch import BatchOptions, DepOptions, lift_batch
-from lifter.cli import main
+from tests.cli_runner import lift
 
 REPO = Path(__file__).resolve().parent.parent
 HEAT = REPO / "corpus" / "apps" / "heat"
@@ -36,24 +35,6 @@ SCALE = """void scale(int n, double a, double *restrict x)
 """
 NOLOOP = "int answer(void) { return 42; }\n"
 BAD = "int f(int x)\n{\n    int y = x +;\n    return y;\n}\n"
-
-
-class Run:
-    def __init__(self, code, stdout, stderr):
-        self.code, self.stdout, self.stderr = code, stdout, stderr
-
-
-def lift(*argv) -> Run:
-    """`lift argv...` in this process, as the console script runs it."""
-    runner = CliRunner()
-    with runner.isolation() as streams:
-        try:
-            main([str(a) for a in argv])
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        out, err = streams[0].getvalue(), streams[1].getvalue()
-    return Run(code, out, err.decode("utf-8", errors="replace"))
 
 
 @pytest.fixture

@@ -7,10 +7,9 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 
 from lifter import __version__
-from lifter.cli import main
+from tests.cli_runner import Run, lift
 
 DIAG = re.compile(r"^(?P<path>.+?):(?:(?P<line>\d+):(?:(?P<col>\d+):)?)? error: (?P<msg>.+)$", re.M)
 
@@ -33,24 +32,6 @@ LOOP = b"""void axpy(int n, double a, double *restrict x, double *restrict y)
         y[i] += a * x[i];
 }
 """
-
-
-class Run:
-    def __init__(self, code, stdout, stderr):
-        self.code, self.stdout, self.stderr = code, stdout, stderr
-
-
-def lift(*argv) -> Run:
-    """Run `lift argv...` in-process, as the console script does (through lifter.cli.main)."""
-    runner = CliRunner()
-    with runner.isolation() as streams:
-        try:
-            main([str(a) for a in argv])
-            code = 0
-        except SystemExit as exc:
-            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-        out, err = streams[0].getvalue(), streams[1].getvalue()
-    return Run(code, out, err.decode("utf-8", errors="replace"))
 
 
 def assert_error(run: Run, path=None, line=None, col=None, msg=None):

@@ -14,18 +14,9 @@ import pytest
 
 from lifter import lift_file, lift_source
 from lifter.graph.sdfg import DACE_VERSION, to_sdfg_json
+from tests.graph.test_graph import JACOBI
 from tests.harness import corpus_programs
 
-JACOBI = """
-void jacobi(int n, int tsteps, double a[restrict n], double b[restrict n]) {
-  for (int t = 0; t < tsteps; t++) {
-    for (int i = 1; i < n - 1; i++)
-      b[i] = 0.33 * (a[i-1] + a[i] + a[i+1]);
-    for (int i = 1; i < n - 1; i++)
-      a[i] = b[i];
-  }
-}
-"""
 
 
 def _blocks(cfg: dict):
