@@ -135,13 +135,16 @@ def _reword(msg: str) -> str:
     return msg[:1].lower() + msg[1:] if msg else "syntax error"
 
 
+# The source scanners below skip line markers and string/character literals.
+_MARKER_OR_STRING = r"""(?P<marker>^\#[^\n]*)|(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+
+
 # GNU inline assembly, which pycparser does not parse. A statement `asm volatile(...)`
 # becomes a call to an unknown function (so the analysis treats it as having any
 # effect); an asm label in a declaration (`int f(void) __asm__("g");`) is blanked.
 # Newlines are kept, so every line number stays right.
 _ASM_SCAN = re.compile(
-    r"""(?P<marker>^\#[^\n]*)"""
-    r"""|(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+    _MARKER_OR_STRING +
     r"""|(?P<word>[A-Za-z_]\w*)"""
     r"""|(?P<punct>[^\s\w])""",
     re.M,
@@ -224,8 +227,7 @@ def _asm_end(text: str, pos: int) -> int | None:
 # (`caf\U000000e9`), which pycparser's lexer does not accept; they are mangled into ASCII for
 # parsing and restored in the AST, so every name is exactly what the user wrote.
 _UCN_SCAN = re.compile(
-    r"""(?P<marker>^\#[^\n]*)"""
-    r"""|(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
+    _MARKER_OR_STRING +
     r"""|(?P<word>(?:[^\W\d]|\$|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})"""
     r"""(?:[\w$]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)""",
     re.M,
