@@ -331,10 +331,46 @@ def _reduction(node, collector) -> tuple[str, str] | None:
         op, rest = found[0], [found[1]]
     else:
         return None
-    root = _root_name(node.lvalue)
-    if any(isinstance(n, c_ast.ID) and n.name == root for r in rest for n in walk(r)):
+    if not _rest_spares_target(node.lvalue, rest):
         return None
     return key, op
+
+
+def reduction_target(node) -> str:
+    """The C text of the element a reduction statement updates (`x` in `x += e`, `m` in a min/max `if`)."""
+    if isinstance(node, c_ast.If):
+        update = minmax_update(node)
+        return c_text(update[0]) if update is not None else ""
+    if isinstance(node, c_ast.UnaryOp):
+        return c_text(node.expr)
+    return c_text(node.lvalue) if isinstance(node, c_ast.Assignment) else ""
+
+
+def _rest_spares_target(lvalue, rest) -> bool:
+    """The other operand `e` of `x op= e` does not read the reduced variable `x`.
+
+    For an array element, `e` may read other elements of the same array
+    (`A[i][j] -= A[i][k] * A[k][j]`): the statement stays a reduction
+    candidate, and the loop verdict proves with isl that, within the loop, those
+    reads never touch an element the loop reduces into. `e` must not spell the
+    target itself, nor may the target's subscripts read its array, so that the
+    update's own accesses are exactly those written like the target.
+    """
+    root = _root_name(lvalue)
+    if not any(_root_name_in(r, root) for r in rest):
+        return True
+    if not isinstance(lvalue, c_ast.ArrayRef) or not isinstance(_array_base(lvalue), c_ast.ID):
+        return False
+    if any(isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&") and _root_name_in(n, root)
+           for r in rest for n in walk(r)):
+        return False  # the array reached through a pointer expression: any element
+    target = c_text(lvalue)
+    sub = lvalue
+    while isinstance(sub, c_ast.ArrayRef):
+        if any(isinstance(n, c_ast.ID) and n.name == root for n in walk(sub.subscript)):
+            return False
+        sub = sub.name
+    return not any(c_text(n) == target for r in rest for n in walk(r) if isinstance(n, c_ast.ArrayRef))
 
 
 def _select(cond, if_true, if_false, target):
@@ -403,6 +439,10 @@ def _init_target(node: c_ast.For) -> str | None:
         if not any(isinstance(n, c_ast.ID) and n.name == init.lvalue.name for n in walk(init.rvalue)):
             return init.lvalue.name
     return None
+
+
+def _root_name_in(node, name) -> bool:
+    return any(isinstance(n, c_ast.ID) and n.name == name for n in walk(node))
 
 
 def _root_name(node):

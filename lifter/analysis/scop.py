@@ -16,7 +16,7 @@ from pycparser import c_ast
 from lifter.analysis.walk import walk
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
-from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update
+from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
 from lifter.analysis.model import Access, Container, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols
 
@@ -410,10 +410,12 @@ class RegionBuilder:
             stmt.reduction = (writes.pop(), reduction_op) if len(writes) == 1 else None
         translate = self._translator([l.var for l in loops])
         iterators = {l.var for l in loops}
+        target = reduction_target(node) if stmt.reduction is not None else None
         for ref in effects.refs:
             if ref.key in iterators and not ref.is_write and not ref.subscripts:
                 continue  # reading a loop variable is reading the iteration's coordinate
             self._add_access(stmt, ref, translate, iters)
+            stmt.accesses[-1].reduces = ref.key == stmt.reduction[0] and ref.text == target if target else False
         self.params |= translate.parameters
         self._check_divisions(translate, constraints, [l.var for l in loops])
         if self.params and params != ", ".join(isl_name(p) for p in sorted(self.params)):

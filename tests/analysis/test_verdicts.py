@@ -12,10 +12,6 @@ from tests.analysis.expected_verdicts import EXPECTED
 from tests.harness import CORPUS
 
 KNOWN_CONSERVATIVE = {
-    ("linalg/lu.c", 30): "array reduction whose right-hand side reads the same array",
-    ("linalg/lu.c", 36): "array reduction whose right-hand side reads the same array",
-    ("linalg/cholesky.c", 32): "array reduction whose right-hand side reads the same array",
-    ("linalg/cholesky.c", 36): "array reduction whose right-hand side reads the same array",
     ("stencils/conv2d.c", 32): "subscript through a helper returning i*n+j (needs delinearization)",
     ("stencils/conv2d.c", 33): "subscript through a helper returning i*n+j (needs delinearization)",
     ("dynprog/floyd_warshall.c", 32): "parallel only because weights are non-negative (a value fact)",
