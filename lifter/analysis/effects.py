@@ -83,6 +83,7 @@ class _Collector:
                 base = base.name
             for s in subs:
                 self.reads(s)
+            subs = [self.symbols.table.inline_helpers(s) for s in subs]
             if isinstance(base, c_ast.ID):
                 sym = self.symbols.lookup(base.name)
                 if sym is not None and sym.kind == "scalar":

@@ -189,7 +189,8 @@ class RegionBuilder:
                 sym = self.symbols.lookup(n.name.name)
                 if sym is None or sym.kind not in ("pointer", "array") or sym.ndim != 1 or sym.indirect:
                     continue
-                found.setdefault(n.name.name, []).append(set(monomials(n.subscript, self._is_size)))
+                index = self.symbols.table.inline_helpers(n.subscript)
+                found.setdefault(n.name.name, []).append(set(monomials(index, self._is_size)))
         for name, sets in found.items():
             if any(s - {()} for s in sets):
                 chain = shape_of(sets)

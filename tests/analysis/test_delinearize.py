@@ -83,3 +83,46 @@ def test_fields_of_an_array_of_structs_are_separate():
 
 def test_whole_element_access_turns_field_sensitivity_off():
     assert not _loops(WHOLE)[(4, "i")]["parallel"]
+
+
+HELPER = """
+static inline long at(int i, int j, int n) { return (long)i * n + j; }
+void blur(int n, const double *restrict in, double *restrict out) {
+  for (int i = 1; i < n - 1; i++)
+    for (int j = 1; j < n - 1; j++)
+      out[at(i, j, n)] = in[at(i - 1, j, n)] + in[at(i, j + 1, n)];
+}
+"""
+
+# j + 1 reaches n: at(i, n, n) is at(i + 1, 0, n), which iteration i + 1 writes.
+HELPER_OVERRUN = """
+static inline long at(int i, int j, int n) { return (long)i * n + j; }
+void shift(int n, double *restrict a) {
+  for (int i = 0; i < n - 1; i++)
+    for (int j = 0; j < n; j++)
+      a[at(i, j + 1, n)] = a[at(i, j, n)];
+}
+"""
+
+# A char parameter wraps the index around: the helper is not the expression it returns.
+HELPER_NARROW = """
+static inline long at(int i, unsigned char j, int n) { return (long)i * n + j; }
+void scale(int n, double *restrict a) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      a[at(i, j, n)] = 1.0 * i;
+}
+"""
+
+
+def test_index_helper_is_inlined_and_delinearized():
+    loops = _loops(HELPER)
+    assert loops[(4, "i")]["parallel"] and loops[(4, "i")]["parallelized"]
+
+
+def test_index_helper_past_the_row_stays_sequential():
+    assert not _loops(HELPER_OVERRUN)[(4, "i")]["parallel"]
+
+
+def test_index_helper_with_a_narrow_parameter_is_not_inlined():
+    assert not _loops(HELPER_NARROW)[(4, "i")]["parallel"]

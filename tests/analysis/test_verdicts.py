@@ -12,8 +12,6 @@ from tests.analysis.expected_verdicts import EXPECTED
 from tests.harness import CORPUS
 
 KNOWN_CONSERVATIVE = {
-    ("stencils/conv2d.c", 32): "subscript through a helper returning i*n+j (needs delinearization)",
-    ("stencils/conv2d.c", 33): "subscript through a helper returning i*n+j (needs delinearization)",
     ("dynprog/floyd_warshall.c", 32): "parallel only because weights are non-negative (a value fact)",
     ("dynprog/floyd_warshall.c", 33): "parallel only because weights are non-negative (a value fact)",
     ("dynprog/nussinov.c", 32): "reads table[k+1][j] with k from i: needs the diagonal order's facts",
