@@ -289,7 +289,9 @@ def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, fie
     if internal:
         # Variables declared inside an opaque statement before any use are its own business.
         effects.refs = [r for r in effects.refs if r.name not in internal or r.field_path]
-    effects.reduction = None if guarded else _reduction(node, collector)
+    # Under a data-dependent condition too: a skipped update adds the identity.
+    # The caller drops the reduction if a condition reads the reduced variable.
+    effects.reduction = _reduction(node, collector)
     return effects
 
 

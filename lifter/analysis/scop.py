@@ -191,6 +191,8 @@ class RegionBuilder:
                     continue
                 index = self.symbols.table.inline_helpers(n.subscript)
                 found.setdefault(n.name.name, []).append(set(monomials(index, self._is_size)))
+        for key, indices in _flat_fields(root, self.written).items():
+            found[key] = [set(monomials(self.symbols.table.inline_helpers(i), self._is_size)) for i in indices]
         for name, sets in found.items():
             if any(s - {()} for s in sets):
                 chain = shape_of(sets)
@@ -401,11 +403,14 @@ class RegionBuilder:
         effects = collect_effects(node, self.symbols, self._scoped, guarded=bool(guarded),
                                   field_sensitive=self.field_sensitive,
                                   declared_key=declared_key)
+        own = len(effects.refs)
         for cond in guarded:
             effects.add_reads_of(cond)
         if effects.unknown_call and opaque is None:
             stmt.opaque_reason = f"call to '{effects.unknown_call}'"
         stmt.reduction = effects.reduction
+        if stmt.reduction and any(r.key == stmt.reduction[0] for r in effects.refs[own:]):
+            stmt.reduction = None  # `if (x > 0) x += e;` is not a reduction
         if reduction_op is not None:
             writes = {r.key for r in effects.refs if r.is_write}
             stmt.reduction = (writes.pop(), reduction_op) if len(writes) == 1 else None
@@ -447,13 +452,15 @@ class RegionBuilder:
 
     def _delinearized(self, stmt, ref, translate, iters, container) -> tuple[list[str], bool]:
         """Subscripts of an access to a delinearized buffer, if provably within the shape."""
-        chain = self.shapes[ref.name]
+        chain = self.shapes[ref.key]
         if len(ref.subscripts) != 1 or ref.subscripts[0] is None:
             return [], False
         try:
             subs = subscripts(ref.subscripts[0], chain, translate, self._is_size)
         except NotAffine:
             return [], False
+        exact = subs[0] is not None
+        subs[0] = subs[0] if exact else "o0"
         params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
         names = ", ".join(iters)
         dom = stmt.domain
@@ -463,7 +470,7 @@ class RegionBuilder:
             outside = isl.Set(f"[{params}] -> {{ {stmt.id}[{names}] : {sub} < 0 or {sub} >= {isl_name(extent)} }}")
             if not outside.intersect(dom).is_empty():
                 return [], False
-        return subs, True
+        return subs, exact
 
     def _container(self, ref) -> Container:
         if ref.key in self.containers:
@@ -487,8 +494,9 @@ class RegionBuilder:
             c = Container(ref.key, 0, "?", "memory")
         elif ref.field_path:
             c = Container(ref.key, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar")
-        elif ref.key == ref.name and ref.name in self.shapes:
-            chain = self.shapes[ref.name]
+        if ref.key in self.shapes and (ref.key == ref.name or ref.field_path.startswith(("->", "."))) \
+                and c.ndim == 1 and not c.field:
+            chain = self.shapes[ref.key]
             c.ndim = len(chain)
             c.dims = [""] + extents(chain)
             c.strides = ["*".join(m) if m else "1" for m in chain]
@@ -527,6 +535,43 @@ def _field_by_field(root: c_ast.Node, symbols) -> frozenset[str]:
         if sym is not None and sym.kind in ("pointer", "array") and sym.ndim == 1 and not sym.indirect:
             names.add(name)
     return frozenset(names)
+
+
+def _flat_fields(root: c_ast.Node, written: set[str]) -> dict[str, list[c_ast.Node]]:
+    """Struct fields used only as flat buffers, `p->x[e]`: {'p->x': [e, ...]}.
+
+    A field path (from a variable the nest never assigns) qualifies when every
+    use of it in the nest indexes it exactly once; any other use (`p->rows[i][j]`,
+    `*p->x`, `p->x + 1`, passing it to a call, assigning it) rules it out.
+    """
+    indices: dict[str, list] = {}
+    other: set[str] = set()
+
+    def visit(node, parent, grand):
+        if isinstance(node, c_ast.StructRef) and not (isinstance(parent, c_ast.StructRef) and parent.name is node):
+            key = _field_key(node, written)
+            if key is not None:
+                if isinstance(parent, c_ast.ArrayRef) and parent.name is node \
+                        and not (isinstance(grand, c_ast.ArrayRef) and grand.name is parent):
+                    indices.setdefault(key, []).append(parent.subscript)
+                else:
+                    other.add(key)
+        for _, child in node.children():
+            visit(child, node, parent)
+
+    visit(root, None, None)
+    return {key: found for key, found in indices.items() if key not in other}
+
+
+def _field_key(node: c_ast.StructRef, written: set[str]) -> str | None:
+    """'p->x' or 's.a.b' for a field path from a variable, as effects.py keys it."""
+    fields = ""
+    while isinstance(node, c_ast.StructRef):
+        fields = f"{node.type}{node.field.name}{fields}"
+        node = node.name
+    if isinstance(node, c_ast.ID) and node.name not in written:
+        return node.name + fields
+    return None
 
 
 def continue_guard(node) -> bool:

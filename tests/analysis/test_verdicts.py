@@ -17,11 +17,7 @@ KNOWN_CONSERVATIVE = {
     ("dynprog/nussinov.c", 32): "reads table[k+1][j] with k from i: needs the diagonal order's facts",
     ("dynprog/nussinov.c", 36): "inner loop with a data-dependent max pattern inside an opaque leaf",
     ("sparse/spmv_csr.c", 70): "data-dependent bounds: the loop is an opaque leaf, not a map",
-    ("miniapps/kmeans.c", 44): "reduction of 'changed' inside a data-dependent branch",
     ("miniapps/kmeans.c", 68): "linearized subscript (needs delinearization)",
-    ("miniapps/kmeans.c", 75): "linearized subscript through a struct field",
-    ("miniapps/kmeans.c", 78): "linearized subscript through a struct field",
-    ("miniapps/kmeans.c", 80): "linearized subscript through a struct field",
 }
 
 CASES = [(f, loop) for f, loops in EXPECTED.items() for loop in loops]
