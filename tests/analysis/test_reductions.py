@@ -100,3 +100,37 @@ def test_reduced_element_written_by_another_statement_is_sequential():
 
 def test_reduced_array_read_through_a_pointer_is_sequential():
     assert not _loops(POINTER_READ)[(4, "k")]["parallel"]
+
+
+# A count under a data-dependent condition: a skipped update adds nothing.
+CONDITIONAL = """
+long count(int n, const int *restrict a, int *restrict b) {
+  long changed = 0;
+  for (int i = 0; i < n; i++)
+    if (a[i] != b[i]) {
+      b[i] = a[i];
+      changed++;
+    }
+  return changed;
+}
+"""
+
+# The condition reads the reduced variable: the order of updates matters.
+CONDITION_READS_TARGET = """
+long capped(int n, const int *restrict a) {
+  long s = 0;
+  for (int i = 0; i < n; i++)
+    if (s < 100)
+      s += a[i];
+  return s;
+}
+"""
+
+
+def test_reduction_under_a_data_dependent_condition():
+    i = _loops(CONDITIONAL)[(4, "i")]
+    assert i["parallel"] and _reductions(i) == [("changed", "+")]
+
+
+def test_condition_reading_the_reduced_variable_is_sequential():
+    assert not _loops(CONDITION_READS_TARGET)[(4, "i")]["parallel"]
