@@ -159,6 +159,16 @@ class _Collector:
     def reads(self, node):
         if node is None:
             return
+        parts = _conditional_parts(node)
+        if parts is not None:
+            always, maybe = parts
+            for child in always:
+                self.reads(child)
+            guarded, self.guarded = self.guarded, True
+            for child in maybe:
+                self.reads(child)
+            self.guarded = guarded
+            return
         if isinstance(node, (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef)):
             if isinstance(node, c_ast.StructRef) and isinstance(node.name, c_ast.ArrayRef):
                 self._struct_array_ref(node, False)
@@ -258,6 +268,25 @@ class _Collector:
                     self.effects.refs.append(Ref(key, target.name, any_index, True, True, target.name, line))
             elif not isinstance(target, (c_ast.Constant, c_ast.BinaryOp)) or _has_pointer_ops(target):
                 self._memory(True, line, target)
+
+
+def _conditional_parts(node):
+    """(parts that always run, parts that may not) of a control construct inside a
+    statement (an opaque loop's body, a branch, a short-circuit operand), else None.
+
+    What the second part writes is a may-write: an opaque loop may run no
+    iteration, so it must not kill an earlier value (`t` before
+    `for (k = a[i]; k < a[i+1]; k++) t = x[k];` may still be read after it).
+    """
+    if isinstance(node, c_ast.For):
+        return [node.init], [node.cond, node.next, node.stmt]
+    if isinstance(node, (c_ast.If, c_ast.TernaryOp)):
+        return [node.cond], [node.iftrue, node.iffalse]
+    if isinstance(node, (c_ast.While, c_ast.DoWhile, c_ast.Switch)):
+        return [node.cond], [node.stmt]
+    if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+        return [node.left], [node.right]
+    return None
 
 
 def _array_base(node):
