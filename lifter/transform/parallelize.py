@@ -4,7 +4,8 @@ For each nest, the outermost map that the analysis proved parallel gets an
 OpenMP plan, unless one of these holds (each is recorded for the report):
 
 - its `for` keyword is not in the user's file (it comes from a macro);
-- it reduces into an array element (the backend emits scalar reductions only);
+- it reduces into an array section it cannot bound, or into an array whose other
+  elements it also accesses (OpenMP's private copy of the section would hide them);
 - a privatized variable's value is read after the loop;
 - pointers it writes through may alias other data and no run-time check can
   be formed from the memlets;

@@ -12,12 +12,18 @@ from tests.analysis.expected_verdicts import EXPECTED
 from tests.harness import CORPUS
 
 KNOWN_CONSERVATIVE = {
-    ("dynprog/floyd_warshall.c", 32): "parallel only because weights are non-negative (a value fact)",
-    ("dynprog/floyd_warshall.c", 33): "parallel only because weights are non-negative (a value fact)",
-    ("dynprog/nussinov.c", 32): "reads table[k+1][j] with k from i: needs the diagonal order's facts",
-    ("dynprog/nussinov.c", 36): "inner loop with a data-dependent max pattern inside an opaque leaf",
-    ("sparse/spmv_csr.c", 70): "data-dependent bounds: the loop is an opaque leaf, not a map",
-    ("miniapps/kmeans.c", 68): "linearized subscript (needs delinearization)",
+    ("dynprog/floyd_warshall.c", 32): "parallel only because path[k][k] >= 0 (non-negative weights), a value fact: "
+                                      "in the polyhedral model iteration k may rewrite row k and column k, which "
+                                      "other iterations of i read",
+    ("dynprog/floyd_warshall.c", 33): "as line 32: path[i][k] is written at j == k unless path[k][k] >= 0",
+    ("dynprog/nussinov.c", 32): "subscripts use the scalar j (int j = i + d), which is not affine without "
+                                "forward substitution; with j = i + d the diagonal's reads table[i][k] and "
+                                "table[k+1][j] miss its writes table[i][j]",
+    ("dynprog/nussinov.c", 36): "its bound k < j uses the scalar j = i + d: the header is not affine, so the loop is "
+                                "part of an opaque leaf and has no verdict of its own",
+    ("sparse/spmv_csr.c", 70): "data-dependent bounds rowptr[i] .. rowptr[i+1]: the loop is part of an opaque leaf "
+                               "with no verdict of its own (the row loop around it, line 68, is a parallel map)",
+    ("miniapps/kmeans.c", 68): "the bound k * dim is a product of two parameters (not affine): the loop is not modelled",
 }
 
 CASES = [(f, loop) for f, loops in EXPECTED.items() for loop in loops]
