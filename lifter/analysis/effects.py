@@ -54,8 +54,9 @@ class Effects:
 
 
 class _Collector:
-    def __init__(self, symbols, scoped, guarded: bool, effects: Effects, field_sensitive=frozenset()):
+    def __init__(self, symbols, scoped, guarded: bool, effects: Effects, field_sensitive=frozenset(), rewrite=None):
         self.symbols = symbols
+        self.rewrite = rewrite or symbols.table.inline_helpers  # subscripts as the analysis reads them
         self.scoped = scoped
         self.guarded = guarded
         self.effects = effects
@@ -83,7 +84,7 @@ class _Collector:
                 base = base.name
             for s in subs:
                 self.reads(s)
-            subs = [self.symbols.table.inline_helpers(s) for s in subs]
+            subs = [self.rewrite(s) for s in subs]
             if isinstance(base, c_ast.ID):
                 sym = self.symbols.lookup(base.name)
                 if sym is not None and sym.kind == "scalar":
@@ -299,9 +300,10 @@ def _has_pointer_ops(node) -> bool:
     return any(isinstance(n, c_ast.UnaryOp) and n.op in ("&", "*") for n in walk(node))
 
 
-def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, field_sensitive=frozenset()) -> Effects:
+def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, field_sensitive=frozenset(),
+                    rewrite=None) -> Effects:
     effects = Effects()
-    collector = _Collector(symbols, scoped, guarded, effects, field_sensitive)
+    collector = _Collector(symbols, scoped, guarded, effects, field_sensitive, rewrite)
     effects._collector = collector
     if isinstance(node, c_ast.For) and _init_target(node) is not None:
         # An opaque loop sets its variable before any use: the reads inside see that value.

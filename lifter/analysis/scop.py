@@ -18,7 +18,7 @@ from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_cons
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
 from lifter.analysis.model import Access, Container, Loop, Region, Statement
-from lifter.analysis.symbols import FunctionSymbols
+from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
 
 
 class NotModelable(Exception):
@@ -169,6 +169,7 @@ class RegionBuilder:
         self._check_control_flow(root)
         self._plan_shapes(root)
         self._scopes = [{}]
+        self._defs: dict[str, c_ast.Node] = {}
         root_id = self._loop(root, parent=None, outer=[], constraints=[], beta=[0], guarded=[])
         params = sorted(self.params)
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
@@ -279,7 +280,7 @@ class RegionBuilder:
     # -- structure ---------------------------------------------------------------------------
     def _loop(self, node: c_ast.For, parent, outer, constraints, beta, guarded) -> str:
         translate = self._translator([l.var for l in outer])
-        header = parse_header(node, translate, self.symbols)
+        header = parse_header(self._header_view(node), translate, self.symbols)
         self.params |= translate.parameters
         loop_id = f"{self.region_id}_L{len(self.loops)}"
         var = isl_name(header.var)
@@ -317,27 +318,33 @@ class RegionBuilder:
             return True
         if isinstance(item, c_ast.Compound):
             self._scopes.append({})
-            for sub in item.block_items or []:
+            for index, sub in enumerate(item.block_items or []):
                 if continue_guard(sub):
                     # The rest of the block runs only where the condition is false.
                     translate = self._translator([l.var for l in loops])
                     try:
-                        constraints = constraints + [f"not ({translate.condition(sub.cond)})"]
+                        constraints = constraints + [f"not ({translate.condition(self._rewrite(sub.cond))})"]
                         self.params |= translate.parameters
                     except NotAffine:
                         guarded = guarded + [sub.cond]
                     continue
                 if self._item(sub, loop_id, loops, constraints, beta, guarded):
                     beta[-1] += 1
+                if isinstance(sub, c_ast.Decl):
+                    self._define(sub, item.block_items[index + 1:], loops)
             self._scopes.pop()
             beta[-1] -= 1
             return True
         if isinstance(item, c_ast.For):
             translate = self._translator([l.var for l in loops])
             try:
-                parse_header(item, translate, self.symbols)
+                parse_header(self._header_view(item), translate, self.symbols)
             except NotAffine as exc:
                 self._leaf(item, loop_id, loops, constraints, beta, guarded, opaque=f"loop header: {exc}")
+                return True
+            if _leaves_early(item.stmt):
+                self._leaf(item, loop_id, loops, constraints, beta, guarded,
+                           opaque="break or continue in the loop body")
                 return True
             self._loop(item, loop_id, loops, constraints, list(beta), guarded)
             return True
@@ -358,7 +365,7 @@ class RegionBuilder:
             return True
         translate = self._translator([l.var for l in loops])
         try:
-            cond = translate.condition(item.cond)
+            cond = translate.condition(self._rewrite(item.cond))
         except NotAffine:
             cond = None
         if cond is not None:
@@ -375,6 +382,44 @@ class RegionBuilder:
             beta[-1] += 1
             self._item(item.iffalse, loop_id, loops, constraints, beta, guard)
         return True
+
+    # -- affine scalar definitions ------------------------------------------------------------
+    def _define(self, decl: c_ast.Decl, scope: list, loops) -> None:
+        """Record `int j = i + d;` so that later subscripts and bounds read `j` as `i + d`.
+
+        Exact when the initializer is affine in enclosing loop variables and
+        parameters (which cannot change within the body), `j` is an integer at
+        least as wide as int, and the rest of the block neither writes `j`
+        (nor takes its address) nor redeclares `j` or a name the initializer uses.
+        """
+        if decl.init is None or isinstance(decl.init, c_ast.InitList) or decl.name in self.symbols.ambiguous \
+                or not wide_integer(decl.type, self.symbols.table.typedefs):
+            return
+        value = self._rewrite(decl.init)
+        try:
+            self._translator([l.var for l in loops]).expr(value)
+        except NotAffine:
+            return
+        rest = c_ast.Compound(list(scope))
+        used = {n.name for n in walk(value) if isinstance(n, c_ast.ID)}
+        if ({decl.name} | used) & written_names(rest):
+            return
+        self._defs[self._scoped(decl.name)] = value
+
+    def _rewrite(self, node: c_ast.Node) -> c_ast.Node:
+        """An expression as the analysis reads it: index helpers inlined, affine scalars replaced."""
+        node = self.symbols.table.inline_helpers(node)
+        if not self._defs:
+            return node
+        return substitute(node, lambda name: self._defs.get(self._scoped(name)))
+
+    def _header_view(self, node: c_ast.For) -> c_ast.For:
+        """The loop with its initialisation and condition rewritten (body and increment as written)."""
+        if not self._defs:
+            return node
+        return c_ast.For(self._rewrite(node.init) if node.init is not None else None,
+                         self._rewrite(node.cond) if node.cond is not None else None,
+                         node.next, node.stmt, node.coord)
 
     def _check_divisions(self, translate: AffineTranslator, constraints, iterators) -> None:
         """C's `/` and `%` truncate; isl's round down: they agree only on non-negative numerators."""
@@ -402,7 +447,7 @@ class RegionBuilder:
         self.statements[stmt_id] = stmt
         effects = collect_effects(node, self.symbols, self._scoped, guarded=bool(guarded),
                                   field_sensitive=self.field_sensitive,
-                                  declared_key=declared_key)
+                                  declared_key=declared_key, rewrite=self._rewrite)
         own = len(effects.refs)
         for cond in guarded:
             effects.add_reads_of(cond)
@@ -572,6 +617,23 @@ def _field_key(node: c_ast.StructRef, written: set[str]) -> str | None:
     if isinstance(node, c_ast.ID) and node.name not in written:
         return node.name + fields
     return None
+
+
+def _leaves_early(body: c_ast.Node) -> bool:
+    """A `break` or `continue` of this loop in its body (other than the leading `if (c) continue;`
+    guards, which shape the domain): its iterations are then not all run in full."""
+    items = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+
+    def visit(node, in_loop: bool, in_switch: bool) -> bool:
+        if isinstance(node, c_ast.Break) and not (in_loop or in_switch):
+            return True
+        if isinstance(node, c_ast.Continue) and not in_loop:
+            return True
+        loop = isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile))
+        switch = isinstance(node, c_ast.Switch)
+        return any(visit(child, in_loop or loop, in_switch or switch) for _, child in node.children())
+
+    return any(visit(item, False, False) for item in items if not continue_guard(item))
 
 
 def continue_guard(node) -> bool:

@@ -152,7 +152,7 @@ class SymbolTable:
             args = node.args.exprs if node.args else []
             if len(args) == len(params):
                 actual = {p: self.inline_helpers(a, depth + 1) for p, a in zip(params, args)}
-                return self.inline_helpers(_substitute(body, actual), depth + 1)
+                return self.inline_helpers(substitute(body, actual.get), depth + 1)
             return node
         copy = None
         for name, child in node.children():
@@ -272,26 +272,30 @@ def _index_helpers(ast: c_ast.FileAST, typedefs: Typedefs, pure: set[str]) -> di
         params = ext.decl.type.args.params if ext.decl.type.args else []
         decls = [p for p in params if isinstance(p, c_ast.Decl)]
         types = [ext.decl.type.type] + [p.type for p in decls]
-        if len(decls) != len(params) or not all(_wide_integer(t, typedefs) for t in types):
+        if len(decls) != len(params) or not all(wide_integer(t, typedefs) for t in types):
             continue
         out[ext.decl.name] = ([p.name for p in decls], items[0].expr)
     return out
 
 
-def _wide_integer(type_node: c_ast.Node, typedefs: Typedefs) -> bool:
+def wide_integer(type_node: c_ast.Node, typedefs: Typedefs) -> bool:
     """An integer type at least as wide as int: passing an index through it changes no value
     the analysis cares about (it assumes, as everywhere, that index arithmetic does not overflow)."""
     sym = classify("", type_node, typedefs, "local")
     return sym.integer and not set(sym.element.split()) & {"char", "short", "_Bool", "bool"}
 
 
-def _substitute(node: c_ast.Node, actual: dict) -> c_ast.Node:
-    """A copy of `node` with parameter names replaced by argument expressions."""
-    if isinstance(node, c_ast.ID) and node.name in actual:
-        return actual[node.name]
+def substitute(node: c_ast.Node, lookup) -> c_ast.Node:
+    """A copy of `node` where each name `lookup(name)` gives an expression for is replaced by it."""
+    if isinstance(node, c_ast.ID):
+        found = lookup(node.name)
+        return found if found is not None else node
     copy = _shallow_copy(node)
+    if isinstance(node, c_ast.StructRef):  # `s.f`: the field is a name, not a variable
+        copy.name = substitute(node.name, lookup)
+        return copy
     for name, child in node.children():
-        _replace_child(copy, name, _substitute(child, actual))
+        _replace_child(copy, name, substitute(child, lookup))
     return copy
 
 

@@ -16,11 +16,6 @@ KNOWN_CONSERVATIVE = {
                                       "in the polyhedral model iteration k may rewrite row k and column k, which "
                                       "other iterations of i read",
     ("dynprog/floyd_warshall.c", 33): "as line 32: path[i][k] is written at j == k unless path[k][k] >= 0",
-    ("dynprog/nussinov.c", 32): "subscripts use the scalar j (int j = i + d), which is not affine without "
-                                "forward substitution; with j = i + d the diagonal's reads table[i][k] and "
-                                "table[k+1][j] miss its writes table[i][j]",
-    ("dynprog/nussinov.c", 36): "its bound k < j uses the scalar j = i + d: the header is not affine, so the loop is "
-                                "part of an opaque leaf and has no verdict of its own",
     ("sparse/spmv_csr.c", 70): "data-dependent bounds rowptr[i] .. rowptr[i+1]: the loop is part of an opaque leaf "
                                "with no verdict of its own (the row loop around it, line 68, is a parallel map)",
     ("miniapps/kmeans.c", 68): "the bound k * dim is a product of two parameters (not affine): the loop is not modelled",
