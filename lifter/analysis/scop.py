@@ -411,7 +411,14 @@ class RegionBuilder:
         node = self.symbols.table.inline_helpers(node)
         if not self._defs:
             return node
-        return substitute(node, lambda name: self._defs.get(self._scoped(name)))
+        return substitute(node, lambda name: self._defs.get(self._local_key(name)))
+
+    def _local_key(self, name: str) -> str | None:
+        """The key of the region-local declaration `name` refers to here, if any."""
+        for scope in reversed(self._scopes):
+            if name in scope:
+                return scope[name]
+        return None
 
     def _header_view(self, node: c_ast.For) -> c_ast.For:
         """The loop with its initialisation and condition rewritten (body and increment as written)."""

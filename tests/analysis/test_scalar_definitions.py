@@ -78,3 +78,22 @@ def test_loop_with_break_is_not_a_map():
     loops = _loops(BREAK)
     assert (3, "j") not in loops or not loops[(3, "j")]["parallel"]
     assert "simd" not in lift_source(BREAK, "s.c", LiftOptions(min_parallel_work=0)).output
+
+
+# After its block, `j` is the function's own variable again, not i + 1.
+OUT_OF_SCOPE = """
+void f(int n, double *restrict a, double *restrict b) {
+  int j = 0;
+  for (int i = 0; i < n; i++) {
+    {
+      int j = i + 1;
+      a[j] = 0.0;
+    }
+    b[j] = i;
+  }
+}
+"""
+
+
+def test_definition_ends_with_its_block():
+    assert not _loops(OUT_OF_SCOPE)[(4, "i")]["parallel"]
