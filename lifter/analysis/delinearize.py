@@ -105,12 +105,25 @@ def extents(chain: list[Monomial]) -> list[str]:
     return out
 
 
-def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTranslator, is_size) -> list[str]:
-    """One isl subscript per dimension of `chain`, or NotAffine."""
+def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTranslator, is_size) -> list:
+    """One isl subscript per dimension of `chain`, or NotAffine.
+
+    The outermost subscript may be None (not affine: `c*dim + d` with `c` loaded
+    from memory): the outermost dimension has no extent to stay within, so the
+    access still touches a known column of an unknown row.
+    """
     terms = monomials(node, is_size)
     if not set(terms) <= set(chain):
         raise NotAffine("index does not follow the buffer's shape")
-    return [translate.expr(terms[m]) if m in terms else "0" for m in chain]
+    out = []
+    for k, m in enumerate(chain):
+        try:
+            out.append(translate.expr(terms[m]) if m in terms else "0")
+        except NotAffine:
+            if k:
+                raise
+            out.append(None)
+    return out
 
 
 __all__ = ["extents", "monomials", "shape_of", "subscripts"]

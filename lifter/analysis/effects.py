@@ -54,8 +54,9 @@ class Effects:
 
 
 class _Collector:
-    def __init__(self, symbols, scoped, guarded: bool, effects: Effects, field_sensitive=frozenset()):
+    def __init__(self, symbols, scoped, guarded: bool, effects: Effects, field_sensitive=frozenset(), rewrite=None):
         self.symbols = symbols
+        self.rewrite = rewrite or symbols.table.inline_helpers  # subscripts as the analysis reads them
         self.scoped = scoped
         self.guarded = guarded
         self.effects = effects
@@ -83,6 +84,7 @@ class _Collector:
                 base = base.name
             for s in subs:
                 self.reads(s)
+            subs = [self.rewrite(s) for s in subs]
             if isinstance(base, c_ast.ID):
                 sym = self.symbols.lookup(base.name)
                 if sym is not None and sym.kind == "scalar":
@@ -157,6 +159,16 @@ class _Collector:
     # -- expressions --------------------------------------------------------------
     def reads(self, node):
         if node is None:
+            return
+        parts = _conditional_parts(node)
+        if parts is not None:
+            always, maybe = parts
+            for child in always:
+                self.reads(child)
+            guarded, self.guarded = self.guarded, True
+            for child in maybe:
+                self.reads(child)
+            self.guarded = guarded
             return
         if isinstance(node, (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef)):
             if isinstance(node, c_ast.StructRef) and isinstance(node.name, c_ast.ArrayRef):
@@ -259,6 +271,25 @@ class _Collector:
                 self._memory(True, line, target)
 
 
+def _conditional_parts(node):
+    """(parts that always run, parts that may not) of a control construct inside a
+    statement (an opaque loop's body, a branch, a short-circuit operand), else None.
+
+    What the second part writes is a may-write: an opaque loop may run no
+    iteration, so it must not kill an earlier value (`t` before
+    `for (k = a[i]; k < a[i+1]; k++) t = x[k];` may still be read after it).
+    """
+    if isinstance(node, c_ast.For):
+        return [node.init], [node.cond, node.next, node.stmt]
+    if isinstance(node, (c_ast.If, c_ast.TernaryOp)):
+        return [node.cond], [node.iftrue, node.iffalse]
+    if isinstance(node, (c_ast.While, c_ast.DoWhile, c_ast.Switch)):
+        return [node.cond], [node.stmt]
+    if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+        return [node.left], [node.right]
+    return None
+
+
 def _array_base(node):
     while isinstance(node, c_ast.ArrayRef):
         node = node.name
@@ -269,9 +300,10 @@ def _has_pointer_ops(node) -> bool:
     return any(isinstance(n, c_ast.UnaryOp) and n.op in ("&", "*") for n in walk(node))
 
 
-def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, field_sensitive=frozenset()) -> Effects:
+def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, field_sensitive=frozenset(),
+                    rewrite=None) -> Effects:
     effects = Effects()
-    collector = _Collector(symbols, scoped, guarded, effects, field_sensitive)
+    collector = _Collector(symbols, scoped, guarded, effects, field_sensitive, rewrite)
     effects._collector = collector
     if isinstance(node, c_ast.For) and _init_target(node) is not None:
         # An opaque loop sets its variable before any use: the reads inside see that value.
@@ -288,7 +320,9 @@ def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, fie
     if internal:
         # Variables declared inside an opaque statement before any use are its own business.
         effects.refs = [r for r in effects.refs if r.name not in internal or r.field_path]
-    effects.reduction = None if guarded else _reduction(node, collector)
+    # Under a data-dependent condition too: a skipped update adds the identity.
+    # The caller drops the reduction if a condition reads the reduced variable.
+    effects.reduction = _reduction(node, collector)
     return effects
 
 
@@ -331,10 +365,46 @@ def _reduction(node, collector) -> tuple[str, str] | None:
         op, rest = found[0], [found[1]]
     else:
         return None
-    root = _root_name(node.lvalue)
-    if any(isinstance(n, c_ast.ID) and n.name == root for r in rest for n in walk(r)):
+    if not _rest_spares_target(node.lvalue, rest):
         return None
     return key, op
+
+
+def reduction_target(node) -> str:
+    """The C text of the element a reduction statement updates (`x` in `x += e`, `m` in a min/max `if`)."""
+    if isinstance(node, c_ast.If):
+        update = minmax_update(node)
+        return c_text(update[0]) if update is not None else ""
+    if isinstance(node, c_ast.UnaryOp):
+        return c_text(node.expr)
+    return c_text(node.lvalue) if isinstance(node, c_ast.Assignment) else ""
+
+
+def _rest_spares_target(lvalue, rest) -> bool:
+    """The other operand `e` of `x op= e` does not read the reduced variable `x`.
+
+    For an array element, `e` may read other elements of the same array
+    (`A[i][j] -= A[i][k] * A[k][j]`): the statement stays a reduction
+    candidate, and the loop verdict proves with isl that, within the loop, those
+    reads never touch an element the loop reduces into. `e` must not spell the
+    target itself, nor may the target's subscripts read its array, so that the
+    update's own accesses are exactly those written like the target.
+    """
+    root = _root_name(lvalue)
+    if not any(_root_name_in(r, root) for r in rest):
+        return True
+    if not isinstance(lvalue, c_ast.ArrayRef) or not isinstance(_array_base(lvalue), c_ast.ID):
+        return False
+    if any(isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&") and _root_name_in(n, root)
+           for r in rest for n in walk(r)):
+        return False  # the array reached through a pointer expression: any element
+    target = c_text(lvalue)
+    sub = lvalue
+    while isinstance(sub, c_ast.ArrayRef):
+        if any(isinstance(n, c_ast.ID) and n.name == root for n in walk(sub.subscript)):
+            return False
+        sub = sub.name
+    return not any(c_text(n) == target for r in rest for n in walk(r) if isinstance(n, c_ast.ArrayRef))
 
 
 def _select(cond, if_true, if_false, target):
@@ -403,6 +473,10 @@ def _init_target(node: c_ast.For) -> str | None:
         if not any(isinstance(n, c_ast.ID) and n.name == init.lvalue.name for n in walk(init.rvalue)):
             return init.lvalue.name
     return None
+
+
+def _root_name_in(node, name) -> bool:
+    return any(isinstance(n, c_ast.ID) and n.name == name for n in walk(node))
 
 
 def _root_name(node):

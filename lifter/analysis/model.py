@@ -45,6 +45,7 @@ class Access:
     relation: isl.Map  # statement instance -> element
     text: str
     line: int
+    reduces: bool = False  # the read or write of the element its statement's reduction updates
 
 
 @dataclass

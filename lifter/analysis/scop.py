@@ -16,9 +16,9 @@ from pycparser import c_ast
 from lifter.analysis.walk import walk
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
-from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update
+from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
 from lifter.analysis.model import Access, Container, Loop, Region, Statement
-from lifter.analysis.symbols import FunctionSymbols
+from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
 
 
 class NotModelable(Exception):
@@ -169,6 +169,7 @@ class RegionBuilder:
         self._check_control_flow(root)
         self._plan_shapes(root)
         self._scopes = [{}]
+        self._defs: dict[str, c_ast.Node] = {}
         root_id = self._loop(root, parent=None, outer=[], constraints=[], beta=[0], guarded=[])
         params = sorted(self.params)
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
@@ -189,7 +190,10 @@ class RegionBuilder:
                 sym = self.symbols.lookup(n.name.name)
                 if sym is None or sym.kind not in ("pointer", "array") or sym.ndim != 1 or sym.indirect:
                     continue
-                found.setdefault(n.name.name, []).append(set(monomials(n.subscript, self._is_size)))
+                index = self.symbols.table.inline_helpers(n.subscript)
+                found.setdefault(n.name.name, []).append(set(monomials(index, self._is_size)))
+        for key, indices in _flat_fields(root, self.written).items():
+            found[key] = [set(monomials(self.symbols.table.inline_helpers(i), self._is_size)) for i in indices]
         for name, sets in found.items():
             if any(s - {()} for s in sets):
                 chain = shape_of(sets)
@@ -276,7 +280,7 @@ class RegionBuilder:
     # -- structure ---------------------------------------------------------------------------
     def _loop(self, node: c_ast.For, parent, outer, constraints, beta, guarded) -> str:
         translate = self._translator([l.var for l in outer])
-        header = parse_header(node, translate, self.symbols)
+        header = parse_header(self._header_view(node), translate, self.symbols)
         self.params |= translate.parameters
         loop_id = f"{self.region_id}_L{len(self.loops)}"
         var = isl_name(header.var)
@@ -314,27 +318,33 @@ class RegionBuilder:
             return True
         if isinstance(item, c_ast.Compound):
             self._scopes.append({})
-            for sub in item.block_items or []:
+            for index, sub in enumerate(item.block_items or []):
                 if continue_guard(sub):
                     # The rest of the block runs only where the condition is false.
                     translate = self._translator([l.var for l in loops])
                     try:
-                        constraints = constraints + [f"not ({translate.condition(sub.cond)})"]
+                        constraints = constraints + [f"not ({translate.condition(self._rewrite(sub.cond))})"]
                         self.params |= translate.parameters
                     except NotAffine:
                         guarded = guarded + [sub.cond]
                     continue
                 if self._item(sub, loop_id, loops, constraints, beta, guarded):
                     beta[-1] += 1
+                if isinstance(sub, c_ast.Decl):
+                    self._define(sub, item.block_items[index + 1:], loops)
             self._scopes.pop()
             beta[-1] -= 1
             return True
         if isinstance(item, c_ast.For):
             translate = self._translator([l.var for l in loops])
             try:
-                parse_header(item, translate, self.symbols)
+                parse_header(self._header_view(item), translate, self.symbols)
             except NotAffine as exc:
                 self._leaf(item, loop_id, loops, constraints, beta, guarded, opaque=f"loop header: {exc}")
+                return True
+            if _leaves_early(item.stmt):
+                self._leaf(item, loop_id, loops, constraints, beta, guarded,
+                           opaque="break or continue in the loop body")
                 return True
             self._loop(item, loop_id, loops, constraints, list(beta), guarded)
             return True
@@ -355,7 +365,7 @@ class RegionBuilder:
             return True
         translate = self._translator([l.var for l in loops])
         try:
-            cond = translate.condition(item.cond)
+            cond = translate.condition(self._rewrite(item.cond))
         except NotAffine:
             cond = None
         if cond is not None:
@@ -372,6 +382,51 @@ class RegionBuilder:
             beta[-1] += 1
             self._item(item.iffalse, loop_id, loops, constraints, beta, guard)
         return True
+
+    # -- affine scalar definitions ------------------------------------------------------------
+    def _define(self, decl: c_ast.Decl, scope: list, loops) -> None:
+        """Record `int j = i + d;` so that later subscripts and bounds read `j` as `i + d`.
+
+        Exact when the initializer is affine in enclosing loop variables and
+        parameters (which cannot change within the body), `j` is an integer at
+        least as wide as int, and the rest of the block neither writes `j`
+        (nor takes its address) nor redeclares `j` or a name the initializer uses.
+        """
+        if decl.init is None or isinstance(decl.init, c_ast.InitList) or decl.name in self.symbols.ambiguous \
+                or not wide_integer(decl.type, self.symbols.table.typedefs):
+            return
+        value = self._rewrite(decl.init)
+        try:
+            self._translator([l.var for l in loops]).expr(value)
+        except NotAffine:
+            return
+        rest = c_ast.Compound(list(scope))
+        used = {n.name for n in walk(value) if isinstance(n, c_ast.ID)}
+        if ({decl.name} | used) & written_names(rest):
+            return
+        self._defs[self._scoped(decl.name)] = value
+
+    def _rewrite(self, node: c_ast.Node) -> c_ast.Node:
+        """An expression as the analysis reads it: index helpers inlined, affine scalars replaced."""
+        node = self.symbols.table.inline_helpers(node)
+        if not self._defs:
+            return node
+        return substitute(node, lambda name: self._defs.get(self._local_key(name)))
+
+    def _local_key(self, name: str) -> str | None:
+        """The key of the region-local declaration `name` refers to here, if any."""
+        for scope in reversed(self._scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def _header_view(self, node: c_ast.For) -> c_ast.For:
+        """The loop with its initialisation and condition rewritten (body and increment as written)."""
+        if not self._defs:
+            return node
+        return c_ast.For(self._rewrite(node.init) if node.init is not None else None,
+                         self._rewrite(node.cond) if node.cond is not None else None,
+                         node.next, node.stmt, node.coord)
 
     def _check_divisions(self, translate: AffineTranslator, constraints, iterators) -> None:
         """C's `/` and `%` truncate; isl's round down: they agree only on non-negative numerators."""
@@ -399,21 +454,26 @@ class RegionBuilder:
         self.statements[stmt_id] = stmt
         effects = collect_effects(node, self.symbols, self._scoped, guarded=bool(guarded),
                                   field_sensitive=self.field_sensitive,
-                                  declared_key=declared_key)
+                                  declared_key=declared_key, rewrite=self._rewrite)
+        own = len(effects.refs)
         for cond in guarded:
             effects.add_reads_of(cond)
         if effects.unknown_call and opaque is None:
             stmt.opaque_reason = f"call to '{effects.unknown_call}'"
         stmt.reduction = effects.reduction
+        if stmt.reduction and any(r.key == stmt.reduction[0] for r in effects.refs[own:]):
+            stmt.reduction = None  # `if (x > 0) x += e;` is not a reduction
         if reduction_op is not None:
             writes = {r.key for r in effects.refs if r.is_write}
             stmt.reduction = (writes.pop(), reduction_op) if len(writes) == 1 else None
         translate = self._translator([l.var for l in loops])
         iterators = {l.var for l in loops}
+        target = reduction_target(node) if stmt.reduction is not None else None
         for ref in effects.refs:
             if ref.key in iterators and not ref.is_write and not ref.subscripts:
                 continue  # reading a loop variable is reading the iteration's coordinate
             self._add_access(stmt, ref, translate, iters)
+            stmt.accesses[-1].reduces = ref.key == stmt.reduction[0] and ref.text == target if target else False
         self.params |= translate.parameters
         self._check_divisions(translate, constraints, [l.var for l in loops])
         if self.params and params != ", ".join(isl_name(p) for p in sorted(self.params)):
@@ -444,13 +504,15 @@ class RegionBuilder:
 
     def _delinearized(self, stmt, ref, translate, iters, container) -> tuple[list[str], bool]:
         """Subscripts of an access to a delinearized buffer, if provably within the shape."""
-        chain = self.shapes[ref.name]
+        chain = self.shapes[ref.key]
         if len(ref.subscripts) != 1 or ref.subscripts[0] is None:
             return [], False
         try:
             subs = subscripts(ref.subscripts[0], chain, translate, self._is_size)
         except NotAffine:
             return [], False
+        exact = subs[0] is not None
+        subs[0] = subs[0] if exact else "o0"
         params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
         names = ", ".join(iters)
         dom = stmt.domain
@@ -460,7 +522,7 @@ class RegionBuilder:
             outside = isl.Set(f"[{params}] -> {{ {stmt.id}[{names}] : {sub} < 0 or {sub} >= {isl_name(extent)} }}")
             if not outside.intersect(dom).is_empty():
                 return [], False
-        return subs, True
+        return subs, exact
 
     def _container(self, ref) -> Container:
         if ref.key in self.containers:
@@ -484,8 +546,9 @@ class RegionBuilder:
             c = Container(ref.key, 0, "?", "memory")
         elif ref.field_path:
             c = Container(ref.key, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar")
-        elif ref.key == ref.name and ref.name in self.shapes:
-            chain = self.shapes[ref.name]
+        if ref.key in self.shapes and (ref.key == ref.name or ref.field_path.startswith(("->", "."))) \
+                and c.ndim == 1 and not c.field:
+            chain = self.shapes[ref.key]
             c.ndim = len(chain)
             c.dims = [""] + extents(chain)
             c.strides = ["*".join(m) if m else "1" for m in chain]
@@ -524,6 +587,60 @@ def _field_by_field(root: c_ast.Node, symbols) -> frozenset[str]:
         if sym is not None and sym.kind in ("pointer", "array") and sym.ndim == 1 and not sym.indirect:
             names.add(name)
     return frozenset(names)
+
+
+def _flat_fields(root: c_ast.Node, written: set[str]) -> dict[str, list[c_ast.Node]]:
+    """Struct fields used only as flat buffers, `p->x[e]`: {'p->x': [e, ...]}.
+
+    A field path (from a variable the nest never assigns) qualifies when every
+    use of it in the nest indexes it exactly once; any other use (`p->rows[i][j]`,
+    `*p->x`, `p->x + 1`, passing it to a call, assigning it) rules it out.
+    """
+    indices: dict[str, list] = {}
+    other: set[str] = set()
+
+    def visit(node, parent, grand):
+        if isinstance(node, c_ast.StructRef) and not (isinstance(parent, c_ast.StructRef) and parent.name is node):
+            key = _field_key(node, written)
+            if key is not None:
+                if isinstance(parent, c_ast.ArrayRef) and parent.name is node \
+                        and not (isinstance(grand, c_ast.ArrayRef) and grand.name is parent):
+                    indices.setdefault(key, []).append(parent.subscript)
+                else:
+                    other.add(key)
+        for _, child in node.children():
+            visit(child, node, parent)
+
+    visit(root, None, None)
+    return {key: found for key, found in indices.items() if key not in other}
+
+
+def _field_key(node: c_ast.StructRef, written: set[str]) -> str | None:
+    """'p->x' or 's.a.b' for a field path from a variable, as effects.py keys it."""
+    fields = ""
+    while isinstance(node, c_ast.StructRef):
+        fields = f"{node.type}{node.field.name}{fields}"
+        node = node.name
+    if isinstance(node, c_ast.ID) and node.name not in written:
+        return node.name + fields
+    return None
+
+
+def _leaves_early(body: c_ast.Node) -> bool:
+    """A `break` or `continue` of this loop in its body (other than the leading `if (c) continue;`
+    guards, which shape the domain): its iterations are then not all run in full."""
+    items = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+
+    def visit(node, in_loop: bool, in_switch: bool) -> bool:
+        if isinstance(node, c_ast.Break) and not (in_loop or in_switch):
+            return True
+        if isinstance(node, c_ast.Continue) and not in_loop:
+            return True
+        loop = isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile))
+        switch = isinstance(node, c_ast.Switch)
+        return any(visit(child, in_loop or loop, in_switch or switch) for _, child in node.children())
+
+    return any(visit(item, False, False) for item in items if not continue_guard(item))
 
 
 def continue_guard(node) -> bool:

@@ -135,6 +135,32 @@ class SymbolTable:
                 self.globals[name] = Symbol(name, "function", storage="global", decl=ext.decl)
 
         self.pure_functions = _pure_functions(ast, typedefs)
+        self.index_helpers = _index_helpers(ast, typedefs, self.pure_functions)
+
+    def inline_helpers(self, node: c_ast.Node, depth: int = 0) -> c_ast.Node:
+        """`node` with every call of an index helper replaced by its return expression.
+
+        `at(i + 1, j, n)` with `at` returning `(size_t)i * n + j` becomes
+        `(size_t)(i + 1) * n + j`, which the affine translator and the
+        delinearizer can read. The original node is left as it is.
+        """
+        if depth > 8:
+            return node
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) \
+                and node.name.name in self.index_helpers:
+            params, body = self.index_helpers[node.name.name]
+            args = node.args.exprs if node.args else []
+            if len(args) == len(params):
+                actual = {p: self.inline_helpers(a, depth + 1) for p, a in zip(params, args)}
+                return self.inline_helpers(substitute(body, actual.get), depth + 1)
+            return node
+        copy = None
+        for name, child in node.children():
+            new = self.inline_helpers(child, depth)
+            if new is not child:
+                copy = copy or _shallow_copy(node)
+                _replace_child(copy, name, new)
+        return copy or node
 
     def for_function(self, func: c_ast.FuncDef) -> "FunctionSymbols":
         return FunctionSymbols(self, func)
@@ -228,3 +254,65 @@ def _is_pure(func: c_ast.FuncDef, typedefs: Typedefs, callable_names: set[str]) 
             return False
         stack.extend(c for _, c in n.children())
     return True
+
+
+def _index_helpers(ast: c_ast.FileAST, typedefs: Typedefs, pure: set[str]) -> dict:
+    """Pure functions whose body is `return e;` over integer parameters: {name: (parameters, e)}.
+
+    These are index helpers (`at(i, j, n)` returning `i*n + j`); a call to one
+    is, for the analysis, the expression it returns.
+    """
+    out = {}
+    for ext in ast.ext:
+        if not isinstance(ext, c_ast.FuncDef) or ext.decl.name not in pure:
+            continue
+        items = ext.body.block_items or []
+        if len(items) != 1 or not isinstance(items[0], c_ast.Return) or items[0].expr is None:
+            continue
+        params = ext.decl.type.args.params if ext.decl.type.args else []
+        decls = [p for p in params if isinstance(p, c_ast.Decl)]
+        types = [ext.decl.type.type] + [p.type for p in decls]
+        if len(decls) != len(params) or not all(wide_integer(t, typedefs) for t in types):
+            continue
+        out[ext.decl.name] = ([p.name for p in decls], items[0].expr)
+    return out
+
+
+def wide_integer(type_node: c_ast.Node, typedefs: Typedefs) -> bool:
+    """An integer type at least as wide as int: passing an index through it changes no value
+    the analysis cares about (it assumes, as everywhere, that index arithmetic does not overflow)."""
+    sym = classify("", type_node, typedefs, "local")
+    return sym.integer and not set(sym.element.split()) & {"char", "short", "_Bool", "bool"}
+
+
+def substitute(node: c_ast.Node, lookup) -> c_ast.Node:
+    """A copy of `node` where each name `lookup(name)` gives an expression for is replaced by it."""
+    if isinstance(node, c_ast.ID):
+        found = lookup(node.name)
+        return found if found is not None else node
+    copy = _shallow_copy(node)
+    if isinstance(node, c_ast.StructRef):  # `s.f`: the field is a name, not a variable
+        copy.name = substitute(node.name, lookup)
+        return copy
+    for name, child in node.children():
+        _replace_child(copy, name, substitute(child, lookup))
+    return copy
+
+
+def _shallow_copy(node: c_ast.Node) -> c_ast.Node:
+    copy = object.__new__(type(node))
+    for attr in node.__slots__:
+        if attr != "__weakref__":
+            setattr(copy, attr, getattr(node, attr))
+    return copy
+
+
+def _replace_child(node: c_ast.Node, name: str, new: c_ast.Node) -> None:
+    """Set the child that `children()` names `name` (`args`, `exprs[1]`)."""
+    if "[" in name:
+        attr, index = name[:-1].split("[")
+        items = list(getattr(node, attr))
+        items[int(index)] = new
+        setattr(node, attr, items)
+    else:
+        setattr(node, name, new)

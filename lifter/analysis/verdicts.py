@@ -100,7 +100,7 @@ def verdict(region: Region, nest: Nest, live_after) -> LoopVerdict:
         if info.declared_in in inner_loops:
             continue
         mine = [d for d in carried if d.source.container == container]
-        red = _reduction(region, inside, container)
+        red = _reduction(region, nest, container, mine)
         if red is not None:
             reductions.append((info.name, red))
             continue
@@ -133,22 +133,48 @@ def _ordered(containers, carried):
     return order
 
 
-def _reduction(region: Region, inside, container) -> str | None:
-    """The operator if every access to `container` in the loop is in a reduction statement."""
-    ops = set()
-    subscripts = set()
-    for sid in inside:
+def _reduction(region: Region, nest: Nest, container, carried: list[CarriedDependence]) -> str | None:
+    """The operator if the loop's carried dependences on `container` are those of one reduction.
+
+    The updates (`A[i][j] -= ...`: the read and write of the reduced element)
+    must share one operator and one subscript, every carried dependence must
+    join two updates, and no other access in the loop (the right-hand side's
+    `A[i][k]`, other statements) may touch an element the loop reduces into
+    during the same iterations of the enclosing loops: isl proves that the two
+    sets of elements are disjoint.
+    """
+    ops, subscripts, updates, others = set(), set(), [], []
+    for sid in nest.inside:
         stmt = region.statements[sid]
-        touching = [a for a in stmt.accesses if a.container == container]
-        if not touching:
-            continue
-        if stmt.reduction is None or stmt.reduction[0] != container:
-            return None
-        ops.add(stmt.reduction[1])
-        subscripts |= {_subscript_text(a.text) for a in touching}
-    if len(ops) == 1 and len(subscripts) == 1:
-        return ops.pop()
-    return None
+        for a in stmt.accesses:
+            if a.container != container:
+                continue
+            if a.reduces:
+                ops.add(stmt.reduction[1])
+                subscripts.add(_subscript_text(a.text))
+                updates.append(a)
+            else:
+                others.append(a)
+    if len(ops) != 1 or len(subscripts) != 1:
+        return None
+    if not all(d.source.reduces and d.sink.reduces for d in carried):
+        return None
+    if others and not _elements(region, nest, updates).intersect(_elements(region, nest, others)).is_empty():
+        return None
+    return ops.pop()
+
+
+def _elements(region: Region, nest: Nest, accesses: list[Access]) -> isl.UnionMap:
+    """{ iteration of the enclosing loops -> element } that the accesses touch inside the loop."""
+    depths = [region.loops[o].depth for o in nest.outer]
+    out = None
+    for a in accesses:
+        n = a.relation.dim(isl.dim_type.in_)
+        proj = isl.Map(f"{{ {a.id}[{', '.join(f'i{j}' for j in range(n))}] -> "
+                       f"[{', '.join(f'i{d}' for d in depths)}] }}")
+        touched = isl.UnionMap.from_map(a.relation.apply_domain(proj))
+        out = touched if out is None else out.union(touched)
+    return out
 
 
 def _subscript_text(text: str) -> str:

@@ -4,7 +4,8 @@ For each nest, the outermost map that the analysis proved parallel gets an
 OpenMP plan, unless one of these holds (each is recorded for the report):
 
 - its `for` keyword is not in the user's file (it comes from a macro);
-- it reduces into an array element (the backend emits scalar reductions only);
+- it reduces into an array section it cannot bound, or into an array whose other
+  elements it also accesses (OpenMP's private copy of the section would hide them);
 - a privatized variable's value is read after the loop;
 - pointers it writes through may alias other data and no run-time check can
   be formed from the memlets;
@@ -61,6 +62,9 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
         node = _container(g, name)
         if node.ndim == 0:
             continue
+        if _touches_other_elements(g, m, name):
+            return (f"reduction into array '{name}' while the loop also accesses other elements of it: "
+                    f"OpenMP's private copy of the reduced section would hide them")
         section = _reduction_section(g, m, node)
         if section is None:
             return f"reduction into array '{name}' whose written range has no bounds in C"
@@ -119,6 +123,20 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
                      versioned, sections)
     return ""
+
+
+def _touches_other_elements(g, m: MapScope, name: str) -> bool:
+    """A statement in `m` accesses array `name` other than as the reduction's update.
+
+    OpenMP (GCC at least) gives each thread a private copy of the reduced
+    section by rebasing the array's address, so any other element reached
+    through the array's name inside the loop would be read from outside that copy.
+    """
+    region = g.graph["region"]
+    keys = {k for k, c in region.containers.items() if c.name == name}
+    return any(a.container in keys and not a.reduces
+               for t in scope_descendants(g, m.id) if t in region.statements
+               for a in region.statements[t].accesses)
 
 
 # An outer loop shorter than this gives two threads too few, or too uneven, chunks.

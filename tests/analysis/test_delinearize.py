@@ -83,3 +83,109 @@ def test_fields_of_an_array_of_structs_are_separate():
 
 def test_whole_element_access_turns_field_sensitivity_off():
     assert not _loops(WHOLE)[(4, "i")]["parallel"]
+
+
+HELPER = """
+static inline long at(int i, int j, int n) { return (long)i * n + j; }
+void blur(int n, const double *restrict in, double *restrict out) {
+  for (int i = 1; i < n - 1; i++)
+    for (int j = 1; j < n - 1; j++)
+      out[at(i, j, n)] = in[at(i - 1, j, n)] + in[at(i, j + 1, n)];
+}
+"""
+
+# j + 1 reaches n: at(i, n, n) is at(i + 1, 0, n), which iteration i + 1 writes.
+HELPER_OVERRUN = """
+static inline long at(int i, int j, int n) { return (long)i * n + j; }
+void shift(int n, double *restrict a) {
+  for (int i = 0; i < n - 1; i++)
+    for (int j = 0; j < n; j++)
+      a[at(i, j + 1, n)] = a[at(i, j, n)];
+}
+"""
+
+# A char parameter wraps the index around: the helper is not the expression it returns.
+HELPER_NARROW = """
+static inline long at(int i, unsigned char j, int n) { return (long)i * n + j; }
+void scale(int n, double *restrict a) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      a[at(i, j, n)] = 1.0 * i;
+}
+"""
+
+
+def test_index_helper_is_inlined_and_delinearized():
+    loops = _loops(HELPER)
+    assert loops[(4, "i")]["parallel"] and loops[(4, "i")]["parallelized"]
+
+
+def test_index_helper_past_the_row_stays_sequential():
+    assert not _loops(HELPER_OVERRUN)[(4, "i")]["parallel"]
+
+
+def test_index_helper_with_a_narrow_parameter_is_not_inlined():
+    assert not _loops(HELPER_NARROW)[(4, "i")]["parallel"]
+
+
+FIELDS = """
+typedef struct { int k, dim; double *cent, *sums; long *count; } km_t;
+void update(km_t *km, int k, int dim) {
+  for (int c = 0; c < k; c++)
+    if (km->count[c] > 0)
+      for (int d = 0; d < dim; d++)
+        km->cent[c * dim + d] = km->sums[c * dim + d] / km->count[c];
+}
+"""
+
+# The field is also used as a pointer (`km->cent + 1`): not a flat buffer of known shape.
+FIELD_OTHER_USE = """
+typedef struct { int k, dim; double *cent, *sums; } km_t;
+void update(km_t *km, int k, int dim, double **out) {
+  for (int c = 0; c < k; c++) {
+    for (int d = 0; d < dim; d++)
+      km->cent[c * dim + d] = km->sums[c * dim + d];
+    out[c] = km->cent + 1;
+  }
+}
+"""
+
+# A row index loaded from memory: the d loop still writes distinct columns.
+LOADED_ROW = """
+void scatter(int n, int dim, const int *restrict which, double *restrict sums, const double *restrict x) {
+  for (int i = 0; i < n; i++) {
+    int c = which[i];
+    for (int d = 0; d < dim; d++)
+      sums[c * dim + d] += x[i * dim + d];
+  }
+}
+"""
+
+# ... but not when the loaded value is in the column: the columns may collide.
+LOADED_COLUMN = """
+void scatter(int n, int dim, const int *restrict which, double *restrict sums, const double *restrict x) {
+  for (int i = 0; i < n; i++) {
+    int c = which[i];
+    for (int d = 0; d < dim; d++)
+      sums[d * dim + c] = x[i * dim + d];
+  }
+}
+"""
+
+
+def test_struct_field_buffers_are_delinearized():
+    loops = _loops(FIELDS)
+    assert loops[(4, "c")]["parallel"] and loops[(6, "d")]["parallel"]
+
+
+def test_struct_field_used_as_a_pointer_is_not_delinearized():
+    assert not _loops(FIELD_OTHER_USE)[(5, "d")]["parallel"]
+
+
+def test_loaded_outer_index_keeps_the_columns():
+    d = _loops(LOADED_ROW)[(5, "d")]
+    assert d["parallel"] and not d["reduction"]
+
+
+def test_loaded_inner_index_is_any_element():
+    assert not _loops(LOADED_COLUMN)[(5, "d")]["parallel"]
