@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from lifter.backend.cuda_data import ArrayUse, NestData, comment_text, emit_scope, group_nests, reindent
 from lifter.backend.edits import apply, line_start
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans, Token, Unparsable
@@ -114,6 +115,7 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
     hd = ctx.device_functions()
     edits: list[tuple[int, int, str]] = []
     kernels_at: dict[int, list[str]] = {}
+    nests, barriers = [], []
     for status, g, result in results:
         if status == "ok" and result.function in hd:
             status, result = "remark", "the function is also called from GPU code"
@@ -121,13 +123,23 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         if status == "remark":
             start = _region_start(ctx, g)
             if start is not None:
+                barriers.append(start)
                 indent = _indent_at(source.text, start)
                 edits.append((line_start(source.text, start), line_start(source.text, start),
-                              f"{indent}/* lift: loop nest not offloaded to the GPU: {_comment(result)} */\n"))
+                              f"{indent}/* lift: loop nest not offloaded to the GPU: {comment_text(result)} */\n"))
             continue
         g.graph["cuda"] = {"offloaded": True, "reason": "", "kernels": [k.name for k in result.kernels]}
-        edits.append((result.start, result.end, result.text))
+        nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
+    # Consecutive nests with host code between them that can be bounded share their device data.
+    for members, gaps in group_nests(cfile.spans, source.text, nests, cfile.macros, barriers):
+        start, end = members[0].start, members[-1].end
+        edits.append((start, end, emit_scope(source.text, members, gaps, _indent_at(source.text, start))))
+        if len(members) > 1:
+            for g in graphs:
+                info = g.graph.get("cuda") or {}
+                if info.get("offloaded") and any(k in info["kernels"] for m in members for k in m.kernels):
+                    info["shares_data_with"] = [k for m in members for k in m.kernels if k not in info["kernels"]]
     hd_at = {cfile.tokens[d.start].start for d in cfile.decls if d.name in hd}
     for offset in sorted(set(kernels_at) | hd_at):
         text = "".join(k + "\n" for k in kernels_at.get(offset, []))
@@ -149,10 +161,6 @@ def _cxx_section(cfile: "CFile") -> str:
     for w in used:
         text += f"#define {w} lift_cxx_{w} /* a name in this C file, a keyword in C++ */\n"
     return text
-
-
-def _comment(text: str) -> str:
-    return text.replace("*/", "* /")
 
 
 def _indent_at(text: str, offset: int) -> str:
@@ -426,6 +434,7 @@ class _Context:
         self.names: set[str] = set(cfile.words)
         self.calls: set[str] = set()  # functions and macros called from kernels
         self.members: dict[str, str] = {}
+        self.data_names: dict[str, dict[str, str]] = {}
 
     def fresh(self, base: str) -> str:
         name, k = base, 2
@@ -434,6 +443,17 @@ class _Context:
             k += 1
         self.names.add(name)
         return name
+
+    def data_name(self, function: str, host: str) -> str:
+        """Suffix of the host-side variables of a device array (`lift_d_<suffix>`), unique per function."""
+        names = self.data_names.setdefault(function, {})
+        if host not in names:
+            base = _sanitize(host)
+            name, k = base, 2
+            while name in names.values():
+                name, k = f"{base}_{k}", k + 1
+            names[host] = name
+        return names[host]
 
     def member_name(self, expr: str) -> str:
         """The kernel's name for a container reached through a struct (`g->u` becomes `g_u`)."""
@@ -519,7 +539,7 @@ class _Result:
     function: str
     start: int
     end: int
-    text: str
+    data: NestData
     insert_at: int
     kernels: list[_Kernel]
 
@@ -545,7 +565,6 @@ class _Region:
         self.kernels: dict[str, _Kernel] = {}
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
-        self.dnames: dict[str, str] = {}
         self.atomic: dict[str, str] = {}  # arrays the kernel being built reduces into: key -> operator
         # Containers that are one C object (the fields of an array of structs, `p[i].x` and `p[i].y`,
         # are containers of their own): one device buffer and one kernel parameter per C name.
@@ -564,14 +583,9 @@ class _Region:
         return [k for k, v in self.canon.items() if v == c]
 
     def _dn(self, key: str) -> str:
-        """Suffix of the host-side variables for a device array (unique in the region)."""
-        if key not in self.dnames:
-            base = _sanitize(self.g.nodes[data_id(key)]["node"].name)
-            name, k = base, 2
-            while name in self.dnames.values():
-                name, k = f"{base}_{k}", k + 1
-            self.dnames[key] = name
-        return self.dnames[key]
+        """Suffix of the host-side variables for a device array (one per C name in the function, so
+        that nests sharing a data scope agree on it)."""
+        return self.ctx.data_name(self.function, self.g.nodes[data_id(key)]["node"].name)
 
     # -- decisions ---------------------------------------------------------------------
 
@@ -602,14 +616,14 @@ class _Region:
                 self.kernels[nid] = self._kernel(nid, role == "serial")
         arrays = self._arrays(device)
         nest = self._nest_text(span)
-        text = self._data_region(arrays, nest, span)
+        data = self._nest_data(arrays, nest, span)
         start, end = span
         insert_at = line_start(self.text, self.ctx.cfile.tokens[func.start].start)
         if self.text[insert_at:self.ctx.cfile.tokens[func.start].start].strip():
             insert_at = self.ctx.cfile.tokens[func.start].start
         for k in self.kernels.values():
             k.source = self._kernel_source(k)
-        return _Result(self.function, start, end, text, insert_at, list(self.kernels.values()))
+        return _Result(self.function, start, end, data, insert_at, list(self.kernels.values()))
 
     def _span(self) -> tuple[int, int]:
         if self.reemit and self.g.graph.get("span"):
@@ -1052,67 +1066,20 @@ class _Region:
             hi = f"lift_imax({hi}, {x})"
         return f"lift_imax(0L, {lo})", hi
 
-    def _data_region(self, arrays: list[_Array], nest: str, span) -> str:
-        start, end = span
-        indent = _indent_at(self.text, start)
-        i1, i2 = indent + "    ", indent + "        "
-        head, enter, leave, frees = [], [], [], []
-        spans = {}
-        moved_in, moved_out = [], []
+    def _nest_data(self, arrays: list[_Array], nest: str, span) -> NestData:
+        """What the nest's data scope needs: per device array the rows touched and written (C text,
+        from the memlets) and whether the nest overwrites all it moves; the run-time condition."""
+        uses = []
         for a in arrays:
-            s = self._dn(a.key)
             h = a.node.name
-            row = f"sizeof(({h})[0])"
-            touched = _union(a.read, a.write, True)
-            lo, hi = self._rows(a, touched)
-            head.append(f"const long lift_lo_{s} = {lo}, lift_rows_{s} = lift_imax(0L, ({hi}) - lift_lo_{s} + 1L);")
-            spans[a.key] = (f"(const char *)({h}) + lift_lo_{s} * {row}",
-                            f"(const char *)({h}) + (lift_lo_{s} + lift_rows_{s}) * {row}")
-            enter.append(f"char *lift_r_{s} = 0;")
-            enter.append(f"LIFT_CHECK(lift_malloc(&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {row}));")
-            enter.append(f"char *lift_d_{s} = lift_r_{s} - lift_lo_{s} * (long){row};")
-            covers = self._write_covers(a)
-            copy = (f"LIFT_CHECK(cudaMemcpy(lift_r_{s}, (const char *)({h}) + lift_lo_{s} * {row}, "
-                    f"(size_t)lift_rows_{s} * {row}, cudaMemcpyHostToDevice));")
-            if covers is None:
-                enter.append(copy)
-                moved_in.append(h)
-            elif covers:
-                enter.append(f"if (!({covers})) /* unless every element is overwritten */")
-                enter.append("    " + copy)
-                moved_in.append(f"{h} (unless overwritten)")
+            lo, hi = self._rows(a, _union(a.read, a.write, True))
+            use = ArrayUse(h, self._dn(a.key), f"sizeof(({h})[0])", a.node, lo, hi, covers=self._write_covers(a))
             if a.write is not None:
-                olo, ohi = self._rows(a, a.write)
-                head.append(f"const long lift_olo_{s} = {olo}, lift_orows_{s} = lift_imax(0L, ({ohi}) - lift_olo_{s} + 1L);")
-                leave.append(f"LIFT_CHECK(cudaMemcpy((char *)({h}) + lift_olo_{s} * {row}, lift_d_{s} + lift_olo_{s} * {row}, "
-                             f"(size_t)lift_orows_{s} * {row}, cudaMemcpyDeviceToHost));")
-                moved_out.append(h)
-            frees.append(f"LIFT_CHECK(lift_free(lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {row}));")
-        leave += frees
-        if self.reduction_slots:
-            enter.append("char *lift_dred = 0;")
-            enter.append(f"LIFT_CHECK(lift_malloc(&lift_dred, 16 * {self.reduction_slots}));")
-            leave.append(f"LIFT_CHECK(lift_free(lift_dred, 16 * {self.reduction_slots}));")
-        leave.append("LIFT_CHECK(cudaDeviceSynchronize());")
-        alias = " && ".join(x for x in [self._plan_condition(), self._alias_condition(arrays, spans)] if x)
-        what = (f"in: {', '.join(moved_in) or 'nothing'}; out: {', '.join(moved_out) or 'nothing'}")
-        lines = [f"{{ /* lift: loop nest offloaded to the GPU ({', '.join(k.name for k in self.kernels.values())}); "
-                 f"copies {_comment(what)} */"]
-        lines += [i1 + x for x in head]
-        if alias:
-            lines.append(f"{i1}if ({alias}) {{")
-            inner_indent = i2
-        else:
-            inner_indent = i1
-        lines += [inner_indent + x for x in enter]
-        lines.append(_reindent(nest, inner_indent))
-        lines += [inner_indent + x for x in leave]
-        if alias:
-            lines.append(f"{i1}}} else {{ /* too little work, or the arrays overlap: the original code, on the host */")
-            lines.append(i2 + self.text[start:end])
-            lines.append(f"{i1}}}")
-        lines.append(indent + "}")
-        return "\n".join(lines)
+                use.wlo, use.whi = self._rows(a, a.write)
+            uses.append(use)
+        written = self._region_written()
+        return NestData(self.function, span[0], span[1], nest, uses, self._plan_condition(), self.reduction_slots,
+                        [k.name for k in self.kernels.values()], written)
 
     def _plan_condition(self) -> str:
         """The planner's run-time condition (enough work, disjoint pointers) of the parallel loops at the
@@ -1155,27 +1122,6 @@ class _Region:
             conds.append(f"({lo}) == 0L && ({hi}) + 1L == {extent}")
         return " && ".join(conds)
 
-    def _alias_condition(self, arrays: list[_Array], spans) -> str:
-        checks = []
-        nodes = {a.key: a for a in arrays}
-        keys = sorted(nodes)
-        for i, p in enumerate(keys):
-            for q in keys[i + 1:]:
-                a, b = nodes[p], nodes[q]
-                if a.write is None and b.write is None:
-                    continue
-                if not (_may_alias(a.node) or _may_alias(b.node)):
-                    continue
-                if a.node.restrict or b.node.restrict:
-                    continue
-                if a.node.kind == "array" and b.node.kind == "array":
-                    continue  # two objects of their own
-                if any(x.kind == "array" and x.storage == "local" for x in (a.node, b.node)):
-                    continue  # a local array is not reached through a pointer parameter
-                (plo, phi), (qlo, qhi) = spans[p], spans[q]
-                checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
-        return " && ".join(checks)
-
     # -- text --------------------------------------------------------------------------
 
     def _nest_text(self, span) -> str:
@@ -1191,7 +1137,7 @@ class _Region:
             m = self.g.nodes[nid]["node"]
             sp = self._for_span(m)
             indent = _indent_at(self.text, sp.start)
-            edits.append((sp.start - start, sp.end - start, _reindent("\n".join(self._launch(k)), indent)
+            edits.append((sp.start - start, sp.end - start, reindent("\n".join(self._launch(k)), indent)
                           .lstrip()))
         return apply(self.text[start:end], [], edits)
 
@@ -1282,7 +1228,7 @@ class _Region:
                 params.append(f"{t} lift_init{a.slot}")
         d = len(k.maps)
         params += [f"long lift_n{i}" for i in range(d)]
-        lines = [f"/* {_comment(k.comment)} */"]
+        lines = [f"/* {comment_text(k.comment)} */"]
         if tparams:
             lines.append(f"template <{', '.join(tparams)}>")
         # static: a kernel of the same name in another file of the program is another kernel
@@ -1450,12 +1396,6 @@ def _dedent(text: str) -> str:
 
 def _indent(text: str, indent: str) -> str:
     return "\n".join(indent + l if l.strip() else l for l in text.split("\n"))
-
-
-def _reindent(text: str, indent: str) -> str:
-    lines = text.split("\n")
-    return "\n".join([indent + lines[0].lstrip() if lines[0].strip() else lines[0]] +
-                     [(indent + l if l.strip() else l) for l in lines[1:]])
 
 
 def _union(a, b, ok: bool):
@@ -1649,10 +1589,6 @@ def _domain_bound(domain, pos: int, upper: bool) -> str | None:
         return None
 
 
-def _may_alias(node: AccessNode) -> bool:
-    return node.kind in ("pointer", "memory") or node.storage == "param"
-
-
 # --------------------------------------------------------------------------------------
 # The fixed part of every output file (compiles under nvcc, and under g++ with
 # cuda_emulation.h force-included, which defines LIFT_CUDA_EMULATION).
@@ -1780,6 +1716,49 @@ inline cudaError_t lift_free(char *p, size_t n) {
     return cudaFree(p);
 }
 
+/* Copies between host and device, counted per data scope (its LIFT_BYTES line). */
+#define LIFT_TO_DEVICE(dst, src, n)                                                             \
+    do {                                                                                        \
+        LIFT_CHECK(cudaMemcpy((dst), (src), (n), cudaMemcpyHostToDevice));                      \
+        lift_bytes_in += (n);                                                                   \
+    } while (0)
+#define LIFT_TO_HOST(dst, src, n)                                                               \
+    do {                                                                                        \
+        LIFT_CHECK(cudaMemcpy((dst), (src), (n), cudaMemcpyDeviceToHost));                      \
+        lift_bytes_out += (n);                                                                  \
+    } while (0)
+#ifdef LIFT_PROFILE
+/* Bytes a data scope copied against the minimum (what its nests read copied in once, what they
+   write copied out once), summed over its runs and printed at exit. */
+struct lift_bytes_entry { const char *site; long runs; double in, out, min_in, min_out; };
+static lift_bytes_entry lift_bytes_table[256];
+static int lift_bytes_count = 0;
+static void lift_bytes_report(void) {
+    for (int i = 0; i < lift_bytes_count; i++)
+        fprintf(stderr, "lift-bytes: %s runs %ld copied_in %.0f copied_out %.0f min_in %.0f min_out %.0f\n",
+                lift_bytes_table[i].site, lift_bytes_table[i].runs, lift_bytes_table[i].in,
+                lift_bytes_table[i].out, lift_bytes_table[i].min_in, lift_bytes_table[i].min_out);
+}
+static void lift_bytes_add(const char *site, size_t in, size_t out, size_t min_in, size_t min_out) {
+    int i = 0;
+    while (i < lift_bytes_count && strcmp(lift_bytes_table[i].site, site) != 0) i++;
+    if (i == lift_bytes_count) {
+        if (lift_bytes_count == 256) return;
+        if (lift_bytes_count == 0) atexit(lift_bytes_report);
+        lift_bytes_table[lift_bytes_count++] = lift_bytes_entry{site, 0, 0, 0, 0, 0};
+    }
+    lift_bytes_entry *e = &lift_bytes_table[i];
+    e->runs++;
+    e->in += (double)in;
+    e->out += (double)out;
+    e->min_in += (double)min_in;
+    e->min_out += (double)min_out;
+}
+#define LIFT_BYTES(site, in, out, min_in, min_out) lift_bytes_add(site, in, out, min_in, min_out)
+#else
+#define LIFT_BYTES(site, in, out, min_in, min_out) ((void)(in), (void)(out))
+#endif
+
 /* Grid sizes: enough blocks for n iterations, capped (kernels loop grid-stride). */
 #define LIFT_GRID_X_MAX 2147483647L
 #define LIFT_GRID_YZ_MAX 65535L
@@ -1793,6 +1772,13 @@ inline unsigned lift_blocks(long n, long per_block, long max_blocks) {
 LIFT_HD inline long lift_imin(long a, long b) { return a < b ? a : b; }
 LIFT_HD inline long lift_imax(long a, long b) { return a > b ? a : b; }
 LIFT_HD inline long lift_floord(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+/* The hull [*lo, *hi] of row ranges, leaving out empty ones (hi < lo). */
+inline void lift_hull(long *lo, long *hi, long a, long b) {
+    if (b < a) return;
+    if (*hi < *lo) { *lo = a; *hi = b; return; }
+    if (a < *lo) *lo = a;
+    if (b > *hi) *hi = b;
+}
 
 /* Types taken from the host's declarations (kernels are templates over them). */
 template <class T> struct lift_noref { typedef T type; };

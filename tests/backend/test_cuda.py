@@ -117,14 +117,14 @@ def test_time_loop_copies_each_array_in_once_before_and_out_once_after():
     body = function_text(out, "static void kernel_heat(")
     loop = body.index("for (int t = 0; t < tsteps; t++)")
     loop_end = loop + body[loop:].index("\n        }\n")  # the host loop's closing brace
-    copies_in = [m.start() for m in re.finditer(r"cudaMemcpyHostToDevice", body)]
-    copies_out = [m.start() for m in re.finditer(r"cudaMemcpyDeviceToHost", body)]
+    copies_in = [m.start() for m in re.finditer(r"LIFT_TO_DEVICE\(", body)]
+    copies_out = [m.start() for m in re.finditer(r"LIFT_TO_HOST\(", body)]
     assert len(copies_in) == 2 and len(copies_out) == 2, body
     assert all(c < loop for c in copies_in), "copies in must come before the time loop"
     assert all(c > loop_end for c in copies_out), "copies out must come after the time loop"
     for array in ("a", "b"):
-        assert len(re.findall(rf"cudaMemcpy\(lift_r_{array}, ", body)) == 1
-        assert len(re.findall(rf"cudaMemcpy\(\(char \*\)\({array}\)", body)) == 1
+        assert len(re.findall(rf"LIFT_TO_DEVICE\(lift_r_{array}, ", body)) == 1
+        assert len(re.findall(rf"LIFT_TO_HOST\(\(char \*\)\({array}\)", body)) == 1
     launches = [m.start() for m in re.finditer(r"LIFT_LAUNCH\(kernel_heat_i_L\d+", body)]
     assert len(launches) == 2 and all(loop < p < loop_end for p in launches)
     assert body.count("LIFT_CHECK(lift_malloc(") == 2 and body.count("LIFT_CHECK(lift_free(") == 2
@@ -138,8 +138,8 @@ def test_fully_overwritten_arrays_are_not_copied_in():
     out = host_part(lift_cuda(STENCIL).output)
     main = out[out.index("int main(void)"):]
     init = main[:main.index("kernel_heat(N")]
-    assert "cudaMemcpyHostToDevice" not in init, "a and b are only written there: nothing to copy in"
-    assert init.count("cudaMemcpyDeviceToHost") == 2
+    assert "LIFT_TO_DEVICE(" not in init, "a and b are only written there: nothing to copy in"
+    assert init.count("LIFT_TO_HOST(") == 2
 
 
 def test_kernels_are_named_after_function_and_loop_and_keep_the_users_names():
@@ -307,8 +307,8 @@ def test_code_between_kernels_runs_on_one_gpu_thread_instead_of_copying(tmp_path
     body = function_text(host_part(out), "static void kernel_ring(")
     loop = body.index("for (int t = 0; t < tsteps; t++)")
     assert re.search(r"LIFT_LAUNCH\(kernel_ring_S8, dim3\(1\), dim3\(1\)", body), body
-    assert all(m.start() < loop for m in re.finditer("cudaMemcpyHostToDevice", body))
-    assert len(re.findall("cudaMemcpyHostToDevice", body)) == 2
+    assert all(m.start() < loop for m in re.finditer(r"LIFT_TO_DEVICE\(", body))
+    assert len(re.findall(r"LIFT_TO_DEVICE\(", body)) == 2
 
 
 ALIAS = """#include <stdio.h>
@@ -553,7 +553,7 @@ def test_fields_of_an_array_of_structs_share_one_device_buffer(tmp_path):
     out = same_results(FIELDS, tmp_path)
     body = function_text(host_part(out), "static void kernel_move(")
     assert body.count("LIFT_CHECK(lift_malloc(") == 1 and "lift_ptr_of((a)[0], lift_d_a)" in body
-    assert body.count("cudaMemcpyHostToDevice") == 1 and body.count("cudaMemcpyDeviceToHost") == 1
+    assert body.count("LIFT_TO_DEVICE(") == 1 and body.count("LIFT_TO_HOST(") == 1
 
 
 def test_small_work_stays_on_the_host_when_the_planner_says_so(tmp_path):
