@@ -1077,7 +1077,8 @@ class _Region:
             if a.write is not None:
                 use.wlo, use.whi = self._rows(a, a.write)
             uses.append(use)
-        written = self._region_written()
+        arrays_written = {n.name for n in (self.g.nodes[data_id(a.key)]["node"] for a in arrays)}
+        written = self._region_written() - arrays_written  # their elements, not the pointers
         return NestData(self.function, span[0], span[1], nest, uses, self._plan_condition(), self.reduction_slots,
                         [k.name for k in self.kernels.values()], written)
 

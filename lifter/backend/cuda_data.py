@@ -309,10 +309,15 @@ class _Buffer:
     def written(self) -> bool:
         return any(u.wlo is not None for _, u in self.uses)
 
-    def covers(self) -> str | None:
-        """A nest that overwrites all it moves needs no copy in; only where it is the array's only nest
-        (the buffer holds the hull of all nests' rows)."""
-        return self.uses[0][1].covers if len(self.uses) == 1 else None
+    def covers(self, use: ArrayUse) -> str | None:
+        """When the nest of `use` overwrites everything it moves, no copy in is needed before it:
+        '' always, a C condition, None never. The buffer holds the hull of all nests' rows: with
+        several nests, only when the hull is this nest's rows (checked at run time)."""
+        if use.covers is None or len(self.uses) == 1:
+            return use.covers
+        s = self.suffix
+        same = f"lift_lo_{s} == ({use.lo}) && lift_lo_{s}_end == ({use.hi})"
+        return f"{use.covers} && {same}" if use.covers else same
 
 
 def emit_scope(text: str, nests: list[NestData], gaps: list[GapEffects], indent: str) -> str:
@@ -356,7 +361,7 @@ def emit_scope(text: str, nests: list[NestData], gaps: list[GapEffects], indent:
             if on_device[a.host]:
                 continue
             on_device[a.host] = True
-            covers = b.covers()
+            covers = b.covers(a)
             copy = _to_device(b)
             if covers is None:
                 body.append(copy)
@@ -384,9 +389,10 @@ def emit_scope(text: str, nests: list[NestData], gaps: list[GapEffects], indent:
         if newer[h]:
             body.append(_to_host(b))
             moved_out.append(h)
-    min_in = " + ".join(f"(size_t)lift_rows_{b.suffix} * {b.row}" if b.covers() is None else
-                        f"(({b.covers()}) ? (size_t)0 : (size_t)lift_rows_{b.suffix} * {b.row})"
-                        for b in buffers.values() if b.covers() != "") or "(size_t)0"
+    first = {h: b.covers(b.uses[0][1]) for h, b in buffers.items()}  # an input unless its first nest overwrites it
+    min_in = " + ".join(f"(size_t)lift_rows_{b.suffix} * {b.row}" if first[h] is None else
+                        f"(({first[h]}) ? (size_t)0 : (size_t)lift_rows_{b.suffix} * {b.row})"
+                        for h, b in buffers.items() if first[h] != "") or "(size_t)0"
     min_out = " + ".join(f"(size_t)lift_orows_{b.suffix} * {b.row}" for b in buffers.values() if b.written) \
         or "(size_t)0"
     site = " ".join(x for n in nests for x in n.kernels)

@@ -593,3 +593,160 @@ def test_nvcc_compiles_the_emitted_file(tmp_path):
     done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "stencil.o")],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+
+
+PIPELINE = """#include <stdio.h>
+#include <stdlib.h>
+#define N 400
+
+static void kernel_pipeline(int n, double *restrict x, double *restrict y, double *restrict z)
+{
+    for (int i = 0; i < n; i++)          /* producer: y from x */
+        y[i] = 2.0 * x[i] + 1.0;
+    for (int i = 1; i < n - 1; i++)      /* consumer: z from y */
+        z[i] = y[i - 1] + y[i] + y[i + 1];
+    for (int i = 0; i < n; i++)          /* and y again */
+        y[i] = y[i] * 0.5;
+}
+
+int main(void)
+{
+    double *x = malloc(N * sizeof(double)), *y = malloc(N * sizeof(double)), *z = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        x[i] = (double)(i * 37 % 101) / 101.0;
+        z[i] = 1.0;
+    }
+    kernel_pipeline(N, x, y, z);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += (y[i] + 3.0 * z[i]) * (1 + i % 7);
+    printf("s: %.12e\\n", s);
+    free(x);
+    free(y);
+    free(z);
+    return 0;
+}
+"""
+
+
+def copies(body: str, array: str) -> tuple[int, int]:
+    return (len(re.findall(rf"LIFT_TO_DEVICE\(lift_r_{array}, ", body)),
+            len(re.findall(rf"LIFT_TO_HOST\(\(char \*\)\({array}\)", body)))
+
+
+def test_consecutive_nests_share_device_data_without_copies_between_them(tmp_path):
+    out = same_results(PIPELINE, tmp_path)
+    body = function_text(host_part(out), "static void kernel_pipeline(")
+    launches = [body.index(f"LIFT_LAUNCH({k}") for k in re.findall(r"LIFT_LAUNCH\((kernel_pipeline_i_L\d+)", body)]
+    assert len(launches) == 3
+    assert body.count("lift: 3 loop nests share their device data") == 1
+    for a in launches[1:]:
+        between = body[launches[0]:a]
+        assert "LIFT_TO_HOST(" not in between and "LIFT_TO_DEVICE(" not in between, between
+    # each array moves once: x in (z is only written, rows 1..n-2: the rows its buffer holds), y and z out; y is produced on the
+    # GPU: its copy in is skipped when the producer writes every row the buffer holds (checked at run time)
+    assert copies(body, "x") == (1, 0) and copies(body, "y") == (1, 1) and copies(body, "z") == (0, 1), body
+    assert re.search(r"if \(!\(lift_lo_y == \(0L\) && lift_lo_y_end == \(\(long\)n - 1L\)\)\) "
+                     r"/\* unless every element is overwritten \*/\n\s*LIFT_TO_DEVICE\(lift_r_y, ", body), body
+    # at run time: the bytes moved are the minimum (x in; y, z out)
+    stats = byte_counts(out, tmp_path)["kernel_pipeline_i_L7"]
+    assert stats["copied_in"] == stats["min_in"] == 400 * 8
+    assert stats["copied_out"] == stats["min_out"] == (400 + 398) * 8
+    assert body.count("LIFT_CHECK(lift_malloc(") == 3 and body.count("LIFT_CHECK(lift_free(") == 3
+    assert all(c < launches[0] for c in (m.start() for m in re.finditer(r"LIFT_TO_DEVICE\(", body)))
+    assert all(c > launches[-1] for c in (m.start() for m in re.finditer(r"LIFT_TO_HOST\(", body)))
+
+
+HOST_BETWEEN = """#include <stdio.h>
+#include <stdlib.h>
+#define N 300
+
+static double probe;
+
+static void kernel_steps(int n, double *restrict a, double *restrict b)
+{
+    for (int i = 0; i < n; i++)
+        a[i] = (double)(i % 13) * 0.5;
+    probe = a[n / 2] + a[1];             /* host code reads what the GPU wrote */
+    for (int i = 1; i < n; i++)
+        b[i] = a[i] - a[i - 1] + probe;
+    a[0] = -1.0;                          /* host code writes a device array */
+    for (int i = 0; i < n; i++)
+        b[i] += a[i];
+}
+
+int main(void)
+{
+    double *a = malloc(N * sizeof(double)), *b = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++)
+        b[i] = 0.25;
+    kernel_steps(N, a, b);
+    double s = probe;
+    for (int i = 0; i < N; i++)
+        s += (a[i] + 2.0 * b[i]) * (1 + i % 5);
+    printf("s: %.12e\\n", s);
+    free(a);
+    free(b);
+    return 0;
+}
+"""
+
+
+def test_host_code_between_nests_gets_the_device_results_first(tmp_path):
+    out = same_results(HOST_BETWEEN, tmp_path)
+    body = function_text(host_part(out), "static void kernel_steps(")
+    assert body.count("lift: 3 loop nests share their device data") == 1
+    read = body.index("probe = a[n / 2] + a[1];")
+    write = body.index("a[0] = -1.0;")
+    back = [m.start() for m in re.finditer(r"LIFT_TO_HOST\(\(char \*\)\(a\)", body)]
+    to_dev = [m.start() for m in re.finditer(r"LIFT_TO_DEVICE\(lift_r_a, ", body)]
+    first, second, third = [m.start() for m in re.finditer(r"LIFT_LAUNCH\(kernel_steps_i_L\d+", body)]
+    # a: written by the first nest, read by the host: copied back right before the read
+    assert any(first < c < read for c in back), body
+    # a: written by the host, used by the third nest: copied to the device again between them
+    assert any(write < c < third for c in to_dev), body
+    # b, which the host code does not touch, stays on the device: in before its first nest, out at the end
+    assert not re.search(r"LIFT_TO_HOST\([^;]*\bb\b", body[first:third]), body
+    assert copies(body, "b") == (1, 1)
+    assert len(back) == 1, "a comes back before the host reads it; the nests after only read it"
+
+
+def test_a_call_between_nests_ends_the_data_scope(tmp_path):
+    src = HOST_BETWEEN.replace("    a[0] = -1.0;                          /* host code writes a device array */\n",
+                               "    touch(a);\n").replace("static double probe;\n", """static double probe;
+static void touch(double *p) { p[0] = -1.0; }
+""")
+    out = same_results(src, tmp_path)
+    body = function_text(host_part(out), "static void kernel_steps(")
+    assert body.count("lift: 2 loop nests share their device data") == 1
+    assert body.count("lift: loop nest offloaded to the GPU") == 1  # the third nest, after the call
+    call = body.index("touch(a);")
+    assert all(m.start() < call for m in re.finditer(r"LIFT_TO_HOST\(\(char \*\)\(a\)", body[:call]))
+    assert body.count("touch(a);") == 1 + body.count("touch(a);") - 1  # the call is host code, outside scopes
+    scope_end = body.rindex("LIFT_CHECK(cudaDeviceSynchronize());", 0, call)
+    assert scope_end < call
+
+
+def byte_counts(output: str, tmp_path: Path) -> dict[str, dict[str, int]]:
+    """The lift-bytes lines a profiled build prints: first kernel of the data scope -> counts."""
+    src = tmp_path / "p.cu"
+    src.write_text(output)
+    exe = tmp_path / "p"
+    done = subprocess.run([CXX, "-O1", "-DLIFT_PROFILE", "-x", "c++", "-include", str(EMULATION), str(src), "-o",
+                           str(exe), "-lm"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = {}
+    for line in run_exe(exe).stderr.splitlines():
+        if line.startswith("lift-bytes: "):
+            words = line.split()
+            out[words[1]] = {k: int(v) for k, v in zip(words[-10::2], words[-9::2])}
+    return out
+
+
+def test_the_time_stepped_stencil_moves_the_minimum_of_bytes(tmp_path):
+    stats = byte_counts(lift_cuda(STENCIL).output, tmp_path)
+    heat = [v for k, v in stats.items() if k.startswith("kernel_heat_")]
+    assert len(heat) == 1, stats
+    # in once: a's rows 0..299 and b's 1..298; out once: the rows both are written, 1..298
+    assert heat[0]["runs"] == 1 and heat[0]["copied_in"] == heat[0]["min_in"] == (300 + 298) * 8
+    assert heat[0]["copied_out"] == heat[0]["min_out"] == 2 * 298 * 8
