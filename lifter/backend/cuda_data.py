@@ -342,7 +342,7 @@ def emit_scope(text: str, nests: list[NestData], gaps: list[GapEffects], indent:
             conds.append(n.condition)
     cond = " && ".join(conds + [x for x in [_alias_condition(list(buffers.values()), spans)] if x])
 
-    body = ["size_t lift_bytes_in = 0, lift_bytes_out = 0;"]
+    body = ["LIFT_BYTES_START;"]
     for b in buffers.values():
         s = b.suffix
         body.append(f"char *lift_r_{s} = 0;")

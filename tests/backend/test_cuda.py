@@ -10,7 +10,8 @@ import pytest
 
 import lifter.backend
 from lifter import LiftOptions, lift_source
-from lifter.backend.cuda import CXX_SHIMS, END_MARK, PRELUDE
+from lifter.backend.cuda_cxx import CXX_SHIMS
+from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from tests.harness import outputs_match
 
 EMULATION = Path(lifter.backend.__file__).parent / "cuda_emulation.h"
