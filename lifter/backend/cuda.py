@@ -301,6 +301,9 @@ class _Region:
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
         self.atomic: dict[str, str] = {}  # arrays the kernel being built reduces into: key -> operator
+        self.sync_reasons: dict[str, str] = {}  # host code between kernels that uses device data: why not on the GPU
+        self.device: set[str] = set()
+        self.tracked: set[str] = set()  # device arrays whose rows newer on the GPU are tracked at run time
         # Containers that are one C object (the fields of an array of structs, `p[i].x` and `p[i].y`,
         # are containers of their own): one device buffer and one kernel parameter per C name.
         by_name: dict[str, str] = {}
@@ -337,18 +340,31 @@ class _Region:
         for nid, role in self.roles.items():
             if role == "kernel":
                 device |= self._arrays_touched(nid)
-        # Code outside kernels that touches device data runs on the GPU too (one thread).
+        # Code outside kernels that touches device data runs on the GPU too (one thread) where it is
+        # short; else it stays on the host, with the device rows it uses copied around it ("sync").
         changed = True
         while changed:
             changed = False
-            for nid, role in self.roles.items():
-                if role == "host" and self._arrays_touched(nid) & device:
-                    self.roles[nid] = "serial"
-                    device |= self._arrays_touched(nid)
+            for nid, role in list(self.roles.items()):
+                if role == "host" and (self._arrays_touched(nid) & device or device and self._pseudo(nid)):
+                    try:
+                        self.kernels[nid] = self._kernel(nid, True)
+                    except NotOffloaded as why:
+                        if not self.reemit:
+                            raise
+                        self.roles[nid] = "sync"
+                        self.sync_reasons[nid] = str(why)
+                    else:
+                        self.roles[nid] = "serial"
+                        device |= self._arrays_touched(nid)
                     changed = True
         for nid, role in list(self.roles.items()):
-            if role in ("kernel", "serial"):
-                self.kernels[nid] = self._kernel(nid, role == "serial")
+            if role == "kernel":
+                self.kernels[nid] = self._kernel(nid, False)
+        self.device = device
+        if self.sync_reasons:  # rows the GPU wrote since the host last saw them: copied back when it needs them
+            self.tracked = {self.canon.get(k, k) for nid, role in self.roles.items() if role in ("kernel", "serial")
+                            for k in self._written_arrays(nid)} & device
         arrays = self._arrays(device)
         nest = self._nest_text(span)
         data = self._nest_data(arrays, nest, span)
@@ -419,6 +435,27 @@ class _Region:
     def _arrays_touched(self, nid: str) -> set[str]:
         return {self.canon.get(k, k) for k, (node, _, _) in self._touched(nid).items()
                 if node.kind != "scalar" and node.ndim > 0 or node.kind == "memory"}
+
+    def _pseudo(self, nid: str) -> bool:
+        """The code touches memory lift cannot name (unknown calls, pointers it cannot bound)."""
+        return any(node.name.startswith("<") or node.kind == "memory" for node, _, _ in self._touched(nid).values())
+
+    def _written_arrays(self, nid: str) -> set[str]:
+        return {k for k, (node, _, written) in self._touched(nid).items()
+                if written and (node.kind != "scalar" and node.ndim > 0)}
+
+    def _node_rows(self, nid: str, key: str, written: bool) -> tuple[str, str]:
+        """C text of the first and last row of device array `key` that the map or statement `nid` reads
+        or writes, in terms of the host loop variables around it (sound: else the region's rows)."""
+        node = self.g.nodes[data_id(key)]["node"]
+        rng = None
+        edges = self.g.out_edges(nid, data=True) if written else self.g.in_edges(nid, data=True)
+        for u, v, d in edges:
+            other = v if written else u
+            if isinstance(d["edge"], Memlet) and self.canon.get(self.g.nodes[other]["node"].container) == key:
+                r = d.get("scope_range")
+                rng = False if r is None else _union(rng, r, True)
+        return self._rows(_Array(key, node), rng if rng is not None else False)
 
     # -- kernels -----------------------------------------------------------------------
 
@@ -770,13 +807,16 @@ class _Region:
 
     def _interval_rows(self, key: str, written_only: bool) -> tuple[str, str] | None:
         """Rows from the subscripts as written, bounded by interval arithmetic over the statements'
-        domains: sound for subscripts isl cannot model (`A[i * m + j]`), evaluated at run time."""
+        domains: sound for subscripts isl cannot model (`A[i * m + j]`), evaluated at run time.
+        Only statements that run on the GPU count (host code copies what it uses around itself)."""
         if self.region is None:
             return None
         los, his = [], []
         written = self._region_written()
+        on_gpu = {x for nid, role in self.roles.items() if role in ("kernel", "serial")
+                  for x in [nid] + scope_descendants(self.g, nid)}
         for nid in scope_descendants(self.g, STATE):
-            if isinstance(self.g.nodes[nid]["node"], MapScope):
+            if isinstance(self.g.nodes[nid]["node"], MapScope) or nid not in on_gpu:
                 continue
             edges = [] if written_only else [(u, d) for u, _, d in self.g.in_edges(nid, data=True)]
             edges += [(v, d) for _, v, d in self.g.out_edges(nid, data=True)]
@@ -805,12 +845,17 @@ class _Region:
         """What the nest's data scope needs: per device array the rows touched and written (C text,
         from the memlets) and whether the nest overwrites all it moves; the run-time condition."""
         uses = []
+        gpu_written = {self.canon.get(k, k) for nid, role in self.roles.items() if role in ("kernel", "serial")
+                       for k in self._written_arrays(nid)}
         for a in arrays:
             h = a.node.name
             lo, hi = self._rows(a, _union(a.read, a.write, True))
-            use = ArrayUse(h, self._dn(a.key), f"sizeof(({h})[0])", a.node, lo, hi, covers=self._write_covers(a))
-            if a.write is not None:
+            use = ArrayUse(h, self._dn(a.key), f"sizeof(({h})[0])", a.node, lo, hi, covers=self._write_covers(a),
+                           tracked=a.key in self.tracked)
+            if a.write is not None and (a.key in gpu_written or not self.sync_reasons):
                 use.wlo, use.whi = self._rows(a, a.write)
+                if self.sync_reasons:  # host code writes rows the buffer may not hold: only the buffer's come back
+                    use.wlo, use.whi = f"lift_imax({use.wlo}, {lo})", f"lift_imin({use.whi}, {hi})"
             uses.append(use)
         arrays_written = {n.name for n in (self.g.nodes[data_id(a.key)]["node"] for a in arrays)}
         written = self._region_written() - arrays_written  # their elements, not the pointers
@@ -881,6 +926,8 @@ class _Region:
         role = self.roles.get(nid, "host")
         if role in ("kernel", "serial"):
             return [indent + x for x in self._launch(self.kernels[nid])]
+        if role == "sync":
+            return self._sync_lines(nid, indent)
         if role == "loop":
             m = self.g.nodes[nid]["node"]
             lines = [f"{indent}{m.header} {{"]
@@ -889,6 +936,26 @@ class _Region:
                 lines += self._host_lines(c, indent + "    ")
             return lines + [f"{indent}}}"]
         return self._tree_lines(nid, indent)
+
+    def _sync_lines(self, nid: str, indent: str) -> list[str]:
+        """Host code between kernels that uses device data and cannot run on the GPU: the rows the GPU
+        wrote since the host last saw them come back first, the rows it writes go to the device after."""
+        pseudo = self._pseudo(nid)
+        touched = self.device if pseudo else self._arrays_touched(nid) & self.device
+        written = self.device if pseudo else {self.canon.get(k, k) for k in self._written_arrays(nid)} & self.device
+        lines = [f"{indent}/* lift: host code ({comment_text(self.sync_reasons[nid])}): "
+                 f"device data it uses comes back first */"]
+        for key in sorted(touched & self.tracked):
+            h, s = self.g.nodes[data_id(key)]["node"].name, self._dn(key)
+            lines.append(f"{indent}LIFT_DIRTY_TO_HOST({h}, lift_d_{s}, lift_dirty_lo_{s}, lift_dirty_hi_{s}, "
+                         f"sizeof(({h})[0]));")
+        lines += self._tree_lines(nid, indent)
+        for key in sorted(written):
+            h, s = self.g.nodes[data_id(key)]["node"].name, self._dn(key)
+            lo, hi = ("lift_lo_" + s, f"lift_lo_{s} + lift_rows_{s} - 1") if pseudo else self._node_rows(nid, key, True)
+            lines.append(f"{indent}LIFT_ROWS_TO_DEVICE(lift_d_{s}, {h}, {lo}, {hi}, lift_lo_{s}, lift_rows_{s}, "
+                         f"sizeof(({h})[0]));")
+        return lines
 
     def _launch(self, k: _Kernel) -> list[str]:
         args = []
@@ -916,8 +983,14 @@ class _Region:
                             "cudaMemcpyDeviceToHost));")
             elif a.kind == "init":
                 args.append(a.host)
+        dirty = []  # rows this launch makes newer on the GPU than on the host, where tracked
+        for key in sorted({self.canon.get(x, x) for x in self._written_arrays(k.node_id)} & self.tracked):
+            s = self._dn(key)
+            lo, hi = self._node_rows(k.node_id, key, True)
+            dirty.append(f"lift_hull(&lift_dirty_lo_{s}, &lift_dirty_hi_{s}, lift_imax({lo}, lift_lo_{s}), "
+                         f"lift_imin({hi}, lift_lo_{s} + lift_rows_{s} - 1));")
         if k.serial:
-            return [f"LIFT_LAUNCH({k.name}, dim3(1), dim3(1){''.join(', ' + x for x in args)});"]
+            return [f"LIFT_LAUNCH({k.name}, dim3(1), dim3(1){''.join(', ' + x for x in args)});"] + dirty
         d = len(k.maps)
         axes, block = AXES[d], BLOCKS[d]
         reducing = any(a.kind == "acc" for a in k.args)
@@ -934,7 +1007,7 @@ class _Region:
         lines = [f"{{ /* {k.name} */", f"    const long {trips};", f"    if ({cond}) {{"]
         lines += ["        " + x for x in pre]
         lines.append(f"        LIFT_LAUNCH({k.name}, dim3({grid}), dim3({blk}), {', '.join(args)});")
-        lines += ["        " + x for x in post]
+        lines += ["        " + x for x in post + dirty]
         lines += ["    }", "}"]
         return lines
 

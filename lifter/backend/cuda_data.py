@@ -39,6 +39,7 @@ class ArrayUse:
     wlo: str | None = None  # first and last row it writes (None: read only)
     whi: str | None = None
     covers: str | None = None  # no copy in needed: '' always, a C condition, None never
+    tracked: bool = False  # the nest keeps lift_dirty_lo/hi_<suffix>: rows newer on the GPU (host code inside)
 
 
 @dataclass
@@ -348,6 +349,9 @@ def emit_scope(text: str, nests: list[NestData], gaps: list[GapEffects], indent:
         body.append(f"char *lift_r_{s} = 0;")
         body.append(f"LIFT_CHECK(lift_malloc(&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {b.row}));")
         body.append(f"char *lift_d_{s} = lift_r_{s} - lift_lo_{s} * (long){b.row};")
+    for b in buffers.values():
+        if any(u.tracked for _, u in b.uses):
+            body.append(f"long lift_dirty_lo_{b.suffix} = 0, lift_dirty_hi_{b.suffix} = -1; /* none newer on the GPU */")
     slots = max(n.reduction_slots for n in nests)
     if slots:
         body.append("char *lift_dred = 0;")

@@ -140,6 +140,23 @@ inline cudaError_t lift_free(char *p, size_t n) {
         LIFT_CHECK(cudaMemcpy((dst), (src), (n), cudaMemcpyDeviceToHost));                      \
         LIFT_COUNT(lift_bytes_out, n);                                                          \
     } while (0)
+/* Host code inside an offloaded nest: rows [lo, hi] the GPU made newer come back before it (then
+   none are), rows [lo, hi] it writes go to the device after it (clipped to the buffer's rows). */
+#define LIFT_DIRTY_TO_HOST(host, dev, lo, hi, row)                                              \
+    do {                                                                                        \
+        if ((hi) >= (lo))                                                                       \
+            LIFT_TO_HOST((char *)(host) + (lo) * (long)(row), (dev) + (lo) * (long)(row),       \
+                         (size_t)((hi) - (lo) + 1) * (row));                                    \
+        (lo) = 0;                                                                               \
+        (hi) = -1;                                                                              \
+    } while (0)
+#define LIFT_ROWS_TO_DEVICE(dev, host, lo, hi, buf_lo, buf_rows, row)                           \
+    do {                                                                                        \
+        long lift_a_ = lift_imax((lo), (buf_lo)), lift_b_ = lift_imin((hi), (buf_lo) + (buf_rows) - 1); \
+        if (lift_b_ >= lift_a_)                                                                 \
+            LIFT_TO_DEVICE((dev) + lift_a_ * (long)(row), (const char *)(host) + lift_a_ * (long)(row), \
+                           (size_t)(lift_b_ - lift_a_ + 1) * (row));                            \
+    } while (0)
 #ifdef LIFT_PROFILE
 struct lift_bytes_entry { const char *site; long runs; double in, out, min_in, min_out; };
 static lift_bytes_entry lift_bytes_table[256];

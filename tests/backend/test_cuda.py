@@ -751,3 +751,99 @@ def test_the_time_stepped_stencil_moves_the_minimum_of_bytes(tmp_path):
     # in once: a's rows 0..299 and b's 1..298; out once: the rows both are written, 1..298
     assert heat[0]["runs"] == 1 and heat[0]["copied_in"] == heat[0]["min_in"] == (300 + 298) * 8
     assert heat[0]["copied_out"] == heat[0]["min_out"] == 2 * 298 * 8
+
+
+LU = """#include <stdio.h>
+#define N 90
+static double A[N][N];
+
+static void kernel_lu(int n)
+{
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < i; j++) {          /* sequential: on the host, between the kernels */
+            for (int k = 0; k < j; k++)
+                A[i][j] -= A[i][k] * A[k][j];
+            A[i][j] /= A[j][j];
+        }
+        for (int j = i; j < n; j++)            /* parallel: a kernel per i */
+            for (int k = 0; k < i; k++)
+                A[i][j] -= A[i][k] * A[k][j];
+    }
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < N; j++)
+            A[i][j] = (double)((i + 2 * j) % N) / N;
+        A[i][i] += N;
+    }
+    kernel_lu(N);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            s += A[i][j] * (1 + (i * N + j) % 7);
+    printf("s: %.12e\\n", s);
+    return 0;
+}
+"""
+
+
+def test_long_host_code_between_kernels_stays_on_the_host_with_the_rows_it_needs(tmp_path):
+    out = same_results(LU, tmp_path)
+    body = function_text(host_part(out), "static void kernel_lu(")
+    loop = body.index("for (int i = 0; i < n; i++) {")
+    host = body.index("A[i][j] /= A[j][j];")
+    launch = body.index("LIFT_LAUNCH(kernel_lu_j_L13")
+    # the rows the kernels wrote since the host last saw them come back before the host loop ...
+    back = body.index("LIFT_DIRTY_TO_HOST(A, lift_d_A, lift_dirty_lo_A, lift_dirty_hi_A, sizeof((A)[0]));")
+    # ... and the row it wrote goes to the device after it, before the kernel
+    to_dev = body.index("LIFT_ROWS_TO_DEVICE(lift_d_A, A, (long)i, (long)i, lift_lo_A, lift_rows_A, sizeof((A)[0]));")
+    assert loop < back < host < to_dev < launch, body
+    # each launch marks the row it writes as newer on the GPU
+    assert re.search(r"lift_hull\(&lift_dirty_lo_A, &lift_dirty_hi_A, lift_imax\(\(long\)i, lift_lo_A\), ", body)
+    assert copies(body, "A") == (1, 1), "the whole matrix moves once each way, around the loop"
+    # the bytes moved: the matrix in and out once, plus two rows per step (one back, one in)
+    stats = byte_counts(out, tmp_path)["kernel_lu_j_L13"]
+    row = 90 * 8
+    assert stats["min_in"] == 90 * row and stats["copied_in"] <= stats["min_in"] + 90 * row
+    assert stats["copied_out"] <= stats["min_out"] + 90 * row
+
+
+CALL_IN_LOOP = """#include <stdio.h>
+#define N 500
+static double x[N], b[N];
+
+static void solve(int n, double *out, const double *in)   /* not lifted: an unknown call for the nest */
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) {
+        s = 0.5 * s + in[i];
+        out[i] = s;
+    }
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        b[i] = (double)(i % 13) / 13.0;
+    double total = 0.0;
+    for (int r = 0; r < 4; r++) {
+        solve(N, x, b);
+        for (int i = 0; i < N; i++)
+            b[i] = 0.5 * b[i] + 0.25 * x[i];
+        total += x[N - 1];
+    }
+    printf("total: %.12e\\nb: %.12e\\n", total, b[7] + b[N - 1]);
+    return 0;
+}
+"""
+
+
+def test_a_call_inside_a_loop_with_kernels_sees_the_device_results(tmp_path):
+    out = same_results(CALL_IN_LOOP, tmp_path)
+    body = function_text(host_part(out), "int main(void)")
+    call = body.index("solve(N, x, b);")
+    assert body.rindex("LIFT_DIRTY_TO_HOST(b, lift_d_b", 0, call) < call
+    after = body[call:body.index("LIFT_LAUNCH(kernel_main_i_L21")]
+    assert "LIFT_ROWS_TO_DEVICE(lift_d_b, b," in after and "LIFT_ROWS_TO_DEVICE(lift_d_x, x," in after
