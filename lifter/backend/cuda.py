@@ -267,6 +267,7 @@ class _Kernel:
     arrays: set[str] = field(default_factory=set)
     comment: str = ""
     source: str = ""
+    scratch: list[tuple[str, str]] = field(default_factory=list)  # per-thread arrays: (element type, length)
 
 
 @dataclass
@@ -433,8 +434,14 @@ class _Region:
         return {k: tuple(v) for k, v in out.items()}
 
     def _arrays_touched(self, nid: str) -> set[str]:
+        """Arrays (and unknown memory) the code touches that live outside the nest (arrays declared in it
+        are the kernels' own: see _bind)."""
         return {self.canon.get(k, k) for k, (node, _, _) in self._touched(nid).items()
-                if node.kind != "scalar" and node.ndim > 0 or node.kind == "memory"}
+                if (node.kind != "scalar" and node.ndim > 0 or node.kind == "memory") and not self._declared_inside(k)}
+
+    def _declared_inside(self, key: str) -> bool:
+        info = self.region.containers.get(key) if self.region is not None else None
+        return getattr(info, "declared_in", None) is not None
 
     def _pseudo(self, nid: str) -> bool:
         """The code touches memory lift cannot name (unknown calls, pointers it cannot bound)."""
@@ -709,13 +716,18 @@ class _Region:
             if name in words and name not in bound and name not in declared_inside:
                 args.append(_Arg("value", name, name))
                 bound.add(name)
-        self._check_vla(k, declared_inside, set(self.state.params) | bound)
+        self._check_vla(k, declared_inside, set(self.state.params) | bound,
+                        {a.name for a in args if a.kind == "value"})
         self._check_control(k)
         self.ctx.check_calls(_calls(text))
         k.args = args
 
-    def _check_vla(self, k: _Kernel, declared_inside: set[str], variables: set[str]) -> None:
+    def _check_vla(self, k: _Kernel, declared_inside: set[str], variables: set[str], values: set[str]) -> None:
+        """Variable-length arrays declared in the body, which device code cannot have: a one-dimensional
+        one (`double sum[np];`) whose size the host knows becomes each thread's slice of a scratch
+        buffer the launch allocates (`k.scratch`); any other is refused."""
         toks = Spans(k.body).tokens
+        edits = []
         for i, t in enumerate(toks[:-1]):
             if t.kind == "word" and t.text in declared_inside and toks[i + 1].text == "[" and i > 0 and \
                     (toks[i - 1].kind == "word" or toks[i - 1].text in ("*", ",")):
@@ -728,9 +740,26 @@ class _Region:
                         if depth == 0:
                             break
                     j += 1
-                if any(x.kind == "word" and x.text in variables for x in toks[i + 2:j]):
+                size_words = {x.text for x in toks[i + 2:j] if x.kind == "word"}
+                if not size_words & variables:
+                    continue
+                start = i
+                while start > 0 and (toks[start - 1].kind == "word" or toks[start - 1].text == "*"):
+                    start -= 1
+                simple = (start == 0 or toks[start - 1].text in (";", "{", "}")) and start < i and \
+                    j + 1 < len(toks) and toks[j + 1].text == ";" and not (size_words & variables) - values and \
+                    not {x.text for x in toks[start:i]} & {"static", "extern", "typedef", "const", "volatile"}
+                if not simple:
                     raise NotOffloaded(f"'{t.text}' is a variable-length array declared in the loop body "
                                        "(not possible in GPU code)")
+                elem = " ".join(x.text for x in toks[start:i] if x.text not in ("register", "auto"))
+                size = k.body[toks[i + 2].start:toks[j - 1].end]
+                slot = len(k.scratch)
+                k.scratch.append((elem, size))
+                edits.append((toks[start].start, toks[j + 1].end,
+                               f"{elem} *{t.text} = ({elem} *)lift_scratch{slot} + lift_global_rank() * (long)({size}); "
+                               f"/* lift: this thread's slice of a scratch buffer (was {t.text}[{size}]) */"))
+        k.body = apply(k.body, [], edits)
 
     def _check_control(self, k: _Kernel) -> None:
         toks = Spans(k.body).tokens
@@ -989,15 +1018,21 @@ class _Region:
             lo, hi = self._node_rows(k.node_id, key, True)
             dirty.append(f"lift_hull(&lift_dirty_lo_{s}, &lift_dirty_hi_{s}, lift_imax({lo}, lift_lo_{s}), "
                          f"lift_imin({hi}, lift_lo_{s} + lift_rows_{s} - 1));")
+        args += [f"lift_s{i}" for i in range(len(k.scratch))]
         if k.serial:
-            return [f"LIFT_LAUNCH({k.name}, dim3(1), dim3(1){''.join(', ' + x for x in args)});"] + dirty
+            launch = self._scratch_launch(k, "1", "1", args)
+            return (["{"] + ["    " + x for x in launch] + ["}"] if k.scratch else launch) + dirty
         d = len(k.maps)
         axes, block = AXES[d], BLOCKS[d]
         reducing = any(a.kind == "acc" for a in k.args)
         by_axis = {}
         for i, axis in enumerate(axes):
-            cap = ("LIFT_REDUCTION_GRID_MAX" if axis == "x" else "64L") if reducing else \
-                ("LIFT_GRID_X_MAX" if axis == "x" else "LIFT_GRID_YZ_MAX")
+            if k.scratch:  # at most 64K threads (they loop grid-stride): the scratch buffer stays small
+                cap = {1: {"x": "256L"}, 2: {"x": "16L", "y": "16L"}, 3: {"x": "8L", "y": "8L", "z": "4L"}}[d][axis]
+            elif reducing:
+                cap = "LIFT_REDUCTION_GRID_MAX" if axis == "x" else "64L"
+            else:
+                cap = "LIFT_GRID_X_MAX" if axis == "x" else "LIFT_GRID_YZ_MAX"
             by_axis[axis] = f"lift_blocks(lift_n{i}, {block[axis]}, {cap})"
         grid = ", ".join(by_axis[a] for a in ("x", "y", "z") if a in by_axis)
         blk = ", ".join(str(block[a]) for a in ("x", "y", "z") if a in block)
@@ -1005,10 +1040,23 @@ class _Region:
         trips = ", ".join(f"lift_n{i} = {t}" for i, t in enumerate(k.trips))
         cond = " && ".join(f"lift_n{i} > 0" for i in range(d))
         lines = [f"{{ /* {k.name} */", f"    const long {trips};", f"    if ({cond}) {{"]
-        lines += ["        " + x for x in pre]
-        lines.append(f"        LIFT_LAUNCH({k.name}, dim3({grid}), dim3({blk}), {', '.join(args)});")
-        lines += ["        " + x for x in post + dirty]
+        lines += ["        " + x for x in pre + self._scratch_launch(k, grid, blk, args) + post + dirty]
         lines += ["    }", "}"]
+        return lines
+
+    def _scratch_launch(self, k: _Kernel, grid: str, blk: str, args: list[str]) -> list[str]:
+        """The launch, with the scratch buffers of the kernel's per-thread arrays around it."""
+        call = f"LIFT_LAUNCH({k.name}, dim3({grid}), dim3({blk}){''.join(', ' + x for x in args)});"
+        if not k.scratch:
+            return [call]
+        lines = [f"const dim3 lift_grid({grid}), lift_block({blk});",
+                 "const size_t lift_threads = (size_t)lift_grid.x * lift_grid.y * lift_grid.z * lift_block.x * "
+                 "lift_block.y * lift_block.z;"]
+        sizes = [f"lift_threads * (size_t)lift_imax(1L, (long)({size})) * sizeof({elem})" for elem, size in k.scratch]
+        for i, n in enumerate(sizes):
+            lines += [f"char *lift_s{i} = 0;", f"LIFT_CHECK(lift_malloc(&lift_s{i}, {n}));"]
+        lines.append(call.replace(f"dim3({grid}), dim3({blk})", "lift_grid, lift_block"))
+        lines += [f"LIFT_CHECK(lift_free(lift_s{i}, {n}));" for i, n in enumerate(sizes)]
         return lines
 
     def _kernel_source(self, k: _Kernel) -> str:
@@ -1036,6 +1084,7 @@ class _Region:
             elif a.kind == "init":
                 params.append(f"{t} lift_init{a.slot}")
         d = len(k.maps)
+        params += [f"char *lift_scratch{i}" for i in range(len(k.scratch))]
         params += [f"long lift_n{i}" for i in range(d)]
         lines = [f"/* {comment_text(k.comment)} */"]
         if tparams:

@@ -298,6 +298,11 @@ template <class Op, class T, class V> __device__ inline void lift_atomic_update(
 __device__ inline unsigned lift_thread_rank(void) {
     return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
+/* The thread's rank in the whole grid: its slice of a scratch buffer (per-thread arrays). */
+__device__ inline size_t lift_global_rank(void) {
+    size_t block = blockIdx.x + (size_t)gridDim.x * (blockIdx.y + (size_t)gridDim.y * blockIdx.z);
+    return block * (blockDim.x * blockDim.y * blockDim.z) + lift_thread_rank();
+}
 template <class Op, class T> inline void lift_tree(Op, T *buf, unsigned n) {
     for (unsigned s = n / 2; s > 0; s >>= 1)
         for (unsigned tid = 0; tid < s; tid++)

@@ -489,15 +489,32 @@ int main(void)
 """
 
 
+def test_a_per_iteration_variable_length_array_becomes_a_slice_of_a_scratch_buffer(tmp_path):
+    out = same_results(SCRATCH, tmp_path)
+    host = host_part(out)
+    kernel = host[host.index("static __global__ void kernel_rows_i_L7("):]
+    kernel = kernel[:kernel.index("\n}\n")]
+    assert "double *tmp = (double *)lift_scratch0 + lift_global_rank() * (long)(n);" in kernel
+    assert "double tmp[n];" not in kernel
+    body = function_text(host, "static void kernel_rows(")
+    # the launch allocates one slice per thread of the (capped) grid, and gives it back after
+    assert "LIFT_CHECK(lift_malloc(&lift_s0, lift_threads * (size_t)lift_imax(1L, (long)(n)) * sizeof(double)));" in body
+    assert re.search(r"LIFT_LAUNCH\(kernel_rows_i_L7, lift_grid, lift_block, .*lift_s0, lift_n0\);", body)
+    assert "lift_blocks(lift_n0, 256, 256L)" in body
+    assert "LIFT_TO_DEVICE(lift_r_tmp" not in body, "the array is the kernel's own: no copies"
+
+
 def test_a_nest_that_cannot_be_offloaded_stays_as_written_with_the_reason(tmp_path):
-    result = lift_cuda(SCRATCH)
+    src = SCRATCH.replace("double tmp[n];", "double tmp[n][2];").replace("tmp[j] =", "tmp[j][1] =") \
+        .replace("tmp[n - 1 - j]", "tmp[n - 1 - j][1]")
+    result = lift_cuda(src)
     body = function_text(host_part(result.output), "static void kernel_rows(")
     assert "LIFT_LAUNCH" not in body
     assert "/* lift: loop nest not offloaded to the GPU: 'tmp' is a variable-length array" in body
-    assert "double tmp[n];" in body
+    assert "double tmp[n][2];" in body
     verdicts = [g.graph["cuda"] for g in result.graphs if g.graph["function"] == "kernel_rows"]
     assert verdicts and not verdicts[0]["offloaded"] and "variable-length" in verdicts[0]["reason"]
-    same_results(SCRATCH, tmp_path, rtol=1e-9)
+    same_results(src, tmp_path, rtol=1e-9)
 
 
 def test_the_emulation_exposes_kernels_that_depend_on_thread_order(tmp_path):
