@@ -864,3 +864,31 @@ def test_a_call_inside_a_loop_with_kernels_sees_the_device_results(tmp_path):
     assert body.rindex("LIFT_DIRTY_TO_HOST(b, lift_d_b", 0, call) < call
     after = body[call:body.index("LIFT_LAUNCH(kernel_main_i_L21")]
     assert "LIFT_ROWS_TO_DEVICE(lift_d_b, b," in after and "LIFT_ROWS_TO_DEVICE(lift_d_x, x," in after
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("s = A[n / 2] + A[1];", ({"A"}, set(), False, {"s"})),
+    ("A[0] = -1.0;", ({"A"}, {"A"}, False, set())),
+    ("B[i][j] += 2.0; i++;", ({"B"}, {"B"}, False, {"i"})),
+    ("g->u[3] = 1.0;", ({"g->u"}, {"g->u"}, False, set())),
+    ('printf("%f\\n", A[0] + sqrt(t));', ({"A"}, set(), False, set())),
+    ("t = q[3];", (set(), set(), True, {"t"})),       # an unknown array: may be any of them
+    ("if (t > 0.5) t = 0.5;", (set(), set(), False, {"t"})),
+    ("q[3] = 1.0;", None),                              # a write lift cannot tell apart
+    ("*p = 1.0;", None),
+    ("t = (double)*p;", None),
+    ("A = B;", None),                                   # the pointer changes: its buffer would be stale
+    ("double t = A[0];", None),                         # a declaration: the scope would hide it
+    ("foo(A);", None),                                  # an unknown function
+    ("return;", None),
+    ('printf("%s", name);', ({"A", "B", "g->u"} & set(), set(), True, set())),
+])
+def test_host_code_between_nests_is_read_conservatively(code, expected):
+    from lifter.backend.cuda_data import gap_effects
+    from lifter.frontend.spans import Spans
+    text = "{ x;\n" + code + "\n}"
+    eff = gap_effects(Spans(text), text.index("\n"), text.rindex("\n"), {"A", "B", "g->u"}, {})
+    if expected is None:
+        assert eff is None
+    else:
+        assert eff is not None and (eff.reads, eff.writes, eff.reads_all, eff.assigned) == expected
