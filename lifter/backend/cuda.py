@@ -1,12 +1,12 @@
 """CUDA backend: the user's file as CUDA C, planned loop nests offloaded as GPU kernels.
 
 What the output is
-- A prelude (`PRELUDE`): checking macros for every CUDA call (`LIFT_CHECK`: file,
+- A prelude (`PRELUDE`, cuda_prelude.py): checking macros for every CUDA call (`LIFT_CHECK`: file,
   line and error, then exit(1)) and launch (`LIFT_LAUNCH`, which also times every
   launch with -DLIFT_PROFILE), a small pool of device buffers, and the device
   helpers (array views, atomics, the block-level reduction). Then the file's own
   unconditional system headers, and the C-as-C++ shims (`CXX_SHIMS`).
-- C as C++: nvcc compiles .cu files as C++, so the user's C is kept as written and
+- C as C++ (cuda_cxx.py): nvcc compiles .cu files as C++, so the user's C is kept as written and
   made valid C++ where the two differ in ways that need no understanding of the
   code: `restrict` and the C11 keywords become macros; `malloc`/`calloc`/`realloc`
   results convert to any object pointer as in C (the call is wrapped in an object
@@ -15,7 +15,8 @@ What the output is
   C++ keywords (`new`, `class`, `this`, ...) are renamed by macros; parameters of
   variable-length array type (`double A[n][m]`), which C++ lacks, become `void *`
   and are re-declared as VLA pointers at the top of the body (a GNU extension nvcc
-  and g++ accept in host code). Not handled: other implicit `void *` conversions,
+  and g++ accept in host code); project headers found next to the file are
+  inlined with the same edits, with C linkage. Not handled: other implicit `void *` conversions,
   `template`/`typename` used as names, designated or compound initializers that
   C++ rejects.
 - Kernels: every map the planner parallelized (`plan`) becomes a `__global__`
@@ -31,23 +32,29 @@ What the output is
   combined with one atomic per block (atomicAdd where CUDA has it, else a
   compare-and-swap loop: min, max, *, &, |, ^); array reductions (`hist[k] += 1`)
   become atomic updates.
-- Data, per lifted region (loop nest): every array a kernel touches lives on the
-  device; the rows the region touches (first dimension, from the map memlets'
-  isl ranges; for subscripts isl cannot model, like `A[i * m + j]`, from interval
-  arithmetic over the statements' domains, evaluated at run time) are copied in
-  before the nest, unless the nest provably overwrites all of them, and the rows
-  it writes are copied out after it. Sequential loops of the nest (time steps)
-  stay on the host around the launches, so data stays on the device across
-  them; short straight-line code between kernels that touches device data runs
-  as a one-thread kernel instead of forcing copies. The planner's run-time
-  condition (enough work, disjoint pointers) and a disjointness check of the
-  device arrays' byte ranges decide at run time between the GPU and the original
-  code.
+- Code placement, per lifted region (loop nest): every array a kernel touches
+  lives on the device; sequential loops of the nest (time steps) stay on the
+  host around the launches, so data stays on the device across them; short
+  straight-line code between kernels that touches device data runs as a
+  one-thread kernel; longer code (or code lift cannot run on the GPU, like
+  calls) stays on the host inside the nest, the rows the kernels made newer
+  coming back before it (tracked at run time: each launch adds the rows its map
+  memlets say it writes) and the rows it writes going to the device after it.
+  A one-dimensional variable-length array declared in a kernel body becomes the
+  thread's slice of a scratch buffer the launch allocates.
+- Data (cuda_data.py): the rows a region touches (first dimension, from the map
+  memlets' isl ranges; for subscripts isl cannot model, like `A[i * m + j]`,
+  from interval arithmetic over the domains of the statements that run on the
+  GPU, evaluated at run time) are its device buffer; consecutive offloaded
+  regions of a function share their buffers when the host code between them can
+  be bounded, so data stays on the device across them and moves only where host
+  code needs it. The planners' run-time conditions (enough work, disjoint
+  pointers) and a disjointness check of the device arrays' byte ranges decide
+  at run time between the GPU and the original code.
 - Everything else is the user's text, byte for byte.
 
-Regions that cannot be offloaded (no plan, data behind unknown pointers, code
-between kernels that would run long on one GPU thread, variable-length arrays in
-a loop body, ...) stay as written, with a comment saying why; `g.graph["cuda"]`
+Regions that cannot be offloaded (no plan, data behind unknown pointers,
+multi-dimensional variable-length arrays in a loop body, ...) stay as written, with a comment saying why; `g.graph["cuda"]`
 records the verdict of every region: {"offloaded", "reason", "kernels"}.
 """
 from __future__ import annotations
