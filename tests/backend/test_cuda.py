@@ -892,3 +892,14 @@ def test_host_code_between_nests_is_read_conservatively(code, expected):
         assert eff is None
     else:
         assert eff is not None and (eff.reads, eff.writes, eff.reads_all, eff.assigned) == expected
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@pytest.mark.parametrize("name", ["PIPELINE", "HOST_BETWEEN", "LU", "CALL_IN_LOOP", "SCRATCH"])
+def test_nvcc_compiles_shared_scopes_host_code_in_nests_and_scratch_arrays(name, tmp_path):
+    src = tmp_path / f"{name.lower()}.cu"
+    src.write_text(lift_cuda(globals()[name]).output)
+    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "x.o")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr, done.stderr
