@@ -903,3 +903,45 @@ def test_nvcc_compiles_shared_scopes_host_code_in_nests_and_scratch_arrays(name,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "warning" not in done.stderr, done.stderr
+
+
+HELPER = """#include <stdio.h>
+#include <stdlib.h>
+#define N 60
+static inline size_t at(int i, int j, int n) { return (size_t)i * n + j; }
+
+static void kernel_scale(int n, const double *restrict in, double *restrict out)
+{
+    for (int i = 1; i < n - 1; i++)
+        for (int j = 0; j < n; j++)
+            out[i * n + j] = 2.0 * in[at(i - 1, j, n)] + in[at(i, j, n)];
+}
+
+int main(void)
+{
+    double *in = malloc(N * N * sizeof(double)), *out = malloc(N * N * sizeof(double));
+    for (int k = 0; k < N * N; k++) {
+        in[k] = (double)(k % 17);
+        out[k] = -1.0;
+    }
+    kernel_scale(N, in, out);
+    double s = 0.0;
+    for (int k = 0; k < N * N; k++)
+        s += out[k] * (1 + k % 5);
+    printf("s: %.12e\\n", s);
+    free(in);
+    free(out);
+    return 0;
+}
+"""
+
+
+def test_flat_buffers_indexed_through_a_helper_move_only_the_rows_the_nest_touches(tmp_path):
+    out = same_results(HELPER, tmp_path)
+    body = function_text(host_part(out), "static void kernel_scale(")
+    assert "LIFT_LAUNCH(kernel_scale_i_L8" in body
+    # in: elements (i - 1) * n + j .. i * n + j over 1 <= i <= n - 2, 0 <= j < n, through at(): 0 .. 3539;
+    # out (a flat buffer, copied in too): 60 .. 3539
+    stats = byte_counts(out, tmp_path)["kernel_scale_i_L8"]
+    assert stats["copied_in"] == stats["min_in"] == (3540 + 3480) * 8
+    assert stats["copied_out"] == stats["min_out"] == 3480 * 8
