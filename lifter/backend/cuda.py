@@ -64,7 +64,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers
+from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers, param_name, split_params
 from lifter.backend.cuda_data import ArrayUse, NestData, comment_text, emit_scope, group_nests, reindent
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.edits import apply, line_start
@@ -223,6 +223,23 @@ class _Context:
                 continue
             raise NotOffloaded(f"the loop calls '{name}', which has no GPU version")
         self.calls |= seen
+
+    def expression_function(self, name: str) -> tuple[list[str], str] | None:
+        """(parameters, expression) of a function of the file whose body is `return EXPR;` (an index
+        helper like `at(i, j, n)`): subscripts calling it are bounded through its expression."""
+        d = self.cfile.definition(name)
+        if d is None:
+            return None
+        toks = self.cfile.tokens
+        inner = toks[d.body[0] + 1:d.body[1]]
+        if len(inner) < 3 or inner[0].text != "return" or inner[-1].text != ";" or \
+                any(t.text == ";" or t.kind == "directive" for t in inner[:-1]):
+            return None
+        _, open_, close = d.groups[-1]
+        params = [param_name(toks, p) for p in split_params(toks, open_ + 1, close)]
+        if None in params:
+            return None
+        return params, self.source.text[inner[1].start:inner[-2].end]
 
     def device_functions(self) -> set[str]:
         return {name for name in self.calls if self.cfile.definition(name) is not None}
@@ -863,6 +880,7 @@ class _Region:
                 if stmt is None or not d["edge"].text:
                     return None
                 iv = _subscript_interval(d["edge"].text, self.g.nodes[other]["node"].name, stmt, self.region,
+                                         self.ctx.expression_function,
                                          written)
                 if iv is None:
                     return None
@@ -1304,7 +1322,7 @@ CAST_WORDS = {"int", "long", "unsigned", "signed", "short", "size_t", "ptrdiff_t
               "int64_t", "uint64_t", "int32_t", "uint32_t", "intptr_t", "uintptr_t", "const"}
 
 
-def _subscript_interval(access: str, name: str, stmt, region, written: set[str]) -> tuple[str, str] | None:
+def _subscript_interval(access: str, name: str, stmt, region, functions, written: set[str]) -> tuple[str, str] | None:
     """(lo, hi) C text bounding the first subscript of `access` (`A[i * m + j][k]`) over the
     statement's iterations, or None when an operand is unknown (a load, a call, a changing name)."""
     toks = Spans(access).tokens
@@ -1322,7 +1340,7 @@ def _subscript_interval(access: str, name: str, stmt, region, written: set[str])
                 break
         j += 1
     loop_vars = {region.loops[l].var: pos for pos, l in enumerate(stmt.loops) if l in region.loops}
-    parser = _Interval(toks[n + 1:j], stmt.domain, loop_vars, written)
+    parser = _Interval(toks[n + 1:j], stmt.domain, loop_vars, written, functions)
     try:
         iv = parser.expr()
         if parser.k != len(parser.toks):
@@ -1339,9 +1357,48 @@ class _NoInterval(Exception):
 class _Interval:
     """Interval arithmetic over C integer expressions, producing C text for the bounds."""
 
-    def __init__(self, toks, domain, loop_vars: dict[str, int], written: set[str]):
+    def __init__(self, toks, domain, loop_vars: dict[str, int], written: set[str], functions, depth: int = 0):
         self.toks, self.k = toks, 0
         self.domain, self.loop_vars, self.written = domain, loop_vars, written
+        self.functions, self.depth = functions, depth  # name -> (parameters, expression) of index helpers
+
+    def call(self, name: str):
+        """The interval of `name(args)` where the function returns an expression of its parameters."""
+        fn = self.functions(name) if self.depth < 8 else None
+        if fn is None:
+            raise _NoInterval()
+        params, expr = fn
+        self.take()  # (
+        args, cur, depth = [], [], 0
+        while True:
+            t = self.take()
+            if t.text in "([" and t.kind == "punct":
+                depth += 1
+            elif t.text in ")]" and t.kind == "punct":
+                if depth == 0 and t.text == ")":
+                    break
+                depth -= 1
+            if t.text == "," and depth == 0:
+                args.append(cur)
+                cur = []
+                continue
+            cur.append(t.text)
+        if cur or args:
+            args.append(cur)
+        if len(args) != len(params):
+            raise _NoInterval()
+        body = Spans(expr).tokens
+        others = {t.text for t in body if t.kind == "word"} - set(params)
+        if others & (set(self.loop_vars) | self.written):
+            raise _NoInterval()  # a global the expression reads looks like a changing name here
+        by_param = dict(zip(params, args))
+        text = " ".join("( " + " ".join(by_param[t.text]) + " )" if t.kind == "word" and t.text in by_param else t.text
+                        for t in body)
+        sub = _Interval(Spans(text).tokens, self.domain, self.loop_vars, self.written, self.functions, self.depth + 1)
+        iv = sub.expr()
+        if sub.k != len(sub.toks):
+            raise _NoInterval()
+        return iv
 
     def peek(self, ahead: int = 0) -> str:
         return self.toks[self.k + ahead].text if self.k + ahead < len(self.toks) else ""
@@ -1429,8 +1486,10 @@ class _Interval:
             if w.kind != "word":
                 raise _NoInterval()
             path.append(("." if self.toks[self.k - 2].text == "." else "->") + w.text)
+        if self.peek() == "(" and len(path) == 1:
+            return self.call(t.text)
         if self.peek() in ("(", "["):
-            raise _NoInterval()  # a call or a load: unknown value
+            raise _NoInterval()  # a load: unknown value
         if len(path) == 1 and t.text in self.loop_vars:
             pos = self.loop_vars[t.text]
             lo, hi = _domain_bound(self.domain, pos, False), _domain_bound(self.domain, pos, True)

@@ -170,8 +170,8 @@ class CFile:
         for d in self.decls:
             param_groups = [d.groups[-1]] if d.body else d.groups
             for name_tok, open_, close in param_groups:
-                params = _split_params(toks, open_ + 1, close)
-                names = {_param_name(toks, p) for p in params} - {None}
+                params = split_params(toks, open_ + 1, close)
+                names = {param_name(toks, p) for p in params} - {None}
                 decls_in_body = []
                 for p in params:
                     shape = _param_shape(toks, p)
@@ -201,7 +201,7 @@ class CFile:
         return edits
 
 
-def _split_params(toks, start: int, end: int) -> list[list[int]]:
+def split_params(toks, start: int, end: int) -> list[list[int]]:
     params, cur, depth = [], [], 0
     for k in range(start, end):
         t = toks[k]
@@ -219,7 +219,7 @@ def _split_params(toks, start: int, end: int) -> list[list[int]]:
     return params
 
 
-def _param_name(toks, p: list[int]) -> str | None:
+def param_name(toks, p: list[int]) -> str | None:
     shape = _param_shape(toks, p)
     if shape:
         return shape[0]

@@ -936,7 +936,7 @@ int main(void)
 """
 
 
-def test_flat_buffers_indexed_through_a_helper_move_only_the_rows_the_nest_touches(tmp_path):
+def test_subscripts_through_an_index_helper_are_bounded(tmp_path):
     out = same_results(HELPER, tmp_path)
     body = function_text(host_part(out), "static void kernel_scale(")
     assert "LIFT_LAUNCH(kernel_scale_i_L8" in body
