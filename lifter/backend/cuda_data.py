@@ -165,7 +165,7 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
         written = _assigned_after(gap, m) or _incremented_before(gap, n) or _address_of(gap, n - 1)
         host = _host_of(path, hosts)
         if host is not None:
-            if host == path and not subscripted and not member and _assigned_after(gap, m):
+            if host == path and not subscripted and (_assigned_after(gap, m) or _incremented_before(gap, n)):
                 return None  # the pointer itself is reassigned: its device buffer would be stale
             eff.reads.add(host)
             if written or host == path and not subscripted:

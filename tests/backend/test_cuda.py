@@ -878,6 +878,8 @@ def test_a_call_inside_a_loop_with_kernels_sees_the_device_results(tmp_path):
     ("*p = 1.0;", None),
     ("t = (double)*p;", None),
     ("A = B;", None),                                   # the pointer changes: its buffer would be stale
+    ("g->u = 0;", None),
+    ("A++;", None),
     ("double t = A[0];", None),                         # a declaration: the scope would hide it
     ("foo(A);", None),                                  # an unknown function
     ("return;", None),
