@@ -931,7 +931,7 @@ class _Region:
         """When the region writes every element of the rows it moves (and reads none), no copy in is
         needed: '' if that holds always, a C condition if it holds when the inner dimensions are
         covered (checked at run time), None if a copy in is needed."""
-        if a.read is not None or a.write is None or a.write is False or getattr(a.node, "strides", None):
+        if a.read is not None or a.write is None or a.write is False:
             return None
         group = self._group(a.key)
         if any(getattr(self.g.nodes[data_id(k)]["node"], "field", "") for k in group):
@@ -948,12 +948,16 @@ class _Region:
         except Exception:
             return None
         h = a.node.name
+        strides = getattr(a.node, "strides", None) or []
         conds = []
-        for k in range(1, _c_ndim(a.node)):
+        # the inner dimensions: of the C array, or of a delinearized flat buffer (A[i * m + j]: the
+        # flat range moved is covered when j covers the row, 0 .. m - 1)
+        for k in range(1, len(strides) if strides else _c_ndim(a.node)):
             lo, hi = bound_c(a.write, k, False), bound_c(a.write, k, True)
             if lo is None or hi is None:
                 return None
-            extent = f"(long)(sizeof(({h}){'[0]' * k}) / sizeof(({h}){'[0]' * (k + 1)}))"
+            extent = f"(long)(({strides[k - 1]}) / ({strides[k]}))" if strides else \
+                f"(long)(sizeof(({h}){'[0]' * k}) / sizeof(({h}){'[0]' * (k + 1)}))"
             conds.append(f"({lo}) == 0L && ({hi}) + 1L == {extent}")
         return " && ".join(conds)
 
