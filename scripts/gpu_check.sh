@@ -13,7 +13,10 @@
 # Per program, in DIR/<stem>/: serial (gcc -O3 -march=native), prog.cu (lift), cuda (nvcc -O3),
 # cuda_profile (nvcc -O3 -DLIFT_PROFILE: every launch timed with CUDA events, printed at exit).
 # DIR/results.tsv has one row per program:
-#   program  status  serial_s  cuda_s  speedup  kernel_ms  launches  kernels
+#   program  status  serial_s  cuda_s  speedup  kernel_ms  launches  kernels  bytes_moved  bytes_min
+# bytes_moved is what the profiled run copied between host and device, bytes_min the minimum (each
+# array the offloaded nests read copied in once, each one they write copied out once), summed over
+# the data scopes; DIR/<program>/bytes.txt has them per data scope (launch site).
 # status is ok, wrong (output differs beyond a relative 1e-8: nvcc contracts a*b+c into FMAs and
 # reductions sum in another order), lift-error, build-error, crash, timeout or compiled (compile only).
 # Exit status: 0 when every program is ok (or compiled), 1 otherwise.
@@ -63,7 +66,7 @@ fi
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 RESULTS="$OUT/results.tsv"
-printf 'program\tstatus\tserial_s\tcuda_s\tspeedup\tkernel_ms\tlaunches\tkernels\n' > "$RESULTS"
+printf 'program\tstatus\tserial_s\tcuda_s\tspeedup\tkernel_ms\tlaunches\tkernels\tbytes_moved\tbytes_min\n' > "$RESULTS"
 
 # Median wall time (seconds) of REPEAT runs of a binary; its stdout (last run) goes to $2.
 time_runs() {
@@ -130,7 +133,12 @@ for src in "${PROGRAMS[@]}"; do
     else
         minwork=0
     fi
-    row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stem" "$@" >> "$RESULTS"; printf '%-16s %s\n' "$stem" "$*"; }
+    row() {
+        local f=("$@")
+        while [ ${#f[@]} -lt 9 ]; do f+=(-); done
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stem" "${f[@]}" >> "$RESULTS"
+        printf '%-16s %s\n' "$stem" "${f[*]}"
+    }
 
     if ! lift_to "$src" "$dir/prog.cu" "$minwork" "${flags[@]}" 2> "$dir/lift.log"; then
         row lift-error - - - - - -; FAILED=1; continue
@@ -156,16 +164,20 @@ for src in "${PROGRAMS[@]}"; do
     timeout "$TIMEOUT" "$dir/cuda_profile" > "$dir/profile.out" 2> "$dir/profile.err"
     kernel_ms=$(awk '/^lift-profile:/ {ms += $6} END {printf "%.3f", ms}' "$dir/profile.err")
     launches=$(awk '/^lift-profile:/ {n += $4} END {print n + 0}' "$dir/profile.err")
+    # lift-bytes: SITE... runs R copied_in A copied_out B min_in C min_out D (per data scope)
+    grep '^lift-bytes:' "$dir/profile.err" > "$dir/bytes.txt"
+    bytes_moved=$(awk '{m += $(NF-6) + $(NF-4)} END {printf "%.0f", m}' "$dir/bytes.txt")
+    bytes_min=$(awk '{m += $(NF-2) + $NF} END {printf "%.0f", m}' "$dir/bytes.txt")
     speedup=$(echo "$serial_s / $cuda_s" | bc -l | awk '{printf "%.2f", $1}')
     if same_output "$dir/serial.out" "$dir/cuda.out"; then
-        row ok "$serial_s" "$cuda_s" "$speedup" "$kernel_ms" "$launches" "$kernels"
+        row ok "$serial_s" "$cuda_s" "$speedup" "$kernel_ms" "$launches" "$kernels" "$bytes_moved" "$bytes_min"
     else
-        row wrong "$serial_s" "$cuda_s" "$speedup" "$kernel_ms" "$launches" "$kernels"; FAILED=1
+        row wrong "$serial_s" "$cuda_s" "$speedup" "$kernel_ms" "$launches" "$kernels" "$bytes_moved" "$bytes_min"; FAILED=1
         diff "$dir/serial.out" "$dir/cuda.out" | head -5 | sed 's/^/    /'
     fi
 done
 
 echo
 column -t -s $'\t' "$RESULTS"
-echo "results: $RESULTS (per-kernel times: $OUT/<program>/profile.err)"
+echo "results: $RESULTS (per-kernel times: $OUT/<program>/profile.err, bytes per data scope: $OUT/<program>/bytes.txt)"
 exit $FAILED

@@ -1,12 +1,12 @@
 """CUDA backend: the user's file as CUDA C, planned loop nests offloaded as GPU kernels.
 
 What the output is
-- A prelude (`PRELUDE`): checking macros for every CUDA call (`LIFT_CHECK`: file,
+- A prelude (`PRELUDE`, cuda_prelude.py): checking macros for every CUDA call (`LIFT_CHECK`: file,
   line and error, then exit(1)) and launch (`LIFT_LAUNCH`, which also times every
   launch with -DLIFT_PROFILE), a small pool of device buffers, and the device
   helpers (array views, atomics, the block-level reduction). Then the file's own
   unconditional system headers, and the C-as-C++ shims (`CXX_SHIMS`).
-- C as C++: nvcc compiles .cu files as C++, so the user's C is kept as written and
+- C as C++ (cuda_cxx.py): nvcc compiles .cu files as C++, so the user's C is kept as written and
   made valid C++ where the two differ in ways that need no understanding of the
   code: `restrict` and the C11 keywords become macros; `malloc`/`calloc`/`realloc`
   results convert to any object pointer as in C (the call is wrapped in an object
@@ -15,7 +15,8 @@ What the output is
   C++ keywords (`new`, `class`, `this`, ...) are renamed by macros; parameters of
   variable-length array type (`double A[n][m]`), which C++ lacks, become `void *`
   and are re-declared as VLA pointers at the top of the body (a GNU extension nvcc
-  and g++ accept in host code). Not handled: other implicit `void *` conversions,
+  and g++ accept in host code); project headers found next to the file are
+  inlined with the same edits, with C linkage. Not handled: other implicit `void *` conversions,
   `template`/`typename` used as names, designated or compound initializers that
   C++ rejects.
 - Kernels: every map the planner parallelized (`plan`) becomes a `__global__`
@@ -31,23 +32,29 @@ What the output is
   combined with one atomic per block (atomicAdd where CUDA has it, else a
   compare-and-swap loop: min, max, *, &, |, ^); array reductions (`hist[k] += 1`)
   become atomic updates.
-- Data, per lifted region (loop nest): every array a kernel touches lives on the
-  device; the rows the region touches (first dimension, from the map memlets'
-  isl ranges; for subscripts isl cannot model, like `A[i * m + j]`, from interval
-  arithmetic over the statements' domains, evaluated at run time) are copied in
-  before the nest, unless the nest provably overwrites all of them, and the rows
-  it writes are copied out after it. Sequential loops of the nest (time steps)
-  stay on the host around the launches, so data stays on the device across
-  them; short straight-line code between kernels that touches device data runs
-  as a one-thread kernel instead of forcing copies. The planner's run-time
-  condition (enough work, disjoint pointers) and a disjointness check of the
-  device arrays' byte ranges decide at run time between the GPU and the original
-  code.
+- Code placement, per lifted region (loop nest): every array a kernel touches
+  lives on the device; sequential loops of the nest (time steps) stay on the
+  host around the launches, so data stays on the device across them; short
+  straight-line code between kernels that touches device data runs as a
+  one-thread kernel; longer code (or code lift cannot run on the GPU, like
+  calls) stays on the host inside the nest, the rows the kernels made newer
+  coming back before it (tracked at run time: each launch adds the rows its map
+  memlets say it writes) and the rows it writes going to the device after it.
+  A one-dimensional variable-length array declared in a kernel body becomes the
+  thread's slice of a scratch buffer the launch allocates.
+- Data (cuda_data.py): the rows a region touches (first dimension, from the map
+  memlets' isl ranges; for subscripts isl cannot model, like `A[i * m + j]`,
+  from interval arithmetic over the domains of the statements that run on the
+  GPU, evaluated at run time) are its device buffer; consecutive offloaded
+  regions of a function share their buffers when the host code between them can
+  be bounded, so data stays on the device across them and moves only where host
+  code needs it. The planners' run-time conditions (enough work, disjoint
+  pointers) and a disjointness check of the device arrays' byte ranges decide
+  at run time between the GPU and the original code.
 - Everything else is the user's text, byte for byte.
 
-Regions that cannot be offloaded (no plan, data behind unknown pointers, code
-between kernels that would run long on one GPU thread, variable-length arrays in
-a loop body, ...) stay as written, with a comment saying why; `g.graph["cuda"]`
+Regions that cannot be offloaded (no plan, data behind unknown pointers,
+multi-dimensional variable-length arrays in a loop body, ...) stay as written, with a comment saying why; `g.graph["cuda"]`
 records the verdict of every region: {"offloaded", "reason", "kernels"}.
 """
 from __future__ import annotations
@@ -57,14 +64,15 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers, param_name, split_params
+from lifter.backend.cuda_data import ArrayUse, NestData, comment_text, emit_scope, group_nests, reindent
+from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.edits import apply, line_start
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans, Token, Unparsable
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants, scope_parent
 from lifter.graph.ranges import bound_c, readable
-
-MARK = "/* lift: CUDA */"
 
 # Functions CUDA provides in device code (math library and a few more).
 DEVICE_FUNCTIONS = {
@@ -75,14 +83,6 @@ DEVICE_FUNCTIONS = {
     "fmod", "fmodf", "fmin", "fminf", "fmax", "fmaxf", "fma", "fmaf", "hypot", "hypotf", "erf", "erff", "erfc",
     "lround", "llround", "rint", "nearbyint", "copysign", "isnan", "isinf", "isfinite", "signbit", "rsqrt",
     "min", "max", "printf",
-}
-KEYWORDS = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
-    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
-    "_Bool", "_Alignof", "_Alignas", "_Static_assert", "__attribute__", "__declspec", "__asm__", "asm",
-    "__asm", "typeof", "__typeof__", "__typeof", "__extension__", "__inline", "__inline__", "__restrict",
-    "__restrict__", "_Generic", "__builtin_offsetof", "offsetof", "alignof",
 }
 BLOCKS = {1: {"x": 256}, 2: {"x": 32, "y": 8}, 3: {"x": 32, "y": 4, "z": 2}}
 AXES = {1: ["x"], 2: ["y", "x"], 3: ["z", "y", "x"]}
@@ -114,6 +114,7 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
     hd = ctx.device_functions()
     edits: list[tuple[int, int, str]] = []
     kernels_at: dict[int, list[str]] = {}
+    nests, barriers = [], []
     for status, g, result in results:
         if status == "ok" and result.function in hd:
             status, result = "remark", "the function is also called from GPU code"
@@ -121,38 +122,32 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         if status == "remark":
             start = _region_start(ctx, g)
             if start is not None:
+                barriers.append(start)
                 indent = _indent_at(source.text, start)
                 edits.append((line_start(source.text, start), line_start(source.text, start),
-                              f"{indent}/* lift: loop nest not offloaded to the GPU: {_comment(result)} */\n"))
+                              f"{indent}/* lift: loop nest not offloaded to the GPU: {comment_text(result)} */\n"))
             continue
         g.graph["cuda"] = {"offloaded": True, "reason": "", "kernels": [k.name for k in result.kernels]}
-        edits.append((result.start, result.end, result.text))
+        nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
+    # Consecutive nests with host code between them that can be bounded share their device data.
+    for members, gaps in group_nests(cfile.spans, source.text, nests, cfile.macros, barriers):
+        start, end = members[0].start, members[-1].end
+        edits.append((start, end, emit_scope(source.text, members, gaps, _indent_at(source.text, start))))
+        if len(members) > 1:
+            for g in graphs:
+                info = g.graph.get("cuda") or {}
+                if info.get("offloaded") and any(k in info["kernels"] for m in members for k in m.kernels):
+                    info["shares_data_with"] = [k for m in members for k in m.kernels if k not in info["kernels"]]
     hd_at = {cfile.tokens[d.start].start for d in cfile.decls if d.name in hd}
     for offset in sorted(set(kernels_at) | hd_at):
         text = "".join(k + "\n" for k in kernels_at.get(offset, []))
         if offset in hd_at:
             text += "LIFT_HD "
         edits.append((offset, offset, text))
-    edits += cfile.cxx_edits()
+    edits += cfile.cxx_edits() + inline_project_headers(source.path, cfile)
     body = apply(source.text, [], edits)
-    return PRELUDE + _cxx_section(cfile) + END_MARK + "\n" + body
-
-
-def _cxx_section(cfile: "CFile") -> str:
-    """The file's unconditional system headers (so that the macros below stay out of them), the
-    C-as-C++ shims, and macros renaming C names that are C++ keywords."""
-    lines = ["/* lift: this file's system headers first, then C as C++ */"]
-    lines += [f"#include <{h}>" for h in cfile.system_headers]
-    text = "\n".join(lines) + "\n" + CXX_SHIMS
-    used = [w for w in CXX_ONLY_KEYWORDS if w in cfile.code_words]
-    for w in used:
-        text += f"#define {w} lift_cxx_{w} /* a name in this C file, a keyword in C++ */\n"
-    return text
-
-
-def _comment(text: str) -> str:
-    return text.replace("*/", "* /")
+    return PRELUDE + cxx_section(cfile) + END_MARK + "\n" + body
 
 
 def _indent_at(text: str, offset: int) -> str:
@@ -171,251 +166,6 @@ def _region_start(ctx: "_Context", g) -> int | None:
 
 
 # --------------------------------------------------------------------------------------
-# The C file as tokens: top-level declarations, function definitions, macros.
-
-
-@dataclass
-class Decl:
-    """A top-level declaration: token range, the declarator groups, and a body for functions."""
-
-    start: int
-    end: int  # index of the last token
-    groups: list[tuple[int, int, int]]  # (name token, '(' token, ')' token) at depth 0
-    body: tuple[int, int] | None = None  # '{' and '}' token indices of a function definition
-    name: str = ""  # the function's name, for definitions and prototypes
-
-
-class CFile:
-    def __init__(self, text: str):
-        self.text = text
-        self.spans = Spans(text)
-        self.tokens: list[Token] = self.spans.tokens
-        self.decls: list[Decl] = []
-        self.macros: dict[str, str] = {}
-        self.words = {t.text for t in self.tokens if t.kind == "word"}
-        self.code_words = set(self.words)  # names in the code and in macro definitions
-        self.system_headers: list[str] = []  # <...> included outside any #if
-        self._if_depth = 0
-        self._match: dict[int, int] = {}
-        self._brackets()
-        self._scan()
-
-    def _brackets(self) -> None:
-        stack = []
-        for i, t in enumerate(self.tokens):
-            if t.kind != "punct":
-                continue
-            if t.text in "([{":
-                stack.append(i)
-            elif t.text in ")]}" and stack:
-                self._match[stack.pop()] = i
-
-    def close(self, i: int) -> int:
-        return self._match.get(i, len(self.tokens) - 1)
-
-    def _scan(self) -> None:
-        toks, i, n = self.tokens, 0, len(self.tokens)
-        while i < n:
-            t = toks[i]
-            if t.kind == "directive":
-                self._directive(t.text)
-                i += 1
-                continue
-            start, groups, j = i, [], i
-            decl = None
-            while j < n:
-                t = toks[j]
-                if t.kind == "directive":
-                    j += 1
-                    continue
-                if t.kind == "punct" and t.text in "([":
-                    close = self.close(j)
-                    if t.text == "(" and j > start and toks[j - 1].kind == "word" and toks[j - 1].text not in KEYWORDS:
-                        groups.append((j - 1, j, close))
-                    j = close + 1
-                    continue
-                if t.kind == "punct" and t.text == "{":
-                    close = self.close(j)
-                    prev = toks[j - 1] if j > start else None
-                    if prev is not None and prev.text == ")" and groups:
-                        decl = Decl(start, close, groups, (j, close))
-                        j = close + 1
-                        break
-                    j = close + 1
-                    continue
-                if t.kind == "punct" and t.text == ";":
-                    decl = Decl(start, j, groups)
-                    j += 1
-                    break
-                if t.kind == "punct" and t.text == "}":  # stray: unbalanced text
-                    j += 1
-                    break
-                j += 1
-            if decl is None:
-                decl = Decl(start, min(j, n) - 1, groups)
-            named = [gr for gr in decl.groups if toks[gr[0]].text not in ("__attribute__", "__declspec")]
-            if named:
-                decl.name = toks[named[-1][0]].text if decl.body else ""
-                if not decl.body and len(named) == 1 and not self._is_object_decl(decl, named[0]):
-                    decl.name = toks[named[0][0]].text
-            self.decls.append(decl)
-            i = max(j, i + 1)
-
-    def _directive(self, text: str) -> None:
-        text = text.replace("\\\n", " ")
-        m = re.match(r"\s*#\s*(\w+)\s*(.*)", text, re.S)
-        if not m:
-            return
-        word, rest = m.group(1), m.group(2)
-        if word in ("if", "ifdef", "ifndef"):
-            self._if_depth += 1
-        elif word == "endif":
-            self._if_depth = max(0, self._if_depth - 1)
-        elif word == "include":
-            h = re.match(r"<([^>]+)>", rest.strip())
-            if h and self._if_depth == 0 and h.group(1) not in self.system_headers:
-                self.system_headers.append(h.group(1))
-            return
-        elif word == "define":
-            d = re.match(r"([A-Za-z_]\w*)(\([^)]*\))?(.*)", rest, re.S)
-            if d:
-                self.macros[d.group(1)] = d.group(3)
-                self.words.add(d.group(1))
-        self.code_words |= {w for w in re.findall(r"[A-Za-z_]\w*", re.sub(r'"(?:[^"\\]|\\.)*"', "", rest))}
-
-    def _is_object_decl(self, decl: Decl, group) -> bool:
-        """`double (*A)[N] = ...;` or `int x = f(3);`: the group is not a prototype's parameter list."""
-        toks = self.tokens
-        for k in range(decl.start, group[0]):
-            if toks[k].text == "=":
-                return True
-        after = group[2] + 1
-        return after <= decl.end and toks[after].text not in (";", ",", "__attribute__", "__asm__", "asm")
-
-    def function_at(self, offset: int) -> Decl | None:
-        for d in self.decls:
-            if d.body and self.tokens[d.body[0]].start <= offset < self.tokens[d.body[1]].end:
-                return d
-        return None
-
-    def definition(self, name: str) -> Decl | None:
-        for d in self.decls:
-            if d.body and d.name == name:
-                return d
-        return None
-
-    # -- C to C++ --------------------------------------------------------------------
-
-    def cxx_edits(self) -> list[tuple[int, int, str]]:
-        """Variable-length array parameters, which C++ lacks, as void * re-declared in the body."""
-        edits = []
-        toks = self.tokens
-        for d in self.decls:
-            param_groups = [d.groups[-1]] if d.body else d.groups
-            for name_tok, open_, close in param_groups:
-                params = _split_params(toks, open_ + 1, close)
-                names = {_param_name(toks, p) for p in params} - {None}
-                decls_in_body = []
-                for p in params:
-                    shape = _param_shape(toks, p)
-                    if shape is None:
-                        continue
-                    name, base, dims, pointer_form = shape
-                    variable = [any(toks[k].kind == "word" and toks[k].text in names or toks[k].text == "*"
-                                    for k in range(a + 1, b)) for a, b in dims]
-                    if not any(variable):
-                        continue
-                    if not pointer_form and not any(variable[1:]):
-                        a, b = dims[0]
-                        edits.append((toks[a].end, toks[b].start, ""))
-                        continue
-                    inner = dims if pointer_form else dims[1:]
-                    base_text = " ".join(toks[k].text for k in base if toks[k].text not in ("register", "static"))
-                    quals = " ".join(q for q in ("const", "volatile") if any(toks[k].text == q for k in base))
-                    inner_text = "".join(
-                        "[" + " ".join(toks[k].text for k in range(a + 1, b)
-                                       if toks[k].text not in ("restrict", "const", "volatile", "static")) + "]"
-                        for a, b in inner)
-                    edits.append((toks[p[0]].start, toks[p[-1]].end, f"{quals + ' ' if quals else ''}void *lift_vla_{name}"))
-                    decls_in_body.append(f"{base_text} (*{name}){inner_text} = ({base_text} (*){inner_text})lift_vla_{name};")
-                if decls_in_body and d.body:
-                    brace = toks[d.body[0]]
-                    edits.append((brace.end, brace.end, " " + " ".join(decls_in_body)))
-        return edits
-
-
-def _split_params(toks, start: int, end: int) -> list[list[int]]:
-    params, cur, depth = [], [], 0
-    for k in range(start, end):
-        t = toks[k]
-        if t.kind == "punct" and t.text in "([{":
-            depth += 1
-        elif t.kind == "punct" and t.text in ")]}":
-            depth -= 1
-        if t.text == "," and depth == 0:
-            params.append(cur)
-            cur = []
-            continue
-        cur.append(k)
-    if cur:
-        params.append(cur)
-    return params
-
-
-def _param_name(toks, p: list[int]) -> str | None:
-    shape = _param_shape(toks, p)
-    if shape:
-        return shape[0]
-    words = [k for k in p if toks[k].kind == "word" and toks[k].text not in KEYWORDS]
-    return toks[words[-1]].text if words else None
-
-
-def _param_shape(toks, p: list[int]):
-    """(name, base type tokens, [(open, close) of each [dim]], pointer form) of an array parameter."""
-    if not p:
-        return None
-    # double (*A)[n][m]
-    for idx, k in enumerate(p):
-        if toks[k].text == "(" and idx + 3 < len(p) and toks[p[idx + 1]].text == "*" and \
-                toks[p[idx + 2]].kind == "word" and toks[p[idx + 3]].text == ")":
-            dims = _dims(toks, p, idx + 4)
-            if dims:
-                return toks[p[idx + 2]].text, p[:idx], dims, True
-            return None
-    # double A[n][m]
-    for idx, k in enumerate(p):
-        if toks[k].text == "[":
-            if idx == 0 or toks[p[idx - 1]].kind != "word":
-                return None
-            dims = _dims(toks, p, idx)
-            if not dims:
-                return None
-            return toks[p[idx - 1]].text, p[:idx - 1], dims, False
-        if toks[k].text == "(":
-            return None
-    return None
-
-
-def _dims(toks, p: list[int], idx: int) -> list[tuple[int, int]]:
-    dims = []
-    while idx < len(p) and toks[p[idx]].text == "[":
-        depth, j = 0, idx
-        while j < len(p):
-            if toks[p[j]].text == "[":
-                depth += 1
-            elif toks[p[j]].text == "]":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        if j >= len(p):
-            return []
-        dims.append((p[idx], p[j]))
-        idx = j + 1
-    return dims if idx == len(p) else []
-
-
-# --------------------------------------------------------------------------------------
 # File-level state shared by the regions.
 
 
@@ -426,6 +176,7 @@ class _Context:
         self.names: set[str] = set(cfile.words)
         self.calls: set[str] = set()  # functions and macros called from kernels
         self.members: dict[str, str] = {}
+        self.data_names: dict[str, dict[str, str]] = {}
 
     def fresh(self, base: str) -> str:
         name, k = base, 2
@@ -434,6 +185,17 @@ class _Context:
             k += 1
         self.names.add(name)
         return name
+
+    def data_name(self, function: str, host: str) -> str:
+        """Suffix of the host-side variables of a device array (`lift_d_<suffix>`), unique per function."""
+        names = self.data_names.setdefault(function, {})
+        if host not in names:
+            base = _sanitize(host)
+            name, k = base, 2
+            while name in names.values():
+                name, k = f"{base}_{k}", k + 1
+            names[host] = name
+        return names[host]
 
     def member_name(self, expr: str) -> str:
         """The kernel's name for a container reached through a struct (`g->u` becomes `g_u`)."""
@@ -461,6 +223,23 @@ class _Context:
                 continue
             raise NotOffloaded(f"the loop calls '{name}', which has no GPU version")
         self.calls |= seen
+
+    def expression_function(self, name: str) -> tuple[list[str], str] | None:
+        """(parameters, expression) of a function of the file whose body is `return EXPR;` (an index
+        helper like `at(i, j, n)`): subscripts calling it are bounded through its expression."""
+        d = self.cfile.definition(name)
+        if d is None:
+            return None
+        toks = self.cfile.tokens
+        inner = toks[d.body[0] + 1:d.body[1]]
+        if len(inner) < 3 or inner[0].text != "return" or inner[-1].text != ";" or \
+                any(t.text == ";" or t.kind == "directive" for t in inner[:-1]):
+            return None
+        _, open_, close = d.groups[-1]
+        params = [param_name(toks, p) for p in split_params(toks, open_ + 1, close)]
+        if None in params:
+            return None
+        return params, self.source.text[inner[1].start:inner[-2].end]
 
     def device_functions(self) -> set[str]:
         return {name for name in self.calls if self.cfile.definition(name) is not None}
@@ -512,6 +291,7 @@ class _Kernel:
     arrays: set[str] = field(default_factory=set)
     comment: str = ""
     source: str = ""
+    scratch: list[tuple[str, str]] = field(default_factory=list)  # per-thread arrays: (element type, length)
 
 
 @dataclass
@@ -519,7 +299,7 @@ class _Result:
     function: str
     start: int
     end: int
-    text: str
+    data: NestData
     insert_at: int
     kernels: list[_Kernel]
 
@@ -545,8 +325,10 @@ class _Region:
         self.kernels: dict[str, _Kernel] = {}
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
-        self.dnames: dict[str, str] = {}
         self.atomic: dict[str, str] = {}  # arrays the kernel being built reduces into: key -> operator
+        self.sync_reasons: dict[str, str] = {}  # host code between kernels that uses device data: why not on the GPU
+        self.device: set[str] = set()
+        self.tracked: set[str] = set()  # device arrays whose rows newer on the GPU are tracked at run time
         # Containers that are one C object (the fields of an array of structs, `p[i].x` and `p[i].y`,
         # are containers of their own): one device buffer and one kernel parameter per C name.
         by_name: dict[str, str] = {}
@@ -564,14 +346,9 @@ class _Region:
         return [k for k, v in self.canon.items() if v == c]
 
     def _dn(self, key: str) -> str:
-        """Suffix of the host-side variables for a device array (unique in the region)."""
-        if key not in self.dnames:
-            base = _sanitize(self.g.nodes[data_id(key)]["node"].name)
-            name, k = base, 2
-            while name in self.dnames.values():
-                name, k = f"{base}_{k}", k + 1
-            self.dnames[key] = name
-        return self.dnames[key]
+        """Suffix of the host-side variables for a device array (one per C name in the function, so
+        that nests sharing a data scope agree on it)."""
+        return self.ctx.data_name(self.function, self.g.nodes[data_id(key)]["node"].name)
 
     # -- decisions ---------------------------------------------------------------------
 
@@ -588,28 +365,41 @@ class _Region:
         for nid, role in self.roles.items():
             if role == "kernel":
                 device |= self._arrays_touched(nid)
-        # Code outside kernels that touches device data runs on the GPU too (one thread).
+        # Code outside kernels that touches device data runs on the GPU too (one thread) where it is
+        # short; else it stays on the host, with the device rows it uses copied around it ("sync").
         changed = True
         while changed:
             changed = False
-            for nid, role in self.roles.items():
-                if role == "host" and self._arrays_touched(nid) & device:
-                    self.roles[nid] = "serial"
-                    device |= self._arrays_touched(nid)
+            for nid, role in list(self.roles.items()):
+                if role == "host" and (self._arrays_touched(nid) & device or device and self._pseudo(nid)):
+                    try:
+                        self.kernels[nid] = self._kernel(nid, True)
+                    except NotOffloaded as why:
+                        if not self.reemit:
+                            raise
+                        self.roles[nid] = "sync"
+                        self.sync_reasons[nid] = str(why)
+                    else:
+                        self.roles[nid] = "serial"
+                        device |= self._arrays_touched(nid)
                     changed = True
         for nid, role in list(self.roles.items()):
-            if role in ("kernel", "serial"):
-                self.kernels[nid] = self._kernel(nid, role == "serial")
+            if role == "kernel":
+                self.kernels[nid] = self._kernel(nid, False)
+        self.device = device
+        if self.sync_reasons:  # rows the GPU wrote since the host last saw them: copied back when it needs them
+            self.tracked = {self.canon.get(k, k) for nid, role in self.roles.items() if role in ("kernel", "serial")
+                            for k in self._written_arrays(nid)} & device
         arrays = self._arrays(device)
         nest = self._nest_text(span)
-        text = self._data_region(arrays, nest, span)
+        data = self._nest_data(arrays, nest, span)
         start, end = span
         insert_at = line_start(self.text, self.ctx.cfile.tokens[func.start].start)
         if self.text[insert_at:self.ctx.cfile.tokens[func.start].start].strip():
             insert_at = self.ctx.cfile.tokens[func.start].start
         for k in self.kernels.values():
             k.source = self._kernel_source(k)
-        return _Result(self.function, start, end, text, insert_at, list(self.kernels.values()))
+        return _Result(self.function, start, end, data, insert_at, list(self.kernels.values()))
 
     def _span(self) -> tuple[int, int]:
         if self.reemit and self.g.graph.get("span"):
@@ -668,8 +458,35 @@ class _Region:
         return {k: tuple(v) for k, v in out.items()}
 
     def _arrays_touched(self, nid: str) -> set[str]:
+        """Arrays (and unknown memory) the code touches that live outside the nest (arrays declared in it
+        are the kernels' own: see _bind)."""
         return {self.canon.get(k, k) for k, (node, _, _) in self._touched(nid).items()
-                if node.kind != "scalar" and node.ndim > 0 or node.kind == "memory"}
+                if (node.kind != "scalar" and node.ndim > 0 or node.kind == "memory") and not self._declared_inside(k)}
+
+    def _declared_inside(self, key: str) -> bool:
+        info = self.region.containers.get(key) if self.region is not None else None
+        return getattr(info, "declared_in", None) is not None
+
+    def _pseudo(self, nid: str) -> bool:
+        """The code touches memory lift cannot name (unknown calls, pointers it cannot bound)."""
+        return any(node.name.startswith("<") or node.kind == "memory" for node, _, _ in self._touched(nid).values())
+
+    def _written_arrays(self, nid: str) -> set[str]:
+        return {k for k, (node, _, written) in self._touched(nid).items()
+                if written and (node.kind != "scalar" and node.ndim > 0)}
+
+    def _node_rows(self, nid: str, key: str, written: bool) -> tuple[str, str]:
+        """C text of the first and last row of device array `key` that the map or statement `nid` reads
+        or writes, in terms of the host loop variables around it (sound: else the region's rows)."""
+        node = self.g.nodes[data_id(key)]["node"]
+        rng = None
+        edges = self.g.out_edges(nid, data=True) if written else self.g.in_edges(nid, data=True)
+        for u, v, d in edges:
+            other = v if written else u
+            if isinstance(d["edge"], Memlet) and self.canon.get(self.g.nodes[other]["node"].container) == key:
+                r = d.get("scope_range")
+                rng = False if r is None else _union(rng, r, True)
+        return self._rows(_Array(key, node), rng if rng is not None else False)
 
     # -- kernels -----------------------------------------------------------------------
 
@@ -923,13 +740,18 @@ class _Region:
             if name in words and name not in bound and name not in declared_inside:
                 args.append(_Arg("value", name, name))
                 bound.add(name)
-        self._check_vla(k, declared_inside, set(self.state.params) | bound)
+        self._check_vla(k, declared_inside, set(self.state.params) | bound,
+                        {a.name for a in args if a.kind == "value"})
         self._check_control(k)
         self.ctx.check_calls(_calls(text))
         k.args = args
 
-    def _check_vla(self, k: _Kernel, declared_inside: set[str], variables: set[str]) -> None:
+    def _check_vla(self, k: _Kernel, declared_inside: set[str], variables: set[str], values: set[str]) -> None:
+        """Variable-length arrays declared in the body, which device code cannot have: a one-dimensional
+        one (`double sum[np];`) whose size the host knows becomes each thread's slice of a scratch
+        buffer the launch allocates (`k.scratch`); any other is refused."""
         toks = Spans(k.body).tokens
+        edits = []
         for i, t in enumerate(toks[:-1]):
             if t.kind == "word" and t.text in declared_inside and toks[i + 1].text == "[" and i > 0 and \
                     (toks[i - 1].kind == "word" or toks[i - 1].text in ("*", ",")):
@@ -942,9 +764,26 @@ class _Region:
                         if depth == 0:
                             break
                     j += 1
-                if any(x.kind == "word" and x.text in variables for x in toks[i + 2:j]):
+                size_words = {x.text for x in toks[i + 2:j] if x.kind == "word"}
+                if not size_words & variables:
+                    continue
+                start = i
+                while start > 0 and (toks[start - 1].kind == "word" or toks[start - 1].text == "*"):
+                    start -= 1
+                simple = (start == 0 or toks[start - 1].text in (";", "{", "}")) and start < i and \
+                    j + 1 < len(toks) and toks[j + 1].text == ";" and not (size_words & variables) - values and \
+                    not {x.text for x in toks[start:i]} & {"static", "extern", "typedef", "const", "volatile"}
+                if not simple:
                     raise NotOffloaded(f"'{t.text}' is a variable-length array declared in the loop body "
                                        "(not possible in GPU code)")
+                elem = " ".join(x.text for x in toks[start:i] if x.text not in ("register", "auto"))
+                size = k.body[toks[i + 2].start:toks[j - 1].end]
+                slot = len(k.scratch)
+                k.scratch.append((elem, size))
+                edits.append((toks[start].start, toks[j + 1].end,
+                               f"{elem} *{t.text} = ({elem} *)lift_scratch{slot} + lift_global_rank() * (long)({size}); "
+                               f"/* lift: this thread's slice of a scratch buffer (was {t.text}[{size}]) */"))
+        k.body = apply(k.body, [], edits)
 
     def _check_control(self, k: _Kernel) -> None:
         toks = Spans(k.body).tokens
@@ -1021,13 +860,16 @@ class _Region:
 
     def _interval_rows(self, key: str, written_only: bool) -> tuple[str, str] | None:
         """Rows from the subscripts as written, bounded by interval arithmetic over the statements'
-        domains: sound for subscripts isl cannot model (`A[i * m + j]`), evaluated at run time."""
+        domains: sound for subscripts isl cannot model (`A[i * m + j]`), evaluated at run time.
+        Only statements that run on the GPU count (host code copies what it uses around itself)."""
         if self.region is None:
             return None
         los, his = [], []
         written = self._region_written()
+        on_gpu = {x for nid, role in self.roles.items() if role in ("kernel", "serial")
+                  for x in [nid] + scope_descendants(self.g, nid)}
         for nid in scope_descendants(self.g, STATE):
-            if isinstance(self.g.nodes[nid]["node"], MapScope):
+            if isinstance(self.g.nodes[nid]["node"], MapScope) or nid not in on_gpu:
                 continue
             edges = [] if written_only else [(u, d) for u, _, d in self.g.in_edges(nid, data=True)]
             edges += [(v, d) for _, v, d in self.g.out_edges(nid, data=True)]
@@ -1038,6 +880,7 @@ class _Region:
                 if stmt is None or not d["edge"].text:
                     return None
                 iv = _subscript_interval(d["edge"].text, self.g.nodes[other]["node"].name, stmt, self.region,
+                                         self.ctx.expression_function,
                                          written)
                 if iv is None:
                     return None
@@ -1052,67 +895,26 @@ class _Region:
             hi = f"lift_imax({hi}, {x})"
         return f"lift_imax(0L, {lo})", hi
 
-    def _data_region(self, arrays: list[_Array], nest: str, span) -> str:
-        start, end = span
-        indent = _indent_at(self.text, start)
-        i1, i2 = indent + "    ", indent + "        "
-        head, enter, leave, frees = [], [], [], []
-        spans = {}
-        moved_in, moved_out = [], []
+    def _nest_data(self, arrays: list[_Array], nest: str, span) -> NestData:
+        """What the nest's data scope needs: per device array the rows touched and written (C text,
+        from the memlets) and whether the nest overwrites all it moves; the run-time condition."""
+        uses = []
+        gpu_written = {self.canon.get(k, k) for nid, role in self.roles.items() if role in ("kernel", "serial")
+                       for k in self._written_arrays(nid)}
         for a in arrays:
-            s = self._dn(a.key)
             h = a.node.name
-            row = f"sizeof(({h})[0])"
-            touched = _union(a.read, a.write, True)
-            lo, hi = self._rows(a, touched)
-            head.append(f"const long lift_lo_{s} = {lo}, lift_rows_{s} = lift_imax(0L, ({hi}) - lift_lo_{s} + 1L);")
-            spans[a.key] = (f"(const char *)({h}) + lift_lo_{s} * {row}",
-                            f"(const char *)({h}) + (lift_lo_{s} + lift_rows_{s}) * {row}")
-            enter.append(f"char *lift_r_{s} = 0;")
-            enter.append(f"LIFT_CHECK(lift_malloc(&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {row}));")
-            enter.append(f"char *lift_d_{s} = lift_r_{s} - lift_lo_{s} * (long){row};")
-            covers = self._write_covers(a)
-            copy = (f"LIFT_CHECK(cudaMemcpy(lift_r_{s}, (const char *)({h}) + lift_lo_{s} * {row}, "
-                    f"(size_t)lift_rows_{s} * {row}, cudaMemcpyHostToDevice));")
-            if covers is None:
-                enter.append(copy)
-                moved_in.append(h)
-            elif covers:
-                enter.append(f"if (!({covers})) /* unless every element is overwritten */")
-                enter.append("    " + copy)
-                moved_in.append(f"{h} (unless overwritten)")
-            if a.write is not None:
-                olo, ohi = self._rows(a, a.write)
-                head.append(f"const long lift_olo_{s} = {olo}, lift_orows_{s} = lift_imax(0L, ({ohi}) - lift_olo_{s} + 1L);")
-                leave.append(f"LIFT_CHECK(cudaMemcpy((char *)({h}) + lift_olo_{s} * {row}, lift_d_{s} + lift_olo_{s} * {row}, "
-                             f"(size_t)lift_orows_{s} * {row}, cudaMemcpyDeviceToHost));")
-                moved_out.append(h)
-            frees.append(f"LIFT_CHECK(lift_free(lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {row}));")
-        leave += frees
-        if self.reduction_slots:
-            enter.append("char *lift_dred = 0;")
-            enter.append(f"LIFT_CHECK(lift_malloc(&lift_dred, 16 * {self.reduction_slots}));")
-            leave.append(f"LIFT_CHECK(lift_free(lift_dred, 16 * {self.reduction_slots}));")
-        leave.append("LIFT_CHECK(cudaDeviceSynchronize());")
-        alias = " && ".join(x for x in [self._plan_condition(), self._alias_condition(arrays, spans)] if x)
-        what = (f"in: {', '.join(moved_in) or 'nothing'}; out: {', '.join(moved_out) or 'nothing'}")
-        lines = [f"{{ /* lift: loop nest offloaded to the GPU ({', '.join(k.name for k in self.kernels.values())}); "
-                 f"copies {_comment(what)} */"]
-        lines += [i1 + x for x in head]
-        if alias:
-            lines.append(f"{i1}if ({alias}) {{")
-            inner_indent = i2
-        else:
-            inner_indent = i1
-        lines += [inner_indent + x for x in enter]
-        lines.append(_reindent(nest, inner_indent))
-        lines += [inner_indent + x for x in leave]
-        if alias:
-            lines.append(f"{i1}}} else {{ /* too little work, or the arrays overlap: the original code, on the host */")
-            lines.append(i2 + self.text[start:end])
-            lines.append(f"{i1}}}")
-        lines.append(indent + "}")
-        return "\n".join(lines)
+            lo, hi = self._rows(a, _union(a.read, a.write, True))
+            use = ArrayUse(h, self._dn(a.key), f"sizeof(({h})[0])", a.node, lo, hi, covers=self._write_covers(a),
+                           tracked=a.key in self.tracked)
+            if a.write is not None and (a.key in gpu_written or not self.sync_reasons):
+                use.wlo, use.whi = self._rows(a, a.write)
+                if self.sync_reasons:  # host code writes rows the buffer may not hold: only the buffer's come back
+                    use.wlo, use.whi = f"lift_imax({use.wlo}, {lo})", f"lift_imin({use.whi}, {hi})"
+            uses.append(use)
+        arrays_written = {n.name for n in (self.g.nodes[data_id(a.key)]["node"] for a in arrays)}
+        written = self._region_written() - arrays_written  # their elements, not the pointers
+        return NestData(self.function, span[0], span[1], nest, uses, self._plan_condition(), self.reduction_slots,
+                        [k.name for k in self.kernels.values()], written)
 
     def _plan_condition(self) -> str:
         """The planner's run-time condition (enough work, disjoint pointers) of the parallel loops at the
@@ -1129,7 +931,7 @@ class _Region:
         """When the region writes every element of the rows it moves (and reads none), no copy in is
         needed: '' if that holds always, a C condition if it holds when the inner dimensions are
         covered (checked at run time), None if a copy in is needed."""
-        if a.read is not None or a.write is None or a.write is False or getattr(a.node, "strides", None):
+        if a.read is not None or a.write is None or a.write is False:
             return None
         group = self._group(a.key)
         if any(getattr(self.g.nodes[data_id(k)]["node"], "field", "") for k in group):
@@ -1146,35 +948,18 @@ class _Region:
         except Exception:
             return None
         h = a.node.name
+        strides = getattr(a.node, "strides", None) or []
         conds = []
-        for k in range(1, _c_ndim(a.node)):
+        # the inner dimensions: of the C array, or of a delinearized flat buffer (A[i * m + j]: the
+        # flat range moved is covered when j covers the row, 0 .. m - 1)
+        for k in range(1, len(strides) if strides else _c_ndim(a.node)):
             lo, hi = bound_c(a.write, k, False), bound_c(a.write, k, True)
             if lo is None or hi is None:
                 return None
-            extent = f"(long)(sizeof(({h}){'[0]' * k}) / sizeof(({h}){'[0]' * (k + 1)}))"
+            extent = f"(long)(({strides[k - 1]}) / ({strides[k]}))" if strides else \
+                f"(long)(sizeof(({h}){'[0]' * k}) / sizeof(({h}){'[0]' * (k + 1)}))"
             conds.append(f"({lo}) == 0L && ({hi}) + 1L == {extent}")
         return " && ".join(conds)
-
-    def _alias_condition(self, arrays: list[_Array], spans) -> str:
-        checks = []
-        nodes = {a.key: a for a in arrays}
-        keys = sorted(nodes)
-        for i, p in enumerate(keys):
-            for q in keys[i + 1:]:
-                a, b = nodes[p], nodes[q]
-                if a.write is None and b.write is None:
-                    continue
-                if not (_may_alias(a.node) or _may_alias(b.node)):
-                    continue
-                if a.node.restrict or b.node.restrict:
-                    continue
-                if a.node.kind == "array" and b.node.kind == "array":
-                    continue  # two objects of their own
-                if any(x.kind == "array" and x.storage == "local" for x in (a.node, b.node)):
-                    continue  # a local array is not reached through a pointer parameter
-                (plo, phi), (qlo, qhi) = spans[p], spans[q]
-                checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
-        return " && ".join(checks)
 
     # -- text --------------------------------------------------------------------------
 
@@ -1191,7 +976,7 @@ class _Region:
             m = self.g.nodes[nid]["node"]
             sp = self._for_span(m)
             indent = _indent_at(self.text, sp.start)
-            edits.append((sp.start - start, sp.end - start, _reindent("\n".join(self._launch(k)), indent)
+            edits.append((sp.start - start, sp.end - start, reindent("\n".join(self._launch(k)), indent)
                           .lstrip()))
         return apply(self.text[start:end], [], edits)
 
@@ -1199,6 +984,8 @@ class _Region:
         role = self.roles.get(nid, "host")
         if role in ("kernel", "serial"):
             return [indent + x for x in self._launch(self.kernels[nid])]
+        if role == "sync":
+            return self._sync_lines(nid, indent)
         if role == "loop":
             m = self.g.nodes[nid]["node"]
             lines = [f"{indent}{m.header} {{"]
@@ -1207,6 +994,26 @@ class _Region:
                 lines += self._host_lines(c, indent + "    ")
             return lines + [f"{indent}}}"]
         return self._tree_lines(nid, indent)
+
+    def _sync_lines(self, nid: str, indent: str) -> list[str]:
+        """Host code between kernels that uses device data and cannot run on the GPU: the rows the GPU
+        wrote since the host last saw them come back first, the rows it writes go to the device after."""
+        pseudo = self._pseudo(nid)
+        touched = self.device if pseudo else self._arrays_touched(nid) & self.device
+        written = self.device if pseudo else {self.canon.get(k, k) for k in self._written_arrays(nid)} & self.device
+        lines = [f"{indent}/* lift: host code ({comment_text(self.sync_reasons[nid])}): "
+                 f"device data it uses comes back first */"]
+        for key in sorted(touched & self.tracked):
+            h, s = self.g.nodes[data_id(key)]["node"].name, self._dn(key)
+            lines.append(f"{indent}LIFT_DIRTY_TO_HOST({h}, lift_d_{s}, lift_dirty_lo_{s}, lift_dirty_hi_{s}, "
+                         f"sizeof(({h})[0]));")
+        lines += self._tree_lines(nid, indent)
+        for key in sorted(written):
+            h, s = self.g.nodes[data_id(key)]["node"].name, self._dn(key)
+            lo, hi = ("lift_lo_" + s, f"lift_lo_{s} + lift_rows_{s} - 1") if pseudo else self._node_rows(nid, key, True)
+            lines.append(f"{indent}LIFT_ROWS_TO_DEVICE(lift_d_{s}, {h}, {lo}, {hi}, lift_lo_{s}, lift_rows_{s}, "
+                         f"sizeof(({h})[0]));")
+        return lines
 
     def _launch(self, k: _Kernel) -> list[str]:
         args = []
@@ -1234,15 +1041,27 @@ class _Region:
                             "cudaMemcpyDeviceToHost));")
             elif a.kind == "init":
                 args.append(a.host)
+        dirty = []  # rows this launch makes newer on the GPU than on the host, where tracked
+        for key in sorted({self.canon.get(x, x) for x in self._written_arrays(k.node_id)} & self.tracked):
+            s = self._dn(key)
+            lo, hi = self._node_rows(k.node_id, key, True)
+            dirty.append(f"lift_hull(&lift_dirty_lo_{s}, &lift_dirty_hi_{s}, lift_imax({lo}, lift_lo_{s}), "
+                         f"lift_imin({hi}, lift_lo_{s} + lift_rows_{s} - 1));")
+        args += [f"lift_s{i}" for i in range(len(k.scratch))]
         if k.serial:
-            return [f"LIFT_LAUNCH({k.name}, dim3(1), dim3(1){''.join(', ' + x for x in args)});"]
+            launch = self._scratch_launch(k, "1", "1", args)
+            return (["{"] + ["    " + x for x in launch] + ["}"] if k.scratch else launch) + dirty
         d = len(k.maps)
         axes, block = AXES[d], BLOCKS[d]
         reducing = any(a.kind == "acc" for a in k.args)
         by_axis = {}
         for i, axis in enumerate(axes):
-            cap = ("LIFT_REDUCTION_GRID_MAX" if axis == "x" else "64L") if reducing else \
-                ("LIFT_GRID_X_MAX" if axis == "x" else "LIFT_GRID_YZ_MAX")
+            if k.scratch:  # at most 64K threads (they loop grid-stride): the scratch buffer stays small
+                cap = {1: {"x": "256L"}, 2: {"x": "16L", "y": "16L"}, 3: {"x": "8L", "y": "8L", "z": "4L"}}[d][axis]
+            elif reducing:
+                cap = "LIFT_REDUCTION_GRID_MAX" if axis == "x" else "64L"
+            else:
+                cap = "LIFT_GRID_X_MAX" if axis == "x" else "LIFT_GRID_YZ_MAX"
             by_axis[axis] = f"lift_blocks(lift_n{i}, {block[axis]}, {cap})"
         grid = ", ".join(by_axis[a] for a in ("x", "y", "z") if a in by_axis)
         blk = ", ".join(str(block[a]) for a in ("x", "y", "z") if a in block)
@@ -1250,10 +1069,23 @@ class _Region:
         trips = ", ".join(f"lift_n{i} = {t}" for i, t in enumerate(k.trips))
         cond = " && ".join(f"lift_n{i} > 0" for i in range(d))
         lines = [f"{{ /* {k.name} */", f"    const long {trips};", f"    if ({cond}) {{"]
-        lines += ["        " + x for x in pre]
-        lines.append(f"        LIFT_LAUNCH({k.name}, dim3({grid}), dim3({blk}), {', '.join(args)});")
-        lines += ["        " + x for x in post]
+        lines += ["        " + x for x in pre + self._scratch_launch(k, grid, blk, args) + post + dirty]
         lines += ["    }", "}"]
+        return lines
+
+    def _scratch_launch(self, k: _Kernel, grid: str, blk: str, args: list[str]) -> list[str]:
+        """The launch, with the scratch buffers of the kernel's per-thread arrays around it."""
+        call = f"LIFT_LAUNCH({k.name}, dim3({grid}), dim3({blk}){''.join(', ' + x for x in args)});"
+        if not k.scratch:
+            return [call]
+        lines = [f"const dim3 lift_grid({grid}), lift_block({blk});",
+                 "const size_t lift_threads = (size_t)lift_grid.x * lift_grid.y * lift_grid.z * lift_block.x * "
+                 "lift_block.y * lift_block.z;"]
+        sizes = [f"lift_threads * (size_t)lift_imax(1L, (long)({size})) * sizeof({elem})" for elem, size in k.scratch]
+        for i, n in enumerate(sizes):
+            lines += [f"char *lift_s{i} = 0;", f"LIFT_CHECK(lift_malloc(&lift_s{i}, {n}));"]
+        lines.append(call.replace(f"dim3({grid}), dim3({blk})", "lift_grid, lift_block"))
+        lines += [f"LIFT_CHECK(lift_free(lift_s{i}, {n}));" for i, n in enumerate(sizes)]
         return lines
 
     def _kernel_source(self, k: _Kernel) -> str:
@@ -1281,8 +1113,9 @@ class _Region:
             elif a.kind == "init":
                 params.append(f"{t} lift_init{a.slot}")
         d = len(k.maps)
+        params += [f"char *lift_scratch{i}" for i in range(len(k.scratch))]
         params += [f"long lift_n{i}" for i in range(d)]
-        lines = [f"/* {_comment(k.comment)} */"]
+        lines = [f"/* {comment_text(k.comment)} */"]
         if tparams:
             lines.append(f"template <{', '.join(tparams)}>")
         # static: a kernel of the same name in another file of the program is another kernel
@@ -1452,12 +1285,6 @@ def _indent(text: str, indent: str) -> str:
     return "\n".join(indent + l if l.strip() else l for l in text.split("\n"))
 
 
-def _reindent(text: str, indent: str) -> str:
-    lines = text.split("\n")
-    return "\n".join([indent + lines[0].lstrip() if lines[0].strip() else lines[0]] +
-                     [(indent + l if l.strip() else l) for l in lines[1:]])
-
-
 def _union(a, b, ok: bool):
     if not ok:
         return False
@@ -1499,7 +1326,7 @@ CAST_WORDS = {"int", "long", "unsigned", "signed", "short", "size_t", "ptrdiff_t
               "int64_t", "uint64_t", "int32_t", "uint32_t", "intptr_t", "uintptr_t", "const"}
 
 
-def _subscript_interval(access: str, name: str, stmt, region, written: set[str]) -> tuple[str, str] | None:
+def _subscript_interval(access: str, name: str, stmt, region, functions, written: set[str]) -> tuple[str, str] | None:
     """(lo, hi) C text bounding the first subscript of `access` (`A[i * m + j][k]`) over the
     statement's iterations, or None when an operand is unknown (a load, a call, a changing name)."""
     toks = Spans(access).tokens
@@ -1517,7 +1344,7 @@ def _subscript_interval(access: str, name: str, stmt, region, written: set[str])
                 break
         j += 1
     loop_vars = {region.loops[l].var: pos for pos, l in enumerate(stmt.loops) if l in region.loops}
-    parser = _Interval(toks[n + 1:j], stmt.domain, loop_vars, written)
+    parser = _Interval(toks[n + 1:j], stmt.domain, loop_vars, written, functions)
     try:
         iv = parser.expr()
         if parser.k != len(parser.toks):
@@ -1534,9 +1361,48 @@ class _NoInterval(Exception):
 class _Interval:
     """Interval arithmetic over C integer expressions, producing C text for the bounds."""
 
-    def __init__(self, toks, domain, loop_vars: dict[str, int], written: set[str]):
+    def __init__(self, toks, domain, loop_vars: dict[str, int], written: set[str], functions, depth: int = 0):
         self.toks, self.k = toks, 0
         self.domain, self.loop_vars, self.written = domain, loop_vars, written
+        self.functions, self.depth = functions, depth  # name -> (parameters, expression) of index helpers
+
+    def call(self, name: str):
+        """The interval of `name(args)` where the function returns an expression of its parameters."""
+        fn = self.functions(name) if self.depth < 8 else None
+        if fn is None:
+            raise _NoInterval()
+        params, expr = fn
+        self.take()  # (
+        args, cur, depth = [], [], 0
+        while True:
+            t = self.take()
+            if t.text in "([" and t.kind == "punct":
+                depth += 1
+            elif t.text in ")]" and t.kind == "punct":
+                if depth == 0 and t.text == ")":
+                    break
+                depth -= 1
+            if t.text == "," and depth == 0:
+                args.append(cur)
+                cur = []
+                continue
+            cur.append(t.text)
+        if cur or args:
+            args.append(cur)
+        if len(args) != len(params):
+            raise _NoInterval()
+        body = Spans(expr).tokens
+        others = {t.text for t in body if t.kind == "word"} - set(params)
+        if others & (set(self.loop_vars) | self.written):
+            raise _NoInterval()  # a global the expression reads looks like a changing name here
+        by_param = dict(zip(params, args))
+        text = " ".join("( " + " ".join(by_param[t.text]) + " )" if t.kind == "word" and t.text in by_param else t.text
+                        for t in body)
+        sub = _Interval(Spans(text).tokens, self.domain, self.loop_vars, self.written, self.functions, self.depth + 1)
+        iv = sub.expr()
+        if sub.k != len(sub.toks):
+            raise _NoInterval()
+        return iv
 
     def peek(self, ahead: int = 0) -> str:
         return self.toks[self.k + ahead].text if self.k + ahead < len(self.toks) else ""
@@ -1624,8 +1490,10 @@ class _Interval:
             if w.kind != "word":
                 raise _NoInterval()
             path.append(("." if self.toks[self.k - 2].text == "." else "->") + w.text)
+        if self.peek() == "(" and len(path) == 1:
+            return self.call(t.text)
         if self.peek() in ("(", "["):
-            raise _NoInterval()  # a call or a load: unknown value
+            raise _NoInterval()  # a load: unknown value
         if len(path) == 1 and t.text in self.loop_vars:
             pos = self.loop_vars[t.text]
             lo, hi = _domain_bound(self.domain, pos, False), _domain_bound(self.domain, pos, True)
@@ -1647,305 +1515,3 @@ def _domain_bound(domain, pos: int, upper: bool) -> str | None:
         return _isl_c(readable(pw))
     except Exception:
         return None
-
-
-def _may_alias(node: AccessNode) -> bool:
-    return node.kind in ("pointer", "memory") or node.storage == "param"
-
-
-# --------------------------------------------------------------------------------------
-# The fixed part of every output file (compiles under nvcc, and under g++ with
-# cuda_emulation.h force-included, which defines LIFT_CUDA_EMULATION).
-
-PRELUDE = r"""/* ---- lift: CUDA runtime support (generated; see lift's docs/architecture.md) ----
- * nvcc -O3 -arch=native FILE.cu -o prog        build for the GPU
- * -DLIFT_PROFILE                                print each kernel's launches and time at exit
- * g++ -x c++ -include cuda_emulation.h FILE.cu  run the kernels on the CPU (lift's tests)
- */
-#ifndef LIFT_CUDA_PRELUDE
-#define LIFT_CUDA_PRELUDE 1
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <math.h>
-#ifndef LIFT_CUDA_EMULATION
-#include <cuda_runtime.h>
-#define LIFT_HD __host__ __device__
-#else
-#define LIFT_HD
-#endif
-
-/* Every CUDA call and every launch is checked: file, line and the error, then exit(1). */
-#define LIFT_CHECK(call)                                                                        \
-    do {                                                                                        \
-        cudaError_t lift_err_ = (call);                                                         \
-        if (lift_err_ != cudaSuccess) {                                                         \
-            fprintf(stderr, "%s:%d: CUDA error: %s (%s)\n", __FILE__, __LINE__,                 \
-                    cudaGetErrorString(lift_err_), #call);                                      \
-            exit(1);                                                                            \
-        }                                                                                       \
-    } while (0)
-
-#ifdef LIFT_CUDA_EMULATION
-#define LIFT_KERNEL_CALL(kernel, grid, block, ...) LIFT_EMU_LAUNCH(kernel, grid, block, __VA_ARGS__)
-#else
-#define LIFT_KERNEL_CALL(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
-#endif
-
-#ifdef LIFT_PROFILE
-/* Kernel time from CUDA events around every launch (synchronizes after each). */
-struct lift_prof_entry { const char *name; long launches; double ms; };
-static lift_prof_entry lift_prof_table[256];
-static int lift_prof_count = 0;
-static void lift_prof_report(void) {
-    for (int i = 0; i < lift_prof_count; i++)
-        fprintf(stderr, "lift-profile: %s launches %ld time_ms %.3f\n", lift_prof_table[i].name,
-                lift_prof_table[i].launches, lift_prof_table[i].ms);
-}
-static void lift_prof_add(const char *name, float ms) {
-    int i = 0;
-    while (i < lift_prof_count && strcmp(lift_prof_table[i].name, name) != 0) i++;
-    if (i == lift_prof_count) {
-        if (lift_prof_count == 256) return;
-        if (lift_prof_count == 0) atexit(lift_prof_report);
-        lift_prof_table[lift_prof_count++] = lift_prof_entry{name, 0, 0.0};
-    }
-    lift_prof_table[i].launches++;
-    lift_prof_table[i].ms += ms;
-}
-#define LIFT_LAUNCH(kernel, grid, block, ...)                                                   \
-    do {                                                                                        \
-        cudaEvent_t lift_e0_, lift_e1_;                                                         \
-        float lift_ms_ = 0;                                                                     \
-        LIFT_CHECK(cudaEventCreate(&lift_e0_));                                                 \
-        LIFT_CHECK(cudaEventCreate(&lift_e1_));                                                 \
-        LIFT_CHECK(cudaEventRecord(lift_e0_, 0));                                               \
-        LIFT_KERNEL_CALL(kernel, grid, block, __VA_ARGS__);                                     \
-        LIFT_CHECK(cudaGetLastError());                                                         \
-        LIFT_CHECK(cudaEventRecord(lift_e1_, 0));                                               \
-        LIFT_CHECK(cudaEventSynchronize(lift_e1_));                                             \
-        LIFT_CHECK(cudaEventElapsedTime(&lift_ms_, lift_e0_, lift_e1_));                        \
-        lift_prof_add(#kernel, lift_ms_);                                                       \
-        LIFT_CHECK(cudaEventDestroy(lift_e0_));                                                 \
-        LIFT_CHECK(cudaEventDestroy(lift_e1_));                                                 \
-    } while (0)
-#else
-#define LIFT_LAUNCH(kernel, grid, block, ...)                                                   \
-    do {                                                                                        \
-        LIFT_KERNEL_CALL(kernel, grid, block, __VA_ARGS__);                                     \
-        LIFT_CHECK(cudaGetLastError());                                                         \
-    } while (0)
-#endif
-
-/* Device buffers: a nest's buffers go back to a small pool when it ends, so a nest in a function
-   called again and again does not pay cudaMalloc and cudaFree (which synchronizes) every time. */
-#define LIFT_POOL_SLOTS 32
-struct lift_pool_entry { char *p; size_t n; };
-inline lift_pool_entry lift_pool[LIFT_POOL_SLOTS];
-inline cudaError_t lift_pool_flush(void) {
-    for (int i = 0; i < LIFT_POOL_SLOTS; i++)
-        if (lift_pool[i].p) {
-            cudaError_t e = cudaFree(lift_pool[i].p);
-            lift_pool[i].p = 0;
-            if (e != cudaSuccess) return e;
-        }
-    return cudaSuccess;
-}
-inline cudaError_t lift_malloc(char **p, size_t n) {
-    for (int i = 0; i < LIFT_POOL_SLOTS; i++)
-        if (lift_pool[i].p && lift_pool[i].n >= n && lift_pool[i].n / 2 <= n) {
-            *p = lift_pool[i].p;
-            lift_pool[i].p = 0;
-#ifdef LIFT_CUDA_EMULATION
-            memset(*p, 0xff, n); /* poisoned like a fresh allocation */
-#endif
-            return cudaSuccess;
-        }
-    cudaError_t e = cudaMalloc((void **)p, n);
-    if (e == cudaErrorMemoryAllocation) { /* pooled buffers may be what is missing */
-        (void)cudaGetLastError();
-        e = lift_pool_flush();
-        if (e == cudaSuccess) e = cudaMalloc((void **)p, n);
-    }
-    return e;
-}
-inline cudaError_t lift_free(char *p, size_t n) {
-    if (!p) return cudaSuccess;
-    for (int i = 0; i < LIFT_POOL_SLOTS; i++)
-        if (!lift_pool[i].p) {
-            lift_pool[i].p = p;
-            lift_pool[i].n = n;
-            return cudaSuccess;
-        }
-    return cudaFree(p);
-}
-
-/* Grid sizes: enough blocks for n iterations, capped (kernels loop grid-stride). */
-#define LIFT_GRID_X_MAX 2147483647L
-#define LIFT_GRID_YZ_MAX 65535L
-#define LIFT_REDUCTION_GRID_MAX 1024L
-inline unsigned lift_blocks(long n, long per_block, long max_blocks) {
-    long b = (n + per_block - 1) / per_block;
-    return (unsigned)(b < 1 ? 1 : b > max_blocks ? max_blocks : b);
-}
-
-/* Integer helpers for loop bounds printed by isl. */
-LIFT_HD inline long lift_imin(long a, long b) { return a < b ? a : b; }
-LIFT_HD inline long lift_imax(long a, long b) { return a > b ? a : b; }
-LIFT_HD inline long lift_floord(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-
-/* Types taken from the host's declarations (kernels are templates over them). */
-template <class T> struct lift_noref { typedef T type; };
-template <class T> struct lift_noref<T &> { typedef T type; };
-#define LIFT_T(e) lift_noref<decltype(e)>::type
-template <class T> struct lift_tag {};
-
-/* Device views of multi-dimensional arrays, indexed like the host's A[i][j]. */
-template <class T> struct lift_view2 {
-    T *p;
-    long s1;
-    LIFT_HD T *operator[](long i) const { return p + i * s1; }
-};
-template <class T> struct lift_view3 {
-    T *p;
-    long s1, s2;
-    LIFT_HD lift_view2<T> operator[](long i) const { lift_view2<T> v = {p + i * s1 * s2, s2}; return v; }
-};
-template <class T> struct lift_view4 {
-    T *p;
-    long s1, s2, s3;
-    LIFT_HD lift_view3<T> operator[](long i) const { lift_view3<T> v = {p + i * s1 * s2 * s3, s2, s3}; return v; }
-};
-template <class T> inline T *lift_ptr_of(T &, char *d) { return (T *)d; }
-template <class T> inline lift_view2<T> lift_view2_of(T &, char *d, long s1) {
-    lift_view2<T> v = {(T *)d, s1};
-    return v;
-}
-template <class T> inline lift_view3<T> lift_view3_of(T &, char *d, long s1, long s2) {
-    lift_view3<T> v = {(T *)d, s1, s2};
-    return v;
-}
-template <class T> inline lift_view4<T> lift_view4_of(T &, char *d, long s1, long s2, long s3) {
-    lift_view4<T> v = {(T *)d, s1, s2, s3};
-    return v;
-}
-
-/* Reductions: operators, atomics (native where CUDA has one, else a compare-and-swap loop). */
-struct lift_op_add { template <class T> LIFT_HD static T apply(T a, T b) { return a + b; } };
-struct lift_op_mul { template <class T> LIFT_HD static T apply(T a, T b) { return a * b; } };
-struct lift_op_and { template <class T> LIFT_HD static T apply(T a, T b) { return a & b; } };
-struct lift_op_or { template <class T> LIFT_HD static T apply(T a, T b) { return a | b; } };
-struct lift_op_xor { template <class T> LIFT_HD static T apply(T a, T b) { return a ^ b; } };
-struct lift_op_min { template <class T> LIFT_HD static T apply(T a, T b) { return b < a ? b : a; } };
-struct lift_op_max { template <class T> LIFT_HD static T apply(T a, T b) { return b > a ? b : a; } };
-
-#ifdef LIFT_CUDA_EMULATION
-template <class Op, class T> inline void lift_atomic(Op, T *p, T v) { *p = Op::apply(*p, v); }
-#else
-template <int N> struct lift_word;
-template <> struct lift_word<4> { typedef unsigned int type; };
-template <> struct lift_word<8> { typedef unsigned long long type; };
-template <class Op, class T> __device__ inline void lift_atomic(Op, T *p, T v) {
-    typedef typename lift_word<sizeof(T)>::type W;
-    W *word = (W *)p;
-    W old = *word, assumed;
-    do {
-        assumed = old;
-        T cur, next;
-        memcpy(&cur, &assumed, sizeof(T));
-        next = Op::apply(cur, v);
-        W desired;
-        memcpy(&desired, &next, sizeof(T));
-        if (desired == assumed) break;
-        old = atomicCAS(word, assumed, desired);
-    } while (old != assumed);
-}
-__device__ inline void lift_atomic(lift_op_add, double *p, double v) { atomicAdd(p, v); }
-__device__ inline void lift_atomic(lift_op_add, float *p, float v) { atomicAdd(p, v); }
-__device__ inline void lift_atomic(lift_op_add, int *p, int v) { atomicAdd(p, v); }
-__device__ inline void lift_atomic(lift_op_add, unsigned *p, unsigned v) { atomicAdd(p, v); }
-__device__ inline void lift_atomic(lift_op_add, unsigned long long *p, unsigned long long v) { atomicAdd(p, v); }
-__device__ inline void lift_atomic(lift_op_min, int *p, int v) { atomicMin(p, v); }
-__device__ inline void lift_atomic(lift_op_max, int *p, int v) { atomicMax(p, v); }
-#endif
-
-/* An update of an array element that several threads may update: y[j] += e. */
-template <class Op, class T, class V> __device__ inline void lift_atomic_update(Op op, T *p, V v) {
-    lift_atomic(op, p, (T)v);
-}
-
-/* Block-level tree reduction in shared memory, then one atomic per block.
-   Blocks of reduction kernels have LIFT_BLOCK_THREADS threads (a power of two). */
-#define LIFT_BLOCK_THREADS 256
-__device__ inline unsigned lift_thread_rank(void) {
-    return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-}
-template <class Op, class T> inline void lift_tree(Op, T *buf, unsigned n) {
-    for (unsigned s = n / 2; s > 0; s >>= 1)
-        for (unsigned tid = 0; tid < s; tid++)
-            buf[tid] = Op::apply(buf[tid], buf[tid + s]);
-}
-#ifdef LIFT_CUDA_EMULATION
-template <class Op, class T> void lift_emu_finish(void *buf, unsigned n, void *acc) {
-    lift_tree(Op(), (T *)buf, n);
-    lift_atomic(Op(), (T *)acc, ((T *)buf)[0]);
-}
-#endif
-template <class Op, class T> __device__ inline void lift_block_reduce(Op op, T *acc, T v) {
-#ifdef LIFT_CUDA_EMULATION
-    /* Threads run one at a time: each stores its partial, and when the block is done the
-       same tree as on the GPU runs over the buffer (see cuda_emulation.h). */
-    (void)op;
-    T *buf = (T *)lift_emu_block_buffer(sizeof(T), lift_emu_finish<Op, T>, acc);
-    buf[lift_thread_rank()] = v;
-#else
-    __shared__ T buf[LIFT_BLOCK_THREADS];
-    unsigned tid = lift_thread_rank(), n = blockDim.x * blockDim.y * blockDim.z;
-    __syncthreads();
-    buf[tid] = v;
-    __syncthreads();
-    for (unsigned s = n / 2; s > 0; s >>= 1) {
-        if (tid < s) buf[tid] = Op::apply(buf[tid], buf[tid + s]);
-        __syncthreads();
-    }
-    if (tid == 0) lift_atomic(op, acc, buf[0]);
-#endif
-}
-#endif /* LIFT_CUDA_PRELUDE */
-"""
-
-# After the prelude and the file's own system headers: C as C++.
-CXX_SHIMS = r"""/* nvcc compiles .cu files as C++: the C99/C11 spellings this file was written in. */
-#define restrict __restrict__
-#ifndef __bool_true_false_are_defined
-#define _Bool bool
-#endif
-#define _Static_assert static_assert
-#define _Alignof alignof
-#define _Alignas alignas
-#define _Thread_local thread_local
-#define _Noreturn
-/* In C, malloc's void * converts to any object pointer; in C++ only with a cast. */
-struct lift_void_ptr {
-    void *p;
-    template <class T> operator T *() const { return (T *)p; }
-};
-#define malloc(...) (lift_void_ptr{malloc(__VA_ARGS__)})
-#define calloc(...) (lift_void_ptr{calloc(__VA_ARGS__)})
-#define realloc(...) (lift_void_ptr{realloc(__VA_ARGS__)})
-#ifndef __cplusplus
-#error "this file is CUDA C++: compile it with nvcc (or g++ -x c++ -include cuda_emulation.h)"
-#endif
-#define register
-"""
-
-END_MARK = "/* ---- end of lift's CUDA runtime support ---- */\n"
-
-# Keywords of C++ (not of C) that C code may use as names; renamed by macros.
-CXX_ONLY_KEYWORDS = [
-    "new", "delete", "class", "this", "private", "public", "protected", "friend", "virtual", "operator",
-    "namespace", "using", "try", "catch", "throw", "explicit", "mutable", "export", "typeid", "nullptr",
-    "noexcept", "constexpr", "consteval", "constinit", "concept", "requires", "co_await", "co_yield",
-    "co_return", "static_cast", "dynamic_cast", "const_cast", "reinterpret_cast", "char8_t", "char16_t",
-    "char32_t",
-]

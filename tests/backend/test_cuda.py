@@ -10,7 +10,8 @@ import pytest
 
 import lifter.backend
 from lifter import LiftOptions, lift_source
-from lifter.backend.cuda import CXX_SHIMS, END_MARK, PRELUDE
+from lifter.backend.cuda_cxx import CXX_SHIMS
+from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from tests.harness import outputs_match
 
 EMULATION = Path(lifter.backend.__file__).parent / "cuda_emulation.h"
@@ -117,14 +118,14 @@ def test_time_loop_copies_each_array_in_once_before_and_out_once_after():
     body = function_text(out, "static void kernel_heat(")
     loop = body.index("for (int t = 0; t < tsteps; t++)")
     loop_end = loop + body[loop:].index("\n        }\n")  # the host loop's closing brace
-    copies_in = [m.start() for m in re.finditer(r"cudaMemcpyHostToDevice", body)]
-    copies_out = [m.start() for m in re.finditer(r"cudaMemcpyDeviceToHost", body)]
+    copies_in = [m.start() for m in re.finditer(r"LIFT_TO_DEVICE\(", body)]
+    copies_out = [m.start() for m in re.finditer(r"LIFT_TO_HOST\(", body)]
     assert len(copies_in) == 2 and len(copies_out) == 2, body
     assert all(c < loop for c in copies_in), "copies in must come before the time loop"
     assert all(c > loop_end for c in copies_out), "copies out must come after the time loop"
     for array in ("a", "b"):
-        assert len(re.findall(rf"cudaMemcpy\(lift_r_{array}, ", body)) == 1
-        assert len(re.findall(rf"cudaMemcpy\(\(char \*\)\({array}\)", body)) == 1
+        assert len(re.findall(rf"LIFT_TO_DEVICE\(lift_r_{array}, ", body)) == 1
+        assert len(re.findall(rf"LIFT_TO_HOST\(\(char \*\)\({array}\)", body)) == 1
     launches = [m.start() for m in re.finditer(r"LIFT_LAUNCH\(kernel_heat_i_L\d+", body)]
     assert len(launches) == 2 and all(loop < p < loop_end for p in launches)
     assert body.count("LIFT_CHECK(lift_malloc(") == 2 and body.count("LIFT_CHECK(lift_free(") == 2
@@ -138,8 +139,8 @@ def test_fully_overwritten_arrays_are_not_copied_in():
     out = host_part(lift_cuda(STENCIL).output)
     main = out[out.index("int main(void)"):]
     init = main[:main.index("kernel_heat(N")]
-    assert "cudaMemcpyHostToDevice" not in init, "a and b are only written there: nothing to copy in"
-    assert init.count("cudaMemcpyDeviceToHost") == 2
+    assert "LIFT_TO_DEVICE(" not in init, "a and b are only written there: nothing to copy in"
+    assert init.count("LIFT_TO_HOST(") == 2
 
 
 def test_kernels_are_named_after_function_and_loop_and_keep_the_users_names():
@@ -307,8 +308,8 @@ def test_code_between_kernels_runs_on_one_gpu_thread_instead_of_copying(tmp_path
     body = function_text(host_part(out), "static void kernel_ring(")
     loop = body.index("for (int t = 0; t < tsteps; t++)")
     assert re.search(r"LIFT_LAUNCH\(kernel_ring_S8, dim3\(1\), dim3\(1\)", body), body
-    assert all(m.start() < loop for m in re.finditer("cudaMemcpyHostToDevice", body))
-    assert len(re.findall("cudaMemcpyHostToDevice", body)) == 2
+    assert all(m.start() < loop for m in re.finditer(r"LIFT_TO_DEVICE\(", body))
+    assert len(re.findall(r"LIFT_TO_DEVICE\(", body)) == 2
 
 
 ALIAS = """#include <stdio.h>
@@ -488,15 +489,32 @@ int main(void)
 """
 
 
+def test_a_per_iteration_variable_length_array_becomes_a_slice_of_a_scratch_buffer(tmp_path):
+    out = same_results(SCRATCH, tmp_path)
+    host = host_part(out)
+    kernel = host[host.index("static __global__ void kernel_rows_i_L7("):]
+    kernel = kernel[:kernel.index("\n}\n")]
+    assert "double *tmp = (double *)lift_scratch0 + lift_global_rank() * (long)(n);" in kernel
+    assert "double tmp[n];" not in kernel
+    body = function_text(host, "static void kernel_rows(")
+    # the launch allocates one slice per thread of the (capped) grid, and gives it back after
+    assert "LIFT_CHECK(lift_malloc(&lift_s0, lift_threads * (size_t)lift_imax(1L, (long)(n)) * sizeof(double)));" in body
+    assert re.search(r"LIFT_LAUNCH\(kernel_rows_i_L7, lift_grid, lift_block, .*lift_s0, lift_n0\);", body)
+    assert "lift_blocks(lift_n0, 256, 256L)" in body
+    assert "LIFT_TO_DEVICE(lift_r_tmp" not in body, "the array is the kernel's own: no copies"
+
+
 def test_a_nest_that_cannot_be_offloaded_stays_as_written_with_the_reason(tmp_path):
-    result = lift_cuda(SCRATCH)
+    src = SCRATCH.replace("double tmp[n];", "double tmp[n][2];").replace("tmp[j] =", "tmp[j][1] =") \
+        .replace("tmp[n - 1 - j]", "tmp[n - 1 - j][1]")
+    result = lift_cuda(src)
     body = function_text(host_part(result.output), "static void kernel_rows(")
     assert "LIFT_LAUNCH" not in body
     assert "/* lift: loop nest not offloaded to the GPU: 'tmp' is a variable-length array" in body
-    assert "double tmp[n];" in body
+    assert "double tmp[n][2];" in body
     verdicts = [g.graph["cuda"] for g in result.graphs if g.graph["function"] == "kernel_rows"]
     assert verdicts and not verdicts[0]["offloaded"] and "variable-length" in verdicts[0]["reason"]
-    same_results(SCRATCH, tmp_path, rtol=1e-9)
+    same_results(src, tmp_path, rtol=1e-9)
 
 
 def test_the_emulation_exposes_kernels_that_depend_on_thread_order(tmp_path):
@@ -553,7 +571,7 @@ def test_fields_of_an_array_of_structs_share_one_device_buffer(tmp_path):
     out = same_results(FIELDS, tmp_path)
     body = function_text(host_part(out), "static void kernel_move(")
     assert body.count("LIFT_CHECK(lift_malloc(") == 1 and "lift_ptr_of((a)[0], lift_d_a)" in body
-    assert body.count("cudaMemcpyHostToDevice") == 1 and body.count("cudaMemcpyDeviceToHost") == 1
+    assert body.count("LIFT_TO_DEVICE(") == 1 and body.count("LIFT_TO_HOST(") == 1
 
 
 def test_small_work_stays_on_the_host_when_the_planner_says_so(tmp_path):
@@ -593,3 +611,341 @@ def test_nvcc_compiles_the_emitted_file(tmp_path):
     done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "stencil.o")],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+
+
+PIPELINE = """#include <stdio.h>
+#include <stdlib.h>
+#define N 400
+
+static void kernel_pipeline(int n, double *restrict x, double *restrict y, double *restrict z)
+{
+    for (int i = 0; i < n; i++)          /* producer: y from x */
+        y[i] = 2.0 * x[i] + 1.0;
+    for (int i = 1; i < n - 1; i++)      /* consumer: z from y */
+        z[i] = y[i - 1] + y[i] + y[i + 1];
+    for (int i = 0; i < n; i++)          /* and y again */
+        y[i] = y[i] * 0.5;
+}
+
+int main(void)
+{
+    double *x = malloc(N * sizeof(double)), *y = malloc(N * sizeof(double)), *z = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        x[i] = (double)(i * 37 % 101) / 101.0;
+        z[i] = 1.0;
+    }
+    kernel_pipeline(N, x, y, z);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += (y[i] + 3.0 * z[i]) * (1 + i % 7);
+    printf("s: %.12e\\n", s);
+    free(x);
+    free(y);
+    free(z);
+    return 0;
+}
+"""
+
+
+def copies(body: str, array: str) -> tuple[int, int]:
+    return (len(re.findall(rf"LIFT_TO_DEVICE\(lift_r_{array}, ", body)),
+            len(re.findall(rf"LIFT_TO_HOST\(\(char \*\)\({array}\)", body)))
+
+
+def test_consecutive_nests_share_device_data_without_copies_between_them(tmp_path):
+    out = same_results(PIPELINE, tmp_path)
+    body = function_text(host_part(out), "static void kernel_pipeline(")
+    launches = [body.index(f"LIFT_LAUNCH({k}") for k in re.findall(r"LIFT_LAUNCH\((kernel_pipeline_i_L\d+)", body)]
+    assert len(launches) == 3
+    assert body.count("lift: 3 loop nests share their device data") == 1
+    for a in launches[1:]:
+        between = body[launches[0]:a]
+        assert "LIFT_TO_HOST(" not in between and "LIFT_TO_DEVICE(" not in between, between
+    # each array moves once: x in (z is only written, rows 1..n-2: the rows its buffer holds), y and z out; y is produced on the
+    # GPU: its copy in is skipped when the producer writes every row the buffer holds (checked at run time)
+    assert copies(body, "x") == (1, 0) and copies(body, "y") == (1, 1) and copies(body, "z") == (0, 1), body
+    assert re.search(r"if \(!\(lift_lo_y == \(0L\) && lift_lo_y_end == \(\(long\)n - 1L\)\)\) "
+                     r"/\* unless every element is overwritten \*/\n\s*LIFT_TO_DEVICE\(lift_r_y, ", body), body
+    # at run time: the bytes moved are the minimum (x in; y, z out)
+    stats = byte_counts(out, tmp_path)["kernel_pipeline_i_L7"]
+    assert stats["copied_in"] == stats["min_in"] == 400 * 8
+    assert stats["copied_out"] == stats["min_out"] == (400 + 398) * 8
+    assert body.count("LIFT_CHECK(lift_malloc(") == 3 and body.count("LIFT_CHECK(lift_free(") == 3
+    assert all(c < launches[0] for c in (m.start() for m in re.finditer(r"LIFT_TO_DEVICE\(", body)))
+    assert all(c > launches[-1] for c in (m.start() for m in re.finditer(r"LIFT_TO_HOST\(", body)))
+
+
+HOST_BETWEEN = """#include <stdio.h>
+#include <stdlib.h>
+#define N 300
+
+static double probe;
+
+static void kernel_steps(int n, double *restrict a, double *restrict b)
+{
+    for (int i = 0; i < n; i++)
+        a[i] = (double)(i % 13) * 0.5;
+    probe = a[n / 2] + a[1];             /* host code reads what the GPU wrote */
+    for (int i = 1; i < n; i++)
+        b[i] = a[i] - a[i - 1] + probe;
+    a[0] = -1.0;                          /* host code writes a device array */
+    for (int i = 0; i < n; i++)
+        b[i] += a[i];
+}
+
+int main(void)
+{
+    double *a = malloc(N * sizeof(double)), *b = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++)
+        b[i] = 0.25;
+    kernel_steps(N, a, b);
+    double s = probe;
+    for (int i = 0; i < N; i++)
+        s += (a[i] + 2.0 * b[i]) * (1 + i % 5);
+    printf("s: %.12e\\n", s);
+    free(a);
+    free(b);
+    return 0;
+}
+"""
+
+
+def test_host_code_between_nests_gets_the_device_results_first(tmp_path):
+    out = same_results(HOST_BETWEEN, tmp_path)
+    body = function_text(host_part(out), "static void kernel_steps(")
+    assert body.count("lift: 3 loop nests share their device data") == 1
+    read = body.index("probe = a[n / 2] + a[1];")
+    write = body.index("a[0] = -1.0;")
+    back = [m.start() for m in re.finditer(r"LIFT_TO_HOST\(\(char \*\)\(a\)", body)]
+    to_dev = [m.start() for m in re.finditer(r"LIFT_TO_DEVICE\(lift_r_a, ", body)]
+    first, second, third = [m.start() for m in re.finditer(r"LIFT_LAUNCH\(kernel_steps_i_L\d+", body)]
+    # a: written by the first nest, read by the host: copied back right before the read
+    assert any(first < c < read for c in back), body
+    # a: written by the host, used by the third nest: copied to the device again between them
+    assert any(write < c < third for c in to_dev), body
+    # b, which the host code does not touch, stays on the device: in before its first nest, out at the end
+    assert not re.search(r"LIFT_TO_HOST\([^;]*\bb\b", body[first:third]), body
+    assert copies(body, "b") == (1, 1)
+    assert len(back) == 1, "a comes back before the host reads it; the nests after only read it"
+
+
+def test_a_call_between_nests_ends_the_data_scope(tmp_path):
+    src = HOST_BETWEEN.replace("    a[0] = -1.0;                          /* host code writes a device array */\n",
+                               "    touch(a);\n").replace("static double probe;\n", """static double probe;
+static void touch(double *p) { p[0] = -1.0; }
+""")
+    out = same_results(src, tmp_path)
+    body = function_text(host_part(out), "static void kernel_steps(")
+    assert body.count("lift: 2 loop nests share their device data") == 1
+    assert body.count("lift: loop nest offloaded to the GPU") == 1  # the third nest, after the call
+    call = body.index("touch(a);")
+    assert all(m.start() < call for m in re.finditer(r"LIFT_TO_HOST\(\(char \*\)\(a\)", body[:call]))
+    assert body.count("touch(a);") == 1 + body.count("touch(a);") - 1  # the call is host code, outside scopes
+    scope_end = body.rindex("LIFT_CHECK(cudaDeviceSynchronize());", 0, call)
+    assert scope_end < call
+
+
+def byte_counts(output: str, tmp_path: Path) -> dict[str, dict[str, int]]:
+    """The lift-bytes lines a profiled build prints: first kernel of the data scope -> counts."""
+    src = tmp_path / "p.cu"
+    src.write_text(output)
+    exe = tmp_path / "p"
+    done = subprocess.run([CXX, "-O1", "-DLIFT_PROFILE", "-x", "c++", "-include", str(EMULATION), str(src), "-o",
+                           str(exe), "-lm"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    out = {}
+    for line in run_exe(exe).stderr.splitlines():
+        if line.startswith("lift-bytes: "):
+            words = line.split()
+            out[words[1]] = {k: int(v) for k, v in zip(words[-10::2], words[-9::2])}
+    return out
+
+
+def test_the_time_stepped_stencil_moves_the_minimum_of_bytes(tmp_path):
+    stats = byte_counts(lift_cuda(STENCIL).output, tmp_path)
+    heat = [v for k, v in stats.items() if k.startswith("kernel_heat_")]
+    assert len(heat) == 1, stats
+    # in once: a's rows 0..299 and b's 1..298; out once: the rows both are written, 1..298
+    assert heat[0]["runs"] == 1 and heat[0]["copied_in"] == heat[0]["min_in"] == (300 + 298) * 8
+    assert heat[0]["copied_out"] == heat[0]["min_out"] == 2 * 298 * 8
+
+
+LU = """#include <stdio.h>
+#define N 90
+static double A[N][N];
+
+static void kernel_lu(int n)
+{
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < i; j++) {          /* sequential: on the host, between the kernels */
+            for (int k = 0; k < j; k++)
+                A[i][j] -= A[i][k] * A[k][j];
+            A[i][j] /= A[j][j];
+        }
+        for (int j = i; j < n; j++)            /* parallel: a kernel per i */
+            for (int k = 0; k < i; k++)
+                A[i][j] -= A[i][k] * A[k][j];
+    }
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < N; j++)
+            A[i][j] = (double)((i + 2 * j) % N) / N;
+        A[i][i] += N;
+    }
+    kernel_lu(N);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            s += A[i][j] * (1 + (i * N + j) % 7);
+    printf("s: %.12e\\n", s);
+    return 0;
+}
+"""
+
+
+def test_long_host_code_between_kernels_stays_on_the_host_with_the_rows_it_needs(tmp_path):
+    out = same_results(LU, tmp_path)
+    body = function_text(host_part(out), "static void kernel_lu(")
+    loop = body.index("for (int i = 0; i < n; i++) {")
+    host = body.index("A[i][j] /= A[j][j];")
+    launch = body.index("LIFT_LAUNCH(kernel_lu_j_L13")
+    # the rows the kernels wrote since the host last saw them come back before the host loop ...
+    back = body.index("LIFT_DIRTY_TO_HOST(A, lift_d_A, lift_dirty_lo_A, lift_dirty_hi_A, sizeof((A)[0]));")
+    # ... and the row it wrote goes to the device after it, before the kernel
+    to_dev = body.index("LIFT_ROWS_TO_DEVICE(lift_d_A, A, (long)i, (long)i, lift_lo_A, lift_rows_A, sizeof((A)[0]));")
+    assert loop < back < host < to_dev < launch, body
+    # each launch marks the row it writes as newer on the GPU
+    assert re.search(r"lift_hull\(&lift_dirty_lo_A, &lift_dirty_hi_A, lift_imax\(\(long\)i, lift_lo_A\), ", body)
+    assert copies(body, "A") == (1, 1), "the whole matrix moves once each way, around the loop"
+    # the bytes moved: the matrix in and out once, plus two rows per step (one back, one in)
+    stats = byte_counts(out, tmp_path)["kernel_lu_j_L13"]
+    row = 90 * 8
+    assert stats["min_in"] == 90 * row and stats["copied_in"] <= stats["min_in"] + 90 * row
+    assert stats["copied_out"] <= stats["min_out"] + 90 * row
+
+
+CALL_IN_LOOP = """#include <stdio.h>
+#define N 500
+static double x[N], b[N];
+
+static void solve(int n, double *out, const double *in)   /* not lifted: an unknown call for the nest */
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) {
+        s = 0.5 * s + in[i];
+        out[i] = s;
+    }
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        b[i] = (double)(i % 13) / 13.0;
+    double total = 0.0;
+    for (int r = 0; r < 4; r++) {
+        solve(N, x, b);
+        for (int i = 0; i < N; i++)
+            b[i] = 0.5 * b[i] + 0.25 * x[i];
+        total += x[N - 1];
+    }
+    printf("total: %.12e\\nb: %.12e\\n", total, b[7] + b[N - 1]);
+    return 0;
+}
+"""
+
+
+def test_a_call_inside_a_loop_with_kernels_sees_the_device_results(tmp_path):
+    out = same_results(CALL_IN_LOOP, tmp_path)
+    body = function_text(host_part(out), "int main(void)")
+    call = body.index("solve(N, x, b);")
+    assert body.rindex("LIFT_DIRTY_TO_HOST(b, lift_d_b", 0, call) < call
+    after = body[call:body.index("LIFT_LAUNCH(kernel_main_i_L21")]
+    assert "LIFT_ROWS_TO_DEVICE(lift_d_b, b," in after and "LIFT_ROWS_TO_DEVICE(lift_d_x, x," in after
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("s = A[n / 2] + A[1];", ({"A"}, set(), False, {"s"})),
+    ("A[0] = -1.0;", ({"A"}, {"A"}, False, set())),
+    ("B[i][j] += 2.0; i++;", ({"B"}, {"B"}, False, {"i"})),
+    ("g->u[3] = 1.0;", ({"g->u"}, {"g->u"}, False, set())),
+    ('printf("%f\\n", A[0] + sqrt(t));', ({"A"}, set(), False, set())),
+    ("t = q[3];", (set(), set(), True, {"t"})),       # an unknown array: may be any of them
+    ("if (t > 0.5) t = 0.5;", (set(), set(), False, {"t"})),
+    ("q[3] = 1.0;", None),                              # a write lift cannot tell apart
+    ("*p = 1.0;", None),
+    ("t = (double)*p;", None),
+    ("A = B;", None),                                   # the pointer changes: its buffer would be stale
+    ("g->u = 0;", None),
+    ("A++;", None),
+    ("double t = A[0];", None),                         # a declaration: the scope would hide it
+    ("foo(A);", None),                                  # an unknown function
+    ("return;", None),
+    ('printf("%s", name);', ({"A", "B", "g->u"} & set(), set(), True, set())),
+])
+def test_host_code_between_nests_is_read_conservatively(code, expected):
+    from lifter.backend.cuda_data import gap_effects
+    from lifter.frontend.spans import Spans
+    text = "{ x;\n" + code + "\n}"
+    eff = gap_effects(Spans(text), text.index("\n"), text.rindex("\n"), {"A", "B", "g->u"}, {})
+    if expected is None:
+        assert eff is None
+    else:
+        assert eff is not None and (eff.reads, eff.writes, eff.reads_all, eff.assigned) == expected
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@pytest.mark.parametrize("name", ["PIPELINE", "HOST_BETWEEN", "LU", "CALL_IN_LOOP", "SCRATCH"])
+def test_nvcc_compiles_shared_scopes_host_code_in_nests_and_scratch_arrays(name, tmp_path):
+    src = tmp_path / f"{name.lower()}.cu"
+    src.write_text(lift_cuda(globals()[name]).output)
+    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "x.o")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr, done.stderr
+
+
+HELPER = """#include <stdio.h>
+#include <stdlib.h>
+#define N 60
+static inline size_t at(int i, int j, int n) { return (size_t)i * n + j; }
+
+static void kernel_scale(int n, const double *restrict in, double *restrict out)
+{
+    for (int i = 1; i < n - 1; i++)
+        for (int j = 0; j < n; j++)
+            out[i * n + j] = 2.0 * in[at(i - 1, j, n)] + in[at(i, j, n)];
+}
+
+int main(void)
+{
+    double *in = malloc(N * N * sizeof(double)), *out = malloc(N * N * sizeof(double));
+    for (int k = 0; k < N * N; k++) {
+        in[k] = (double)(k % 17);
+        out[k] = -1.0;
+    }
+    kernel_scale(N, in, out);
+    double s = 0.0;
+    for (int k = 0; k < N * N; k++)
+        s += out[k] * (1 + k % 5);
+    printf("s: %.12e\\n", s);
+    free(in);
+    free(out);
+    return 0;
+}
+"""
+
+
+def test_subscripts_through_an_index_helper_are_bounded(tmp_path):
+    out = same_results(HELPER, tmp_path)
+    body = function_text(host_part(out), "static void kernel_scale(")
+    assert "LIFT_LAUNCH(kernel_scale_i_L8" in body
+    # in: elements (i - 1) * n + j .. i * n + j over 1 <= i <= n - 2, 0 <= j < n, through at(): 0 .. 3539;
+    # out: 60 .. 3539, every element written (j covers its rows): not copied in
+    assert re.search(r"if \(!\(\(0L\) == 0L && \(\(long\)n - 1L\) \+ 1L == \(long\)\(\(n\) / \(1\)\)\)\) "
+                     r"/\* unless every element is overwritten \*/\n\s*LIFT_TO_DEVICE\(lift_r_out, ", body), body
+    stats = byte_counts(out, tmp_path)["kernel_scale_i_L8"]
+    assert stats["copied_in"] == stats["min_in"] == 3540 * 8
+    assert stats["copied_out"] == stats["min_out"] == 3480 * 8

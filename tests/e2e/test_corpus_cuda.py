@@ -78,3 +78,55 @@ def test_corpus_program_compiles_with_nvcc(program, tmp_path):
 def test_most_corpus_programs_offload_a_kernel():
     offloading = [p for p in PROGRAMS if "__global__ void kernel_" in lifted(p)]
     assert len(offloading) >= 0.8 * len(PROGRAMS), sorted(set(PROGRAMS) - set(offloading))
+
+
+HEAT = Path(__file__).resolve().parents[2] / "corpus" / "apps" / "heat"
+
+
+@functools.lru_cache(maxsize=None)
+def lifted_app(source: Path) -> str:
+    return lift_file(str(source), LiftOptions(target="cuda", min_parallel_work=0)).output
+
+
+@pytest.mark.skipif(shutil.which(CXX) is None or shutil.which("gcc") is None, reason="needs g++ and gcc")
+def test_multi_file_app_runs_like_the_original_and_links_with_c_objects(tmp_path):
+    """Each file of corpus/apps/heat lifted on its own: its project headers (with variable-length
+    array parameters, which C++ lacks) are inlined as C++ with C linkage, so the .cu files link
+    with each other and with objects compiled from the C files."""
+    sources = sorted(HEAT.glob("*.c"))
+    original = tmp_path / "heat_orig"
+    subprocess.run(["gcc", "-O1", "-std=gnu11", *map(str, sources), "-o", str(original), "-lm"], check=True)
+    expected = run(original)
+    objects = {}
+    for src in sources:
+        text = lifted_app(src)
+        assert f'/* lift: "{"solver.h" if src.stem != "grid" else "grid.h"}" inlined as C++, with C linkage */' in text
+        cu = tmp_path / f"{src.stem}.cu"  # away from the headers: they must not be needed
+        cu.write_text(text, encoding="utf-8", errors="surrogateescape")
+        obj = tmp_path / f"{src.stem}.o"
+        done = subprocess.run([CXX, "-O1", "-x", "c++", "-include", str(EMULATION), "-c", str(cu), "-o", str(obj)],
+                              capture_output=True, text=True)
+        assert done.returncode == 0, f"{cu}:\n{done.stderr[-4000:]}"
+        objects[src.stem] = obj
+    assert any("__global__ void kernel_" in lifted_app(s) for s in sources)
+    emulated = tmp_path / "heat_emu"
+    subprocess.run([CXX, *map(str, objects.values()), "-o", str(emulated), "-lm"], check=True)
+    assert outputs_match(expected, run_emulated(emulated, ""), 0.0)
+    # grid.c compiled as C, the others as (emulated) CUDA: the linkage agrees
+    grid_c = tmp_path / "grid_c.o"
+    subprocess.run(["gcc", "-O1", "-std=gnu11", "-c", str(HEAT / "grid.c"), "-o", str(grid_c)], check=True)
+    mixed = tmp_path / "heat_mixed"
+    subprocess.run([CXX, str(objects["main"]), str(objects["solver"]), str(grid_c), "-o", str(mixed), "-lm"],
+                   check=True)
+    assert outputs_match(expected, run_emulated(mixed, "reverse"), 0.0)
+
+
+@pytest.mark.skipif(shutil.which(NVCC) is None,
+                    reason="nvcc not found: the CUDA compile check needs the CUDA toolkit (set NVCC to its path)")
+@pytest.mark.parametrize("source", sorted(HEAT.glob("*.c")), ids=lambda p: f"heat/{p.name}")
+def test_multi_file_app_compiles_with_nvcc(source, tmp_path):
+    cu = tmp_path / f"{source.stem}.cu"
+    cu.write_text(lifted_app(source), encoding="utf-8", errors="surrogateescape")
+    done = subprocess.run([NVCC, "-c", f"-arch={NVCC_ARCH}", str(cu), "-o", str(tmp_path / f"{source.stem}.o")],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"nvcc failed on {cu}:\n{done.stderr[-4000:]}"

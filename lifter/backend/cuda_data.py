@@ -1,0 +1,492 @@
+"""Data placement of the CUDA backend: device buffers and host<->device copies, shared by
+consecutive offloaded loop nests of one function.
+
+A *data scope* covers one offloaded nest, or several that are statements of the same block
+with only host code between them (`group_nests`). In it every array the nests touch gets one
+device buffer (the hull of the rows the nests touch), and copies follow the data, not the nests:
+an array is copied to the device right before the first nest that needs it (skipped when that
+nest overwrites every row it moves), stays there across the following nests, and comes back
+once, at the end, if a nest wrote it. Host code between two nests is read conservatively from
+its tokens (`gap_effects`): every array it may read is copied back right before it (if a nest
+made the device copy newer), every array it may write is copied to the device again before the
+next nest that uses it; code whose effects cannot be bounded (calls of unknown functions,
+writes through pointers lift cannot name, declarations that a data scope would hide, jumps,
+reassigned array pointers) ends the scope, so the next nest opens its own.
+
+Every copy goes through LIFT_TO_DEVICE / LIFT_TO_HOST, which count bytes; with -DLIFT_PROFILE
+each data scope prints at exit the bytes it moved against the minimum (each array the nests
+read copied in once, each array they write copied out once): `lift-bytes: ...`.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from lifter.frontend.spans import Spans, Token, Unparsable
+from lifter.graph.nodes import AccessNode
+
+
+@dataclass
+class ArrayUse:
+    """One device array of one offloaded nest: which rows it touches, writes and must read."""
+
+    host: str  # the C expression of the array on the host (`A`, `g->u`)
+    suffix: str  # of its host-side variables: lift_lo_<suffix>, lift_d_<suffix>, ...
+    row: str  # C expression: bytes of one row (`sizeof((A)[0])`)
+    node: AccessNode
+    lo: str  # first and last row the nest touches (C expressions, evaluated before the scope)
+    hi: str
+    wlo: str | None = None  # first and last row it writes (None: read only)
+    whi: str | None = None
+    covers: str | None = None  # no copy in needed: '' always, a C condition, None never
+    tracked: bool = False  # the nest keeps lift_dirty_lo/hi_<suffix>: rows newer on the GPU (host code inside)
+
+
+@dataclass
+class NestData:
+    """One offloaded nest, everything its data scope needs to know."""
+
+    function: str
+    start: int  # span of the nest in the source text
+    end: int
+    nest: str  # the nest with kernel launches in place of the parallel loops
+    arrays: list[ArrayUse]
+    condition: str  # the planner's run-time condition, parenthesized ('' when none)
+    reduction_slots: int
+    kernels: list[str]
+    written: set[str]  # names the nest may assign (scalars, loop variables)
+
+    def head_words(self) -> set[str]:
+        """Names the scope's head evaluates for this nest (row bounds, conditions)."""
+        texts = [self.condition] + [x for a in self.arrays for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x]
+        return {t.text for x in texts for t in Spans(x).tokens if t.kind == "word"}
+
+
+@dataclass
+class GapEffects:
+    """What host code between two nests may do to the device arrays."""
+
+    start: int
+    end: int
+    reads: set[str] = field(default_factory=set)  # host names of arrays it may read
+    writes: set[str] = field(default_factory=set)
+    reads_all: bool = False  # it reads memory through names lift cannot tell apart
+    assigned: set[str] = field(default_factory=set)  # names it may assign
+
+
+# Calls host code between nests may make: they touch no array but through their arguments.
+PURE_CALLS = {
+    "sqrt", "sqrtf", "cbrt", "fabs", "fabsf", "abs", "labs", "llabs", "exp", "expf", "exp2", "log", "logf",
+    "log2", "log10", "pow", "powf", "sin", "cos", "tan", "atan", "atan2", "sinh", "cosh", "tanh", "floor",
+    "ceil", "round", "trunc", "fmod", "fmin", "fmax", "fma", "hypot", "erf", "lround", "rint", "copysign",
+    "isnan", "isinf", "isfinite",
+}
+PRINT_CALLS = {"printf", "fprintf", "puts", "putchar", "fputs", "fputc", "putc", "fflush"}
+NOT_CALLS = {"if", "for", "while", "switch", "sizeof", "return", "_Alignof", "alignof", "__alignof__",
+             "typeof", "__typeof__"}
+JUMPS = {"return", "goto", "break", "continue", "case", "default", "asm", "__asm__", "__asm"}
+DECL_WORDS = {"int", "long", "short", "char", "float", "double", "void", "unsigned", "signed", "const",
+              "volatile", "static", "extern", "struct", "union", "enum", "typedef", "register", "auto", "_Bool",
+              "bool", "inline", "_Static_assert", "__extension__"}
+ASSIGN_OPS = set("+-*/%&|^")
+
+
+def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str]) -> GapEffects | None:
+    """The effects of the statements between offsets `start` and `end` (host code between two nests)
+    on the device arrays `hosts`, or None when a data scope cannot span them."""
+    toks = spans.tokens
+    starts = [t.start for t in toks]
+    i, j = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
+    gap = toks[i:j]
+    eff = GapEffects(start, end)
+    if not gap:
+        return eff
+    # Whole statements of the same block, none of them a declaration (its name would be hidden).
+    k = i
+    try:
+        while k < j:
+            if toks[k].text == ";":
+                k += 1
+                continue
+            first, nxt = toks[k], toks[k + 1] if k + 1 < j else None
+            if first.kind == "word" and (first.text in DECL_WORDS or nxt is not None and (
+                    nxt.kind == "word" or nxt.text == ":" or nxt.text == "*" and first.text not in macros
+                    and k + 2 < j and toks[k + 2].kind == "word" and k + 3 < j and toks[k + 3].text in ("=", ";", ",", "["))):
+                return None  # a declaration or a label
+            k = spans.statement_end(k)
+    except Unparsable:
+        return None
+    if k != j:
+        return None
+    match = _brackets(gap)
+    for n, t in enumerate(gap):
+        if t.kind == "directive" or t.kind == "word" and t.text in JUMPS:
+            return None
+        if t.kind == "word" and n + 1 < len(gap) and gap[n + 1].text == "(" and t.text not in NOT_CALLS:
+            if t.text in PRINT_CALLS:
+                fmt = next((x.text for x in gap[n + 2:match.get(n + 1, n + 2)] if x.kind == "string"), "")
+                if "%s" in fmt or "%n" in fmt:
+                    eff.reads_all = True
+            elif t.text not in PURE_CALLS:
+                return None  # an unknown function may touch anything
+        if t.kind == "word" and t.text in macros and t.text not in hosts:
+            body = Spans(macros[t.text]).tokens
+            if any(x.text in "[*&(=" or x.text == ">" for x in body if x.kind == "punct"):
+                return None  # a macro that may hide an access or a call
+        if t.text == "*" and t.kind == "punct" and (_unary(gap, n) or _after_cast(gap, n, match)):
+            return None  # a dereference of a pointer lift cannot name
+    n = 0
+    while n < len(gap):
+        t = gap[n]
+        if t.kind != "word" or _after_member(gap, n) or (n + 1 < len(gap) and gap[n + 1].text == "("):
+            n += 1
+            continue
+        # a postfix chain: name ( .f | ->f | [..] )*
+        path, m, subscripted, member = t.text, n + 1, False, False
+        plain_path = True
+        while m < len(gap):
+            if gap[m].text == "[":
+                subscripted = True
+                plain_path = False
+                m = match.get(m, len(gap) - 1) + 1
+            elif gap[m].text == "." and m + 1 < len(gap) and gap[m + 1].kind == "word":
+                member = True
+                if plain_path:
+                    path += "." + gap[m + 1].text
+                m += 2
+            elif gap[m].text == "-" and m + 2 < len(gap) and gap[m + 1].text == ">" and \
+                    gap[m].end == gap[m + 1].start and gap[m + 2].kind == "word":
+                member = True
+                if plain_path:
+                    path += "->" + gap[m + 2].text
+                m += 3
+            else:
+                break
+        written = _assigned_after(gap, m) or _incremented_before(gap, n) or _address_of(gap, n - 1)
+        host = _host_of(path, hosts)
+        if host is not None:
+            if host == path and not subscripted and (_assigned_after(gap, m) or _incremented_before(gap, n)):
+                return None  # the pointer itself is reassigned: its device buffer would be stale
+            eff.reads.add(host)
+            if written or host == path and not subscripted:
+                eff.writes.add(host)  # the array escapes or is written: conservatively both
+        elif subscripted or member:
+            if written:
+                return None  # a write through a name lift cannot tell apart from the device arrays
+            eff.reads_all = True
+        elif written:
+            eff.assigned.add(t.text)
+        n = m
+    return eff
+
+
+def _host_of(path: str, hosts: set[str]) -> str | None:
+    """The device array a postfix chain's base names (`A` for `A[i][j]`, `g->u` for `g->u[i]`)."""
+    best = None
+    for h in hosts:
+        if path == h or path.startswith(h + ".") or path.startswith(h + "->"):
+            if best is None or len(h) > len(best):
+                best = h
+    return best
+
+
+def _brackets(toks: list[Token]) -> dict[int, int]:
+    stack, match = [], {}
+    for n, t in enumerate(toks):
+        if t.kind == "punct" and t.text in "([{":
+            stack.append(n)
+        elif t.kind == "punct" and t.text in ")]}" and stack:
+            match[stack.pop()] = n
+    return match
+
+
+def _unary(toks: list[Token], n: int) -> bool:
+    """The operator at n is a prefix operator (no operand ends right before it)."""
+    if n == 0:
+        return True
+    p = toks[n - 1]
+    return not (p.kind in ("word", "number", "string") and p.text not in ("return", "sizeof", "case")
+                or p.text in (")", "]"))
+
+
+def _address_of(toks: list[Token], n: int) -> bool:
+    """Token n is a unary `&` (not half of `&&`)."""
+    if n < 0 or toks[n].text != "&" or not _unary(toks, n):
+        return False
+    return not (n > 0 and toks[n - 1].text == "&" and toks[n - 1].end == toks[n].start)
+
+
+def _after_cast(toks: list[Token], n: int, match: dict[int, int]) -> bool:
+    """`(double)*p`: the `*` follows a parenthesized type (or what may be one)."""
+    if n == 0 or toks[n - 1].text != ")":
+        return False
+    opening = next((o for o, c in match.items() if c == n - 1), None)
+    return opening is not None and all(t.kind == "word" or t.text == "*" for t in toks[opening + 1:n - 1])
+
+
+def _after_member(toks: list[Token], n: int) -> bool:
+    if n == 0:
+        return False
+    p = toks[n - 1]
+    return p.text == "." or p.text == ">" and n >= 2 and toks[n - 2].text == "-" and toks[n - 2].end == p.start
+
+
+def _assigned_after(toks: list[Token], m: int) -> bool:
+    """An assignment operator or ++/-- follows the operand ending before token m."""
+    if m >= len(toks):
+        return False
+    a = toks[m]
+    b = toks[m + 1] if m + 1 < len(toks) else None
+    joined = b is not None and a.end == b.start
+    if a.text == "=":
+        return not (joined and b.text == "=")
+    if a.text in ASSIGN_OPS and joined and b.text == "=":
+        return True
+    if a.text in "+-" and joined and b.text == a.text:
+        return True
+    if a.text in "<>" and joined and b.text == a.text:
+        c = toks[m + 2] if m + 2 < len(toks) else None
+        return c is not None and c.text == "=" and b.end == c.start
+    return False
+
+
+def _incremented_before(toks: list[Token], n: int) -> bool:
+    return n >= 2 and toks[n - 1].text == toks[n - 2].text and toks[n - 1].text in "+-" and \
+        toks[n - 2].end == toks[n - 1].start
+
+
+# --------------------------------------------------------------------------------------
+# Which nests share a data scope.
+
+
+def group_nests(spans: Spans, text: str, nests: list[NestData], macros: dict[str, str],
+                barriers: list[int]) -> list[tuple[list[NestData], list[GapEffects]]]:
+    """Consecutive nests of one function (in text order) with host code between them that a data
+    scope can span, as (nests, gaps between them). `barriers` are offsets of nests lift did not
+    offload (with a remark in front): a scope never spans one."""
+    groups: list[tuple[list[NestData], list[GapEffects]]] = []
+    for nest in sorted(nests, key=lambda x: x.start):
+        if groups:
+            members, gaps = groups[-1]
+            prev = members[-1]
+            eff = None
+            if prev.function == nest.function and not any(prev.end <= b < nest.start for b in barriers):
+                hosts = {a.host for m in members + [nest] for a in m.arrays}
+                eff = gap_effects(spans, prev.end, nest.start, hosts, macros)
+            if eff is not None and _can_join(members, gaps + [eff], nest):
+                members.append(nest)
+                gaps.append(eff)
+                continue
+        groups.append(([nest], []))
+    return groups
+
+
+def _can_join(members: list[NestData], gaps: list[GapEffects], nest: NestData) -> bool:
+    """The scope's head is evaluated before its first nest: what the nest's row bounds and condition
+    use must not change before it runs, nor the pointers of the arrays it touches."""
+    changed = set().union(*(m.written for m in members), *(g.assigned for g in gaps))
+    words = nest.head_words() | {w for a in nest.arrays for w in _words(a.host)}
+    earlier = {w for m in members for a in m.arrays for w in _words(a.host)}
+    return not (words & changed) and not (earlier & nest.written)
+
+
+def _words(text: str) -> set[str]:
+    return {t.text for t in Spans(text).tokens if t.kind == "word"}
+
+
+# --------------------------------------------------------------------------------------
+# The text of a data scope.
+
+
+@dataclass
+class _Buffer:
+    host: str
+    suffix: str
+    row: str
+    node: AccessNode
+    uses: list[tuple[int, ArrayUse]] = field(default_factory=list)
+
+    @property
+    def written(self) -> bool:
+        return any(u.wlo is not None for _, u in self.uses)
+
+    def covers(self, use: ArrayUse) -> str | None:
+        """When the nest of `use` overwrites everything it moves, no copy in is needed before it:
+        '' always, a C condition, None never. The buffer holds the hull of all nests' rows: with
+        several nests, only when the hull is this nest's rows (checked at run time)."""
+        if use.covers is None or len(self.uses) == 1:
+            return use.covers
+        s = self.suffix
+        same = f"lift_lo_{s} == ({use.lo}) && lift_lo_{s}_end == ({use.hi})"
+        return f"{use.covers} && {same}" if use.covers else same
+
+
+def emit_scope(text: str, nests: list[NestData], gaps: list[GapEffects], indent: str) -> str:
+    """The replacement of the text from the first nest's start to the last nest's end."""
+    i1, i2 = indent + "    ", indent + "        "
+    buffers: dict[str, _Buffer] = {}
+    for k, nest in enumerate(nests):
+        for a in nest.arrays:
+            b = buffers.setdefault(a.host, _Buffer(a.host, a.suffix, a.row, a.node))
+            b.uses.append((k, a))
+    head = []
+    for b in buffers.values():
+        head += _hull(b.suffix, "lo", "rows", [(u.lo, u.hi) for _, u in b.uses])
+        if b.written:
+            head += _hull(b.suffix, "olo", "orows", [(u.wlo, u.whi) for _, u in b.uses if u.wlo is not None])
+    spans = {h: (f"(const char *)({h}) + lift_lo_{b.suffix} * {b.row}",
+                 f"(const char *)({h}) + (lift_lo_{b.suffix} + lift_rows_{b.suffix}) * {b.row}")
+             for h, b in buffers.items()}
+    conds = []
+    for n in nests:
+        if n.condition and n.condition not in conds:
+            conds.append(n.condition)
+    cond = " && ".join(conds + [x for x in [_alias_condition(list(buffers.values()), spans)] if x])
+
+    body = ["LIFT_BYTES_START;"]
+    for b in buffers.values():
+        s = b.suffix
+        body.append(f"char *lift_r_{s} = 0;")
+        body.append(f"LIFT_CHECK(lift_malloc(&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {b.row}));")
+        body.append(f"char *lift_d_{s} = lift_r_{s} - lift_lo_{s} * (long){b.row};")
+    for b in buffers.values():
+        if any(u.tracked for _, u in b.uses):
+            body.append(f"long lift_dirty_lo_{b.suffix} = 0, lift_dirty_hi_{b.suffix} = -1; /* none newer on the GPU */")
+    slots = max(n.reduction_slots for n in nests)
+    if slots:
+        body.append("char *lift_dred = 0;")
+        body.append(f"LIFT_CHECK(lift_malloc(&lift_dred, 16 * {slots}));")
+    on_device = {h: False for h in buffers}  # the device buffer holds the array's current values
+    newer = {h: False for h in buffers}  # ... and they are newer than the host's
+    moved_in, moved_out, synced = [], [], []
+    for k, nest in enumerate(nests):
+        for a in nest.arrays:
+            b = buffers[a.host]
+            if on_device[a.host]:
+                continue
+            on_device[a.host] = True
+            covers = b.covers(a)
+            copy = _to_device(b)
+            if covers is None:
+                body.append(copy)
+                moved_in.append(b.host)
+            elif covers:
+                body += [f"if (!({covers})) /* unless every element is overwritten */", "    " + copy]
+                moved_in.append(f"{b.host} (unless overwritten)")
+        body.append(nest.nest)
+        for a in nest.arrays:
+            if a.wlo is not None:
+                newer[a.host] = True
+        if k < len(gaps):
+            gap = gaps[k]
+            back = [h for h in buffers if newer[h] and (gap.reads_all or h in gap.reads | gap.writes)]
+            if back:
+                body.append(f"/* lift: the host code below may read {', '.join(back)}: back to the host first */")
+            for h in back:
+                body.append(_to_host(buffers[h]))
+                newer[h] = False
+                synced.append(h)
+            body.append(_gap_text(text, gap))
+            for h in gap.writes:
+                on_device[h] = False  # copied again before the next nest that uses it
+    for h, b in buffers.items():
+        if newer[h]:
+            body.append(_to_host(b))
+            moved_out.append(h)
+    first = {h: b.covers(b.uses[0][1]) for h, b in buffers.items()}  # an input unless its first nest overwrites it
+    min_in = " + ".join(f"(size_t)lift_rows_{b.suffix} * {b.row}" if first[h] is None else
+                        f"(({first[h]}) ? (size_t)0 : (size_t)lift_rows_{b.suffix} * {b.row})"
+                        for h, b in buffers.items() if first[h] != "") or "(size_t)0"
+    min_out = " + ".join(f"(size_t)lift_orows_{b.suffix} * {b.row}" for b in buffers.values() if b.written) \
+        or "(size_t)0"
+    site = " ".join(x for n in nests for x in n.kernels)
+    body.append(f'LIFT_BYTES("{site}", lift_bytes_in, lift_bytes_out, {min_in}, {min_out});')
+    for b in buffers.values():
+        body.append(f"LIFT_CHECK(lift_free(lift_r_{b.suffix}, (size_t)lift_imax(1L, lift_rows_{b.suffix}) * {b.row}));")
+    if slots:
+        body.append(f"LIFT_CHECK(lift_free(lift_dred, 16 * {slots}));")
+    body.append("LIFT_CHECK(cudaDeviceSynchronize());")
+
+    what = f"in: {', '.join(moved_in) or 'nothing'}; out: {', '.join(moved_out) or 'nothing'}"
+    if synced:
+        what += f"; back to the host for the code between the nests: {', '.join(synced)}"
+    shared = f"{len(nests)} loop nests share their device data" if len(nests) > 1 else "loop nest offloaded to the GPU"
+    lines = [f"{{ /* lift: {shared} ({', '.join(site.split())}); copies {comment_text(what)} */"]
+    lines += [i1 + x for x in head]
+    inner = i2 if cond else i1
+    if cond:
+        lines.append(f"{i1}if ({cond}) {{")
+    lines += [reindent(x, inner) for x in body]
+    if cond:
+        lines.append(f"{i1}}} else {{ /* too little work, or the arrays overlap: the original code, on the host */")
+        lines.append(i2 + text[nests[0].start:nests[-1].end])
+        lines.append(f"{i1}}}")
+    lines.append(indent + "}")
+    return "\n".join(lines)
+
+
+def _hull(s: str, lo: str, rows: str, ranges: list[tuple[str, str]]) -> list[str]:
+    """Head lines defining lift_<lo>_<s> and lift_<rows>_<s>: the rows of one range, or the hull of the
+    non-empty ones among several."""
+    if len(ranges) == 1:
+        a, b = ranges[0]
+        return [f"const long lift_{lo}_{s} = {a}, lift_{rows}_{s} = lift_imax(0L, ({b}) - lift_{lo}_{s} + 1L);"]
+    lines = [f"long lift_{lo}_{s} = 0, lift_{lo}_{s}_end = -1; /* the hull of the nests' rows */"]
+    lines += [f"lift_hull(&lift_{lo}_{s}, &lift_{lo}_{s}_end, {a}, {b});" for a, b in ranges]
+    lines.append(f"const long lift_{rows}_{s} = lift_imax(0L, lift_{lo}_{s}_end - lift_{lo}_{s} + 1L);")
+    return lines
+
+
+def _to_device(b: _Buffer) -> str:
+    s, h = b.suffix, b.host
+    return (f"LIFT_TO_DEVICE(lift_r_{s}, (const char *)({h}) + lift_lo_{s} * {b.row}, "
+            f"(size_t)lift_rows_{s} * {b.row});")
+
+
+def _to_host(b: _Buffer) -> str:
+    s, h = b.suffix, b.host
+    return (f"LIFT_TO_HOST((char *)({h}) + lift_olo_{s} * {b.row}, lift_d_{s} + lift_olo_{s} * {b.row}, "
+            f"(size_t)lift_orows_{s} * {b.row});")
+
+
+def _gap_text(text: str, gap: GapEffects) -> str:
+    piece = text[gap.start:gap.end].strip("\n")
+    lines = piece.split("\n")
+    rest = [l for l in lines if l.strip()]
+    common = min((len(l) - len(l.lstrip(" \t")) for l in rest), default=0)
+    return "\n".join(l[common:] if l.strip() else "" for l in lines).strip("\n")
+
+
+def _alias_condition(buffers: list[_Buffer], spans: dict[str, tuple[str, str]]) -> str:
+    """Run-time check that device arrays reached through pointers do not overlap where one is written
+    (each gets its own buffer: overlapping ones would see stale copies)."""
+    checks = []
+    for i, a in enumerate(buffers):
+        for b in buffers[i + 1:]:
+            if not (a.written or b.written):
+                continue
+            if not (_may_alias(a.node) or _may_alias(b.node)):
+                continue
+            if a.node.restrict or b.node.restrict:
+                continue
+            if a.node.kind == "array" and b.node.kind == "array":
+                continue  # two objects of their own
+            if any(x.kind == "array" and x.storage == "local" for x in (a.node, b.node)):
+                continue  # a local array is not reached through a pointer parameter
+            (plo, phi), (qlo, qhi) = spans[a.host], spans[b.host]
+            checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
+    return " && ".join(checks)
+
+
+def _may_alias(node: AccessNode) -> bool:
+    return node.kind in ("pointer", "memory") or node.storage == "param"
+
+
+def comment_text(text: str) -> str:
+    return text.replace("*/", "* /")
+
+
+def reindent(text: str, indent: str) -> str:
+    lines = text.split("\n")
+    return "\n".join([indent + lines[0].lstrip() if lines[0].strip() else lines[0]] +
+                     [(indent + l if l.strip() else l) for l in lines[1:]])
