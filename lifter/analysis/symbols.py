@@ -137,9 +137,25 @@ class SymbolTable:
 
         self.pure_functions = _pure_functions(ast, typedefs)
         self.call_effects = call_effects(ast, typedefs, self.pure_functions)
+        self.called_in_loops = _called_in_loops(ast)
 
     def for_function(self, func: c_ast.FuncDef) -> "FunctionSymbols":
         return FunctionSymbols(self, func)
+
+
+def _called_in_loops(ast: c_ast.FileAST) -> set[str]:
+    """Names of functions called inside a loop anywhere in the file (directly)."""
+    names: set[str] = set()
+
+    def visit(node, in_loop: bool):
+        if isinstance(node, c_ast.FuncCall) and in_loop and isinstance(node.name, c_ast.ID):
+            names.add(node.name.name)
+        inner = in_loop or isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile))
+        for _, child in node.children():
+            visit(child, inner)
+
+    visit(ast, False)
+    return names
 
 
 class FunctionSymbols:
