@@ -1,5 +1,5 @@
-# app.mk - the build shared by the mini-applications under corpus/apps/ (heat has its own
-# Makefile, the longer original of this one).  An application's Makefile sets
+# app.mk - the build shared by the mini-applications under corpus/apps/.  An application's
+# Makefile sets
 #
 #   APP   the program name          SRCS  its sources
 #   RTOL  relative tolerance of the result check (reductions reassociate sums)
