@@ -255,8 +255,9 @@ class CallEffects:
     `reads`/`writes` are the positions of pointer parameters through which it
     may read/write (any element of the pointed-to block); `global_reads`/
     `global_writes` the global arrays it may touch. A function with such a
-    summary writes no global scalar (those may be loop bounds of the caller),
-    returns no pointer, and calls only pure or summarized functions.
+    summary touches no global scalar (the caller may use it as a loop bound or
+    privatize it, and the callee would not see the private copy), returns no
+    pointer, and calls only pure or summarized functions.
     """
 
     reads: frozenset
@@ -397,10 +398,9 @@ class _Summarizer:
 
     def _access(self, node, is_write: bool, also_read: bool = False) -> None:
         root = self._root(node, read_subscripts=True)
-        if isinstance(root, tuple):  # a global scalar: reading is fine, writing is not
-            if is_write:
-                raise _NoSummary
-            return
+        if isinstance(root, tuple):
+            # A global scalar: the caller may privatize it or use it as a loop bound.
+            raise _NoSummary
         if root is None:
             return
         if is_write:
@@ -431,7 +431,8 @@ class _Summarizer:
         if isinstance(node, c_ast.ID):
             if node.name in self.params or node.name in self.derived:
                 raise _NoSummary  # the pointer itself used as a value
-            self._root(node, read_subscripts=False)
+            if isinstance(self._root(node, read_subscripts=False), tuple):
+                raise _NoSummary  # a global scalar (see _access)
             return
         if isinstance(node, c_ast.Decl):
             if node.name in self.derived:

@@ -25,6 +25,7 @@ static void put(int k, double v) { table[k & 7] = v; }
 static double *first(double *x) { return x; }
 static void moves(double *x, double *y) { x = y; x[0] = 1.0; }
 static void deep(double **rows) { rows[0][0] = 1.0; }
+static void from_global(double *y) { y[0] = counter; }
 """
 
 
@@ -42,9 +43,9 @@ def test_summaries_name_the_pointer_arguments_and_globals_touched():
     assert s["put"].global_writes == {"table"}
 
 
-def test_no_summary_for_global_scalar_writes_pointer_results_moved_or_loaded_pointers():
+def test_no_summary_for_global_scalars_pointer_results_moved_or_loaded_pointers():
     s = _summaries(HELPERS)
-    for name in ("bump", "first", "moves", "deep"):
+    for name in ("bump", "first", "moves", "deep", "from_global"):
         assert name not in s, name
 
 
@@ -86,6 +87,23 @@ void kernel(int n, double *restrict out, double *restrict acc)
 def test_a_call_writing_shared_data_keeps_the_loop_sequential():
     line = SHARED.splitlines().index("    for (int i = 0; i < n; i++) {") + 1
     assert not _loops(SHARED)[(line, "i")]["parallel"]
+
+
+# Negative: the caller could privatize the global g, but the callee reads the shared one.
+GLOBAL = HELPERS + """
+void kernel(int n, double *restrict out)
+{
+    for (int i = 0; i < n; i++) {
+        counter = i;
+        from_global(&out[i]);
+    }
+}
+"""
+
+
+def test_a_callee_reading_a_global_scalar_keeps_the_loop_sequential():
+    line = GLOBAL.splitlines().index("    for (int i = 0; i < n; i++) {") + 1
+    assert not _loops(GLOBAL)[(line, "i")]["parallel"]
 
 
 PROGRAM = r"""
