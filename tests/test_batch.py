@@ -17,7 +17,8 @@ from lifter.batch import BatchOptions, DepOptions, lift_batch
 from tests.cli_runner import lift
 
 REPO = Path(__file__).resolve().parent.parent
-HEAT = REPO / "corpus" / "apps" / "heat"
+APPS = REPO / "corpus" / "apps"
+HEAT = APPS / "heat"
 DIAG = re.compile(r"^(?P<path>.+?):(?:(?P<line>\d+):(?:(?P<col>\d+):)?)? error: (?P<msg>.+)$", re.M)
 
 AXPY = """#include "vec.h"
@@ -408,14 +409,24 @@ def _make(app: Path, *args, env=None):
     return done.stdout
 
 
-@pytest.mark.skipif(shutil.which("make") is None or shutil.which("gcc") is None, reason="needs make and gcc")
+def _copy_app(app: Path, tmp_path: Path) -> Path:
+    """The app and the make fragment every app includes (../app.mk)."""
+    shutil.copy(APPS / "app.mk", tmp_path / "app.mk")
+    shutil.copytree(app, tmp_path / app.name, ignore=shutil.ignore_patterns("build"))
+    return tmp_path / app.name
+
+
+needs_make = pytest.mark.skipif(shutil.which("make") is None or shutil.which("gcc") is None,
+                                reason="needs make and gcc")
+
+
+@needs_make
 def test_heat_app_builds_through_lift_and_rebuilds_on_header_change(tmp_path):
-    app = tmp_path / "heat"
-    shutil.copytree(HEAT, app, ignore=shutil.ignore_patterns("build"))
+    app = _copy_app(HEAT, tmp_path)
     tool = f"{sys.executable} -m lifter"
-    env = dict(os.environ, OMP_NUM_THREADS="2")
-    out = _make(app, "check", f"LIFT_TOOL={tool}", env=env)
-    assert "lifted build agrees with plain build" in out
+    env = dict(os.environ)
+    out = _make(app, "check", f"LIFT_TOOL={tool}", "ARGS=220 20", "THREADS=2", env=env)
+    assert "lifted build agrees with plain build at 2 threads" in out
     lifted = (app / "build" / "lift" / "solver.c").read_text()
     assert "#pragma omp parallel for" in lifted
     assert (app / "build" / "lift" / "main.c.d").read_text().startswith("build/lift/main.c: main.c grid.h solver.h")
@@ -436,6 +447,45 @@ def test_heat_app_builds_through_lift_and_rebuilds_on_header_change(tmp_path):
     assert relifted() == []
     touch(app / "grid.h")     # included by every source
     assert relifted() == ["grid.c", "main.c", "solver.c"]
+
+
+# Every app: arguments small enough for a test, large enough that the hot loops' run-time
+# work conditions hold (so the parallel code runs), and the functions whose loops must be
+# parallel in the lifted source.
+APP_RUNS = {
+    "heat": ("220 20", {"solver.c": ["jacobi_sweep", "max_change"]}),
+    "cg": ("40 20", {"csr.c": ["spmv"], "vector.c": ["dot", "axpy", "xpay"]}),
+    "md": ("12 10", {"force.c": ["lj"], "cells.c": ["bin"]}),
+    "xs": ("20000 200 20", {"lookup.c": ["lookups_kernel"]}),
+    "kmeans": ("20000 8 10", {"kmeans.c": ["assign", "inertia"]}),
+}
+
+
+def test_every_app_has_a_test_run():
+    assert sorted(APP_RUNS) == sorted(p.parent.name for p in APPS.glob("*/Makefile"))
+
+
+def _function_text(text: str, name: str) -> str:
+    """The definition of `name` (header to closing brace) in C text of one-brace-per-line style."""
+    start = re.search(rf"^\w[^;{{}}]*?\b{name}\([^;{{}}]*?\)\s*\{{", text, re.M)
+    assert start, name
+    return text[start.start():text.index("\n}\n", start.end())]
+
+
+@needs_make
+@pytest.mark.parametrize("name", sorted(APP_RUNS))
+def test_app_gives_the_same_results_through_lift_at_1_2_and_8_threads(tmp_path, name):
+    """Plain and lifted builds of the app agree (within its RTOL) at 1, 2 and 8 threads,
+    and its hot loops carry OpenMP directives."""
+    args, hot = APP_RUNS[name]
+    app = _copy_app(APPS / name, tmp_path)
+    out = _make(app, "check", f"LIFT_TOOL={sys.executable} -m lifter", f"ARGS={args}", "THREADS=1 2 8")
+    for threads in (1, 2, 8):
+        assert f"lifted build agrees with plain build at {threads} threads" in out
+    for source, functions in hot.items():
+        lifted = (app / "build" / "lift" / source).read_text()
+        for function in functions:
+            assert "#pragma omp parallel for" in _function_text(lifted, function), (source, function)
 
 
 # 7. the benchmark's synthetic input -------------------------------------------------------

@@ -251,6 +251,9 @@ class _Collector:
             for a in args:
                 self.reads(a)
             return
+        summary = self.symbols.table.call_effects.get(name)
+        if summary is not None and self._summarized_call(node, summary):
+            return
         self.effects.unknown_call = self.effects.unknown_call or (name or c_text(node.name))
         line = node.coord.line if node.coord else 0
         self.effects.refs.append(Ref(WORLD, WORLD, [], True, True, c_text(node), line))
@@ -269,6 +272,68 @@ class _Collector:
                     self.effects.refs.append(Ref(key, target.name, any_index, True, True, target.name, line))
             elif not isinstance(target, (c_ast.Constant, c_ast.BinaryOp)) or _has_pointer_ops(target):
                 self._memory(True, line, target)
+
+    def _summarized_call(self, node: c_ast.FuncCall, summary) -> bool:
+        """A call to a summarized file-local function: its effects through pointer arguments and
+        globals, as reads and may-writes of any element. False (nothing recorded) when an
+        argument or global cannot be named here; the call is then unknown."""
+        args = node.args.exprs if node.args else []
+        line = node.coord.line if node.coord else 0
+        refs, to_read = [], []
+        for k, a in enumerate(args):
+            if k not in summary.reads and k not in summary.writes:
+                to_read.append(a)
+                continue
+            target = self._pointer_target(a)
+            if target is None:
+                return False
+            key, name, ndim, subscripts = target
+            to_read.extend(subscripts)
+            for is_write in (False, True):
+                if k in (summary.writes if is_write else summary.reads):
+                    refs.append(Ref(key, name, [None] * ndim, is_write, is_write, c_text(a), line))
+        for name in sorted(summary.global_reads | summary.global_writes):
+            sym = self.symbols.lookup(name)
+            if sym is None or sym is not self.symbols.table.globals.get(name) or self.scoped(name) != name:
+                return False  # shadowed by a local of the caller
+            for is_write in (False, True):
+                if name in (summary.global_writes if is_write else summary.global_reads):
+                    refs.append(Ref(name, name, [None] * sym.ndim, is_write, is_write, c_text(node), line))
+        for a in to_read:
+            self.reads(a)
+        self.effects.refs.extend(refs)
+        return True
+
+    def _pointer_target(self, arg):
+        """(key, name, dimensions, subscript expressions read) of the block a pointer argument
+        points into: `a`, `a + e`, `&a[e]`, `&a[e].f`, `&x` for arrays, pointers and scalars."""
+        while isinstance(arg, c_ast.Cast):
+            arg = arg.expr
+        read, addressed = [], False
+        if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
+            read.append(arg.right)
+            arg = arg.left
+            while isinstance(arg, c_ast.Cast):
+                arg = arg.expr
+            if not isinstance(arg, c_ast.ID):
+                return None
+        elif isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
+            arg, addressed = arg.expr, True
+            while isinstance(arg, c_ast.StructRef) and arg.type == ".":
+                arg = arg.name
+            while isinstance(arg, c_ast.ArrayRef):
+                read.append(arg.subscript)
+                arg = arg.name
+        if not isinstance(arg, c_ast.ID):
+            return None
+        sym = self.symbols.lookup(arg.name)
+        if sym is None or sym.indirect or sym.name in self.symbols.ambiguous:
+            return None
+        if sym.kind == "scalar" and addressed and not read:
+            return self.scoped(arg.name), arg.name, 0, read
+        if sym.kind in ("array", "pointer"):
+            return self.scoped(arg.name), arg.name, sym.ndim, read
+        return None
 
 
 def _conditional_parts(node):

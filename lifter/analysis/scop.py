@@ -174,7 +174,8 @@ class RegionBuilder:
         params = sorted(self.params)
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,
-                      self.containers, params, context)
+                      self.containers, params, context,
+                      called_in_loop=self.function in self.symbols.table.called_in_loops)
 
     def _is_size(self, name: str) -> bool:
         return name not in self._loop_vars and self._is_parameter(name)

@@ -127,6 +127,7 @@ class SymbolTable:
         self.typedefs = typedefs
         self.globals: dict[str, Symbol] = {}
         self.pure_functions: set[str] = set()
+        self.call_effects: dict[str, CallEffects] = {}
         for ext in ast.ext:
             if isinstance(ext, c_ast.Decl) and ext.name:
                 self.globals[ext.name] = classify(ext.name, ext.type, typedefs, "global", ext)
@@ -135,6 +136,8 @@ class SymbolTable:
                 self.globals[name] = Symbol(name, "function", storage="global", decl=ext.decl)
 
         self.pure_functions = _pure_functions(ast, typedefs)
+        self.call_effects = call_effects(ast, typedefs, self.pure_functions)
+        self.called_in_loops = _called_in_loops(ast)
         self.index_helpers = _index_helpers(ast, typedefs, self.pure_functions)
 
     def inline_helpers(self, node: c_ast.Node, depth: int = 0) -> c_ast.Node:
@@ -164,6 +167,21 @@ class SymbolTable:
 
     def for_function(self, func: c_ast.FuncDef) -> "FunctionSymbols":
         return FunctionSymbols(self, func)
+
+
+def _called_in_loops(ast: c_ast.FileAST) -> set[str]:
+    """Names of functions called inside a loop anywhere in the file (directly)."""
+    names: set[str] = set()
+
+    def visit(node, in_loop: bool):
+        if isinstance(node, c_ast.FuncCall) and in_loop and isinstance(node.name, c_ast.ID):
+            names.add(node.name.name)
+        inner = in_loop or isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile))
+        for _, child in node.children():
+            visit(child, inner)
+
+    visit(ast, False)
+    return names
 
 
 class FunctionSymbols:
@@ -316,3 +334,246 @@ def _replace_child(node: c_ast.Node, name: str, new: c_ast.Node) -> None:
         setattr(node, attr, items)
     else:
         setattr(node, name, new)
+@dataclass(frozen=True)
+class CallEffects:
+    """What a call to a file-local function does to memory outside its own locals.
+
+    `reads`/`writes` are the positions of pointer parameters through which it
+    may read/write (any element of the pointed-to block); `global_reads`/
+    `global_writes` the global arrays it may touch. A function with such a
+    summary touches no global scalar (the caller may use it as a loop bound or
+    privatize it, and the callee would not see the private copy), returns no
+    pointer, and calls only pure or summarized functions.
+    """
+
+    reads: frozenset
+    writes: frozenset
+    global_reads: frozenset
+    global_writes: frozenset
+
+
+def call_effects(ast: c_ast.FileAST, typedefs: Typedefs, pure: set[str]) -> dict[str, CallEffects]:
+    """Summaries of the file's functions, resolved to a fixed point (recursion stays unsummarized)."""
+    from lifter.analysis.effects import PURE_FUNCTIONS
+
+    candidates = {ext.decl.name: ext for ext in ast.ext if isinstance(ext, c_ast.FuncDef)}
+    globals_ = {ext.name: classify(ext.name, ext.type, typedefs, "global", ext)
+                for ext in ast.ext if isinstance(ext, c_ast.Decl) and ext.name}
+    found: dict[str, CallEffects] = {}
+    changed = True
+    while changed:
+        changed = False
+        for name, func in candidates.items():
+            if name in found or name in pure:
+                continue
+            summary = _Summarizer(func, typedefs, globals_, PURE_FUNCTIONS | pure, found).run()
+            if summary is not None:
+                found[name] = summary
+                changed = True
+    return found
+
+
+class _NoSummary(Exception):
+    pass
+
+
+class _Summarizer:
+    """Walks one function body, attributing every memory access to a root: a pointer
+    parameter (by position), a global, or the function's own locals."""
+
+    def __init__(self, func, typedefs, globals_, pure, summaries):
+        self.func, self.typedefs, self.globals = func, typedefs, globals_
+        self.pure, self.summaries = pure, summaries
+        self.params: dict[str, int] = {}  # pointer parameter -> position
+        self.derived: dict[str, int] = {}  # local pointer initialised into a parameter's block
+        self.locals: set[str] = set()  # scalar parameters, local scalars and arrays
+        self.reads: set = set()
+        self.writes: set = set()
+
+    def run(self) -> CallEffects | None:
+        try:
+            self._declare()
+            self._visit(self.func.body)
+        except _NoSummary:
+            return None
+        pos = lambda s: frozenset(r for r in s if isinstance(r, int))
+        glob = lambda s: frozenset(r for r in s if isinstance(r, str))
+        return CallEffects(pos(self.reads), pos(self.writes), glob(self.reads), glob(self.writes))
+
+    def _declare(self) -> None:
+        ret = self.typedefs.resolve(self.func.decl.type.type)
+        if isinstance(ret, c_ast.PtrDecl):
+            raise _NoSummary
+        params = self.func.decl.type.args.params if self.func.decl.type.args else []
+        for k, p in enumerate(params):
+            if isinstance(p, c_ast.Typename):
+                continue
+            if not isinstance(p, c_ast.Decl) or not p.name:
+                raise _NoSummary
+            sym = classify(p.name, p.type, self.typedefs, "param")
+            if sym.kind == "scalar":
+                self.locals.add(p.name)
+            elif sym.kind == "pointer" and not sym.indirect:
+                self.params[p.name] = k
+            else:
+                raise _NoSummary
+        assigned = _assigned_names(self.func.body)
+        if assigned & set(self.params):
+            raise _NoSummary  # the parameter points elsewhere afterwards
+        for decl in _local_decls(self.func.body):
+            sym = classify(decl.name, decl.type, self.typedefs, "local")
+            if decl.name in self.params or decl.name in self.derived or decl.name in self.globals:
+                raise _NoSummary  # shadowing: keep the walk name-based and simple
+            if "static" in (decl.storage or []) and "const" not in (decl.quals or []):
+                raise _NoSummary
+            if sym.kind == "scalar" or (sym.kind == "array" and not sym.indirect):
+                self.locals.add(decl.name)
+            elif sym.kind == "pointer" and decl.name not in assigned and decl.init is not None \
+                    and decl.name not in self.locals:
+                root = self._root_of_address(decl.init)
+                if not isinstance(root, int):
+                    raise _NoSummary
+                self.derived[decl.name] = root
+            else:
+                raise _NoSummary
+
+    def _root_of_address(self, node):
+        """The root of a pointer expression: `p`, `p + e`, `&p[e]`, `&p[e].f`, `&x` (x local)."""
+        while isinstance(node, c_ast.Cast):
+            node = node.expr
+        if isinstance(node, c_ast.BinaryOp) and node.op in "+-":
+            self._visit(node.right)
+            return self._root_of_address(node.left)
+        if isinstance(node, c_ast.UnaryOp) and node.op == "&":
+            return self._root(node.expr, read_subscripts=True)
+        if isinstance(node, c_ast.ID):
+            return self._root(node, read_subscripts=True)
+        raise _NoSummary
+
+    def _root(self, node, read_subscripts: bool):
+        """The root of an lvalue: `x`, `p[e]`, `p[e][f]`, `p[e].f`, `*p`, `p->f`, `g[e]`."""
+        while isinstance(node, c_ast.StructRef) and node.type == ".":
+            node = node.name
+        if isinstance(node, c_ast.StructRef):
+            # p->f: callers key such accesses by field path, a summary by the whole block.
+            raise _NoSummary
+        if isinstance(node, c_ast.UnaryOp) and node.op == "*":
+            node = node.expr
+            if not isinstance(node, c_ast.ID):
+                raise _NoSummary
+        while isinstance(node, c_ast.ArrayRef):
+            if read_subscripts:
+                self._visit(node.subscript)
+            node = node.name
+        if not isinstance(node, c_ast.ID):
+            raise _NoSummary
+        name = node.name
+        if name in self.params:
+            return self.params[name]
+        if name in self.derived:
+            return self.derived[name]
+        if name in self.locals:
+            return None
+        sym = self.globals.get(name)
+        if sym is not None and sym.kind in ("array", "pointer") and not sym.indirect \
+                and not sym.element.startswith(("struct", "?")):
+            return name  # (arrays of structs may be field-sensitive in the caller: not summarized)
+        if sym is not None and sym.kind == "scalar":
+            return ("scalar", name)
+        raise _NoSummary
+
+    def _access(self, node, is_write: bool, also_read: bool = False) -> None:
+        root = self._root(node, read_subscripts=True)
+        if isinstance(root, tuple):
+            # A global scalar: the caller may privatize it or use it as a loop bound.
+            raise _NoSummary
+        if root is None:
+            return
+        if is_write:
+            self.writes.add(root)
+        if also_read or not is_write:
+            self.reads.add(root)
+
+    def _visit(self, node) -> None:
+        if node is None:
+            return
+        if isinstance(node, c_ast.Assignment):
+            self._visit(node.rvalue)
+            self._access(node.lvalue, True, also_read=node.op != "=")
+            return
+        if isinstance(node, c_ast.UnaryOp):
+            if node.op in ("++", "--", "p++", "p--"):
+                self._access(node.expr, True, also_read=True)
+            elif node.op == "&":
+                raise _NoSummary  # an address escaping other than as a call argument
+            elif node.op == "*":
+                self._access(node, False)
+            elif node.op != "sizeof":
+                self._visit(node.expr)
+            return
+        if isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+            self._access(node, False)
+            return
+        if isinstance(node, c_ast.ID):
+            if node.name in self.params or node.name in self.derived:
+                raise _NoSummary  # the pointer itself used as a value
+            if isinstance(self._root(node, read_subscripts=False), tuple):
+                raise _NoSummary  # a global scalar (see _access)
+            return
+        if isinstance(node, c_ast.Decl):
+            if node.name in self.derived:
+                return
+            self._visit(node.init)
+            return
+        if isinstance(node, c_ast.FuncCall):
+            self._call(node)
+            return
+        if isinstance(node, (c_ast.Typename, c_ast.Pragma)):
+            return
+        if isinstance(node, (c_ast.Goto, c_ast.Label)):
+            raise _NoSummary
+        for _, child in node.children():
+            self._visit(child)
+
+    def _call(self, node: c_ast.FuncCall) -> None:
+        name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        args = node.args.exprs if node.args else []
+        if name in self.pure:
+            for a in args:
+                self._visit(a)
+            return
+        callee = self.summaries.get(name)
+        if callee is None:
+            raise _NoSummary
+        for k, a in enumerate(args):
+            if k in callee.reads or k in callee.writes:
+                root = self._root_of_address(a)
+                if isinstance(root, tuple):
+                    raise _NoSummary
+                if root is not None and k in callee.reads:
+                    self.reads.add(root)
+                if root is not None and k in callee.writes:
+                    self.writes.add(root)
+            else:
+                self._visit(a)
+        self.reads |= callee.global_reads
+        self.writes |= callee.global_writes
+
+
+def _assigned_names(node) -> set[str]:
+    """Names assigned or incremented anywhere under node (not their declarations)."""
+    names = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        target = None
+        if isinstance(n, c_ast.Assignment):
+            target = n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            target = n.expr
+        if isinstance(target, c_ast.ID):
+            names.add(target.name)
+        stack.extend(c for _, c in n.children())
+    return names

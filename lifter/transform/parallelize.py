@@ -117,9 +117,11 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
             must_version = True
     if must_version and m.span is None:
         return "needs a run-time check but the loop's text cannot be copied for a sequential version"
-    # Inside a sequential loop the region would be entered (and the `if` clause
-    # tested) once per outer iteration: test in C there too.
-    versioned = bool(conditions) and (must_version or m.depth >= 1) and m.span is not None
+    # Inside a sequential loop, or in a function called in a loop (perhaps a parallel
+    # one), the region would be entered (and the `if` clause tested) once per outer
+    # iteration, costing a team set-up each time: test in C there too.
+    versioned = bool(conditions) and (must_version or m.depth >= 1 or g.graph["region"].called_in_loop) \
+        and m.span is not None
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
                      versioned, sections)
     return ""
