@@ -83,6 +83,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
             return f"scalar '{var}' is used after the loop"
     conditions = list(section_limits)
     work = _work(g, m, {x.var for x in [m] + inner}) if min_work > 0 else None
+    work_condition = ""
     if isinstance(work, int):
         if work < min_work:
             return f"not profitable: about {work} iterations of work"
@@ -91,7 +92,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
         # microsecond; deep inside sequential loops that is paid millions of times.
         return "inside two or more sequential loops, with a work size known only at run time"
     elif work:
-        conditions.append(f"{work} > {min_work}L")
+        work_condition = f"{work} > {min_work}L"
+        conditions.append(work_condition)
     alias = alias_check(g, m)
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
@@ -116,9 +118,24 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     # Inside a sequential loop the region would be entered (and the `if` clause
     # tested) once per outer iteration: test in C there too.
     versioned = bool(conditions) and (must_version or m.depth >= 1) and m.span is not None
+    guard = " && ".join(c for c in conditions if c != work_condition)
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
-                     versioned, sections)
+                     versioned, sections, guard, work_condition, _schedule(g, m, inner))
     return ""
+
+
+def _schedule(g, m: MapScope, inner: list[MapScope]) -> str:
+    """'static, 1' when inner loop bounds use `m`'s variable (triangular work), else 'static'.
+
+    Plain static chunks give the first thread all the long (or all the short)
+    rows of a triangle; round-robin single iterations balance it at no run-time
+    cost, and neighbouring rows still go to different threads' caches only at
+    the granularity of one row.
+    """
+    for x in inner:
+        if m.var in names(f"{x.begin} {x.end}"):
+            return "static, 1"
+    return "static"
 
 
 # An outer loop shorter than this gives two threads too few, or too uneven, chunks.
@@ -135,9 +152,14 @@ def _collapse(g, m: MapScope) -> int:
     if not isinstance(inner, MapScope) or inner.schedule != "parallel" or inner.private \
             or not set(inner.reductions) <= set(m.reductions):
         return 1
-    if m.var in set(re.findall(r"[A-Za-z_]\w*", f"{inner.begin} {inner.end}")):
+    if m.var in names(f"{inner.begin} {inner.end}"):
         return 1
     return 2
+
+
+def names(text: str) -> set[str]:
+    """The identifiers in a piece of C."""
+    return set(re.findall(r"[A-Za-z_]\w*", text))
 
 
 def canonical(header: str) -> bool:
@@ -218,7 +240,7 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
         return max(0, int(text.rstrip("L")))
     except ValueError:
         pass
-    if set(re.findall(r"[A-Za-z_]\w*", text)) & banned:
+    if names(text) & banned:
         # A triangular loop: its longest run is a fair estimate of its size.
         return m.max_trip_count
     return text
