@@ -65,8 +65,8 @@ def _visit(g: nx.MultiDiGraph, node_id: str) -> None:
 
 def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
     """Attach an OmpRegion to the unplanned map `s` when that is safe and useful."""
-    if s.offset is None or s.span is None or s.declares:
-        return False
+    if s.offset is None or s.span is None or s.declares or not g.graph.get("reemittable"):
+        return False  # re-emittable: the body's items are exactly the children (no `if` around one)
     kids = [(k, g.nodes[k]["node"]) for k in scope_children(g, s.id)]
     planned = [n for _, n in kids if isinstance(n, MapScope) and n.plan is not None]
     if not planned or any(n.plan.lastprivate for n in planned):

@@ -125,6 +125,21 @@ int main(void)
 void tick(int t) { hist[t % T] += t; }
 """
 
+# A loop of the time step under an `if`: the children are not plain items of the body.
+GUARDED = HEADER + """int main(void)
+{
+    int i;
+""" + INIT + """    for (int t = 0; t < T; t++) {
+        if (t > 2)
+            for (i = 1; i < N - 1; i++)
+                b[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0;
+        for (i = 1; i < N - 1; i++)
+            a[i] = b[i] + 1.0;
+    }
+""" + PRINT + """    return 0;
+}
+"""
+
 # Parametric sizes: the children's work conditions become the region's `if` clause.
 PARAMETRIC = """#include <stdio.h>
 #include <stdlib.h>
@@ -205,7 +220,8 @@ def test_statements_between_parallel_loops_run_in_omp_single():
     assert re.search(r"#pragma omp single /\* lift \*/\n\s*\{ hist\[t\] = res;\n\s*total \+= res; \}", region)
 
 
-@pytest.mark.parametrize("program", [BREAK, LIVE_AFTER, DECLARES, CALLS], ids=["break", "live", "declares", "calls"])
+@pytest.mark.parametrize("program", [BREAK, LIVE_AFTER, DECLARES, CALLS, GUARDED],
+                         ids=["break", "live", "declares", "calls", "guarded"])
 def test_unsafe_time_loops_keep_a_region_per_parallel_loop(program):
     out = lift(program)
     found = directives(out)
@@ -254,8 +270,8 @@ def test_region_output_compiles_without_openmp(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("program", [SINGLES, BREAK, LIVE_AFTER, DECLARES, CALLS, PARAMETRIC, TRIANGULAR],
-                         ids=["singles", "break", "live", "declares", "calls", "parametric", "triangular"])
+@pytest.mark.parametrize("program", [SINGLES, BREAK, LIVE_AFTER, DECLARES, CALLS, GUARDED, PARAMETRIC, TRIANGULAR],
+                         ids=["singles", "break", "live", "declares", "calls", "guarded", "parametric", "triangular"])
 def test_programs_print_what_the_original_prints(program, tmp_path: Path):
     src = tmp_path / "p.c"
     src.write_text(program)
