@@ -88,10 +88,10 @@ def _region(g: nx.MultiDiGraph, text: str, s: MapScope, insertions: list[Inserti
     inner: list[Insertion] = []
     for child in scope_children(g, s.id):
         _annotate(g, text, child, inner, replacements)
-    for run in region.singles:
+    for run, nowait in zip(region.singles, region.nowait):
         first, last = g.nodes[run[0]]["node"].span[0], g.nodes[run[-1]]["node"].span[1]
-        inner += [before_statement(text, first, f"#pragma omp single {MARK}"), Insertion(first, "{ "),
-                  Insertion(last, " }")]
+        directive = f"#pragma omp single{' nowait' if nowait else ''} {MARK}"
+        inner += [before_statement(text, first, directive), Insertion(first, "{ "), Insertion(last, " }")]
     if not region.guard:
         insertions.append(before_statement(text, s.offset, region_pragma(region)))
         insertions.extend(inner)

@@ -60,6 +60,7 @@ class OmpRegion:
     singles: list[list[str]] = field(default_factory=list)  # runs of consecutive child ids for `omp single`
     condition: str = ""  # profitability: the region's `if` clause
     guard: str = ""  # correctness (no aliasing): tested in C before the loop, with a sequential copy
+    nowait: list[bool] = field(default_factory=list)  # per single: the `omp for` after it has the barrier
 
 
 @dataclass

@@ -13,7 +13,8 @@ where that provably does what one thread did before:
   one thread in `omp single`: a statement run by every thread could race with
   itself (`err = 0.0;` against a reduction another thread already finished, or a
   pointer swap done twice). `omp single` and `omp for` both end in a barrier,
-  so each child sees everything the one before it wrote;
+  so each child sees everything the one before it wrote (a single followed by an
+  `omp for` that touches none of its data drops its own: `nowait`);
 - the body declares nothing (each thread would have its own copy, and a single
   would set only one of them), and no statement inside jumps (`break`,
   `continue`, `return`, `goto`: every thread must run the same iterations) or
@@ -110,7 +111,8 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
     condition = " || ".join(dict.fromkeys(f"({w})" for w in works)) if all(works) else ""
     guard = " && ".join(dict.fromkeys(c for c in guards if c))
     private = [] if s.var_declared_in_header else [s.var]
-    s.parallel_region = OmpRegion(private, singles, condition, guard)
+    nowait = [_nowait(g, s, run) for run in singles]
+    s.parallel_region = OmpRegion(private, singles, condition, guard, nowait)
     when = " && ".join(c for c in (f"({condition})" if condition else "", guard) if c)
     for n in planned:
         n.plan.worksharing = True
@@ -134,3 +136,40 @@ def _written_scalars(g: nx.MultiDiGraph, s: MapScope, inside: list) -> set[str] 
             if isinstance(data, AccessNode) and data.kind == "scalar":
                 written.add(data.name)
     return written
+
+
+def _nowait(g: nx.MultiDiGraph, s: MapScope, run: list[str]) -> bool:
+    """A single may skip its barrier when the next child is an `omp for` that touches nothing it does.
+
+    Threads then start that loop while one thread still runs the single; the
+    loop's own barrier orders both before anything after them. Containers that
+    may be the same memory (a pointer and anything not a scalar) count as touched.
+    """
+    kids = scope_children(g, s.id)
+    after = kids.index(run[-1]) + 1
+    if after == len(kids):
+        return False  # the next thing is the loop's next iteration
+    loop = g.nodes[kids[after]]["node"]
+    if not isinstance(loop, MapScope) or loop.plan is None:
+        return False
+    reads, writes = _touched(g, run)
+    loop_reads, loop_writes = _touched(g, [loop.id])
+    return not any(_may_alias(a, b) for a in writes for b in loop_reads + loop_writes) \
+        and not any(_may_alias(a, b) for a in loop_writes for b in reads)
+
+
+def _touched(g: nx.MultiDiGraph, ids: list[str]) -> tuple[list, list]:
+    """The access nodes that the memlets of these maps or tasklets read and write."""
+    reads, writes = set(), set()
+    for n in ids:
+        reads |= {u for u, _, d in g.in_edges(n, data=True) if isinstance(d["edge"], Memlet)}
+        writes |= {v for _, v, d in g.out_edges(n, data=True) if isinstance(d["edge"], Memlet)}
+    return [g.nodes[x]["node"] for x in reads], [g.nodes[x]["node"] for x in writes]
+
+
+def _may_alias(a: AccessNode, b: AccessNode) -> bool:
+    if a.name == b.name:
+        return True
+    if a.kind == "scalar" or b.kind == "scalar":
+        return False
+    return a.kind in ("pointer", "memory") or b.kind in ("pointer", "memory")

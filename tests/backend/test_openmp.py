@@ -57,6 +57,16 @@ SINGLES = HEADER + """int main(void)
 }
 """
 
+# The reset right before the reduction it prepares: its single must end in a barrier.
+RESET_LAST = SINGLES.replace("""        res = 0.0;
+        for (i = 1; i < N - 1; i++)
+            b[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0;
+""", """        for (i = 1; i < N - 1; i++)
+            b[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0;
+        res = 0.0;
+""")
+assert RESET_LAST != SINGLES
+
 # A convergence loop: threads could not agree on when to leave it.
 BREAK = HEADER + """int main(void)
 {
@@ -216,8 +226,20 @@ def test_time_loop_gets_one_region_with_omp_for_inside():
 
 def test_statements_between_parallel_loops_run_in_omp_single():
     region = region_of(lift(SINGLES), "for (t = 0; t < T; t++)")
+    # Each is followed by an `omp for` touching none of its data: that loop's barrier suffices.
+    assert re.search(r"#pragma omp single nowait /\* lift \*/\n\s*\{ res = 0\.0; \}", region)
+    assert re.search(r"#pragma omp single nowait /\* lift \*/\n\s*\{ hist\[t\] = res;\n\s*total \+= res; \}",
+                     region)
+
+
+def test_single_keeps_its_barrier_before_a_loop_that_uses_its_data():
+    # `res = 0.0` right before the reduction into `res`; the history into a pointer that may be `a`.
+    out = lift(RESET_LAST)
+    region = region_of(out, "for (t = 0; t < T; t++)")
     assert re.search(r"#pragma omp single /\* lift \*/\n\s*\{ res = 0\.0; \}", region)
-    assert re.search(r"#pragma omp single /\* lift \*/\n\s*\{ hist\[t\] = res;\n\s*total \+= res; \}", region)
+    smooth = region_of(lift((Path(__file__).parents[2] / "corpus/stencils/smooth1d.c").read_text()),
+                       "for (t = 0; t < tsteps; t++)")
+    assert re.search(r"#pragma omp single /\* lift \*/\n\s*\{ hist\[t\] = res;", smooth)
 
 
 @pytest.mark.parametrize("program", [BREAK, LIVE_AFTER, DECLARES, CALLS, GUARDED],
@@ -270,8 +292,9 @@ def test_region_output_compiles_without_openmp(tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("program", [SINGLES, BREAK, LIVE_AFTER, DECLARES, CALLS, GUARDED, PARAMETRIC, TRIANGULAR],
-                         ids=["singles", "break", "live", "declares", "calls", "guarded", "parametric", "triangular"])
+@pytest.mark.parametrize("program", [SINGLES, RESET_LAST, BREAK, LIVE_AFTER, DECLARES, CALLS, GUARDED, PARAMETRIC,
+                                     TRIANGULAR],
+                         ids=["singles", "reset-last", "break", "live", "declares", "calls", "guarded", "parametric", "triangular"])
 def test_programs_print_what_the_original_prints(program, tmp_path: Path):
     src = tmp_path / "p.c"
     src.write_text(program)
