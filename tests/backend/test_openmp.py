@@ -294,7 +294,8 @@ def test_region_output_runs_without_openmp(tmp_path):
 
 @pytest.mark.parametrize("program", [SINGLES, RESET_LAST, BREAK, LIVE_AFTER, DECLARES, CALLS, GUARDED, PARAMETRIC,
                                      TRIANGULAR],
-                         ids=["singles", "reset-last", "break", "live", "declares", "calls", "guarded", "parametric", "triangular"])
+                         ids=["singles", "reset-last", "break", "live", "declares", "calls", "guarded", "parametric",
+                              "triangular"])
 def test_programs_print_what_the_original_prints(program, tmp_path: Path):
     src = tmp_path / "p.c"
     src.write_text(program)
