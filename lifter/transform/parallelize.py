@@ -22,7 +22,7 @@ import re
 import networkx as nx
 
 from lifter.graph.build import STATE, data_id
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, scope_children, scope_descendants
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c
 
 # Iterations x statements below which a parallel region costs more than it saves.
@@ -81,6 +81,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     for var in m.private:
         if var in live:
             return f"scalar '{var}' is used after the loop"
+    if min_work > 0 and _fills(g, m):
+        return "not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)"
     conditions = list(section_limits)
     work = _work(g, m, {x.var for x in [m] + inner}) if min_work > 0 else None
     work_condition = ""
@@ -122,6 +124,28 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
                      versioned, sections, guard, work_condition, _schedule(g, m, inner))
     return ""
+
+
+def _fills(g, m: MapScope) -> bool:
+    """Every statement of `m` stores a value that reads no memory and does not depend on `m`'s variable.
+
+    Such a loop runs at memory bandwidth on one thread already. Parallel, it also
+    costs more than its run time: the outlined region captures the addresses it
+    uses, and once they escape GCC no longer propagates constants through them in
+    the code around it (kmeans: the struct holding the dimension, a loop bound of
+    the hot loop elsewhere, after inlining), even when the `if` clause is false.
+    """
+    kids = scope_children(g, m.id)
+    for k in kids:
+        t = g.nodes[k]["node"]
+        if not isinstance(t, Tasklet) or t.opaque_reason or "=" not in t.code:
+            return False
+        if any(isinstance(d["edge"], Memlet) and g.nodes[u]["node"].kind != "scalar"
+               for u, _, d in g.in_edges(k, data=True)):
+            return False
+        if m.var in names(t.code.split("=", 1)[1]):
+            return False
+    return bool(kids)
 
 
 def _schedule(g, m: MapScope, inner: list[MapScope]) -> str:
