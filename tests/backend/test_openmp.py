@@ -302,3 +302,18 @@ def test_programs_print_what_the_original_prints(program, tmp_path: Path):
     diff = prepare(src, tmp_path)
     for threads in (1, 2, 8, 8):
         diff.check(threads)
+
+
+def test_loops_that_only_fill_memory_stay_sequential():
+    source = """void zero(int n, long *restrict count, double *restrict x)
+{
+    for (int c = 0; c < n; c++)
+        count[c] = 0;
+    for (int i = 0; i < n; i++)
+        x[i] = 0.5 * i;
+}
+"""
+    result = lift_source(source, "t.c", LiftOptions())
+    remarks = {entry["var"]: entry["remark"] for entry in result.loops}
+    assert "fills memory with one value" in remarks["c"]
+    assert "parallelized" in remarks["i"] and "not parallelized" not in remarks["i"]
