@@ -9,7 +9,9 @@ OpenMP plan, unless one of these holds (each is recorded for the report):
 - pointers it writes through may alias other data and no run-time check can
   be formed from the memlets;
 - its work is provably tiny (profitability): a parallel region costs a few
-  microseconds, more than a few thousand cheap iterations take.
+  microseconds, more than a few thousand cheap iterations take;
+- it only fills memory with one value (a memset: memory-bound, and the
+  region's captured addresses would escape and slow the code around it).
 
 Parametric work and pointer disjointness become the plan's run-time
 `condition` (OpenMP's `if` clause): when it is false the loop runs on one
