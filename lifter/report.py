@@ -5,7 +5,7 @@ import networkx as nx
 
 from lifter.analysis.model import ProgramModel
 from lifter.frontend.source import SourceFile
-from lifter.graph.nodes import MapScope
+from lifter.graph.nodes import MapScope, scope_parent
 
 
 def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: ProgramModel) -> list[dict]:
@@ -54,6 +54,9 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                     extra = " with " + ", ".join(f"reduction({op}: {x})" for x, op in plan.reductions)
                 if plan.condition:
                     extra += f" (in parallel when {plan.condition})"
+                if plan.worksharing:
+                    outer = g.nodes[scope_parent(g, planned[0].id)]["node"]
+                    extra += f", as omp for in the parallel region around the loop over '{outer.var}'"
                 entry["remark"] = f"loop over '{loop.var}' parallelized{done}{extra}"
                 entry["condition"] = plan.condition
             elif any(m.schedule == "parallel" for m in copies):
@@ -63,6 +66,8 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                 entry["reason"] = entry["reason"] or why
             else:
                 entry["remark"] = f"loop over '{loop.var}' not parallelized{done}: {copies[0].reason or v.reason}"
+            if any(m.parallel_region is not None for m in copies):
+                entry["remark"] += "; one parallel region encloses it, so threads start once, not per iteration"
             entries.append(entry)
     for u in model.unlifted:
         entry = _entry(source, u.line, u.column, None, u.function, u.depth, u.var)

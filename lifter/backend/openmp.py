@@ -6,7 +6,7 @@ import networkx as nx
 from lifter.backend.edits import Insertion, apply, before_statement, line_start
 from lifter.frontend.source import SourceFile
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, scope_children
+from lifter.graph.nodes import MapScope, OmpRegion, scope_children
 
 MARK = "/* lift */"
 RESTRUCTURED = "/* lift: loop nest reordered for locality (distribution/interchange) */"
@@ -19,10 +19,12 @@ def simd_pragma(m: MapScope) -> str:
 
 def pragma(m: MapScope) -> str:
     plan = m.plan
-    clauses = ["parallel for simd" if m.simd else "parallel for"]
+    clauses = ["for" if plan.worksharing else "parallel for"]
+    if m.simd:
+        clauses[0] += " simd"
     if plan.collapse > 1:
         clauses.append(f"collapse({plan.collapse})")
-    clauses.append("schedule(static)")
+    clauses.append(f"schedule({plan.schedule})")
     if plan.private:
         clauses.append(f"private({', '.join(plan.private)})")
     if plan.lastprivate:
@@ -30,8 +32,17 @@ def pragma(m: MapScope) -> str:
     for name, op in plan.reductions:
         section = f"[{plan.sections[name]}]" if name in plan.sections else ""
         clauses.append(f"reduction({op}: {name}{section})")
-    if plan.condition and not plan.versioned:
+    if plan.condition and not plan.versioned and not plan.worksharing:
         clauses.append(f"if({plan.condition})")
+    return f"#pragma omp {' '.join(clauses)} {MARK}"
+
+
+def region_pragma(region: OmpRegion) -> str:
+    clauses = ["parallel"]
+    if region.private:
+        clauses.append(f"private({', '.join(region.private)})")
+    if region.condition:
+        clauses.append(f"if({region.condition})")
     return f"#pragma omp {' '.join(clauses)} {MARK}"
 
 
@@ -46,27 +57,61 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
             lines = [indent + RESTRUCTURED] + _nest_lines(g, STATE, indent)
             replacements.append((start, end, "\n".join(lines)[len(indent):]))
             continue
-        for _, data in g.nodes(data=True):
-            node = data["node"]
-            if isinstance(node, MapScope) and node.plan is not None:
-                if node.plan.versioned:
-                    start, end = node.span
-                    replacements.append((start, end, _versioned(source, node, source.text[start:end])))
-                else:
-                    insertions.append(before_statement(source.text, node.offset, pragma(node)))
-            elif isinstance(node, MapScope) and node.simd:
-                insertions.append(before_statement(source.text, node.offset, simd_pragma(node)))
+        for child in scope_children(g, STATE):
+            _annotate(g, source.text, child, insertions, replacements)
     return apply(source.text, insertions, replacements)
 
 
-def _versioned(source: SourceFile, m: MapScope, loop_text: str) -> str:
-    """`if (condition) { parallel loop } else { loop as written }`, indented like the loop."""
+def _annotate(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[Insertion], replacements: list) -> None:
+    """The directives for one map and the maps inside it, as edits of the user's text."""
+    node = g.nodes[node_id]["node"]
+    if not isinstance(node, MapScope):
+        return
+    if node.parallel_region is not None:
+        _region(g, text, node, insertions, replacements)
+        return
+    if node.plan is not None and node.plan.versioned:
+        start, end = node.span
+        replacements.append((start, end, _versioned(text, node, text[start:end], pragma(node), node.plan.condition)))
+        return  # the sequential copy is as written, so nothing inside gets a directive
+    if node.plan is not None:
+        insertions.append(before_statement(text, node.offset, pragma(node)))
+    elif node.simd:
+        insertions.append(before_statement(text, node.offset, simd_pragma(node)))
+    for child in scope_children(g, node_id):
+        _annotate(g, text, child, insertions, replacements)
+
+
+def _region(g: nx.MultiDiGraph, text: str, s: MapScope, insertions: list[Insertion], replacements: list) -> None:
+    """`omp parallel` before the sequential map, `omp for` and `omp single` inside it."""
+    region = s.parallel_region
+    inner: list[Insertion] = []
+    for child in scope_children(g, s.id):
+        _annotate(g, text, child, inner, replacements)
+    for run, nowait in zip(region.singles, region.nowait):
+        first, last = g.nodes[run[0]]["node"].span[0], g.nodes[run[-1]]["node"].span[1]
+        directive = f"#pragma omp single{' nowait' if nowait else ''} {MARK}"
+        inner += [before_statement(text, first, directive), Insertion(first, "{ "), Insertion(last, " }")]
+    if not region.guard:
+        insertions.append(before_statement(text, s.offset, region_pragma(region)))
+        insertions.extend(inner)
+        return
+    start, end = s.span
+    parallel = apply(text[start:end], [Insertion(i.offset - start, i.text) for i in inner])
+    replacements.append((start, end, _versioned(text, s, parallel, region_pragma(region), region.guard,
+                                                text[start:end])))
+
+
+def _versioned(text: str, m: MapScope, loop_text: str, directive: str, condition: str,
+               sequential: str | None = None) -> str:
+    """`if (condition) { directive loop } else { loop as written }`, indented like the loop."""
     start = m.span[0]
-    indent = source.text[line_start(source.text, start):start]
+    indent = text[line_start(text, start):start]
     indent = indent if indent.strip() == "" else ""
     body = _reindent(loop_text, indent)
-    return (f"if ({m.plan.condition}) {{ {MARK}\n{indent}    {pragma(m)}\n{indent}    {body}\n"
-            f"{indent}}} else {{\n{indent}    {body}\n{indent}}}")
+    plain = body if sequential is None else _reindent(sequential, indent)
+    return (f"if ({condition}) {{ {MARK}\n{indent}    {directive}\n{indent}    {body}\n"
+            f"{indent}}} else {{\n{indent}    {plain}\n{indent}}}")
 
 
 def _reindent(text: str, indent: str) -> str:

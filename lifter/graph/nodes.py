@@ -40,6 +40,27 @@ class OmpPlan:
     condition: str = ""  # run-time condition (work size, no aliasing); empty means always
     versioned: bool = False  # test the condition in C before the loop, with a sequential copy
     sections: dict[str, str] = field(default_factory=dict)  # array reductions: name -> "first:length"
+    guard: str = ""  # the part of `condition` correctness needs (no aliasing, trip count, section size)
+    work: str = ""  # the part of `condition` that is profitability (parametric work size)
+    schedule: str = "static"  # 'static', or 'static, 1' for loops whose iterations grow or shrink
+    worksharing: bool = False  # inside an enclosing OmpRegion: `omp for`, no `parallel`, no `if`
+
+
+@dataclass
+class OmpRegion:
+    """One `#pragma omp parallel` around a sequential map, so threads start once, not per iteration.
+
+    Every thread runs the sequential loop's control; its planned child maps are
+    `omp for` (plans with `worksharing`), and every other child runs on one
+    thread in `omp single` (both end in a barrier, so each child sees what the
+    one before wrote).
+    """
+
+    private: list[str] = field(default_factory=list)  # the loop's own variable when declared outside it
+    singles: list[list[str]] = field(default_factory=list)  # runs of consecutive child ids for `omp single`
+    condition: str = ""  # profitability: the region's `if` clause
+    guard: str = ""  # correctness (no aliasing): tested in C before the loop, with a sequential copy
+    nowait: list[bool] = field(default_factory=list)  # per single: the `omp for` after it has the barrier
 
 
 @dataclass
@@ -72,6 +93,7 @@ class MapScope:
     declares: bool = False  # its body declares variables, so it must stay where it is
     span: tuple[int, int] | None = None  # (start, end) of the loop statement in the user's file
     simd: bool = False  # vectorize with `omp simd` (set by transform/vectorize.py)
+    parallel_region: OmpRegion | None = None  # on a sequential map: one parallel region around it
 
 
 @dataclass
@@ -81,6 +103,7 @@ class Tasklet:
     line: int
     opaque_reason: str | None = None
     text: str = ""  # the statement exactly as written, when a nest is re-emitted
+    span: tuple[int, int] | None = None  # (start, end) of that statement in the user's file
 
 
 @dataclass

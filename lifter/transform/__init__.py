@@ -1,6 +1,7 @@
 """Transformations: rewrite the dataflow graphs; backends read only their result.
 
--O1 parallelizes; -O2 (the default) first reshapes loop nests for locality
+-O1 parallelizes (for OpenMP, with one parallel region around a sequential
+loop whose children run in parallel); -O2 (the default) first reshapes loop nests for locality
 (distribution and interchange), then parallelizes the reshaped nests and marks
 innermost unit-stride loops for vectorization.
 """
@@ -10,6 +11,7 @@ from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans
 from lifter.transform.locality import improve_locality
 from lifter.transform.parallelize import plan_openmp
+from lifter.transform.regions import plan_parallel_regions
 from lifter.transform.source_text import attach_source_text
 from lifter.transform.vectorize import plan_simd
 
@@ -27,6 +29,8 @@ def transform(graphs, options, source: SourceFile):
     if options.opt_level >= 1:
         for g in graphs:
             plan_openmp(g, options.min_parallel_work)
+            if options.target == "openmp":
+                plan_parallel_regions(g)
     if options.opt_level >= 2 and options.target == "openmp":
         for g in graphs:
             plan_simd(g)

@@ -10,7 +10,9 @@ OpenMP plan, unless one of these holds (each is recorded for the report):
 - pointers it writes through may alias other data and no run-time check can
   be formed from the memlets;
 - its work is provably tiny (profitability): a parallel region costs a few
-  microseconds, more than a few thousand cheap iterations take.
+  microseconds, more than a few thousand cheap iterations take;
+- it only fills memory with one value (a memset: memory-bound, and the
+  region's captured addresses would escape and slow the code around it).
 
 Parametric work and pointer disjointness become the plan's run-time
 `condition` (OpenMP's `if` clause): when it is false the loop runs on one
@@ -23,7 +25,7 @@ import re
 import networkx as nx
 
 from lifter.graph.build import STATE, data_id
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, scope_children, scope_descendants
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c
 
 # Iterations x statements below which a parallel region costs more than it saves.
@@ -85,8 +87,11 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     for var in m.private:
         if var in live:
             return f"scalar '{var}' is used after the loop"
+    if min_work > 0 and _fills(g, m):
+        return "not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)"
     conditions = list(section_limits)
     work = _work(g, m, {x.var for x in [m] + inner}) if min_work > 0 else None
+    work_condition = ""
     if isinstance(work, int):
         if work < min_work:
             return f"not profitable: about {work} iterations of work"
@@ -95,7 +100,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
         # microsecond; deep inside sequential loops that is paid millions of times.
         return "inside two or more sequential loops, with a work size known only at run time"
     elif work:
-        conditions.append(f"{work} > {min_work}L")
+        work_condition = f"{work} > {min_work}L"
+        conditions.append(work_condition)
     alias = alias_check(g, m)
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
@@ -122,8 +128,9 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
     # iteration, costing a team set-up each time: test in C there too.
     versioned = bool(conditions) and (must_version or m.depth >= 1 or g.graph["region"].called_in_loop) \
         and m.span is not None
+    guard = " && ".join(c for c in conditions if c != work_condition)
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
-                     versioned, sections)
+                     versioned, sections, guard, work_condition, _schedule(g, m, inner))
     return ""
 
 
@@ -141,6 +148,42 @@ def _touches_other_elements(g, m: MapScope, name: str) -> bool:
                for a in region.statements[t].accesses)
 
 
+def _fills(g, m: MapScope) -> bool:
+    """Every statement of `m` stores a value that reads no memory and does not depend on `m`'s variable.
+
+    Such a loop runs at memory bandwidth on one thread already. Parallel, it also
+    costs more than its run time: the outlined region captures the addresses it
+    uses, and once they escape GCC no longer propagates constants through them in
+    the code around it (kmeans: the struct holding the dimension, a loop bound of
+    the hot loop elsewhere, after inlining), even when the `if` clause is false.
+    """
+    kids = scope_children(g, m.id)
+    for k in kids:
+        t = g.nodes[k]["node"]
+        if not isinstance(t, Tasklet) or t.opaque_reason or "=" not in t.code:
+            return False
+        if any(isinstance(d["edge"], Memlet) and g.nodes[u]["node"].kind != "scalar"
+               for u, _, d in g.in_edges(k, data=True)):
+            return False
+        if m.var in names(t.code.split("=", 1)[1]):
+            return False
+    return bool(kids)
+
+
+def _schedule(g, m: MapScope, inner: list[MapScope]) -> str:
+    """'static, 1' when inner loop bounds use `m`'s variable (triangular work), else 'static'.
+
+    Plain static chunks give the first thread all the long (or all the short)
+    rows of a triangle; round-robin single iterations balance it at no run-time
+    cost, and neighbouring rows still go to different threads' caches only at
+    the granularity of one row.
+    """
+    for x in inner:
+        if m.var in names(f"{x.begin} {x.end}"):
+            return "static, 1"
+    return "static"
+
+
 # An outer loop shorter than this gives two threads too few, or too uneven, chunks.
 COLLAPSE_BELOW = 16
 
@@ -155,9 +198,14 @@ def _collapse(g, m: MapScope) -> int:
     if not isinstance(inner, MapScope) or inner.schedule != "parallel" or inner.private \
             or not set(inner.reductions) <= set(m.reductions):
         return 1
-    if m.var in set(re.findall(r"[A-Za-z_]\w*", f"{inner.begin} {inner.end}")):
+    if m.var in names(f"{inner.begin} {inner.end}"):
         return 1
     return 2
+
+
+def names(text: str) -> set[str]:
+    """The identifiers in a piece of C."""
+    return set(re.findall(r"[A-Za-z_]\w*", text))
 
 
 def canonical(header: str) -> bool:
@@ -238,7 +286,7 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
         return max(0, int(text.rstrip("L")))
     except ValueError:
         pass
-    if set(re.findall(r"[A-Za-z_]\w*", text)) & banned:
+    if names(text) & banned:
         # A triangular loop: its longest run is a fair estimate of its size.
         return m.max_trip_count
     return text

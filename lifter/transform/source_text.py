@@ -67,6 +67,7 @@ def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
                 if stmt is None or stmt.loops[-1] != lid:
                     return False
                 g.nodes[stmt.id]["node"].text = source.text[start:end]
+                g.nodes[stmt.id]["node"].span = (start, end)
     except Unparsable:
         return False
     return all(g.nodes[s]["node"].text for s in region.statements)

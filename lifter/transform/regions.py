@@ -1,0 +1,175 @@
+"""Parallel regions around sequential loops: start the threads once, not once per time step.
+
+A map that stays sequential (a time-step loop) and has planned parallel maps
+among its direct children gets an `OmpRegion`: `#pragma omp parallel` before
+it, `omp for` on those children and `omp single` around every other child.
+Every thread then runs the loop's own control, so a region is formed only
+where that provably does what one thread did before:
+
+- the loop's variable is private to the region, so it must not be read after
+  it; nothing inside writes a name that its bounds or the children's
+  conditions use (a thread still testing the loop must see what the others see);
+- every other child (a statement, or a loop with no planned map inside) runs on
+  one thread in `omp single`: a statement run by every thread could race with
+  itself (`err = 0.0;` against a reduction another thread already finished, or a
+  pointer swap done twice). `omp single` and `omp for` both end in a barrier,
+  so each child sees everything the one before it wrote (a single followed by an
+  `omp for` that touches none of its data drops its own: `nowait`);
+- the body declares nothing (each thread would have its own copy, and a single
+  would set only one of them), and no statement inside jumps (`break`,
+  `continue`, `return`, `goto`: every thread must run the same iterations) or
+  writes memory the analysis cannot name (an unknown call);
+- no child is lastprivate (its variable is only defined after a non-empty loop).
+
+A small child loop costs a barrier inside a region, not a thread start, so the
+region runs in parallel when any child is worth it: the children's work
+conditions, or-ed, become the region's `if` clause. Their correctness
+conditions (pointer disjointness) hold for the whole loop when nothing inside
+writes the names they use; otherwise (`&fict[t]`) the loop's own ranges, which
+contain every iteration's, are checked instead. They are tested once, in C,
+before the loop, with a sequential copy of it as the other branch.
+"""
+from __future__ import annotations
+
+import re
+
+import networkx as nx
+
+from lifter.graph.build import STATE
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpRegion, Tasklet, scope_children, scope_descendants
+from lifter.transform.parallelize import alias_check, names
+
+_JUMP = re.compile(r"\b(break|continue|return|goto|longjmp)\b")
+
+
+def plan_parallel_regions(g: nx.MultiDiGraph) -> None:
+    """Give the outermost suitable sequential maps a parallel region (after `plan_openmp`).
+
+    Nests the locality pass reshaped are re-emitted from their scope tree, which
+    places no `omp single`: they keep a parallel region per parallel loop.
+    """
+    if g.graph.get("restructured"):
+        return
+    for child in scope_children(g, STATE):
+        _visit(g, child)
+
+
+def _visit(g: nx.MultiDiGraph, node_id: str) -> None:
+    node = g.nodes[node_id]["node"]
+    if not isinstance(node, MapScope) or node.plan is not None:
+        return
+    if _form(g, node):
+        return
+    for child in scope_children(g, node_id):
+        _visit(g, child)
+
+
+def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
+    """Attach an OmpRegion to the unplanned map `s` when that is safe and useful."""
+    if s.offset is None or s.span is None or s.declares or not g.graph.get("reemittable"):
+        return False  # re-emittable: the body's items are exactly the children (no `if` around one)
+    kids = [(k, g.nodes[k]["node"]) for k in scope_children(g, s.id)]
+    planned = [n for _, n in kids if isinstance(n, MapScope) and n.plan is not None]
+    if not planned or any(n.plan.lastprivate for n in planned):
+        return False
+    inside = [g.nodes[n]["node"] for n in scope_descendants(g, s.id)]
+    if any(isinstance(n, Tasklet) and _JUMP.search(n.code) for n in inside):
+        return False
+    written = _written_scalars(g, s, inside)
+    if written is None:
+        return False
+    if names(f"{s.begin} {s.end}") & written or any(names(n.plan.work) & written for n in planned):
+        return False
+    guards = [n.plan.guard for n in planned if n.plan.guard and not names(n.plan.guard) & written]
+    varying = [n for n in planned if names(n.plan.guard) & written]
+    if varying:
+        # A child's disjointness test names a variable of the loop (`&fict[t]`): the
+        # whole loop's ranges being disjoint implies it for every iteration.
+        if any(n.plan.sections for n in varying):
+            return False
+        alias = alias_check(g, s)
+        if alias.startswith("!"):
+            return False
+        guards.append(alias)
+    if not s.var_declared_in_header and s.var in g.graph["live_after"]:
+        return False
+    singles, run = [], []
+    for k, n in kids:
+        if n in planned:
+            if run:
+                singles.append(run)
+            run = []
+            continue
+        if n.span is None:
+            return False
+        if isinstance(n, MapScope) and any(getattr(g.nodes[d]["node"], "plan", None) for d in scope_descendants(g, k)):
+            return False  # a planned map below a sequential child would start threads inside the region
+        run.append(k)
+    if run:
+        singles.append(run)
+    works = [n.plan.work for n in planned]
+    condition = " || ".join(dict.fromkeys(f"({w})" for w in works)) if all(works) else ""
+    guard = " && ".join(dict.fromkeys(c for c in guards if c))
+    private = [] if s.var_declared_in_header else [s.var]
+    nowait = [_nowait(g, s, run) for run in singles]
+    s.parallel_region = OmpRegion(private, singles, condition, guard, nowait)
+    when = " && ".join(c for c in (f"({condition})" if condition else "", guard) if c)
+    for n in planned:
+        n.plan.worksharing = True
+        n.plan.versioned = False
+        n.plan.condition = when  # when it runs in parallel, for the report
+    return True
+
+
+def _written_scalars(g: nx.MultiDiGraph, s: MapScope, inside: list) -> set[str] | None:
+    """Scalars and loop variables written inside `s`; None if something writes unknown memory."""
+    written = {s.var} | {n.var for n in inside if isinstance(n, MapScope)}
+    for n in inside:
+        if not isinstance(n, Tasklet):
+            continue
+        for _, v, d in g.out_edges(n.id, data=True):
+            if not isinstance(d["edge"], Memlet):
+                continue
+            data = g.nodes[v]["node"]
+            if isinstance(data, AccessNode) and (data.kind == "memory" or data.name.startswith("<")):
+                return None
+            if isinstance(data, AccessNode) and data.kind == "scalar":
+                written.add(data.name)
+    return written
+
+
+def _nowait(g: nx.MultiDiGraph, s: MapScope, run: list[str]) -> bool:
+    """A single may skip its barrier when the next child is an `omp for` that touches nothing it does.
+
+    Threads then start that loop while one thread still runs the single; the
+    loop's own barrier orders both before anything after them. Containers that
+    may be the same memory (a pointer and anything not a scalar) count as touched.
+    """
+    kids = scope_children(g, s.id)
+    after = kids.index(run[-1]) + 1
+    if after == len(kids):
+        return False  # the next thing is the loop's next iteration
+    loop = g.nodes[kids[after]]["node"]
+    if not isinstance(loop, MapScope) or loop.plan is None:
+        return False
+    reads, writes = _touched(g, run)
+    loop_reads, loop_writes = _touched(g, [loop.id])
+    return not any(_may_alias(a, b) for a in writes for b in loop_reads + loop_writes) \
+        and not any(_may_alias(a, b) for a in loop_writes for b in reads)
+
+
+def _touched(g: nx.MultiDiGraph, ids: list[str]) -> tuple[list, list]:
+    """The access nodes that the memlets of these maps or tasklets read and write."""
+    reads, writes = set(), set()
+    for n in ids:
+        reads |= {u for u, _, d in g.in_edges(n, data=True) if isinstance(d["edge"], Memlet)}
+        writes |= {v for _, v, d in g.out_edges(n, data=True) if isinstance(d["edge"], Memlet)}
+    return [g.nodes[x]["node"] for x in reads], [g.nodes[x]["node"] for x in writes]
+
+
+def _may_alias(a: AccessNode, b: AccessNode) -> bool:
+    if a.name == b.name:
+        return True
+    if a.kind == "scalar" or b.kind == "scalar":
+        return False
+    return a.kind in ("pointer", "memory") or b.kind in ("pointer", "memory")
