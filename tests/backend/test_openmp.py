@@ -131,7 +131,7 @@ int main(void)
     }
 """ + PRINT + """    return 0;
 }
-void tick(int t) { hist[t % T] += t; }
+void tick(int t) { hist[t % T] += t; fflush(stdout); }  /* an unknown call inside: no summary */
 """
 
 # A loop of the time step under an `if`: the children are not plain items of the body.
