@@ -1,8 +1,9 @@
 """Transformations: rewrite the dataflow graphs; backends read only their result.
 
 -O1 parallelizes; -O2 (the default) first reshapes loop nests for locality
-(distribution and interchange), then parallelizes the reshaped nests and marks
-innermost unit-stride loops for vectorization.
+(distribution and interchange, then tiling of permutable bands unless
+`--no-tile`), then parallelizes the reshaped nests and marks innermost
+unit-stride loops for vectorization.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from lifter.frontend.spans import Spans
 from lifter.transform.locality import improve_locality
 from lifter.transform.parallelize import plan_openmp
 from lifter.transform.source_text import attach_source_text
+from lifter.transform.tiling import tile_bands
 from lifter.transform.vectorize import plan_simd
 
 
@@ -24,6 +26,8 @@ def transform(graphs, options, source: SourceFile):
         # loop runs inside one thread, and neighbouring threads should touch neighbours instead.
         for g in graphs:
             improve_locality(g, g.graph["region"])
+            if options.tile:
+                tile_bands(g, g.graph["region"], tuple(options.tile_sizes))
     if options.opt_level >= 1:
         for g in graphs:
             plan_openmp(g, options.min_parallel_work)

@@ -36,19 +36,19 @@ MAX_BAND = 4  # 4! = 24 permutations at most
 def improve_locality(g: nx.MultiDiGraph, region: Region) -> None:
     if not g.graph.get("reemittable"):
         return
-    snapshot = _snapshot(g)
+    saved = snapshot(g)
     changed = False
     try:
         for child in scope_children(g, STATE):
             changed |= _optimize(g, region, child)
     except isl.Error:
         # isl could not decide something: keep the nest exactly as written.
-        _restore(g, snapshot)
+        restore(g, saved)
         return
     if changed:
         g.graph["restructured"] = True
-        _refresh_verdicts(g, region)
-        _refresh_map_memlets(g, region)
+        refresh_verdicts(g, region)
+        refresh_map_memlets(g, region)
 
 
 # -- the search ----------------------------------------------------------------------------
@@ -56,25 +56,25 @@ def _optimize(g, region: Region, node_id: str) -> bool:
     """Improve the subtree of a map; True if the tree changed."""
     if not isinstance(g.nodes[node_id]["node"], MapScope):
         return False
-    band = _perfect_band(g, node_id)
+    band = perfect_band(g, node_id)
     if len(band) >= 2:
         return _permute_best(g, region, band)
     kids = scope_children(g, node_id)
     frozen = g.nodes[node_id]["node"].declares
     if len(kids) > 1 and not frozen and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
-        snapshot = _snapshot(g)
-        copies = _distribute(g, region, node_id)
+        saved = snapshot(g)
+        copies = distribute(g, region, node_id)
         # Distribution alone costs a pass over memory: keep it only if it enabled a permutation.
         if copies and any([_optimize(g, region, copy) for copy in copies]):
             return True
-        _restore(g, snapshot)
+        restore(g, saved)
     changed = False
     for child in scope_children(g, node_id):
         changed |= _optimize(g, region, child)
     return changed
 
 
-def _perfect_band(g, node_id: str) -> list[str]:
+def perfect_band(g, node_id: str) -> list[str]:
     """Maps nested one directly in another, statements only in the last; none declaring variables."""
     if g.nodes[node_id]["node"].declares:
         return [node_id]
@@ -121,7 +121,7 @@ def _permute_best(g, region: Region, band: list[str]) -> bool:
     return True
 
 
-def _distribute(g, region: Region, node_id: str) -> list[str]:
+def distribute(g, region: Region, node_id: str) -> list[str]:
     """Split a map into one copy per group of children (runs of statements stay together).
 
     Returns the copies (the map itself first), or [] if distribution is illegal.
@@ -155,7 +155,7 @@ def _distribute(g, region: Region, node_id: str) -> list[str]:
             g.add_edge(parent, copy_id, edge=Scope(base + index))
         for position, child in enumerate(group):
             _move(g, child, copy_id, position)
-    if not _legal_tree(g, region):
+    if not legal_tree(g, region):
         return []
     for copy in copies:
         g.nodes[copy]["node"].transformations.append("distribution")
@@ -164,8 +164,9 @@ def _distribute(g, region: Region, node_id: str) -> list[str]:
 
 # -- legality ------------------------------------------------------------------------------
 def _tree_schedule(g, region: Region) -> isl.UnionMap:
-    """The schedule of every access as the current tree orders it."""
-    width = 2 * max(len(s.loops) for s in region.statements.values()) + 2
+    """The schedule of every access as the current tree orders it (tile loops included)."""
+    maps_above = [len(_ancestors(g, sid)) for sid in region.statements]
+    width = 2 * max(maps_above + [len(s.loops) for s in region.statements.values()]) + 2
     sched = None
     for sid, stmt in region.statements.items():
         path = []
@@ -183,7 +184,10 @@ def _tree_schedule(g, region: Region) -> isl.UnionMap:
                 if owner is not None:
                     loop = region.loops[owner.origin]
                     var = f"i{loop.depth}"
-                    dims.append(f"-{var}" if loop.decreasing else var)
+                    if owner.tile:  # a tile loop: the block of its point loop (constant lower bound)
+                        dims.append(f"floor(({var} - ({loop.lower}))/{owner.tile})")
+                    else:
+                        dims.append(f"-{var}" if loop.decreasing else var)
                 dims.append(str(order))
             dims.append(str(phase))
             dims += ["0"] * (width - len(dims))
@@ -192,7 +196,7 @@ def _tree_schedule(g, region: Region) -> isl.UnionMap:
     return sched
 
 
-def _legal_tree(g, region: Region) -> bool:
+def legal_tree(g, region: Region) -> bool:
     sched = _tree_schedule(g, region)
     for kind in ("flow", "anti", "output"):
         dep = region.dependences[kind]
@@ -209,11 +213,11 @@ def _legal_tree(g, region: Region) -> bool:
 
 
 def _legal_order(g, region: Region, band: list[str], order: list[str]) -> bool:
-    snapshot = _snapshot(g)
+    saved = snapshot(g)
     _apply_order(g, band, [next(g.nodes[b]["node"] for b in band if g.nodes[b]["node"].origin == o)
                            for o in order])
-    legal = _legal_tree(g, region)
-    _restore(g, snapshot)
+    legal = legal_tree(g, region)
+    restore(g, saved)
     return legal
 
 
@@ -272,9 +276,13 @@ def _ancestors(g, node_id: str) -> list[str]:
 
 
 def _origins_above(g, node_id: str) -> list[str]:
+    """The loops around a map, outermost first. Tile loops are left out: their blocks are
+    functions of their point loop's iterations, so the dependences they separate are the
+    ones their point loop separates."""
     out, parent = [], scope_parent(g, node_id)
     while parent != STATE:
-        out.insert(0, g.nodes[parent]["node"].origin)
+        if not g.nodes[parent]["node"].tile:
+            out.insert(0, g.nodes[parent]["node"].origin)
         parent = scope_parent(g, parent)
     return out
 
@@ -319,14 +327,14 @@ def _shift_orders(g, parent, siblings, after: int, by: int) -> None:
                 data["edge"] = Scope(data["edge"].order + by)
 
 
-def _snapshot(g):
+def snapshot(g):
     scopes = [(u, v, d["edge"].order) for u, v, d in g.edges(data=True) if isinstance(d["edge"], Scope)]
     maps = {n: _loop_fields(d["node"]) for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
     return scopes, maps, set(g.nodes)
 
 
-def _restore(g, snapshot) -> None:
-    scopes, maps, nodes = snapshot
+def restore(g, saved) -> None:
+    scopes, maps, nodes = saved
     for u, v, key, d in list(g.edges(keys=True, data=True)):
         if isinstance(d["edge"], Scope):
             g.remove_edge(u, v, key)
@@ -340,8 +348,12 @@ def _restore(g, snapshot) -> None:
             setattr(g.nodes[n]["node"], key, value)
 
 
-def _refresh_verdicts(g, region: Region) -> None:
-    """Re-derive every map's verdict in its new place in the tree."""
+def refresh_verdicts(g, region: Region) -> None:
+    """Re-derive every map's verdict in its new place in the tree.
+
+    A tile loop gets the verdict of its point loop placed where the band starts:
+    it carries at most the dependences that loop carries there.
+    """
     for n, d in g.nodes(data=True):
         m = d["node"]
         if not isinstance(m, MapScope):
@@ -351,10 +363,10 @@ def _refresh_verdicts(g, region: Region) -> None:
         m.schedule = "parallel" if v.parallel else "sequential"
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
             list(v.lastprivate), v.reason
-        m.depth = len(_origins_above(g, n))
+        m.depth = len(_ancestors(g, n))
 
 
-def _refresh_map_memlets(g, region: Region) -> None:
+def refresh_map_memlets(g, region: Region) -> None:
     """Recompute every map's memlets (the ranges its iterations touch) in the new tree.
 
     Outer loop variables stay symbolic only while the map's ancestors are the
