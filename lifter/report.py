@@ -22,7 +22,8 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
         maps = {n: d["node"] for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
         by_origin: dict[str, list[MapScope]] = {}
         for m in maps.values():
-            by_origin.setdefault(m.origin, []).append(m)
+            for origin in [m.origin] + m.fused:
+                by_origin.setdefault(origin, []).append(m)
         for origin, copies in by_origin.items():
             loop, v = region.loops[origin], region.verdicts[origin]
             planned = [m for m in copies if m.plan is not None]

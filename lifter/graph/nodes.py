@@ -72,6 +72,7 @@ class MapScope:
     declares: bool = False  # its body declares variables, so it must stay where it is
     span: tuple[int, int] | None = None  # (start, end) of the loop statement in the user's file
     simd: bool = False  # vectorize with `omp simd` (set by transform/vectorize.py)
+    fused: list[str] = field(default_factory=list)  # origins of the loops fused into this map
     tile: int = 0  # a tile loop (transform/tiling.py): steps over blocks of this many iterations of
     #                the map of the same origin inside it, its point loop; 0 for every other map
 

@@ -1,14 +1,15 @@
 """Transformations: rewrite the dataflow graphs; backends read only their result.
 
 -O1 parallelizes; -O2 (the default) first reshapes loop nests for locality
-(distribution and interchange, then tiling of permutable bands unless
-`--no-tile`), then parallelizes the reshaped nests and marks innermost
+(distribution and interchange, fusion of producer-consumer siblings unless
+`--no-fuse`, then tiling of permutable bands unless `--no-tile`), then parallelizes the reshaped nests and marks innermost
 unit-stride loops for vectorization.
 """
 from __future__ import annotations
 
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans
+from lifter.transform.fusion import fuse_maps
 from lifter.transform.locality import improve_locality
 from lifter.transform.parallelize import plan_openmp
 from lifter.transform.source_text import attach_source_text
@@ -26,6 +27,8 @@ def transform(graphs, options, source: SourceFile):
         # loop runs inside one thread, and neighbouring threads should touch neighbours instead.
         for g in graphs:
             improve_locality(g, g.graph["region"])
+            if options.fuse:
+                fuse_maps(g, g.graph["region"])
             if options.tile:
                 tile_bands(g, g.graph["region"], tuple(options.tile_sizes))
     if options.opt_level >= 1:

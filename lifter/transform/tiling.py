@@ -77,24 +77,48 @@ def tile_bands(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) 
 
 def _visit(g, region: Region, node_id: str, sizes) -> bool:
     """Tile the bands in a map's subtree; True if the tree changed."""
-    node = g.nodes[node_id]["node"]
-    if not isinstance(node, MapScope):
+    if not isinstance(g.nodes[node_id]["node"], MapScope):
         return False
     band = perfect_band(g, node_id)
     if len(band) >= 2 and _tile(g, region, band, sizes):
         return True
-    kids = scope_children(g, node_id)
-    if len(band) == 1 and len(kids) > 1 and not node.declares \
-            and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
+    chain = _chain(g, node_id)
+    kids = scope_children(g, chain[-1])
+    if len(kids) > 1 and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
+        # Distribute the innermost mixed map and every map of the chain above it, so that
+        # the band inside becomes perfect (gemm's `C *= beta` goes to a nest of its own).
         saved = snapshot(g)
-        copies = distribute(g, region, node_id)
+        copies = _distribute_chain(g, region, chain)
         if copies and any([_visit(g, region, copy, sizes) for copy in copies]):
             return True
         restore(g, saved)
     changed = False
-    for child in scope_children(g, node_id):
+    for child in kids:
         changed |= _visit(g, region, child, sizes)
     return changed
+
+
+def _chain(g, node_id: str) -> list[str]:
+    """Maps nested one directly in another from `node_id` down, none declaring variables."""
+    chain = [node_id]
+    while not g.nodes[chain[-1]]["node"].declares:
+        kids = scope_children(g, chain[-1])
+        if len(kids) != 1 or not isinstance(g.nodes[kids[0]]["node"], MapScope):
+            break
+        chain.append(kids[0])
+    return chain
+
+
+def _distribute_chain(g, region: Region, chain: list[str]) -> list[str]:
+    """Distribute the chain's maps from the innermost up: the copies of its first map, or []."""
+    copies = []
+    for m in reversed(chain):
+        if g.nodes[m]["node"].declares:
+            return []
+        copies = distribute(g, region, m)
+        if not copies:
+            return []
+    return copies
 
 
 # -- the decision ------------------------------------------------------------------------
