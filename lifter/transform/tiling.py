@@ -56,6 +56,9 @@ _HEADER = re.compile(
     r"(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<lb>[^;]+?)\s*;\s*(?P=var)\s*(?P<op><=?)\s*(?P<ub>[^;]+?)\s*;\s*"
     r"(?:(?P=var)\s*\+\+|\+\+\s*(?P=var)|(?P=var)\s*\+=\s*1)\s*\)", re.S)
 
+# Bounds made of names, numbers, arithmetic, subscripts and parentheses only.
+_ARITHMETIC = re.compile(r"[\w\s+\-*/%()\[\].]+")
+
 
 def tile_bands(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> None:
     """Tile every profitable, legal band of the graph; `sizes` overrides the cache model."""
@@ -261,8 +264,8 @@ def _canonical(m: MapScope, region: Region) -> dict | None:
     except ValueError:
         return None  # the tile schedule is stated relative to a constant first iteration
     lb, ub = match["lb"], match["ub"]
-    if m.var in word_tokens(lb) | word_tokens(ub) or "," in lb + ub:
-        return None
+    if m.var in word_tokens(lb) | word_tokens(ub) or not _ARITHMETIC.fullmatch(lb + ub):
+        return None  # operators that bind looser than `<` would change meaning in the new tests
     return {"type": match["type"].strip(), "var": m.var, "lb": lb, "op": match["op"], "ub": ub}
 
 
