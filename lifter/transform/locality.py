@@ -19,10 +19,12 @@ declarations, preprocessor lines) are left as they are.
 from __future__ import annotations
 
 import itertools
+import re
 
 import islpy as isl
 import networkx as nx
 
+from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import word_tokens
@@ -167,6 +169,7 @@ def _tree_schedule(g, region: Region) -> isl.UnionMap:
     """The schedule of every access as the current tree orders it (tile loops included)."""
     maps_above = [len(_ancestors(g, sid)) for sid in region.statements]
     width = 2 * max(maps_above + [len(s.loops) for s in region.statements.values()]) + 2
+    params = f"[{', '.join(isl_name(p) for p in region.params)}] -> " if region.params else ""
     sched = None
     for sid, stmt in region.statements.items():
         path = []
@@ -184,16 +187,26 @@ def _tree_schedule(g, region: Region) -> isl.UnionMap:
                 if owner is not None:
                     loop = region.loops[owner.origin]
                     var = f"i{loop.depth}"
-                    if owner.tile:  # a tile loop: the block of its point loop (constant lower bound)
-                        dims.append(f"floor(({var} - ({loop.lower}))/{owner.tile})")
+                    if owner.tile:  # a tile loop: the block of its point loop
+                        dims.append(f"floor(({var} - ({_lower_in_dims(region, loop)}))/{owner.tile})")
                     else:
                         dims.append(f"-{var}" if loop.decreasing else var)
                 dims.append(str(order))
             dims.append(str(phase))
             dims += ["0"] * (width - len(dims))
-            m = isl.UnionMap(f"{{ {acc.id}[{', '.join(iters)}] -> [{', '.join(dims)}] }}")
+            m = isl.UnionMap(f"{params}{{ {acc.id}[{', '.join(iters)}] -> [{', '.join(dims)}] }}")
             sched = m if sched is None else sched.union(m)
     return sched
+
+
+def _lower_in_dims(region: Region, loop) -> str:
+    """A loop's lower bound (isl text) with outer loop variables named as schedule inputs (`i0`)."""
+    text, parent = loop.lower, loop.parent
+    while parent is not None:
+        outer = region.loops[parent]
+        text = re.sub(rf"\b{re.escape(isl_name(outer.var))}\b", f"i{outer.depth}", text)
+        parent = outer.parent
+    return text
 
 
 def legal_tree(g, region: Region) -> bool:

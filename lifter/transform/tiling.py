@@ -19,8 +19,7 @@ in the cache, and are left alone. A map whose body mixes statements and a band
 is distributed first when that exposes a profitable band (gemm's `C *= beta`).
 
 Only headers that can be rewritten exactly are tiled: `for ([type] v = lb;
-v < ub (or <=); v++)` with a constant lower bound and bounds that do not
-mention other loops of the band (no triangular bands), unit step, and loop
+v < ub (or <=); v++)` with bounds that do not mention other loops of the band (no triangular bands), unit step, and loop
 variables not read after the nest. The tile loop declares its own variable:
 `for (int i_t = 0; i_t < n; i_t += 32)` and the point loop becomes
 `for (i = i_t; i < (i_t + 32 < n ? i_t + 32 : n); i++)`.
@@ -259,10 +258,6 @@ def _canonical(m: MapScope, region: Region) -> dict | None:
     match = _HEADER.fullmatch(m.header.strip())
     if match is None or match["var"] != m.var:
         return None
-    try:
-        int(region.loops[m.origin].lower)
-    except ValueError:
-        return None  # the tile schedule is stated relative to a constant first iteration
     lb, ub = match["lb"], match["ub"]
     if m.var in word_tokens(lb) | word_tokens(ub) or not _ARITHMETIC.fullmatch(lb + ub):
         return None  # operators that bind looser than `<` would change meaning in the new tests
