@@ -50,21 +50,16 @@ def validate(g: nx.MultiDiGraph) -> None:
 
 
 def _check_tile(g: nx.MultiDiGraph, n: str, node: MapScope) -> None:
-    """A tile loop steps by its tile size and encloses, through tile loops only, its point loop."""
+    """A tile loop steps by its tile size, holds only maps, and encloses a point loop of its origin
+    (a tiled band's next tile loop, or the point loops a strip's body was distributed into)."""
     _check(node.step == node.tile, f"tile map {n} steps by {node.step}, not its tile size {node.tile}")
-    inner = n
-    while True:
-        kids = scope_children(g, inner)
-        _check(len(kids) == 1 and isinstance(g.nodes[kids[0]]["node"], MapScope),
-               f"tile map {n} must hold exactly one map")
-        inner = kids[0]
-        if not g.nodes[inner]["node"].tile:
-            break
-    point = [d for d in [inner] + scope_descendants(g, inner)
-             if isinstance(g.nodes[d]["node"], MapScope) and not g.nodes[d]["node"].tile
-             and g.nodes[d]["node"].origin == node.origin]
+    kids = scope_children(g, n)
+    _check(bool(kids) and all(isinstance(g.nodes[k]["node"], MapScope) for k in kids),
+           f"tile map {n} must hold maps only")
+    point = [d for d in scope_descendants(g, n) if isinstance(g.nodes[d]["node"], MapScope)
+             and not g.nodes[d]["node"].tile and g.nodes[d]["node"].origin == node.origin]
     _check(bool(point), f"tile map {n} has no point loop of its origin {node.origin} inside")
-    _check(not g.nodes[point[0]]["node"].declares, f"tile map {n} would move the declarations of {point[0]}")
+    _check(not any(g.nodes[p]["node"].declares for p in point), f"tile map {n} would move declarations")
 
 
 def _check(condition: bool, message: str) -> None:
