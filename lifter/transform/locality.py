@@ -77,14 +77,15 @@ def _optimize(g, region: Region, node_id: str) -> bool:
 
 
 def perfect_band(g, node_id: str) -> list[str]:
-    """Maps nested one directly in another, statements only in the last; none declaring variables."""
+    """Maps nested one directly in another, statements only in the last; none declaring variables
+    except the last (its body, declarations included, stays under whichever loop ends up last)."""
     if g.nodes[node_id]["node"].declares:
         return [node_id]
     band = [node_id]
-    while len(band) < MAX_BAND:
+    while len(band) < MAX_BAND and not g.nodes[band[-1]]["node"].declares:
         kids = scope_children(g, band[-1])
         if len(kids) == 1 and isinstance(g.nodes[kids[0]]["node"], MapScope) \
-                and not g.nodes[kids[0]]["node"].declares:
+                and (not g.nodes[kids[0]]["node"].declares or _innermost(g, kids[0])):
             band.append(kids[0])
         else:
             break
@@ -209,12 +210,31 @@ def _lower_in_dims(region: Region, loop) -> str:
     return text
 
 
+def _innermost(g, node_id: str) -> bool:
+    return not any(isinstance(g.nodes[k]["node"], MapScope) for k in scope_children(g, node_id))
+
+
 def legal_tree(g, region: Region) -> bool:
+    """Every dependence goes forward in the schedule the tree implies.
+
+    Dependences on variables declared in an innermost loop's body are left out:
+    each execution of that body has its own, and no transformation separates
+    the statements of such a body (it is never distributed, fused or tiled).
+    """
     sched = _tree_schedule(g, region)
+    local = {a.id for s in region.statements.values() for a in s.accesses
+             if region.containers[a.container].declared_in is not None
+             and region.loops_inside(region.containers[a.container].declared_in)
+             == [region.containers[a.container].declared_in]}
     for kind in ("flow", "anti", "output"):
-        dep = region.dependences[kind]
-        if dep.is_empty():
+        parts = []
+        region.dependences[kind].foreach_map(parts.append)
+        parts = [p for p in parts if p.get_tuple_name(isl.dim_type.in_) not in local]
+        if not parts:
             continue
+        dep = isl.UnionMap.from_map(parts[0])
+        for p in parts[1:]:
+            dep = dep.union(isl.UnionMap.from_map(p))
         times = dep.apply_domain(sched).apply_range(sched)
         maps = []
         times.foreach_map(maps.append)
