@@ -35,10 +35,10 @@ from lifter.analysis.model import Container, Region
 from lifter.analysis.verdicts import compute_verdicts
 from lifter.frontend.spans import word_tokens
 from lifter.graph.build import build_graph
-from lifter.graph.nodes import MapScope, Tasklet, scope_children
+from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants
 from lifter.transform.locality import improve_locality
 from lifter.transform.source_text import attach_source_text
-from lifter.transform.tiling import _canonical, _rewrite
+from lifter.transform.tiling import canonical_header, fresh_name, nest_names, tile_rewrite
 
 STRIP = 256
 _ARITHMETIC_TYPES = {"double", "float", "int", "long", "short", "char", "unsigned", "signed", "long double",
@@ -58,13 +58,16 @@ def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
             targets[lid] = scalars
     if not targets:
         return None
+    taken = nest_names(g) | set(region.containers) | {c.name for c in region.containers.values()}
+    fresh = {key: fresh_name(f"{region.containers[key].name}_x", taken)
+             for scalars in targets.values() for key in scalars}
     try:
-        expanded = _expanded_region(region, targets)
+        expanded = _expanded_region(region, targets, fresh)
         g2 = build_graph(expanded, g.graph["path"])
         if not attach_source_text(g2, source, spans):
             return None
         for lid, scalars in targets.items():
-            _strip_and_rename(g2, expanded, lid, scalars)
+            _strip_and_rename(g2, expanded, lid, {region.containers[k].name: (fresh[k], d) for k, d in scalars.items()})
         improve_locality(g2, expanded)
     except isl.Error:
         return None
@@ -82,8 +85,11 @@ def _expandable(g, region: Region, lid: str) -> dict[str, str]:
     if not m.declares or m.declarations or not any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
         return {}
     probe = dataclasses.replace(m, declares=False)
-    if _canonical(probe, region) is None:
+    if canonical_header(probe, region) is None:
         return {}
+    if any(q in g.nodes[t]["node"].text for t in scope_descendants(g, lid) for q in "\"'"
+           if isinstance(g.nodes[t]["node"], Tasklet)):
+        return {}  # renaming works on identifiers; keep clear of string and character literals
     declared = {key for key, c in region.containers.items() if c.declared_in == lid}
     out = {}
     for key in declared:
@@ -92,7 +98,8 @@ def _expandable(g, region: Region, lid: str) -> dict[str, str]:
             return {}
         decl = next((k for k in kids if k in region.statements and isinstance(region.statements[k].node, c_ast.Decl)
                      and region.statements[k].node.name == c.name), None)
-        if decl is None or not _INIT_DECL.fullmatch(g.nodes[decl]["node"].text.strip()):
+        parts = _INIT_DECL.fullmatch(g.nodes[decl]["node"].text.strip()) if decl is not None else None
+        if parts is None or parts["name"] != c.name:
             return {}
         out[key] = decl
     decls = [k for k in kids if k in region.statements and isinstance(region.statements[k].node, c_ast.Decl)]
@@ -101,16 +108,16 @@ def _expandable(g, region: Region, lid: str) -> dict[str, str]:
     return out
 
 
-def _expanded_region(region: Region, targets: dict[str, dict[str, str]]) -> Region:
-    """The region with each expanded scalar an array indexed by its loop's position in a strip."""
+def _expanded_region(region: Region, targets: dict[str, dict[str, str]], fresh: dict[str, str]) -> Region:
+    """The region with each expanded scalar an array indexed by its loop's position (see module doc)."""
     containers = dict(region.containers)
     renamed = {}
     for lid, scalars in targets.items():
         for key in scalars:
             c = region.containers[key]
-            new_key = f"{key}_x"
+            new_key = fresh[key]
             containers.pop(key)
-            containers[new_key] = Container(f"{c.name}_x", 1, c.element, "array", storage="local",
+            containers[new_key] = Container(new_key, 1, c.element, "array", storage="local",
                                             declared_in=lid, dims=[str(STRIP)])
             renamed[key] = (new_key, lid)
     statements = {}
@@ -142,21 +149,21 @@ def _strip_relation(region: Region, access, lid: str, new_key: str) -> isl.Map:
     return isl.Map(text).intersect_domain(rel.domain())
 
 
-def _strip_and_rename(g, region: Region, lid: str, scalars: dict[str, str]) -> None:
-    """Strip-mine the map, declare the buffers in the strip loop, rewrite the statements' text."""
+def _strip_and_rename(g, region: Region, lid: str, scalars: dict[str, tuple[str, str]]) -> None:
+    """Strip-mine the map, declare the buffers in the strip loop, rewrite the statements' text.
+
+    `scalars`: C name -> (buffer name, id of the declaration's tasklet)."""
     m = g.nodes[lid]["node"]
     m.declares = False
-    header = _canonical(m, region)
-    _rewrite(g, region, [lid], [header], [STRIP])
+    header = canonical_header(m, region)
+    tile_rewrite(g, region, [lid], [header], [STRIP])
     strip = g.nodes[f"{lid}.tile"]["node"]
     strip.transformations = ["scalar expansion"]
     m.transformations = [t for t in m.transformations if t != "tiling"] + ["scalar expansion"]
     names = {}
-    for key, decl in scalars.items():
-        c = region.containers[f"{key}_x"]
-        old = c.name[:-2]
-        names[old] = f"{c.name}[{m.var} - {strip.var}]"
-        strip.declarations.append(f"{c.element} {c.name}[{STRIP}];")
+    for old, (buffer, decl) in scalars.items():
+        names[old] = f"{buffer}[{m.var} - {strip.var}]"
+        strip.declarations.append(f"{region.containers[buffer].element} {buffer}[{STRIP}];")
         t = g.nodes[decl]["node"]
         parts = _INIT_DECL.fullmatch(t.text.strip())
         t.text = f"{old} = {parts['init'].strip()};"

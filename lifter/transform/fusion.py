@@ -23,7 +23,7 @@ from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants
-from lifter.transform.locality import (_move, _origins_above, legal_tree, refresh_map_memlets, refresh_verdicts)
+from lifter.transform.locality import (move_child, origins_above, legal_tree, refresh_map_memlets, refresh_verdicts)
 
 
 def fuse_maps(g: nx.MultiDiGraph, region: Region) -> None:
@@ -73,16 +73,16 @@ def _fuse(g, region: Region, first: str, second: str) -> bool:
     base = len(scope_children(g, first))
     moved = scope_children(g, second)
     for index, child in enumerate(moved):
-        _move(g, child, first, base + index)
+        move_child(g, child, first, base + index)
     try:
         legal = legal_tree(g, region)
         if legal and was_parallel:
-            legal = verdict(region, Nest(a.origin, _origins_above(g, first), inside), region.live_after).parallel
+            legal = verdict(region, Nest(a.origin, origins_above(g, first), inside), region.live_after).parallel
     except isl.Error:
         legal = False
     if not legal:
         for index, child in enumerate(moved):
-            _move(g, child, second, index)
+            move_child(g, child, second, index)
         return False
     g.remove_node(second)
     a.fused.append(b.origin)

@@ -102,7 +102,7 @@ def _permute_best(g, region: Region, band: list[str]) -> bool:
         if word_tokens(m.header) & (band_vars - {m.var}):
             return False
     tasklets = scope_children(g, band[-1])
-    outer = _origins_above(g, band[0])
+    outer = origins_above(g, band[0])
     inside_parallel = any(g.nodes[a]["node"].schedule == "parallel" for a in _ancestors(g, band[0]))
     best, best_score = list(range(len(band))), None
     for perm in itertools.permutations(range(len(band))):
@@ -157,7 +157,7 @@ def distribute(g, region: Region, node_id: str) -> list[str]:
             g.add_node(copy_id, node=_copy_map(original, copy_id))
             g.add_edge(parent, copy_id, edge=Scope(base + index))
         for position, child in enumerate(group):
-            _move(g, child, copy_id, position)
+            move_child(g, child, copy_id, position)
     if not legal_tree(g, region):
         return []
     for copy in copies:
@@ -308,7 +308,7 @@ def _ancestors(g, node_id: str) -> list[str]:
     return out
 
 
-def _origins_above(g, node_id: str) -> list[str]:
+def origins_above(g, node_id: str) -> list[str]:
     """The loops around a map, outermost first. Tile loops are left out: their blocks are
     functions of their point loop's iterations, so the dependences they separate are the
     ones their point loop separates."""
@@ -345,7 +345,7 @@ def _copy_map(m: MapScope, new_id: str) -> MapScope:
                                lastprivate=list(m.lastprivate))
 
 
-def _move(g, child: str, new_parent: str, order: int) -> None:
+def move_child(g, child: str, new_parent: str, order: int) -> None:
     old = scope_parent(g, child)
     for key, data in list(g.get_edge_data(old, child).items()):
         if isinstance(data["edge"], Scope):
@@ -392,7 +392,7 @@ def refresh_verdicts(g, region: Region) -> None:
         if not isinstance(m, MapScope):
             continue
         inside = {t for t in scope_descendants(g, n) if isinstance(g.nodes[t]["node"], Tasklet)}
-        v = verdict(region, Nest(m.origin, _origins_above(g, n), inside), region.live_after)
+        v = verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after)
         m.schedule = "parallel" if v.parallel else "sequential"
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
             list(v.lastprivate), v.reason
@@ -413,7 +413,7 @@ def refresh_map_memlets(g, region: Region) -> None:
     for n, d in list(g.nodes(data=True)):
         if not isinstance(d["node"], MapScope):
             continue
-        above = _origins_above(g, n)
+        above = origins_above(g, n)
         ranges = {}
         for t in scope_descendants(g, n):
             if not isinstance(g.nodes[t]["node"], Tasklet):

@@ -42,7 +42,7 @@ from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_parent
-from lifter.transform.locality import (_move, _origins_above, distribute, legal_tree, perfect_band,
+from lifter.transform.locality import (move_child, origins_above, distribute, legal_tree, perfect_band,
                                        refresh_map_memlets, refresh_verdicts, restore, snapshot, stride_kind)
 
 CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
@@ -126,7 +126,7 @@ def _distribute_chain(g, region: Region, chain: list[str]) -> list[str]:
 # -- the decision ------------------------------------------------------------------------
 def _tile(g, region: Region, band: list[str], sizes) -> bool:
     maps = [g.nodes[b]["node"] for b in band]
-    headers = [_canonical(m, region) for m in maps]
+    headers = [canonical_header(m, region) for m in maps]
     if any(h is None for h in headers):
         return False
     band_vars = {m.var for m in maps}
@@ -140,12 +140,12 @@ def _tile(g, region: Region, band: list[str], sizes) -> bool:
         return False
     if not _reuse(g, region, band, tasklets):
         return False
-    if not permutable(region, [m.origin for m in maps], _origins_above(g, band[0]), tasklets):
+    if not permutable(region, [m.origin for m in maps], origins_above(g, band[0]), tasklets):
         return False
     chosen = list(sizes) if sizes else model_sizes(len(band), _arrays(region, tasklets))
     chosen = [chosen[min(d, len(chosen) - 1)] for d in range(len(band))]
     saved = snapshot(g)
-    _rewrite(g, region, band, headers, chosen)
+    tile_rewrite(g, region, band, headers, chosen)
     if not legal_tree(g, region):
         restore(g, saved)
         return False
@@ -251,7 +251,7 @@ def _constant(text: str | None) -> int | None:
 
 
 # -- the rewrite -------------------------------------------------------------------------
-def _canonical(m: MapScope, region: Region) -> dict | None:
+def canonical_header(m: MapScope, region: Region) -> dict | None:
     """The parts of a header that tiling can rewrite exactly, or None."""
     if m.step != 1 or m.decreasing or m.declares or m.tile:
         return None
@@ -264,16 +264,16 @@ def _canonical(m: MapScope, region: Region) -> dict | None:
     return {"type": match["type"].strip(), "var": m.var, "lb": lb, "op": match["op"], "ub": ub}
 
 
-def _rewrite(g, region: Region, band: list[str], headers: list[dict], sizes: list[int]) -> None:
+def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes: list[int]) -> None:
     """Put tile maps above the band and rewrite the band's headers into point loops."""
-    taken = _names(g)
+    taken = nest_names(g)
     parent = scope_parent(g, band[0])
     order = next(d["edge"].order for d in g.get_edge_data(parent, band[0]).values()
                  if isinstance(d["edge"], Scope))
     above = parent
     for m_id, h, size in zip(band, headers, sizes):
         m = g.nodes[m_id]["node"]
-        name = _fresh(f"{h['var']}_t", taken)
+        name = fresh_name(f"{h['var']}_t", taken)
         kind = h["type"] or f"__typeof__({h['var']})"
         tile_id = f"{m_id}.tile"
         tile = MapScope(tile_id, name, m.begin, m.end, size, False, m.schedule, m.line, m.column, m.depth,
@@ -291,10 +291,10 @@ def _rewrite(g, region: Region, band: list[str], headers: list[dict], sizes: lis
         m.end = f"min({name} + {size - 1}, {m.end})"
         m.trip_count = m.max_trip_count = f"{size}L"
         m.transformations.append("tiling")
-    _move(g, band[0], above, 0)
+    move_child(g, band[0], above, 0)
 
 
-def _names(g) -> set[str]:
+def nest_names(g) -> set[str]:
     """Every identifier the nest's text uses: a new loop variable must shadow none of them."""
     words = set()
     for _, d in g.nodes(data=True):
@@ -307,7 +307,7 @@ def _names(g) -> set[str]:
     return words
 
 
-def _fresh(base: str, taken: set[str]) -> str:
+def fresh_name(base: str, taken: set[str]) -> str:
     name, k = base, 2
     while name in taken:
         name, k = f"{base}{k}", k + 1
@@ -324,4 +324,5 @@ def _ceil_div(trips: str | None, size: int) -> str | None:
     return f"(({trips}) + {size - 1}L) / {size}L"
 
 
-__all__ = ["cache_sizes", "model_sizes", "permutable", "tile_bands"]
+__all__ = ["cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "permutable", "tile_bands",
+           "tile_rewrite"]

@@ -102,3 +102,18 @@ def test_expanded_corpus_kernels_compute_the_same(tmp_path):
         assert "_x[256];" in diff.lifted.read_text()
         for threads in (1, 2, 8):
             diff.check(threads)
+
+
+def test_buffer_and_strip_names_do_not_capture_the_programs_names(tmp_path):
+    text = COLUMNS.replace("static double A[N][M], out[M];", "static double A[N][M], out[M], s_x = 2.0;") \
+        .replace("out[j] = s;", "out[j] = s * s_x;").replace("for (int i = 0; i < n; i++)\n      s +=",
+                                                              "for (int i = 0; i < n; i++)\n      s += 0 * j_t +")
+    text = text.replace("static void kernel(int n, int m) {", "static void kernel(int n, int m) {\n  int j_t = 1;")
+    result = lift_source(text, "c.c")
+    body = _kernel(result.output)
+    assert "double s_x2[256];" in body and "j_t2" in body and "out[j] = s_x2[j - j_t2] * s_x;" in body
+    src = tmp_path / "names.c"
+    src.write_text(text)
+    diff = prepare(Path(src), tmp_path)
+    for threads in (1, 2, 8):
+        diff.check(threads)
