@@ -13,8 +13,12 @@ non-unit stride in the innermost loop (writes count twice: a strided inner
 loop costs more than two cores win back), a parallel outermost loop, and the
 stride score (unit stride +3, invariant +1, other -3 per access). Re-emitting a nest in a new shape
 needs the exact text of every loop header and statement, so nests whose text
-cannot be cut into such pieces (statements under `if`, block-local
-declarations, preprocessor lines) are left as they are.
+cannot be cut into such pieces (statements under `if`, declarations after
+statements, preprocessor lines) are left as they are. A map whose body declares
+variables stays where it is, unless it is the innermost map of a band: its
+body moves whole with the last loop, so dependences on those variables never
+leave one execution of it (`legal_tree` leaves them out). Scalars that freeze
+an outer map are expanded by `transform/expansion.py`.
 """
 from __future__ import annotations
 
