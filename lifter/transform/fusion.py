@@ -85,9 +85,8 @@ def _fuse(g, region: Region, first: str, second: str) -> bool:
             move_child(g, child, second, index)
         return False
     g.remove_node(second)
-    a.fused.append(b.origin)
-    a.fused += b.fused
-    a.transformations.append("fusion")
+    a.fused = a.fused + [b.origin] + b.fused
+    a.transformations = a.transformations + ["fusion"]
     return True
 
 

@@ -346,7 +346,8 @@ def _copy_map(m: MapScope, new_id: str) -> MapScope:
     import dataclasses
 
     return dataclasses.replace(m, id=new_id, plan=None, reductions=list(m.reductions), private=list(m.private),
-                               lastprivate=list(m.lastprivate))
+                               lastprivate=list(m.lastprivate), transformations=list(m.transformations),
+                               fused=list(m.fused), declarations=list(m.declarations))
 
 
 def move_child(g, child: str, new_parent: str, order: int) -> None:
