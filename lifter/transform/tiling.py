@@ -19,7 +19,9 @@ in the cache, and are left alone. A map whose body mixes statements and a band
 is distributed first when that exposes a profitable band (gemm's `C *= beta`).
 
 Only headers that can be rewritten exactly are tiled: `for ([type] v = lb;
-v < ub (or <=); v++)` with bounds that do not mention other loops of the band (no triangular bands), unit step, and loop
+v < ub (or <=); v++)` with bounds that do not mention other loops of the band
+(a band ends before the first loop whose bounds use an outer band loop, like
+syrk's `j <= i`: that loop stays whole inside the innermost point loop) (no triangular bands), unit step, and loop
 variables not read after the nest. The tile loop declares its own variable:
 `for (int i_t = 0; i_t < n; i_t += 32)` and the point loop becomes
 `for (i = i_t; i < (i_t + 32 < n ? i_t + 32 : n); i++)`.
@@ -41,7 +43,7 @@ import networkx as nx
 from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_parent
+from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.locality import (move_child, origins_above, distribute, legal_tree, perfect_band,
                                        refresh_map_memlets, refresh_verdicts, restore, snapshot, stride_kind)
 
@@ -125,20 +127,26 @@ def _distribute_chain(g, region: Region, chain: list[str]) -> list[str]:
 
 # -- the decision ------------------------------------------------------------------------
 def _tile(g, region: Region, band: list[str], sizes) -> bool:
+    for index, b in enumerate(band):
+        # Rectangular: the band ends before the first loop whose bounds use an outer band loop
+        # (syrk's `j <= i`); such a loop stays whole inside the innermost point loop.
+        if word_tokens(g.nodes[b]["node"].header) & {g.nodes[o]["node"].var for o in band[:index]}:
+            band = band[:index]
+            break
+    if len(band) < 2:
+        return False
     maps = [g.nodes[b]["node"] for b in band]
     headers = [canonical_header(m, region) for m in maps]
     if any(h is None for h in headers):
         return False
-    band_vars = {m.var for m in maps}
-    for m in maps:  # rectangular: no bound mentions another loop of the band
-        if word_tokens(m.header) & (band_vars - {m.var}):
-            return False
-    if band_vars & set(g.graph["live_after"]):
+    below = [d for d in scope_descendants(g, band[-1]) if isinstance(g.nodes[d]["node"], MapScope)]
+    if ({m.var for m in maps} | {g.nodes[d]["node"].var for d in below}) & set(g.graph["live_after"]):
         return False  # the loop variables end with other values after a tiled nest
-    tasklets = scope_children(g, band[-1])
+    tasklets = [t for t in scope_descendants(g, band[-1]) if isinstance(g.nodes[t]["node"], Tasklet)]
     if any(region.statements[t].opaque_reason for t in tasklets):
         return False
-    if not _reuse(g, region, band, tasklets):
+    inner = [_constant(g.nodes[d]["node"].max_trip_count) for d in below]
+    if not _reuse(g, region, band, tasklets, inner):
         return False
     if not permutable(region, [m.origin for m in maps], origins_above(g, band[0]), tasklets):
         return False
@@ -177,8 +185,10 @@ def permutable(region: Region, band: list[str], outer: list[str], inside) -> boo
     return True
 
 
-def _reuse(g, region: Region, band: list[str], tasklets: list[str]) -> bool:
-    """Some access reuses data at a distance that does not fit in the cache (see module doc)."""
+def _reuse(g, region: Region, band: list[str], tasklets: list[str], below: list[int | None]) -> bool:
+    """Some access reuses data at a distance that does not fit in the cache (see module doc).
+
+    `below`: the trip counts (None if not constant) of the loops inside the band."""
     loops = [region.loops[g.nodes[b]["node"].origin] for b in band]
     trips = [_constant(g.nodes[b]["node"].trip_count) for b in band]
     caches = cache_sizes()
@@ -189,7 +199,7 @@ def _reuse(g, region: Region, band: list[str], tasklets: list[str]) -> bool:
                 continue  # a scalar stays in a register
             kinds = [stride_kind(acc.relation, loop.depth, n) for loop in loops]
             for p in range(len(band) - 1):
-                inner = trips[p + 1:]
+                inner = trips[p + 1:] + below
                 elements = math.prod(inner) if None not in inner else None
                 if kinds[p] == 1 and any(k != 1 for k in kinds[p + 1:]):
                     # Temporal reuse along loop p, after everything the inner loops touch.

@@ -167,3 +167,38 @@ def test_tiled_corpus_kernels_compute_the_same(tmp_path, kernel):
     diff = prepare(CORPUS / kernel, tmp_path, tile_sizes=(16, 8, 12))
     for threads in (1, 2, 8):
         diff.check(threads)
+
+
+# The innermost loop's bound uses i: the band is cut before it, and it runs whole in each point.
+TRIANGULAR = """#include <stdio.h>
+#define N 45
+static double A[N][N], B[N][N], C[N][N];
+static void kernel(int n) {
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j <= i; j++)
+        C[i][j] += A[i][k] * B[k][j];
+}
+int main(void) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) { A[i][j] = (i + 2 * j) % 9; B[i][j] = (3 * i + j) % 4; C[i][j] = 0; }
+  kernel(N);
+  double s = 0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) s += C[i][j] * (1 + (i * N + j) % 7);
+  printf("C: %.10e\\n", s);
+  return 0;
+}
+"""
+
+
+def test_band_stops_before_a_triangular_loop(tmp_path):
+    result = lift_source(TRIANGULAR, "t.c", LiftOptions(tile_sizes=(7, 5)))
+    body = _kernel(result.output)
+    assert "i_t += 7" in body and "k_t += 5" in body and "j_t" not in body
+    assert "for (int j = 0; j <= i; j++)" in body
+    src = tmp_path / "t.c"
+    src.write_text(TRIANGULAR)
+    diff = prepare(Path(src), tmp_path, tile_sizes=(7, 5))
+    for threads in (1, 2, 8):
+        diff.check(threads)
