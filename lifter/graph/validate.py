@@ -59,7 +59,6 @@ def _check_tile(g: nx.MultiDiGraph, n: str, node: MapScope) -> None:
     point = [d for d in scope_descendants(g, n) if isinstance(g.nodes[d]["node"], MapScope)
              and not g.nodes[d]["node"].tile and g.nodes[d]["node"].origin == node.origin]
     _check(bool(point), f"tile map {n} has no point loop of its origin {node.origin} inside")
-    _check(not any(g.nodes[p]["node"].declares for p in point), f"tile map {n} would move declarations")
 
 
 def _check(condition: bool, message: str) -> None:

@@ -75,6 +75,9 @@ def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
                if isinstance(d["node"], MapScope)):
         return None
     g2.graph["restructured"] = True
+    # The maps carry the verdicts of the expanded code; the report states the analysis of the
+    # code as written.
+    expanded.verdicts = region.verdicts
     return g2
 
 
@@ -130,7 +133,10 @@ def _expanded_region(region: Region, targets: dict[str, dict[str, str]], fresh: 
             new_key, lid = renamed[a.container]
             accesses.append(dataclasses.replace(a, container=new_key, relation=_strip_relation(region, a, lid,
                                                                                                   new_key)))
-        statements[sid] = dataclasses.replace(stmt, accesses=accesses)
+        reduction = stmt.reduction
+        if reduction is not None and reduction[0] in renamed:
+            reduction = (renamed[reduction[0]][0], reduction[1])
+        statements[sid] = dataclasses.replace(stmt, accesses=accesses, reduction=reduction)
     out = dataclasses.replace(region, containers=containers, statements=statements, dependences={}, verdicts={})
     out.dependences = compute_dependences(out)
     out.verdicts = compute_verdicts(out, out.live_after)
