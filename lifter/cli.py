@@ -93,6 +93,14 @@ def _same_file(a: str, b: str) -> bool:
               help="C standard for preprocessing (cc's -std=).")
 @click.option("--opt-level", "opt_level", type=click.IntRange(0, 2), default=2, show_default=True,
               help="-O0: re-emit only; -O1 and -O2: parallelize (cc's -O flags map here; -O3 means -O2).")
+@click.option("--no-tile", "no_tile", is_flag=True,
+              help="-O2: do not tile loop bands (tiling runs where a band is permutable and reuses data "
+                   "beyond the cache).")
+@click.option("--no-fuse", "no_fuse", is_flag=True,
+              help="-O2: do not fuse producer-consumer sibling loops.")
+@click.option("--tile-sizes", "tile_sizes", metavar="A,B,C", callback=lambda ctx, param, value: _sizes(value),
+              help="Tile sizes, outermost loop of a band first (the last repeats for deeper bands). "
+                   "Default: chosen from the cache sizes of this machine.")
 @click.option("--report", "report_path", metavar="FILE",
               help="Write a JSON report with one entry per loop: place, verdict, reductions, private variables, "
                    "reason. In batch mode one report covers every file (plus one entry per file).")
@@ -127,7 +135,7 @@ def _same_file(a: str, b: str) -> bool:
               help="Add an empty rule for each header, so make does not fail when a header is removed.")
 @click.version_option(__version__, "--version", prog_name="lift")
 def lift(inputs, output, outdir, target, include_dirs, defines, undefines, forced_includes, std, opt_level,
-         report_path, remarks, graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd,
+         no_tile, no_fuse, tile_sizes, report_path, remarks, graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd,
          dep_file, dep_targets, dep_quoted, dep_phony):
     """Lift sequential C loop nests into parallel OpenMP C or CUDA C.
 
@@ -149,14 +157,16 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
     if dep_md or dep_mmd or dep_file:
         deps = batch.DepOptions(system=not dep_mmd, phony=dep_phony, file=dep_file,
                                 targets=list(dep_targets) + [batch.make_quote(t) for t in dep_quoted])
+    locality = {"tile": not no_tile, "fuse": not no_fuse, "tile_sizes": tile_sizes}
     if outdir is not None:
-        _lift_batch(inputs, outdir, output, target, preprocess, opt_level, report_path, remarks, graph_path,
+        _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality, report_path, remarks, graph_path,
                     jobs, fail_fast, quiet, cache_dir, no_cache, deps)
         return
     if len(inputs) > 1:
         raise click.UsageError("several inputs need an output directory: give -d OUTDIR (or one input)")
     path = inputs[0]
-    options = LiftOptions(target=target_for(output, target), preprocess=preprocess, opt_level=opt_level)
+    options = LiftOptions(target=target_for(output, target), preprocess=preprocess, opt_level=opt_level,
+                          **locality)
     if deps is not None:
         deps.file = deps.file or batch.default_depfile(output if output not in (None, "-") else
                                                        os.path.basename(path))
@@ -209,7 +219,7 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
             _echo_err(str(d))
 
 
-def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, report_path, remarks, graph_path,
+def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality, report_path, remarks, graph_path,
                 jobs, fail_fast, quiet, cache_dir, no_cache, deps) -> None:
     """`lift INPUTS... -d OUTDIR`: printing around lifter.batch.lift_batch."""
     if output is not None:
@@ -220,7 +230,7 @@ def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, report_pa
         raise click.UsageError("-MF, -MT and -MQ name one file; with -d OUTDIR each output gets OUTPUT.d")
     if cache_dir and no_cache:
         raise click.UsageError("--cache and --no-cache contradict each other")
-    options = LiftOptions(target=target or "openmp", preprocess=preprocess, opt_level=opt_level)
+    options = LiftOptions(target=target or "openmp", preprocess=preprocess, opt_level=opt_level, **locality)
     cache = None if no_cache else cache_dir or os.path.join(outdir, batch.DEFAULT_CACHE)
     settings = batch.BatchOptions(jobs=jobs, fail_fast=fail_fast, deps=deps, cache_dir=cache)
     progress = batch.ProgressBar(_write_err, enabled=not quiet and _is_terminal(sys.stderr))
@@ -251,6 +261,19 @@ def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, report_pa
         _write_err(batch.format_summary(result))
     if not result.ok:
         sys.exit(1)
+
+
+def _sizes(value: str | None) -> tuple[int, ...]:
+    """`--tile-sizes 32,32,64` as a tuple of positive integers."""
+    if not value:
+        return ()
+    try:
+        sizes = tuple(int(x) for x in value.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 2:
+        raise click.BadParameter(f"expected integers of at least 2 separated by commas, got '{value}'")
+    return sizes
 
 
 def _is_terminal(stream) -> bool:

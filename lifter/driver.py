@@ -30,6 +30,9 @@ class LiftOptions:
     preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
     opt_level: int = 2
     min_parallel_work: int = 40_000  # iterations x statements; smaller loops stay sequential
+    tile: bool = True  # -O2: tile permutable loop bands where reuse misses the cache
+    fuse: bool = True  # -O2: fuse producer-consumer sibling loops that share data
+    tile_sizes: tuple[int, ...] = ()  # outermost first (the last repeats); empty: from the cache sizes
 
 
 @dataclass

@@ -12,7 +12,9 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
     """One entry per loop of the input: the analysis verdict, and what the transformations made of it.
 
     A loop that distribution split into several maps gets one entry; it counts
-    as parallelized when any of its maps runs in parallel.
+    as parallelized when any of its maps runs in parallel. `transformations`
+    lists what reshaped it (distribution, interchange, fusion, tiling, simd);
+    a tiled loop also gets its `tile_size`.
     """
     entries = []
     for g in graphs:
@@ -20,7 +22,8 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
         maps = {n: d["node"] for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
         by_origin: dict[str, list[MapScope]] = {}
         for m in maps.values():
-            by_origin.setdefault(m.origin, []).append(m)
+            for origin in [m.origin] + m.fused:
+                by_origin.setdefault(origin, []).append(m)
         for origin, copies in by_origin.items():
             loop, v = region.loops[origin], region.verdicts[origin]
             planned = [m for m in copies if m.plan is not None]
@@ -34,7 +37,11 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                 transformations=sorted({t for m in copies for t in m.transformations}
                                        | ({"simd"} if any(m.simd for m in copies) else set())),
             )
-            reshaped = [t for t in entry["transformations"] if t != "simd"]
+            tiles = sorted({m.tile for m in copies if m.tile})
+            if tiles:
+                entry["tile_size"] = tiles[0]
+            reshaped = [f"tiling by {tiles[0]}" if t == "tiling" else t
+                        for t in entry["transformations"] if t != "simd"]
             done = f" after {' and '.join(reshaped)}" if reshaped else ""
             if "simd" in entry["transformations"]:
                 done += ", vectorized with omp simd"

@@ -94,6 +94,9 @@ class MapScope:
     span: tuple[int, int] | None = None  # (start, end) of the loop statement in the user's file
     simd: bool = False  # vectorize with `omp simd` (set by transform/vectorize.py)
     parallel_region: OmpRegion | None = None  # on a sequential map: one parallel region around it
+    fused: list[str] = field(default_factory=list)  # origins of the loops fused into this map
+    tile: int = 0  # a tile loop (transform/tiling.py): steps over blocks of this many iterations of
+    #                the map of the same origin inside it, its point loop; 0 for every other map
 
 
 @dataclass

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, State, Tasklet
+from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, State, Tasklet, scope_children, scope_descendants
 
 
 class InvalidGraph(AssertionError):
@@ -43,8 +43,22 @@ def validate(g: nx.MultiDiGraph) -> None:
             _check(node.schedule in ("parallel", "sequential"), f"map {n} has schedule {node.schedule}")
             _check(node.plan is None or node.schedule == "parallel", f"sequential map {n} has a parallel plan")
             _check(node.step > 0, f"map {n} has step {node.step}")
+            if node.tile:
+                _check_tile(g, n, node)
         if isinstance(node, (MapScope, Tasklet)):
             _check(scope.in_degree(n) == 1, f"{n} has {scope.in_degree(n)} parent scopes")
+
+
+def _check_tile(g: nx.MultiDiGraph, n: str, node: MapScope) -> None:
+    """A tile loop steps by its tile size, holds only maps, and encloses a point loop of its origin
+    (a tiled band's next tile loop, or the point loops a strip's body was distributed into)."""
+    _check(node.step == node.tile, f"tile map {n} steps by {node.step}, not its tile size {node.tile}")
+    kids = scope_children(g, n)
+    _check(bool(kids) and all(isinstance(g.nodes[k]["node"], MapScope) for k in kids),
+           f"tile map {n} must hold maps only")
+    point = [d for d in scope_descendants(g, n) if isinstance(g.nodes[d]["node"], MapScope)
+             and not g.nodes[d]["node"].tile and g.nodes[d]["node"].origin == node.origin]
+    _check(bool(point), f"tile map {n} has no point loop of its origin {node.origin} inside")
 
 
 def _check(condition: bool, message: str) -> None:

@@ -1,18 +1,22 @@
 """Transformations: rewrite the dataflow graphs; backends read only their result.
 
--O1 parallelizes (for OpenMP, with one parallel region around a sequential
-loop whose children run in parallel); -O2 (the default) first reshapes loop nests for locality
-(distribution and interchange), then parallelizes the reshaped nests and marks
-innermost unit-stride loops for vectorization.
+-O1 parallelizes (for OpenMP, with one parallel region around a sequential loop whose children
+run in parallel); -O2 (the default) first reshapes loop nests for locality (scalar expansion
+where it unfreezes a nest, distribution and interchange, fusion of producer-consumer siblings
+unless `--no-fuse`, then tiling of permutable bands unless `--no-tile`), then parallelizes the
+reshaped nests and marks innermost unit-stride loops for vectorization.
 """
 from __future__ import annotations
 
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans
+from lifter.transform.expansion import expand_scalars
+from lifter.transform.fusion import fuse_maps
 from lifter.transform.locality import improve_locality
 from lifter.transform.parallelize import plan_openmp
 from lifter.transform.regions import plan_parallel_regions
 from lifter.transform.source_text import attach_source_text
+from lifter.transform.tiling import tile_bands
 from lifter.transform.vectorize import plan_simd
 
 
@@ -24,8 +28,16 @@ def transform(graphs, options, source: SourceFile):
     if options.opt_level >= 2 and options.target == "openmp":
         # Interchange for CPU caches puts unit stride in the innermost loop; on a GPU that
         # loop runs inside one thread, and neighbouring threads should touch neighbours instead.
-        for g in graphs:
-            improve_locality(g, g.graph["region"])
+        for index, g in enumerate(graphs):
+            expanded = expand_scalars(g, source, spans)
+            if expanded is not None:
+                graphs[index] = g = expanded  # already reshaped by the locality pass
+            else:
+                improve_locality(g, g.graph["region"])
+            if options.fuse:
+                fuse_maps(g, g.graph["region"])
+            if options.tile:
+                tile_bands(g, g.graph["region"], tuple(options.tile_sizes))
     if options.opt_level >= 1:
         for g in graphs:
             plan_openmp(g, options.min_parallel_work)

@@ -13,16 +13,22 @@ non-unit stride in the innermost loop (writes count twice: a strided inner
 loop costs more than two cores win back), a parallel outermost loop, and the
 stride score (unit stride +3, invariant +1, other -3 per access). Re-emitting a nest in a new shape
 needs the exact text of every loop header and statement, so nests whose text
-cannot be cut into such pieces (statements under `if`, block-local
-declarations, preprocessor lines) are left as they are.
+cannot be cut into such pieces (statements under `if`, declarations after
+statements, preprocessor lines) are left as they are. A map whose body declares
+variables stays where it is, unless it is the innermost map of a band: its
+body moves whole with the last loop, so dependences on those variables never
+leave one execution of it (`legal_tree` leaves them out). Scalars that freeze
+an outer map are expanded by `transform/expansion.py`.
 """
 from __future__ import annotations
 
 import itertools
+import re
 
 import islpy as isl
 import networkx as nx
 
+from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import word_tokens
@@ -36,19 +42,19 @@ MAX_BAND = 4  # 4! = 24 permutations at most
 def improve_locality(g: nx.MultiDiGraph, region: Region) -> None:
     if not g.graph.get("reemittable"):
         return
-    snapshot = _snapshot(g)
+    saved = snapshot(g)
     changed = False
     try:
         for child in scope_children(g, STATE):
             changed |= _optimize(g, region, child)
     except isl.Error:
         # isl could not decide something: keep the nest exactly as written.
-        _restore(g, snapshot)
+        restore(g, saved)
         return
     if changed:
         g.graph["restructured"] = True
-        _refresh_verdicts(g, region)
-        _refresh_map_memlets(g, region)
+        refresh_verdicts(g, region)
+        refresh_map_memlets(g, region)
 
 
 # -- the search ----------------------------------------------------------------------------
@@ -56,33 +62,34 @@ def _optimize(g, region: Region, node_id: str) -> bool:
     """Improve the subtree of a map; True if the tree changed."""
     if not isinstance(g.nodes[node_id]["node"], MapScope):
         return False
-    band = _perfect_band(g, node_id)
+    band = perfect_band(g, node_id)
     if len(band) >= 2:
         return _permute_best(g, region, band)
     kids = scope_children(g, node_id)
     frozen = g.nodes[node_id]["node"].declares
     if len(kids) > 1 and not frozen and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
-        snapshot = _snapshot(g)
-        copies = _distribute(g, region, node_id)
+        saved = snapshot(g)
+        copies = distribute(g, region, node_id)
         # Distribution alone costs a pass over memory: keep it only if it enabled a permutation.
         if copies and any([_optimize(g, region, copy) for copy in copies]):
             return True
-        _restore(g, snapshot)
+        restore(g, saved)
     changed = False
     for child in scope_children(g, node_id):
         changed |= _optimize(g, region, child)
     return changed
 
 
-def _perfect_band(g, node_id: str) -> list[str]:
-    """Maps nested one directly in another, statements only in the last; none declaring variables."""
+def perfect_band(g, node_id: str) -> list[str]:
+    """Maps nested one directly in another, statements only in the last; none declaring variables
+    except the last (its body, declarations included, stays under whichever loop ends up last)."""
     if g.nodes[node_id]["node"].declares:
         return [node_id]
     band = [node_id]
-    while len(band) < MAX_BAND:
+    while len(band) < MAX_BAND and not g.nodes[band[-1]]["node"].declares:
         kids = scope_children(g, band[-1])
         if len(kids) == 1 and isinstance(g.nodes[kids[0]]["node"], MapScope) \
-                and not g.nodes[kids[0]]["node"].declares:
+                and (not g.nodes[kids[0]]["node"].declares or _innermost(g, kids[0])):
             band.append(kids[0])
         else:
             break
@@ -99,7 +106,7 @@ def _permute_best(g, region: Region, band: list[str]) -> bool:
         if word_tokens(m.header) & (band_vars - {m.var}):
             return False
     tasklets = scope_children(g, band[-1])
-    outer = _origins_above(g, band[0])
+    outer = origins_above(g, band[0])
     inside_parallel = any(g.nodes[a]["node"].schedule == "parallel" for a in _ancestors(g, band[0]))
     best, best_score = list(range(len(band))), None
     for perm in itertools.permutations(range(len(band))):
@@ -121,7 +128,7 @@ def _permute_best(g, region: Region, band: list[str]) -> bool:
     return True
 
 
-def _distribute(g, region: Region, node_id: str) -> list[str]:
+def distribute(g, region: Region, node_id: str) -> list[str]:
     """Split a map into one copy per group of children (runs of statements stay together).
 
     Returns the copies (the map itself first), or [] if distribution is illegal.
@@ -154,8 +161,8 @@ def _distribute(g, region: Region, node_id: str) -> list[str]:
             g.add_node(copy_id, node=_copy_map(original, copy_id))
             g.add_edge(parent, copy_id, edge=Scope(base + index))
         for position, child in enumerate(group):
-            _move(g, child, copy_id, position)
-    if not _legal_tree(g, region):
+            move_child(g, child, copy_id, position)
+    if not legal_tree(g, region):
         return []
     for copy in copies:
         g.nodes[copy]["node"].transformations.append("distribution")
@@ -164,8 +171,10 @@ def _distribute(g, region: Region, node_id: str) -> list[str]:
 
 # -- legality ------------------------------------------------------------------------------
 def _tree_schedule(g, region: Region) -> isl.UnionMap:
-    """The schedule of every access as the current tree orders it."""
-    width = 2 * max(len(s.loops) for s in region.statements.values()) + 2
+    """The schedule of every access as the current tree orders it (tile loops included)."""
+    maps_above = [len(_ancestors(g, sid)) for sid in region.statements]
+    width = 2 * max(maps_above + [len(s.loops) for s in region.statements.values()]) + 2
+    params = f"[{', '.join(isl_name(p) for p in region.params)}] -> " if region.params else ""
     sched = None
     for sid, stmt in region.statements.items():
         path = []
@@ -183,21 +192,53 @@ def _tree_schedule(g, region: Region) -> isl.UnionMap:
                 if owner is not None:
                     loop = region.loops[owner.origin]
                     var = f"i{loop.depth}"
-                    dims.append(f"-{var}" if loop.decreasing else var)
+                    if owner.tile:  # a tile loop: the block of its point loop
+                        dims.append(f"floor(({var} - ({_lower_in_dims(region, loop)}))/{owner.tile})")
+                    else:
+                        dims.append(f"-{var}" if loop.decreasing else var)
                 dims.append(str(order))
             dims.append(str(phase))
             dims += ["0"] * (width - len(dims))
-            m = isl.UnionMap(f"{{ {acc.id}[{', '.join(iters)}] -> [{', '.join(dims)}] }}")
+            m = isl.UnionMap(f"{params}{{ {acc.id}[{', '.join(iters)}] -> [{', '.join(dims)}] }}")
             sched = m if sched is None else sched.union(m)
     return sched
 
 
-def _legal_tree(g, region: Region) -> bool:
+def _lower_in_dims(region: Region, loop) -> str:
+    """A loop's lower bound (isl text) with outer loop variables named as schedule inputs (`i0`)."""
+    text, parent = loop.lower, loop.parent
+    while parent is not None:
+        outer = region.loops[parent]
+        text = re.sub(rf"\b{re.escape(isl_name(outer.var))}\b", f"i{outer.depth}", text)
+        parent = outer.parent
+    return text
+
+
+def _innermost(g, node_id: str) -> bool:
+    return not any(isinstance(g.nodes[k]["node"], MapScope) for k in scope_children(g, node_id))
+
+
+def legal_tree(g, region: Region) -> bool:
+    """Every dependence goes forward in the schedule the tree implies.
+
+    Dependences on variables declared in an innermost loop's body are left out:
+    each execution of that body has its own, and no transformation separates
+    the statements of such a body (it is never distributed, fused or tiled).
+    """
     sched = _tree_schedule(g, region)
+    local = {a.id for s in region.statements.values() for a in s.accesses
+             if region.containers[a.container].declared_in is not None
+             and region.loops_inside(region.containers[a.container].declared_in)
+             == [region.containers[a.container].declared_in]}
     for kind in ("flow", "anti", "output"):
-        dep = region.dependences[kind]
-        if dep.is_empty():
+        parts = []
+        region.dependences[kind].foreach_map(parts.append)
+        parts = [p for p in parts if p.get_tuple_name(isl.dim_type.in_) not in local]
+        if not parts:
             continue
+        dep = isl.UnionMap.from_map(parts[0])
+        for p in parts[1:]:
+            dep = dep.union(isl.UnionMap.from_map(p))
         times = dep.apply_domain(sched).apply_range(sched)
         maps = []
         times.foreach_map(maps.append)
@@ -209,11 +250,11 @@ def _legal_tree(g, region: Region) -> bool:
 
 
 def _legal_order(g, region: Region, band: list[str], order: list[str]) -> bool:
-    snapshot = _snapshot(g)
+    saved = snapshot(g)
     _apply_order(g, band, [next(g.nodes[b]["node"] for b in band if g.nodes[b]["node"].origin == o)
                            for o in order])
-    legal = _legal_tree(g, region)
-    _restore(g, snapshot)
+    legal = legal_tree(g, region)
+    restore(g, saved)
     return legal
 
 
@@ -271,10 +312,14 @@ def _ancestors(g, node_id: str) -> list[str]:
     return out
 
 
-def _origins_above(g, node_id: str) -> list[str]:
+def origins_above(g, node_id: str) -> list[str]:
+    """The loops around a map, outermost first. Tile loops are left out: their blocks are
+    functions of their point loop's iterations, so the dependences they separate are the
+    ones their point loop separates."""
     out, parent = [], scope_parent(g, node_id)
     while parent != STATE:
-        out.insert(0, g.nodes[parent]["node"].origin)
+        if not g.nodes[parent]["node"].tile:
+            out.insert(0, g.nodes[parent]["node"].origin)
         parent = scope_parent(g, parent)
     return out
 
@@ -301,10 +346,11 @@ def _copy_map(m: MapScope, new_id: str) -> MapScope:
     import dataclasses
 
     return dataclasses.replace(m, id=new_id, plan=None, reductions=list(m.reductions), private=list(m.private),
-                               lastprivate=list(m.lastprivate))
+                               lastprivate=list(m.lastprivate), transformations=list(m.transformations),
+                               fused=list(m.fused), declarations=list(m.declarations))
 
 
-def _move(g, child: str, new_parent: str, order: int) -> None:
+def move_child(g, child: str, new_parent: str, order: int) -> None:
     old = scope_parent(g, child)
     for key, data in list(g.get_edge_data(old, child).items()):
         if isinstance(data["edge"], Scope):
@@ -319,14 +365,14 @@ def _shift_orders(g, parent, siblings, after: int, by: int) -> None:
                 data["edge"] = Scope(data["edge"].order + by)
 
 
-def _snapshot(g):
+def snapshot(g):
     scopes = [(u, v, d["edge"].order) for u, v, d in g.edges(data=True) if isinstance(d["edge"], Scope)]
     maps = {n: _loop_fields(d["node"]) for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
     return scopes, maps, set(g.nodes)
 
 
-def _restore(g, snapshot) -> None:
-    scopes, maps, nodes = snapshot
+def restore(g, saved) -> None:
+    scopes, maps, nodes = saved
     for u, v, key, d in list(g.edges(keys=True, data=True)):
         if isinstance(d["edge"], Scope):
             g.remove_edge(u, v, key)
@@ -340,21 +386,25 @@ def _restore(g, snapshot) -> None:
             setattr(g.nodes[n]["node"], key, value)
 
 
-def _refresh_verdicts(g, region: Region) -> None:
-    """Re-derive every map's verdict in its new place in the tree."""
+def refresh_verdicts(g, region: Region) -> None:
+    """Re-derive every map's verdict in its new place in the tree.
+
+    A tile loop gets the verdict of its point loop placed where the band starts:
+    it carries at most the dependences that loop carries there.
+    """
     for n, d in g.nodes(data=True):
         m = d["node"]
         if not isinstance(m, MapScope):
             continue
         inside = {t for t in scope_descendants(g, n) if isinstance(g.nodes[t]["node"], Tasklet)}
-        v = verdict(region, Nest(m.origin, _origins_above(g, n), inside), region.live_after)
+        v = verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after)
         m.schedule = "parallel" if v.parallel else "sequential"
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
             list(v.lastprivate), v.reason
-        m.depth = len(_origins_above(g, n))
+        m.depth = len(_ancestors(g, n))
 
 
-def _refresh_map_memlets(g, region: Region) -> None:
+def refresh_map_memlets(g, region: Region) -> None:
     """Recompute every map's memlets (the ranges its iterations touch) in the new tree.
 
     Outer loop variables stay symbolic only while the map's ancestors are the
@@ -368,7 +418,7 @@ def _refresh_map_memlets(g, region: Region) -> None:
     for n, d in list(g.nodes(data=True)):
         if not isinstance(d["node"], MapScope):
             continue
-        above = _origins_above(g, n)
+        above = origins_above(g, n)
         ranges = {}
         for t in scope_descendants(g, n):
             if not isinstance(g.nodes[t]["node"], Tasklet):

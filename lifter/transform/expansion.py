@@ -1,0 +1,188 @@
+"""Scalar expansion of block-local scalars that freeze a loop nest, kept only where it unfreezes one.
+
+`for (j...) { double c = 0; for (k...) c += x[k][i] * x[k][j]; out[j] = c; }`
+cannot be distributed or interchanged as written: `c` lives in j's body, so j
+must stay where it is (`MapScope.declares`). Expanding `c` over j gives every
+iteration its own element and lets locality put k outside j (unit stride).
+
+To keep the buffer small whatever the loop's size, j is strip-mined: a strip
+loop (a tile map, `transform/tiling.py`'s rewrite) runs over blocks of STRIP
+iterations and declares `double c_x[STRIP];` at the top of its body; `c`
+becomes `c_x[j - j_t]`. The region's model is rewritten to match: an array
+container indexed `j - lb`, declared in j. Indexing by the whole range is exact
+because each strip's buffer is a new object (declared in the strip loop's
+body) and the strip loop, which declares it, never moves (`declares`), so
+no use can leave its strip. Dependences and verdicts are recomputed with isl,
+so every later check sees the expanded program. The expanded graph
+replaces the original only if the locality pass then interchanges a loop in it;
+otherwise expansion would cost memory traffic for nothing and is dropped.
+
+Only init-declarations of arithmetic scalars (`double c = e;`), directly in the
+body of a map with canonical header (see tiling) that has inner maps, are
+expanded; a map with any other declaration stays frozen.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import islpy as isl
+import networkx as nx
+from pycparser import c_ast
+
+from lifter.analysis.dependences import compute_dependences
+from lifter.analysis.model import Container, Region
+from lifter.analysis.verdicts import compute_verdicts
+from lifter.frontend.spans import word_tokens
+from lifter.graph.build import build_graph
+from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants
+from lifter.transform.locality import improve_locality
+from lifter.transform.source_text import attach_source_text
+from lifter.transform.tiling import canonical_header, fresh_name, nest_names, tile_rewrite
+
+STRIP = 256
+_ARITHMETIC_TYPES = {"double", "float", "int", "long", "short", "char", "unsigned", "signed", "long double",
+                     "long long", "unsigned int", "unsigned long", "long int"}
+_INIT_DECL = re.compile(r"(?P<type>[A-Za-z_][\w\s]*?)\s+(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<init>[^;]+);", re.S)
+
+
+def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
+    """A graph of the region with frozen maps' scalars expanded, or None if that does not pay."""
+    region: Region = g.graph["region"]
+    if not g.graph.get("reemittable"):
+        return None
+    targets = {}
+    for lid in region.loops:
+        scalars = _expandable(g, region, lid)
+        if scalars:
+            targets[lid] = scalars
+    if not targets:
+        return None
+    taken = nest_names(g) | set(region.containers) | {c.name for c in region.containers.values()}
+    fresh = {key: fresh_name(f"{region.containers[key].name}_x", taken)
+             for scalars in targets.values() for key in scalars}
+    try:
+        expanded = _expanded_region(region, targets, fresh)
+        g2 = build_graph(expanded, g.graph["path"])
+        if not attach_source_text(g2, source, spans):
+            return None
+        for lid, scalars in targets.items():
+            _strip_and_rename(g2, expanded, lid, {region.containers[k].name: (fresh[k], d) for k, d in scalars.items()})
+        improve_locality(g2, expanded)
+    except isl.Error:
+        return None
+    if not any("interchange" in d["node"].transformations for _, d in g2.nodes(data=True)
+               if isinstance(d["node"], MapScope)):
+        return None
+    g2.graph["restructured"] = True
+    # The maps carry the verdicts of the expanded code; the report states the analysis of the
+    # code as written.
+    expanded.verdicts = region.verdicts
+    return g2
+
+
+def _expandable(g, region: Region, lid: str) -> dict[str, str]:
+    """{container: declaration statement id} for a frozen map whose every declaration can expand."""
+    m = g.nodes[lid]["node"]
+    kids = scope_children(g, lid)
+    if not m.declares or m.declarations or not any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
+        return {}
+    probe = dataclasses.replace(m, declares=False)
+    if canonical_header(probe, region) is None:
+        return {}
+    if any(q in g.nodes[t]["node"].text for t in scope_descendants(g, lid) for q in "\"'"
+           if isinstance(g.nodes[t]["node"], Tasklet)):
+        return {}  # renaming works on identifiers; keep clear of string and character literals
+    declared = {key for key, c in region.containers.items() if c.declared_in == lid}
+    out = {}
+    for key in declared:
+        c = region.containers[key]
+        if c.kind != "scalar" or c.ndim != 0 or c.element not in _ARITHMETIC_TYPES:
+            return {}
+        decl = next((k for k in kids if k in region.statements and isinstance(region.statements[k].node, c_ast.Decl)
+                     and region.statements[k].node.name == c.name), None)
+        parts = _INIT_DECL.fullmatch(g.nodes[decl]["node"].text.strip()) if decl is not None else None
+        if parts is None or parts["name"] != c.name:
+            return {}
+        out[key] = decl
+    decls = [k for k in kids if k in region.statements and isinstance(region.statements[k].node, c_ast.Decl)]
+    if len(decls) != len(out):
+        return {}
+    return out
+
+
+def _expanded_region(region: Region, targets: dict[str, dict[str, str]], fresh: dict[str, str]) -> Region:
+    """The region with each expanded scalar an array indexed by its loop's position (see module doc)."""
+    containers = dict(region.containers)
+    renamed = {}
+    for lid, scalars in targets.items():
+        for key in scalars:
+            c = region.containers[key]
+            new_key = fresh[key]
+            containers.pop(key)
+            containers[new_key] = Container(new_key, 1, c.element, "array", storage="local",
+                                            declared_in=lid, dims=[str(STRIP)])
+            renamed[key] = (new_key, lid)
+    statements = {}
+    for sid, stmt in region.statements.items():
+        accesses = []
+        for a in stmt.accesses:
+            if a.container not in renamed:
+                accesses.append(a)
+                continue
+            new_key, lid = renamed[a.container]
+            accesses.append(dataclasses.replace(a, container=new_key, relation=_strip_relation(region, a, lid,
+                                                                                                  new_key)))
+        reduction = stmt.reduction
+        if reduction is not None and reduction[0] in renamed:
+            reduction = (renamed[reduction[0]][0], reduction[1])
+        statements[sid] = dataclasses.replace(stmt, accesses=accesses, reduction=reduction)
+    out = dataclasses.replace(region, containers=containers, statements=statements, dependences={}, verdicts={})
+    out.dependences = compute_dependences(out)
+    out.verdicts = compute_verdicts(out, out.live_after)
+    return out
+
+
+def _strip_relation(region: Region, access, lid: str, new_key: str) -> isl.Map:
+    rel = access.relation
+    loop = region.loops[lid]
+    n = rel.dim(isl.dim_type.in_)
+    names = [rel.get_dim_name(isl.dim_type.in_, d) for d in range(n)]
+    params = [rel.get_dim_name(isl.dim_type.param, d) for d in range(rel.dim(isl.dim_type.param))]
+    index = f"{names[loop.depth]} - ({loop.lower})"
+    text = (f"[{', '.join(params)}] -> {{ {rel.get_tuple_name(isl.dim_type.in_)}[{', '.join(names)}] -> "
+            f"c_{new_key}[{index}] }}")
+    return isl.Map(text).intersect_domain(rel.domain())
+
+
+def _strip_and_rename(g, region: Region, lid: str, scalars: dict[str, tuple[str, str]]) -> None:
+    """Strip-mine the map, declare the buffers in the strip loop, rewrite the statements' text.
+
+    `scalars`: C name -> (buffer name, id of the declaration's tasklet)."""
+    m = g.nodes[lid]["node"]
+    m.declares = False
+    header = canonical_header(m, region)
+    tile_rewrite(g, region, [lid], [header], [STRIP])
+    strip = g.nodes[f"{lid}.tile"]["node"]
+    strip.transformations = ["scalar expansion"]
+    m.transformations = [t for t in m.transformations if t != "tiling"] + ["scalar expansion"]
+    names = {}
+    for old, (buffer, decl) in scalars.items():
+        names[old] = f"{buffer}[{m.var} - {strip.var}]"
+        strip.declarations.append(f"{region.containers[buffer].element} {buffer}[{STRIP}];")
+        t = g.nodes[decl]["node"]
+        parts = _INIT_DECL.fullmatch(t.text.strip())
+        t.text = f"{old} = {parts['init'].strip()};"
+    strip.declares = True
+    for n, d in g.nodes(data=True):
+        t = d["node"]
+        if isinstance(t, Tasklet) and t.text and word_tokens(t.text) & set(names):
+            t.text = _rename(t.text, names)
+
+
+def _rename(text: str, names: dict[str, str]) -> str:
+    """Replace whole identifiers (outside strings and comments, which statements here lack)."""
+    return re.sub(r"(?<![\w.>])([A-Za-z_]\w*)\b", lambda mt: names.get(mt.group(1), mt.group(1)), text)
+
+
+__all__ = ["expand_scalars"]

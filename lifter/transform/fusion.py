@@ -1,0 +1,108 @@
+"""Fusion of producer-consumer sibling maps over the same range, proved legal by isl.
+
+Two maps next to each other in one scope fuse into one when their headers are
+the same text (same variable and bounds, so the same range), they come from
+different loops at the same depth of the original nest, and one writes data
+the other reads (or both write it): the fused map makes one pass over that
+data instead of two. The fused tree is checked against every dependence under
+the schedule it implies (`locality.legal_tree`), and the fusion is refused when
+a map that was parallel would no longer be (fusion must not cost the two
+cores). After a fusion the bodies are fused in turn (`for i {for j A}` and
+`for i {for j B}` become `for i for j {A B}`). Maps that distribution split
+apart (copies of one loop) are not fused back, and maps that declare
+variables stay as they are (their declarations would meet in one block).
+"""
+from __future__ import annotations
+
+import re
+
+import islpy as isl
+import networkx as nx
+
+from lifter.analysis.model import Region
+from lifter.analysis.verdicts import Nest, verdict
+from lifter.graph.build import STATE
+from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants
+from lifter.transform.locality import (move_child, origins_above, legal_tree, refresh_map_memlets, refresh_verdicts)
+
+
+def fuse_maps(g: nx.MultiDiGraph, region: Region) -> None:
+    if not g.graph.get("reemittable"):
+        return
+    try:
+        changed = _fuse_children(g, region, STATE)
+    except isl.Error:
+        return  # raised before any fusion was committed: every attempt undoes itself first
+    if changed:
+        g.graph["restructured"] = True
+        refresh_verdicts(g, region)
+
+
+def _fuse_children(g, region: Region, scope: str) -> bool:
+    changed = False
+    kids = scope_children(g, scope)
+    k = 0
+    while k + 1 < len(kids):
+        if _fuse(g, region, kids[k], kids[k + 1]):
+            changed = True
+            refresh_map_memlets(g, region)  # the fused map now moves both maps' data
+            kids = scope_children(g, scope)
+        else:
+            k += 1
+    for child in scope_children(g, scope):
+        if isinstance(g.nodes[child]["node"], MapScope):
+            changed |= _fuse_children(g, region, child)
+    return changed
+
+
+def _fuse(g, region: Region, first: str, second: str) -> bool:
+    """Fuse map `second` into map `first` (its next sibling) if that is legal and pays."""
+    a, b = g.nodes[first]["node"], g.nodes[second]["node"]
+    if not (isinstance(a, MapScope) and isinstance(b, MapScope)):
+        return False
+    if a.origin == b.origin or b.origin in a.fused or a.declares or b.declares or a.tile or b.tile:
+        return False
+    if _normal(a.header) != _normal(b.header) or not a.header:
+        return False
+    if region.loops[a.origin].depth != region.loops[b.origin].depth:
+        return False
+    if not _share(g, first, second):
+        return False
+    was_parallel = a.schedule == "parallel" or b.schedule == "parallel"
+    inside = {t for m in (first, second) for t in scope_descendants(g, m) if isinstance(g.nodes[t]["node"], Tasklet)}
+    base = len(scope_children(g, first))
+    moved = scope_children(g, second)
+    for index, child in enumerate(moved):
+        move_child(g, child, first, base + index)
+    try:
+        legal = legal_tree(g, region)
+        if legal and was_parallel:
+            legal = verdict(region, Nest(a.origin, origins_above(g, first), inside), region.live_after).parallel
+    except isl.Error:
+        legal = False
+    if not legal:
+        for index, child in enumerate(moved):
+            move_child(g, child, second, index)
+        return False
+    g.remove_node(second)
+    a.fused = a.fused + [b.origin] + b.fused
+    a.transformations = a.transformations + ["fusion"]
+    return True
+
+
+def _share(g, first: str, second: str) -> bool:
+    """One map writes a container that the other reads or writes (from their map memlets)."""
+    def touched(m):
+        reads = {u for u, _, d in g.in_edges(m, data=True) if isinstance(d["edge"], Memlet)}
+        writes = {v for _, v, d in g.out_edges(m, data=True) if isinstance(d["edge"], Memlet)}
+        return reads, writes
+    r1, w1 = touched(first)
+    r2, w2 = touched(second)
+    return bool(w1 & (r2 | w2) or w2 & r1)
+
+
+def _normal(header: str) -> str:
+    return re.sub(r"\s+", "", header)
+
+
+__all__ = ["fuse_maps"]

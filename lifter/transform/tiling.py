@@ -1,0 +1,338 @@
+"""Rectangular tiling of permutable loop bands, proved legal by isl, where reuse misses the cache.
+
+A band is a perfect nest of maps (each the only child of the one above it,
+statements only in the innermost). Tiling it runs the iteration space block by
+block: tile loops step over blocks, point loops walk one block. That is legal
+when the band is permutable: every dependence between two instances that share
+the iterations of the loops around the band has a non-negative distance in
+every band dimension (checked with isl on the region's dependences). The tiled
+tree is then checked once more, exactly, against every dependence under the
+schedule it implies (`locality.legal_tree`).
+
+Tiling pays only where data is reused at a distance larger than a cache
+(`_reuse`): an access invariant along a band loop, with two or more band loops
+inside it (gemm's B[k][j] along i: the whole matrix between two uses), or an
+access that is strided along the innermost loop but unit-stride along an outer
+one (a transpose: each cache line is used once per outer iteration). Streaming
+stencils and matrix-vector products reuse only a row or a vector, which fits
+in the cache, and are left alone. A map whose body mixes statements and a band
+is distributed first when that exposes a profitable band (gemm's `C *= beta`).
+
+Only headers that can be rewritten exactly are tiled: `for ([type] v = lb;
+v < ub (or <=); v++)` with bounds that do not mention other loops of the band
+(a band ends before the first loop whose bounds use an outer band loop, like
+syrk's `j <= i`: that loop stays whole inside the innermost point loop) (no triangular bands), unit step, and loop
+variables not read after the nest. The tile loop declares its own variable:
+`for (int i_t = 0; i_t < n; i_t += 32)` and the point loop becomes
+`for (i = i_t; i < (i_t + 32 < n ? i_t + 32 : n); i++)`.
+
+Tile sizes: from `--tile-sizes` (outermost first; the last repeats), else from
+the caches in /sys/devices/system/cpu/cpu0/cache (fallback 32 KiB L1, 256 KiB
+L2): the blocks of every array the band touches fit in half of L2 together,
+and the innermost block spans whole cache lines.
+"""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import islpy as isl
+import networkx as nx
+
+from lifter.analysis.model import Region
+from lifter.frontend.spans import word_tokens
+from lifter.graph.build import STATE
+from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.transform.locality import (move_child, origins_above, distribute, legal_tree, perfect_band,
+                                       refresh_map_memlets, refresh_verdicts, restore, snapshot, stride_kind)
+
+CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
+FALLBACK_CACHE = {1: 32 * 1024, 2: 256 * 1024}
+LINE_BYTES = 64
+ELEMENT_BYTES = 8  # the model assumes doubles; smaller elements only make the blocks fit better
+
+_HEADER = re.compile(
+    r"for\s*\(\s*(?P<type>(?:(?:unsigned|signed|long|int|short|size_t|ptrdiff_t)\s+)*)"
+    r"(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<lb>[^;]+?)\s*;\s*(?P=var)\s*(?P<op><=?)\s*(?P<ub>[^;]+?)\s*;\s*"
+    r"(?:(?P=var)\s*\+\+|\+\+\s*(?P=var)|(?P=var)\s*\+=\s*1)\s*\)", re.S)
+
+# Bounds made of names, numbers, arithmetic, subscripts and parentheses only.
+_ARITHMETIC = re.compile(r"[\w\s+\-*/%()\[\].]+")
+
+
+def tile_bands(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> None:
+    """Tile every profitable, legal band of the graph; `sizes` overrides the cache model."""
+    if not g.graph.get("reemittable"):
+        return
+    saved = snapshot(g)
+    try:
+        changed = False
+        for child in scope_children(g, STATE):
+            changed |= _visit(g, region, child, sizes)
+    except isl.Error:
+        restore(g, saved)  # isl could not decide something: keep the nest as it was
+        return
+    if changed:
+        g.graph["restructured"] = True
+        refresh_verdicts(g, region)
+        refresh_map_memlets(g, region)
+
+
+def _visit(g, region: Region, node_id: str, sizes) -> bool:
+    """Tile the bands in a map's subtree; True if the tree changed."""
+    if not isinstance(g.nodes[node_id]["node"], MapScope):
+        return False
+    band = perfect_band(g, node_id)
+    if len(band) >= 2 and _tile(g, region, band, sizes):
+        return True
+    chain = _chain(g, node_id)
+    kids = scope_children(g, chain[-1])
+    if len(kids) > 1 and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
+        # Distribute the innermost mixed map and every map of the chain above it, so that
+        # the band inside becomes perfect (gemm's `C *= beta` goes to a nest of its own).
+        saved = snapshot(g)
+        copies = _distribute_chain(g, region, chain)
+        if copies and any([_visit(g, region, copy, sizes) for copy in copies]):
+            return True
+        restore(g, saved)
+    changed = False
+    for child in kids:
+        changed |= _visit(g, region, child, sizes)
+    return changed
+
+
+def _chain(g, node_id: str) -> list[str]:
+    """Maps nested one directly in another from `node_id` down, none declaring variables."""
+    chain = [node_id]
+    while not g.nodes[chain[-1]]["node"].declares:
+        kids = scope_children(g, chain[-1])
+        if len(kids) != 1 or not isinstance(g.nodes[kids[0]]["node"], MapScope):
+            break
+        chain.append(kids[0])
+    return chain
+
+
+def _distribute_chain(g, region: Region, chain: list[str]) -> list[str]:
+    """Distribute the chain's maps from the innermost up: the copies of its first map, or []."""
+    copies = []
+    for m in reversed(chain):
+        if g.nodes[m]["node"].declares:
+            return []
+        copies = distribute(g, region, m)
+        if not copies:
+            return []
+    return copies
+
+
+# -- the decision ------------------------------------------------------------------------
+def _tile(g, region: Region, band: list[str], sizes) -> bool:
+    for index, b in enumerate(band):
+        # Rectangular: the band ends before the first loop whose bounds use an outer band loop
+        # (syrk's `j <= i`); such a loop stays whole inside the innermost point loop.
+        if word_tokens(g.nodes[b]["node"].header) & {g.nodes[o]["node"].var for o in band[:index]}:
+            band = band[:index]
+            break
+    if len(band) < 2:
+        return False
+    maps = [g.nodes[b]["node"] for b in band]
+    headers = [canonical_header(m, region) for m in maps]
+    if any(h is None for h in headers):
+        return False
+    below = [d for d in scope_descendants(g, band[-1]) if isinstance(g.nodes[d]["node"], MapScope)]
+    if ({m.var for m in maps} | {g.nodes[d]["node"].var for d in below}) & set(g.graph["live_after"]):
+        return False  # the loop variables end with other values after a tiled nest
+    tasklets = [t for t in scope_descendants(g, band[-1]) if isinstance(g.nodes[t]["node"], Tasklet)]
+    if any(region.statements[t].opaque_reason for t in tasklets):
+        return False
+    inner = [_constant(g.nodes[d]["node"].max_trip_count) for d in below]
+    if not _reuse(g, region, band, tasklets, inner):
+        return False
+    if not permutable(region, [m.origin for m in maps], origins_above(g, band[0]), tasklets):
+        return False
+    chosen = list(sizes) if sizes else model_sizes(len(band), _arrays(region, tasklets))
+    chosen = [chosen[min(d, len(chosen) - 1)] for d in range(len(band))]
+    saved = snapshot(g)
+    tile_rewrite(g, region, band, headers, chosen)
+    if not legal_tree(g, region):
+        restore(g, saved)
+        return False
+    return True
+
+
+def permutable(region: Region, band: list[str], outer: list[str], inside) -> bool:
+    """No dependence between statements `inside`, at equal `outer` iterations, has a negative
+    distance along any loop of `band` (loop ids; a statement's dimension d is its depth-d loop)."""
+    inside = set(inside)
+    for kind in ("flow", "anti", "output"):
+        maps = []
+        region.dependences[kind].foreach_map(maps.append)
+        for dep in maps:
+            src = dep.get_tuple_name(isl.dim_type.in_).rsplit("_a", 1)[0]
+            dst = dep.get_tuple_name(isl.dim_type.out).rsplit("_a", 1)[0]
+            if src not in inside or dst not in inside:
+                continue
+            n_in, n_out = dep.dim(isl.dim_type.in_), dep.dim(isl.dim_type.out)
+            ins, outs = [f"i{j}" for j in range(n_in)], [f"o{j}" for j in range(n_out)]
+            same = [f"i{d} = o{d}" for d in (region.loops[o].depth for o in outer)]
+            for loop in band:
+                d = region.loops[loop].depth
+                cond = " and ".join(same + [f"o{d} < i{d}"])
+                back = isl.Map(f"{{ {dep.get_tuple_name(isl.dim_type.in_)}[{', '.join(ins)}] -> "
+                               f"{dep.get_tuple_name(isl.dim_type.out)}[{', '.join(outs)}] : {cond} }}")
+                if not dep.intersect(back).is_empty():
+                    return False
+    return True
+
+
+def _reuse(g, region: Region, band: list[str], tasklets: list[str], below: list[int | None]) -> bool:
+    """Some access reuses data at a distance that does not fit in the cache (see module doc).
+
+    `below`: the trip counts (None if not constant) of the loops inside the band."""
+    loops = [region.loops[g.nodes[b]["node"].origin] for b in band]
+    trips = [_constant(g.nodes[b]["node"].trip_count) for b in band]
+    caches = cache_sizes()
+    for stmt in (region.statements[t] for t in tasklets):
+        n = len(stmt.loops)
+        for acc in stmt.accesses:
+            if acc.relation.range().dim(isl.dim_type.set) == 0:
+                continue  # a scalar stays in a register
+            kinds = [stride_kind(acc.relation, loop.depth, n) for loop in loops]
+            for p in range(len(band) - 1):
+                inner = trips[p + 1:] + below
+                elements = math.prod(inner) if None not in inner else None
+                if kinds[p] == 1 and any(k != 1 for k in kinds[p + 1:]):
+                    # Temporal reuse along loop p, after everything the inner loops touch.
+                    if elements is None and len(inner) >= 2 or \
+                            elements is not None and elements * ELEMENT_BYTES > caches[2]:
+                        return True
+                if kinds[-1] == -3 and kinds[p] == 3:
+                    # Each line the inner loop touches is used again by the next iteration of loop p.
+                    if elements is None or elements * LINE_BYTES > caches[1]:
+                        return True
+    return False
+
+
+def _arrays(region: Region, tasklets: list[str]) -> int:
+    return len({a.container for t in tasklets for a in region.statements[t].accesses
+                if a.relation.range().dim(isl.dim_type.set) > 0}) or 1
+
+
+def model_sizes(depth: int, arrays: int) -> list[int]:
+    """Tile sizes for a band of `depth` loops over `arrays` arrays, outermost first.
+
+    The square blocks of every array fit in half of L2 together (a power of two,
+    at least 8); the innermost block is twice as long, so each row of a block is
+    several whole cache lines and the inner loop long enough to vectorize.
+    """
+    budget = cache_sizes()[2] // 2 // (arrays * ELEMENT_BYTES)
+    side = 8
+    while (2 * side) ** 2 <= budget:
+        side *= 2
+    return [side] * (depth - 1) + [2 * side]
+
+
+def cache_sizes() -> dict[int, int]:
+    """Data cache sizes in bytes by level, from sysfs; the fallback model where it says nothing."""
+    sizes = dict(FALLBACK_CACHE)
+    try:
+        for index in sorted(CACHE_DIR.glob("index*")):
+            kind = (index / "type").read_text().strip()
+            level = int((index / "level").read_text())
+            if kind in ("Data", "Unified") and level in sizes:
+                sizes[level] = _bytes((index / "size").read_text().strip()) or sizes[level]
+    except (OSError, ValueError):
+        return dict(FALLBACK_CACHE)
+    return sizes
+
+
+def _bytes(text: str) -> int:
+    scale = {"K": 1024, "M": 1024 ** 2, "G": 1024 ** 3}
+    if text and text[-1] in scale:
+        return int(text[:-1]) * scale[text[-1]]
+    return int(text)
+
+
+def _constant(text: str | None) -> int | None:
+    try:
+        return int(text.rstrip("L")) if text else None
+    except ValueError:
+        return None
+
+
+# -- the rewrite -------------------------------------------------------------------------
+def canonical_header(m: MapScope, region: Region) -> dict | None:
+    """The parts of a header that tiling can rewrite exactly, or None."""
+    if m.step != 1 or m.decreasing or m.declares or m.tile:
+        return None
+    match = _HEADER.fullmatch(m.header.strip())
+    if match is None or match["var"] != m.var:
+        return None
+    lb, ub = match["lb"], match["ub"]
+    if m.var in word_tokens(lb) | word_tokens(ub) or not _ARITHMETIC.fullmatch(lb + ub):
+        return None  # operators that bind looser than `<` would change meaning in the new tests
+    return {"type": match["type"].strip(), "var": m.var, "lb": lb, "op": match["op"], "ub": ub}
+
+
+def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes: list[int]) -> None:
+    """Put tile maps above the band and rewrite the band's headers into point loops."""
+    taken = nest_names(g)
+    parent = scope_parent(g, band[0])
+    order = next(d["edge"].order for d in g.get_edge_data(parent, band[0]).values()
+                 if isinstance(d["edge"], Scope))
+    above = parent
+    for m_id, h, size in zip(band, headers, sizes):
+        m = g.nodes[m_id]["node"]
+        name = fresh_name(f"{h['var']}_t", taken)
+        kind = h["type"] or f"__typeof__({h['var']})"
+        tile_id = f"{m_id}.tile"
+        tile = MapScope(tile_id, name, m.begin, m.end, size, False, m.schedule, m.line, m.column, m.depth,
+                        m.function, m.offset, True, _ceil_div(m.trip_count, size),
+                        _ceil_div(m.max_trip_count, size), origin=m.origin, tile=size,
+                        header=f"for ({kind} {name} = {h['lb']}; {name} {h['op']} {h['ub']}; {name} += {size})",
+                        transformations=["tiling"], span=m.span)
+        g.add_node(tile_id, node=tile)
+        g.add_edge(above, tile_id, edge=Scope(order if above == parent else 0))
+        above, order = tile_id, 0
+        last = f"{name} + {size}" if h["op"] == "<" else f"{name} + {size - 1}"
+        m.header = (f"for ({h['type'] + ' ' if h['type'] else ''}{h['var']} = {name}; "
+                    f"{h['var']} {h['op']} ({last} {h['op']} {h['ub']} ? {last} : {h['ub']}); {h['var']}++)")
+        m.begin = name
+        m.end = f"min({name} + {size - 1}, {m.end})"
+        m.trip_count = m.max_trip_count = f"{size}L"
+        m.transformations.append("tiling")
+    move_child(g, band[0], above, 0)
+
+
+def nest_names(g) -> set[str]:
+    """Every identifier the nest's text uses: a new loop variable must shadow none of them."""
+    words = set()
+    for _, d in g.nodes(data=True):
+        node = d["node"]
+        if isinstance(node, MapScope):
+            words |= word_tokens(node.header) | {w for decl in node.declarations for w in word_tokens(decl)}
+            words.add(node.var)
+        elif isinstance(node, Tasklet):
+            words |= word_tokens(node.text)
+    return words
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    name, k = base, 2
+    while name in taken:
+        name, k = f"{base}{k}", k + 1
+    taken.add(name)
+    return name
+
+
+def _ceil_div(trips: str | None, size: int) -> str | None:
+    if trips is None:
+        return None
+    count = _constant(trips)
+    if count is not None:
+        return f"{-(-count // size)}L"
+    return f"(({trips}) + {size - 1}L) / {size}L"
+
+
+__all__ = ["cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "permutable", "tile_bands",
+           "tile_rewrite"]
