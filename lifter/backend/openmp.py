@@ -9,7 +9,7 @@ from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpRegion, scope_children
 
 MARK = "/* lift */"
-RESTRUCTURED = "/* lift: loop nest reordered for locality (distribution/interchange) */"
+RESTRUCTURED = "/* lift: loop nest restructured for locality (see the report) */"
 
 
 def simd_pragma(m: MapScope) -> str:
@@ -119,33 +119,59 @@ def _reindent(text: str, indent: str) -> str:
     return text.replace("\n", "\n    ")
 
 
-def _nest_lines(g: nx.MultiDiGraph, scope: str, indent: str) -> list[str]:
-    """Re-emit a restructured nest from the graph: headers and statements as the user wrote them."""
-    lines = []
+def _nest_lines(g: nx.MultiDiGraph, scope: str, indent: str, plain: bool = False,
+                region: OmpRegion | None = None) -> list[str]:
+    """Re-emit a restructured nest from the graph: headers and statements as the user wrote them.
+
+    `plain` leaves out every directive (the sequential copy of a versioned loop); `region` is
+    the parallel region of `scope`, whose runs of other children go into `omp single`.
+    """
+    runs = {run[0]: (run, nowait) for run, nowait in zip(region.singles, region.nowait)} if region else {}
+    lines, done = [], set()
     for child in scope_children(g, scope):
-        node = g.nodes[child]["node"]
-        if isinstance(node, MapScope):
-            if node.plan is not None and node.plan.versioned:
-                lines.append(f"{indent}if ({node.plan.condition}) {{ {MARK}")
-                lines.append(f"{indent}    {pragma(node)}")
-                lines += _map_lines(g, child, node, indent + "    ")
-                lines.append(f"{indent}}} else {{")
-                lines += _map_lines(g, child, node, indent + "    ")
-                lines.append(f"{indent}}}")
-                continue
-            if node.plan is not None:
-                lines.append(indent + pragma(node))
-            elif node.simd:
-                lines.append(indent + simd_pragma(node))
-            lines += _map_lines(g, child, node, indent)
-        else:
-            lines.append(indent + node.text)
+        if child in done:
+            continue
+        if child in runs:
+            run, nowait = runs[child]
+            lines.append(f"{indent}#pragma omp single{' nowait' if nowait else ''} {MARK}")
+            lines.append(indent + "{")
+            for c in run:
+                lines += _child_lines(g, c, indent + "    ", plain)
+            lines.append(indent + "}")
+            done.update(run)
+            continue
+        lines += _child_lines(g, child, indent, plain)
     return lines
 
 
-def _map_lines(g: nx.MultiDiGraph, map_id: str, node: MapScope, indent: str) -> list[str]:
+def _child_lines(g: nx.MultiDiGraph, child: str, indent: str, plain: bool) -> list[str]:
+    node = g.nodes[child]["node"]
+    if not isinstance(node, MapScope):
+        return [indent + node.text]
+    if plain:
+        return _map_lines(g, child, node, indent, plain=True)
+    if node.parallel_region is not None:
+        region = node.parallel_region
+        body = _map_lines(g, child, node, indent + ("    " if region.guard else ""), region=region)
+        if not region.guard:
+            return [indent + region_pragma(region)] + body
+        return ([f"{indent}if ({region.guard}) {{ {MARK}", f"{indent}    {region_pragma(region)}"] + body +
+                [f"{indent}}} else {{"] + _map_lines(g, child, node, indent + "    ", plain=True) + [f"{indent}}}"])
+    if node.plan is not None and node.plan.versioned:
+        return ([f"{indent}if ({node.plan.condition}) {{ {MARK}", f"{indent}    {pragma(node)}"] +
+                _map_lines(g, child, node, indent + "    ") + [f"{indent}}} else {{"] +
+                _map_lines(g, child, node, indent + "    ", plain=True) + [f"{indent}}}"])
+    if node.plan is not None:
+        return [indent + pragma(node)] + _map_lines(g, child, node, indent)
+    if node.simd:
+        return [indent + simd_pragma(node)] + _map_lines(g, child, node, indent)
+    return _map_lines(g, child, node, indent)
+
+
+def _map_lines(g: nx.MultiDiGraph, map_id: str, node: MapScope, indent: str, plain: bool = False,
+               region: OmpRegion | None = None) -> list[str]:
     lines = [f"{indent}{node.header} {{"]
     lines += [indent + "    " + d for d in node.declarations]
-    lines += _nest_lines(g, map_id, indent + "    ")
+    lines += _nest_lines(g, map_id, indent + "    ", plain, region)
     lines.append(f"{indent}}}")
     return lines

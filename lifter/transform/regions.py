@@ -43,13 +43,7 @@ _JUMP = re.compile(r"\b(break|continue|return|goto|longjmp)\b")
 
 
 def plan_parallel_regions(g: nx.MultiDiGraph) -> None:
-    """Give the outermost suitable sequential maps a parallel region (after `plan_openmp`).
-
-    Nests the locality pass reshaped are re-emitted from their scope tree, which
-    places no `omp single`: they keep a parallel region per parallel loop.
-    """
-    if g.graph.get("restructured"):
-        return
+    """Give the outermost suitable sequential maps a parallel region (after `plan_openmp`)."""
     for child in scope_children(g, STATE):
         _visit(g, child)
 

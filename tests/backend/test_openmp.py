@@ -197,8 +197,9 @@ int main(void)
 """
 
 
-def lift(text: str, min_work: int = 0) -> str:
-    return lift_source(text, "t.c", LiftOptions(min_parallel_work=min_work)).output
+def lift(text: str, min_work: int = 0, fuse: bool = False) -> str:
+    """The OpenMP output; without fusion by default, so the loops below stay as written."""
+    return lift_source(text, "t.c", LiftOptions(min_parallel_work=min_work, fuse=fuse)).output
 
 
 def directives(output: str) -> list[str]:
@@ -221,6 +222,17 @@ def test_time_loop_gets_one_region_with_omp_for_inside():
     assert [d.split()[2] for d in inner] == ["single", "for", "for", "single", "for"]
     assert not any("parallel" in d for d in inner)
     assert "reduction(+: res)" in inner[2]
+
+
+def test_a_fused_time_loop_keeps_its_region():
+    # Fusion joins the stencil with the reduction loop; the nest is re-emitted from the graph.
+    out = lift(SINGLES, fuse=True)
+    assert "restructured for locality" in out
+    region = out[out.index("#pragma omp parallel private(t)"):]
+    inner = directives(region[:region.index("double s = 0.0;")])
+    assert [d.split()[2] for d in inner] == ["parallel", "single", "for", "single", "for"]
+    assert inner[1] == "#pragma omp single /* lift */"  # the fused loop reduces into res: keep the barrier
+    assert "reduction(+: res)" in inner[2] and inner[3] == "#pragma omp single nowait /* lift */"
 
 
 def test_statements_between_parallel_loops_run_in_omp_single():
