@@ -23,6 +23,7 @@ import itertools
 import islpy as isl
 import networkx as nx
 
+from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import word_tokens
@@ -193,7 +194,15 @@ def _tree_schedule(g, region: Region) -> isl.UnionMap:
 
 
 def _legal_tree(g, region: Region) -> bool:
-    sched = _tree_schedule(g, region)
+    """Every dependence still goes forward in time; a check past the analysis budget fails."""
+    try:
+        with isl_budget():
+            return _forward(region, _tree_schedule(g, region))
+    except BudgetExceeded:
+        return False
+
+
+def _forward(region: Region, sched: isl.UnionMap) -> bool:
     for kind in ("flow", "anti", "output"):
         dep = region.dependences[kind]
         if dep.is_empty():
