@@ -33,6 +33,7 @@ TIMEOUT_S = 60
 MEMORY_LIMIT_KB = 2 * 1024 * 1024
 DIAG = re.compile(r"^(?P<path>.+?):(?:(?P<line>\d+):(?:(?P<col>\d+):)?)? error: (?P<msg>.+)$", re.M)
 MB = 1024 * 1024
+REGRESSIONS = Path(__file__).parent / "cases"
 
 LOOP = ("void axpy(int n, double a, double *restrict x, double *restrict y)\n{\n"
         "    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n}\n")
@@ -256,6 +257,9 @@ def nesting() -> list[Case]:
         # Each test reads a[i] again: one isl tuple stands for them all (dependences.representatives).
         Case("else_if_chain_100_in_loop", elif_in_loop.encode(), expect="ok", compiles=True),
         Case("one_thousand_loops_in_one_function", many_loops.encode(), expect="ok", compiles=True, pragma=True),
+        # Found by the fuzzer: isl's dataflow analysis of this small strided nest ran for minutes.
+        Case("strided_nest_from_fuzzing", (REGRESSIONS / "strided_nest_analysis_budget.c").read_bytes(),
+             expect="ok", compiles=True),
     ]
 
 
