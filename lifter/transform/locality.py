@@ -194,7 +194,13 @@ def _tree_schedule(g, region: Region) -> isl.UnionMap:
 
 
 def _legal_tree(g, region: Region) -> bool:
-    """Every dependence still goes forward in time; a check past the analysis budget fails."""
+    """Every dependence still goes forward in time; a check past the analysis budget fails.
+
+    The analysis treats every container as memory of its own; pointers that may overlap
+    (what parallelize.alias_check tests at run time) carry dependences it cannot see, so a
+    nest that writes through one keeps its order."""
+    if _may_overlap(region):
+        return False
     try:
         with isl_budget():
             return _forward(region, _tree_schedule(g, region))
@@ -215,6 +221,24 @@ def _forward(region: Region, sched: isl.UnionMap) -> bool:
             if not m.is_subset(lex):
                 return False
     return True
+
+
+def _may_overlap(region: Region) -> bool:
+    """Two containers of the nest may share memory and one of them is written (the pairs
+    parallelize.alias_check would have to test)."""
+    accesses = [a for s in region.statements.values() for a in s.accesses]
+    written = {a.container for a in accesses if a.is_write}
+    memory = {a.container: region.containers[a.container] for a in accesses
+              if region.containers[a.container].kind != "scalar"}
+    for p, pc in memory.items():
+        if pc.kind not in ("pointer", "memory") or pc.restrict:
+            continue
+        for q, qc in memory.items():
+            if q == p or qc.restrict or qc.kind == "array" and qc.storage != "global" or qc.name == pc.name:
+                continue
+            if p in written or q in written:
+                return True
+    return False
 
 
 def _legal_order(g, region: Region, band: list[str], order: list[str]) -> bool:
