@@ -19,12 +19,17 @@ Two generators:
 
 For each program: build the original with ``gcc -O2`` and run it (a program gcc
 rejects, that fails or that runs past ``--run-timeout`` is discarded: it says
-nothing about lift); lift it (OpenMP target; by default in a worker process with
-the profitability threshold off, so that every loop proved parallel is
+nothing about lift); lift it (by default in a worker process with the
+profitability threshold off, so that every loop proved parallel is
 parallelized, as ``tests/harness.py`` does; ``--cli`` runs the real ``lift``
 command instead); build the output with ``gcc -O2 -fopenmp``; run it at every
 ``--threads`` count (default 1 and 8) and compare what it prints with the
 original.
+
+``--target cuda`` lifts to CUDA instead and runs the ``.cu`` on the CPU, as
+tests/e2e/test_corpus_cuda.py does: ``g++ -x c++ -include
+lifter/backend/cuda_emulation.h``, then run with the emulated threads in index
+order and again in reverse (``LIFT_EMU_ORDER``), each compared with the original.
 
 Outcomes (each failure is kept under ``--keep DIR/<mode>-<seed>/`` with the
 program, lift's output and stderr and ``failure.json``):
@@ -67,6 +72,8 @@ sys.path.insert(0, str(HERE))
 import loopgen  # noqa: E402  (scripts/loopgen.py)
 
 CSMITH_INCLUDE = "/usr/include/csmith"
+CUDA_EMULATION = REPO / "lifter" / "backend" / "cuda_emulation.h"
+EMULATION_ORDERS = ("", "reverse")  # LIFT_EMU_ORDER: threads in index order, then reversed
 DIAGNOSTIC = re.compile(r"^.+?:(\d+:(\d+:)?)? error: .+$", re.M)
 FAILURES = ("mismatch", "crash", "hang", "rejected", "bad-output", "run-error")
 OUTCOMES = ("ok",) + FAILURES + ("discarded",)
@@ -77,6 +84,7 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re
 @dataclass
 class Config:
     mode: str = "loops"
+    target: str = "openmp"
     seed: int = 1
     count: int = 100
     jobs: int = 2
@@ -93,6 +101,7 @@ class Config:
     max_block_depth: int = 3
     csmith_args: tuple[str, ...] = ()
     cc: str = "gcc"
+    cxx: str = "g++"
     rtol: float = 1e-9
     reduce_timeout: float = 1800.0
     reduce_max: int = 10
@@ -197,10 +206,32 @@ def lift_flags(cfg: Config) -> list[str]:
 
 def lift_command(cfg: Config, src: Path, out: Path, report: Path) -> list[str]:
     if cfg.cli:
-        return [sys.executable, "-m", "lifter", *lift_flags(cfg), f"-O{cfg.opt_level}", str(src),
-                "-o", str(out), "--report", str(report)]
+        return [sys.executable, "-m", "lifter", *lift_flags(cfg), f"-O{cfg.opt_level}", "--target", cfg.target,
+                str(src), "-o", str(out), "--report", str(report)]
     return [sys.executable, str(Path(__file__).resolve()), "_lift", "--opt-level", str(cfg.opt_level),
-            "--min-work", str(cfg.min_work), *lift_flags(cfg), str(src), str(out), str(report)]
+            "--min-work", str(cfg.min_work), "--target", cfg.target, *lift_flags(cfg), str(src), str(out),
+            str(report)]
+
+
+def lifted_name(cfg: Config, src: Path) -> str:
+    return src.stem + (".lift.cu" if cfg.target == "cuda" else ".lift.c")
+
+
+def build_lifted_command(cfg: Config, out: Path, exe: Path) -> list[str]:
+    """OpenMP: gcc -fopenmp. CUDA: g++ with the CPU emulation of the CUDA runtime."""
+    if cfg.target == "cuda":
+        return [cfg.cxx, *cflags(cfg), "-x", "c++", "-include", str(CUDA_EMULATION), out.name, "-o", str(exe), "-lm"]
+    return [cfg.cc, *cflags(cfg), "-fopenmp", out.name, "-o", str(exe), "-lm"]
+
+
+def run_settings(cfg: Config) -> list[tuple[str, dict]]:
+    """(what to call it in a message, extra environment) for each run of the lifted program."""
+    if cfg.target == "cuda":
+        return [(f"emulation order '{order or 'index'}'", {"LIFT_EMU_ORDER": order}) for order in EMULATION_ORDERS]
+    # Passive waiting: 8 threads on fewer cores spinning between thousands of tiny
+    # parallel regions would look like a hang.
+    return [(f"{t} threads", {"OMP_NUM_THREADS": str(t), "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")})
+            for t in cfg.threads]
 
 
 def tree_env() -> dict:
@@ -217,6 +248,7 @@ def lift_worker(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="fuzz.py _lift")
     parser.add_argument("--opt-level", type=int, default=2)
     parser.add_argument("--min-work", type=int, default=0)
+    parser.add_argument("--target", default="openmp")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[])
     parser.add_argument("input")
     parser.add_argument("output")
@@ -227,7 +259,7 @@ def lift_worker(argv: list[str]) -> int:
     from lifter.frontend.preprocess import PreprocessOptions
 
     options = LiftOptions(preprocess=PreprocessOptions(include_dirs=args.include_dirs),
-                          opt_level=args.opt_level, min_parallel_work=args.min_work)
+                          opt_level=args.opt_level, min_parallel_work=args.min_work, target=args.target)
     try:
         result = lift_file(args.input, options)
     except LiftError as exc:
@@ -276,7 +308,7 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
             why = "original timed out" if ref.code is None else f"original exited with {ref.code}"
             return Outcome(cfg.mode, seed, "discarded", why)
 
-    out, report = work / (src.stem + ".lift.c"), work / "report.json"
+    out, report = work / lifted_name(cfg, src), work / "report.json"
     lifted = run(lift_command(cfg, Path(src.name), Path(out.name), Path(report.name)), cfg.lift_timeout,
                  cwd=str(work), env=tree_env())
     (work / "lift.stderr").write_text(lifted.stderr)
@@ -294,8 +326,7 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
         return result
 
     lift_exe = work / "lifted"
-    built = run([cc, *cflags(cfg), "-fopenmp", out.name, "-o", str(lift_exe), "-lm"], cfg.compile_timeout,
-                cwd=str(work))
+    built = run(build_lifted_command(cfg, out, lift_exe), cfg.compile_timeout, cwd=str(work))
     if built.code != 0:
         errors = [ln for ln in built.stderr.splitlines() if " error: " in ln]
         result.outcome, result.detail = "bad-output", (errors[0] if errors else built.stderr.strip()[-300:])
@@ -304,23 +335,19 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
         return result
     rtol = cfg.rtol if float_reduction else 0.0
     limit = max(cfg.run_timeout * 4, ref.seconds * 20 + 5)
-    for threads in cfg.threads:
-        # Passive waiting: 8 threads on fewer cores spinning between thousands of tiny
-        # parallel regions would look like a hang.
-        env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-        env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-        got = run([str(lift_exe)], limit, env=env)
+    for setting, extra_env in run_settings(cfg):
+        got = run([str(lift_exe)], limit, env=dict(os.environ, **extra_env))
         if got.code is None:
-            result.outcome, result.detail = "hang", f"lifted program timed out at {threads} threads"
+            result.outcome, result.detail = "hang", f"lifted program timed out at {setting}"
             return result
         if got.code != 0:
             result.outcome = "run-error"
-            result.detail = f"lifted program exited with {got.code} at {threads} threads: {got.stderr.strip()[-200:]}"
+            result.detail = f"lifted program exited with {got.code} at {setting}: {got.stderr.strip()[-200:]}"
             return result
         if not outputs_match(ref.stdout, got.stdout, rtol):
             result.outcome = "mismatch"
-            result.detail = f"output differs at {threads} threads"
-            result.extra = {"expected": ref.stdout[-2000:], "got": got.stdout[-2000:], "threads": threads}
+            result.detail = f"output differs at {setting}"
+            result.extra = {"expected": ref.stdout[-2000:], "got": got.stdout[-2000:], "run": setting}
             return result
     return result
 
@@ -328,11 +355,12 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
 def keep_failure(cfg: Config, outcome: Outcome, work: Path) -> None:
     if not cfg.keep:
         return
-    dest = Path(cfg.keep) / f"{cfg.mode}-{outcome.seed}"
+    dest = Path(cfg.keep) / (f"{cfg.mode}-{outcome.seed}" if cfg.target == "openmp"
+                             else f"{cfg.mode}-{cfg.target}-{outcome.seed}")
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
-    for name in ("prog.c", "prog.lift.c", "lift.stderr", "report.json"):
+    for name in ("prog.c", "prog.lift.c", "prog.lift.cu", "lift.stderr", "report.json"):
         if (work / name).exists():
             shutil.copy(work / name, dest / name)
     info = asdict(outcome)
@@ -345,6 +373,8 @@ def reproduce_command(cfg: Config, seed: int) -> str:
     parts = ["python3", "scripts/fuzz.py", cfg.mode, "--seed", str(seed), "--count", "1", "--seed-is-program"]
     if cfg.mode == "csmith":
         parts += ["--max-funcs", str(cfg.max_funcs), "--max-block-depth", str(cfg.max_block_depth)]
+    if cfg.target != "openmp":
+        parts += ["--target", cfg.target]
     if cfg.cli:
         parts.append("--cli")
     return " ".join(parts)
@@ -570,6 +600,8 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=textwrap.dedent(__doc__.split("\n\n", 1)[1]))
     parser.add_argument("mode", choices=("loops", "csmith"))
+    parser.add_argument("--target", choices=("openmp", "cuda"), default="openmp",
+                        help="lift to OpenMP (run at --threads) or CUDA (run under the CPU emulation)")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     parser.add_argument("--count", type=int, default=100, help="programs to try (default 100)")
     parser.add_argument("--seed-is-program", action="store_true",
@@ -596,7 +628,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.reduce and not args.keep:
         parser.error("--reduce needs --keep DIR")
-    cfg = Config(mode=args.mode, seed=args.seed, count=args.count, jobs=args.jobs, keep=args.keep,
+    cfg = Config(mode=args.mode, target=args.target, seed=args.seed, count=args.count, jobs=args.jobs, keep=args.keep,
                  reduce=args.reduce, threads=tuple(int(t) for t in args.threads.split(",")),
                  run_timeout=args.run_timeout, lift_timeout=args.lift_timeout,
                  compile_timeout=args.compile_timeout, opt_level=args.opt_level, min_work=args.min_work,

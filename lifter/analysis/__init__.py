@@ -5,8 +5,9 @@ import islpy as isl
 from pycparser import c_ast
 
 from lifter.analysis.affine import NotAffine
+from lifter.analysis.budget import MAX_NEST_DEPTH, BudgetExceeded, isl_budget, nest_deeper_than
 from lifter.analysis.dependences import compute_dependences
-from lifter.analysis.liveness import live_after_region
+from lifter.analysis.liveness import Liveness
 from lifter.analysis.model import ProgramModel, Region, UnliftedLoop
 from lifter.analysis.scop import NotModelable, RegionBuilder
 from lifter.analysis.symbols import SymbolTable, Typedefs
@@ -57,6 +58,7 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
             continue
         symbols = table.for_function(func)
         name = func.decl.name
+        liveness = Liveness(func, symbols)
 
         def visit(node, depth, enclosing):
             if node is None:
@@ -64,11 +66,19 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
             if isinstance(node, c_ast.For):
                 region_id = f"R{len(regions)}"
                 try:
-                    region = RegionBuilder(region_id, name, symbols, locate).build(node)
-                    region.dependences = compute_dependences(region)
-                    region.live_after = live_after_region(func, node, enclosing, symbols)
-                    region.verdicts = compute_verdicts(region, region.live_after)
+                    if nest_deeper_than(node, MAX_NEST_DEPTH):
+                        raise BudgetExceeded(f"loop nest deeper than {MAX_NEST_DEPTH} levels")
+                    with isl_budget():
+                        region = RegionBuilder(region_id, name, symbols, locate).build(node)
+                        region.dependences = compute_dependences(region)
+                        region.live_after = liveness.live_after(node, enclosing)
+                        region.verdicts = compute_verdicts(region, region.live_after)
                     regions.append(region)
+                    return
+                except BudgetExceeded as exc:
+                    # Inner nests would cost as much again, level after level: the whole nest stays as written.
+                    unlifted.append(UnliftedLoop(node.coord.line, node.coord.column, name, depth, _loop_var(node),
+                                                 exc.reason))
                     return
                 except (NotModelable, NotAffine) as exc:
                     reason = getattr(exc, "reason", str(exc))

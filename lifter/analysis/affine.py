@@ -20,6 +20,29 @@ class NotAffine(Exception):
     """The expression is not affine in loop variables and parameters; the message says why."""
 
 
+# Every C integer type fits in [-2**63, 2**64): a constant outside it has no C value the model
+# could agree with (gcc truncates it), and a huge one cannot even be printed as isl text
+# (Python refuses to convert integers of over 4300 digits to decimal).
+INT_MIN, INT_LIMIT = -2**63, 2**64
+
+
+def _fits(value: int) -> bool:
+    return INT_MIN <= value < INT_LIMIT
+
+
+def _checked(value: int) -> int:
+    """A constant subexpression's value, which C's 64-bit arithmetic must be able to hold.
+
+    Operands fit in 64 bits, so `value` has at most 128 and prints quickly."""
+    if not _fits(value):
+        raise NotAffine(f"constant expression {_shortened(str(value))} overflows 64 bits")
+    return value
+
+
+def _shortened(text: str) -> str:
+    return text if len(text) <= 24 else text[:20] + "..."
+
+
 def isl_name(name: str) -> str:
     return PREFIX + name
 
@@ -30,17 +53,18 @@ def c_name(text: str) -> str:
 
 
 def int_constant(node: c_ast.Node) -> int | None:
-    """The value of an integer literal (possibly negated), else None."""
+    """The value of an integer literal (possibly negated) that fits a C integer type, else None."""
     if isinstance(node, c_ast.Constant) and "int" in node.type.split():
         digits = node.value.rstrip("uUlL")
         octal = len(digits) > 1 and digits[0] == "0" and digits[1] not in "xXbB"
         try:
-            return int(digits, 8) if octal else int(digits, 0)
+            value = int(digits, 8) if octal else int(digits, 0)
         except ValueError:
             return None
+        return value if _fits(value) else None
     if isinstance(node, c_ast.UnaryOp) and node.op == "-":
         inner = int_constant(node.expr)
-        return -inner if inner is not None else None
+        return -inner if inner is not None and _fits(-inner) else None
     return None
 
 
@@ -75,6 +99,8 @@ class AffineTranslator:
         value = int_constant(node)
         if value is not None:
             return str(value), value
+        if isinstance(node, c_ast.Constant) and "int" in node.type.split():
+            raise NotAffine(f"integer constant {_shortened(node.value)} does not fit in 64 bits")
         if isinstance(node, c_ast.ID):
             if node.name in self.iterators:
                 return isl_name(node.name), None
@@ -87,7 +113,7 @@ class AffineTranslator:
         if isinstance(node, c_ast.UnaryOp):
             if node.op == "-":
                 text, value = self._expr(node.expr)
-                return f"-({text})", None if value is None else -value
+                return f"-({text})", None if value is None else _checked(-value)
             if node.op == "+":
                 return self._expr(node.expr)
             raise NotAffine(f"operator '{node.op}' in an index or bound")
@@ -102,11 +128,12 @@ class AffineTranslator:
         right, rv = self._expr(node.right)
         op = node.op
         if op in "+-":
-            value = None if lv is None or rv is None else (lv + rv if op == "+" else lv - rv)
+            value = None if lv is None or rv is None else _checked(lv + rv if op == "+" else lv - rv)
             return f"({left}) {op} ({right})", value
         if op == "*":
             if lv is not None and rv is not None:
-                return str(lv * rv), lv * rv
+                value = _checked(lv * rv)
+                return str(value), value
             if lv is not None:
                 return f"{lv}*({right})", None
             if rv is not None:

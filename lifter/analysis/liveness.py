@@ -8,6 +8,8 @@ to the name must be an assignment that does not read it.
 """
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 from pycparser import c_ast
 
 from lifter.analysis.walk import walk
@@ -27,12 +29,12 @@ def _span(node) -> tuple[tuple[int, int], tuple[int, int]]:
     return lo, (hi[0], 10**9)
 
 
-def _events(node, skip) -> list[tuple[tuple[int, int], str, str]]:
-    """(position, name, 'kill' or 'use') for every name reference outside `skip`."""
+def _events(node) -> list[tuple[tuple[int, int], str, str]]:
+    """(position, name, 'kill' or 'use') for every name reference under `node`."""
     events = []
 
     def visit(n):
-        if n is None or n is skip:
+        if n is None:
             return
         if isinstance(n, c_ast.Assignment) and n.op == "=" and isinstance(n.lvalue, c_ast.ID):
             name = n.lvalue.name
@@ -55,24 +57,49 @@ def _events(node, skip) -> list[tuple[tuple[int, int], str, str]]:
     return sorted(events)
 
 
-def live_after_region(func: c_ast.FuncDef, region: c_ast.For, enclosing: list, symbols: FunctionSymbols) -> set[str]:
-    """Scalar names whose value at the end of the region may be read later."""
-    _, end = _span(region)
-    events = _events(func.body, region)
-    order = [e for e in events if e[0] > end]
-    if enclosing:
-        outer_start, outer_end = _span(enclosing[0])
-        inside_after = [e for e in events if end < e[0] <= outer_end]
-        inside_before = [e for e in events if outer_start <= e[0] < (region.coord.line, 0)]
-        order = inside_after + inside_before + [e for e in events if e[0] > outer_end]
-    live, decided = set(), set()
-    for _, name, kind in order:
-        if name in decided:
-            continue
-        decided.add(name)
-        if kind == "use":
-            live.add(name)
-    for name, sym in list(symbols.table.globals.items()):
-        if sym.kind == "scalar" and name not in symbols.locals:
-            live.add(name)
-    return live
+class Liveness:
+    """The name references of one function, indexed once, so that asking about each of its
+    regions costs a few binary searches per name instead of a walk over the whole function
+    (which made functions with many loops quadratic)."""
+
+    def __init__(self, func: c_ast.FuncDef, symbols: FunctionSymbols):
+        self.symbols = symbols
+        self.spans: dict[int, tuple[tuple[int, int], tuple[int, int]]] = {}
+        self.by_name: dict[str, tuple[list[tuple[int, int]], list[str]]] = {}
+        for pos, name, kind in _events(func.body):
+            positions, kinds = self.by_name.setdefault(name, ([], []))
+            positions.append(pos)
+            kinds.append(kind)
+
+    def _span(self, node):
+        if id(node) not in self.spans:
+            self.spans[id(node)] = _span(node)
+        return self.spans[id(node)]
+
+    def live_after(self, region: c_ast.For, enclosing: list) -> set[str]:
+        """Scalar names whose value at the end of the region may be read later.
+
+        The references that count come, in this order: after the region (up to the end of
+        the enclosing loop, if any), from the start of the enclosing loop's body up to the
+        region, and after the enclosing loop. References inside the region never count.
+        """
+        _, end = self._span(region)
+        if enclosing:
+            outer_start, outer_end = self._span(enclosing[0])
+            start = (region.coord.line, 0)
+            ranges = [(bisect_right, end, bisect_right, outer_end), (bisect_left, outer_start, bisect_left, start),
+                      (bisect_right, outer_end, None, None)]
+        else:
+            ranges = [(bisect_right, end, None, None)]
+        live = set()
+        for name, (positions, kinds) in self.by_name.items():
+            for lo_search, lo, hi_search, hi in ranges:
+                first = lo_search(positions, lo)
+                if first < (len(positions) if hi_search is None else hi_search(positions, hi)):
+                    if kinds[first] == "use":
+                        live.add(name)
+                    break
+        for name, sym in list(self.symbols.table.globals.items()):
+            if sym.kind == "scalar" and name not in self.symbols.locals:
+                live.add(name)
+        return live

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Access, LoopVerdict, Region
 
 KIND_WORDS = {"flow": "flow", "anti": "anti", "output": "output"}
@@ -64,34 +65,81 @@ def carried_by(region: Region, nest: Nest, dep: isl.Map) -> isl.Map:
     original loop's dimension is its original depth in every statement inside it.
     """
     k = region.loops[nest.loop].depth
-    n_in, n_out = dep.dim(isl.dim_type.in_), dep.dim(isl.dim_type.out)
-    ins = [f"i{j}" for j in range(n_in)]
-    outs = [f"o{j}" for j in range(n_out)]
-    eq = [f"i{d} = o{d}" for d in (region.loops[o].depth for o in nest.outer)] + [f"i{k} != o{k}"]
-    cond = isl.Map(f"{{ {dep.get_tuple_name(isl.dim_type.in_)}[{', '.join(ins)}] -> "
-                   f"{dep.get_tuple_name(isl.dim_type.out)}[{', '.join(outs)}] : {' and '.join(eq)} }}")
-    return dep.intersect(cond)
+    same_outer = dep
+    for d in (region.loops[o].depth for o in nest.outer):
+        same_outer = same_outer.equate(isl.dim_type.in_, d, isl.dim_type.out, d)
+    return same_outer.order_lt(isl.dim_type.in_, k, isl.dim_type.out, k).union(
+        same_outer.order_gt(isl.dim_type.in_, k, isl.dim_type.out, k))
+
+
+class DependenceIndex:
+    """A region's dependences split into one map per pair of accesses (once), and which
+    depths carry each of them in the nest as written (found on first use).
+
+    Loop k of the nest as written carries a dependence when some of its pairs agree on
+    the k loops outside and differ in loop k. Asking that level after level, equating one
+    more dimension each time, costs a few isl operations per level; asking it afresh for
+    every loop cost k equations each, which made deep nests cubic.
+    """
+
+    def __init__(self, region: Region):
+        self.region = region
+        self.maps = {kind: _maps(region.dependences[kind]) for kind in ("flow", "anti", "output", "no_source")}
+        self._depths: dict[tuple[str, int], set[int]] = {}
+
+    def carries(self, nest: Nest, kind: str, index: int) -> bool:
+        """Whether the loop, placed as `nest` says, carries the `index`th dependence of `kind`."""
+        dep = self.maps[kind][index]
+        k = self.region.loops[nest.loop].depth
+        if sorted(self.region.loops[o].depth for o in nest.outer) != list(range(k)):
+            return not carried_by(self.region, nest, dep).is_empty()
+        if (kind, index) not in self._depths:
+            self._depths[(kind, index)] = _carrying_depths(dep)
+        return k in self._depths[(kind, index)]
+
+
+def _carrying_depths(dep: isl.Map) -> set[int]:
+    """The depths k at which some pair of `dep` agrees on dimensions 0..k-1 and differs in k."""
+    ins, outs = isl.dim_type.in_, isl.dim_type.out
+    depths, same = set(), dep
+    for k in range(min(dep.dim(ins), dep.dim(outs))):
+        if same.is_empty():
+            break
+        if not same.order_lt(ins, k, outs, k).is_empty() or not same.order_gt(ins, k, outs, k).is_empty():
+            depths.add(k)
+        same = same.equate(ins, k, outs, k)
+    return depths
 
 
 def compute_verdicts(region: Region, live_after) -> dict[str, LoopVerdict]:
-    return {loop_id: verdict(region, original_nest(region, loop_id), live_after) for loop_id in region.loops}
+    index = DependenceIndex(region)
+    return {loop_id: verdict(region, original_nest(region, loop_id), live_after, index) for loop_id in region.loops}
 
 
-def verdict(region: Region, nest: Nest, live_after) -> LoopVerdict:
-    """Whether the loop, placed as `nest` says, is parallel (and with which reductions, privates)."""
+def verdict(region: Region, nest: Nest, live_after, index: DependenceIndex | None = None) -> LoopVerdict:
+    """Whether the loop, placed as `nest` says, is parallel (and with which reductions, privates).
+
+    Within the analysis budget only: past it, the loop is not proved parallel."""
+    try:
+        with isl_budget():
+            return _verdict(region, nest, live_after, index or DependenceIndex(region))
+    except BudgetExceeded as exc:
+        return LoopVerdict(False, reason=exc.reason)
+
+
+def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> LoopVerdict:
     access_of = {a.id: a for s in region.statements.values() for a in s.accesses}
-    deps = {kind: _maps(region.dependences[kind]) for kind in ("flow", "anti", "output")}
     loop_id, inside = nest.loop, nest.inside
     loop = region.loops[loop_id]
     inner_loops = set(region.loops_inside(loop_id))
     carried: list[CarriedDependence] = []
-    for kind, maps in deps.items():
-        for dep in maps:
+    for kind in ("flow", "anti", "output"):
+        for i, dep in enumerate(index.maps[kind]):
             src = access_of[dep.get_tuple_name(isl.dim_type.in_)]
             dst = access_of[dep.get_tuple_name(isl.dim_type.out)]
             if src.statement not in inside or dst.statement not in inside:
                 continue
-            if not carried_by(region, nest, dep).is_empty():
+            if index.carries(nest, kind, i):
                 carried.append(CarriedDependence(kind, src, dst))
     reductions, private, lastprivate = [], [], []
     blocking = None
@@ -104,8 +152,8 @@ def verdict(region: Region, nest: Nest, live_after) -> LoopVerdict:
         if red is not None:
             reductions.append((info.name, red))
             continue
-        if info.kind == "scalar" and _privatizable(region, nest, container):
-            if container in live_after or _read_later_in_region(region, inside, container):
+        if info.kind == "scalar" and _privatizable(region, nest, container, index):
+            if container in live_after or _read_later_in_region(region, inside, container, index):
                 if _written_last(region, loop_id, inside, container):
                     lastprivate.append(info.name)
                     continue
@@ -181,31 +229,30 @@ def _subscript_text(text: str) -> str:
     return text[text.find("["):] if "[" in text else ""
 
 
-def _privatizable(region: Region, nest: Nest, container) -> bool:
+def _privatizable(region: Region, nest: Nest, container, index: DependenceIndex) -> bool:
     """Every read of the scalar in the loop gets its value from the same iteration."""
     inside = nest.inside
     reads = [a for s in inside for a in region.statements[s].accesses
              if a.container == container and not a.is_write]
     read_ids = {a.id for a in reads}
-    no_source = _maps(region.dependences["no_source"])
-    for m in no_source:
+    for m in index.maps["no_source"]:
         if m.get_tuple_name(isl.dim_type.in_) in read_ids and not m.is_empty():
             return False
-    for dep in _maps(region.dependences["flow"]):
+    for i, dep in enumerate(index.maps["flow"]):
         if dep.get_tuple_name(isl.dim_type.out) not in read_ids:
             continue
         src = dep.get_tuple_name(isl.dim_type.in_)
         src_stmt = src.rsplit("_a", 1)[0]
         if src_stmt not in inside:
             return False
-        if not carried_by(region, nest, dep).is_empty():
+        if index.carries(nest, "flow", i):
             return False
     return True
 
 
-def _read_later_in_region(region: Region, inside, container) -> bool:
+def _read_later_in_region(region: Region, inside, container, index: DependenceIndex) -> bool:
     """A write in the loop flows to a read after it, elsewhere in the region."""
-    for dep in _maps(region.dependences["flow"]):
+    for dep in index.maps["flow"]:
         src = dep.get_tuple_name(isl.dim_type.in_).rsplit("_a", 1)[0]
         dst = dep.get_tuple_name(isl.dim_type.out).rsplit("_a", 1)[0]
         if src in inside and dst not in inside:

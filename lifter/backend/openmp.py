@@ -54,7 +54,13 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
             start, end = g.graph["span"]
             indent = source.text[line_start(source.text, start):start]
             indent = indent if indent.strip() == "" else ""
-            lines = [indent + RESTRUCTURED] + _nest_lines(g, STATE, indent)
+            guard = g.graph.get("reorder_guard", "")
+            if not guard:
+                lines = [indent + RESTRUCTURED] + _nest_lines(g, STATE, indent)
+            else:  # pointers that may overlap: the reordered nest only where they do not
+                written = _reindent(source.text[start:end], indent)
+                lines = ([f"{indent}if ({guard}) {{ {RESTRUCTURED}"] + _nest_lines(g, STATE, indent + "    ") +
+                         [f"{indent}}} else {{", f"{indent}    {written}", f"{indent}}}"])
             replacements.append((start, end, "\n".join(lines)[len(indent):]))
             continue
         for child in scope_children(g, STATE):

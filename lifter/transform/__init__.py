@@ -12,7 +12,7 @@ from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans
 from lifter.transform.expansion import expand_scalars
 from lifter.transform.fusion import fuse_maps
-from lifter.transform.locality import improve_locality
+from lifter.transform.locality import improve_locality, reorder_guard
 from lifter.transform.parallelize import plan_openmp
 from lifter.transform.regions import plan_parallel_regions
 from lifter.transform.source_text import attach_source_text
@@ -29,6 +29,7 @@ def transform(graphs, options, source: SourceFile):
         # Interchange for CPU caches puts unit stride in the innermost loop; on a GPU that
         # loop runs inside one thread, and neighbouring threads should touch neighbours instead.
         for index, g in enumerate(graphs):
+            reorder_guard(g)  # on the graph as built, before any pass reshapes it
             expanded = expand_scalars(g, source, spans)
             if expanded is not None:
                 graphs[index] = g = expanded  # already reshaped by the locality pass

@@ -64,6 +64,7 @@ def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
     try:
         expanded = _expanded_region(region, targets, fresh)
         g2 = build_graph(expanded, g.graph["path"])
+        g2.graph["reorder_guard"] = g.graph["reorder_guard"]  # the same pointers over the same ranges
         if not attach_source_text(g2, source, spans):
             return None
         for lid, scalars in targets.items():

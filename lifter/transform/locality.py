@@ -29,12 +29,14 @@ import islpy as isl
 import networkx as nx
 
 from lifter.analysis.affine import isl_name
+from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE, add_map_memlets
 from lifter.graph.ranges import access_range
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.transform.parallelize import region_alias_check
 
 MAX_BAND = 4  # 4! = 24 permutations at most
 
@@ -219,13 +221,39 @@ def _innermost(g, node_id: str) -> bool:
 
 
 def legal_tree(g, region: Region) -> bool:
-    """Every dependence goes forward in the schedule the tree implies.
+    """Every dependence goes forward in the schedule the tree implies; a check past the
+    analysis budget fails, and so does any reordering of a nest whose pointers may overlap in a
+    way no run-time test can rule out (see `reorder_guard`).
+    """
+    if reorder_guard(g).startswith("!"):
+        return False
+    try:
+        with isl_budget():
+            return _forward(region, _tree_schedule(g, region))
+    except BudgetExceeded:
+        return False
+
+
+def reorder_guard(g) -> str:
+    """The C condition under which the nest may be reordered: '' always, '!reason' never.
+
+    The analysis treats every container as memory of its own; pointers that may overlap carry
+    dependences it cannot see. The reordered nest therefore runs only when the ranges the
+    whole nest touches are disjoint (the test `parallelize.alias_check` makes for one loop),
+    and the nest as written otherwise. Computed once, on the graph as built.
+    """
+    if "reorder_guard" not in g.graph:
+        g.graph["reorder_guard"] = region_alias_check(g)
+    return g.graph["reorder_guard"]
+
+
+def _forward(region: Region, sched: isl.UnionMap) -> bool:
+    """Every dependence goes forward in `sched`.
 
     Dependences on variables declared in an innermost loop's body are left out:
     each execution of that body has its own, and no transformation separates
     the statements of such a body (it is never distributed, fused or tiled).
     """
-    sched = _tree_schedule(g, region)
     local = {a.id for s in region.statements.values() for a in s.accesses
              if region.containers[a.container].declared_in is not None
              and region.loops_inside(region.containers[a.container].declared_in)

@@ -294,7 +294,17 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
 
 def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
     """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
-    touched = _map_memlets(g, m)
+    return _alias_condition(_map_memlets(g, m))
+
+
+def region_alias_check(g: nx.MultiDiGraph) -> str:
+    """`alias_check` over everything the region's outermost maps touch."""
+    return _alias_condition([t for child in scope_children(g, STATE)
+                             if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)])
+
+
+def _alias_condition(touched: list) -> str:
+    """The disjointness test for the containers a scope touches: [(node, written?, range)]."""
     written = {node.container for node, w, _ in touched if w}
     shared = {}
     for node, w, rng in touched:
