@@ -181,6 +181,10 @@ class CFile:
                     variable = [any(toks[k].kind == "word" and toks[k].text in names or toks[k].text == "*"
                                     for k in range(a + 1, b)) for a, b in dims]
                     if not any(variable):
+                        # C99's `b[restrict 10]`, `[static n]`: qualifiers in the first brackets are not C++
+                        a, b = dims[0]
+                        edits += [(toks[k].start, toks[k].end, "") for k in range(a + 1, b)
+                                  if toks[k].text in _BRACKET_QUALIFIERS]
                         continue
                     if not pointer_form and not any(variable[1:]):
                         a, b = dims[0]
@@ -191,7 +195,7 @@ class CFile:
                     quals = " ".join(q for q in ("const", "volatile") if any(toks[k].text == q for k in base))
                     inner_text = "".join(
                         "[" + " ".join(toks[k].text for k in range(a + 1, b)
-                                       if toks[k].text not in ("restrict", "const", "volatile", "static")) + "]"
+                                       if toks[k].text not in _BRACKET_QUALIFIERS) + "]"
                         for a, b in inner)
                     edits.append((toks[p[0]].start, toks[p[-1]].end, f"{quals + ' ' if quals else ''}void *lift_vla_{name}"))
                     decls_in_body.append(f"{base_text} (*{name}){inner_text} = ({base_text} (*){inner_text})lift_vla_{name};")
@@ -199,6 +203,9 @@ class CFile:
                     brace = toks[d.body[0]]
                     edits.append((brace.end, brace.end, " " + " ".join(decls_in_body)))
         return edits
+
+
+_BRACKET_QUALIFIERS = {"restrict", "__restrict", "__restrict__", "const", "volatile", "static"}
 
 
 def split_params(toks, start: int, end: int) -> list[list[int]]:

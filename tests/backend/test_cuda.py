@@ -951,3 +951,29 @@ def test_subscripts_through_an_index_helper_are_bounded(tmp_path):
     stats = byte_counts(out, tmp_path)["kernel_scale_i_L8"]
     assert stats["copied_in"] == stats["min_in"] == 3540 * 8
     assert stats["copied_out"] == stats["min_out"] == 3480 * 8
+
+
+C99_ARRAY_PARAMETERS = """#include <stdio.h>
+static double a[10][10];
+static void f(int n, double b[restrict static 10][10], const double c[const 10])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < 10; j++)
+            b[i][j] = c[j] * i;
+}
+int main(void)
+{
+    double c[10];
+    for (int j = 0; j < 10; j++)
+        c[j] = j;
+    f(10, a, c);
+    printf("%g %g\\n", a[9][9], a[3][4]);
+    return 0;
+}
+"""
+
+
+def test_c99_qualifiers_in_array_parameters_become_cxx(tmp_path):
+    # `b[restrict static 10]` is C only (found by fuzz.py --target cuda): the brackets lose them.
+    out = same_results(C99_ARRAY_PARAMETERS, tmp_path)
+    assert "double b[ 10][10], const double c[ 10]" in out.replace("  ", " ")
