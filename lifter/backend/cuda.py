@@ -698,6 +698,11 @@ class _Region:
                 elif written:
                     if k.serial and not (declared is not None and declared in origins):
                         raise NotOffloaded(f"code between the kernels writes '{node.name}' on the device")
+                    if node.name not in private:
+                        # Not private: a thread's own uninitialized copy would lose the value it
+                        # had before the loop and the one it has after (a loop of one iteration
+                        # carries nothing, so its scalars stay shared).
+                        raise NotOffloaded(f"'{node.name}' is written in the loop but is not private to it")
                     args.append(_Arg("local", kname, node.name))
                 else:
                     args.append(_Arg("value", kname, node.name))

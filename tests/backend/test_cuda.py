@@ -977,3 +977,29 @@ def test_c99_qualifiers_in_array_parameters_become_cxx(tmp_path):
     # `b[restrict static 10]` is C only (found by fuzz.py --target cuda): the brackets lose them.
     out = same_results(C99_ARRAY_PARAMETERS, tmp_path)
     assert "double b[ 10][10], const double c[ 10]" in out.replace("  ", " ")
+
+
+ONE_ITERATION = """#include <stdio.h>
+static unsigned A2[1][2];
+int main(void)
+{
+    unsigned x = 12345u;
+    unsigned long h = 0;
+    for (int i = 0; i < 1; i++)
+        for (int j = 0; j < 2; j++)
+            { x = x * 1103515245u + 12345u; A2[i][j] = (x >> 8) % 1000u; }
+    for (int i = 0; i < 1; i++)
+        for (int j = 0; j < 2; j++)
+            { h = h * 31u + A2[i][j]; }
+    printf("%lu %u\\n", h, x);
+    return 0;
+}
+"""
+
+
+def test_scalars_a_one_iteration_loop_writes_stay_on_the_host(tmp_path):
+    # A loop of one iteration carries nothing, so it is parallel while `x` and `h` are shared,
+    # not private: a thread-local copy lost their values (found by fuzz.py --target cuda).
+    out = same_results(ONE_ITERATION, tmp_path)
+    assert "offloaded to the GPU (" not in out.split("int main(void)")[1]
+    assert "'x' is written in the loop but is not private to it" in out
