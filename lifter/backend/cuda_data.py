@@ -350,8 +350,17 @@ def emit_scope(text: str, nests: list[NestData], gaps: list[GapEffects], indent:
         body.append(f"LIFT_CHECK(lift_malloc(&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {b.row}));")
         body.append(f"char *lift_d_{s} = lift_r_{s} - lift_lo_{s} * (long){b.row};")
     for b in buffers.values():
-        if any(u.tracked for _, u in b.uses):
-            body.append(f"long lift_dirty_lo_{b.suffix} = 0, lift_dirty_hi_{b.suffix} = -1; /* none newer on the GPU */")
+        uses = [u for _, u in b.uses]
+        tracked = [i for i, u in enumerate(uses) if u.tracked]
+        if not tracked:
+            continue
+        s = b.suffix
+        if any(u.wlo is not None and not u.tracked for u in uses[:tracked[-1]]):
+            # A nest without tracking writes it before one with: its rows are not counted, so all count.
+            body.append(f"long lift_dirty_lo_{s} = lift_lo_{s}, lift_dirty_hi_{s} = lift_lo_{s} + lift_rows_{s} - 1; "
+                        "/* earlier nests wrote it: any row may be newer on the GPU */")
+        else:
+            body.append(f"long lift_dirty_lo_{s} = 0, lift_dirty_hi_{s} = -1; /* none newer on the GPU */")
     slots = max(n.reduction_slots for n in nests)
     if slots:
         body.append("char *lift_dred = 0;")

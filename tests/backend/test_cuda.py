@@ -1003,3 +1003,39 @@ def test_scalars_a_one_iteration_loop_writes_stay_on_the_host(tmp_path):
     out = same_results(ONE_ITERATION, tmp_path)
     assert "offloaded to the GPU (" not in out.split("int main(void)")[1]
     assert "'x' is written in the loop but is not private to it" in out
+
+
+EARLIER_NEST_THEN_HOST_CODE = """#include <stdio.h>
+#define N 40
+static double a[N][N];
+int main(void)
+{
+    double t = 0.0, s = 0.0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            a[i][j] = (i * 7 + j) % 11;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            a[i][j] = a[i][j] * 2.0 + 1.0;
+    for (int r = 1; r < 5; r++) {
+        for (int j = 0; j < r; j++)
+            a[r][j] += 1.0;
+        for (int j = 0; j < N; j++) {
+            t = t * 0.5 + a[j][r + 10];
+            a[r + 20][j] = t;
+        }
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            s += a[i][j] * (i + 2 * j + 1);
+    printf("%.6f %.6f\\n", s, t);
+    return 0;
+}
+"""
+
+
+def test_host_code_sees_rows_an_earlier_nest_wrote_on_the_device(tmp_path):
+    # The first nest's kernel writes every row; the host code inside the next nest reads them.
+    # Rows newer on the GPU were only counted for the nest with host code (fuzz.py --target cuda).
+    out = same_results(EARLIER_NEST_THEN_HOST_CODE, tmp_path)
+    assert "any row may be newer on the GPU" in out
