@@ -388,8 +388,12 @@ class _Region:
                 self.kernels[nid] = self._kernel(nid, False)
         self.device = device
         if self.sync_reasons:  # rows the GPU wrote since the host last saw them: copied back when it needs them
-            self.tracked = {self.canon.get(k, k) for nid, role in self.roles.items() if role in ("kernel", "serial")
-                            for k in self._written_arrays(nid)} & device
+            # Also what the host code reads and no kernel here writes: nests before this one in the
+            # data scope may have written it on the device (cuda_data then counts every row as newer).
+            host = set().union(*(device if self._pseudo(nid) else self._arrays_touched(nid)
+                                 for nid, role in self.roles.items() if role == "sync"))
+            self.tracked = ({self.canon.get(k, k) for nid, role in self.roles.items() if role in ("kernel", "serial")
+                             for k in self._written_arrays(nid)} | host) & device
         arrays = self._arrays(device)
         nest = self._nest_text(span)
         data = self._nest_data(arrays, nest, span)
@@ -918,8 +922,11 @@ class _Region:
             uses.append(use)
         arrays_written = {n.name for n in (self.g.nodes[data_id(a.key)]["node"] for a in arrays)}
         written = self._region_written() - arrays_written  # their elements, not the pointers
+        host_keys = set().union(*(self._arrays_touched(nid) for nid, role in self.roles.items()
+                                  if role in ("host", "sync")))
+        host_only = {self.g.nodes[data_id(k)]["node"].name for k in host_keys} - {u.host for u in uses}
         return NestData(self.function, span[0], span[1], nest, uses, self._plan_condition(), self.reduction_slots,
-                        [k.name for k in self.kernels.values()], written)
+                        [k.name for k in self.kernels.values()], written, host_only)
 
     def _plan_condition(self) -> str:
         """The planner's run-time condition (enough work, disjoint pointers) of the parallel loops at the

@@ -55,6 +55,7 @@ class NestData:
     reduction_slots: int
     kernels: list[str]
     written: set[str]  # names the nest may assign (scalars, loop variables)
+    host_only: set[str] = field(default_factory=set)  # arrays only its host code touches ('<...>': unknown)
 
     def head_words(self) -> set[str]:
         """Names the scope's head evaluates for this nest (row bounds, conditions)."""
@@ -287,6 +288,12 @@ def _can_join(members: list[NestData], gaps: list[GapEffects], nest: NestData) -
     changed = set().union(*(m.written for m in members), *(g.assigned for g in gaps))
     words = nest.head_words() | {w for a in nest.arrays for w in _words(a.host)}
     earlier = {w for m in members for a in m.arrays for w in _words(a.host)}
+    # Host code inside a nest sees the host's copy of the arrays it touches that the nest's own
+    # buffers do not cover: no other nest of the scope may hold them on the device.
+    host_only = set().union(nest.host_only, *(m.host_only for m in members))
+    devices = {a.host for m in members + [nest] for a in m.arrays}
+    if any(h.startswith("<") for h in host_only) or host_only & devices:
+        return False
     return not (words & changed) and not (earlier & nest.written)
 
 

@@ -1039,3 +1039,36 @@ def test_host_code_sees_rows_an_earlier_nest_wrote_on_the_device(tmp_path):
     # Rows newer on the GPU were only counted for the nest with host code (fuzz.py --target cuda).
     out = same_results(EARLIER_NEST_THEN_HOST_CODE, tmp_path)
     assert "any row may be newer on the GPU" in out
+
+
+HOST_CODE_READS_ANOTHER_NESTS_ARRAY = """#include <stdio.h>
+#define N 40
+static double a[N][N], b[N][N];
+int main(void)
+{
+    double t = 0.0, s = 0.0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            a[i][j] = b[i][j] = (i * 7 + j) % 11;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            b[i][j] = b[i][j] * 2.0 + 1.0;
+    for (int r = 1; r < 5; r++) {
+        for (int j = 0; j < r; j++)
+            a[r][j] += 1.0;
+        for (int j = 0; j < N; j++)
+            t = t * 0.5 + b[j][r];
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            s += a[i][j] * (i + 2 * j + 1) + b[i][j];
+    printf("%.6f %.6f\\n", s, t);
+    return 0;
+}
+"""
+
+
+def test_host_code_reads_an_array_only_an_earlier_nest_holds_on_the_device(tmp_path):
+    # `b` is not among the second nest's device arrays, but its host code reads what the first
+    # nest's kernel wrote: the two nests do not share a data scope (fuzz.py --target cuda).
+    same_results(HOST_CODE_READS_ANOTHER_NESTS_ARRAY, tmp_path)
