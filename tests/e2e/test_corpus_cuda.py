@@ -63,16 +63,20 @@ def run_emulated(exe: Path, order: str) -> str:
     return done.stdout
 
 
+def nvcc_compiles(cu: Path, text: str) -> None:
+    """nvcc compiles the lifted file `cu` (written with `text`) without an error."""
+    cu.write_text(text, encoding="utf-8", errors="surrogateescape")
+    done = subprocess.run([NVCC, "-c", f"-arch={NVCC_ARCH}", str(cu), "-o", str(cu.with_suffix(".o"))],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"nvcc failed on {cu}:\n{done.stderr[-4000:]}"
+    assert "error" not in done.stderr, done.stderr[-4000:]
+
+
 @pytest.mark.skipif(shutil.which(NVCC) is None,
                     reason="nvcc not found: the CUDA compile check needs the CUDA toolkit (set NVCC to its path)")
 @pytest.mark.parametrize("program", PROGRAMS, ids=ids)
 def test_corpus_program_compiles_with_nvcc(program, tmp_path):
-    cu = tmp_path / f"{program.stem}.cu"
-    cu.write_text(lifted(program), encoding="utf-8", errors="surrogateescape")
-    done = subprocess.run([NVCC, "-c", f"-arch={NVCC_ARCH}", str(cu), "-o", str(tmp_path / f"{program.stem}.o")],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"nvcc failed on {cu}:\n{done.stderr[-4000:]}"
-    assert "error" not in done.stderr, done.stderr[-4000:]
+    nvcc_compiles(tmp_path / f"{program.stem}.cu", lifted(program))
 
 
 def test_most_corpus_programs_offload_a_kernel():
@@ -125,8 +129,4 @@ def test_multi_file_app_runs_like_the_original_and_links_with_c_objects(tmp_path
                     reason="nvcc not found: the CUDA compile check needs the CUDA toolkit (set NVCC to its path)")
 @pytest.mark.parametrize("source", sorted(HEAT.glob("*.c")), ids=lambda p: f"heat/{p.name}")
 def test_multi_file_app_compiles_with_nvcc(source, tmp_path):
-    cu = tmp_path / f"{source.stem}.cu"
-    cu.write_text(lifted_app(source), encoding="utf-8", errors="surrogateescape")
-    done = subprocess.run([NVCC, "-c", f"-arch={NVCC_ARCH}", str(cu), "-o", str(tmp_path / f"{source.stem}.o")],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"nvcc failed on {cu}:\n{done.stderr[-4000:]}"
+    nvcc_compiles(tmp_path / f"{source.stem}.cu", lifted_app(source))
