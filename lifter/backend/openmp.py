@@ -59,8 +59,8 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
                 lines = [indent + RESTRUCTURED] + _nest_lines(g, STATE, indent)
             else:  # pointers that may overlap: the reordered nest only where they do not
                 written = _reindent(source.text[start:end], indent)
-                lines = ([f"{indent}if ({guard}) {{ {RESTRUCTURED}"] + _nest_lines(g, STATE, indent + "    ") +
-                         [f"{indent}}} else {{", f"{indent}    {written}", f"{indent}}}"])
+                lines = _if_else_lines(indent, guard, RESTRUCTURED, _nest_lines(g, STATE, indent + "    "),
+                                       [f"{indent}    {written}"])
             replacements.append((start, end, "\n".join(lines)[len(indent):]))
             continue
         for child in scope_children(g, STATE):
@@ -158,20 +158,28 @@ def _child_lines(g: nx.MultiDiGraph, child: str, indent: str, plain: bool) -> li
         return _map_lines(g, child, node, indent, plain=True)
     if node.parallel_region is not None:
         region = node.parallel_region
-        body = _map_lines(g, child, node, indent + ("    " if region.guard else ""), region=region)
         if not region.guard:
-            return [indent + region_pragma(region)] + body
-        return ([f"{indent}if ({region.guard}) {{ {MARK}", f"{indent}    {region_pragma(region)}"] + body +
-                [f"{indent}}} else {{"] + _map_lines(g, child, node, indent + "    ", plain=True) + [f"{indent}}}"])
+            return [indent + region_pragma(region)] + _map_lines(g, child, node, indent, region=region)
+        inner = indent + "    "
+        return _if_else_lines(indent, region.guard, MARK,
+                              [inner + region_pragma(region)] + _map_lines(g, child, node, inner, region=region),
+                              _map_lines(g, child, node, inner, plain=True))
     if node.plan is not None and node.plan.versioned:
-        return ([f"{indent}if ({node.plan.condition}) {{ {MARK}", f"{indent}    {pragma(node)}"] +
-                _map_lines(g, child, node, indent + "    ") + [f"{indent}}} else {{"] +
-                _map_lines(g, child, node, indent + "    ", plain=True) + [f"{indent}}}"])
+        inner = indent + "    "
+        return _if_else_lines(indent, node.plan.condition, MARK,
+                              [inner + pragma(node)] + _map_lines(g, child, node, inner),
+                              _map_lines(g, child, node, inner, plain=True))
     if node.plan is not None:
         return [indent + pragma(node)] + _map_lines(g, child, node, indent)
     if node.simd:
         return [indent + simd_pragma(node)] + _map_lines(g, child, node, indent)
     return _map_lines(g, child, node, indent)
+
+
+def _if_else_lines(indent: str, condition: str, mark: str, then: list[str], otherwise: list[str]) -> list[str]:
+    """`if (condition) { then } else { otherwise }`: the guarded parallel or reordered code and the
+    code as written; both branches come already indented one level deeper."""
+    return [f"{indent}if ({condition}) {{ {mark}"] + then + [f"{indent}}} else {{"] + otherwise + [f"{indent}}}"]
 
 
 def _map_lines(g: nx.MultiDiGraph, map_id: str, node: MapScope, indent: str, plain: bool = False,
