@@ -5,7 +5,12 @@ What is measured
 ----------------
 For every selected corpus program (by default every ``corpus/**/*.c`` whose first
 line is a ``/* lift-bench: -DN=... */`` comment) four builds are made, all with
-the program's lift-bench ``-D`` flags (or none with ``--sizes small``) and ``-lm``:
+the program's lift-bench ``-D`` flags (or none with ``--sizes small``) and ``-lm``.
+The multi-file mini-applications (``corpus/apps/APP/Makefile`` with a
+``# lift-bench: ARGS`` line) are built by their Makefile instead, in a copy of
+the application per tool, with the same compilers and flags passed as ``CC`` and
+``CFLAGS`` (lift: ``make LIFT=1``), and run with those ARGS (``--sizes small``:
+none); their row has no lift tool time.
 
 ``serial``
     ``gcc -O3 -march=native in.c`` -- the sequential reference.
@@ -79,6 +84,7 @@ TOOLS = ("serial", "gcc-autopar", "polly", "lift")
 PARALLEL_TOOLS = TOOLS[1:]
 POLLY_PACKAGES = ("clang-19", "libpolly-19-dev", "libomp-19-dev")
 BENCH_LINE = re.compile(r"/\*\s*lift-bench:(.*?)\*/")
+APP_BENCH_LINE = re.compile(r"^#\s*lift-bench:(.*)$", re.M)
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)", re.I)
 INTEGER = re.compile(r"[-+]?\d+")
 SHORT_S, LONG_S = 0.3, 5.0  # sane range of a serial run at bench sizes
@@ -91,13 +97,14 @@ SHORT_S, LONG_S = 0.3, 5.0  # sane range of a serial run at bench sizes
 class Program:
     """One corpus program and the -D flags it is benchmarked with."""
 
-    path: Path
-    bench_flags: list[str]  # from the lift-bench line
-    flags: list[str] = field(default_factory=list)  # flags actually used
+    path: Path  # the .c file, or an application's directory
+    bench_flags: list[str]  # from the lift-bench line: -D flags, or an application's arguments
+    flags: list[str] = field(default_factory=list)  # flags (arguments) actually used
+    app: bool = False  # a multi-file application built by its Makefile
 
     @property
     def name(self) -> str:
-        return self.path.stem
+        return f"apps/{self.path.name}" if self.app else self.path.stem
 
 
 @dataclass
@@ -109,6 +116,7 @@ class Cell:
     build_cmd: list[str] = field(default_factory=list)
     binary: Path | None = None
     times: list[float] = field(default_factory=list)
+    run_args: list[str] = field(default_factory=list)  # an application's command-line arguments
 
     @property
     def ok(self) -> bool:
@@ -149,6 +157,10 @@ def discover(corpus: Path, kernels: set[str] | None) -> list[Program]:
         if flags is None or (kernels and path.stem not in kernels):
             continue
         programs.append(Program(path, flags))
+    for makefile in sorted((corpus / "apps").glob("*/Makefile")):
+        m = APP_BENCH_LINE.search(makefile.read_text(encoding="utf-8", errors="replace"))
+        if m and not (kernels and f"apps/{makefile.parent.name}" not in kernels):
+            programs.append(Program(makefile.parent, shlex.split(m.group(1)), app=True))
     return programs
 
 
@@ -282,6 +294,30 @@ class Bench:
             times.append(secs)
         return out, times
 
+    def make_app(self, tool: str, prog: Program, cell: Cell, outdir: Path) -> None:
+        """Build an application with its Makefile, in a copy of it (with app.mk beside it)."""
+        copy = outdir / tool / prog.path.name
+        shutil.rmtree(outdir / tool, ignore_errors=True)
+        shutil.copytree(prog.path, copy, ignore=shutil.ignore_patterns("build"))
+        shutil.copy(prog.path.parent / "app.mk", outdir / tool / "app.mk")
+        cc, *flags = self.compile_flags[tool]
+        app = prog.path.name
+        target = f"build/{app}_lift" if tool == "lift" else f"build/{app}"
+        cell.build_cmd = ["make", "-C", str(copy), f"CC={cc}", f"CFLAGS={shlex.join(flags)} -std=c99"]
+        if tool == "lift":
+            flags.remove("-fopenmp")  # app.mk adds it to the lifted build
+            cell.build_cmd[-1] = f"CFLAGS={shlex.join(flags)} -std=c99"
+            cell.build_cmd += ["LIFT=1", f"LIFT_TOOL={shlex.join(self.args.lift)}"]
+        cell.build_cmd.append(target)
+        proc, _ = run_cmd(cell.build_cmd, self.args.build_timeout)
+        if proc is None:
+            cell.fail("build-error", "make timed out")
+        elif proc.returncode != 0:
+            cell.fail("tool-error" if tool == "lift" and "lift" in proc.stderr else "build-error",
+                      proc.stdout + proc.stderr)
+        else:
+            cell.binary = copy / target
+
     def build(self, prog: Program) -> tuple[dict[str, Cell], dict]:
         outdir = self.workdir / prog.name
         outdir.mkdir(parents=True, exist_ok=True)
@@ -290,6 +326,9 @@ class Bench:
         for tool, cell in cells.items():
             if tool == "polly" and not self.polly_ok:
                 cell.fail("n/a", self.polly_reason)
+                continue
+            if prog.app:
+                self.make_app(tool, prog, cell, outdir)
                 continue
             src = prog.path
             if tool == "lift":
@@ -307,7 +346,7 @@ class Bench:
 
     def run_once(self, cell: Cell) -> str | None:
         """Run a cell's binary once; record its time; return its output."""
-        proc, secs = run_cmd([str(cell.binary)], self.args.timeout, self.env)
+        proc, secs = run_cmd([str(cell.binary), *cell.run_args], self.args.timeout, self.env)
         if proc is None:
             cell.fail("timeout", f"> {self.args.timeout:g} s")
             return None
@@ -346,6 +385,9 @@ class Bench:
         log(f"== {prog.path.relative_to(ROOT) if prog.path.is_relative_to(ROOT) else prog.path}"
             f" {shlex.join(prog.flags)}")
         cells, lift_info = self.build(prog)
+        if prog.app:
+            for cell in cells.values():
+                cell.run_args = prog.flags
         ref = self.measure(prog, cells)
         serial = cells["serial"].median
         result = {
@@ -441,7 +483,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                     "Polly and lift, side by side.",
         epilog="See the module docstring (scripts/bench.py) for what is measured and how.")
     p.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus root (default: %(default)s)")
-    p.add_argument("--kernels", help="comma-separated file stems to run (default: all with a lift-bench line)")
+    p.add_argument("--kernels", help="comma-separated file stems (gemm) or applications (apps/cg) to run (default: all with a lift-bench line)")
     p.add_argument("--tools", default=",".join(PARALLEL_TOOLS),
                    help="comma-separated tools to compare with serial (default: %(default)s)")
     p.add_argument("--sizes", choices=("bench", "small"), default="bench",
