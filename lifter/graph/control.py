@@ -22,7 +22,8 @@ def is_loop_region(g: nx.MultiDiGraph, node_id: str) -> bool:
     """A sequential map with a parallel map inside: the time loop around parallel sweeps."""
     node = g.nodes[node_id]["node"]
     return isinstance(node, MapScope) and node.schedule == "sequential" and any(
-        isinstance(n := g.nodes[d]["node"], MapScope) and n.schedule == "parallel" for d in scope_descendants(g, node_id))
+        isinstance(n := g.nodes[d]["node"], MapScope) and n.schedule == "parallel"
+        for d in scope_descendants(g, node_id))
 
 
 def build_control(g: nx.MultiDiGraph) -> None:

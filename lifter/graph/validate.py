@@ -56,42 +56,39 @@ def validate(g: nx.MultiDiGraph) -> None:
 
 def _check_control(g: nx.MultiDiGraph) -> None:
     """The control layer is the one the scope tree implies (graph/control.py): each region's blocks
-    stand, in order, for its scope's children, chained by transitions; a loop region stands for a
-    sequential map with a parallel map inside, a state for one other child; every control node is
-    reached from the root once."""
+    stand, in order, for its scope's children, chained by one transition each; a loop region stands
+    for a sequential map with a parallel map inside, a state for one other child; every control
+    node is a block of one region. (Scope edges and memlets never touch control nodes: validate.)"""
     region_of = {STATE: None}  # control node -> the region it is a block of
     todo = [(STATE, STATE)]  # (control region, the scope whose children its blocks stand for)
     while todo:
         region, scope = todo.pop()
-        blocks = contained(g, region)
-        orders = sorted(d["edge"].order for _, _, d in g.out_edges(region, data=True) if isinstance(d["edge"], Contains))
+        blocks, children = contained(g, region), scope_children(g, scope)
+        orders = sorted(d["edge"].order for _, _, d in g.out_edges(region, data=True)
+                        if isinstance(d["edge"], Contains))
         _check(orders == list(range(len(blocks))), f"blocks of {region} are ordered {orders}")
-        children = scope_children(g, scope)
-        _check(len(blocks) == len(children), f"{region} has {len(blocks)} blocks for {len(children)} children of {scope}")
+        _check(len(blocks) == len(children), f"{region} has {len(blocks)} blocks for {len(children)} "
+                                             f"children of {scope}")
         for block, child in zip(blocks, children):
             _check(block not in region_of, f"block {block} is in two regions")
             region_of[block] = region
             node = g.nodes[block]["node"]
-            _check(isinstance(node, (State, LoopRegion)), f"{region} contains {block}, not a state or loop region")
-            _check(g.in_degree(block) == sum(1 for _, _, d in g.in_edges(block, data=True)
-                                             if isinstance(d["edge"], (Contains, Transition))),
-                   f"block {block} has a scope edge or memlet")
             if isinstance(node, LoopRegion):
-                m = g.nodes[child]["node"]
                 _check(node.map == child and is_loop_region(g, child),
-                       f"loop region {block} stands for {node.map}, not the sequential map {child} around parallel maps")
+                       f"loop region {block} stands for {node.map}, not {child}, a sequential map around parallel maps")
+                m = g.nodes[child]["node"]
                 _check((node.var, node.begin, node.end, node.step, node.decreasing)
-                       == (m.var, m.begin, m.end, m.step, m.decreasing), f"loop region {block} disagrees with map {child}")
+                       == (m.var, m.begin, m.end, m.step, m.decreasing), f"loop region {block} disagrees with {child}")
                 todo.append((block, child))
             else:
+                _check(isinstance(node, State), f"{region} contains {block}, not a state or loop region")
                 _check(contained(g, block) == [child], f"state {block} runs {contained(g, block)}, not {child}")
                 _check(not is_loop_region(g, child), f"state {block} runs {child}, a loop over states")
-                _check(all(isinstance(d["edge"], (Contains, Transition)) for _, _, d in g.out_edges(block, data=True)),
-                       f"state {block} has a scope edge or memlet")
         chain = [(u, v) for u, v, _ in transitions(g, blocks)]
         _check(chain == list(zip(blocks, blocks[1:])), f"transitions of {region} are {chain}, not its blocks in order")
     control = {n for n, d in g.nodes(data=True) if isinstance(d["node"], (State, LoopRegion))}
-    _check(control <= region_of.keys(), f"control nodes outside the root's regions: {sorted(control - region_of.keys())}")
+    stray = sorted(control - region_of.keys())
+    _check(not stray, f"control nodes outside the root's regions: {stray}")
     for u, v, d in g.edges(data=True):
         if isinstance(d["edge"], Transition):
             _check(u in control and v in control and region_of[u] == region_of[v],
