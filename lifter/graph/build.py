@@ -4,6 +4,8 @@ Loops become map scopes over their parametric ranges, statements become
 tasklets, containers become access nodes, and every access becomes a memlet
 whose subset is computed from the isl access relation: for a tasklet the
 element it touches, for a map the range it touches over all its iterations.
+The control layer (states, loop regions, transitions) is then read off the
+scope tree (graph/control.py).
 """
 from __future__ import annotations
 
@@ -12,10 +14,9 @@ import networkx as nx
 
 from lifter.analysis.affine import c_name, isl_name
 from lifter.analysis.model import ProgramModel, Region
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, State, Tasklet
+from lifter.graph.control import build_control
+from lifter.graph.nodes import STATE, AccessNode, MapScope, Memlet, Root, Scope, Tasklet
 from lifter.graph.ranges import access_range, box, pw_to_c, readable
-
-STATE = "state"
 
 
 def data_id(container: str) -> str:
@@ -30,7 +31,7 @@ def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
     # The polyhedral region rides along so that transformations can prove their legality.
     g = nx.MultiDiGraph(name=region.id, path=path, function=region.function, live_after=region.live_after,
                         region=region)
-    g.add_node(STATE, node=State(region.id, region.function, region.params))
+    g.add_node(STATE, node=Root(region.id, region.function, region.params))
     for key, c in region.containers.items():
         g.add_node(data_id(key), node=AccessNode(key, c.name, c.ndim, c.element, c.kind, c.restrict, c.storage,
                                                  c.declared_in is not None, c.indirect, list(c.dims),
@@ -61,6 +62,7 @@ def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
                 g.add_edge(data_id(acc.container), sid, edge=memlet)
     for lid, loop in region.loops.items():
         _map_memlets(g, region, lid)
+    build_control(g)
     return g
 
 

@@ -1,9 +1,16 @@
 """Writing dataflow graphs for people (DOT, SVG) and programs (JSON; DaCe's SDFG JSON in sdfg.py).
 
-JSON format: {"format": "lift-dataflow", "version": 1, "graphs": [G...]} where
+JSON format: {"format": "lift-dataflow", "version": 2, "graphs": [G...]} where
 each G is {"name", "function", "nodes": [{"id", "type", ...fields}],
-"edges": [{"src", "dst", "type": "scope"|"memlet", ...fields}]}; node and edge
-fields are those of the data classes in lifter.graph.nodes.
+"edges": [{"src", "dst", "type", ...fields}]}; node types are the class names
+(Root, State, LoopRegion, MapScope, Tasklet, AccessNode), edge types their
+lower-case class names (scope, memlet, contains, transition), and the fields
+are those of the data classes in lifter.graph.nodes. Version 1 had no control
+layer: its root node had type State.
+
+DOT: a cluster per region; inside it a cluster per loop region and per state
+(bold arrows are the transitions between them), and inside a state the
+clusters of its maps with their tasklets.
 """
 from __future__ import annotations
 
@@ -16,7 +23,8 @@ import subprocess
 import networkx as nx
 
 from lifter.diagnostics import LiftError
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, Tasklet, is_loop_region
+from lifter.graph.control import contained, transitions
+from lifter.graph.nodes import STATE, AccessNode, LoopRegion, MapScope, Memlet, Tasklet, scope_children
 from lifter.graph.sdfg import to_sdfg_json
 
 
@@ -30,10 +38,9 @@ def to_json(graphs: list[nx.MultiDiGraph]) -> dict:
         edges = []
         for u, v, d in g.edges(data=True):
             e = d["edge"]
-            edges.append({"src": u, "dst": v, "type": "scope" if isinstance(e, Scope) else "memlet",
-                          **dataclasses.asdict(e)})
+            edges.append({"src": u, "dst": v, "type": type(e).__name__.lower(), **dataclasses.asdict(e)})
         out.append({"name": g.graph["name"], "function": g.graph["function"], "nodes": nodes, "edges": edges})
-    return {"format": "lift-dataflow", "version": 1, "graphs": out}
+    return {"format": "lift-dataflow", "version": 2, "graphs": out}
 
 
 def _q(text: str) -> str:
@@ -44,7 +51,7 @@ def to_dot(graphs: list[nx.MultiDiGraph]) -> str:
     lines = ["digraph lift {", "  compound=true; rankdir=TB; node [fontname=\"monospace\"];"]
     for gi, g in enumerate(graphs):
         lines.append(f"  subgraph cluster_{gi} {{ label={_q(g.graph['function'] + ' / ' + g.graph['name'])};")
-        _scope_dot(g, "state", lines, gi, "    ")
+        _control_dot(g, STATE, lines, gi, "    ")
         for n, d in g.nodes(data=True):
             node = d["node"]
             if isinstance(node, AccessNode):
@@ -63,26 +70,55 @@ def to_dot(graphs: list[nx.MultiDiGraph]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _scope_dot(g, node_id, lines, gi, indent):
-    for _, child, d in sorted(g.out_edges(node_id, data=True), key=lambda e: getattr(e[2]["edge"], "order", 0)):
-        if not isinstance(d["edge"], Scope):
-            continue
-        node = g.nodes[child]["node"]
-        if isinstance(node, MapScope):
-            kind = "parallel map" if node.schedule == "parallel" else "sequential map"
-            if is_loop_region(g, child):
-                kind = "loop region (sequential control, children run in order)"
-            if node.plan is not None:
-                kind += " (omp parallel for)"
-            label = f"{kind} {node.var} = {node.begin}..{node.end}"
-            lines.append(f"{indent}subgraph cluster_{gi}_{child} {{ label={_q(label)}; style=rounded;")
-            moved = [f"{e.subset_text()}" for _, _, dd in g.in_edges(child, data=True)
-                     if isinstance(e := dd["edge"], Memlet)]
-            lines.append(f"{indent}  {_q(f'{gi}:{child}')} [shape=invtrapezium, label={_q('in: ' + '; '.join(moved))}];")
-            _scope_dot(g, child, lines, gi, indent + "  ")
-            lines.append(f"{indent}}}")
-        elif isinstance(node, Tasklet):
-            lines.append(f"{indent}{_q(f'{gi}:{child}')} [shape=octagon, label={_q(node.code)}];")
+def _control_dot(g, region, lines, gi, indent) -> None:
+    """A region's blocks as clusters, joined by its transitions (drawn between the blocks' first
+    dataflow nodes, clipped to the clusters)."""
+    blocks = contained(g, region)
+    for block in blocks:
+        node = g.nodes[block]["node"]
+        if isinstance(node, LoopRegion):
+            label = f"loop region {node.var} = {node.begin}..{node.end} (sequential: its blocks run in order)"
+            if g.nodes[node.map]["node"].parallel_region is not None:
+                label += " (in one omp parallel region)"
+            lines.append(f"{indent}subgraph {_cluster(gi, block)} {{ label={_q(label)}; style=\"rounded,bold\";")
+            _control_dot(g, block, lines, gi, indent + "  ")
+        else:
+            lines.append(f"{indent}subgraph {_cluster(gi, block)} {{ label={_q('state')}; style=dotted;")
+            for child in contained(g, block):
+                _node_dot(g, child, lines, gi, indent + "  ")
+        lines.append(f"{indent}}}")
+    for u, v, _ in transitions(g, blocks):
+        lines.append(f"{indent}{_q(f'{gi}:{_anchor(g, u)}')} -> {_q(f'{gi}:{_anchor(g, v)}')} "
+                     f"[ltail={_cluster(gi, u)}, lhead={_cluster(gi, v)}, style=bold, color=blue];")
+
+
+def _cluster(gi: int, block: str) -> str:
+    return _q(f"cluster_{gi}_{block}")
+
+
+def _anchor(g, block: str) -> str:
+    """The first dataflow node drawn inside a block."""
+    while not isinstance(g.nodes[block]["node"], (MapScope, Tasklet)):
+        block = contained(g, block)[0]
+    return block
+
+
+def _node_dot(g, node_id, lines, gi, indent) -> None:
+    node = g.nodes[node_id]["node"]
+    if isinstance(node, MapScope):
+        kind = "parallel map" if node.schedule == "parallel" else "sequential map"
+        if node.plan is not None:
+            kind += " (omp parallel for)"
+        label = f"{kind} {node.var} = {node.begin}..{node.end}"
+        lines.append(f"{indent}subgraph {_cluster(gi, node_id)} {{ label={_q(label)}; style=rounded;")
+        moved = [f"{e.subset_text()}" for _, _, dd in g.in_edges(node_id, data=True)
+                 if isinstance(e := dd["edge"], Memlet)]
+        lines.append(f"{indent}  {_q(f'{gi}:{node_id}')} [shape=invtrapezium, label={_q('in: ' + '; '.join(moved))}];")
+        for child in scope_children(g, node_id):
+            _node_dot(g, child, lines, gi, indent + "  ")
+        lines.append(f"{indent}}}")
+    elif isinstance(node, Tasklet):
+        lines.append(f"{indent}{_q(f'{gi}:{node_id}')} [shape=octagon, label={_q(node.code)}];")
 
 
 def write_graphs(graphs: list[nx.MultiDiGraph], path: str) -> None:

@@ -1,32 +1,70 @@
 """Node and edge types of the dataflow graph (in the spirit of SDFGs).
 
 One graph per lifted region (a networkx MultiDiGraph). Node attribute `node`
-holds one of the data classes below; edge attribute `edge` holds a Scope or a
-Memlet. The graph is what transformations rewrite and backends read.
+holds one of the data classes below; edge attribute `edge` holds a Scope, a
+Memlet, a Contains or a Transition. The graph is what transformations rewrite
+and backends read. It has two layers:
 
-- State: the region's root; sequential control that contains everything.
-- MapScope: a loop as a scope over a parametric range. `schedule` is
-  'parallel' when the analysis proved its iterations independent (up to the
-  listed reductions and private scalars) and 'sequential' otherwise; the
-  transformation stage attaches `plan`, what the backend emits for it.
-- Tasklet: one statement of the user's code, executed once per map iteration.
-- AccessNode: a data container (array, pointer target or scalar).
-
-Edges: Scope (parent scope -> child map or tasklet, with the child's textual
-order) and Memlet (data moving between an access node and a map or tasklet:
-the container, the subset moved, its volume and, for conflicting writes, the
-reduction operator `wcr`).
+- Control (graph/control.py builds it from the scope tree): the Root's
+  control-flow graph. Its blocks are States (each runs one top-level map or
+  tasklet) and LoopRegions (a sequential loop whose body is again blocks: the
+  time loop around parallel sweeps). Contains edges nest blocks in their region
+  and tie each State to what it runs; Transition edges chain the blocks of a
+  region in the order they run.
+- Dataflow: MapScope (a loop as a scope over a parametric range; `schedule` is
+  'parallel' when the analysis proved its iterations independent, up to the
+  listed reductions and private scalars, 'sequential' otherwise; the
+  transformation stage attaches `plan`, what the backend emits for it), Tasklet
+  (one statement of the user's code, run once per map iteration) and
+  AccessNode (a data container: array, pointer target or scalar). Scope edges
+  (parent scope -> child map or tasklet, in textual order) form the scope tree
+  under the Root; Memlets carry data between an access node and a map or
+  tasklet (the container, the subset moved, its volume and, for conflicting
+  writes, the reduction operator `wcr`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 
+STATE = "state"  # node id of the Root (the name dates from when the Root was the region's only state)
+
+
 @dataclass
-class State:
+class Root:
+    """The region: root of the scope tree and the control-flow region at the top (its blocks run in order)."""
+
     region: str
     function: str
     params: list[str]
+
+
+@dataclass
+class State:
+    """A basic block: runs one top-level map (with everything inside it) or tasklet, its Contains edge's target.
+
+    Consecutive maps and tasklets are separate states, so their order is control flow (a
+    Transition), as in DaCe, where only data dependences order the nodes inside one state.
+    """
+
+    id: str
+
+
+@dataclass
+class LoopRegion:
+    """A sequential loop over states: a sequential map with a parallel map inside (a time loop).
+
+    Its body is the map's children, each a block (a State, or a LoopRegion again), run in order
+    once per iteration. The loop's control (variable, bounds, step) is the map's, copied here.
+    """
+
+    id: str
+    map: str  # the MapScope it stands for
+    var: str
+    begin: str  # inclusive bounds, C text
+    end: str
+    step: int
+    decreasing: bool
 
 
 @dataclass
@@ -131,6 +169,23 @@ class Scope:
 
 
 @dataclass
+class Contains:
+    """Control nesting: Root or LoopRegion -> its blocks (`order` 0 is the first to run), and
+    State -> the map or tasklet it runs (`order` 0)."""
+
+    order: int
+
+
+@dataclass
+class Transition:
+    """Control passes from one block to the next block of the same region (DaCe's InterstateEdge).
+
+    Always unconditional and without assignments: a loop's own control is its LoopRegion's, and
+    conditions never reach the graph as control (docs/architecture.md, section 3).
+    """
+
+
+@dataclass
 class Memlet:
     container: str
     subset: list[tuple[str, str]]  # per dimension (first, last) inclusive, C text; ("?", "?") unknown
@@ -169,12 +224,3 @@ def scope_parent(g, node_id: str) -> str | None:
         if isinstance(d["edge"], Scope):
             return u
     return None
-
-
-def is_loop_region(g, node_id: str) -> bool:
-    """A sequential map with a parallel map inside is control flow: a loop over states (DaCe's
-    LoopRegion), each child one state run in order; the time loop around stencil sweeps."""
-    node = g.nodes[node_id]["node"]
-    return isinstance(node, MapScope) and node.schedule == "sequential" and any(
-        isinstance(n := g.nodes[d]["node"], MapScope) and n.schedule == "parallel" for d in scope_descendants(g, node_id))
-

@@ -3,13 +3,12 @@
 The file is the JSON that DaCe's `SDFG.from_json` reads (checked against DaCe 1.0.2 by
 tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift's graph:
 
-- the input file is one SDFG; each lifted region is one control-flow block, in textual order,
-  joined by unconditional interstate edges;
-- a sequential map at control level (directly in the region or in such a loop) that contains a
-  parallel map becomes a `LoopRegion` (init, condition and update on its variable): DaCe's
-  control flow, the time loop around parallel sweeps. Each of its children is one state, in order,
-  so their order is kept by the control flow and not by data dependences;
-- every other map is a `MapEntry`/`MapExit` pair (schedule `Sequential` when lift keeps it
+- the input file is one SDFG; the control blocks of every lifted region (graph/control.py), in
+  textual order, are its blocks, joined by unconditional interstate edges;
+- lift's control layer maps one to one: a `LoopRegion` becomes DaCe's `LoopRegion` (init,
+  condition and update on its variable) holding its blocks, a `State` an `SDFGState` holding the
+  dataflow of the map or tasklet it runs, a `Transition` an `InterstateEdge`;
+- inside a state, a map is a `MapEntry`/`MapExit` pair (schedule `Sequential` when lift keeps it
   sequential), a statement a C++ `Tasklet`, a container an `AccessNode` (one for reads before
   the scope, one for writes after it);
 - every tasklet memlet becomes a memlet path from the read access node through the entries of
@@ -26,8 +25,9 @@ import re
 
 import networkx as nx
 
-from lifter.graph.build import STATE, data_id
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, Tasklet, is_loop_region, scope_children
+from lifter.graph.build import data_id
+from lifter.graph.control import contained, transitions
+from lifter.graph.nodes import STATE, AccessNode, LoopRegion, MapScope, Memlet, Tasklet, scope_children
 
 DACE_VERSION = "1.0.2"
 _PLAIN = re.compile(r"^[\w\s+\-*(),]*$")
@@ -57,31 +57,36 @@ def plain(text: str) -> str | None:
 
 def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     sdfg = _Sdfg()
-    blocks = []
+    blocks, edges = [], []
     for g in graphs:
         sdfg.add_containers(g)
         sdfg.symbols.update(g.nodes[STATE]["node"].params)
-        blocks += sdfg.control_blocks(g, STATE)
+        if blocks:  # the regions of the file run one after the other
+            edges.append((len(blocks) - 1, len(blocks)))
+        region_blocks, region_edges = sdfg.control_blocks(g, STATE)
+        edges += [(len(blocks) + u, len(blocks) + v) for u, v in region_edges]
+        blocks += region_blocks
     if not blocks:
         blocks = [_state("empty", [], [])]
     symbols = {s: "int64" for s in sorted(sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS)}
     return {
         "type": "SDFG",
         "attributes": {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols},
-        **_graph_fields(blocks, 0),
+        **_graph_fields(blocks, edges, 0),
         "label": identifier(name),
         "id": None,
         "dace_version": DACE_VERSION,
     }
 
 
-def _graph_fields(blocks: list[dict], cfg_id: int) -> dict:
-    """Nodes of a control-flow graph, chained in order by unconditional interstate edges."""
+def _graph_fields(blocks: list[dict], edges: list[tuple[int, int]], cfg_id: int) -> dict:
+    """A control-flow graph: its blocks, the first one the start, and unconditional interstate edges
+    between them (by index)."""
     for i, b in enumerate(blocks):
         b["id"] = i
-    edges = [{"type": "Edge", "src": str(i), "dst": str(i + 1),
+    edges = [{"type": "Edge", "src": str(u), "dst": str(v),
               "attributes": {"data": {"type": "InterstateEdge", "attributes": {}, "label": ""}}}
-             for i in range(len(blocks) - 1)]
+             for u, v in edges]
     return {"nodes": blocks, "edges": edges, "collapsed": False, "cfg_list_id": cfg_id, "start_block": 0}
 
 
@@ -165,26 +170,32 @@ class _Sdfg:
 
     # Control flow ---------------------------------------------------------------------------------
 
-    def control_blocks(self, g: nx.MultiDiGraph, scope: str) -> list[dict]:
+    def control_blocks(self, g: nx.MultiDiGraph, region: str) -> tuple[list[dict], list[tuple[int, int]]]:
+        """A control region's blocks in order, and its transitions as pairs of block indices."""
+        ids = contained(g, region)
         blocks = []
-        for child in scope_children(g, scope):
-            node = g.nodes[child]["node"]
-            if is_loop_region(g, child):
-                blocks.append(self._loop_region(g, child, node))
+        for block in ids:
+            node = g.nodes[block]["node"]
+            if isinstance(node, LoopRegion):
+                blocks.append(self._loop_region(g, block, node))
             else:
+                (runs,) = contained(g, block)
                 self.state_count += 1
-                label = f"{g.graph['function']}_line{node.line}_s{self.state_count}"
-                blocks.append(_StateBuilder(self, g).build(child, label))
-        return blocks
+                label = f"{g.graph['function']}_line{g.nodes[runs]['node'].line}_s{self.state_count}"
+                blocks.append(_StateBuilder(self, g).build(runs, label))
+        index = {b: i for i, b in enumerate(ids)}
+        return blocks, [(index[u], index[v]) for u, v, _ in transitions(g, ids)]
 
-    def _loop_region(self, g: nx.MultiDiGraph, map_id: str, m: MapScope) -> dict:
+    def _loop_region(self, g: nx.MultiDiGraph, block: str, m: LoopRegion) -> dict:
         self.cfg_count += 1
         cfg_id = self.cfg_count
         v = m.var
         self.symbols.add(v)
-        begin = self.expr(m.begin) or self.expr(f"{identifier(m.id)}_begin", symbol=True)
-        end = self.expr(m.end) or self.expr(f"{identifier(m.id)}_end", symbol=True)
+        loop = g.nodes[m.map]["node"]
+        begin = self.expr(m.begin) or self.expr(f"{identifier(m.map)}_begin", symbol=True)
+        end = self.expr(m.end) or self.expr(f"{identifier(m.map)}_end", symbol=True)
         compare, sign = (">=", "-") if m.decreasing else ("<=", "+")
+        body, edges = self.control_blocks(g, block)
         return {
             "type": "LoopRegion",
             "attributes": {
@@ -193,8 +204,8 @@ class _Sdfg:
                 "loop_condition": {"string_data": f"({v} {compare} {end})", "language": "Python"},
                 "update_statement": {"string_data": f"{v} = ({v} {sign} {m.step})", "language": "Python"},
             },
-            **_graph_fields(self.control_blocks(g, map_id) or [_state(f"{identifier(m.id)}_empty", [], [])], cfg_id),
-            "label": f"{m.function}_{v}_line{m.line}",
+            **_graph_fields(body, edges, cfg_id),
+            "label": f"{loop.function}_{v}_line{loop.line}",
         }
 
 

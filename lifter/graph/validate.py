@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import networkx as nx
 
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, Scope, State, Tasklet, scope_children, scope_descendants
+from lifter.graph.control import contained, is_loop_region, transitions
+from lifter.graph.nodes import (STATE, AccessNode, Contains, LoopRegion, MapScope, Memlet, Root, Scope, State, Tasklet,
+                                Transition, scope_children, scope_descendants)
 
 
 class InvalidGraph(AssertionError):
@@ -12,14 +14,16 @@ class InvalidGraph(AssertionError):
 
 def validate(g: nx.MultiDiGraph) -> None:
     """Raise InvalidGraph naming the first broken invariant."""
-    states = [n for n, d in g.nodes(data=True) if isinstance(d.get("node"), State)]
-    _check(len(states) == 1, f"expected one state, found {len(states)}")
+    roots = [n for n, d in g.nodes(data=True) if isinstance(d.get("node"), Root)]
+    _check(roots == [STATE], f"expected one root '{STATE}', found {roots}")
     scope = nx.DiGraph()
     for u, v, d in g.edges(data=True):
         e = d.get("edge")
-        _check(isinstance(e, (Scope, Memlet)), f"edge {u}->{v} has no Scope or Memlet")
+        _check(isinstance(e, (Scope, Memlet, Contains, Transition)), f"edge {u}->{v} has no edge type")
+        if isinstance(e, (Contains, Transition)):
+            continue  # the control layer: _check_control
         if isinstance(e, Scope):
-            _check(isinstance(g.nodes[u]["node"], (State, MapScope)), f"scope edge from non-scope {u}")
+            _check(isinstance(g.nodes[u]["node"], (Root, MapScope)), f"scope edge from non-scope {u}")
             _check(isinstance(g.nodes[v]["node"], (MapScope, Tasklet)), f"scope edge into {v}")
             scope.add_edge(u, v)
         else:
@@ -33,7 +37,7 @@ def validate(g: nx.MultiDiGraph) -> None:
             _check(isinstance(other, (MapScope, Tasklet)), f"memlet {u}->{v} must touch a map or tasklet")
     _check(nx.is_arborescence(scope) if scope.number_of_nodes() else True, "scopes do not form a tree")
     if scope.number_of_nodes():
-        _check(states[0] in scope and scope.in_degree(states[0]) == 0, "the state is not the scope root")
+        _check(STATE in scope and scope.in_degree(STATE) == 0, "the root is not the scope root")
     for n, d in g.nodes(data=True):
         node = d.get("node")
         _check(node is not None, f"node {n} has no data")
@@ -47,6 +51,50 @@ def validate(g: nx.MultiDiGraph) -> None:
                 _check_tile(g, n, node)
         if isinstance(node, (MapScope, Tasklet)):
             _check(scope.in_degree(n) == 1, f"{n} has {scope.in_degree(n)} parent scopes")
+    _check_control(g)
+
+
+def _check_control(g: nx.MultiDiGraph) -> None:
+    """The control layer is the one the scope tree implies (graph/control.py): each region's blocks
+    stand, in order, for its scope's children, chained by one transition each; a loop region stands
+    for a sequential map with a parallel map inside, a state for one other child; every control
+    node is a block of one region. (Scope edges and memlets never touch control nodes: validate.)"""
+    region_of = {STATE: None}  # control node -> the region it is a block of
+    todo = [(STATE, STATE)]  # (control region, the scope whose children its blocks stand for)
+    while todo:
+        region, scope = todo.pop()
+        blocks, children = contained(g, region), scope_children(g, scope)
+        orders = sorted(d["edge"].order for _, _, d in g.out_edges(region, data=True)
+                        if isinstance(d["edge"], Contains))
+        _check(orders == list(range(len(blocks))), f"blocks of {region} are ordered {orders}")
+        _check(len(blocks) == len(children), f"{region} has {len(blocks)} blocks for {len(children)} "
+                                             f"children of {scope}")
+        for block, child in zip(blocks, children):
+            _check(block not in region_of, f"block {block} is in two regions")
+            region_of[block] = region
+            node = g.nodes[block]["node"]
+            if isinstance(node, LoopRegion):
+                _check(node.map == child and is_loop_region(g, child),
+                       f"loop region {block} stands for {node.map}, not {child}, a sequential map around parallel maps")
+                m = g.nodes[child]["node"]
+                _check((node.var, node.begin, node.end, node.step, node.decreasing)
+                       == (m.var, m.begin, m.end, m.step, m.decreasing), f"loop region {block} disagrees with {child}")
+                todo.append((block, child))
+            else:
+                _check(isinstance(node, State), f"{region} contains {block}, not a state or loop region")
+                _check(contained(g, block) == [child], f"state {block} runs {contained(g, block)}, not {child}")
+                _check(not is_loop_region(g, child), f"state {block} runs {child}, a loop over states")
+        chain = [(u, v) for u, v, _ in transitions(g, blocks)]
+        _check(chain == list(zip(blocks, blocks[1:])), f"transitions of {region} are {chain}, not its blocks in order")
+    control = {n for n, d in g.nodes(data=True) if isinstance(d["node"], (State, LoopRegion))}
+    stray = sorted(control - region_of.keys())
+    _check(not stray, f"control nodes outside the root's regions: {stray}")
+    for u, v, d in g.edges(data=True):
+        if isinstance(d["edge"], Transition):
+            _check(u in control and v in control and region_of[u] == region_of[v],
+                   f"transition {u}->{v} does not join two blocks of one region")
+        elif isinstance(d["edge"], Contains):
+            _check(u in region_of, f"contains edge {u}->{v} from outside the control layer")
 
 
 def _check_tile(g: nx.MultiDiGraph, n: str, node: MapScope) -> None:

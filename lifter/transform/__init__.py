@@ -5,11 +5,15 @@ run in parallel); -O2 (the default) first reshapes loop nests for locality (scal
 where it unfreezes a nest, distribution and interchange, fusion of producer-consumer siblings
 unless `--no-fuse`, then tiling of permutable bands unless `--no-tile`), then parallelizes the
 reshaped nests and marks innermost unit-stride loops for vectorization.
+
+Passes rewrite the scope tree; the graph's control layer (states, loop regions) is a function of
+that tree and the maps' schedules, so it is rebuilt after each pass that can change them.
 """
 from __future__ import annotations
 
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans
+from lifter.graph.control import build_control
 from lifter.transform.expansion import expand_scalars
 from lifter.transform.fusion import fuse_maps
 from lifter.transform.locality import improve_locality, reorder_guard
@@ -35,10 +39,13 @@ def transform(graphs, options, source: SourceFile):
                 graphs[index] = g = expanded  # already reshaped by the locality pass
             else:
                 improve_locality(g, g.graph["region"])
+            build_control(g)
             if options.fuse:
                 fuse_maps(g, g.graph["region"])
+                build_control(g)
             if options.tile:
                 tile_bands(g, g.graph["region"], tuple(options.tile_sizes))
+                build_control(g)
     if options.opt_level >= 1:
         for g in graphs:
             plan_openmp(g, options.min_parallel_work)

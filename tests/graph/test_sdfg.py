@@ -8,6 +8,7 @@ SDFG must pass DaCe's own validation.
 """
 import json
 import subprocess
+from collections import Counter
 import sys
 
 import pytest
@@ -71,9 +72,14 @@ def test_time_loop_becomes_a_loop_region_around_map_states():
 
 @pytest.mark.parametrize("program", corpus_programs(), ids=lambda p: p.name)
 def test_every_corpus_export_is_well_formed(program):
-    sdfg = to_sdfg_json(lift_file(str(program)).graphs, program.stem)
+    graphs = lift_file(str(program)).graphs
+    sdfg = to_sdfg_json(graphs, program.stem)
     _check_structure(sdfg)
     json.dumps(sdfg)
+    # lift's control layer maps one to one: its states and loop regions are DaCe's
+    ours = Counter(type(d["node"]).__name__ for g in graphs for _, d in g.nodes(data=True))
+    theirs = Counter(b["type"] for b in _blocks(sdfg))
+    assert (theirs["SDFGState"], theirs["LoopRegion"]) == ((ours["State"], ours["LoopRegion"]) if graphs else (1, 0))
 
 
 def test_cli_writes_sdfg(tmp_path):
