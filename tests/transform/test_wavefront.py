@@ -1,0 +1,194 @@
+"""Skewed tiling run as wavefronts: applied to Gauss-Seidel nests, refused where a skew cannot
+make the band permutable, and the programs compute what they computed before."""
+from pathlib import Path
+
+import pytest
+
+from lifter import LiftOptions, lift_source
+from lifter.graph.nodes import MapScope
+from lifter.graph.validate import validate
+from lifter.transform.wavefront import _band_dependences, _legal, find_skew
+from tests.harness import CORPUS, prepare
+
+SEIDEL = CORPUS / "stencils" / "seidel2d.c"
+
+# 1-D Gauss-Seidel in a time loop: (t, i) -> (t + 1, i - 1) needs i' = i + t.
+SEIDEL1D = """#include <stdio.h>
+#ifndef N
+#define N 100
+#endif
+#ifndef T
+#define T 9
+#endif
+static double A[N];
+static void kernel(int tsteps, int n) {
+  for (int t = 0; t < tsteps; t++)
+    for (int i = 1; i < n - 1; i++)
+      A[i] = (A[i - 1] + A[i] + 2.0 * A[i + 1]) / 4.0;
+}
+int main(void) {
+  for (int i = 0; i < N; i++) A[i] = (i * 7) % 11;
+  kernel(T, N);
+  double s = 0;
+  for (int i = 0; i < N; i++) s += A[i] * (1 + i % 5);
+  printf("%.12e\\n", s);
+  return 0;
+}
+"""
+
+# Non-square, parametric, other bounds (time from 1, `<=`, lower bound 2), two statements.
+SEIDEL_RECT = """#include <stdio.h>
+#ifndef M
+#define M 37
+#endif
+#ifndef N
+#define N 61
+#endif
+static double A[M][N], B[M][N];
+static void kernel(int tsteps, int m, int n) {
+  for (long t = 1; t <= tsteps; t++)
+    for (int i = 2; i < m - 1; i++)
+      for (int j = 1; j <= n - 3; j++) {
+        B[i][j] = 0.5 * A[i][j + 1] + 0.25 * B[i - 1][j + 2];
+        A[i][j] = (A[i - 1][j] + A[i][j - 1] + A[i + 1][j + 2] + B[i][j]) * 0.24;
+      }
+}
+int main(void) {
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) { A[i][j] = (i * 3 + j) % 13; B[i][j] = (i + j * 5) % 7; }
+  kernel(7, M, N);
+  double s = 0;
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) s += (A[i][j] + 2 * B[i][j]) * (1 + (i * N + j) % 7);
+  printf("%.12e\\n", s);
+  return 0;
+}
+"""
+
+# Row i reads row i - 1 mirrored: the distance along j is 2j - n + 1, unbounded below, so no
+# skew makes the band permutable; j also carries A[i][j - 1]: nothing is parallel either.
+MIRRORED = """#include <stdio.h>
+#define N 60
+static double A[N][N];
+static void kernel(int n) {
+  for (int i = 1; i < n; i++)
+    for (int j = 1; j < n; j++)
+      A[i][j] = 0.5 * A[i][j - 1] + 0.5 * A[i - 1][n - 1 - j];
+}
+int main(void) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) A[i][j] = (i * j) % 9;
+  kernel(N);
+  double s = 0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) s += A[i][j] * (1 + (i + j) % 3);
+  printf("%.12e\\n", s);
+  return 0;
+}
+"""
+
+
+def _wave_maps(result):
+    return [d["node"] for g in result.graphs for _, d in g.nodes(data=True)
+            if isinstance(d["node"], MapScope) and d["node"].id.endswith(".wave")]
+
+
+def _entries(result, var):
+    return [e for e in result.loops if e["var"] == var and e["function"].startswith("kernel")]
+
+
+def test_seidel2d_is_skewed_tiled_and_run_as_wavefronts():
+    result = lift_source(SEIDEL.read_text(), "seidel2d.c", LiftOptions(tile_sizes=(8, 16)))
+    for g in result.graphs:
+        validate(g)
+    body = result.output[result.output.index("static void kernel_seidel2d"):result.output.index("int main")]
+    assert "for (long t_t = 0; t_t <= (tsteps - 1); t_t += 8)" in body
+    assert "#pragma omp parallel if(" in body and "#pragma omp for schedule(static)" in body
+    assert body.index("#pragma omp parallel if(") < body.index("long wave") < body.index("#pragma omp for")
+    assert "i_t += 16" in body and "j_t" not in body  # dim q's tiles come from the wavefront
+    assert "A[i][j] = (A[i - 1][j - 1]" in body  # the statement as written
+    waves = _wave_maps(result)
+    assert len(waves) == 1 and waves[0].parallel_region is not None
+    for var in ("t", "i", "j"):
+        (entry,) = _entries(result, var)
+        assert {"skew", "wavefront"} <= set(entry["transformations"])
+    (i_entry,) = _entries(result, "i")
+    assert i_entry["parallelized"] and i_entry["tile_size"] == 16
+
+
+def test_skew_of_seidel2d_is_the_classic_one():
+    result = lift_source(SEIDEL.read_text(), "seidel2d.c", LiftOptions(tile=False))
+    g = next(g for g in result.graphs if g.graph["region"].function == "kernel_seidel2d")
+    region = g.graph["region"]
+    deps = _band_dependences(region, list(region.statements), [])
+    depths = [region.loops[lid].depth for lid in region.loops]
+    # i' = i + t, j' = j + t + i' (2t + i + j)
+    assert find_skew(deps, depths) == [[], [1], [1, 1]]
+    maps = [g.nodes[n]["node"] for n in g.nodes if n in region.loops]
+    maps.sort(key=lambda m: region.loops[m.origin].depth)
+    tasklets = list(region.statements)
+    assert _legal(region, tasklets, deps, depths, [[], [1], [1, 1]], [4, 8, 8], maps)
+    # Without the skew (or with too little of it) the tiles would read stale values: refused.
+    assert not _legal(region, tasklets, deps, depths, [[], [0], [0, 0]], [4, 8, 8], maps)
+    assert not _legal(region, tasklets, deps, depths, [[], [1], [0, 1]], [4, 8, 8], maps)
+
+
+def test_no_tile_and_o1_leave_seidel_alone():
+    text = SEIDEL.read_text()
+    for options in (LiftOptions(tile=False), LiftOptions(opt_level=1)):
+        result = lift_source(text, "seidel2d.c", options)
+        assert "wave" not in result.output and not _wave_maps(result)
+
+
+def test_unskewable_band_is_refused(tmp_path):
+    result = lift_source(MIRRORED, "m.c", LiftOptions(tile_sizes=(4, 4)))
+    assert "wave" not in result.output
+    assert all("wavefront" not in e["transformations"] for e in result.loops)
+    g = result.graphs[0]
+    region = g.graph["region"]
+    depths = [region.loops[lid].depth for lid in region.loops]
+    assert find_skew(_band_dependences(region, list(region.statements), []), depths) is None
+    src = tmp_path / "m.c"
+    src.write_text(MIRRORED)
+    diff = prepare(src, tmp_path, tile_sizes=(4, 4))
+    diff.check(2)
+
+
+def test_small_constant_work_is_left_alone():
+    small = SEIDEL1D.replace("int t = 0; t < tsteps;", "int t = 0; t < 4;").replace("i < n - 1;", "i < 99;")
+    assert "long wave" in lift_source(small, "s.c", LiftOptions(min_parallel_work=300)).output
+    assert "wave" not in lift_source(small, "s.c", LiftOptions()).output  # 392 iterations
+
+
+@pytest.mark.parametrize("defines,sizes", [
+    (["N=50", "TSTEPS=8"], (4, 8)),
+    (["N=50", "TSTEPS=8"], ()),
+    (["N=3", "TSTEPS=2"], (2, 2)),
+    (["N=4", "TSTEPS=5"], (3, 2)),
+    (["N=97", "TSTEPS=13"], (5, 7)),
+    (["N=70", "TSTEPS=1"], (16, 8)),
+    (["N=40", "TSTEPS=0"], (4, 4)),
+])
+def test_seidel2d_computes_the_same(tmp_path, defines, sizes):
+    diff = prepare(SEIDEL, tmp_path, defines=defines, tile_sizes=sizes)
+    assert "long wave" in diff.lifted.read_text()
+    for threads in (1, 2, 8):
+        diff.check(threads)
+
+
+@pytest.mark.parametrize("name,text,defines,sizes", [
+    ("seidel1d", SEIDEL1D, [], (8, 8)),
+    ("seidel1d", SEIDEL1D, ["N=1000", "T=37"], (16, 32)),
+    ("seidel1d", SEIDEL1D, ["N=5", "T=40"], (3,)),
+    ("rect", SEIDEL_RECT, [], (3, 5)),
+    ("rect", SEIDEL_RECT, ["M=6", "N=90"], (2, 4, 8)),
+    ("rect", SEIDEL_RECT, ["M=80", "N=5"], (4,)),
+], ids=["1d", "1d-large", "1d-tiny", "rect", "rect-wide", "rect-tall"])
+def test_variants_compute_the_same(tmp_path, name, text, defines, sizes):
+    src = tmp_path / f"{name}.c"
+    src.write_text(text)
+    diff = prepare(Path(src), tmp_path, defines=defines, tile_sizes=sizes)
+    lifted = diff.lifted.read_text()
+    assert "long wave" in lifted
+    for threads in (1, 2, 8):
+        diff.check(threads)
