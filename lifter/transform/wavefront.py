@@ -53,6 +53,7 @@ import islpy as isl
 import networkx as nx
 
 from lifter.analysis.affine import isl_name
+from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
@@ -64,7 +65,7 @@ from lifter.transform.tiling import canonical_header, fresh_name, nest_names
 
 MAX_SKEW = 3  # coefficients tried per pair of dimensions: 0..MAX_SKEW
 OUTER_SIZE, WAVE_SIZE = 32, 32
-SIGNED_TYPES = ("int", "long", "long int")
+SIGNED_TYPES = ("int", "long", "long int", "long long", "long long int")
 
 
 def wavefront_nests(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = (), min_work: int = 0) -> None:
@@ -112,20 +113,22 @@ def _wavefront(g, region: Region, band: list[str], sizes, min_work: int) -> bool
     tasklets = scope_children(g, band[-1])
     if any(region.statements[t].opaque_reason for t in tasklets):
         return False
-    depths = [region.loops[m.origin].depth for m in maps]
-    outer = [region.loops[o].depth for o in origins_above(g, band[0])]
-    deps = _band_dependences(region, tasklets, outer)
-    skew = find_skew(deps, depths)
-    if skew is None:
+    work = _work(headers, len(tasklets))
+    if isinstance(work, int) and work < max(min_work, 1):
         return False
     n = len(band)
     chosen = list(sizes) if sizes else [OUTER_SIZE] * (n - 2) + [WAVE_SIZE, WAVE_SIZE]
     chosen = [chosen[min(d, len(chosen) - 1)] for d in range(n)]
     chosen[-1] = chosen[-2]  # the wavefront dims share one size (see module doc)
-    work = _work(headers, len(tasklets))
-    if isinstance(work, int) and work < max(min_work, 1):
-        return False
-    if not _legal(region, tasklets, deps, depths, skew, chosen, maps):
+    depths = [region.loops[m.origin].depth for m in maps]
+    outer = [region.loops[o].depth for o in origins_above(g, band[0])]
+    try:
+        with isl_budget():
+            deps = _band_dependences(region, tasklets, outer)
+            skew = find_skew(deps, depths)
+            if skew is None or not _legal(region, tasklets, deps, depths, skew, chosen, maps):
+                return False
+    except BudgetExceeded:
         return False
     _rewrite(g, band, headers, skew, chosen, work if isinstance(work, str) and min_work else "", min_work)
     return True

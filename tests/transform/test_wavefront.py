@@ -65,6 +65,32 @@ int main(void) {
 }
 """
 
+# The band inside an outer loop that also holds a statement; the sweep reads that statement's
+# element, so the outer loop carries dependences into the band (which must stay after it).
+NESTED = """#include <stdio.h>
+#define N 45
+static double A[N][N];
+static void kernel(int reps, int tsteps, int n) {
+  for (int r = 0; r < reps; r++) {
+    A[1][r + 1] += 1.0 + r;
+    for (int t = 0; t < tsteps; t++)
+      for (int i = 1; i < n - 1; i++)
+        for (int j = 1; j < n - 1; j++)
+          A[i][j] = 0.3 * (A[i - 1][j + 1] + A[i][j - 1] + A[i + 1][j]) + 0.1 * A[i][j];
+  }
+}
+int main(void) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) A[i][j] = (i * 5 + j * 3) % 11;
+  kernel(3, 6, N);
+  double s = 0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) s += A[i][j] * (1 + (i * N + j) % 7);
+  printf("%.12e\\n", s);
+  return 0;
+}
+"""
+
 # Row i reads row i - 1 mirrored: the distance along j is 2j - n + 1, unbounded below, so no
 # skew makes the band permutable; j also carries A[i][j - 1]: nothing is parallel either.
 MIRRORED = """#include <stdio.h>
@@ -183,7 +209,8 @@ def test_seidel2d_computes_the_same(tmp_path, defines, sizes):
     ("rect", SEIDEL_RECT, [], (3, 5)),
     ("rect", SEIDEL_RECT, ["M=6", "N=90"], (2, 4, 8)),
     ("rect", SEIDEL_RECT, ["M=80", "N=5"], (4,)),
-], ids=["1d", "1d-large", "1d-tiny", "rect", "rect-wide", "rect-tall"])
+    ("nested", NESTED, [], (4, 8)),
+], ids=["1d", "1d-large", "1d-tiny", "rect", "rect-wide", "rect-tall", "nested"])
 def test_variants_compute_the_same(tmp_path, name, text, defines, sizes):
     src = tmp_path / f"{name}.c"
     src.write_text(text)
