@@ -48,6 +48,7 @@ inside L1, and 32-wide wavefronts keep two threads busy (on seidel2d at its benc
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass, field
 
 import islpy as isl
 import networkx as nx
@@ -64,7 +65,9 @@ from lifter.transform.locality import (_lower_in_dims, move_child, origins_above
 from lifter.transform.tiling import canonical_header, fresh_name, nest_names
 
 MAX_SKEW = 3  # coefficients tried per pair of dimensions: 0..MAX_SKEW
-OUTER_SIZE, WAVE_SIZE = 32, 32
+MAX_SHIFT = 2  # offsets tried per fused nest and dimension: 0..MAX_SHIFT
+FUSED_DIMS = 3  # fused sweeps pay only as a time loop around 2-D sweeps (see the module doc)
+OUTER_SIZE, WAVE_SIZE, FUSED_WAVE_SIZE = 32, 32, 128
 SIGNED_TYPES = ("int", "long", "long int", "long long", "long long int")
 
 
@@ -87,64 +90,136 @@ def wavefront_nests(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] =
 
 def _visit(g, region: Region, node_id: str, sizes, min_work: int) -> bool:
     node = g.nodes[node_id]["node"]
-    if not isinstance(node, MapScope) or node.plan is not None or node.parallel_region is not None:
-        return False  # already parallel (or a parallel region): leave it to parallelization
-    band = perfect_band(g, node_id)
-    if len(band) >= 2 and _wavefront(g, region, band, sizes, min_work):
+    if not isinstance(node, MapScope) or node.plan is not None:
+        return False  # already parallel: leave it to parallelization
+    band = find_band(g, node_id)
+    if band is not None and _wavefront(g, region, band, sizes, min_work):
         return True
+    if node.parallel_region is not None:
+        return False
     changed = False
     for child in scope_children(g, node_id):
         changed |= _visit(g, region, child, sizes, min_work)
     return changed
 
 
+@dataclass
+class Band:
+    """The loops that become one skewed, tiled band.
+
+    `shared` maps (outermost first) hold either one perfect nest (`nests == [[]]`: the shared
+    maps are the whole band, statements in the last) or two or more sibling nests of one depth
+    and the same bounds (a time loop around Jacobi sweeps), whose loops are fused: nest s runs
+    at fused coordinates `x + shifts[s]`."""
+
+    shared: list[str]
+    nests: list[list[str]]
+    tasklets: list[list[str]]  # per nest, its statements in order
+    shifts: list[list[int]] = field(default_factory=list)  # per nest, per band dim (0 on shared dims)
+
+    def dims(self, s: int) -> list[str]:
+        return self.shared + self.nests[s]
+
+
+def find_band(g, node_id: str) -> Band | None:
+    """The band rooted at a map: a perfect nest of two or more loops, or a chain of maps around
+    sibling perfect nests of one depth (statements only in their innermost loops)."""
+    band = perfect_band(g, node_id)
+    if len(band) >= 2:
+        return Band(band, [[]], [scope_children(g, band[-1])])
+    chain = [node_id]
+    while True:
+        kids = scope_children(g, chain[-1])
+        if g.nodes[chain[-1]]["node"].declares or not kids \
+                or not all(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
+            return None
+        if len(kids) >= 2:
+            break
+        chain.append(kids[0])
+    nests = [perfect_band(g, k) for k in kids]
+    if len({len(n) for n in nests}) != 1 or len(chain) + len(nests[0]) != FUSED_DIMS:
+        return None
+    tasklets = [scope_children(g, n[-1]) for n in nests]
+    if any(isinstance(g.nodes[t]["node"], MapScope) for ts in tasklets for t in ts):
+        return None
+    return Band(chain, nests, tasklets)
+
+
 # -- the decision ------------------------------------------------------------------------
-def _wavefront(g, region: Region, band: list[str], sizes, min_work: int) -> bool:
-    maps = [g.nodes[b]["node"] for b in band]
-    if any(m.schedule == "parallel" or m.plan is not None or m.declares for m in maps):
+def _wavefront(g, region: Region, band: Band, sizes, min_work: int) -> bool:
+    fused = band.nests != [[]]
+    every = band.shared + [m for nest in band.nests for m in nest]
+    maps = {b: g.nodes[b]["node"] for b in every}
+    if any(m.declares for m in maps.values()) or any(maps[b].schedule == "parallel" for b in band.shared):
+        return False  # a loop of the band is parallel already (nested sweeps may be: they are fused)
+    if not fused and any(m.plan is not None for m in maps.values()):
         return False
-    headers = [canonical_header(m, region) for m in maps]
-    if any(h is None or h["type"] not in SIGNED_TYPES or not m.var_declared_in_header
-           for h, m in zip(headers, maps)):
-        return False  # unsigned or outside variables: the bound arithmetic below needs signed ints
-    band_vars = {m.var for m in maps}
-    if any(word_tokens(f"{h['lb']} {h['ub']}") & band_vars for h in headers):
+    headers = {b: canonical_header(m, region) for b, m in maps.items()}
+    if any(h is None for h in headers.values()):
+        return False
+    names = {m.var for m in maps.values()}
+    if any(word_tokens(f"{h['lb']} {h['ub']}") & names for h in headers.values()):
         return False  # not rectangular
-    tasklets = scope_children(g, band[-1])
-    if any(region.statements[t].opaque_reason for t in tasklets):
+    if names & set(g.graph["live_after"]):
+        return False  # the loop variables end with other values after the rewritten nest
+    for k in range(len(band.nests[0])):
+        if len({(headers[n[k]]["lb"], headers[n[k]]["op"], headers[n[k]]["ub"]) for n in band.nests}) != 1:
+            return False  # fused loops need one range
+    statements = [t for ts in band.tasklets for t in ts]
+    if any(region.statements[t].opaque_reason for t in statements):
         return False
-    work = _work(headers, len(tasklets))
+    work = _work([headers[b] for b in band.dims(0)], len(statements))
     if isinstance(work, int) and work < max(min_work, 1):
         return False
-    n = len(band)
-    chosen = list(sizes) if sizes else [OUTER_SIZE] * (n - 2) + [WAVE_SIZE, WAVE_SIZE]
+    n = len(band.dims(0))
+    wave_size = FUSED_WAVE_SIZE if fused else WAVE_SIZE
+    chosen = list(sizes) if sizes else [OUTER_SIZE] * (n - 2) + [wave_size, wave_size]
     chosen = [chosen[min(d, len(chosen) - 1)] for d in range(n)]
     chosen[-1] = chosen[-2]  # the wavefront dims share one size (see module doc)
-    depths = [region.loops[m.origin].depth for m in maps]
-    outer = [region.loops[o].depth for o in origins_above(g, band[0])]
+    outer = [region.loops[o].depth for o in origins_above(g, band.shared[0])]
     try:
         with isl_budget():
-            deps = _band_dependences(region, tasklets, outer)
-            skew = find_skew(deps, depths)
-            if skew is None or not _legal(region, tasklets, deps, depths, skew, chosen, maps):
-                return False
+            skew = _schedule(g, region, band, outer, chosen)
     except BudgetExceeded:
+        return False
+    if skew is None:
         return False
     _rewrite(g, band, headers, skew, chosen, work if isinstance(work, str) and min_work else "", min_work)
     return True
 
 
-def _band_dependences(region: Region, tasklets: list[str], outer: list[int]) -> list[isl.Map]:
+def _schedule(g, region: Region, band: Band, outer: list[int], sizes: list[int]) -> list[list[int]] | None:
+    """Shifts (on `band`) and skew of the first legal tiled wavefront schedule, the smallest first."""
+    statements = [t for ts in band.tasklets for t in ts]
+    deps = _band_dependences(region, statements, outer)
+    nest_of = {t: s for s, ts in enumerate(band.tasklets) for t in ts}
+    depths = [[region.loops[g.nodes[b]["node"].origin].depth for b in band.dims(s)] for s in range(len(band.nests))]
+    m, n = len(band.shared), len(band.dims(0))
+    choices = itertools.product(range(MAX_SHIFT + 1), repeat=(n - m) * (len(band.nests) - 1))
+    for flat in sorted(choices, key=lambda c: (sum(c), c)):
+        shifts = [[0] * n] + [[0] * m + list(flat[(s - 1) * (n - m):s * (n - m)]) for s in range(1, len(band.nests))]
+        distances = [_distances(d, *[(depths[nest_of[_statement(d, side)]], shifts[nest_of[_statement(d, side)]])
+                                     for side in (isl.dim_type.in_, isl.dim_type.out)]) for d in deps]
+        skew = find_skew(distances, n)
+        if skew is not None and _legal(g, region, band, shifts, deps, depths, skew, sizes):
+            band.shifts = shifts
+            return skew
+    return None
+
+
+def _statement(dep: isl.Map, side) -> str:
+    return dep.get_tuple_name(side).rsplit("_a", 1)[0]
+
+
+def _band_dependences(region: Region, statements: list[str], outer: list[int]) -> list[isl.Map]:
     """Every dependence between the band's statements at equal iterations of the loops around it."""
-    inside = set(tasklets)
+    inside = set(statements)
     out = []
     for kind in ("flow", "anti", "output"):
         parts = []
         region.dependences[kind].foreach_map(parts.append)
         for dep in parts:
-            src = dep.get_tuple_name(isl.dim_type.in_).rsplit("_a", 1)[0]
-            dst = dep.get_tuple_name(isl.dim_type.out).rsplit("_a", 1)[0]
-            if src not in inside or dst not in inside:
+            if _statement(dep, isl.dim_type.in_) not in inside or _statement(dep, isl.dim_type.out) not in inside:
                 continue
             n_in, n_out = dep.dim(isl.dim_type.in_), dep.dim(isl.dim_type.out)
             same = " and ".join(f"i{d} = o{d}" for d in outer) or "true"
@@ -157,11 +232,9 @@ def _band_dependences(region: Region, tasklets: list[str], outer: list[int]) -> 
     return out
 
 
-def find_skew(deps: list[isl.Map], depths: list[int]) -> list[list[int]] | None:
+def find_skew(distances: list[isl.Set], n: int) -> list[list[int]] | None:
     """Lower-triangular skew coefficients a[k][l] (l < k) making every band distance non-negative
     along every skewed dimension, the smallest first, dimension by dimension; None if none exists."""
-    distances = [_distances(d, depths) for d in deps]
-    n = len(depths)
     forms: list[list[int]] = []  # z_k as a linear form of the original distances
     skew: list[list[int]] = []
     for k in range(n):
@@ -178,12 +251,13 @@ def find_skew(deps: list[isl.Map], depths: list[int]) -> list[list[int]] | None:
     return skew
 
 
-def _distances(dep: isl.Map, depths: list[int]) -> isl.Set:
-    """The set of distance vectors along the band's loops (target minus source)."""
+def _distances(dep: isl.Map, source: tuple[list[int], list[int]], target: tuple[list[int], list[int]]) -> isl.Set:
+    """The distance vectors (target minus source) along the band's dims; `source` and `target`
+    give each side's (iteration dim of every band dim, shift of every band dim)."""
     src, dst = dep.get_tuple_name(isl.dim_type.in_), dep.get_tuple_name(isl.dim_type.out)
     ins = ", ".join(f"i{j}" for j in range(dep.dim(isl.dim_type.in_)))
     outs = ", ".join(f"o{j}" for j in range(dep.dim(isl.dim_type.out)))
-    diff = ", ".join(f"o{d} - i{d}" for d in depths)
+    diff = ", ".join(f"o{dt} + {ht} - i{ds} - {hs}" for ds, hs, dt, ht in zip(*source, *target))
     return dep.wrap().apply(isl.Map(f"{{ [{src}[{ins}] -> {dst}[{outs}]] -> [{diff}] }}"))
 
 
@@ -218,32 +292,36 @@ def _upper(h: dict) -> str:
 
 
 # -- legality ----------------------------------------------------------------------------
-def _legal(region: Region, tasklets: list[str], deps: list[isl.Map], depths: list[int], skew, sizes,
-           maps: list[MapScope]) -> bool:
+def _legal(g, region: Region, band: Band, shifts, deps: list[isl.Map], depths: list[list[int]], skew, sizes) -> bool:
     """The tiled wavefront schedule orders every band dependence forward, and no dependence joins
-    two tiles of one wavefront (the parallel loop's iterations)."""
-    n = len(depths)
+    two tiles of one wavefront (the parallel loop's iterations).
+
+    Statement instance -> [tiles before p, T_p + T_q, T_p, y_0 .. y_{n-2}, nest, y_{n-1}, order,
+    phase], y the fused coordinates: nests run one after another inside the innermost fused
+    loop, each statement's accesses reads first."""
+    n = len(depths[0])
     p = n - 2
-    lowers = [_lower_in_dims(region, region.loops[m.origin]) for m in maps]
-    z = []
-    for k in range(n):
-        z.append(" + ".join([f"(i{depths[k]} - ({lowers[k]}))"] + [f"{a} * ({z[l]})" for l, a in enumerate(skew[k]) if a]))
-    tiles = [f"floor(({z[k]})/{sizes[k]})" for k in range(n)]
-    prefix = tiles[:p] + [f"{tiles[p]} + {tiles[p + 1]}", tiles[p]]
-    schedule, parallel = [], []
     params = f"[{', '.join(isl_name(x) for x in region.params)}] -> " if region.params else ""
-    for order, sid in enumerate(tasklets):
-        stmt = region.statements[sid]
-        iters = ", ".join(f"i{k}" for k in range(len(stmt.loops)))
-        for phase, acc in enumerate(sorted(stmt.accesses, key=lambda a: a.is_write)):
-            dims = prefix + tiles[p + 2:] + [f"i{d}" for d in depths] + [str(order), str(phase)]
-            schedule.append(isl.Map(f"{params}{{ {acc.id}[{iters}] -> [{', '.join(dims)}] }}"))
-            parallel.append(isl.Map(f"{params}{{ {acc.id}[{iters}] -> [{', '.join(prefix)}] }}"))
+    schedule, parallel = [], []
+    for s, tasklets in enumerate(band.tasklets):
+        lowers = [_lower_in_dims(region, region.loops[g.nodes[b]["node"].origin]) for b in band.dims(s)]
+        y = [f"i{depths[s][k]} + {shifts[s][k]}" for k in range(n)]
+        z = []
+        for k in range(n):
+            z.append(" + ".join([f"({y[k]} - ({lowers[k]}))"] + [f"{a} * ({z[l]})" for l, a in enumerate(skew[k]) if a]))
+        tiles = [f"floor(({z[k]})/{sizes[k]})" for k in range(n)]
+        prefix = tiles[:p] + [f"{tiles[p]} + {tiles[p + 1]}", tiles[p]]
+        for order, sid in enumerate(tasklets):
+            stmt = region.statements[sid]
+            iters = ", ".join(f"i{k}" for k in range(len(stmt.loops)))
+            for phase, acc in enumerate(sorted(stmt.accesses, key=lambda a: a.is_write)):
+                dims = prefix + y[:-1] + [str(s), y[-1], str(order), str(phase)]
+                schedule.append(isl.Map(f"{params}{{ {acc.id}[{iters}] -> [{', '.join(dims)}] }}"))
+                parallel.append(isl.Map(f"{params}{{ {acc.id}[{iters}] -> [{', '.join(prefix)}] }}"))
     full, par = _union(schedule), _union(parallel)
     for dep in deps:
         d = isl.UnionMap.from_map(dep)
-        times = d.apply_domain(full).apply_range(full)
-        for m in _maps(times):
+        for m in _maps(d.apply_domain(full).apply_range(full)):
             if not m.is_subset(isl.Map.lex_lt(m.get_space().domain())):
                 return False
         for m in _maps(d.apply_domain(par).apply_range(par)):
@@ -280,7 +358,20 @@ def _min(a: str, b: str) -> str:
 
 
 def _paren(text: str) -> str:
-    return text if text.replace("_", "").isalnum() else f"({text})"
+    """`text` safe as an operand: names, numbers and casts `(long)(...)` stay as they are."""
+    if text.replace("_", "").isalnum() or text.startswith("(long)(") and _closes_at_end(text[6:]):
+        return text
+    return f"({text})"
+
+
+def _closes_at_end(text: str) -> bool:
+    """The parenthesis `text` opens with closes at its last character."""
+    depth = 0
+    for index, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return index == len(text) - 1
+    return False
 
 
 def _plus(terms: list[str]) -> str:
@@ -297,17 +388,19 @@ def _times(a: int, x: str) -> str:
     return x if a == 1 else f"{a} * {_paren(x)}"
 
 
-def _rewrite(g, band: list[str], headers: list[dict], skew, sizes: list[int], work: str, min_work: int) -> None:
-    """Put the tile loops, the wavefront loop and the parallel tile loop above the band, and
-    limit the band's loops (now point loops) to one tile (see the module doc for the bounds)."""
-    n = len(band)
+def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, min_work: int) -> None:
+    """Put the tile loops, the wavefront loop and the parallel tile loop above the band, limit the
+    shared loops to one tile, add the fused loops, and limit each nest's loops to its place in
+    them (see the module doc for the bounds)."""
+    m, n = len(band.shared), len(band.dims(0))
     p, q = n - 2, n - 1
-    maps = [g.nodes[b]["node"] for b in band]
+    first_dims = [g.nodes[b]["node"] for b in band.dims(0)]
     taken = nest_names(g)
-    lower = [h["lb"].strip() for h in headers]
-    upper = [_upper(h) for h in headers]
-    extent = [_paren(_minus(u, lb)) for u, lb in zip(upper, lower)]  # the largest z_k without skew
-    start = [fresh_name(f"{m.var}_t", taken) for m in maps]  # tile starts along z_k
+    widest = [max(band.shifts[s][k] for s in range(len(band.nests))) for k in range(n)]
+    lower = [_long(headers[b]["lb"]) for b in band.dims(0)]
+    extent = [_paren(_plus([_minus(_long(_upper(headers[b])), lower[k]), str(widest[k])]))
+              for k, b in enumerate(band.dims(0))]  # the largest fused coordinate minus the least
+    start = [fresh_name(f"{x.var}_t", taken) for x in first_dims]  # tile starts along z_k
     wave = fresh_name("wave", taken)
     size, a_q = sizes[p], skew[q][p]
     start[q] = f"{size} * ({wave} - {start[p]} / {size})"
@@ -321,47 +414,109 @@ def _rewrite(g, band: list[str], headers: list[dict], skew, sizes: list[int], wo
     chain = []
     for k in range(p):
         first = "0" if low(k, k) == "0" else f"{_paren(low(k, k))} / {sizes[k]} * {sizes[k]}"
-        chain.append(_tile_map(maps[k], f"{band[k]}.tile", start[k], sizes[k], first, high(k, k)))
+        chain.append(_tile_map(first_dims[k], f"{band.dims(0)[k]}.tile", start[k], sizes[k], first, high(k, k)))
     # Wavefront w = T_p + T_q; T_q lies in [c0 + a T_p, d0 + a T_p] (a = skew[q][p]).
     p_lo, p_hi = _div(low(p, p), size), _div(high(p, p), size)
     c0, d0 = _div(low(q, p), size), _div(_plus([high(q, p), str(a_q * (size - 1))]), size)
     k1 = 1 + a_q
     w_first, w_last = _plus([_times(k1, p_lo), c0]), _plus([_times(k1, p_hi), d0])
-    wave_map = MapScope(f"{band[p]}.wave", wave, w_first, w_last, 1, False, "sequential", maps[p].line,
-                        maps[p].column, maps[p].depth, maps[p].function, maps[p].offset, True, None, None,
-                        origin=maps[p].origin, span=maps[p].span,
+    at = first_dims[p]
+    wave_map = MapScope(f"{band.dims(0)[p]}.wave", wave, w_first, w_last, 1, False, "sequential", at.line,
+                        at.column, at.depth, at.function, at.offset, True, None, None, origin=at.origin, span=at.span,
                         header=f"for (long {wave} = {w_first}; {wave} <= {w_last}; {wave}++)",
                         reason="each wavefront of tiles reads what the ones before wrote")
-    wave_map.parallel_region = OmpRegion(condition=f"{work} > {min_work}L" if work else "")
+    every = band.shared + [b for nest in band.nests for b in nest]
+    outside = sorted({g.nodes[b]["node"].var for b in every if not g.nodes[b]["node"].var_declared_in_header})
+    wave_map.parallel_region = OmpRegion(private=outside, condition=f"{work} > {min_work}L" if work else "")
     ceil = f"({wave} - {d0} + {a_q}) / {k1}" if a_q else f"{wave} - {d0}"
     floor = f"({_minus(wave, c0)}) / {k1}" if a_q else _minus(wave, c0)
-    par = _tile_map(maps[p], f"{band[p]}.tile", start[p], size, f"{size} * {_max(p_lo, ceil)}",
+    par = _tile_map(at, f"{band.dims(0)[p]}.tile", start[p], size, f"{size} * {_max(p_lo, ceil)}",
                     f"{size} * {_min(p_hi, floor)}")
     par.schedule, par.reason, par.plan = "parallel", "", OmpPlan(worksharing=True)
     chain += [wave_map, par]
-    parent = above = scope_parent(g, band[0])
-    order = next(d["edge"].order for d in g.get_edge_data(parent, band[0]).values() if isinstance(d["edge"], Scope))
-    done = (["skew"] if any(any(r) for r in skew) else []) + ["wavefront"]
-    for m in chain:
-        g.add_node(m.id, node=m)
-        g.add_edge(above, m.id, edge=Scope(order if above == parent else 0))
-        m.transformations = list(done)
-        above = m.id
-    move_child(g, band[0], above, 0)
-    # Point loops: z_k within its tile, x_k within its original bounds.
-    z = []
-    for k, (m, h) in enumerate(zip(maps, headers)):
+    parent = above = scope_parent(g, band.shared[0])
+    order = next(d["edge"].order for d in g.get_edge_data(parent, band.shared[0]).values()
+                 if isinstance(d["edge"], Scope))
+    done = (["shift"] if any(any(h) for h in band.shifts) else []) \
+        + (["skew"] if any(any(r) for r in skew) else []) + ["wavefront"]
+    for x in chain:
+        g.add_node(x.id, node=x)
+        g.add_edge(above, x.id, edge=Scope(order if above == parent else 0))
+        x.transformations = list(done)
+        above = x.id
+    move_child(g, band.shared[0], above, 0)
+
+    # Point loops: z_k within its tile, every coordinate within its bounds.
+    z = []  # z_k in C, over the loop variables of the shared dims and of the fused loops
+    fused_vars = []
+
+    def window(k):  # the least and greatest fused coordinate along dim k in this tile, given outer ones
         sub = _plus([_times(a, z[l]) for l, a in enumerate(skew[k]) if a])
-        z.append(_plus([_minus(m.var, lower[k]), sub]))
-        first = _max(_paren(lower[k]), _paren(_minus(_plus([lower[k], start[k]]), sub)))
-        last = _min(_paren(upper[k]), _paren(_minus(_plus([lower[k], start[k], str(sizes[k] - 1)]), sub)))
-        m.header = f"for ({h['type']} {m.var} = {first}; {m.var} <= {last}; {m.var}++)"
-        m.begin, m.end = first, last
-        m.trip_count = m.max_trip_count = None
-        m.reason = m.reason or "runs inside one tile, in the original order"
-        m.transformations += done
-    for m in chain + maps:
-        m.depth = _depth(g, m.id)
+        return (_minus(_plus([lower[k], start[k]]), sub), _minus(_plus([lower[k], start[k], str(sizes[k] - 1)]), sub))
+
+    for k in range(n):
+        lo, hi = window(k)
+        if k < m:  # a shared loop
+            x, h = first_dims[k], headers[band.shared[k]]
+            _point(x, h, _max(_paren(lower[k]), _paren(lo)), _min(_paren(_long(_upper(h))), _paren(hi)))
+            coordinate = _value(x, h)
+        elif k < n - 1:  # a fused loop of the nests' dimension k, then each nest's loop at its place
+            var = fresh_name(f"{first_dims[k].var}_f", taken)
+            top = _plus([_long(_upper(headers[band.dims(0)[k]])), str(widest[k])])
+            first, last = _max(_paren(lower[k]), _paren(lo)), _min(_paren(top), _paren(hi))
+            x = first_dims[k]
+            fused = MapScope(f"{band.dims(0)[k]}.fused", var, first, last, 1, False, "sequential", x.line,
+                             x.column, x.depth, x.function, x.offset, True, None, None, origin=x.origin,
+                             span=x.span, header=f"for (long {var} = {first}; {var} <= {last}; {var}++)",
+                             transformations=list(done), reason="the fused loops of the nests")
+            fused_vars.append(fused)
+            for s, nest in enumerate(band.nests):
+                y, h = g.nodes[nest[k - m]]["node"], headers[nest[k - m]]
+                at_place = _minus(var, str(band.shifts[s][k]))
+                _point(y, h, _max(_paren(_long(h["lb"])), _paren(at_place)),
+                       _min(_paren(_long(_upper(h))), _paren(at_place)))
+            coordinate = var
+        else:  # each nest's innermost loop over the tile's window, shifted back
+            for s, nest in enumerate(band.nests):
+                y, h = g.nodes[nest[-1]]["node"], headers[nest[-1]]
+                shift = str(band.shifts[s][k])
+                _point(y, h, _max(_paren(_long(h["lb"])), _paren(_minus(lo, shift))),
+                       _min(_paren(_long(_upper(h))), _paren(_minus(hi, shift))))
+        if k < n - 1:
+            z.append(_plus([_minus(coordinate, lower[k]), _plus([_times(a, z[l]) for l, a in enumerate(skew[k]) if a])]))
+    above = band.shared[-1]
+    kids = scope_children(g, above)
+    for x in fused_vars:
+        g.add_node(x.id, node=x)
+        g.add_edge(above, x.id, edge=Scope(0))
+        above = x.id
+    for position, kid in enumerate(kids if fused_vars else []):
+        move_child(g, kid, above, position)
+    for b in every:
+        x = g.nodes[b]["node"]
+        x.transformations += done
+        x.plan, x.parallel_region, x.simd = None, None, False
+        x.schedule, x.reason = "sequential", x.reason or "runs inside one tile of a wavefront, in the original order"
+    for x in chain + fused_vars + [g.nodes[b]["node"] for b in every]:
+        x.depth = _depth(g, x.id)
+
+
+def _point(m: MapScope, h: dict, first: str, last: str) -> None:
+    """Rewrite a loop of the band into a point loop from `first` to `last` (C over long values)."""
+    m.header = f"for ({h['type'] + ' ' if h['type'] else ''}{m.var} = {first}; {_value(m, h)} <= {last}; {m.var}++)"
+    m.begin, m.end = first, last
+    m.trip_count = m.max_trip_count = None
+
+
+def _value(m: MapScope, h: dict) -> str:
+    """A loop variable as a signed long in C: itself when declared `int` or `long` in the header."""
+    return m.var if h["type"] in SIGNED_TYPES else f"(long){m.var}"
+
+
+def _long(text: str) -> str:
+    """A bound as a signed long, so that unsigned bounds compare right with negative windows."""
+    text = text.strip()
+    return text if text.isdigit() else f"(long)({text})"
 
 
 def _div(x: str, size: int) -> str:
