@@ -1,49 +1,67 @@
-"""Skewed tiling run as wavefronts, for perfect nests that no loop of which is parallel.
+"""Skewed (and fused) tiling run as wavefronts, for time loops around stencil sweeps.
 
 A Gauss-Seidel sweep inside a time loop (`A[i][j] = f(A[i-1][..], A[i][j-1], A[i+1][..])`)
 carries dependences along every loop, some with negative distances (t+1 reads i-1 written at
 t): nothing is parallel and the band cannot be tiled as written. Skewing makes it permutable:
 each loop's new coordinate adds multiples of the skewed coordinates outside it,
 
-    z_k = (x_k - L_k) + sum_{l<k} a_kl * z_l        (a_kl in 0..3, L_k the loop's lower bound)
+    z_k = (y_k - L_k) + sum_{l<k} a_kl * z_l        (a_kl in 0..3, L_k the loop's lower bound)
 
-(seidel2d: z_t = t, z_i = i - 1 + z_t, z_j = j - 1 + z_i). The smallest coefficients that give
-every dependence of the band (between instances at equal outer iterations) a non-negative
-distance along every z_k are chosen dimension by dimension, by isl on the dependence distances.
-The skewed band is tiled rectangularly (tile index T_k = z_k / S_k; all z_k >= 0, so C division
-is floor); tiles whose indices differ only by non-negative amounts depend on one another only
-forward, so the tiles of one wavefront `T_p + T_q = w` of the two innermost tile dimensions
-(p, q = p + 1) are independent. The nest becomes
+(seidel2d: z_t = t, z_i = i - 1 + z_t, z_j = j - 1 + z_i; y_k = x_k, the loop's variable). The
+smallest coefficients that give every dependence of the band (between instances at equal outer
+iterations) a non-negative distance along every z_k are chosen dimension by dimension, by isl
+on the dependence distances. The skewed band is tiled rectangularly (tile index T_k = z_k / S_k;
+all z_k >= 0, so C division is floor); tiles whose indices differ only by non-negative amounts
+depend on one another only forward, so the tiles of one wavefront `T_p + T_q = w` of the two
+innermost tile dimensions (p, q = p + 1) are independent. The nest becomes
 
     tile loops of dims < p (sequential)          for (long t_t = ...; t_t <= ...; t_t += S)
       wavefront loop w (sequential)              #pragma omp parallel   (around it)
         tile loop of dim p (omp for)             for (long i_t = S * lo(w); i_t <= S * hi(w); i_t += S)
-          tile loops of dims > q (sequential)    (dim q's tile start is S * (w - i_t / S))
-            point loops x_0 .. x_{n-1}, in the original order, each limited to its tile and to
-            its original bounds:  for (int i = max(L, L + i_t - sub); i <= min(U, L + i_t + S-1 - sub); i++)
+          point loops x_0 .. x_{n-1}, in the original order, each limited to its tile and to
+          its original bounds:  for (int i = max(L, L + i_t - sub); i <= min(U, L + i_t + S-1 - sub); i++)
+          (dim q's tile start is S * (w - i_t / S): it needs no loop)
 
 The statements keep the user's text and the original loop variables: within a tile the point
 loops run in the original lexicographic order, which is also the skewed one (z_k grows with
 x_k at fixed outer coordinates). Tile loop bounds cover every non-empty tile (a few empty
-ones at the edges cost a bound test); the point loops are exact. Legality is proved by isl,
-not assumed: the schedule the nest implies (tile indices, wavefront, point coordinates,
-statement order, read-before-write) must order every dependence of the band forward, and no
-dependence may join two tiles of one wavefront.
+ones at the edges cost a bound test); the point loops are exact.
 
-Applied (after parallelization, only to nests it left sequential) where: the band has at least
-two loops, none parallel, headers `for (int|long v = lb; v < ub (or <=); v++)` declaring their
-variable with bounds free of other band variables (rectangular), no declarations in the body,
-no opaque statements, no pointers that may overlap in a way no run-time test rules out, and
-the work (iterations x statements) is above the parallel-work threshold when it is constant
-(a run-time `if` on the parallel region otherwise). The dims p, q are the two innermost: the
-outer ones (a time loop) stay sequential, so even few time steps leave many tiles per wavefront.
+Jacobi sweeps (a time loop around two or more sibling nests of one depth and one range, like
+jacobi2d's `B = f(A); A = B`) are fused first: nest s runs at fused coordinates y = x + h_s,
+the shifts h_s (0..2 per dim, the smallest first) found together with the skew (jacobi2d: the
+copy runs one row behind). The shared loops (t) are point loops as above; the fused dims
+except the last get new loops (`for (long i_f = ...)`), inside which each nest's loop runs
+at its place (`for (i = max(lb, i_f - h); i <= min(ub, i_f - h); i++)`), and each nest's
+innermost loop walks the tile's window of the last dim, shifted back; nests run one after
+another inside the innermost fused loop.
+
+Legality is proved by isl, not assumed: the schedule the nest implies (tile indices, wavefront,
+shared and fused coordinates, nest, innermost coordinate, statement order, reads before writes)
+must order every dependence of the band forward, and no dependence may join two tiles of one
+wavefront. Statements outside the band keep their place relative to it.
+
+Applied (after parallelization) to a perfect band of two to four loops none of which is
+parallel, or to a time loop (sequential) around fused sweeps of a 2-D grid, whose parallel
+plans it replaces; where every header is `for ([type] v = lb; v < ub (or <=); v++)` with bounds
+free of band variables (rectangular), no body declares variables, no statement is opaque, no
+loop variable is read after the nest, no pointers may overlap in a way no run-time test rules
+out, and the work (iterations x statements) is above the parallel-work threshold when it is
+constant (a run-time `if` on the parallel region otherwise). Variables declared outside the
+nest are private to the region; bounds are compared as `long` (negative windows). Fused sweeps
+of 1-D and 3-D grids are left alone: measured (CPU time, one thread), jacobi1d took 1.27 s
+against 1.14 s with per-sweep loops (its rows already stream through L2 and get shorter in a
+tile), heat3d 2.95 s (1.27 s with the best sizes tried) against 1.39 s; jacobi2d 0.44 s against
+0.86 s.
 
 Tile sizes: `--tile-sizes` (outermost first, the last repeats), else 32 along every dim, as
 Pluto does: a skewed 32 x 32 x 32 tile of seidel2d touches about (32 + 32) x (32 + 64) doubles,
 inside L1, and 32-wide wavefronts keep two threads busy (on seidel2d at its bench size, 1500 x
 1500 x 40 steps, the tiles of each wavefront split between two threads leave the slower thread
-4% more work than half; 64-wide tiles 9%). The two wavefront dims always get the same size
-(dim q's tile range is then a function of T_p).
+4% more work than half; 64-wide tiles 9%); fused sweeps vectorize their innermost loops and
+take 128 along the two wavefront dims (jacobi2d: 0.44 s with 32 x 128 x 128 tiles, 0.65 s with
+16 x 64 x 64). The two
+wavefront dims always get the same size (dim q's tile range is then a function of T_p).
 """
 from __future__ import annotations
 
