@@ -73,13 +73,14 @@ import networkx as nx
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
+from lifter.analysis.dependences import _union
 from lifter.analysis.model import Region
+from lifter.analysis.verdicts import _maps
 from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Scope, scope_children, \
-    scope_parent
-from lifter.transform.locality import (_lower_in_dims, move_child, origins_above, perfect_band, refresh_map_memlets,
-                                       reorder_guard, restore, snapshot)
+from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Scope, scope_children, scope_parent
+from lifter.transform.locality import (_ancestors, _lower_in_dims, move_child, origins_above, perfect_band,
+                                       refresh_map_memlets, reorder_guard, restore, snapshot)
 from lifter.transform.tiling import canonical_header, fresh_name, nest_names
 
 MAX_SKEW = 3  # coefficients tried per pair of dimensions: 0..MAX_SKEW
@@ -326,7 +327,8 @@ def _legal(g, region: Region, band: Band, shifts, deps: list[isl.Map], depths: l
         y = [f"i{depths[s][k]} + {shifts[s][k]}" for k in range(n)]
         z = []
         for k in range(n):
-            z.append(" + ".join([f"({y[k]} - ({lowers[k]}))"] + [f"{a} * ({z[l]})" for l, a in enumerate(skew[k]) if a]))
+            skewed = [f"{a} * ({z[l]})" for l, a in enumerate(skew[k]) if a]
+            z.append(" + ".join([f"({y[k]} - ({lowers[k]}))"] + skewed))
         tiles = [f"floor(({z[k]})/{sizes[k]})" for k in range(n)]
         prefix = tiles[:p] + [f"{tiles[p]} + {tiles[p + 1]}", tiles[p]]
         for order, sid in enumerate(tasklets):
@@ -351,19 +353,6 @@ def _legal(g, region: Region, band: Band, shifts, deps: list[isl.Map], depths: l
             if not m.intersect(across).is_empty():
                 return False
     return True
-
-
-def _union(maps: list[isl.Map]) -> isl.UnionMap:
-    out = isl.UnionMap.from_map(maps[0])
-    for m in maps[1:]:
-        out = out.union(isl.UnionMap.from_map(m))
-    return out
-
-
-def _maps(u: isl.UnionMap) -> list[isl.Map]:
-    out = []
-    u.foreach_map(out.append)
-    return out
 
 
 # -- the rewrite -------------------------------------------------------------------------
@@ -427,7 +416,8 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
         return _plus([_times(a, start[l]) for l, a in enumerate(skew[k][:upto]) if a])
 
     def high(k, upto):  # the greatest
-        return _plus([extent[k]] + [_times(a, f"{start[l]} + {sizes[l] - 1}") for l, a in enumerate(skew[k][:upto]) if a])
+        return _plus([extent[k]] + [_times(a, f"{start[l]} + {sizes[l] - 1}")
+                                    for l, a in enumerate(skew[k][:upto]) if a])
 
     chain = []
     for k in range(p):
@@ -501,7 +491,8 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
                 _point(y, h, _max(_paren(_long(h["lb"])), _paren(_minus(lo, shift))),
                        _min(_paren(_long(_upper(h))), _paren(_minus(hi, shift))))
         if k < n - 1:
-            z.append(_plus([_minus(coordinate, lower[k]), _plus([_times(a, z[l]) for l, a in enumerate(skew[k]) if a])]))
+            skewed = _plus([_times(a, z[l]) for l, a in enumerate(skew[k]) if a])
+            z.append(_plus([_minus(coordinate, lower[k]), skewed]))
     above = band.shared[-1]
     kids = scope_children(g, above)
     for x in fused_vars:
@@ -516,7 +507,7 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
         x.plan, x.parallel_region, x.simd = None, None, False
         x.schedule, x.reason = "sequential", x.reason or "runs inside one tile of a wavefront, in the original order"
     for x in chain + fused_vars + [g.nodes[b]["node"] for b in every]:
-        x.depth = _depth(g, x.id)
+        x.depth = len(_ancestors(g, x.id))
 
 
 def _point(m: MapScope, h: dict, first: str, last: str) -> None:
@@ -549,11 +540,4 @@ def _tile_map(m: MapScope, node_id: str, var: str, size: int, first: str, last: 
                     reason="its tiles need what earlier tiles wrote")
 
 
-def _depth(g, node_id: str) -> int:
-    depth, parent = 0, scope_parent(g, node_id)
-    while parent != STATE:
-        depth, parent = depth + 1, scope_parent(g, parent)
-    return depth
-
-
-__all__ = ["find_skew", "wavefront_nests"]
+__all__ = ["Band", "find_band", "find_skew", "wavefront_nests"]
