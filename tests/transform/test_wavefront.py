@@ -220,11 +220,11 @@ def test_sweeps_the_cost_model_leaves_alone():
         assert "wave" not in lift_source((CORPUS / "stencils" / f"{name}.c").read_text(), f"{name}.c").output
 
 
-def test_no_tile_and_o1_leave_seidel_alone():
-    text = SEIDEL.read_text()
-    for options in (LiftOptions(tile=False), LiftOptions(opt_level=1)):
-        result = lift_source(text, "seidel2d.c", options)
-        assert "wave" not in result.output and not _wave_maps(result)
+def test_no_tile_and_o1_leave_stencils_alone():
+    for path in (SEIDEL, JACOBI2D):
+        for options in (LiftOptions(tile=False), LiftOptions(opt_level=1), LiftOptions(target="cuda")):
+            result = lift_source(path.read_text(), path.name, options)
+            assert "wave" not in result.output and not _wave_maps(result)
 
 
 def test_unskewable_band_is_refused(tmp_path):
