@@ -392,7 +392,7 @@ def _minus(a: str, b: str) -> str:
 
 
 def _times(a: int, x: str) -> str:
-    return x if a == 1 else f"{a} * {_paren(x)}"
+    return x if a == 1 or x == "0" else f"{a} * {_paren(x)}"
 
 
 def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, min_work: int) -> None:

@@ -37,6 +37,12 @@ int main(void) {
 }
 """
 
+# Unsigned loop variables declared outside the nest: private to the region, compared as long.
+SEIDEL1D_UNSIGNED = SEIDEL1D.replace("#include <stdio.h>", "#include <stdio.h>\n#include <stddef.h>").replace(
+    "static void kernel(int tsteps, int n) {\n  for (int t = 0; t < tsteps; t++)\n    for (int i = 1; i < n - 1; i++)",
+    "static void kernel(size_t tsteps, size_t n) {\n  size_t t, i;\n  for (t = 0; t < tsteps; t++)\n"
+    "    for (i = 1; i < n - 1; i++)")
+
 # Non-square, parametric, other bounds (time from 1, `<=`, lower bound 2), two statements.
 SEIDEL_RECT = """#include <stdio.h>
 #ifndef M
@@ -239,6 +245,14 @@ def test_unskewable_band_is_refused(tmp_path):
     diff.check(2)
 
 
+def test_loop_variable_read_after_the_nest_is_left_alone():
+    text = SEIDEL1D_UNSIGNED.replace("A[i] = (A[i - 1] + A[i] + 2.0 * A[i + 1]) / 4.0;\n}",
+                                     "A[i] = (A[i - 1] + A[i] + 2.0 * A[i + 1]) / 4.0;\n  A[0] += t;\n}")
+    assert "A[0] += t;" in text
+    assert "wave" not in lift_source(text, "u.c", LiftOptions(tile_sizes=(4, 8))).output
+    assert "wave" in lift_source(SEIDEL1D_UNSIGNED, "u.c", LiftOptions(tile_sizes=(4, 8))).output
+
+
 def test_small_constant_work_is_left_alone():
     small = SEIDEL1D.replace("int t = 0; t < tsteps;", "int t = 0; t < 4;").replace("i < n - 1;", "i < 99;")
     assert "long wave" in lift_source(small, "s.c", LiftOptions(min_parallel_work=300)).output
@@ -285,8 +299,10 @@ def test_jacobi2d_computes_the_same(tmp_path, defines, sizes):
     ("sweeps", SWEEPS, [], (3, 8)),
     ("sweeps", SWEEPS, ["M=90", "N=7"], (2, 4)),
     ("sweeps", SWEEPS, [], ()),
+    ("unsigned", SEIDEL1D_UNSIGNED, [], (4, 8)),
+    ("unsigned", SEIDEL1D_UNSIGNED, ["N=3", "T=5"], (2,)),
 ], ids=["1d", "1d-large", "1d-tiny", "rect", "rect-wide", "rect-tall", "nested", "sweeps", "sweeps-tall",
-        "sweeps-default-sizes"])
+        "sweeps-default-sizes", "unsigned", "unsigned-tiny"])
 def test_variants_compute_the_same(tmp_path, name, text, defines, sizes):
     src = tmp_path / f"{name}.c"
     src.write_text(text)
