@@ -95,7 +95,8 @@ def _same_file(a: str, b: str) -> bool:
               help="-O0: re-emit only; -O1 and -O2: parallelize (cc's -O flags map here; -O3 means -O2).")
 @click.option("--no-tile", "no_tile", is_flag=True,
               help="-O2: do not tile loop bands (tiling runs where a band is permutable and reuses data "
-                   "beyond the cache).")
+                   "beyond the cache, and skewed tiles run as parallel wavefronts where a stencil's time "
+                   "loop leaves no loop parallel or around 2-D sweeps).")
 @click.option("--no-fuse", "no_fuse", is_flag=True,
               help="-O2: do not fuse producer-consumer sibling loops.")
 @click.option("--tile-sizes", "tile_sizes", metavar="A,B,C", callback=lambda ctx, param, value: _sizes(value),

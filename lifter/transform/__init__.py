@@ -4,7 +4,8 @@
 run in parallel); -O2 (the default) first reshapes loop nests for locality (scalar expansion
 where it unfreezes a nest, distribution and interchange, fusion of producer-consumer siblings
 unless `--no-fuse`, then tiling of permutable bands unless `--no-tile`), then parallelizes the
-reshaped nests and marks innermost unit-stride loops for vectorization.
+reshaped nests, runs skewed tiles of nests left without a parallel loop as wavefronts (unless
+`--no-tile`) and marks innermost unit-stride loops for vectorization.
 
 Passes rewrite the scope tree; the graph's control layer (states, loop regions) is a function of
 that tree and the maps' schedules, so it is rebuilt after each pass that can change them.
@@ -22,6 +23,7 @@ from lifter.transform.regions import plan_parallel_regions
 from lifter.transform.source_text import attach_source_text
 from lifter.transform.tiling import tile_bands
 from lifter.transform.vectorize import plan_simd
+from lifter.transform.wavefront import wavefront_nests
 
 
 def transform(graphs, options, source: SourceFile):
@@ -53,5 +55,8 @@ def transform(graphs, options, source: SourceFile):
                 plan_parallel_regions(g)
     if options.opt_level >= 2 and options.target == "openmp":
         for g in graphs:
+            if options.tile:  # nests parallelization left sequential: skewed tiles run as wavefronts
+                wavefront_nests(g, g.graph["region"], tuple(options.tile_sizes), options.min_parallel_work)
+                build_control(g)
             plan_simd(g)
     return graphs
