@@ -66,8 +66,8 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                     extra += f", as omp for in the parallel region around the loop over '{outer.var}'"
                 entry["remark"] = f"loop over '{loop.var}' parallelized{done}{extra}"
                 entry["condition"] = plan.condition
-            elif any(m.schedule == "parallel" for m in copies):
-                m = next(m for m in copies if m.schedule == "parallel")
+            elif any(m.schedule == "parallel" or m.condition for m in copies):
+                m = next(m for m in copies if m.schedule == "parallel" or m.condition)
                 why = m.not_parallelized or "an enclosing loop is already parallel"
                 entry["remark"] = f"loop over '{loop.var}' is parallel but not parallelized{done}: {why}"
                 entry["reason"] = entry["reason"] or why

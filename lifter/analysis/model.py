@@ -90,6 +90,7 @@ class LoopVerdict:
     private: list[str] = field(default_factory=list)
     lastprivate: list[str] = field(default_factory=list)
     reason: str = ""
+    condition: str = ""  # C test of values, made before the loop, under which it is parallel ('' always)
 
 
 @dataclass

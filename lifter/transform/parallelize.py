@@ -14,6 +14,11 @@ OpenMP plan, unless one of these holds (each is recorded for the report):
 - it only fills memory with one value (a memset: memory-bound, and the
   region's captured addresses would escape and slow the code around it).
 
+A map that is parallel only under a condition on values (`MapScope.condition`,
+from `analysis.verdicts.value_verdict`) is planned like the others with that
+condition added to its guard, tested in C before a sequential copy; backends
+that cannot test it (`value_guards` false: CUDA) leave it sequential.
+
 Parametric work and pointer disjointness become the plan's run-time
 `condition` (OpenMP's `if` clause): when it is false the loop runs on one
 thread, in its original order, which is always correct.
@@ -34,27 +39,31 @@ MIN_PARALLEL_WORK = 40_000
 MAX_REDUCTION_ELEMENTS = 65_536
 
 
-def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK) -> None:
-    """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off."""
+def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True) -> None:
+    """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off;
+    `value_guards` false leaves maps that are parallel only under a test of values sequential."""
     for child in scope_children(g, STATE):
-        _visit(g, child, min_work)
+        _visit(g, child, min_work, value_guards)
 
 
-def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int) -> None:
+def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool) -> None:
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
         return
-    if node.schedule == "parallel":
-        why = _plan(g, node, min_work)
+    if node.schedule == "parallel" or node.condition:
+        why = _plan(g, node, min_work, value_guards)
         if not why:
+            node.schedule = "parallel"
             return
         node.not_parallelized = why
     for child in scope_children(g, node_id):
-        _visit(g, child, min_work)
+        _visit(g, child, min_work, value_guards)
 
 
-def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
+def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
+    if m.condition and not value_guards:
+        return f"parallel only when {m.condition}, a test of values this backend does not make"
     if m.offset is None:
         return "the loop comes from a macro expansion, so lift cannot annotate it in place"
     if not canonical(m.header):
@@ -107,13 +116,15 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
         return alias[1:]
     if alias:
         conditions.append(alias)
+    if m.condition:
+        conditions.append(m.condition)
     private = sorted(set(v for v in loop_vars if v != m.var) | set(m.private))
     scalars = [(name, op) for name, op in m.reductions]
     # A false `if` clause still privatizes: reductions and lastprivate copies would
     # then be wrong when pointers overlap, and lastprivate leaves its variable
     # undefined when the loop runs no iteration. Such conditions are tested in C
     # before a sequential copy of the loop (a versioned loop).
-    must_version = bool(alias)
+    must_version = bool(alias or m.condition)
     if m.lastprivate:
         trips = _extent_text(m, set())
         if trips is None or trips == 0:
