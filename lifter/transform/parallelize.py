@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import re
 
+import islpy as isl
 import networkx as nx
 
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
-from lifter.graph.ranges import bound_c
+from lifter.graph.ranges import bound_c, pw_to_c
 
 # Iterations x statements below which a parallel region costs more than it saves.
 MIN_PARALLEL_WORK = 40_000
@@ -363,7 +364,7 @@ def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
     rng = rng.coalesce()
     first, last = [], []
     for d in range(node.ndim):
-        lo, hi = bound_c(rng, d, False), bound_c(rng, d, True)
+        lo, hi = _loose_bound(rng, d, False), _loose_bound(rng, d, True)
         if (lo is None or hi is None) and node.kind == "array" and d < len(node.dims) and node.dims[d]:
             lo, hi = "0", f"({node.dims[d]}) - 1"  # an array's own extent bounds any index into it
         if lo is None or hi is None:
@@ -371,6 +372,52 @@ def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
         first.append(lo)
         last.append(hi)
     return f"(const char *)&{_element(node, first)}", f"(const char *)(&{_element(node, last)} + 1)"
+
+
+# Pieces of a bound beyond which the C test gets too long to be worth it.
+MAX_BOUND_PIECES = 4
+
+
+def _loose_bound(rng, d: int, upper: bool) -> str | None:
+    """C text of the first or last index of dimension `d`, also where it is piecewise: a time
+    loop's union of skewed ranges (`2 - nx + i <= j`) starts at 0 when nx >= 2, else at 2 - nx;
+    that becomes `(nx - 2L >= 0L ? 0L : -1L*nx + 2L)`. Where the parameters are in no piece
+    the scope touches nothing, and any value will do."""
+    text = bound_c(rng, d, upper)
+    if text is not None:
+        return text
+    try:
+        pw = rng.dim_max(d) if upper else rng.dim_min(d)
+    except isl.Error:
+        return None
+    pieces, touched = [], rng.params()
+    pw.foreach_piece(lambda dom, aff: pieces.append((_params_c(dom.gist(touched)), pw_to_c(isl.PwAff.from_aff(aff)))))
+    if not pieces or len(pieces) > MAX_BOUND_PIECES or any(c is None or v is None for c, v in pieces):
+        return None
+    out = pieces[-1][1]
+    for cond, value in reversed(pieces[:-1]):
+        out = f"({cond} ? {value} : {out})"
+    return out
+
+
+def _params_c(s: isl.Set) -> str | None:
+    """A set of parameter values as a C condition (None if it needs divisions)."""
+    disjuncts = []
+
+    def basic(bs):
+        if bs.dim(isl.dim_type.div) > 0:
+            disjuncts.append(None)
+            return
+        terms = []
+        bs.foreach_constraint(lambda c: terms.append(
+            (pw_to_c(isl.PwAff.from_aff(c.get_aff())), "==" if c.is_equality() else ">=")))
+        disjuncts.append(None if any(t is None for t, _ in terms)
+                         else " && ".join(f"{t} {op} 0L" for t, op in terms) or "1")
+
+    s.foreach_basic_set(basic)
+    if not disjuncts or None in disjuncts:
+        return None
+    return "(" + " || ".join(f"({x})" for x in disjuncts) + ")"
 
 
 def _element(node: AccessNode, index: list[str]) -> str:
