@@ -12,8 +12,6 @@ from tests.analysis.expected_verdicts import EXPECTED
 from tests.harness import CORPUS
 
 KNOWN_CONSERVATIVE = {
-    ("sparse/spmv_csr.c", 70): "data-dependent bounds rowptr[i] .. rowptr[i+1]: the loop is part of an opaque leaf "
-                               "with no verdict of its own (the row loop around it, line 68, is a parallel map)",
     ("miniapps/kmeans.c", 68): "the bound k * dim is a product of two parameters (not affine): the loop is not modelled",
 }
 
