@@ -364,7 +364,7 @@ def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
     rng = rng.coalesce()
     first, last = [], []
     for d in range(node.ndim):
-        lo, hi = _loose_bound(rng, d, False), _loose_bound(rng, d, True)
+        lo, hi = _piecewise_bound(rng, d, False), _piecewise_bound(rng, d, True)
         if (lo is None or hi is None) and node.kind == "array" and d < len(node.dims) and node.dims[d]:
             lo, hi = "0", f"({node.dims[d]}) - 1"  # an array's own extent bounds any index into it
         if lo is None or hi is None:
@@ -378,7 +378,7 @@ def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
 MAX_BOUND_PIECES = 4
 
 
-def _loose_bound(rng, d: int, upper: bool) -> str | None:
+def _piecewise_bound(rng, d: int, upper: bool) -> str | None:
     """C text of the first or last index of dimension `d`, also where it is piecewise: a time
     loop's union of skewed ranges (`2 - nx + i <= j`) starts at 0 when nx >= 2, else at 2 - nx;
     that becomes `(nx - 2L >= 0L ? 0L : -1L*nx + 2L)`. Where the parameters are in no piece
