@@ -13,7 +13,7 @@ from pathlib import Path
 import islpy as isl
 import pytest
 
-from lifter import LiftOptions, lift_source
+from lifter import lift_source
 from lifter.transform.parallelize import _piecewise_bound
 from tests.harness import CORPUS, compile_c, have_gcc, prepare
 
