@@ -66,8 +66,8 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                     extra += f", as omp for in the parallel region around the loop over '{outer.var}'"
                 entry["remark"] = f"loop over '{loop.var}' parallelized{done}{extra}"
                 entry["condition"] = plan.condition
-            elif any(m.schedule == "parallel" for m in copies):
-                m = next(m for m in copies if m.schedule == "parallel")
+            elif any(m.schedule == "parallel" or m.condition for m in copies):
+                m = next(m for m in copies if m.schedule == "parallel" or m.condition)
                 why = m.not_parallelized or "an enclosing loop is already parallel"
                 entry["remark"] = f"loop over '{loop.var}' is parallel but not parallelized{done}: {why}"
                 entry["reason"] = entry["reason"] or why
@@ -76,6 +76,7 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
             if any(m.parallel_region is not None for m in copies):
                 entry["remark"] += "; one parallel region encloses it, so threads start once, not per iteration"
             entries.append(entry)
+        entries += _inner_entries(source, region)
     for u in model.unlifted:
         entry = _entry(source, u.line, u.column, None, u.function, u.depth, u.var)
         entry.update(parallel=False, parallelized=False, reduction=[], private=[], reason=u.reason,
@@ -84,6 +85,24 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
         entry["remark"] = f"{what} not parallelized: {u.reason}"
         entries.append(entry)
     entries.sort(key=lambda e: (e["line"], e["column"]))
+    return entries
+
+
+def _inner_entries(source: SourceFile, region) -> list[dict]:
+    """Loops inside opaque leaves with a verdict of their own (analysis/inner_loops.py): reported,
+    never transformed (their code is part of a statement of the region around them)."""
+    entries = []
+    for depth, sub in region.inner:
+        for lid, loop in sub.loops.items():
+            v = sub.verdicts[lid]
+            entry = _entry(source, loop.line, loop.column, loop.offset, loop.function, depth + loop.depth, loop.var)
+            entry.update(parallel=v.parallel, parallelized=False,
+                         reduction=[{"variable": x, "operator": op} for x, op in v.reductions],
+                         private=sorted(set(v.private) | set(v.lastprivate)), reason=v.reason, transformations=[])
+            why = ("its bounds are read from memory, so the loop around it keeps it as one statement"
+                   if v.parallel else v.reason)
+            entry["remark"] = f"loop over '{loop.var}' {'is parallel but ' if v.parallel else ''}not parallelized: {why}"
+            entries.append(entry)
     return entries
 
 

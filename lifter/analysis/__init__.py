@@ -7,6 +7,7 @@ from pycparser import c_ast
 from lifter.analysis.affine import NotAffine
 from lifter.analysis.budget import MAX_NEST_DEPTH, BudgetExceeded, isl_budget, nest_deeper_than
 from lifter.analysis.dependences import compute_dependences
+from lifter.analysis.inner_loops import inner_regions
 from lifter.analysis.liveness import Liveness
 from lifter.analysis.model import ProgramModel, Region, UnliftedLoop
 from lifter.analysis.scop import NotModelable, RegionBuilder
@@ -73,6 +74,7 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                         region.dependences = compute_dependences(region)
                         region.live_after = liveness.live_after(node, enclosing)
                         region.verdicts = compute_verdicts(region, region.live_after)
+                        region.inner = inner_regions(region, symbols, locate, depth)
                     regions.append(region)
                     return
                 except BudgetExceeded as exc:

@@ -90,6 +90,7 @@ class LoopVerdict:
     private: list[str] = field(default_factory=list)
     lastprivate: list[str] = field(default_factory=list)
     reason: str = ""
+    condition: str = ""  # C test of values, made before the loop, under which it is parallel ('' always)
 
 
 @dataclass
@@ -109,6 +110,9 @@ class Region:
     may_alias: list[tuple[str, str]] = field(default_factory=list)  # pointer pairs to check at run time
     live_after: set[str] = field(default_factory=set)  # scalars read after the region
     called_in_loop: bool = False  # its function is called inside a loop of the file
+    # Loops inside opaque leaves with a verdict of their own (inner_loops.py), analysis only:
+    # (depth of the loop in its function, the region of that loop)
+    inner: list[tuple[int, "Region"]] = field(default_factory=list)
 
     def loops_inside(self, loop_id: str) -> list[str]:
         """The loop itself and every loop nested in it."""

@@ -151,8 +151,9 @@ def _mentions(node, name) -> bool:
 class RegionBuilder:
     """Builds the Region for one outermost affine loop of a function."""
 
-    def __init__(self, region_id: str, function: str, symbols: FunctionSymbols, locate):
+    def __init__(self, region_id: str, function: str, symbols: FunctionSymbols, locate, stand_ins=frozenset()):
         self.region_id = region_id
+        self.stand_ins = stand_ins  # names standing for bounds read from memory (inner_loops.py): parameters
         self.function = function
         self.symbols = symbols
         self.locate = locate  # c_ast.For -> character offset of its `for` keyword, or None
@@ -247,6 +248,8 @@ class RegionBuilder:
 
     # -- names -------------------------------------------------------------------------------
     def _is_parameter(self, name: str) -> bool:
+        if name in self.stand_ins:
+            return True
         if name in self.written or name in self.symbols.ambiguous or self._scoped(name) != name:
             return False
         sym = self.symbols.lookup(name)

@@ -11,15 +11,29 @@ provably harmless:
   last iteration unconditionally (lastprivate);
 - every access to the container inside the loop belongs to reduction
   statements with one operator (a reduction).
+
+A loop that is not parallel so may still be parallel under a run-time condition
+on values: min-plus updates (`minplus.py`, Floyd-Warshall's relaxation) whose
+row-c and column-c instances provably change nothing when `W[c][c] >= 0`. Those
+write instances leave the dependence problem, the verdict is recomputed, and a
+parallel verdict carries the condition (`LoopVerdict.condition`), which must be
+tested in C before the loop (only for the nest as written: `verdict` on a
+reshaped nest never assumes it).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import islpy as isl
+from pycparser import c_ast
 
+from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
+from lifter.analysis.dependences import compute_dependences
+from lifter.analysis.effects import MEMORY, WORLD
+from lifter.analysis.minplus import PathUpdate, declared_names, path_update
 from lifter.analysis.model import Access, LoopVerdict, Region
+from lifter.analysis.walk import walk
 
 KIND_WORDS = {"flow": "flow", "anti": "anti", "output": "output"}
 
@@ -113,7 +127,93 @@ def _carrying_depths(dep: isl.Map) -> set[int]:
 
 def compute_verdicts(region: Region, live_after) -> dict[str, LoopVerdict]:
     index = DependenceIndex(region)
-    return {loop_id: verdict(region, original_nest(region, loop_id), live_after, index) for loop_id in region.loops}
+    out = {}
+    for loop_id in region.loops:
+        nest = original_nest(region, loop_id)
+        v = verdict(region, nest, live_after, index)
+        out[loop_id] = v if v.parallel else value_verdict(region, nest, live_after) or v
+    return out
+
+
+def value_verdict(region: Region, nest: Nest, live_after) -> LoopVerdict | None:
+    """The loop's verdict with the no-op instances of min-plus updates out of the problem (see
+    `minplus.py`), carrying the condition that makes them no-ops; None unless that proves it parallel."""
+    try:
+        with isl_budget():
+            return _value_verdict(region, nest, live_after)
+    except (BudgetExceeded, isl.Error):
+        return None
+
+
+def _value_verdict(region: Region, nest: Nest, live_after) -> LoopVerdict | None:
+    updates = [u for s in sorted(nest.inside) if (u := path_update(region, region.statements[s])) is not None]
+    if not updates:
+        return None
+    statements, guards = dict(region.statements), []
+    for u in updates:
+        removed = _no_op_instances(region, nest, u)
+        if removed is None:
+            return None
+        stmt = statements[u.statement]
+        keep = stmt.domain.subtract(removed)
+        accesses = [replace(a, relation=a.relation.intersect_domain(keep.set_tuple_name(a.id)))
+                    if a in u.writes else a for a in stmt.accesses]
+        statements[u.statement] = replace(stmt, accesses=accesses)
+        guards.append(u.guard())
+    relaxed = replace(region, statements=statements, dependences={}, verdicts={})
+    relaxed.dependences = compute_dependences(relaxed)
+    v = _verdict(relaxed, nest, live_after, DependenceIndex(relaxed))
+    if not v.parallel:
+        return None
+    v.condition = " && ".join(dict.fromkeys(guards))
+    v.reason = (f"parallel when {v.condition} as it starts: the min-plus updates' iterations on that row "
+                f"and column then change nothing (tested in C before the loop)" + (f"; {v.reason}" if v.reason else ""))
+    return v
+
+
+def _no_op_instances(region: Region, nest: Nest, u: PathUpdate) -> isl.Set | None:
+    """The update's instances with a == c or b == c, if removing them is exact under its guard.
+
+    That needs: no other statement in the loop writes W (or unknown memory), c is
+    the same in every iteration of the loop (a function of the outer loops), the
+    guard's names mean outside the loop what they mean in it, and every time the
+    guard is tested some instance reads W[c][c] (so that element exists).
+    """
+    for sid in nest.inside:
+        for a in region.statements[sid].accesses:
+            if a.is_write and sid != u.statement and (
+                    a.container == u.container or region.containers[a.container].name in (WORLD, MEMORY)):
+                return None
+    loop = region.loops[nest.loop]
+    outer = [region.loops[o] for o in nest.outer]
+    used = {n.name for n in walk(u.c) if isinstance(n, c_ast.ID)}
+    if not used <= {l.var for l in outer} | set(region.params) or (used | {u.name}) & declared_names(loop.node):
+        return None
+    k = len(outer)
+    if [l.depth for l in outer] != list(range(k)):
+        return None
+    c_of = u.elements.project_out(isl.dim_type.out, 0, 2)
+    dom = u.elements.domain()
+    same_outer = isl.Map.from_domain_and_range(dom, dom)
+    for d in range(k):
+        same_outer = same_outer.equate(isl.dim_type.in_, d, isl.dim_type.out, d)
+    if not same_outer.is_subset(c_of.apply_range(c_of.reverse())):
+        return None
+    params = ", ".join(u.elements.get_space().get_var_names(isl.dim_type.param))
+    removed = u.elements.intersect_range(isl.Set(f"[{params}] -> {{ [a, b, c] : a = c or b = c }}")).domain()
+    tested = _entries(region, outer)
+    if not tested.is_subset(removed.project_out(isl.dim_type.set, k, removed.dim(isl.dim_type.set) - k)
+                            .reset_tuple_id()):
+        return None
+    return removed
+
+
+def _entries(region: Region, outer) -> isl.Set:
+    """The iterations of the outer loops (a superset of those where the loop is reached)."""
+    names = ", ".join(isl_name(l.var) for l in outer)
+    bounds = " and ".join(f"{l.lower} <= {isl_name(l.var)} <= {l.upper}" for l in outer) or "true"
+    params = ", ".join(isl_name(p) for p in region.params)
+    return isl.Set(f"[{params}] -> {{ [{names}] : {bounds} }}").intersect_params(region.context)
 
 
 def verdict(region: Region, nest: Nest, live_after, index: DependenceIndex | None = None) -> LoopVerdict:

@@ -122,6 +122,7 @@ class MapScope:
     private: list[str] = field(default_factory=list)
     lastprivate: list[str] = field(default_factory=list)
     reason: str = ""  # why sequential, or what was over-approximated
+    condition: str = ""  # sequential, but parallel when this C test of values holds before it (verdicts.py)
     plan: OmpPlan | None = None
     not_parallelized: str = ""  # why a parallel map was left sequential by the transformations
     origin: str = ""  # the loop this map came from (copies made by distribution share it)

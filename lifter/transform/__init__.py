@@ -50,7 +50,7 @@ def transform(graphs, options, source: SourceFile):
                 build_control(g)
     if options.opt_level >= 1:
         for g in graphs:
-            plan_openmp(g, options.min_parallel_work)
+            plan_openmp(g, options.min_parallel_work, value_guards=options.target == "openmp")
             if options.target == "openmp":
                 plan_parallel_regions(g)
     if options.opt_level >= 2 and options.target == "openmp":

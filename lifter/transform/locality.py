@@ -429,6 +429,7 @@ def refresh_verdicts(g, region: Region) -> None:
         m.schedule = "parallel" if v.parallel else "sequential"
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
             list(v.lastprivate), v.reason
+        m.condition = ""  # a value condition holds only for the nest as written (verdicts.value_verdict)
         m.depth = len(_ancestors(g, n))
 
 

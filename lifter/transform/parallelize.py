@@ -14,6 +14,11 @@ OpenMP plan, unless one of these holds (each is recorded for the report):
 - it only fills memory with one value (a memset: memory-bound, and the
   region's captured addresses would escape and slow the code around it).
 
+A map that is parallel only under a condition on values (`MapScope.condition`,
+from `analysis.verdicts.value_verdict`) is planned like the others with that
+condition added to its guard, tested in C before a sequential copy; backends
+that cannot test it (`value_guards` false: CUDA) leave it sequential.
+
 Parametric work and pointer disjointness become the plan's run-time
 `condition` (OpenMP's `if` clause): when it is false the loop runs on one
 thread, in its original order, which is always correct.
@@ -22,11 +27,12 @@ from __future__ import annotations
 
 import re
 
+import islpy as isl
 import networkx as nx
 
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
-from lifter.graph.ranges import bound_c
+from lifter.graph.ranges import bound_c, pw_to_c
 
 # Iterations x statements below which a parallel region costs more than it saves.
 MIN_PARALLEL_WORK = 40_000
@@ -34,27 +40,31 @@ MIN_PARALLEL_WORK = 40_000
 MAX_REDUCTION_ELEMENTS = 65_536
 
 
-def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK) -> None:
-    """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off."""
+def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True) -> None:
+    """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off;
+    `value_guards` false leaves maps that are parallel only under a test of values sequential."""
     for child in scope_children(g, STATE):
-        _visit(g, child, min_work)
+        _visit(g, child, min_work, value_guards)
 
 
-def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int) -> None:
+def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool) -> None:
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
         return
-    if node.schedule == "parallel":
-        why = _plan(g, node, min_work)
+    if node.schedule == "parallel" or node.condition:
+        why = _plan(g, node, min_work, value_guards)
         if not why:
+            node.schedule = "parallel"
             return
         node.not_parallelized = why
     for child in scope_children(g, node_id):
-        _visit(g, child, min_work)
+        _visit(g, child, min_work, value_guards)
 
 
-def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
+def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
+    if m.condition and not value_guards:
+        return f"parallel only when {m.condition}, a test of values this backend does not make"
     if m.offset is None:
         return "the loop comes from a macro expansion, so lift cannot annotate it in place"
     if not canonical(m.header):
@@ -107,13 +117,15 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> str:
         return alias[1:]
     if alias:
         conditions.append(alias)
+    if m.condition:
+        conditions.append(m.condition)
     private = sorted(set(v for v in loop_vars if v != m.var) | set(m.private))
     scalars = [(name, op) for name, op in m.reductions]
     # A false `if` clause still privatizes: reductions and lastprivate copies would
     # then be wrong when pointers overlap, and lastprivate leaves its variable
     # undefined when the loop runs no iteration. Such conditions are tested in C
     # before a sequential copy of the loop (a versioned loop).
-    must_version = bool(alias)
+    must_version = bool(alias or m.condition)
     if m.lastprivate:
         trips = _extent_text(m, set())
         if trips is None or trips == 0:
@@ -352,7 +364,7 @@ def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
     rng = rng.coalesce()
     first, last = [], []
     for d in range(node.ndim):
-        lo, hi = bound_c(rng, d, False), bound_c(rng, d, True)
+        lo, hi = _piecewise_bound(rng, d, False), _piecewise_bound(rng, d, True)
         if (lo is None or hi is None) and node.kind == "array" and d < len(node.dims) and node.dims[d]:
             lo, hi = "0", f"({node.dims[d]}) - 1"  # an array's own extent bounds any index into it
         if lo is None or hi is None:
@@ -360,6 +372,52 @@ def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
         first.append(lo)
         last.append(hi)
     return f"(const char *)&{_element(node, first)}", f"(const char *)(&{_element(node, last)} + 1)"
+
+
+# Pieces of a bound beyond which the C test gets too long to be worth it.
+MAX_BOUND_PIECES = 4
+
+
+def _piecewise_bound(rng, d: int, upper: bool) -> str | None:
+    """C text of the first or last index of dimension `d`, also where it is piecewise: a time
+    loop's union of skewed ranges (`2 - nx + i <= j`) starts at 0 when nx >= 2, else at 2 - nx;
+    that becomes `(nx - 2L >= 0L ? 0L : -1L*nx + 2L)`. Where the parameters are in no piece
+    the scope touches nothing, and any value will do."""
+    text = bound_c(rng, d, upper)
+    if text is not None:
+        return text
+    try:
+        pw = rng.dim_max(d) if upper else rng.dim_min(d)
+    except isl.Error:
+        return None
+    pieces, touched = [], rng.params()
+    pw.foreach_piece(lambda dom, aff: pieces.append((_params_c(dom.gist(touched)), pw_to_c(isl.PwAff.from_aff(aff)))))
+    if not pieces or len(pieces) > MAX_BOUND_PIECES or any(c is None or v is None for c, v in pieces):
+        return None
+    out = pieces[-1][1]
+    for cond, value in reversed(pieces[:-1]):
+        out = f"({cond} ? {value} : {out})"
+    return out
+
+
+def _params_c(s: isl.Set) -> str | None:
+    """A set of parameter values as a C condition (None if it needs divisions)."""
+    disjuncts = []
+
+    def basic(bs):
+        if bs.dim(isl.dim_type.div) > 0:
+            disjuncts.append(None)
+            return
+        terms = []
+        bs.foreach_constraint(lambda c: terms.append(
+            (pw_to_c(isl.PwAff.from_aff(c.get_aff())), "==" if c.is_equality() else ">=")))
+        disjuncts.append(None if any(t is None for t, _ in terms)
+                         else " && ".join(f"{t} {op} 0L" for t, op in terms) or "1")
+
+    s.foreach_basic_set(basic)
+    if not disjuncts or None in disjuncts:
+        return None
+    return "(" + " || ".join(f"({x})" for x in disjuncts) + ")"
 
 
 def _element(node: AccessNode, index: list[str]) -> str:

@@ -12,13 +12,6 @@ from tests.analysis.expected_verdicts import EXPECTED
 from tests.harness import CORPUS
 
 KNOWN_CONSERVATIVE = {
-    ("dynprog/floyd_warshall.c", 32): "parallel only because path[k][k] >= 0 (non-negative weights), a value fact: "
-                                      "in the polyhedral model iteration k may rewrite row k and column k, which "
-                                      "other iterations of i read",
-    ("dynprog/floyd_warshall.c", 33): "as line 32: iteration j == k may write path[i][k], which every other j "
-                                      "reads; it does not only because path[k][k] >= 0",
-    ("sparse/spmv_csr.c", 70): "data-dependent bounds rowptr[i] .. rowptr[i+1]: the loop is part of an opaque leaf "
-                               "with no verdict of its own (the row loop around it, line 68, is a parallel map)",
     ("miniapps/kmeans.c", 68): "the bound k * dim is a product of two parameters (not affine): the loop is not modelled",
 }
 
