@@ -17,6 +17,7 @@ from lifter.analysis.walk import walk
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
+from lifter.analysis.invariants import StandIns
 from lifter.analysis.model import Access, Container, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
 
@@ -162,10 +163,12 @@ class RegionBuilder:
         self.params: set[str] = set()
         self.written: set[str] = set()
         self._scopes: list[dict[str, str]] = []
+        self._stand_ins = None
 
     # -- entry point -------------------------------------------------------------------------
     def build(self, root: c_ast.For) -> Region:
         self.written = written_names(root)
+        self._stand_ins = StandIns(root, self.symbols, self._is_parameter, self.written)
         self._check_control_flow(root)
         self._plan_shapes(root)
         self._scopes = [{}]
@@ -253,7 +256,7 @@ class RegionBuilder:
         return sym is not None and sym.kind == "scalar" and sym.integer
 
     def _translator(self, iterators) -> AffineTranslator:
-        return AffineTranslator(iterators, self._is_parameter)
+        return AffineTranslator(iterators, self._is_parameter, self._stand_ins)
 
     def _scoped(self, name: str) -> str:
         """The container key of a name: block-locals of the region get unique keys."""

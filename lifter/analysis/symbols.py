@@ -135,6 +135,7 @@ class SymbolTable:
                 name = ext.decl.name
                 self.globals[name] = Symbol(name, "function", storage="global", decl=ext.decl)
 
+        self.structs = _struct_definitions(ast)
         self.pure_functions = _pure_functions(ast, typedefs)
         self.call_effects = call_effects(ast, typedefs, self.pure_functions)
         self.called_in_loops = _called_in_loops(ast)
@@ -165,8 +166,47 @@ class SymbolTable:
                 _replace_child(copy, name, new)
         return copy or node
 
+    def field_symbol(self, node: c_ast.StructRef, lookup) -> Symbol | None:
+        """What the field `s.f`, `p->f` or `p->a.b` is (its declared type, classified), or None
+        where the struct's definition cannot be found; `lookup` resolves the root name."""
+        type_node = self._field_type(node, lookup)
+        return classify(node.field.name, type_node, self.typedefs, "field") if type_node is not None else None
+
+    def _field_type(self, node: c_ast.StructRef, lookup) -> c_ast.Node | None:
+        base = node.name
+        if isinstance(base, c_ast.ID):
+            sym = lookup(base.name)
+            owner = sym.decl.type if sym is not None and isinstance(sym.decl, c_ast.Decl) else None
+        elif isinstance(base, c_ast.StructRef):
+            owner = self._field_type(base, lookup)
+        else:
+            return None
+        owner = self.typedefs.resolve(owner) if owner is not None else None
+        if node.type == "->":
+            owner = self.typedefs.resolve(owner.type) if isinstance(owner, c_ast.PtrDecl) else None
+        if not (isinstance(owner, c_ast.TypeDecl) and isinstance(owner.type, (c_ast.Struct, c_ast.Union))):
+            return None
+        struct = owner.type
+        decls = struct.decls if struct.decls is not None else self.structs.get((type(struct), struct.name))
+        for decl in decls or []:
+            if decl.name == node.field.name:
+                return decl.type
+        return None
+
     def for_function(self, func: c_ast.FuncDef) -> "FunctionSymbols":
         return FunctionSymbols(self, func)
+
+
+def _struct_definitions(ast: c_ast.FileAST) -> dict:
+    """{(Struct or Union, tag): member declarations} of every tagged definition in the file."""
+    found = {}
+    stack = [ast]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (c_ast.Struct, c_ast.Union)) and node.name and node.decls is not None:
+            found[(type(node), node.name)] = node.decls
+        stack.extend(child for _, child in node.children())
+    return found
 
 
 def _called_in_loops(ast: c_ast.FileAST) -> set[str]:

@@ -19,7 +19,6 @@ KNOWN_CONSERVATIVE = {
                                       "reads; it does not only because path[k][k] >= 0",
     ("sparse/spmv_csr.c", 70): "data-dependent bounds rowptr[i] .. rowptr[i+1]: the loop is part of an opaque leaf "
                                "with no verdict of its own (the row loop around it, line 68, is a parallel map)",
-    ("miniapps/kmeans.c", 68): "the bound k * dim is a product of two parameters (not affine): the loop is not modelled",
 }
 
 CASES = [(f, loop) for f, loops in EXPECTED.items() for loop in loops]
