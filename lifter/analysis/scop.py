@@ -180,7 +180,10 @@ class RegionBuilder:
                       self.containers, params, context,
                       called_in_loop=self.function in self.symbols.table.called_in_loops)
 
-    def _is_size(self, name: str) -> bool:
+    def _is_size(self, name) -> bool:
+        """A name, or a struct field's node, that may be a size parameter of a flat buffer."""
+        if isinstance(name, c_ast.Node):
+            return self._stand_ins(name) is not None
         return name not in self._loop_vars and self._is_parameter(name)
 
     def _plan_shapes(self, root: c_ast.For) -> None:
