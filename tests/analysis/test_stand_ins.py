@@ -5,6 +5,8 @@ a field of the same name through another pointer, or through an `int *` that may
 it; those loops stay unmodelled (sequential) and print exactly what the original prints."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from lifter import LiftOptions, lift_source
@@ -168,3 +170,14 @@ def test_program_gives_identical_results(tmp_path, threads):
     source = tmp_path / "stand_ins.c"
     source.write_text(PROGRAM)
     prepare(source, tmp_path).check(threads)
+
+
+@needs_gcc
+def test_cuda_output_computes_the_same(tmp_path):
+    from tests.backend.test_cuda import CXX, host_part, same_results
+
+    if shutil.which(CXX) is None:
+        pytest.skip("needs g++ (emulated CUDA)")
+    output = same_results(PROGRAM, tmp_path)
+    assert "w_" not in host_part(output)
+    assert "void kernel_field_bound_i" in output and "void kernel_smooth_i" in output
