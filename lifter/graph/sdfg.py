@@ -60,7 +60,7 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     blocks = []
     for g in graphs:
         sdfg.add_containers(g)
-        sdfg.symbols.update(g.nodes[STATE]["node"].params)
+        sdfg.symbols.update(p for p in g.nodes[STATE]["node"].params if p.isidentifier())  # not stand-ins' C text
         blocks += sdfg.control_blocks(g, STATE)
     if not blocks:
         blocks = [_state("empty", [], [])]
