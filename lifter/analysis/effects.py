@@ -54,8 +54,10 @@ class Effects:
 
 
 class _Collector:
-    def __init__(self, symbols, scoped, guarded: bool, effects: Effects, field_sensitive=frozenset(), rewrite=None):
+    def __init__(self, symbols, scoped, guarded: bool, effects: Effects, field_sensitive=frozenset(), rewrite=None,
+                 rows=frozenset()):
         self.symbols = symbols
+        self.rows = rows  # row arrays read as 2-D arrays (rows.py)
         self.rewrite = rewrite or symbols.table.inline_helpers  # subscripts as the analysis reads them
         self.scoped = scoped
         self.guarded = guarded
@@ -89,6 +91,10 @@ class _Collector:
                 sym = self.symbols.lookup(base.name)
                 if sym is not None and sym.kind == "scalar":
                     self._memory(is_write, line, node)
+                    return
+                if sym is not None and sym.indirect and base.name in self.rows and len(subs) == sym.ndim:
+                    key = self.scoped(base.name)
+                    self.effects.refs.append(Ref(key, base.name, subs, is_write, may, c_text(node), line))
                     return
                 if sym is not None and sym.indirect:
                     # Rows reached through loaded pointers may overlap: any element, may-access.
@@ -366,9 +372,9 @@ def _has_pointer_ops(node) -> bool:
 
 
 def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, field_sensitive=frozenset(),
-                    rewrite=None) -> Effects:
+                    rewrite=None, rows=frozenset()) -> Effects:
     effects = Effects()
-    collector = _Collector(symbols, scoped, guarded, effects, field_sensitive, rewrite)
+    collector = _Collector(symbols, scoped, guarded, effects, field_sensitive, rewrite, rows)
     effects._collector = collector
     if isinstance(node, c_ast.For) and _init_target(node) is not None:
         # An opaque loop sets its variable before any use: the reads inside see that value.

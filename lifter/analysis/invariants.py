@@ -90,7 +90,7 @@ class StandIns:
                 return write.name != root  # a scalar variable: another object
             return written_fields[-1] not in fields
         if written_fields:
-            sym = self.symbols.table.field_symbol(_struct_ref(write.name, write.field_path), self.symbols.lookup)
+            sym = self.symbols.table.field_symbol(struct_ref(write.name, write.field_path), self.symbols.lookup)
         else:
             sym = self.symbols.lookup(write.name)
         if sym is None or sym.kind not in ("array", "pointer"):
@@ -107,7 +107,7 @@ class StandIns:
         return self._writes
 
 
-def _struct_ref(root: str, path: str) -> c_ast.StructRef:
+def struct_ref(root: str, path: str) -> c_ast.StructRef:
     """The StructRef chain of a field path as effects.py keys it: ('g', '->a.b') -> g->a.b."""
     node = c_ast.ID(root)
     for op, field in re.findall(r"(->|\.)(\w+)", path):

@@ -18,6 +18,7 @@ from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_cons
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
 from lifter.analysis.invariants import StandIns
+from lifter.analysis.rows import row_arrays
 from lifter.analysis.model import Access, Container, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
 
@@ -207,6 +208,7 @@ class RegionBuilder:
                 if chain is not None:
                     self.shapes[name] = chain
         self.field_sensitive = _field_by_field(root, self.symbols)
+        self.rows = row_arrays(root, self.symbols, self.written, self._stand_ins.writes())
 
     def _check_control_flow(self, root: c_ast.For) -> None:
         """Reject nests that jump out: return, goto, labels, or break/continue of an affine loop."""
@@ -461,7 +463,7 @@ class RegionBuilder:
         self.statements[stmt_id] = stmt
         effects = collect_effects(node, self.symbols, self._scoped, guarded=bool(guarded),
                                   field_sensitive=self.field_sensitive,
-                                  declared_key=declared_key, rewrite=self._rewrite)
+                                  declared_key=declared_key, rewrite=self._rewrite, rows=self.rows)
         own = len(effects.refs)
         for cond in guarded:
             effects.add_reads_of(cond)
@@ -544,6 +546,8 @@ class RegionBuilder:
         else:
             c = Container(ref.name, sym.ndim, sym.element, sym.kind, sym.restrict, sym.storage,
                           indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims])
+        if ref.key in self.rows and not ref.field_path:
+            c.kind, c.restrict = "pointer", False  # rows reached through pointers, tested at run time (rows.py)
         if ref.field_path and ref.field_path.startswith(".") and sym is not None and ref.subscripts \
                 and ref.name in self.field_sensitive:
             # One field of an array of structs: its own container, as aliasable as the array.
