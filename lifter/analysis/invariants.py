@@ -67,7 +67,8 @@ class StandIns:
         """An integer field reached from a variable the region never assigns, which no write
         of the region may change."""
         sym = self.symbols.table.field_symbol(node, self.symbols.lookup)
-        if sym is None or sym.kind != "scalar" or not sym.integer:
+        if sym is None or sym.kind != "scalar" or not sym.integer \
+                or self.symbols.table.in_union(node, self.symbols.lookup):
             return False
         base = node
         while isinstance(base, c_ast.StructRef):

@@ -82,10 +82,11 @@ def _stores_arithmetic(w, symbols) -> bool:
         if sym is None:
             return False
         if not w.subscripts:
-            return sym.kind == "scalar" and arithmetic(sym.element)
+            return sym.kind == "scalar" and arithmetic(sym.element) \
+                and not symbols.table.in_union(struct_ref(w.name, w.field_path), symbols.lookup)
     else:
         sym = symbols.lookup(w.name)
         if sym is None:
             return False
     return sym.kind in ("array", "pointer") and not sym.indirect and len(w.subscripts) == sym.ndim \
-        and arithmetic(sym.element)
+        and arithmetic(sym.element) and "char" not in sym.element.split()  # char may alias anything

@@ -172,7 +172,28 @@ class SymbolTable:
         type_node = self._field_type(node, lookup)
         return classify(node.field.name, type_node, self.typedefs, "field") if type_node is not None else None
 
+    def in_union(self, node: c_ast.StructRef, lookup) -> bool:
+        """Some field on the path `p->a.b` is a member of a union (or the path is unknown):
+        then other members share its storage."""
+        while isinstance(node, c_ast.StructRef):
+            owner = self._owner(node, lookup)
+            if owner is None or isinstance(owner, c_ast.Union):
+                return True
+            node = node.name
+        return False
+
     def _field_type(self, node: c_ast.StructRef, lookup) -> c_ast.Node | None:
+        struct = self._owner(node, lookup)
+        if struct is None:
+            return None
+        decls = struct.decls if struct.decls is not None else self.structs.get((type(struct), struct.name))
+        for decl in decls or []:
+            if decl.name == node.field.name:
+                return decl.type
+        return None
+
+    def _owner(self, node: c_ast.StructRef, lookup) -> c_ast.Struct | c_ast.Union | None:
+        """The struct or union `node`'s field belongs to."""
         base = node.name
         if isinstance(base, c_ast.ID):
             sym = lookup(base.name)
@@ -186,12 +207,7 @@ class SymbolTable:
             owner = self.typedefs.resolve(owner.type) if isinstance(owner, c_ast.PtrDecl) else None
         if not (isinstance(owner, c_ast.TypeDecl) and isinstance(owner.type, (c_ast.Struct, c_ast.Union))):
             return None
-        struct = owner.type
-        decls = struct.decls if struct.decls is not None else self.structs.get((type(struct), struct.name))
-        for decl in decls or []:
-            if decl.name == node.field.name:
-                return decl.type
-        return None
+        return owner.type
 
     def for_function(self, func: c_ast.FuncDef) -> "FunctionSymbols":
         return FunctionSymbols(self, func)

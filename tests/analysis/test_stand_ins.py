@@ -181,3 +181,21 @@ def test_cuda_output_computes_the_same(tmp_path):
     output = same_results(PROGRAM, tmp_path)
     assert "w_" not in host_part(output)
     assert "void kernel_field_bound_i" in output and "void kernel_smooth_i" in output
+
+
+UNION = """
+union cell { int n; int m; };
+struct box { union cell c; double *u; };
+void fill(struct box *b)
+{
+    for (int i = 0; i < b->c.n; i++) {
+        b->u[i] = i;
+        b->c.m = 1;
+    }
+}
+"""
+
+
+def test_a_field_sharing_storage_in_a_union_is_no_stand_in():
+    (loop,) = lift_source(UNION, "u.c", LiftOptions(min_parallel_work=0)).loops
+    assert not loop["parallel"] and "invariant" in loop["reason"]
