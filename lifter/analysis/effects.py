@@ -40,6 +40,9 @@ class Ref:
     text: str
     line: int
     field_path: str = ""
+    # A call's access over a range (call_spans.py): (variable, first, last, call arguments);
+    # the variable, in the subscripts, runs over [first, last], isl text over `arg<k>`.
+    span: tuple | None = None
 
 
 @dataclass
@@ -286,6 +289,7 @@ class _Collector:
         args = node.args.exprs if node.args else []
         line = node.coord.line if node.coord else 0
         refs, to_read = [], []
+        spans = {k: (lo, hi) for k, lo, hi in summary.spans}
         for k, a in enumerate(args):
             if k not in summary.reads and k not in summary.writes:
                 to_read.append(a)
@@ -295,9 +299,18 @@ class _Collector:
                 return False
             key, name, ndim, subscripts = target
             to_read.extend(subscripts)
+            span = spans.get(k)
+            offset = _offset(a) if span is not None and ndim == 1 else None
             for is_write in (False, True):
-                if k in (summary.writes if is_write else summary.reads):
+                if k not in (summary.writes if is_write else summary.reads):
+                    continue
+                if offset is None:
                     refs.append(Ref(key, name, [None] * ndim, is_write, is_write, c_text(a), line))
+                    continue
+                var = f"__lift_span{k}"  # the callee's offset: the subscript is `offset + var`
+                index = self.rewrite(c_ast.BinaryOp("+", offset, c_ast.ID(var)))
+                refs.append(Ref(key, name, [index], is_write, is_write, c_text(a), line,
+                                span=(var, span[0], span[1], tuple(args))))
         for name in sorted(summary.global_reads | summary.global_writes):
             sym = self.symbols.lookup(name)
             if sym is None or sym is not self.symbols.table.globals.get(name) or self.scoped(name) != name:
@@ -340,6 +353,21 @@ class _Collector:
         if sym.kind in ("array", "pointer"):
             return self.scoped(arg.name), arg.name, sym.ndim, read
         return None
+
+
+def _offset(arg) -> c_ast.Node | None:
+    """The element a pointer argument points to, as an index into its block: 0 for `a`, `e` for
+    `a + e` and `&a[e]`, `-e` for `a - e`; None for other forms (`&a[e].f`)."""
+    while isinstance(arg, c_ast.Cast):
+        arg = arg.expr
+    if isinstance(arg, c_ast.ID):
+        return c_ast.Constant("int", "0")
+    if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
+        return arg.right if arg.op == "+" else c_ast.UnaryOp("-", arg.right)
+    if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ArrayRef) \
+            and isinstance(arg.expr.name, c_ast.ID):
+        return arg.expr.subscript
+    return None
 
 
 def _conditional_parts(node):

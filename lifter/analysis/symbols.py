@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from lifter.analysis.call_spans import SpanRecorder
+
 INTEGER_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "_Bool", "bool"}
 FLOAT_WORDS = {"float", "double"}
 
@@ -390,6 +392,8 @@ def _replace_child(node: c_ast.Node, name: str, new: c_ast.Node) -> None:
         setattr(node, attr, items)
     else:
         setattr(node, name, new)
+
+
 @dataclass(frozen=True)
 class CallEffects:
     """What a call to a file-local function does to memory outside its own locals.
@@ -399,13 +403,16 @@ class CallEffects:
     `global_writes` the global arrays it may touch. A function with such a
     summary touches no global scalar (the caller may use it as a loop bound or
     privatize it, and the callee would not see the private copy), returns no
-    pointer, and calls only pure or summarized functions.
+    pointer, and calls only pure or summarized functions. `spans` narrow "any
+    element" for some parameters: (position, first, last offset touched), bounds as
+    isl text over the call's arguments (`arg2`), see call_spans.py.
     """
 
     reads: frozenset
     writes: frozenset
     global_reads: frozenset
     global_writes: frozenset
+    spans: tuple = ()
 
 
 def call_effects(ast: c_ast.FileAST, typedefs: Typedefs, pure: set[str]) -> dict[str, CallEffects]:
@@ -445,16 +452,20 @@ class _Summarizer:
         self.locals: set[str] = set()  # scalar parameters, local scalars and arrays
         self.reads: set = set()
         self.writes: set = set()
+        self.integer_params: dict[str, int] = {}  # integer parameter -> position
+        self.spans: SpanRecorder | None = None
 
     def run(self) -> CallEffects | None:
         try:
             self._declare()
+            self.spans = SpanRecorder(self.integer_params, _assigned_names(self.func.body))
             self._visit(self.func.body)
         except _NoSummary:
             return None
         pos = lambda s: frozenset(r for r in s if isinstance(r, int))
         glob = lambda s: frozenset(r for r in s if isinstance(r, str))
-        return CallEffects(pos(self.reads), pos(self.writes), glob(self.reads), glob(self.writes))
+        return CallEffects(pos(self.reads), pos(self.writes), glob(self.reads), glob(self.writes),
+                           self.spans.spans())
 
     def _declare(self) -> None:
         ret = self.typedefs.resolve(self.func.decl.type.type)
@@ -469,6 +480,8 @@ class _Summarizer:
             sym = classify(p.name, p.type, self.typedefs, "param")
             if sym.kind == "scalar":
                 self.locals.add(p.name)
+                if sym.integer:
+                    self.integer_params[p.name] = k
             elif sym.kind == "pointer" and not sym.indirect:
                 self.params[p.name] = k
             else:
@@ -545,13 +558,31 @@ class _Summarizer:
             raise _NoSummary
         if root is None:
             return
+        if isinstance(root, int):
+            self._span(node, root)
         if is_write:
             self.writes.add(root)
         if also_read or not is_write:
             self.reads.add(root)
 
+    def _span(self, node, position: int) -> None:
+        """Record `p[e]` or `*p` on a pointer parameter for its span; anything else loses it."""
+        if isinstance(node, c_ast.ArrayRef) and isinstance(node.name, c_ast.ID) and node.name.name in self.params:
+            self.spans.access(position, node.subscript)
+        elif isinstance(node, c_ast.UnaryOp) and node.op == "*" and isinstance(node.expr, c_ast.ID) \
+                and node.expr.name in self.params:
+            self.spans.access(position, None)
+        else:
+            self.spans.lose(position)
+
     def _visit(self, node) -> None:
         if node is None:
+            return
+        if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+            self.spans.enter_loop(node)
+            for _, child in node.children():
+                self._visit(child)
+            self.spans.leave_loop()
             return
         if isinstance(node, c_ast.Assignment):
             self._visit(node.rvalue)
@@ -606,6 +637,8 @@ class _Summarizer:
                 root = self._root_of_address(a)
                 if isinstance(root, tuple):
                     raise _NoSummary
+                if isinstance(root, int):
+                    self.spans.lose(root)  # passed on: its callee's span is not composed
                 if root is not None and k in callee.reads:
                     self.reads.add(root)
                 if root is not None and k in callee.writes:
