@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import re
 
-import islpy as isl
 from pycparser import c_ast
 
 from lifter.analysis.affine import AffineTranslator, NotAffine, int_constant
 
-ARG = "arg"  # bounds name the call's arguments by position: arg1 is the second argument
+ARG = "arg"  # spans name the call's arguments by position: arg1 is the second argument
+OFFSET = "OFFSET"  # and the offset from the pointer argument
 
 
 class SpanRecorder:
@@ -35,7 +35,7 @@ class SpanRecorder:
         self.integer_params = integer_params  # integer parameter -> position
         self.assigned = assigned
         self.loops: list[tuple[str, str] | None] = []  # (variable, isl constraint), None: opaque
-        self.accesses: dict[int, list[str]] = {}  # position -> isl sets of touched offsets
+        self.accesses: dict[int, list[str]] = {}  # position -> isl conditions on the offset, one per access
         self.unranged: set[int] = set()
 
     # -- loops ---------------------------------------------------------------------------
@@ -47,6 +47,8 @@ class SpanRecorder:
         self.loops.pop()
 
     def _header(self, node: c_ast.For) -> tuple[str, str] | None:
+        if None in self.loops:
+            return None  # inside an opaque loop: nothing below has a span anyway
         init, cond, step = node.init, node.cond, node.next
         if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
             var, start = init.decls[0].name, init.decls[0].init
@@ -57,7 +59,8 @@ class SpanRecorder:
         unit = (isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++") and _is(step.expr, var)) or \
             (isinstance(step, c_ast.Assignment) and step.op == "+=" and _is(step.lvalue, var)
              and int_constant(step.rvalue) == 1)
-        if not unit or var in self.integer_params or not isinstance(cond, c_ast.BinaryOp) \
+        outer = {v for v, _ in self.loops}
+        if not unit or var in self.integer_params or f"v_{var}" in outer or not isinstance(cond, c_ast.BinaryOp) \
                 or cond.op not in ("<", "<=") or not _is(cond.left, var) or _assigns(node.stmt, var):
             return None
         try:
@@ -88,9 +91,8 @@ class SpanRecorder:
             self.unranged.add(position)
             return
         names = ", ".join(v for v, _ in self.loops)
-        where = " and ".join([c for _, c in self.loops] + [f"o = {offset}"])
-        inner = f"exists ({names}: {where})" if names else where
-        self.accesses.setdefault(position, []).append(f"{{ [o] : {inner} }}")
+        where = " and ".join([c for _, c in self.loops] + [f"{OFFSET} = {offset}"])
+        self.accesses.setdefault(position, []).append(f"exists ({names}: {where})" if names else where)
 
     def lose(self, position: int) -> None:
         """The parameter is used in a way whose elements cannot be bounded."""
@@ -101,54 +103,20 @@ class SpanRecorder:
         return AffineTranslator(loop_vars, lambda name: name in self.integer_params and name not in self.assigned)
 
     # -- result ----------------------------------------------------------------------------
-    def spans(self) -> tuple[tuple[int, str, str], ...]:
-        """(position, first offset, last offset) per parameter with a span; bounds are isl text
-        over `arg<k>`, the call's k-th argument."""
+    def spans(self) -> tuple[tuple[int, str], ...]:
+        """(position, condition) per parameter with a span: the offsets `OFFSET` touched, as an isl
+        condition over `arg<k>` (the call's k-th argument); the callee's loop variables, bound
+        inside it, are renamed `q_<name>` so that they cannot capture the caller's names."""
         out = []
-        params = ", ".join(f"v_{p}" for p in sorted(self.integer_params))
-        for position, sets in sorted(self.accesses.items()):
+        for position, conditions in sorted(self.accesses.items()):
             if position in self.unranged:
                 continue
-            bounds = [_bounds(isl.Set(f"[{params}] -> {text}")) for text in sets]
-            if None in bounds:
-                continue
-            # Each access's bounds are one affine piece; together, their min and max.
-            lo = _fold("min", sorted({b[0] for b in bounds}))
-            hi = _fold("max", sorted({b[1] for b in bounds}))
-            rename = lambda m: f"{ARG}{self.integer_params[m.group(1)]}"
-            out.append((position, re.sub(r"\bv_(\w+)", rename, lo), re.sub(r"\bv_(\w+)", rename, hi)))
+            def rename(m):
+                name = m.group(1)
+                return f"{ARG}{self.integer_params[name]}" if name in self.integer_params else f"q_{name}"
+            text = " or ".join(f"({c})" for c in sorted(set(conditions)))
+            out.append((position, re.sub(r"\bv_(\w+)", rename, text)))
         return tuple(out)
-
-
-def _fold(fn: str, terms: list[str]) -> str:
-    """`min(a, min(b, c))`: isl's min and max take two arguments."""
-    return terms[0] if len(terms) == 1 else f"{fn}({terms[0]}, {_fold(fn, terms[1:])})"
-
-
-def _bounds(touched: isl.Set) -> tuple[str, str] | None:
-    """(first, last) offset of one access as affine isl text, None if either is not one piece."""
-    try:
-        lo, hi = _affine(touched.dim_min(0)), _affine(touched.dim_max(0))
-    except isl.Error:
-        return None
-    return (lo, hi) if lo is not None and hi is not None else None
-
-
-def _affine(pw: isl.PwAff) -> str | None:
-    """isl text of a single-piece affine bound without divisions over parameters, else None."""
-    pieces = []
-    pw.foreach_piece(lambda dom, aff: pieces.append(aff))
-    if len(pieces) != 1:
-        return None
-    aff = pieces[0]
-    if aff.dim(isl.dim_type.div) > 0 or aff.get_denominator_val().to_python() != 1:
-        return None
-    terms = [str(aff.get_constant_val().to_python())]
-    for i in range(aff.dim(isl.dim_type.param)):
-        c = aff.get_coefficient_val(isl.dim_type.param, i).to_python()
-        if c:
-            terms.append(f"{c}*{aff.get_dim_name(isl.dim_type.param, i)}")
-    return " + ".join(terms)
 
 
 def _is(node, name: str) -> bool:

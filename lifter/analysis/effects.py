@@ -40,8 +40,8 @@ class Ref:
     text: str
     line: int
     field_path: str = ""
-    # A call's access over a range (call_spans.py): (variable, first, last, call arguments);
-    # the variable, in the subscripts, runs over [first, last], isl text over `arg<k>`.
+    # A call's access over a range (call_spans.py): (variable, condition, call arguments); the
+    # variable, in the subscripts, takes the offsets `OFFSET` of the isl condition over `arg<k>`.
     span: tuple | None = None
 
 
@@ -289,7 +289,7 @@ class _Collector:
         args = node.args.exprs if node.args else []
         line = node.coord.line if node.coord else 0
         refs, to_read = [], []
-        spans = {k: (lo, hi) for k, lo, hi in summary.spans}
+        spans = dict(summary.spans)
         for k, a in enumerate(args):
             if k not in summary.reads and k not in summary.writes:
                 to_read.append(a)
@@ -310,7 +310,7 @@ class _Collector:
                 var = f"__lift_span{k}"  # the callee's offset: the subscript is `offset + var`
                 index = self.rewrite(c_ast.BinaryOp("+", offset, c_ast.ID(var)))
                 refs.append(Ref(key, name, [index], is_write, is_write, c_text(a), line,
-                                span=(var, span[0], span[1], tuple(args))))
+                                span=(var, span, tuple(args))))
         for name in sorted(summary.global_reads | summary.global_writes):
             sym = self.symbols.lookup(name)
             if sym is None or sym is not self.symbols.table.globals.get(name) or self.scoped(name) != name:

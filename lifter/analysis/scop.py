@@ -19,6 +19,7 @@ from lifter.analysis.walk import walk
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
+from lifter.analysis.call_spans import OFFSET
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.rows import row_arrays
 from lifter.analysis.model import Access, Container, Loop, Region, Statement
@@ -532,7 +533,7 @@ class RegionBuilder:
         is no range or its bounds are not affine here (then the access is "any element")."""
         if ref.span is None:
             return None
-        var, lo, hi, args = ref.span
+        var, condition, args = ref.span
 
         def arg(m):
             k = int(m.group(1))
@@ -541,11 +542,11 @@ class RegionBuilder:
             return f"({translate.expr(self._rewrite(args[k]))})"
 
         try:
-            lo, hi = re.sub(r"\barg(\d+)\b", arg, lo), re.sub(r"\barg(\d+)\b", arg, hi)
+            condition = re.sub(r"\barg(\d+)\b", arg, condition)
         except NotAffine:
             return None
         t = isl_name(var)
-        return t, f"{lo} <= {t} <= {hi}"
+        return t, "(" + re.sub(rf"\b{OFFSET}\b", t, condition) + ")"
 
     def _delinearized(self, stmt, ref, translate, iters, container, span=None) -> tuple[list[str], bool]:
         """Subscripts of an access to a delinearized buffer, if provably within the shape

@@ -404,8 +404,8 @@ class CallEffects:
     summary touches no global scalar (the caller may use it as a loop bound or
     privatize it, and the callee would not see the private copy), returns no
     pointer, and calls only pure or summarized functions. `spans` narrow "any
-    element" for some parameters: (position, first, last offset touched), bounds as
-    isl text over the call's arguments (`arg2`), see call_spans.py.
+    element" for some parameters: (position, isl condition on the offsets touched,
+    `OFFSET`, over the call's arguments `arg2`), see call_spans.py.
     """
 
     reads: frozenset
