@@ -294,6 +294,16 @@ class _Collector:
             if k not in summary.reads and k not in summary.writes:
                 to_read.append(a)
                 continue
+            if k in spans and isinstance(a, c_ast.ArrayRef) and isinstance(a.name, c_ast.ID) \
+                    and a.name.name in self.rows:
+                # A row of a `double **` read as 2-D (rows.py): the call touches its span of row e.
+                var, row = f"__lift_span{k}", self.rewrite(a.subscript)
+                to_read.append(a.subscript)
+                for is_write in (False, True):
+                    if k in (summary.writes if is_write else summary.reads):
+                        refs.append(Ref(self.scoped(a.name.name), a.name.name, [row, c_ast.ID(var)], is_write,
+                                        is_write, c_text(a), line, span=(var, spans[k], tuple(args))))
+                continue
             target = self._pointer_target(a)
             if target is None:
                 return False

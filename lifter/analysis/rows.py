@@ -12,7 +12,9 @@ the test from the memlets; a loop it cannot test stays sequential).
 
 A name qualifies (`row_arrays`) when it is a two-level array of rows of an
 arithmetic type, never assigned, declared or address-taken in the region, every
-use of it is a full `A[e1][e2]` (never a bare row `A[i]`, which could escape), and
+use of it is a full `A[e1][e2]` or a row `A[e]` passed to a file-local function whose
+summary has a span for it (call_spans.py: then the call touches `A[e][span]`; any other
+bare row could escape), and
 no write of the region can change a row pointer: no unknown call, no write through
 unknown memory or other row arrays' pointers, and every other write stores an
 arithmetic value (which, by C's aliasing rules, cannot modify a pointer object).
@@ -21,9 +23,10 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.effects import MEMORY, WORLD
+from lifter.analysis.effects import MEMORY, WORLD, collect_effects
 from lifter.analysis.invariants import struct_ref
 from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS
+from lifter.analysis.walk import walk
 
 
 def arithmetic(element: str) -> bool:
@@ -31,35 +34,37 @@ def arithmetic(element: str) -> bool:
     return bool(words) and words <= INTEGER_WORDS | FLOAT_WORDS | {"const", "volatile"}
 
 
-def row_arrays(root: c_ast.Node, symbols, written: set[str], writes) -> frozenset[str]:
+def row_arrays(root: c_ast.Node, symbols, written: set[str]) -> frozenset[str]:
     """Names of row arrays in the region rooted at `root` that may be read as 2-D arrays.
 
-    `written`: names assigned, declared or address-taken in the region; `writes`: the
-    region's write references as effects.py records them without this reading."""
+    `written`: names assigned, declared or address-taken in the region."""
     candidates = set()
-    for name in _full_uses(root):
+    for name in _full_uses(root, symbols.table.call_effects):
         sym = symbols.lookup(name)
         if sym is not None and sym.indirect and sym.ndim == 2 and arithmetic(sym.element) \
                 and name not in written and name not in symbols.ambiguous:
             candidates.add(name)
     if not candidates:
         return frozenset()
-    for w in writes:
-        if w.field_path == "[*]" and w.name in candidates:
+    effects = collect_effects(root, symbols, lambda name: name, rows=frozenset(candidates))
+    for w in effects.refs:
+        if not w.is_write or (w.name in candidates and not w.field_path):
             continue  # a write of the data in a row: what this reading makes exact
         if not _stores_arithmetic(w, symbols):
             return frozenset()
     return frozenset(candidates)
 
 
-def _full_uses(root: c_ast.Node) -> set[str]:
-    """Names used only as `X[e1][e2]` (and not under `&`) in the region."""
+def _full_uses(root: c_ast.Node, summaries) -> set[str]:
+    """Names used only as `X[e1][e2]` (and not under `&`) in the region, or as a row `X[e]`
+    passed to a summarized function with a span for it (which touches only that row's span)."""
     full, other = set(), set()
+    spanned = _rows_passed(root, summaries)
 
     def visit(node, parent, grand, addressed):
         if isinstance(node, c_ast.ID):
             outer = isinstance(parent, c_ast.ArrayRef) and parent.name is node \
-                and isinstance(grand, c_ast.ArrayRef) and grand.name is parent
+                and (isinstance(grand, c_ast.ArrayRef) and grand.name is parent or id(parent) in spanned)
             (full if outer and not addressed else other).add(node.name)
             return
         under = addressed or (isinstance(node, c_ast.UnaryOp) and node.op == "&")
@@ -69,6 +74,19 @@ def _full_uses(root: c_ast.Node) -> set[str]:
 
     visit(root, None, None, False)
     return full - other
+
+
+def _rows_passed(root: c_ast.Node, summaries) -> set[int]:
+    """ids of the `X[e]` nodes that are arguments of calls with a span at their position."""
+    out = set()
+    for node in walk(root):
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.args:
+            summary = summaries.get(node.name.name)
+            spanned = {k for k, _ in summary.spans} if summary is not None else set()
+            for k, arg in enumerate(node.args.exprs):
+                if k in spanned and isinstance(arg, c_ast.ArrayRef) and isinstance(arg.name, c_ast.ID):
+                    out.add(id(arg))
+    return out
 
 
 def _stores_arithmetic(w, symbols) -> bool:

@@ -213,7 +213,7 @@ class RegionBuilder:
                 if chain is not None:
                     self.shapes[name] = chain
         self.field_sensitive = _field_by_field(root, self.symbols)
-        self.rows = row_arrays(root, self.symbols, self.written, self._stand_ins.writes())
+        self.rows = row_arrays(root, self.symbols, self.written)
 
     def _check_control_flow(self, root: c_ast.For) -> None:
         """Reject nests that jump out: return, goto, labels, or break/continue of an affine loop."""

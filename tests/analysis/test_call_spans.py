@@ -67,6 +67,10 @@ void scale_rows(int n, int m, double *restrict a, const double *restrict b)
     for (int i = 0; i < n; i++)
         scale(&a[i * m], &b[i * m], m, 2.0);
 }
+/* Rows of a double **: each call touches its own row's span (under the run-time rows test). */
+void pointer_rows(int n, int m, double **r) { for (int i = 0; i < n; i++) row_update(r[i], m); }
+void pointer_rows_shifted(int n, int m, double **r) { for (int i = 0; i < n; i++) row_left(r[i] + 1, m); }
+
 /* NEGATIVE: each call also writes the last element of the row before. */
 void left_rows(int n, int m, double *a) { for (int i = 1; i < n; i++) row_left(&a[i * m], m); }
 /* NEGATIVE: each call also writes the first element of the next row. */
@@ -85,6 +89,19 @@ int main(void)
     left_rows(n, m, a);
     over_rows(n, m, a);
     square_rows(n, m, b);
+    double **r = malloc(n * sizeof(double *)), **o = malloc(n * sizeof(double *));
+    for (int i = 0; i < n; i++) {
+        r[i] = malloc((m + 1) * sizeof(double));
+        o[i] = b + i;  /* rows overlapping their neighbours */
+        for (int j = 0; j <= m; j++)
+            r[i][j] = (i + 2 * j) % 9;
+    }
+    pointer_rows(n, m, r);
+    pointer_rows(n, m, o);
+    pointer_rows_shifted(n, m, r);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= m; j++)
+            a[i * m + j % m] += r[i][j] * (j % 4);
     nested(a, 2);
     shadow(b, 3);
     double s = 0;
@@ -104,8 +121,9 @@ def _by_function():
 
 def test_per_row_calls_are_parallel():
     loops = _by_function()
-    for name in ("all_rows", "all_rows_plus", "scale_rows"):
+    for name in ("all_rows", "all_rows_plus", "scale_rows", "pointer_rows"):
         assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    assert "lift_rows_double(" in loops["pointer_rows"][0]["condition"]
 
 
 def test_calls_touching_neighbouring_rows_stay_sequential():
