@@ -289,7 +289,9 @@ class _Collector:
         args = node.args.exprs if node.args else []
         line = node.coord.line if node.coord else 0
         refs, to_read = [], []
-        spans = dict(summary.spans)
+        # Offsets count the callee's elements: only arguments of that very type, not cast, use them.
+        spans = {k: condition for k, condition, element in summary.spans
+                 if k < len(args) and not isinstance(args[k], c_ast.Cast) and self._element(args[k]) == element}
         for k, a in enumerate(args):
             if k not in summary.reads and k not in summary.writes:
                 to_read.append(a)
@@ -332,6 +334,15 @@ class _Collector:
             self.reads(a)
         self.effects.refs.extend(refs)
         return True
+
+    def _element(self, arg) -> str | None:
+        """The element type of the array or pointer an argument (`a`, `a + e`, `&a[e]`, `A[e]`)
+        starts from, as its declaration spells it."""
+        while isinstance(arg, (c_ast.BinaryOp, c_ast.UnaryOp, c_ast.ArrayRef)):
+            arg = arg.left if isinstance(arg, c_ast.BinaryOp) else arg.expr if isinstance(arg, c_ast.UnaryOp) \
+                else arg.name
+        sym = self.symbols.lookup(arg.name) if isinstance(arg, c_ast.ID) else None
+        return sym.element if sym is not None else None
 
     def _pointer_target(self, arg):
         """(key, name, dimensions, subscript expressions read) of the block a pointer argument

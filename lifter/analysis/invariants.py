@@ -7,7 +7,8 @@ for the region's whole run, so the model may name them as a fresh isl parameter
 sound, conservatively:
 
 - every variable in the expression is an integer the region never assigns, whose
-  address it never takes (the region's ordinary parameters), or the root of a
+  address it never takes (the region's ordinary parameters; a global also needs the
+  region to call no unknown function), or the root of a
   struct field path (`g` of `g->n`, `s` of `s.len`) the region never assigns;
 - no write of the region may change a field the expression reads: no unknown
   call (`<world>`), no write through an unknown pointer (`<memory>`, rows of
@@ -50,8 +51,12 @@ class StandIns:
         if int_constant(node) is not None:
             return True
         if isinstance(node, c_ast.ID):
+            # A global may also be changed by an unknown call (a local whose address the region
+            # never takes cannot).
+            sym = self.symbols.lookup(node.name)
             return self.is_parameter(node.name) and not any(
-                w.key == node.name and not w.subscripts for w in self.writes())
+                (w.key == node.name and not w.subscripts) or (w.key == WORLD and sym.storage == "global")
+                for w in self.writes())
         if isinstance(node, c_ast.Cast):
             to = classify("", node.to_type.type, self.symbols.table.typedefs, "local")
             return to.kind == "scalar" and to.integer and self._invariant(node.expr)

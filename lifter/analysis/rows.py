@@ -82,7 +82,7 @@ def _rows_passed(root: c_ast.Node, summaries) -> set[int]:
     for node in walk(root):
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.args:
             summary = summaries.get(node.name.name)
-            spanned = {k for k, _ in summary.spans} if summary is not None else set()
+            spanned = {k for k, _, _ in summary.spans} if summary is not None else set()
             for k, arg in enumerate(node.args.exprs):
                 if k in spanned and isinstance(arg, c_ast.ArrayRef) and isinstance(arg.name, c_ast.ID):
                     out.add(id(arg))

@@ -405,7 +405,8 @@ class CallEffects:
     privatize it, and the callee would not see the private copy), returns no
     pointer, and calls only pure or summarized functions. `spans` narrow "any
     element" for some parameters: (position, isl condition on the offsets touched,
-    `OFFSET`, over the call's arguments `arg2`), see call_spans.py.
+    `OFFSET`, over the call's arguments `arg2`, element type: offsets count these),
+    see call_spans.py.
     """
 
     reads: frozenset
@@ -453,6 +454,7 @@ class _Summarizer:
         self.reads: set = set()
         self.writes: set = set()
         self.integer_params: dict[str, int] = {}  # integer parameter -> position
+        self.elements: dict[int, str] = {}  # pointer parameter's position -> its element type
         self.spans: SpanRecorder | None = None
 
     def run(self) -> CallEffects | None:
@@ -464,8 +466,8 @@ class _Summarizer:
             return None
         pos = lambda s: frozenset(r for r in s if isinstance(r, int))
         glob = lambda s: frozenset(r for r in s if isinstance(r, str))
-        return CallEffects(pos(self.reads), pos(self.writes), glob(self.reads), glob(self.writes),
-                           self.spans.spans())
+        spans = tuple((k, condition, self.elements[k]) for k, condition in self.spans.spans())
+        return CallEffects(pos(self.reads), pos(self.writes), glob(self.reads), glob(self.writes), spans)
 
     def _declare(self) -> None:
         ret = self.typedefs.resolve(self.func.decl.type.type)
@@ -484,6 +486,7 @@ class _Summarizer:
                     self.integer_params[p.name] = k
             elif sym.kind == "pointer" and not sym.indirect:
                 self.params[p.name] = k
+                self.elements[k] = sym.element
             else:
                 raise _NoSummary
         assigned = _assigned_names(self.func.body)

@@ -40,7 +40,8 @@ static void shadow(double *p, int m)
 
 def _spans(text):
     ast = c_parser.CParser().parse(text)
-    return {k: v.spans for k, v in SymbolTable(ast, Typedefs(ast)).call_effects.items()}
+    return {k: tuple((pos, cond) for pos, cond, element in v.spans)
+            for k, v in SymbolTable(ast, Typedefs(ast)).call_effects.items()}
 
 
 def test_spans_are_affine_conditions_over_the_callees_integer_parameters():
@@ -75,12 +76,15 @@ void pointer_rows_shifted(int n, int m, double **r) { for (int i = 0; i < n; i++
 void left_rows(int n, int m, double *a) { for (int i = 1; i < n; i++) row_left(&a[i * m], m); }
 /* NEGATIVE: each call also writes the first element of the next row. */
 void over_rows(int n, int m, double *a) { for (int i = 0; i < n - 1; i++) row_over(&a[i * m], m); }
+/* NEGATIVE: the callee's offsets count doubles, the caller's chars: rows of m chars get m doubles. */
+void char_rows(int n, int m, char *c) { for (int i = 0; i < n; i++) row_update((double *)&c[i * m], m); }
 /* NEGATIVE: no span (any element of the row's block). */
 void square_rows(int n, int m, double *a) { for (int i = 0; i < n; i++) squares(&a[i * m], m); }
 
 int main(void)
 {
     int n = 30, m = 20;
+    double s = 0;
     double *a = malloc(n * m * sizeof(double)), *b = malloc(n * m * sizeof(double));
     for (int k = 0; k < n * m; k++) { a[k] = k % 7; b[k] = (k % 3) * 0.4; }
     all_rows(n, m, a);
@@ -102,9 +106,11 @@ int main(void)
     for (int i = 0; i < n; i++)
         for (int j = 0; j <= m; j++)
             a[i * m + j % m] += r[i][j] * (j % 4);
+    char *c = calloc(n * m * sizeof(double), 1);
+    char_rows(n / 8, m, c);
+    for (int k = 0; k < n * m; k++) s += c[k] * (k % 3);
     nested(a, 2);
     shadow(b, 3);
-    double s = 0;
     for (int k = 0; k < n * m; k++) s += a[k] * (k % 5) + b[k] * (k % 3);
     printf("%.17g\n", s);
     return 0;
@@ -128,7 +134,7 @@ def test_per_row_calls_are_parallel():
 
 def test_calls_touching_neighbouring_rows_stay_sequential():
     loops = _by_function()
-    for name in ("left_rows", "over_rows", "square_rows"):
+    for name in ("left_rows", "over_rows", "square_rows", "char_rows"):
         assert not loops[name][0]["parallel"], name
 
 
