@@ -5,6 +5,8 @@ touches row i only, so the loop over rows is parallel. Negative cases: the calle
 sequential and the program prints exactly what the original prints."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from pycparser import c_parser
 
@@ -144,3 +146,13 @@ def test_program_gives_identical_results(tmp_path, threads):
     source = tmp_path / "spans.c"
     source.write_text(PROGRAM)
     prepare(source, tmp_path).check(threads)
+
+
+@needs_gcc
+def test_cuda_output_computes_the_same(tmp_path):
+    from tests.backend.test_cuda import CXX, same_results
+
+    if shutil.which(CXX) is None:
+        pytest.skip("needs g++ (emulated CUDA)")
+    output = same_results(PROGRAM, tmp_path)
+    assert "void kernel_all_rows_i" in output and "void kernel_left_rows_i" not in output
