@@ -26,29 +26,34 @@ from lifter.analysis.affine import AffineTranslator, NotAffine, int_constant
 
 ARG = "arg"  # spans name the call's arguments by position: arg1 is the second argument
 OFFSET = "OFFSET"  # and the offset from the pointer argument
+MAX_DEPTH = 20  # loops around an access, as the region builder's limit (budget.py)
 
 
 class SpanRecorder:
     """Collects the accesses through pointer parameters while a function body is walked."""
 
-    def __init__(self, integer_params: dict[str, int], assigned: set[str]):
+    def __init__(self, integer_params: dict[str, int], assigned: set[str], body: c_ast.Node):
         self.integer_params = integer_params  # integer parameter -> position
         self.assigned = assigned
+        self.assigned_in_bodies = _assigned_outside_headers(body)
         self.loops: list[tuple[str, str] | None] = []  # (variable, isl constraint), None: opaque
+        self.opaque = 0  # how many of `loops` are None
         self.accesses: dict[int, list[str]] = {}  # position -> isl conditions on the offset, one per access
         self.unranged: set[int] = set()
 
     # -- loops ---------------------------------------------------------------------------
     def enter_loop(self, node) -> None:
         """A loop around the accesses that follow, until `leave_loop`."""
-        self.loops.append(self._header(node) if isinstance(node, c_ast.For) else None)
+        header = self._header(node) if isinstance(node, c_ast.For) else None
+        self.loops.append(header)
+        self.opaque += header is None
 
     def leave_loop(self) -> None:
-        self.loops.pop()
+        self.opaque -= self.loops.pop() is None
 
     def _header(self, node: c_ast.For) -> tuple[str, str] | None:
-        if None in self.loops:
-            return None  # inside an opaque loop: nothing below has a span anyway
+        if self.opaque or len(self.loops) >= MAX_DEPTH:
+            return None  # inside an opaque loop nothing has a span anyway; deeper, isl would not cope
         init, cond, step = node.init, node.cond, node.next
         if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
             var, start = init.decls[0].name, init.decls[0].init
@@ -61,7 +66,7 @@ class SpanRecorder:
              and int_constant(step.rvalue) == 1)
         outer = {v for v, _ in self.loops}
         if not unit or var in self.integer_params or f"v_{var}" in outer or not isinstance(cond, c_ast.BinaryOp) \
-                or cond.op not in ("<", "<=") or not _is(cond.left, var) or _assigns(node.stmt, var):
+                or cond.op not in ("<", "<=") or not _is(cond.left, var) or var in self.assigned_in_bodies:
             return None
         try:
             translate = self._translator()
@@ -78,7 +83,7 @@ class SpanRecorder:
         """`p[subscript]` (or `*p` with subscript None) through the parameter at `position`."""
         if position in self.unranged:
             return
-        if any(loop is None for loop in self.loops):
+        if self.opaque:
             self.unranged.add(position)
             return
         try:
@@ -123,12 +128,23 @@ def _is(node, name: str) -> bool:
     return isinstance(node, c_ast.ID) and node.name == name
 
 
-def _assigns(node, name: str) -> bool:
-    from lifter.analysis.walk import walk
-
-    for n in walk(node):
+def _assigned_outside_headers(body: c_ast.Node) -> set[str]:
+    """Names assigned, incremented, address-taken or initialised anywhere in the function except in
+    a `for` header's initialisation and increment: a loop variable not among them keeps, in the
+    loop's body, the value its header gives it (one walk, so deep nests stay linear)."""
+    names, stack = set(), [body]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
         target = n.lvalue if isinstance(n, c_ast.Assignment) else \
             n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None
-        if _is(target, name) or (isinstance(n, c_ast.Decl) and n.name == name):
-            return True
-    return False
+        if isinstance(target, c_ast.ID):
+            names.add(target.name)
+        if isinstance(n, c_ast.Decl) and n.name and n.init is not None:
+            names.add(n.name)  # (`int j;` before `for (j = 0; ...)` sets nothing)
+        if isinstance(n, c_ast.For):
+            stack.extend([n.cond, n.stmt])
+        else:
+            stack.extend(child for _, child in n.children())
+    return names

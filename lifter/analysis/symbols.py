@@ -460,7 +460,7 @@ class _Summarizer:
     def run(self) -> CallEffects | None:
         try:
             self._declare()
-            self.spans = SpanRecorder(self.integer_params, _assigned_names(self.func.body))
+            self.spans = SpanRecorder(self.integer_params, _assigned_names(self.func.body), self.func.body)
             self._visit(self.func.body)
         except _NoSummary:
             return None
