@@ -54,12 +54,10 @@ def _shortened(text: str) -> str:
 
 def isl_name(name: str) -> str:
     """The isl name of a C variable, or of a stand-in given by its C text (`k * dim`)."""
-    if _IDENTIFIER.match(name):
-        return PREFIX + name
-    return stand_in_name(name)
+    return _stand_in_name(name) if is_stand_in(name) else PREFIX + name
 
 
-def stand_in_name(text: str) -> str:
+def _stand_in_name(text: str) -> str:
     """The isl parameter standing for the C expression `text`: `w_k_dim` for `k * dim`."""
     if text not in _STAND_IN_NAME:
         base = STAND_IN_PREFIX + ("_".join(re.findall(r"\w+", text)) or "e")

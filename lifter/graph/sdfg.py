@@ -26,6 +26,7 @@ import re
 
 import networkx as nx
 
+from lifter.analysis.affine import is_stand_in
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, Tasklet, is_loop_region, scope_children
 
@@ -60,7 +61,7 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     blocks = []
     for g in graphs:
         sdfg.add_containers(g)
-        sdfg.symbols.update(p for p in g.nodes[STATE]["node"].params if p.isidentifier())  # not stand-ins' C text
+        sdfg.symbols.update(p for p in g.nodes[STATE]["node"].params if not is_stand_in(p))
         blocks += sdfg.control_blocks(g, STATE)
     if not blocks:
         blocks = [_state("empty", [], [])]
