@@ -2,6 +2,10 @@
 
 Names are prefixed (`v_i` for C's `i`) so that C identifiers can never collide
 with isl's keywords (`and`, `min`, `mod`, ...); `c_name` strips the prefix.
+A *stand-in* is an isl parameter for a region-invariant expression that is not
+affine itself (`k * dim`, `g->n`): the region builder decides when one is sound,
+it is named `w_<readable>` (never a `v_` name, so never a C variable's) and
+`c_name` prints it back as the original C expression in parentheses.
 C division and remainder truncate toward zero while isl's floor and mod round
 down: they agree on the non-negative values loop bounds and subscripts have,
 which is why division is accepted only by a positive constant.
@@ -13,7 +17,12 @@ import re
 from pycparser import c_ast
 
 PREFIX = "v_"
-_PREFIXED = re.compile(r"\bv_(\w+)")
+STAND_IN_PREFIX = "w_"
+_PREFIXED = re.compile(r"\b([vw])_(\w+)")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*\Z")
+# Stand-ins interned for the process: isl name <-> C text, one name per text, never reused.
+_STAND_IN_TEXT: dict[str, str] = {}
+_STAND_IN_NAME: dict[str, str] = {}
 
 
 class NotAffine(Exception):
@@ -44,12 +53,36 @@ def _shortened(text: str) -> str:
 
 
 def isl_name(name: str) -> str:
-    return PREFIX + name
+    """The isl name of a C variable, or of a stand-in given by its C text (`k * dim`)."""
+    return _stand_in_name(name) if is_stand_in(name) else PREFIX + name
+
+
+def _stand_in_name(text: str) -> str:
+    """The isl parameter standing for the C expression `text`: `w_k_dim` for `k * dim`."""
+    if text not in _STAND_IN_NAME:
+        base = STAND_IN_PREFIX + ("_".join(re.findall(r"\w+", text)) or "e")
+        name, n = base, 1
+        while name in _STAND_IN_TEXT:
+            n += 1
+            name = f"{base}_{n}"
+        _STAND_IN_NAME[text], _STAND_IN_TEXT[name] = name, text
+    return _STAND_IN_NAME[text]
+
+
+def is_stand_in(name: str) -> bool:
+    """A region parameter that is a stand-in's C text rather than a variable's name."""
+    return not _IDENTIFIER.match(name)
 
 
 def c_name(text: str) -> str:
-    """Turn isl text back into C names."""
-    return _PREFIXED.sub(r"\1", text)
+    """Turn isl text back into C: variables' names, stand-ins' expressions (parenthesized)."""
+    def back(m: re.Match) -> str:
+        if m.group(1) == "v":
+            return m.group(2)
+        expr = _STAND_IN_TEXT.get(m.group(0))
+        return f"({expr})" if expr is not None else m.group(0)
+
+    return _PREFIXED.sub(back, text)
 
 
 def int_constant(node: c_ast.Node) -> int | None:
@@ -73,12 +106,15 @@ class AffineTranslator:
 
     `is_parameter(name)` decides whether a free name may be a symbolic parameter
     (an integer scalar that the region never writes); used parameters are
-    collected in `parameters`.
+    collected in `parameters`. `stand_in(node)`, where given, returns the C text of
+    a non-affine subexpression (a product or quotient of parameters, a struct field)
+    that may be a stand-in parameter, else None; the text joins `parameters`.
     """
 
-    def __init__(self, iterators, is_parameter):
+    def __init__(self, iterators, is_parameter, stand_in=None):
         self.iterators = set(iterators)
         self.is_parameter = is_parameter
+        self.stand_in = stand_in
         self.parameters: set[str] = set()
         self.numerators: list[str] = []  # must be proved non-negative where evaluated
 
@@ -121,6 +157,8 @@ class AffineTranslator:
             return self._binary(node)
         if isinstance(node, c_ast.TernaryOp):
             return self._min_max(node)
+        if isinstance(node, c_ast.StructRef):
+            return self._stand_in(node, "struct field")
         raise NotAffine(f"{type(node).__name__.lower()} in an index or bound")
 
     def _binary(self, node: c_ast.BinaryOp) -> tuple[str, int | None]:
@@ -138,8 +176,10 @@ class AffineTranslator:
                 return f"{lv}*({right})", None
             if rv is not None:
                 return f"{rv}*({left})", None
-            raise NotAffine("product of two variables (not affine)")
+            return self._stand_in(node, "product of two variables")
         if op in ("/", "%"):
+            if rv is None and lv is None:
+                return self._stand_in(node, f"'{op}' of two variables")
             if rv is None or rv <= 0:
                 raise NotAffine(f"'{op}' by a value that is not a positive constant")
             if lv is not None and lv >= 0:
@@ -150,6 +190,13 @@ class AffineTranslator:
                 return f"floor(({left})/{rv})", None
             return f"(({left}) mod {rv})", None
         raise NotAffine(f"operator '{op}' in an index or bound")
+
+    def _stand_in(self, node: c_ast.Node, what: str) -> tuple[str, None]:
+        text = self.stand_in(node) if self.stand_in is not None else None
+        if text is None:
+            raise NotAffine(f"{what} (not affine, and not provably invariant in the loop nest)")
+        self.parameters.add(text)
+        return isl_name(text), None
 
     def _min_max(self, node: c_ast.TernaryOp) -> tuple[str, int | None]:
         """`a < b ? a : b` is min(a, b); `a > b ? a : b` is max(a, b) (and the mirrored forms)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.affine import AffineTranslator, NotAffine
+from lifter.analysis.affine import AffineTranslator, NotAffine, c_text
 
 Monomial = tuple[str, ...]  # sorted parameter names; () is the constant term
 
@@ -23,7 +23,9 @@ def monomials(node: c_ast.Node, is_size) -> dict[Monomial, c_ast.Node]:
     """Split an index into {monomial of size parameters: affine coefficient expression}.
 
     `is_size(name)` says which names are size parameters (they multiply loop
-    variables); other names (loop variables) must appear linearly.
+    variables); other names (loop variables) must appear linearly. A struct field
+    (`g->ny`) is a size when `is_size(node)` accepts its node (a stand-in parameter,
+    see invariants.py); its monomial factor is then its C text.
     """
     terms = _expand(node, is_size)
     out: dict[Monomial, c_ast.Node] = {}
@@ -50,17 +52,27 @@ def _expand(node, is_size) -> list[tuple[Monomial, c_ast.Node]]:
         if size_l is not None:
             return [(tuple(sorted(m + size_l)), c) for m, c in _expand(right, is_size)]
         return [((), node)]  # constant factors and the like: left to the affine translator
-    if isinstance(node, c_ast.ID) and is_size(node.name):
-        return [((node.name,), c_ast.Constant("int", "1"))]
+    name = _size_name(node, is_size)
+    if name is not None:
+        return [((name,), c_ast.Constant("int", "1"))]
     return [((), node)]
+
+
+def _size_name(node, is_size) -> str | None:
+    if isinstance(node, c_ast.ID) and is_size(node.name):
+        return node.name
+    if isinstance(node, c_ast.StructRef) and is_size(node):
+        return c_text(node)
+    return None
 
 
 def _size_product(node, is_size) -> Monomial | None:
     """The size parameters multiplied in `node` (n, n*m, (n)), or None if it is something else."""
     if isinstance(node, c_ast.Cast):
         return _size_product(node.expr, is_size)
-    if isinstance(node, c_ast.ID) and is_size(node.name):
-        return (node.name,)
+    name = _size_name(node, is_size)
+    if name is not None:
+        return (name,)
     if isinstance(node, c_ast.BinaryOp) and node.op == "*":
         a, b = _size_product(node.left, is_size), _size_product(node.right, is_size)
         if a is not None and b is not None:

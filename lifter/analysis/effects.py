@@ -40,6 +40,9 @@ class Ref:
     text: str
     line: int
     field_path: str = ""
+    # A call's access over a range (call_spans.py): (variable, condition, call arguments); the
+    # variable, in the subscripts, takes the offsets `OFFSET` of the isl condition over `arg<k>`.
+    span: tuple | None = None
 
 
 @dataclass
@@ -54,8 +57,10 @@ class Effects:
 
 
 class _Collector:
-    def __init__(self, symbols, scoped, guarded: bool, effects: Effects, field_sensitive=frozenset(), rewrite=None):
+    def __init__(self, symbols, scoped, guarded: bool, effects: Effects, field_sensitive=frozenset(), rewrite=None,
+                 rows=frozenset()):
         self.symbols = symbols
+        self.rows = rows  # row arrays read as 2-D arrays (rows.py)
         self.rewrite = rewrite or symbols.table.inline_helpers  # subscripts as the analysis reads them
         self.scoped = scoped
         self.guarded = guarded
@@ -89,6 +94,10 @@ class _Collector:
                 sym = self.symbols.lookup(base.name)
                 if sym is not None and sym.kind == "scalar":
                     self._memory(is_write, line, node)
+                    return
+                if sym is not None and sym.indirect and base.name in self.rows and len(subs) == sym.ndim:
+                    key = self.scoped(base.name)
+                    self.effects.refs.append(Ref(key, base.name, subs, is_write, may, c_text(node), line))
                     return
                 if sym is not None and sym.indirect:
                     # Rows reached through loaded pointers may overlap: any element, may-access.
@@ -280,18 +289,40 @@ class _Collector:
         args = node.args.exprs if node.args else []
         line = node.coord.line if node.coord else 0
         refs, to_read = [], []
+        # Offsets count the callee's elements: only arguments of that very type, not cast, use them.
+        spans = {k: condition for k, condition, element in summary.spans
+                 if k < len(args) and not isinstance(args[k], c_ast.Cast) and self._element(args[k]) == element}
         for k, a in enumerate(args):
             if k not in summary.reads and k not in summary.writes:
                 to_read.append(a)
+                continue
+            if k in spans and isinstance(a, c_ast.ArrayRef) and isinstance(a.name, c_ast.ID) \
+                    and a.name.name in self.rows:
+                # A row of a `double **` read as 2-D (rows.py): the call touches its span of row e.
+                var, row = f"__lift_span{k}", self.rewrite(a.subscript)
+                to_read.append(a.subscript)
+                for is_write in (False, True):
+                    if k in (summary.writes if is_write else summary.reads):
+                        refs.append(Ref(self.scoped(a.name.name), a.name.name, [row, c_ast.ID(var)], is_write,
+                                        is_write, c_text(a), line, span=(var, spans[k], tuple(args))))
                 continue
             target = self._pointer_target(a)
             if target is None:
                 return False
             key, name, ndim, subscripts = target
             to_read.extend(subscripts)
+            span = spans.get(k)
+            offset = _offset(a) if span is not None and ndim == 1 else None
             for is_write in (False, True):
-                if k in (summary.writes if is_write else summary.reads):
+                if k not in (summary.writes if is_write else summary.reads):
+                    continue
+                if offset is None:
                     refs.append(Ref(key, name, [None] * ndim, is_write, is_write, c_text(a), line))
+                    continue
+                var = f"__lift_span{k}"  # the callee's offset: the subscript is `offset + var`
+                index = self.rewrite(c_ast.BinaryOp("+", offset, c_ast.ID(var)))
+                refs.append(Ref(key, name, [index], is_write, is_write, c_text(a), line,
+                                span=(var, span, tuple(args))))
         for name in sorted(summary.global_reads | summary.global_writes):
             sym = self.symbols.lookup(name)
             if sym is None or sym is not self.symbols.table.globals.get(name) or self.scoped(name) != name:
@@ -303,6 +334,15 @@ class _Collector:
             self.reads(a)
         self.effects.refs.extend(refs)
         return True
+
+    def _element(self, arg) -> str | None:
+        """The element type of the array or pointer an argument (`a`, `a + e`, `&a[e]`, `A[e]`)
+        starts from, as its declaration spells it."""
+        while isinstance(arg, (c_ast.BinaryOp, c_ast.UnaryOp, c_ast.ArrayRef)):
+            arg = arg.left if isinstance(arg, c_ast.BinaryOp) else arg.expr if isinstance(arg, c_ast.UnaryOp) \
+                else arg.name
+        sym = self.symbols.lookup(arg.name) if isinstance(arg, c_ast.ID) else None
+        return sym.element if sym is not None else None
 
     def _pointer_target(self, arg):
         """(key, name, dimensions, subscript expressions read) of the block a pointer argument
@@ -336,6 +376,21 @@ class _Collector:
         return None
 
 
+def _offset(arg) -> c_ast.Node | None:
+    """The element a pointer argument points to, as an index into its block: 0 for `a`, `e` for
+    `a + e` and `&a[e]`, `-e` for `a - e`; None for other forms (`&a[e].f`)."""
+    while isinstance(arg, c_ast.Cast):
+        arg = arg.expr
+    if isinstance(arg, c_ast.ID):
+        return c_ast.Constant("int", "0")
+    if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
+        return arg.right if arg.op == "+" else c_ast.UnaryOp("-", arg.right)
+    if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ArrayRef) \
+            and isinstance(arg.expr.name, c_ast.ID):
+        return arg.expr.subscript
+    return None
+
+
 def _conditional_parts(node):
     """(parts that always run, parts that may not) of a control construct inside a
     statement (an opaque loop's body, a branch, a short-circuit operand), else None.
@@ -366,9 +421,9 @@ def _has_pointer_ops(node) -> bool:
 
 
 def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, field_sensitive=frozenset(),
-                    rewrite=None) -> Effects:
+                    rewrite=None, rows=frozenset()) -> Effects:
     effects = Effects()
-    collector = _Collector(symbols, scoped, guarded, effects, field_sensitive, rewrite)
+    collector = _Collector(symbols, scoped, guarded, effects, field_sensitive, rewrite, rows)
     effects._collector = collector
     if isinstance(node, c_ast.For) and _init_target(node) is not None:
         # An opaque loop sets its variable before any use: the reads inside see that value.

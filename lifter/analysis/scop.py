@@ -10,6 +10,8 @@ nest unmodelable, and it is reported as such.
 """
 from __future__ import annotations
 
+import re
+
 import islpy as isl
 from pycparser import c_ast
 
@@ -17,6 +19,9 @@ from lifter.analysis.walk import walk
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
+from lifter.analysis.call_spans import OFFSET
+from lifter.analysis.invariants import StandIns
+from lifter.analysis.rows import row_arrays
 from lifter.analysis.model import Access, Container, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
 
@@ -163,10 +168,12 @@ class RegionBuilder:
         self.params: set[str] = set()
         self.written: set[str] = set()
         self._scopes: list[dict[str, str]] = []
+        self._stand_ins = None
 
     # -- entry point -------------------------------------------------------------------------
     def build(self, root: c_ast.For) -> Region:
         self.written = written_names(root)
+        self._stand_ins = StandIns(root, self.symbols, self._is_parameter, self.written)
         self._check_control_flow(root)
         self._plan_shapes(root)
         self._scopes = [{}]
@@ -178,7 +185,10 @@ class RegionBuilder:
                       self.containers, params, context,
                       called_in_loop=self.function in self.symbols.table.called_in_loops)
 
-    def _is_size(self, name: str) -> bool:
+    def _is_size(self, name) -> bool:
+        """A name, or a struct field's node, that may be a size parameter of a flat buffer."""
+        if isinstance(name, c_ast.Node):
+            return self._stand_ins(name) is not None
         return name not in self._loop_vars and self._is_parameter(name)
 
     def _plan_shapes(self, root: c_ast.For) -> None:
@@ -188,12 +198,14 @@ class RegionBuilder:
         self.shapes: dict[str, list] = {}
         found: dict[str, list[set]] = {}
         for n in walk(root):
-            if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID):
-                sym = self.symbols.lookup(n.name.name)
+            # `a[e]`, and `a + e` (a call's argument, read with the callee's span: effects.py)
+            if isinstance(n, c_ast.ArrayRef) or (isinstance(n, c_ast.BinaryOp) and n.op == "+"):
+                base, index = (n.name, n.subscript) if isinstance(n, c_ast.ArrayRef) else (n.left, n.right)
+                sym = self.symbols.lookup(base.name) if isinstance(base, c_ast.ID) else None
                 if sym is None or sym.kind not in ("pointer", "array") or sym.ndim != 1 or sym.indirect:
                     continue
-                index = self.symbols.table.inline_helpers(n.subscript)
-                found.setdefault(n.name.name, []).append(set(monomials(index, self._is_size)))
+                index = self.symbols.table.inline_helpers(index)
+                found.setdefault(base.name, []).append(set(monomials(index, self._is_size)))
         for key, indices in _flat_fields(root, self.written).items():
             found[key] = [set(monomials(self.symbols.table.inline_helpers(i), self._is_size)) for i in indices]
         for name, sets in found.items():
@@ -202,6 +214,7 @@ class RegionBuilder:
                 if chain is not None:
                     self.shapes[name] = chain
         self.field_sensitive = _field_by_field(root, self.symbols)
+        self.rows = row_arrays(root, self.symbols, self.written)
 
     def _check_control_flow(self, root: c_ast.For) -> None:
         """Reject nests that jump out: return, goto, labels, or break/continue of an affine loop."""
@@ -256,7 +269,7 @@ class RegionBuilder:
         return sym is not None and sym.kind == "scalar" and sym.integer
 
     def _translator(self, iterators) -> AffineTranslator:
-        return AffineTranslator(iterators, self._is_parameter)
+        return AffineTranslator(iterators, self._is_parameter, self._stand_ins)
 
     def _scoped(self, name: str) -> str:
         """The container key of a name: block-locals of the region get unique keys."""
@@ -458,7 +471,7 @@ class RegionBuilder:
         self.statements[stmt_id] = stmt
         effects = collect_effects(node, self.symbols, self._scoped, guarded=bool(guarded),
                                   field_sensitive=self.field_sensitive,
-                                  declared_key=declared_key, rewrite=self._rewrite)
+                                  declared_key=declared_key, rewrite=self._rewrite, rows=self.rows)
         own = len(effects.refs)
         for cond in guarded:
             effects.add_reads_of(cond)
@@ -486,12 +499,15 @@ class RegionBuilder:
 
     def _add_access(self, stmt: Statement, ref, translate: AffineTranslator, iters) -> None:
         container = self._container(ref)
+        span = self._span(ref, translate)  # a call's range of elements: (variable, constraint)
+        if span is not None:
+            translate.iterators.add(ref.span[0])
         subs = []
         exact = True
         if container.strides:
-            subs, exact = self._delinearized(stmt, ref, translate, iters, container)
+            subs, exact = self._delinearized(stmt, ref, translate, iters, container, span)
         for k in range(len(subs), container.ndim):
-            if k < len(ref.subscripts) and ref.subscripts[k] is not None:
+            if k < len(ref.subscripts) and ref.subscripts[k] is not None and (span or not ref.span):
                 try:
                     subs.append(translate.expr(ref.subscripts[k]))
                     continue
@@ -499,15 +515,45 @@ class RegionBuilder:
                     pass
             subs.append(f"o{k}")
             exact = False
+        if span is not None:
+            translate.iterators.discard(ref.span[0])
         acc_id = f"{stmt.id}_a{len(stmt.accesses)}"
         params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
-        rel = isl.Map(f"[{params}] -> {{ {acc_id}[{', '.join(iters)}] -> {_tuple(ref.key)}[{', '.join(subs)}] }}")
+        if span is None:
+            rel = isl.Map(f"[{params}] -> {{ {acc_id}[{', '.join(iters)}] -> {_tuple(ref.key)}[{', '.join(subs)}] }}")
+        else:  # the elements at every offset of the range
+            outs = [f"o{k}" for k in range(len(subs))]
+            equal = [f"o{k} = {sub}" for k, sub in enumerate(subs) if sub != f"o{k}"]
+            rel = isl.Map(f"[{params}] -> {{ {acc_id}[{', '.join(iters)}] -> {_tuple(ref.key)}[{', '.join(outs)}] : "
+                          f"exists ({span[0]}: {' and '.join([span[1]] + equal)}) }}")
         rel = rel.intersect_domain(stmt.domain.set_tuple_name(acc_id))
         must = ref.is_write and exact and not ref.may
         stmt.accesses.append(Access(acc_id, stmt.id, ref.key, ref.is_write, must, rel, ref.text, ref.line))
 
-    def _delinearized(self, stmt, ref, translate, iters, container) -> tuple[list[str], bool]:
-        """Subscripts of an access to a delinearized buffer, if provably within the shape."""
+    def _span(self, ref, translate: AffineTranslator) -> tuple[str, str] | None:
+        """For a call's access over a range of offsets (effects.py `Ref.span`), the range's
+        variable and its constraint in isl, with the call's arguments put in; None where there
+        is no range or its bounds are not affine here (then the access is "any element")."""
+        if ref.span is None:
+            return None
+        var, condition, args = ref.span
+
+        def arg(m):
+            k = int(m.group(1))
+            if k >= len(args):
+                raise NotAffine("a call with fewer arguments than its function's parameters")
+            return f"({translate.expr(self._rewrite(args[k]))})"
+
+        try:
+            condition = re.sub(r"\barg(\d+)\b", arg, condition)
+        except NotAffine:
+            return None
+        t = isl_name(var)
+        return t, "(" + re.sub(rf"\b{OFFSET}\b", t, condition) + ")"
+
+    def _delinearized(self, stmt, ref, translate, iters, container, span=None) -> tuple[list[str], bool]:
+        """Subscripts of an access to a delinearized buffer, if provably within the shape
+        (for every offset of a call's range `span`, where there is one)."""
         chain = self.shapes[ref.key]
         if len(ref.subscripts) != 1 or ref.subscripts[0] is None:
             return [], False
@@ -523,7 +569,10 @@ class RegionBuilder:
         for sub, extent in zip(subs[1:], extents(chain)):
             translate.parameters.add(extent)
             params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
-            outside = isl.Set(f"[{params}] -> {{ {stmt.id}[{names}] : {sub} < 0 or {sub} >= {isl_name(extent)} }}")
+            where = f"({sub} < 0 or {sub} >= {isl_name(extent)})"
+            if span is not None:
+                where = f"exists ({span[0]}: {span[1]} and {where})"
+            outside = isl.Set(f"[{params}] -> {{ {stmt.id}[{names}] : {where} }}")
             if not outside.intersect(dom).is_empty():
                 return [], False
         return subs, exact
@@ -541,6 +590,8 @@ class RegionBuilder:
         else:
             c = Container(ref.name, sym.ndim, sym.element, sym.kind, sym.restrict, sym.storage,
                           indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims])
+        if ref.key in self.rows and not ref.field_path:
+            c.kind, c.restrict = "pointer", False  # rows reached through pointers, tested at run time (rows.py)
         if ref.field_path and ref.field_path.startswith(".") and sym is not None and ref.subscripts \
                 and ref.name in self.field_sensitive:
             # One field of an array of structs: its own container, as aliasable as the array.

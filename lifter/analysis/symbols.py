@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from lifter.analysis.call_spans import SpanRecorder
+
 INTEGER_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "_Bool", "bool"}
 FLOAT_WORDS = {"float", "double"}
 
@@ -135,6 +137,7 @@ class SymbolTable:
                 name = ext.decl.name
                 self.globals[name] = Symbol(name, "function", storage="global", decl=ext.decl)
 
+        self.structs = _struct_definitions(ast)
         self.pure_functions = _pure_functions(ast, typedefs)
         self.call_effects = call_effects(ast, typedefs, self.pure_functions)
         self.called_in_loops = _called_in_loops(ast)
@@ -165,8 +168,63 @@ class SymbolTable:
                 _replace_child(copy, name, new)
         return copy or node
 
+    def field_symbol(self, node: c_ast.StructRef, lookup) -> Symbol | None:
+        """What the field `s.f`, `p->f` or `p->a.b` is (its declared type, classified), or None
+        where the struct's definition cannot be found; `lookup` resolves the root name."""
+        type_node = self._field_type(node, lookup)
+        return classify(node.field.name, type_node, self.typedefs, "field") if type_node is not None else None
+
+    def in_union(self, node: c_ast.StructRef, lookup) -> bool:
+        """Some field on the path `p->a.b` is a member of a union (or the path is unknown):
+        then other members share its storage."""
+        while isinstance(node, c_ast.StructRef):
+            owner = self._owner(node, lookup)
+            if owner is None or isinstance(owner, c_ast.Union):
+                return True
+            node = node.name
+        return False
+
+    def _field_type(self, node: c_ast.StructRef, lookup) -> c_ast.Node | None:
+        struct = self._owner(node, lookup)
+        if struct is None:
+            return None
+        decls = struct.decls if struct.decls is not None else self.structs.get((type(struct), struct.name))
+        for decl in decls or []:
+            if decl.name == node.field.name:
+                return decl.type
+        return None
+
+    def _owner(self, node: c_ast.StructRef, lookup) -> c_ast.Struct | c_ast.Union | None:
+        """The struct or union `node`'s field belongs to."""
+        base = node.name
+        if isinstance(base, c_ast.ID):
+            sym = lookup(base.name)
+            owner = sym.decl.type if sym is not None and isinstance(sym.decl, c_ast.Decl) else None
+        elif isinstance(base, c_ast.StructRef):
+            owner = self._field_type(base, lookup)
+        else:
+            return None
+        owner = self.typedefs.resolve(owner) if owner is not None else None
+        if node.type == "->":
+            owner = self.typedefs.resolve(owner.type) if isinstance(owner, c_ast.PtrDecl) else None
+        if not (isinstance(owner, c_ast.TypeDecl) and isinstance(owner.type, (c_ast.Struct, c_ast.Union))):
+            return None
+        return owner.type
+
     def for_function(self, func: c_ast.FuncDef) -> "FunctionSymbols":
         return FunctionSymbols(self, func)
+
+
+def _struct_definitions(ast: c_ast.FileAST) -> dict:
+    """{(Struct or Union, tag): member declarations} of every tagged definition in the file."""
+    found = {}
+    stack = [ast]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (c_ast.Struct, c_ast.Union)) and node.name and node.decls is not None:
+            found[(type(node), node.name)] = node.decls
+        stack.extend(child for _, child in node.children())
+    return found
 
 
 def _called_in_loops(ast: c_ast.FileAST) -> set[str]:
@@ -334,6 +392,8 @@ def _replace_child(node: c_ast.Node, name: str, new: c_ast.Node) -> None:
         setattr(node, attr, items)
     else:
         setattr(node, name, new)
+
+
 @dataclass(frozen=True)
 class CallEffects:
     """What a call to a file-local function does to memory outside its own locals.
@@ -343,13 +403,17 @@ class CallEffects:
     `global_writes` the global arrays it may touch. A function with such a
     summary touches no global scalar (the caller may use it as a loop bound or
     privatize it, and the callee would not see the private copy), returns no
-    pointer, and calls only pure or summarized functions.
+    pointer, and calls only pure or summarized functions. `spans` narrow "any
+    element" for some parameters: (position, isl condition on the offsets touched,
+    `OFFSET`, over the call's arguments `arg2`, element type: offsets count these),
+    see call_spans.py.
     """
 
     reads: frozenset
     writes: frozenset
     global_reads: frozenset
     global_writes: frozenset
+    spans: tuple = ()
 
 
 def call_effects(ast: c_ast.FileAST, typedefs: Typedefs, pure: set[str]) -> dict[str, CallEffects]:
@@ -389,16 +453,21 @@ class _Summarizer:
         self.locals: set[str] = set()  # scalar parameters, local scalars and arrays
         self.reads: set = set()
         self.writes: set = set()
+        self.integer_params: dict[str, int] = {}  # integer parameter -> position
+        self.elements: dict[int, str] = {}  # pointer parameter's position -> its element type
+        self.spans: SpanRecorder | None = None
 
     def run(self) -> CallEffects | None:
         try:
             self._declare()
+            self.spans = SpanRecorder(self.integer_params, _assigned_names(self.func.body), self.func.body)
             self._visit(self.func.body)
         except _NoSummary:
             return None
         pos = lambda s: frozenset(r for r in s if isinstance(r, int))
         glob = lambda s: frozenset(r for r in s if isinstance(r, str))
-        return CallEffects(pos(self.reads), pos(self.writes), glob(self.reads), glob(self.writes))
+        spans = tuple((k, condition, self.elements[k]) for k, condition in self.spans.spans())
+        return CallEffects(pos(self.reads), pos(self.writes), glob(self.reads), glob(self.writes), spans)
 
     def _declare(self) -> None:
         ret = self.typedefs.resolve(self.func.decl.type.type)
@@ -413,8 +482,11 @@ class _Summarizer:
             sym = classify(p.name, p.type, self.typedefs, "param")
             if sym.kind == "scalar":
                 self.locals.add(p.name)
+                if sym.integer:
+                    self.integer_params[p.name] = k
             elif sym.kind == "pointer" and not sym.indirect:
                 self.params[p.name] = k
+                self.elements[k] = sym.element
             else:
                 raise _NoSummary
         assigned = _assigned_names(self.func.body)
@@ -489,13 +561,31 @@ class _Summarizer:
             raise _NoSummary
         if root is None:
             return
+        if isinstance(root, int):
+            self._span(node, root)
         if is_write:
             self.writes.add(root)
         if also_read or not is_write:
             self.reads.add(root)
 
+    def _span(self, node, position: int) -> None:
+        """Record `p[e]` or `*p` on a pointer parameter for its span; anything else loses it."""
+        if isinstance(node, c_ast.ArrayRef) and isinstance(node.name, c_ast.ID) and node.name.name in self.params:
+            self.spans.access(position, node.subscript)
+        elif isinstance(node, c_ast.UnaryOp) and node.op == "*" and isinstance(node.expr, c_ast.ID) \
+                and node.expr.name in self.params:
+            self.spans.access(position, None)
+        else:
+            self.spans.lose(position)
+
     def _visit(self, node) -> None:
         if node is None:
+            return
+        if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+            self.spans.enter_loop(node)
+            for _, child in node.children():
+                self._visit(child)
+            self.spans.leave_loop()
             return
         if isinstance(node, c_ast.Assignment):
             self._visit(node.rvalue)
@@ -550,6 +640,8 @@ class _Summarizer:
                 root = self._root_of_address(a)
                 if isinstance(root, tuple):
                     raise _NoSummary
+                if isinstance(root, int):
+                    self.spans.lose(root)  # passed on: its callee's span is not composed
                 if root is not None and k in callee.reads:
                     self.reads.add(root)
                 if root is not None and k in callee.writes:

@@ -7,6 +7,7 @@ from lifter.backend.edits import Insertion, apply, before_statement, line_start
 from lifter.frontend.source import SourceFile
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpRegion, scope_children
+from lifter.transform.rows_check import helper_definitions
 
 MARK = "/* lift */"
 RESTRUCTURED = "/* lift: loop nest restructured for locality (see the report) */"
@@ -65,7 +66,8 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
             continue
         for child in scope_children(g, STATE):
             _annotate(g, source.text, child, insertions, replacements)
-    return apply(source.text, insertions, replacements)
+    out = apply(source.text, insertions, replacements)
+    return helper_definitions(out) + out
 
 
 def _annotate(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[Insertion], replacements: list) -> None:

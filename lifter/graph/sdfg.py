@@ -25,6 +25,7 @@ import re
 
 import networkx as nx
 
+from lifter.analysis.affine import is_stand_in
 from lifter.graph.build import data_id
 from lifter.graph.control import contained, transitions
 from lifter.graph.nodes import STATE, AccessNode, LoopRegion, MapScope, Memlet, Tasklet, scope_children
@@ -60,7 +61,7 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     blocks, edges = [], []
     for g in graphs:
         sdfg.add_containers(g)
-        sdfg.symbols.update(g.nodes[STATE]["node"].params)
+        sdfg.symbols.update(p for p in g.nodes[STATE]["node"].params if not is_stand_in(p))
         if blocks:  # the regions of the file run one after the other
             edges.append((len(blocks) - 1, len(blocks)))
         region_blocks, region_edges = sdfg.control_blocks(g, STATE)

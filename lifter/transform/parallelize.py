@@ -33,6 +33,7 @@ import networkx as nx
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c, pw_to_c
+from lifter.transform.rows_check import rows_test
 
 # Iterations x statements below which a parallel region costs more than it saves.
 MIN_PARALLEL_WORK = 40_000
@@ -324,12 +325,15 @@ def _alias_condition(touched: list) -> str:
             continue
         shared.setdefault(node.container, (node, []))[1].append(rng)
     pointers = [c for c, (node, _) in shared.items() if node.kind in ("pointer", "memory") and not node.restrict]
+    # Rows of a `double **` read as a 2-D array (analysis/rows.py): tested disjoint first, so
+    # that the spans after it may read their first and last row pointers.
+    rows = [c for c, (node, _) in shared.items() if node.indirect and (c in written or c in pointers)]
     if not pointers:
         return ""
     pairs = []
     for p in pointers:
         for q, (qnode, _) in shared.items():
-            if q == p or qnode.restrict or qnode.kind == "array" and qnode.storage != "global":
+            if q == p or qnode.restrict or qnode.kind == "array" and qnode.storage != "global" and not qnode.indirect:
                 continue
             if qnode.name == shared[p][0].name:
                 continue  # two fields of one array of structs never overlap
@@ -338,8 +342,16 @@ def _alias_condition(touched: list) -> str:
             if qnode.kind in ("pointer", "memory") and (q, p) in pairs:
                 continue
             pairs.append((p, q))
+    tests = []
+    for c in rows:
+        node, ranges = shared[c]
+        bounds = _bounds(node, ranges)
+        if bounds is None:
+            return f"!the rows of '{c}' may overlap and their accessed ranges cannot be bounded at run time"
+        (lo, first), (hi, last) = bounds
+        tests.append(rows_test(node.element, node.name, lo, hi, first, last))
     if not pairs:
-        return ""
+        return " && ".join(tests)
     spans = {}
     checks = []
     for p, q in pairs:
@@ -351,12 +363,22 @@ def _alias_condition(touched: list) -> str:
                 return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time"
         (plo, phi), (qlo, qhi) = spans[p], spans[q]
         checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
-    return " && ".join(checks)
+    return " && ".join(tests + checks)
 
 
 def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
-    """C expressions for the first and one-past-last byte the map touches in a container."""
-    if node.kind == "memory" or node.indirect or node.ndim == 0:
+    """C expressions for the first and one-past-last byte the map touches in a container
+    (for rows of pointers, valid only where their `rows_test` holds)."""
+    bounds = _bounds(node, ranges)
+    if bounds is None:
+        return None
+    first, last = bounds
+    return f"(const char *)&{_element(node, first)}", f"(const char *)(&{_element(node, last)} + 1)"
+
+
+def _bounds(node: AccessNode, ranges) -> tuple[list[str], list[str]] | None:
+    """C expressions for the first and last index in each dimension the map touches."""
+    if node.kind == "memory" or node.ndim == 0:
         return None
     rng = ranges[0]
     for r in ranges[1:]:
@@ -371,7 +393,7 @@ def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
             return None
         first.append(lo)
         last.append(hi)
-    return f"(const char *)&{_element(node, first)}", f"(const char *)(&{_element(node, last)} + 1)"
+    return first, last
 
 
 # Pieces of a bound beyond which the C test gets too long to be worth it.

@@ -221,7 +221,9 @@ def test_verdicts_of_the_program():
     assert not t["parallel"] and i["parallelized"] and "&" in i["condition"]
     assert not by_function["scatter"][0]["parallelized"]
     assert not by_function["histogram"][0]["parallelized"]
-    assert not any(e["parallelized"] for e in by_function["rows_add"])
+    # Rows that share memory: parallel only under the run-time test that the rows are disjoint,
+    # which fails on the overlapping rows main passes (the differential run below).
+    assert all(not e["parallelized"] or "lift_rows_double(" in e["condition"] for e in by_function["rows_add"])
 
 
 @needs_gcc

@@ -1,19 +1,16 @@
 """The analysis' loop verdicts against hand-derived facts on the corpus kernels.
 
-`KNOWN_CONSERVATIVE` lists the loops where lift is, knowingly, more cautious than
-the hand verdict (it keeps a parallel loop sequential); each has the reason. A loop
-lift calls parallel that the hand verdict calls sequential would be a miscompile,
-and no such exception exists.
+Every corpus loop with a hand verdict must get exactly that verdict (parallel or not, and
+the same reductions). A loop lift calls parallel that the hand verdict calls sequential
+would be a miscompile; one it keeps sequential that the hand verdict calls parallel is a
+missed opportunity. Some verdicts hold under a run-time condition (Floyd-Warshall's
+`path[k][k] >= 0`), which the report gives with them.
 """
 import pytest
 
 from lifter import lift_file
 from tests.analysis.expected_verdicts import EXPECTED
 from tests.harness import CORPUS
-
-KNOWN_CONSERVATIVE = {
-    ("miniapps/kmeans.c", 68): "the bound k * dim is a product of two parameters (not affine): the loop is not modelled",
-}
 
 CASES = [(f, loop) for f, loops in EXPECTED.items() for loop in loops]
 
@@ -33,9 +30,6 @@ def reports():
 @pytest.mark.parametrize("name,loop", CASES, ids=[f"{f}:{l['line']}:{l['var']}" for f, l in CASES])
 def test_loop_verdict(name, loop, reports):
     got = reports(name).get((loop["line"], loop["var"]))
-    if (name, loop["line"]) in KNOWN_CONSERVATIVE:
-        assert not loop["parallel"] or got is None or not got["parallel"], "now proved: drop the exception"
-        return
     assert got is not None, f"no report entry for the loop over {loop['var']} at line {loop['line']}"
     assert got["parallel"] == loop["parallel"], got["reason"]
     if loop["parallel"]:

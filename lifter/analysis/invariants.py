@@ -1,0 +1,121 @@
+"""Stand-in parameters: non-affine expressions whose value is fixed for a whole region.
+
+Loop bounds and subscripts such as `k * dim`, `g->n` or `p->nx * p->ny` are not
+affine, but where nothing in the region can change them they are one integer
+for the region's whole run, so the model may name them as a fresh isl parameter
+(a stand-in, see affine.py) and stay exact. `StandIns` decides when that is
+sound, conservatively:
+
+- every variable in the expression is an integer the region never assigns, whose
+  address it never takes (the region's ordinary parameters; a global also needs the
+  region to call no unknown function), or the root of a
+  struct field path (`g` of `g->n`, `s` of `s.len`) the region never assigns;
+- no write of the region may change a field the expression reads: no unknown
+  call (`<world>`), no write through an unknown pointer (`<memory>`, rows of
+  `double **`), no write of a field of the same name (another pointer of the same
+  type may point to the same struct), no element write through a pointer unless
+  it writes floating-point elements (which, by C's aliasing rules, cannot be an
+  integer field) or owns its storage (a declared array is not part of a struct
+  reached through a pointer).
+
+A product of two ints may overflow in C; the stand-in is whatever value the C
+expression has at region entry, which is the value the loop as written uses.
+"""
+from __future__ import annotations
+
+import re
+
+from pycparser import c_ast
+
+from lifter.analysis.affine import c_text, int_constant
+from lifter.analysis.effects import MEMORY, WORLD, collect_effects
+from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS, classify
+
+_FIELD = re.compile(r"(?:->|\.)(\w+)")
+
+
+class StandIns:
+    """`stand_ins(node)`: the C text of `node` if it may be a stand-in parameter, else None."""
+
+    def __init__(self, root: c_ast.Node, symbols, is_parameter, written: set[str]):
+        self.root = root
+        self.symbols = symbols
+        self.is_parameter = is_parameter  # an integer the region never writes
+        self.written = written  # names assigned, declared or address-taken in the region
+        self._writes = None
+
+    def __call__(self, node: c_ast.Node) -> str | None:
+        return c_text(node) if self._invariant(node) else None
+
+    def _invariant(self, node) -> bool:
+        if int_constant(node) is not None:
+            return True
+        if isinstance(node, c_ast.ID):
+            # A global may also be changed by an unknown call (a local whose address the region
+            # never takes cannot).
+            sym = self.symbols.lookup(node.name)
+            return self.is_parameter(node.name) and not any(
+                (w.key == node.name and not w.subscripts) or (w.key == WORLD and sym.storage == "global")
+                for w in self.writes())
+        if isinstance(node, c_ast.Cast):
+            to = classify("", node.to_type.type, self.symbols.table.typedefs, "local")
+            return to.kind == "scalar" and to.integer and self._invariant(node.expr)
+        if isinstance(node, c_ast.UnaryOp) and node.op in "+-":
+            return self._invariant(node.expr)
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*", "/", "%"):
+            return self._invariant(node.left) and self._invariant(node.right)
+        if isinstance(node, c_ast.StructRef):
+            return self._invariant_field(node)
+        return False
+
+    def _invariant_field(self, node: c_ast.StructRef) -> bool:
+        """An integer field reached from a variable the region never assigns, which no write
+        of the region may change."""
+        sym = self.symbols.table.field_symbol(node, self.symbols.lookup)
+        if sym is None or sym.kind != "scalar" or not sym.integer \
+                or self.symbols.table.in_union(node, self.symbols.lookup):
+            return False
+        base = node
+        while isinstance(base, c_ast.StructRef):
+            base = base.name
+        if not isinstance(base, c_ast.ID) or base.name in self.symbols.ambiguous:
+            return False
+        root = self.symbols.lookup(base.name)
+        if root is None or root.kind not in ("struct", "pointer") or base.name in self.written:
+            return False
+        fields = set(_FIELD.findall(c_text(node)))
+        return all(self._spares(w, base.name, fields) for w in self.writes())
+
+    def _spares(self, write, root: str, fields: set[str]) -> bool:
+        """The write cannot change a field named in `fields` of the struct reached from `root`."""
+        if write.key in (WORLD, MEMORY) or write.key.startswith("<") or write.field_path == "[*]":
+            return False
+        written_fields = _FIELD.findall(write.field_path)
+        if not write.subscripts:
+            if not written_fields:
+                return write.name != root  # a scalar variable: another object
+            return written_fields[-1] not in fields
+        if written_fields:
+            sym = self.symbols.table.field_symbol(struct_ref(write.name, write.field_path), self.symbols.lookup)
+        else:
+            sym = self.symbols.lookup(write.name)
+        if sym is None or sym.kind not in ("array", "pointer"):
+            return False
+        words = set(sym.element.split())
+        if words & FLOAT_WORDS:
+            return True
+        return sym.owns_storage and not written_fields and bool(words) and words <= INTEGER_WORDS
+
+    def writes(self):
+        if self._writes is None:
+            effects = collect_effects(self.root, self.symbols, lambda name: name)
+            self._writes = [r for r in effects.refs if r.is_write]
+        return self._writes
+
+
+def struct_ref(root: str, path: str) -> c_ast.StructRef:
+    """The StructRef chain of a field path as effects.py keys it: ('g', '->a.b') -> g->a.b."""
+    node = c_ast.ID(root)
+    for op, field in re.findall(r"(->|\.)(\w+)", path):
+        node = c_ast.StructRef(node, op, c_ast.ID(field))
+    return node
