@@ -64,6 +64,56 @@ class NestData:
 
 
 @dataclass
+class LoopData:
+    """A sequential loop statement (`while`, `do`, or a `for` lift did not lift) whose body is offloaded
+    nests and host code a data scope can span: a scope holds it whole, so its arrays stay on the
+    device across iterations. To the scope around it, it is one item, like a nest."""
+
+    function: str
+    start: int  # span of the loop statement in the source text
+    end: int
+    kind: str  # 'while', 'for' or 'do'
+    before: str  # the text before the body's statements (the header, and `{` when braced)
+    after: str  # the text after them (`}`, `} while (c);`; '' when the body has no braces)
+    items: list  # NestData | LoopData, in text order
+    gaps: list["GapEffects"]  # host code before, between and after the items (len(items) + 1)
+    head: "GapEffects"  # the condition (while, for): evaluated before every iteration
+    tail: "GapEffects"  # the increment (for) or the condition (do): after every iteration's body
+    assigned: set[str]  # names the loop's header or host code may assign or declare
+
+    @property
+    def nests(self) -> list[NestData]:
+        return [n for item in self.items for n in (item.nests if isinstance(item, LoopData) else [item])]
+
+    @property
+    def arrays(self) -> list[ArrayUse]:
+        return [a for n in self.nests for a in n.arrays]
+
+    @property
+    def condition(self) -> str:
+        conds = []
+        for n in self.nests:
+            if n.condition and n.condition not in conds:
+                conds.append(n.condition)
+        return " && ".join(conds)
+
+    @property
+    def kernels(self) -> list[str]:
+        return [k for n in self.nests for k in n.kernels]
+
+    @property
+    def written(self) -> set[str]:
+        return set(self.assigned).union(*(n.written for n in self.nests))
+
+    @property
+    def host_only(self) -> set[str]:
+        return set().union(*(n.host_only for n in self.nests))
+
+    def head_words(self) -> set[str]:
+        return set().union(*(n.head_words() for n in self.nests))
+
+
+@dataclass
 class GapEffects:
     """What host code between two nests may do to the device arrays."""
 
@@ -92,9 +142,12 @@ DECL_WORDS = {"int", "long", "short", "char", "float", "double", "void", "unsign
 ASSIGN_OPS = set("+-*/%&|^")
 
 
-def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str]) -> GapEffects | None:
+def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str],
+                declarations: bool = False) -> GapEffects | None:
     """The effects of the statements between offsets `start` and `end` (host code between two nests)
-    on the device arrays `hosts`, or None when a data scope cannot span them."""
+    on the device arrays `hosts`, or None when a data scope cannot span them. With `declarations`
+    (host code in the body of a loop the scope holds whole: its braces keep the names visible) a
+    declaration is host code like any other, its names counted as assigned."""
     toks = spans.tokens
     starts = [t.start for t in toks]
     i, j = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
@@ -102,7 +155,8 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
     eff = GapEffects(start, end)
     if not gap:
         return eff
-    # Whole statements of the same block, none of them a declaration (its name would be hidden).
+    # Whole statements of the same block, none of them a label, nor a declaration that the scope's
+    # braces would hide.
     k = i
     try:
         while k < j:
@@ -110,32 +164,43 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
                 k += 1
                 continue
             first, nxt = toks[k], toks[k + 1] if k + 1 < j else None
+            if first.kind == "word" and nxt is not None and nxt.text == ":":
+                return None  # a label
+            nk = spans.statement_end(k)
             if first.kind == "word" and (first.text in DECL_WORDS or nxt is not None and (
-                    nxt.kind == "word" or nxt.text == ":" or nxt.text == "*" and first.text not in macros
+                    nxt.kind == "word" or nxt.text == "*" and first.text not in macros
                     and k + 2 < j and toks[k + 2].kind == "word" and k + 3 < j and toks[k + 3].text in ("=", ";", ",", "["))):
-                return None  # a declaration or a label
-            k = spans.statement_end(k)
+                if not declarations:
+                    return None
+                eff.assigned |= _declared(toks[k:nk])
+            k = nk
     except Unparsable:
         return None
     if k != j:
         return None
+    return eff if token_effects(gap, hosts, macros, eff) else None
+
+
+def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff: GapEffects) -> bool:
+    """Add to `eff` what the host code `gap` (tokens of statements or of an expression, like a loop's
+    condition) may do to the device arrays `hosts`; False when that cannot be bounded."""
     match = _brackets(gap)
     for n, t in enumerate(gap):
         if t.kind == "directive" or t.kind == "word" and t.text in JUMPS:
-            return None
+            return False
         if t.kind == "word" and n + 1 < len(gap) and gap[n + 1].text == "(" and t.text not in NOT_CALLS:
             if t.text in PRINT_CALLS:
                 fmt = next((x.text for x in gap[n + 2:match.get(n + 1, n + 2)] if x.kind == "string"), "")
                 if "%s" in fmt or "%n" in fmt:
                     eff.reads_all = True
             elif t.text not in PURE_CALLS:
-                return None  # an unknown function may touch anything
+                return False  # an unknown function may touch anything
         if t.kind == "word" and t.text in macros and t.text not in hosts:
             body = Spans(macros[t.text]).tokens
             if any(x.text in "[*&(=" or x.text == ">" for x in body if x.kind == "punct"):
-                return None  # a macro that may hide an access or a call
+                return False  # a macro that may hide an access or a call
         if t.text == "*" and t.kind == "punct" and (_unary(gap, n) or _after_cast(gap, n, match)):
-            return None  # a dereference of a pointer lift cannot name
+            return False  # a dereference of a pointer lift cannot name
     n = 0
     while n < len(gap):
         t = gap[n]
@@ -167,18 +232,23 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
         host = _host_of(path, hosts)
         if host is not None:
             if host == path and not subscripted and (_assigned_after(gap, m) or _incremented_before(gap, n)):
-                return None  # the pointer itself is reassigned: its device buffer would be stale
+                return False  # the pointer itself is reassigned: its device buffer would be stale
             eff.reads.add(host)
             if written or host == path and not subscripted:
                 eff.writes.add(host)  # the array escapes or is written: conservatively both
         elif subscripted or member:
             if written:
-                return None  # a write through a name lift cannot tell apart from the device arrays
+                return False  # a write through a name lift cannot tell apart from the device arrays
             eff.reads_all = True
         elif written:
             eff.assigned.add(t.text)
         n = m
-    return eff
+    return True
+
+
+def _declared(decl: list[Token]) -> set[str]:
+    """Names a declaration may declare (a superset: every word a declarator could end with)."""
+    return {t.text for t, u in zip(decl, decl[1:]) if t.kind == "word" and u.text in ("=", ",", ";", "[", ")")}
 
 
 def _host_of(path: str, hosts: set[str]) -> str | None:
@@ -261,12 +331,13 @@ def _incremented_before(toks: list[Token], n: int) -> bool:
 
 
 def group_nests(spans: Spans, text: str, nests: list[NestData], macros: dict[str, str],
-                barriers: list[int]) -> list[tuple[list[NestData], list[GapEffects]]]:
+                barriers: list[int]) -> list[tuple[list, list[GapEffects]]]:
     """Consecutive nests of one function (in text order) with host code between them that a data
-    scope can span, as (nests, gaps between them). `barriers` are offsets of nests lift did not
+    scope can span, as (nests, gaps between them); a loop statement whose body is such nests and
+    host code is one item (`LoopData`) of it. `barriers` are offsets of nests lift did not
     offload (with a remark in front): a scope never spans one."""
-    groups: list[tuple[list[NestData], list[GapEffects]]] = []
-    for nest in sorted(nests, key=lambda x: x.start):
+    groups: list[tuple[list, list[GapEffects]]] = []
+    for nest in _loops(spans, text, sorted(nests, key=lambda x: x.start), macros, barriers):
         if groups:
             members, gaps = groups[-1]
             prev = members[-1]
@@ -280,6 +351,146 @@ def group_nests(spans: Spans, text: str, nests: list[NestData], macros: dict[str
                 continue
         groups.append(([nest], []))
     return groups
+
+
+@dataclass
+class _LoopTokens:
+    """Where a loop statement's parts are, as token indices."""
+
+    kind: str
+    keyword: int
+    paren: int  # the header's `(`
+    close: int  # just after its `)`
+    body: int  # the body's first token (after `{` when braced)
+    body_end: int  # the body's `}` when braced, else just after its statement
+    end: int  # just after the statement
+    braced: bool
+
+
+def _loops(spans: Spans, text: str, items: list, macros: dict[str, str], barriers: list[int]) -> list:
+    """`items` (nests in text order) where every loop statement whose body a data scope can hold
+    whole (`_loop_data`) replaces the items in it, innermost loops first."""
+    starts = [t.start for t in spans.tokens]
+    tried: set[int] = set()
+    while True:
+        for item in items:
+            where = _enclosing_loop(spans, starts, item.start, item.end)
+            if where is None or where.keyword in tried:
+                continue
+            tried.add(where.keyword)
+            loop = _loop_data(spans, text, where, items, macros, barriers)
+            if loop is not None:
+                items = sorted([x for x in items if not (loop.start <= x.start and x.end <= loop.end)] + [loop],
+                               key=lambda x: x.start)
+                break
+        else:
+            return items
+
+
+def _enclosing_loop(spans: Spans, starts: list[int], start: int, end: int) -> _LoopTokens | None:
+    """The `while`, `do` or `for` statement whose body holds the statement at [start, end) directly."""
+    toks = spans.tokens
+    i = bisect.bisect_left(starts, start)
+    if not 0 < i < len(toks) or toks[i].start != start:
+        return None
+    try:
+        p = i - 1
+        if toks[p].text in (")", "do"):  # the statement is the whole body
+            body, body_end, braced = i, spans.statement_end(i), False
+            if toks[body_end - 1].end != end:
+                return None
+        else:  # the innermost block around it
+            depth, o = 0, p
+            while o >= 0 and not (toks[o].text == "{" and depth == 0):
+                depth += {"}": 1, "{": -1}.get(toks[o].text, 0) if toks[o].kind == "punct" else 0
+                o -= 1
+            if o < 1:
+                return None
+            body, body_end, braced, p = o + 1, spans._match(o, "{", "}") - 1, True, o - 1
+        after = body_end + 1 if braced else body_end
+        if toks[p].text == "do":
+            spans._expect(after, "while")
+            spans._expect(after + 1, "(")
+            close = spans._match(after + 1, "(", ")")
+            spans._expect(close, ";")
+            return _LoopTokens("do", p, after + 1, close, body, body_end, close + 1, braced)
+        if toks[p].text != ")":
+            return None
+        depth, q = 0, p
+        while q >= 0:
+            depth += {")": 1, "(": -1}.get(toks[q].text, 0) if toks[q].kind == "punct" else 0
+            if depth == 0:
+                break
+            q -= 1
+        if q < 1 or toks[q - 1].text not in ("while", "for"):
+            return None
+        return _LoopTokens(toks[q - 1].text, q - 1, q, p + 1, body, body_end, after, braced)
+    except Unparsable:
+        return None
+
+
+def _loop_data(spans: Spans, text: str, where: _LoopTokens, items: list, macros: dict[str, str],
+               barriers: list[int]) -> LoopData | None:
+    """The loop at `where` as one item of a data scope, or None when a scope cannot hold it whole:
+    host code in it that cannot be bounded (calls of unknown functions, jumps: `break`, `continue`
+    and `return` would leave the loop past its copies), a header that writes device arrays, nests
+    whose row bounds or conditions (evaluated once, before the loop) the loop may change, or host
+    code inside a nest (its run-time row tracking is not carried across iterations)."""
+    toks = spans.tokens
+    start, end = toks[where.keyword].start, toks[where.end - 1].end
+    lo = toks[where.body - 1].end if where.braced else toks[where.body].start
+    hi = toks[where.body_end].start if where.braced else toks[where.body_end - 1].end
+    members = [x for x in items if lo <= x.start and x.end <= hi]
+    if not members or any(m.function != members[0].function for m in members) or \
+            any(lo <= b < hi for b in barriers):
+        return None
+    nests = [n for m in members for n in (m.nests if isinstance(m, LoopData) else [m])]
+    if any(a.tracked for n in nests for a in n.arrays):
+        return None
+    hosts = {a.host for n in nests for a in n.arrays}
+    gaps, prev = [], lo
+    for m in members + [None]:
+        gap = gap_effects(spans, prev, m.start if m else hi, hosts, macros, declarations=True)
+        if gap is None:
+            return None
+        gaps.append(gap)
+        prev = m.end if m else hi
+    header = toks[where.paren + 1:where.close - 1]
+    parts = [[]]
+    depth = 0
+    for t in header:
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(t.text, 0) if t.kind == "punct" else 0
+        if t.text == ";" and depth == 0:
+            parts.append([])
+        else:
+            parts[-1].append(t)
+    if where.kind == "for" and len(parts) != 3 or where.kind != "for" and len(parts) != 1:
+        return None
+    effects = []
+    for part in parts:
+        eff = GapEffects(start, start)
+        if not token_effects(part, hosts, macros, eff) or eff.writes:
+            return None
+        effects.append(eff)
+    if where.kind == "for":
+        init, head, tail = effects
+        if init.reads or init.reads_all:
+            return None  # its copies back could not go between it and the loop
+    else:
+        init, head, tail = GapEffects(start, start), effects[0], GapEffects(start, start)
+        if where.kind == "do":
+            head, tail = tail, head
+    assigned = set().union(init.assigned, head.assigned, tail.assigned, *(g.assigned for g in gaps),
+                           *(m.assigned for m in members if isinstance(m, LoopData)))
+    changed = assigned.union(*(n.written for n in nests))
+    words = set().union(*(n.head_words() | {w for a in n.arrays for w in _words(a.host)} for n in nests))
+    host_only = set().union(*(n.host_only for n in nests))
+    if words & changed or any(h.startswith("<") for h in host_only) or host_only & hosts:
+        return None
+    before, after = text[start:lo], text[hi:end]
+    if not where.braced:  # the copies at the end of the body need braces
+        before, after = before.rstrip() + " {", "}" + after
+    return LoopData(members[0].function, start, end, where.kind, before, after, members, gaps, head, tail, assigned)
 
 
 def _can_join(members: list[NestData], gaps: list[GapEffects], nest: NestData) -> bool:
@@ -328,9 +539,11 @@ class _Buffer:
         return f"{use.covers} && {same}" if use.covers else same
 
 
-def emit_scope(text: str, nests: list[NestData], gaps: list[GapEffects], indent: str) -> str:
-    """The replacement of the text from the first nest's start to the last nest's end."""
+def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str) -> str:
+    """The replacement of the text from the first item's start to the last item's end (items: nests
+    and loops, `gaps`: the host code between them)."""
     i1, i2 = indent + "    ", indent + "        "
+    nests = _flat(items)
     buffers: dict[str, _Buffer] = {}
     for k, nest in enumerate(nests):
         for a in nest.arrays:
@@ -372,44 +585,16 @@ def emit_scope(text: str, nests: list[NestData], gaps: list[GapEffects], indent:
     if slots:
         body.append("char *lift_dred = 0;")
         body.append(f"LIFT_CHECK(lift_malloc(&lift_dred, 16 * {slots}));")
-    on_device = {h: False for h in buffers}  # the device buffer holds the array's current values
-    newer = {h: False for h in buffers}  # ... and they are newer than the host's
-    moved_in, moved_out, synced = [], [], []
-    for k, nest in enumerate(nests):
-        for a in nest.arrays:
-            b = buffers[a.host]
-            if on_device[a.host]:
-                continue
-            on_device[a.host] = True
-            covers = b.covers(a)
-            copy = _to_device(b)
-            if covers is None:
-                body.append(copy)
-                moved_in.append(b.host)
-            elif covers:
-                body += [f"if (!({covers})) /* unless every element is overwritten */", "    " + copy]
-                moved_in.append(f"{b.host} (unless overwritten)")
-        body.append(nest.nest)
-        for a in nest.arrays:
-            if a.wlo is not None:
-                newer[a.host] = True
-        if k < len(gaps):
-            gap = gaps[k]
-            back = [h for h in buffers if newer[h] and (gap.reads_all or h in gap.reads | gap.writes)]
-            if back:
-                body.append(f"/* lift: the host code below may read {', '.join(back)}: back to the host first */")
-            for h in back:
-                body.append(_to_host(buffers[h]))
-                newer[h] = False
-                synced.append(h)
-            body.append(_gap_text(text, gap))
-            for h in gap.writes:
-                on_device[h] = False  # copied again before the next nest that uses it
+    moves = _Moves(text, buffers, emit=True)
+    state = moves.sequence(items, [None] + gaps + [None], {h: HOST for h in buffers}, 1, body)
     for h, b in buffers.items():
-        if newer[h]:
+        if state[h] == DEVICE:
             body.append(_to_host(b))
-            moved_out.append(h)
-    first = {h: b.covers(b.uses[0][1]) for h, b in buffers.items()}  # an input unless its first nest overwrites it
+            moves.moved_out.append(h)
+    # the minimum: an input unless the scope's first use of it is a nest that overwrites it
+    first = {h: next((b.covers(next(a for a in it.arrays if a.host == h)) if isinstance(it, NestData) else None
+                      for it in items if any(a.host == h for a in it.arrays)), None)
+             for h, b in buffers.items()}
     min_in = " + ".join(f"(size_t)lift_rows_{b.suffix} * {b.row}" if first[h] is None else
                         f"(({first[h]}) ? (size_t)0 : (size_t)lift_rows_{b.suffix} * {b.row})"
                         for h, b in buffers.items() if first[h] != "") or "(size_t)0"
@@ -423,10 +608,13 @@ def emit_scope(text: str, nests: list[NestData], gaps: list[GapEffects], indent:
         body.append(f"LIFT_CHECK(lift_free(lift_dred, 16 * {slots}));")
     body.append("LIFT_CHECK(cudaDeviceSynchronize());")
 
-    what = f"in: {', '.join(moved_in) or 'nothing'}; out: {', '.join(moved_out) or 'nothing'}"
-    if synced:
-        what += f"; back to the host for the code between the nests: {', '.join(synced)}"
+    what = f"in: {', '.join(_once(moves.moved_in)) or 'nothing'}; out: {', '.join(_once(moves.moved_out)) or 'nothing'}"
+    if moves.synced:
+        what += f"; back to the host for host code: {', '.join(_once(moves.synced))}"
+    loops = sum(isinstance(it, LoopData) for it in items)
     shared = f"{len(nests)} loop nests share their device data" if len(nests) > 1 else "loop nest offloaded to the GPU"
+    if loops:
+        shared += ", kept on the device across the iterations of the loop around them"
     lines = [f"{{ /* lift: {shared} ({', '.join(site.split())}); copies {comment_text(what)} */"]
     lines += [i1 + x for x in head]
     inner = i2 if cond else i1
@@ -435,10 +623,146 @@ def emit_scope(text: str, nests: list[NestData], gaps: list[GapEffects], indent:
     lines += [reindent(x, inner) for x in body]
     if cond:
         lines.append(f"{i1}}} else {{ /* too little work, or the arrays overlap: the original code, on the host */")
-        lines.append(i2 + text[nests[0].start:nests[-1].end])
+        lines.append(i2 + text[items[0].start:items[-1].end])
         lines.append(f"{i1}}}")
     lines.append(indent + "}")
     return "\n".join(lines)
+
+
+def _flat(items: list) -> list[NestData]:
+    return [n for it in items for n in (it.nests if isinstance(it, LoopData) else [it])]
+
+
+def _once(names: list[str]) -> list[str]:
+    return list(dict.fromkeys(names))
+
+
+# Where an array's current values are, at a point of a data scope (known when the code is emitted):
+HOST = "host"  # on the host only (the device copy is stale, or was never made)
+BOTH = "both"  # on both (the host's and the device's copies are equal)
+DEVICE = "device"  # on the device; the host's copy may be older
+# A claim may be weakened without moving data where it is true: BOTH holds where HOST or DEVICE is
+# claimed (a copy back, or in, of equal data is merely wasted). Any other change is one copy.
+LOOP_WEIGHT = 1000  # a copy in a loop's body counts as this many copies around it
+
+
+def _copies(frm: str, to: str) -> int:
+    return 0 if frm == to or frm == BOTH else 1
+
+
+class _Moves:
+    """Walks a data scope's items in program order, keeping for every array where its current values
+    are, and emits the copies host code and nests need: a nest needs its arrays on the device (copied
+    in unless it overwrites every row the buffer holds), host code needs on the host the arrays it
+    may read or write, and what it writes is then on the host only. Copies are counted (weighted by
+    the loops around them), which lets a loop choose where its arrays are at the top of every
+    iteration (`loop`)."""
+
+    def __init__(self, text: str, buffers: dict[str, "_Buffer"], emit: bool):
+        self.text, self.buffers, self.emit = text, buffers, emit
+        self.cost = {h: 0 for h in buffers}
+        self.moved_in: list[str] = []
+        self.moved_out: list[str] = []
+        self.synced: list[str] = []
+
+    def sequence(self, items: list, gaps: list, state: dict[str, str], weight: int, out: list[str]) -> dict[str, str]:
+        """Host code gaps[0], items[0], gaps[1], ...; gaps[k] is None where there is no host code."""
+        state = dict(state)
+        for k, item in enumerate(items + [None]):
+            if gaps[k] is not None:
+                self.gap(gaps[k], state, weight, out)
+            if isinstance(item, LoopData):
+                self.loop(item, state, weight, out)
+            elif item is not None:
+                self.nest(item, state, weight, out)
+        return state
+
+    def move(self, h: str, frm: str, to: str, weight: int, out: list[str], covers: str | None = None) -> str:
+        """Makes the claim `to` true where `frm` is (with a copy, unless it can be weakened to it)."""
+        if _copies(frm, to) == 0:
+            return to
+        b = self.buffers[h]
+        if frm == DEVICE:
+            self.cost[h] += weight
+            out.append(_to_host(b))
+            self.synced.append(h)
+        elif covers is None:
+            self.cost[h] += weight
+            out.append(_to_device(b))
+            self.moved_in.append(h)
+        elif covers:
+            self.cost[h] += weight
+            out += [f"if (!({covers})) /* unless every element is overwritten */", "    " + _to_device(b)]
+            self.moved_in.append(f"{h} (unless overwritten)")
+        return to
+
+    def nest(self, nest: NestData, state: dict[str, str], weight: int, out: list[str]) -> None:
+        for a in nest.arrays:
+            if state[a.host] == HOST:
+                state[a.host] = self.move(a.host, HOST, BOTH, weight, out, self.buffers[a.host].covers(a))
+        out.append(nest.nest)
+        for a in nest.arrays:
+            if a.wlo is not None:
+                state[a.host] = DEVICE
+
+    def gap(self, gap: GapEffects, state: dict[str, str], weight: int, out: list[str]) -> None:
+        back = [h for h in self.buffers if state[h] == DEVICE and _touches(gap, h)]
+        if back:
+            out.append(f"/* lift: the host code below may read {', '.join(back)}: back to the host first */")
+        for h in back:
+            state[h] = self.move(h, DEVICE, BOTH, weight, out)
+        piece = _gap_text(self.text, gap)
+        if piece:
+            out.append(piece)
+        for h in gap.writes:
+            if h in state:
+                state[h] = HOST  # copied again before the next nest that uses it
+
+    def loop(self, loop: LoopData, state: dict[str, str], weight: int, out: list[str]) -> None:
+        """The state at the top of every iteration is chosen per array, among the three, for the
+        fewest copies in the body (then before the loop): copies before the loop make it true on
+        entry, copies at the end of the body make it true again for the next iteration. The loop's
+        condition sees the host's copies (it must be able to read them): where it reads an array,
+        that array is not on the device only at the top (while, for) or after the body (do)."""
+        inner = weight * LOOP_WEIGHT
+        best: dict[str, tuple] = {}
+        for top in (BOTH, DEVICE, HOST):
+            sim = _Moves(self.text, self.buffers, emit=False)
+            end = sim.sequence(loop.items, loop.gaps, {h: top for h in state}, inner, [])
+            for h in state:
+                if top == DEVICE and _touches(loop.head, h):
+                    continue
+                back = _back_edge(end[h], top, loop.tail, h)
+                key = (sim.cost[h] + _copies(end[h], back) * inner, _copies(state[h], top))
+                if h not in best or key < best[h][0]:
+                    best[h] = (key, top)
+        top = {h: best[h][1] for h in state}
+        if any(_copies(state[h], top[h]) for h in state):
+            out.append("/* lift: where the loop below expects its arrays at the top of every iteration */")
+        for h in state:
+            state[h] = self.move(h, state[h], top[h], weight, out)
+        body: list[str] = []
+        end = self.sequence(loop.items, loop.gaps, top, inner, body)
+        tail = {h: _back_edge(end[h], top[h], loop.tail, h) for h in state}
+        if any(_copies(end[h], tail[h]) for h in state):
+            body.append("/* lift: back where the next iteration expects them */")
+        for h in state:
+            self.move(h, end[h], tail[h], inner, body)
+        out.append("\n".join([loop.before.rstrip()] + [reindent(x, "    ") for x in body] +
+                             [loop.after.lstrip(" \t")]))
+        state.update(tail if loop.kind == "do" else top)
+
+
+def _back_edge(end: str, top: str, tail: GapEffects, h: str) -> str:
+    """Where array h must be at the end of a loop's body: `top`, or BOTH where the increment (for) or
+    the condition (do) after the body reads it on the host, or where that needs fewer copies."""
+    if top == DEVICE and _touches(tail, h):
+        return BOTH
+    return top if _copies(end, top) <= _copies(end, BOTH) else BOTH
+
+
+def _touches(gap: GapEffects, h: str) -> bool:
+    return gap.reads_all or h in gap.reads or h in gap.writes
 
 
 def _hull(s: str, lo: str, rows: str, ranges: list[tuple[str, str]]) -> list[str]:
