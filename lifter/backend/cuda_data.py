@@ -123,6 +123,8 @@ class GapEffects:
     writes: set[str] = field(default_factory=set)
     reads_all: bool = False  # it reads memory through names lift cannot tell apart
     assigned: set[str] = field(default_factory=set)  # names it may assign
+    # `break` and `continue` statements of the loop whose body it is in: (keyword, start, end of `;`)
+    exits: list[tuple[str, int, int]] = field(default_factory=list)
 
 
 # Calls host code between nests may make: they touch no array but through their arguments.
@@ -143,11 +145,12 @@ ASSIGN_OPS = set("+-*/%&|^")
 
 
 def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str],
-                declarations: bool = False) -> GapEffects | None:
+                in_loop: bool = False) -> GapEffects | None:
     """The effects of the statements between offsets `start` and `end` (host code between two nests)
-    on the device arrays `hosts`, or None when a data scope cannot span them. With `declarations`
-    (host code in the body of a loop the scope holds whole: its braces keep the names visible) a
-    declaration is host code like any other, its names counted as assigned."""
+    on the device arrays `hosts`, or None when a data scope cannot span them. With `in_loop` (host
+    code in the body of a loop the scope holds whole) a declaration is host code like any other (the
+    loop's braces keep its names visible), its names counted as assigned, and the loop's own `break`
+    and `continue` statements are kept in `exits` (the scope puts copies in front of them)."""
     toks = spans.tokens
     starts = [t.start for t in toks]
     i, j = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
@@ -170,7 +173,7 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
             if first.kind == "word" and (first.text in DECL_WORDS or nxt is not None and (
                     nxt.kind == "word" or nxt.text == "*" and first.text not in macros
                     and k + 2 < j and toks[k + 2].kind == "word" and k + 3 < j and toks[k + 3].text in ("=", ";", ",", "["))):
-                if not declarations:
+                if not in_loop:
                     return None
                 eff.assigned |= _declared(toks[k:nk])
             k = nk
@@ -178,15 +181,32 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
         return None
     if k != j:
         return None
-    return eff if token_effects(gap, hosts, macros, eff) else None
+    # `break` and `continue` inside loops and switches of the host code itself jump within it
+    inner: set[int] = set()
+    try:
+        for k in range(i, j):
+            if toks[k].kind == "word" and toks[k].text in ("for", "while", "do", "switch") and k - i not in inner:
+                inner.update(range(k + 1 - i, spans.statement_end(k) - i))
+    except Unparsable:
+        return None
+    return eff if token_effects(gap, hosts, macros, eff, inner, in_loop) else None
 
 
-def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff: GapEffects) -> bool:
+def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff: GapEffects,
+                  inner: set[int] = frozenset(), exits: bool = False) -> bool:
     """Add to `eff` what the host code `gap` (tokens of statements or of an expression, like a loop's
-    condition) may do to the device arrays `hosts`; False when that cannot be bounded."""
+    condition) may do to the device arrays `hosts`; False when that cannot be bounded. `break` and
+    `continue` at positions `inner` jump within it; others leave it: kept in `eff.exits` if
+    `exits`, else it cannot be bounded."""
     match = _brackets(gap)
     for n, t in enumerate(gap):
-        if t.kind == "directive" or t.kind == "word" and t.text in JUMPS:
+        if t.kind == "word" and t.text in ("break", "continue"):
+            if n in inner:
+                continue
+            if not exits or n + 1 >= len(gap) or gap[n + 1].text != ";":
+                return False
+            eff.exits.append((t.text, t.start, gap[n + 1].end))
+        elif t.kind == "directive" or t.kind == "word" and t.text in JUMPS:
             return False
         if t.kind == "word" and n + 1 < len(gap) and gap[n + 1].text == "(" and t.text not in NOT_CALLS:
             if t.text in PRINT_CALLS:
@@ -247,8 +267,19 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
 
 
 def _declared(decl: list[Token]) -> set[str]:
-    """Names a declaration may declare (a superset: every word a declarator could end with)."""
-    return {t.text for t, u in zip(decl, decl[1:]) if t.kind == "word" and u.text in ("=", ",", ";", "[", ")")}
+    """Names a declaration may declare (a superset: outside initializers, every word a declarator
+    could end with)."""
+    names, depth, initializer = set(), 0, False
+    for t, u in zip(decl, decl[1:]):
+        if t.kind == "punct" and t.text in "([{":
+            depth += 1
+        elif t.kind == "punct" and t.text in ")]}":
+            depth -= 1
+        elif depth == 0 and t.text in ("=", ","):
+            initializer = t.text == "="
+        elif t.kind == "word" and not initializer and u.text in ("=", ",", ";", "[", ")"):
+            names.add(t.text)
+    return names
 
 
 def _host_of(path: str, hosts: set[str]) -> str | None:
@@ -379,7 +410,8 @@ def _loops(spans: Spans, text: str, items: list, macros: dict[str, str], barrier
                 continue
             tried.add(where.keyword)
             loop = _loop_data(spans, text, where, items, macros, barriers)
-            if loop is not None:
+            if loop is not None:  # an outer loop refused before it may now be held
+                tried.clear()
                 items = sorted([x for x in items if not (loop.start <= x.start and x.end <= loop.end)] + [loop],
                                key=lambda x: x.start)
                 break
@@ -432,8 +464,9 @@ def _enclosing_loop(spans: Spans, starts: list[int], start: int, end: int) -> _L
 def _loop_data(spans: Spans, text: str, where: _LoopTokens, items: list, macros: dict[str, str],
                barriers: list[int]) -> LoopData | None:
     """The loop at `where` as one item of a data scope, or None when a scope cannot hold it whole:
-    host code in it that cannot be bounded (calls of unknown functions, jumps: `break`, `continue`
-    and `return` would leave the loop past its copies), a header that writes device arrays, nests
+    host code in it that cannot be bounded (calls of unknown functions, jumps other than the loop's own
+    `break` and `continue`: `return` would leave the scope past its copies out), a header that writes
+    device arrays, nests
     whose row bounds or conditions (evaluated once, before the loop) the loop may change, or host
     code inside a nest (its run-time row tracking is not carried across iterations)."""
     toks = spans.tokens
@@ -450,7 +483,7 @@ def _loop_data(spans: Spans, text: str, where: _LoopTokens, items: list, macros:
     hosts = {a.host for n in nests for a in n.arrays}
     gaps, prev = [], lo
     for m in members + [None]:
-        gap = gap_effects(spans, prev, m.start if m else hi, hosts, macros, declarations=True)
+        gap = gap_effects(spans, prev, m.start if m else hi, hosts, macros, in_loop=True)
         if gap is None:
             return None
         gaps.append(gap)
@@ -664,6 +697,8 @@ class _Moves:
         self.moved_in: list[str] = []
         self.moved_out: list[str] = []
         self.synced: list[str] = []
+        # per loop being emitted, innermost last: where `break` and `continue` must leave the arrays
+        self.targets: list[dict[str, dict[str, str]]] = []
 
     def sequence(self, items: list, gaps: list, state: dict[str, str], weight: int, out: list[str]) -> dict[str, str]:
         """Host code gaps[0], items[0], gaps[1], ...; gaps[k] is None where there is no host code."""
@@ -711,12 +746,21 @@ class _Moves:
             out.append(f"/* lift: the host code below may read {', '.join(back)}: back to the host first */")
         for h in back:
             state[h] = self.move(h, DEVICE, BOTH, weight, out)
-        piece = _gap_text(self.text, gap)
-        if piece:
-            out.append(piece)
         for h in gap.writes:
             if h in state:
                 state[h] = HOST  # copied again before the next nest that uses it
+        # `break` and `continue` leave with the arrays where the code they jump to expects them (the
+        # state after the whole host code holds anywhere in it: what it reads is on the host)
+        jumps = []
+        for kind, start, end in gap.exits if self.emit else []:
+            copies: list[str] = []
+            for h, to in self.targets[-1][kind].items():
+                self.move(h, state[h], to, weight, copies)
+            if copies:
+                jumps.append((start, end, "{ " + " ".join(copies + [f"{kind};"]) + " }"))
+        piece = _gap_text(self.text, gap, jumps)
+        if piece:
+            out.append(piece)
 
     def loop(self, loop: LoopData, state: dict[str, str], weight: int, out: list[str]) -> None:
         """The state at the top of every iteration is chosen per array, among the three, for the
@@ -741,9 +785,12 @@ class _Moves:
             out.append("/* lift: where the loop below expects its arrays at the top of every iteration */")
         for h in state:
             state[h] = self.move(h, state[h], top[h], weight, out)
-        body: list[str] = []
-        end = self.sequence(loop.items, loop.gaps, top, inner, body)
+        end = _Moves(self.text, self.buffers, emit=False).sequence(loop.items, loop.gaps, top, inner, [])
         tail = {h: _back_edge(end[h], top[h], loop.tail, h) for h in state}
+        self.targets.append({"continue": tail, "break": tail if loop.kind == "do" else top})
+        body: list[str] = []
+        self.sequence(loop.items, loop.gaps, top, inner, body)
+        self.targets.pop()
         if any(_copies(end[h], tail[h]) for h in state):
             body.append("/* lift: back where the next iteration expects them */")
         for h in state:
@@ -789,8 +836,11 @@ def _to_host(b: _Buffer) -> str:
             f"(size_t)lift_orows_{s} * {b.row});")
 
 
-def _gap_text(text: str, gap: GapEffects) -> str:
-    piece = text[gap.start:gap.end].strip("\n")
+def _gap_text(text: str, gap: GapEffects, edits: list[tuple[int, int, str]] = ()) -> str:
+    piece = text[gap.start:gap.end]
+    for start, end, new in sorted(edits, reverse=True):
+        piece = piece[:start - gap.start] + new + piece[end - gap.start:]
+    piece = piece.strip("\n")
     lines = piece.split("\n")
     rest = [l for l in lines if l.strip()]
     common = min((len(l) - len(l.lstrip(" \t")) for l in rest), default=0)

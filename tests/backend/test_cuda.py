@@ -1072,3 +1072,321 @@ def test_host_code_reads_an_array_only_an_earlier_nest_holds_on_the_device(tmp_p
     # `b` is not among the second nest's device arrays, but its host code reads what the first
     # nest's kernel wrote: the two nests do not share a data scope (fuzz.py --target cuda).
     same_results(HOST_CODE_READS_ANOTHER_NESTS_ARRAY, tmp_path)
+
+
+# --------------------------------------------------------------------------------------
+# Sequential loops around offloaded nests (while, do, for loops lift does not lift): the data
+# scope holds the loop whole, so the arrays stay on the device across its iterations.
+
+WHILE_SOLVER = """#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#define N 300
+
+static int solve(int n, int maxit, double tol, double *restrict u, double *restrict v)
+{
+    double err = 1.0;
+    int it = 0;
+    while (err > tol && it < maxit) {
+        for (int i = 1; i < n - 1; i++)
+            v[i] = 0.5 * (u[i - 1] + u[i + 1]) + 0.001 * u[i];
+        err = 0.0;
+        for (int i = 1; i < n - 1; i++)
+            err = fmax(err, fabs(v[i] - u[i]));
+        for (int i = 1; i < n - 1; i++)
+            u[i] = v[i];
+        it++;
+    }
+    return it;
+}
+
+int main(void)
+{
+    double *u = malloc(N * sizeof(double)), *v = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        u[i] = (double)(i % 17) / 17.0;
+        v[i] = -1.0;
+    }
+    int it = solve(N, 2000, 1e-7, u, v);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += (u[i] + 0.5 * v[i]) * (1 + i % 7);
+    printf("it %d s %.12e\\n", it, s);
+    free(u);
+    free(v);
+    return 0;
+}
+"""
+LOOP_KINDS = {
+    "while": (WHILE_SOLVER, "while (err > tol && it < maxit) {"),
+    "do": (WHILE_SOLVER.replace("while (err > tol && it < maxit) {", "do {")
+           .replace("        it++;\n    }\n", "        it++;\n    } while (err > tol && it < maxit);\n"), "do {"),
+    "for": (WHILE_SOLVER.replace("while (err > tol && it < maxit) {", "for (it = 0; err > tol && it < maxit; it++) {")
+            .replace("        it++;\n", ""), "for (it = 0; err > tol && it < maxit; it++) {"),
+}
+
+
+def loop_text(body: str, head: str) -> tuple[int, int]:
+    """Where the emitted loop whose header ends with `{` is: from its header to its closing brace."""
+    start = body.index(head)
+    depth = 0
+    for k in range(start + len(head) - 1, len(body)):
+        depth += {"{": 1, "}": -1}.get(body[k], 0)
+        if depth == 0:
+            return start, k + 1
+    raise AssertionError("unbalanced braces")
+
+
+@pytest.mark.parametrize("kind", sorted(LOOP_KINDS))
+def test_a_solver_loop_copies_each_array_in_once_before_it_and_out_once_after_it(kind, tmp_path):
+    src, head = LOOP_KINDS[kind]
+    out = same_results(src, tmp_path)
+    body = function_text(host_part(out), "static int solve(")
+    assert "kept on the device across the iterations of the loop around them" in body, body
+    start, end = loop_text(body, head)
+    inside = body[start:end]
+    assert len(re.findall(r"LIFT_LAUNCH\(kernel_solve_i_L\d+", inside)) == 3
+    assert not re.search(r"LIFT_TO_(HOST|DEVICE)|LIFT_ROWS_TO_DEVICE|LIFT_DIRTY_TO_HOST", inside), inside
+    assert copies(body, "u") == (1, 1) and copies(body, "v") == (1, 1), body
+    assert all(m.start() < start for m in re.finditer(r"LIFT_TO_DEVICE\(", body))
+    assert all(m.start() > end for m in re.finditer(r"LIFT_TO_HOST\(", body))
+    # at run time: one scope run, the bytes moved are the minimum (u, v in once, out once)
+    stats = byte_counts(out, tmp_path)
+    solve = [v for k, v in stats.items() if k.startswith("kernel_solve_")]
+    assert len(solve) == 1 and solve[0]["runs"] == 1, stats
+    assert solve[0]["copied_in"] == solve[0]["min_in"] == (300 + 298) * 8
+    assert solve[0]["copied_out"] == solve[0]["min_out"] == 2 * 298 * 8
+
+
+HOST_IN_LOOP = """#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#define N 300
+
+static double probe;
+
+static int solve(int n, int maxit, double tol, double *restrict u, double *restrict v, double *restrict w)
+{
+    double err = 1.0;
+    int it = 0;
+    while (u[n / 2] < 100.0 && it < maxit) {      /* the condition reads u */
+        for (int i = 1; i < n - 1; i++)
+            v[i] = 0.5 * (u[i - 1] + u[i + 1]) + 0.01 + w[i];
+        err = 0.0;
+        for (int i = 1; i < n - 1; i++)
+            err = fmax(err, fabs(v[i] - u[i]));
+        double mid = v[n / 3];                      /* host code reads v */
+        probe += mid;
+        if (err < tol)
+            break;                                  /* an early exit */
+        for (int i = 1; i < n - 1; i++)
+            u[i] = v[i];
+        u[0] = u[1] * 0.5;                          /* host code writes u */
+        it++;
+        if (it % 7 == 3)
+            continue;
+        for (int i = 0; i < n; i++)
+            w[i] = 0.999 * w[i];
+    }
+    return it;
+}
+
+int main(void)
+{
+    double *u = malloc(N * sizeof(double)), *v = malloc(N * sizeof(double)), *w = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        u[i] = (double)(i % 17) / 17.0;
+        v[i] = 0.0;
+        w[i] = 0.001 * (i % 3);
+    }
+    int it = solve(N, 400, 1e-9, u, v, w);
+    double s = 0.0, t = 0.0;
+    for (int i = 0; i < N; i++) {
+        s += u[i] * (1 + i % 7) + w[i];
+        t += v[i] * (1 + i % 5);
+    }
+    printf("it %d s %.12e t %.12e probe %.12e\\n", it, s, t, probe);
+    free(u);
+    free(v);
+    free(w);
+    return 0;
+}
+"""
+
+
+def test_host_code_in_a_loop_body_and_its_condition_get_exactly_the_copies_they_need(tmp_path):
+    out = same_results(HOST_IN_LOOP, tmp_path)
+    body = function_text(host_part(out), "static int solve(")
+    assert "kept on the device across the iterations of the loop around them" in body, body
+    start, end = loop_text(body, "while (u[n / 2] < 100.0 && it < maxit) {")
+    inside = body[start:end]
+    # v comes back right before the host code that reads it, u right before the host code that writes it
+    read, write = inside.index("double mid = v[n / 3];"), inside.index("u[0] = u[1] * 0.5;")
+    assert [m.start() for m in re.finditer(r"LIFT_TO_HOST\(\(char \*\)\(v\)", inside)] and \
+        all(m.start() < read for m in re.finditer(r"LIFT_TO_HOST\(\(char \*\)\(v\)", inside))
+    assert len(re.findall(r"LIFT_TO_HOST\(\(char \*\)\(v\)", inside)) == 1
+    back_u = [m.start() for m in re.finditer(r"LIFT_TO_HOST\(\(char \*\)\(u\)", inside)]
+    assert len(back_u) == 1 and read < back_u[0] < write, inside
+    # u is written on the host every iteration: it goes to the device once per iteration (the
+    # condition reads it on the host: it cannot stay on the device only); w, which host code never
+    # touches, stays on the device: in before the loop, out after it
+    assert len(re.findall(r"LIFT_TO_DEVICE\(lift_r_u, ", inside)) == 1
+    assert "lift_r_w" not in inside.replace("LIFT_LAUNCH", "") or copies(inside, "w") == (0, 0)
+    assert copies(inside, "w") == (0, 0) and copies(body, "w") == (1, 1), body
+
+
+EARLY_EXIT = """#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#define N 200
+
+static int run(int n, double *restrict u, double *restrict v)
+{
+    int it = 0;
+    double err;
+    for (;;) {
+        for (int i = 1; i < n - 1; i++)
+            v[i] = 0.5 * (u[i - 1] + u[i + 1]);
+        err = 0.0;
+        for (int i = 1; i < n - 1; i++)
+            err = fmax(err, fabs(v[i] - u[i]));
+        it++;
+        if (err < 1e-4 || it > 5000) {
+            v[0] = -it;                 /* written on the host, right before leaving */
+            break;
+        }
+        if (it % 4 == 1)
+            continue;                   /* skips the copy of v into u */
+        for (int i = 1; i < n - 1; i++)
+            u[i] = v[i];
+    }
+    return it;
+}
+
+int main(void)
+{
+    double *u = malloc(N * sizeof(double)), *v = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        u[i] = (double)(i % 23) / 23.0;
+        v[i] = 1.0;
+    }
+    int it = run(N, u, v);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += (u[i] + 3.0 * v[i]) * (1 + i % 7);
+    printf("it %d s %.12e\\n", it, s);
+    free(u);
+    free(v);
+    return 0;
+}
+"""
+
+
+def test_break_and_continue_leave_the_loop_with_the_arrays_where_the_code_after_expects_them(tmp_path):
+    out = same_results(EARLY_EXIT, tmp_path)
+    body = function_text(host_part(out), "static int run(")
+    assert "kept on the device across the iterations of the loop around them" in body, body
+    # v was written on the host before the break: it goes back to the device on that path, where
+    # the loop's exit expects it
+    assert re.search(r"\{ LIFT_TO_DEVICE\(lift_r_v, [^\n]*break; \}", body), body
+
+
+@pytest.mark.parametrize("change, why", [
+    ("        return it;\n", "return"),                       # leaves the scope past its copies out
+    ("        n = n - (it % 2);\n", "bounds"),                 # the nests' bounds change in the loop
+    ("        touch(u);\n", "call"),                           # an unknown function
+])
+def test_a_loop_the_scope_cannot_hold_keeps_per_iteration_scopes(change, why, tmp_path):
+    src = EARLY_EXIT.replace("        if (it % 4 == 1)\n", change + "        if (it % 4 == 1)\n")
+    src = src.replace("        return it;\n        if", "        if (it == 7)\n            return it;\n        if")
+    src = src.replace("#define N 200\n", "#define N 200\nstatic void touch(double *p) { p[0] += 1e-9; }\n")
+    out = same_results(src, tmp_path)
+    body = function_text(host_part(out), "static int run(")
+    assert "kept on the device across the iterations" not in body, (why, body)
+
+
+NESTED_LOOPS = """#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#define N 250
+
+int main(void)
+{
+    double *u = malloc(N * sizeof(double)), *v = malloc(N * sizeof(double)), *w = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        u[i] = (double)(i % 19) / 19.0;
+        v[i] = w[i] = 0.0;
+    }
+    double change = 1.0;
+    int sweeps = 0;
+    while (change > 1e-6 && sweeps < 40) {
+        for (int i = 0; i < N; i++)
+            w[i] = u[i];
+        int k = 0;
+        do {
+            for (int i = 1; i < N - 1; i++)
+                v[i] = 0.25 * u[i - 1] + 0.5 * u[i] + 0.25 * u[i + 1];
+            for (int i = 1; i < N - 1; i++)
+                u[i] = v[i];
+            k++;
+        } while (k < 3 + sweeps % 2);
+        change = 0.0;
+        for (int i = 0; i < N; i++)
+            change = fmax(change, fabs(u[i] - w[i]));
+        sweeps++;
+    }
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += (u[i] + v[i] + w[i]) * (1 + i % 7);
+    printf("sweeps %d s %.12e\\n", sweeps, s);
+    free(u);
+    free(v);
+    free(w);
+    return 0;
+}
+"""
+
+
+def test_nested_sequential_loops_keep_the_arrays_on_the_device(tmp_path):
+    out = same_results(NESTED_LOOPS, tmp_path)
+    body = function_text(host_part(out), "int main(void)")
+    start, end = loop_text(body, "while (change > 1e-6 && sweeps < 40) {")
+    inside = body[start:end]
+    assert "do {" in inside and len(re.findall(r"LIFT_LAUNCH\(kernel_main_i_L\d+", inside)) == 4
+    assert not re.search(r"LIFT_TO_(HOST|DEVICE)", inside), inside
+    scope = body[body.rindex("{ /* lift:", 0, start):]
+    for a in ("u", "v", "w"):
+        assert copies(scope[:scope.index("LIFT_BYTES(")], a) in ((1, 1), (0, 1)), scope
+
+
+@pytest.mark.parametrize("code, exits, assigned", [
+    ("double t = A[0];", [], {"t"}),                         # a declaration: the loop's braces keep it
+    ("if (t > 0.5) break;", ["break"], set()),
+    ("if (t > 0.5) { A[0] = 1.0; continue; }", ["continue"], set()),
+    ("for (k = 0; k < 3; k++) if (k == t) break;", [], {"k"}),   # the host loop's own break
+    ("switch (k) { case 1: t = 2; break; }", None, None),   # case labels: not bounded
+    ("return;", None, None),
+    ("lab: t = 1;", None, None),
+])
+def test_host_code_in_a_loop_body_may_declare_and_leave_the_loop(code, exits, assigned):
+    from lifter.backend.cuda_data import gap_effects
+    from lifter.frontend.spans import Spans
+    text = "{ x;\n" + code + "\n}"
+    eff = gap_effects(Spans(text), text.index("\n"), text.rindex("\n"), {"A", "B"}, {}, in_loop=True)
+    if exits is None:
+        assert eff is None
+    else:
+        assert eff is not None and [e[0] for e in eff.exits] == exits and eff.assigned == assigned
+    if exits:  # outside a loop the scope holds, a jump out of the host code ends the scope
+        assert gap_effects(Spans(text), text.index("\n"), text.rindex("\n"), {"A", "B"}, {}) is None
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@pytest.mark.parametrize("name", ["WHILE_SOLVER", "HOST_IN_LOOP", "EARLY_EXIT", "NESTED_LOOPS"])
+def test_nvcc_compiles_data_scopes_around_loops(name, tmp_path):
+    src = tmp_path / f"{name.lower()}.cu"
+    src.write_text(lift_cuda(globals()[name]).output)
+    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "x.o")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr, done.stderr
