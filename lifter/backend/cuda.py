@@ -47,8 +47,9 @@ What the output is
   from interval arithmetic over the domains of the statements that run on the
   GPU, evaluated at run time) are its device buffer; consecutive offloaded
   regions of a function share their buffers when the host code between them can
-  be bounded, so data stays on the device across them and moves only where host
-  code needs it. The planners' run-time conditions (enough work, disjoint
+  be bounded, and so do the iterations of a while, do or (unlifted) for loop whose
+  body is such regions and host code, so data stays on the device across them and
+  moves only where host code needs it. The planners' run-time conditions (enough work, disjoint
   pointers) and a disjointness check of the device arrays' byte ranges decide
   at run time between the GPU and the original code.
 - Everything else is the user's text, byte for byte.
@@ -103,9 +104,11 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         if not any(isinstance(d["node"], MapScope) and d["node"].plan is not None for _, d in g.nodes(data=True)):
             g.graph["cuda"] = {"offloaded": False, "reason": "no loop of the nest was parallelized", "kernels": []}
             continue
+        calls = set(ctx.calls)
         try:
             result = _Region(ctx, g).offload()
         except NotOffloaded as why:
+            ctx.calls = calls  # what its kernels would have called does not run on the GPU
             g.graph["cuda"] = {"offloaded": False, "reason": str(why), "kernels": []}
             results.append(("remark", g, str(why)))
             continue

@@ -1,17 +1,22 @@
 """Data placement of the CUDA backend: device buffers and host<->device copies, shared by
-consecutive offloaded loop nests of one function.
+consecutive offloaded loop nests of one function and across the iterations of loops around them.
 
 A *data scope* covers one offloaded nest, or several that are statements of the same block
-with only host code between them (`group_nests`). In it every array the nests touch gets one
-device buffer (the hull of the rows the nests touch), and copies follow the data, not the nests:
-an array is copied to the device right before the first nest that needs it (skipped when that
-nest overwrites every row it moves), stays there across the following nests, and comes back
-once, at the end, if a nest wrote it. Host code between two nests is read conservatively from
-its tokens (`gap_effects`): every array it may read is copied back right before it (if a nest
-made the device copy newer), every array it may write is copied to the device again before the
-next nest that uses it; code whose effects cannot be bounded (calls of unknown functions,
-writes through pointers lift cannot name, declarations that a data scope would hide, jumps,
-reassigned array pointers) ends the scope, so the next nest opens its own.
+with only host code between them (`group_nests`); a sequential loop (while, do, or a for lift
+did not lift) whose body is nests and such host code is one item of a scope, like a nest
+(`LoopData`, `_loop_data`), so its arrays stay on the device across its iterations. In a scope
+every array the nests touch gets one device buffer (the hull of the rows the nests touch), and
+copies follow the data, not the nests (`_Moves`): an array is copied to the device right before
+the first nest that needs it (skipped when that nest overwrites every row it moves), stays there
+across the following nests, and comes back once, at the end, if a nest wrote it. Host code
+between two nests is read conservatively from its tokens (`gap_effects`): every array it may
+read is copied back right before it (if a nest made the device copy newer), every array it may
+write is copied to the device again before the next nest that uses it; code whose effects cannot
+be bounded (calls of unknown functions, writes through pointers lift cannot name, declarations
+that a data scope would hide, jumps out of the scope, reassigned array pointers) ends the scope,
+so the next nest opens its own. A loop decides per array where it is at the top of every
+iteration, and puts copies before the loop, at the end of its body and in front of its own
+`break` and `continue` so that this holds on every path.
 
 Every copy goes through LIFT_TO_DEVICE / LIFT_TO_HOST, which count bytes; with -DLIFT_PROFILE
 each data scope prints at exit the bytes it moved against the minimum (each array the nests
