@@ -66,7 +66,8 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers, param_name, split_params
-from lifter.backend.cuda_data import ArrayUse, NestData, comment_text, emit_scope, group_nests, reindent
+from lifter.backend.cuda_data import (ArrayUse, NestData, aware_functions, comment_text, emit_region, emit_scope,
+                                      find_regions, flat_nests, group_nests, reindent)
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.edits import apply, line_start
 from lifter.frontend.source import SourceFile
@@ -134,9 +135,29 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
     # Consecutive nests with host code between them that can be bounded share their device data.
-    for members, gaps in group_nests(cfile.spans, source.text, nests, cfile.macros, barriers):
+    groups = group_nests(cfile.spans, source.text, nests, cfile.macros, barriers)
+    # Loops that call functions with data scopes keep those scopes' data on the device (regions).
+    scopes: dict[str, list[tuple[int, int]]] = {}
+    trusted: dict[str, bool] = {}
+    for members, _ in groups:
+        f = members[0].function
+        scopes.setdefault(f, []).append((members[0].start, members[-1].end))
+        trusted[f] = trusted.get(f, True) and f not in hd and not any(
+            n.host_only or any(a.tracked for a in n.arrays) for n in flat_nests(members))
+    bodies = {d.name: d.body for d in cfile.decls if d.body}
+    aware = aware_functions(cfile.spans, bodies, scopes, trusted, cfile.macros)
+    occupied = [span for spans_ in scopes.values() for span in spans_] + \
+        [(line_start(source.text, b), b + 1) for b in barriers]
+    regions = [r for d in cfile.decls if d.body
+               for r in find_regions(cfile.spans, source.text, d.name, d.body, aware, cfile.macros, occupied)]
+    present = {f for r in regions for f in r.calls}
+    for r in regions:
+        edits.append((r.start, r.end, emit_region(source.text, r, ctx.fresh("lift_region"),
+                                                  _indent_at(source.text, r.start))))
+    for members, gaps in groups:
         start, end = members[0].start, members[-1].end
-        edits.append((start, end, emit_scope(source.text, members, gaps, _indent_at(source.text, start))))
+        edits.append((start, end, emit_scope(source.text, members, gaps, _indent_at(source.text, start),
+                                             present=members[0].function in present)))
         if len(members) > 1:
             for g in graphs:
                 info = g.graph.get("cuda") or {}

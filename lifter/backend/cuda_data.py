@@ -130,6 +130,10 @@ class GapEffects:
     assigned: set[str] = field(default_factory=set)  # names it may assign
     # `break` and `continue` statements of the loop whose body it is in: (keyword, start, end of `;`)
     exits: list[tuple[str, int, int]] = field(default_factory=list)
+    # what `reads_all` stands for: plain member paths it reads (`prm->maxit`), and reads lift cannot
+    # name at all (subscripts of unknown names, `%s` in a format)
+    paths: set[str] = field(default_factory=set)
+    reads_unnamed: bool = False
 
 
 # Calls host code between nests may make: they touch no array but through their arguments.
@@ -150,7 +154,7 @@ ASSIGN_OPS = set("+-*/%&|^")
 
 
 def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str],
-                in_loop: bool = False) -> GapEffects | None:
+                in_loop: bool = False, calls: set[str] = frozenset()) -> GapEffects | None:
     """The effects of the statements between offsets `start` and `end` (host code between two nests)
     on the device arrays `hosts`, or None when a data scope cannot span them. With `in_loop` (host
     code in the body of a loop the scope holds whole) a declaration is host code like any other (the
@@ -194,15 +198,16 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
                 inner.update(range(k + 1 - i, spans.statement_end(k) - i))
     except Unparsable:
         return None
-    return eff if token_effects(gap, hosts, macros, eff, inner, in_loop) else None
+    return eff if token_effects(gap, hosts, macros, eff, inner, in_loop, calls) else None
 
 
 def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff: GapEffects,
-                  inner: set[int] = frozenset(), exits: bool = False) -> bool:
+                  inner: set[int] = frozenset(), exits: bool = False, calls: set[str] = frozenset()) -> bool:
     """Add to `eff` what the host code `gap` (tokens of statements or of an expression, like a loop's
     condition) may do to the device arrays `hosts`; False when that cannot be bounded. `break` and
     `continue` at positions `inner` jump within it; others leave it: kept in `eff.exits` if
-    `exits`, else it cannot be bounded."""
+    `exits`, else it cannot be bounded. Functions `calls` touch no memory the caller must see (their
+    data scopes keep it coherent: see regions)."""
     match = _brackets(gap)
     for n, t in enumerate(gap):
         if t.kind == "word" and t.text in ("break", "continue"):
@@ -217,8 +222,8 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
             if t.text in PRINT_CALLS:
                 fmt = next((x.text for x in gap[n + 2:match.get(n + 1, n + 2)] if x.kind == "string"), "")
                 if "%s" in fmt or "%n" in fmt:
-                    eff.reads_all = True
-            elif t.text not in PURE_CALLS:
+                    eff.reads_all = eff.reads_unnamed = True
+            elif t.text not in PURE_CALLS and t.text not in calls:
                 return False  # an unknown function may touch anything
         if t.kind == "word" and t.text in macros and t.text not in hosts:
             body = Spans(macros[t.text]).tokens
@@ -265,6 +270,10 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
             if written:
                 return False  # a write through a name lift cannot tell apart from the device arrays
             eff.reads_all = True
+            if plain_path and not (n > 0 and gap[n - 1].text in ("&", "*")):
+                eff.paths.add(path)
+            else:
+                eff.reads_unnamed = True
         elif written:
             eff.assigned.add(t.text)
         n = m
@@ -577,11 +586,13 @@ class _Buffer:
         return f"{use.covers} && {same}" if use.covers else same
 
 
-def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str) -> str:
+def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, present: bool = False) -> str:
     """The replacement of the text from the first item's start to the last item's end (items: nests
-    and loops, `gaps`: the host code between them)."""
+    and loops, `gaps`: the host code between them). With `present` (a scope of a function that
+    regions call) the buffers may be entries of the run-time table (cuda_prelude.py): where their
+    values are is then known at run time only, so every copy checks it (and keeps it up to date)."""
     i1, i2 = indent + "    ", indent + "        "
-    nests = _flat(items)
+    nests = flat_nests(items)
     buffers: dict[str, _Buffer] = {}
     for k, nest in enumerate(nests):
         for a in nest.arrays:
@@ -605,7 +616,13 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str) -> s
     for b in buffers.values():
         s = b.suffix
         body.append(f"char *lift_r_{s} = 0;")
-        body.append(f"LIFT_CHECK(lift_malloc(&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {b.row}));")
+        if present:
+            body.append(f"lift_present_entry *lift_e_{s} = 0;")
+            body.append(f"int lift_own_at_{s}, *lift_at_{s} = 0;")
+            body.append(f"LIFT_CHECK(lift_present_acquire(&lift_r_{s}, (const char *)({b.host}) + lift_lo_{s} * {b.row}, "
+                        f"(size_t)lift_rows_{s} * {b.row}, &lift_e_{s}, &lift_own_at_{s}, &lift_at_{s}));")
+        else:
+            body.append(f"LIFT_CHECK(lift_malloc(&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {b.row}));")
         body.append(f"char *lift_d_{s} = lift_r_{s} - lift_lo_{s} * (long){b.row};")
     for b in buffers.values():
         uses = [u for _, u in b.uses]
@@ -623,10 +640,11 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str) -> s
     if slots:
         body.append("char *lift_dred = 0;")
         body.append(f"LIFT_CHECK(lift_malloc(&lift_dred, 16 * {slots}));")
-    moves = _Moves(text, buffers, emit=True)
-    state = moves.sequence(items, [None] + gaps + [None], {h: HOST for h in buffers}, 1, body)
+    moves = _Moves(text, buffers, emit=True, present=present)
+    state = moves.sequence(items, [None] + gaps + [None], {h: UNKNOWN if present else HOST for h in buffers}, 1,
+                           body)
     for h, b in buffers.items():
-        if state[h] == DEVICE:
+        if state[h] == DEVICE and not present:
             body.append(_to_host(b))
             moves.moved_out.append(h)
     # the minimum: an input unless the scope's first use of it is a nest that overwrites it
@@ -641,7 +659,16 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str) -> s
     site = " ".join(x for n in nests for x in n.kernels)
     body.append(f'LIFT_BYTES("{site}", lift_bytes_in, lift_bytes_out, {min_in}, {min_out});')
     for b in buffers.values():
-        body.append(f"LIFT_CHECK(lift_free(lift_r_{b.suffix}, (size_t)lift_imax(1L, lift_rows_{b.suffix}) * {b.row}));")
+        s, free = b.suffix, f"LIFT_CHECK(lift_free(lift_r_{b.suffix}, (size_t)lift_imax(1L, lift_rows_{b.suffix}) * {b.row}));"
+        if not present:
+            body.append(free)
+            continue
+        # an entry keeps the values (the next call, or the region's end, moves them); an own buffer
+        # copies out what the device made newer
+        out = f"if (*lift_at_{s} == LIFT_AT_DEVICE) {_to_host(b)} " if b.written else ""
+        body.append(f"if (lift_e_{s}) lift_e_{s}->busy--; else {{ {out}{free} }}")
+        if b.written:
+            moves.moved_out.append(f"{b.host} (unless kept for the next call)")
     if slots:
         body.append(f"LIFT_CHECK(lift_free(lift_dred, 16 * {slots}));")
     body.append("LIFT_CHECK(cudaDeviceSynchronize());")
@@ -661,13 +688,15 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str) -> s
     lines += [reindent(x, inner) for x in body]
     if cond:
         lines.append(f"{i1}}} else {{ /* too little work, or the arrays overlap: the original code, on the host */")
+        if present:
+            lines.append(f"{i2}lift_present_host(0, 0, 1); /* device data kept across calls comes back first */")
         lines.append(i2 + text[items[0].start:items[-1].end])
         lines.append(f"{i1}}}")
     lines.append(indent + "}")
     return "\n".join(lines)
 
 
-def _flat(items: list) -> list[NestData]:
+def flat_nests(items: list) -> list[NestData]:
     return [n for it in items for n in (it.nests if isinstance(it, LoopData) else [it])]
 
 
@@ -678,6 +707,7 @@ def _once(names: list[str]) -> list[str]:
 # Where an array's current values are, at a point of a data scope (known when the code is emitted):
 HOST = "host"  # on the host only (the device copy is stale, or was never made)
 BOTH = "both"  # on both (the host's and the device's copies are equal)
+UNKNOWN = "unknown"  # known at run time only (a buffer that may be an entry of the table of a region)
 DEVICE = "device"  # on the device; the host's copy may be older
 # A claim may be weakened without moving data where it is true: BOTH holds where HOST or DEVICE is
 # claimed (a copy back, or in, of equal data is merely wasted). Any other change is one copy.
@@ -685,7 +715,7 @@ LOOP_WEIGHT = 1000  # a copy in a loop's body counts as this many copies around 
 
 
 def _copies(frm: str, to: str) -> int:
-    return 0 if frm == to or frm == BOTH else 1
+    return 0 if frm == to and frm != UNKNOWN or frm == BOTH else 1
 
 
 class _Moves:
@@ -696,8 +726,8 @@ class _Moves:
     the loops around them), which lets a loop choose where its arrays are at the top of every
     iteration (`loop`)."""
 
-    def __init__(self, text: str, buffers: dict[str, "_Buffer"], emit: bool):
-        self.text, self.buffers, self.emit = text, buffers, emit
+    def __init__(self, text: str, buffers: dict[str, "_Buffer"], emit: bool, present: bool = False):
+        self.text, self.buffers, self.emit, self.present = text, buffers, emit, present
         self.cost = {h: 0 for h in buffers}
         self.moved_in: list[str] = []
         self.moved_out: list[str] = []
@@ -722,6 +752,19 @@ class _Moves:
         if _copies(frm, to) == 0:
             return to
         b = self.buffers[h]
+        if self.present:  # copies that check where the values are (and say where they are now)
+            self.cost[h] += weight
+            s = b.suffix
+            if frm in (HOST, UNKNOWN) and to != HOST:
+                copy = f"LIFT_PRESENT_IN(lift_e_{s}, lift_at_{s}, {_to_device(b)[:-1]});"
+                if covers is not None:  # an own buffer the nest overwrites needs no copy; an entry moves whole
+                    copy = f"if (lift_e_{s}{f' || !({covers})' if covers else ''}) {copy}"
+                out.append(copy)
+                self.moved_in.append(h)
+            if frm in (DEVICE, UNKNOWN) and to != DEVICE:
+                out.append(f"LIFT_PRESENT_OUT(lift_e_{s}, lift_at_{s}, {_to_host(b)[:-1]});")
+                self.synced.append(h)
+            return to
         if frm == DEVICE:
             self.cost[h] += weight
             out.append(_to_host(b))
@@ -738,22 +781,27 @@ class _Moves:
 
     def nest(self, nest: NestData, state: dict[str, str], weight: int, out: list[str]) -> None:
         for a in nest.arrays:
-            if state[a.host] == HOST:
-                state[a.host] = self.move(a.host, HOST, BOTH, weight, out, self.buffers[a.host].covers(a))
+            if state[a.host] in (HOST, UNKNOWN):
+                state[a.host] = self.move(a.host, state[a.host], DEVICE if state[a.host] == UNKNOWN else BOTH,
+                                          weight, out, self.buffers[a.host].covers(a))
         out.append(nest.nest)
         for a in nest.arrays:
             if a.wlo is not None:
                 state[a.host] = DEVICE
+                if self.present:
+                    out.append(f"*lift_at_{a.suffix} = LIFT_AT_DEVICE;")
 
     def gap(self, gap: GapEffects, state: dict[str, str], weight: int, out: list[str]) -> None:
-        back = [h for h in self.buffers if state[h] == DEVICE and _touches(gap, h)]
+        back = [h for h in self.buffers if state[h] in (DEVICE, UNKNOWN) and _touches(gap, h)]
         if back:
             out.append(f"/* lift: the host code below may read {', '.join(back)}: back to the host first */")
         for h in back:
-            state[h] = self.move(h, DEVICE, BOTH, weight, out)
+            state[h] = self.move(h, state[h], BOTH if state[h] == DEVICE else HOST, weight, out)
         for h in gap.writes:
             if h in state:
                 state[h] = HOST  # copied again before the next nest that uses it
+        if self.present:  # said before it runs: its own `break` and `continue` leave with it said
+            out += [f"*lift_at_{self.buffers[h].suffix} = LIFT_AT_HOST;" for h in sorted(gap.writes) if h in state]
         # `break` and `continue` leave with the arrays where the code they jump to expects them (the
         # state after the whole host code holds anywhere in it: what it reads is on the host)
         jumps = []
@@ -885,3 +933,200 @@ def reindent(text: str, indent: str) -> str:
     lines = text.split("\n")
     return "\n".join([indent + lines[0].lstrip() if lines[0].strip() else lines[0]] +
                      [(indent + l if l.strip() else l) for l in lines[1:]])
+
+
+# --------------------------------------------------------------------------------------
+# Regions: loops that call the file's functions with data scopes keep the device data of those
+# calls (cuda_prelude.py's table) from one call to the next, until the loop ends.
+
+
+@dataclass
+class Region:
+    """A loop statement (outside every data scope) whose body calls functions that keep their data
+    in the table while it runs (`aware`). Host code in it that may read memory gets the table's newer
+    device values back first (`syncs`: offset -> C statement before the statement there, or the
+    condition's replacement); it writes no memory but named scalars (else no region)."""
+
+    function: str
+    start: int
+    end: int
+    calls: list[str]
+    edits: list[tuple[int, int, str]]  # within [start, end): the syncs
+
+
+def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: dict[str, list[tuple[int, int]]],
+                    trusted: dict[str, bool], macros: dict[str, str]) -> set[str]:
+    """Functions whose data scopes may keep their data in the table: every statement of the body
+    outside the scopes touches no memory the scopes move (no array, no unknown call: after a scope
+    nothing reads what it left on the device). `bodies`: function -> ('{', '}') token indices;
+    `scopes`: function -> data scope spans; `trusted`: function -> its scopes may be entries (no
+    host code inside nests, not called from GPU code)."""
+    toks = spans.tokens
+    aware = set()
+    for name, spans_ in scopes.items():
+        if name not in bodies or not trusted.get(name):
+            continue
+        try:
+            items = spans.block_items(toks[bodies[name][0]].start)
+        except Unparsable:
+            continue
+        clean = True
+        for a, b in items:
+            if any(s <= a and b <= e for s, e in spans_):
+                continue
+            if any(a < e and s < b for s, e in spans_):
+                clean = False  # a statement holding a scope
+                break
+            eff = GapEffects(a, b)
+            k = bisect.bisect_left([t.start for t in toks], a)
+            if toks[k].text == "return":
+                expr = [t for t in toks[k + 1:] if t.start < b][:-1]
+                ok = token_effects(expr, set(), macros, eff)
+            else:
+                got = gap_effects(spans, a, b, set(), macros, in_loop=True)
+                ok, eff = got is not None, got or eff
+            if not ok or eff.reads_all or eff.reads or eff.writes or eff.exits:
+                clean = False
+                break
+        if clean:
+            aware.add(name)
+    return aware
+
+
+def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], aware: set[str],
+                 macros: dict[str, str], occupied: list[tuple[int, int]]) -> list[Region]:
+    """The outermost loops of a function body (token indices of '{' and '}') that can be regions:
+    they call an `aware` function, hold no data scope or other edited text (`occupied`), and every
+    statement and header part in them is host code whose memory effects can be bounded: reads (the
+    table's newer values come back before them), no writes but of named scalars, no jumps out (a
+    `return` would skip the region's end; the loop's own `break` and `continue` do not)."""
+    toks = spans.tokens
+    starts = [t.start for t in toks]
+    regions: list[Region] = []
+    k = body[0] + 1
+    while k < body[1]:
+        t = toks[k]
+        if t.kind == "word" and t.text in ("while", "for", "do") and not (
+                t.text == "while" and k > 0 and toks[k - 1].text == "}" and _do_tail(spans, k)):
+            try:
+                end = spans.statement_end(k)
+            except Unparsable:
+                k += 1
+                continue
+            region = _region(spans, text, function, k, end, aware, macros, occupied, starts)
+            if region is not None:
+                regions.append(region)
+                k = end
+                continue
+        k += 1
+    return regions
+
+
+def _do_tail(spans: Spans, k: int) -> bool:
+    """The `while` at token k ends a do statement (`} while (c);`)."""
+    toks = spans.tokens
+    depth, o = 0, k - 1
+    while o >= 0:
+        depth += {"}": 1, "{": -1}.get(toks[o].text, 0) if toks[o].kind == "punct" else 0
+        if depth == 0:
+            return o > 0 and toks[o - 1].text == "do"
+        o -= 1
+    return False
+
+
+def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set[str], macros: dict[str, str],
+            occupied: list[tuple[int, int]], starts: list[int]) -> Region | None:
+    toks = spans.tokens
+    start, stop = toks[k].start, toks[end - 1].end
+    if any(a < stop and start < b for a, b in occupied):
+        return None
+    words = {t.text for t in toks[k:end] if t.kind == "word"}
+    called = sorted(w for w in aware & words
+                    if any(toks[j].text == w and toks[j + 1].text == "(" for j in range(k, end - 1)))
+    if not called:
+        return None
+    kind = toks[k].text
+    try:
+        if kind == "do":
+            body_end = spans.statement_end(k + 1)
+            paren, close = body_end + 1, spans._match(body_end + 1, "(", ")")
+            body = (k + 1, body_end)
+        else:
+            paren, close = k + 1, spans._match(k + 1, "(", ")")
+            body = (close, end)
+    except Unparsable:
+        return None
+    edits: list[tuple[int, int, str]] = []
+    # the header: each part evaluated by the loop; what it reads comes back first
+    parts, depth, part = [], 0, [paren + 1]
+    for j in range(paren + 1, close - 1):
+        x = toks[j]
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(x.text, 0) if x.kind == "punct" else 0
+        if x.text == ";" and depth == 0:
+            parts.append((part[0], j))
+            part = [j + 1]
+    parts.append((part[0], close - 1))
+    for n, (a, b) in enumerate(parts):
+        eff = GapEffects(start, start)
+        if not token_effects(toks[a:b], set(), macros, eff, calls=aware):
+            return None
+        if eff.reads_all:
+            if any(toks[j].text in aware for j in range(a, b)):
+                return None
+            sync = _sync(eff)
+            if kind == "for" and n == 0:
+                return None  # the initialization runs once, before the loop: keep it simple
+            lo, hi = toks[a].start, toks[b - 1].end
+            edits.append((lo, hi, f"({sync}, ({text[lo:hi]}))"))
+    # the body: its statements, one by one
+    b0, b1 = body
+    braced = toks[b0].text == "{"
+    try:
+        items = spans.block_items(toks[b0].start) if braced else [(toks[b0].start, toks[b1 - 1].end)]
+    except Unparsable:
+        return None
+    for a, b in items:
+        eff = gap_effects(spans, a, b, set(), macros, in_loop=True, calls=aware)
+        if eff is None:
+            return None
+        if eff.reads_all:
+            j = bisect.bisect_left(starts, a)
+            if any(toks[x].text in aware for x in range(j, bisect.bisect_left(starts, b))):
+                return None  # the calls could leave on the device what the statement reads
+            sync = _sync(eff) + ";"
+            if braced:
+                edits.append((a, a, f"{sync} /* lift: device data kept across calls comes back first */\n"
+                                    f"{_line_indent(text, a)}"))
+            else:
+                edits.append((a, a, "{ " + sync + " "))
+                edits.append((b, b, " }"))
+    return Region(function, start, stop, called, edits)
+
+
+def _sync(eff: GapEffects) -> str:
+    """What host code that reads memory (`eff`) needs first: the table's newer values of it."""
+    if eff.reads_unnamed or not eff.paths:
+        return "lift_present_host(0, 0, 0)"
+    return ", ".join(f"lift_present_host(&({p}), sizeof({p}), 0)" for p in sorted(eff.paths))
+
+
+def _line_indent(text: str, offset: int) -> str:
+    start = text.rfind("\n", 0, offset) + 1
+    pre = text[start:offset]
+    return pre if pre.strip() == "" else ""
+
+
+def emit_region(text: str, region: Region, mark: str, indent: str) -> str:
+    """The loop of `region` with its syncs, between the region's begin and end."""
+    piece = text[region.start:region.end]
+    for a, b, new in sorted(region.edits, reverse=True):
+        piece = piece[:a - region.start] + new + piece[b - region.start:]
+    site = f"region_{region.function}_L{text.count(chr(10), 0, region.start) + 1}"
+    return "\n".join([
+        f"{{ /* lift: the calls of {', '.join(region.calls)} in this loop keep their device data from one call "
+        "to the next */",
+        f"{indent}    const lift_region_mark {mark} = lift_region_begin();",
+        f"{indent}    " + "\n".join([piece.split("\n")[0]] + ["    " + x if x.strip() else x
+                                                               for x in piece.split("\n")[1:]]),
+        f'{indent}    lift_region_end({mark}, "{site}");',
+        f"{indent}}}"])
