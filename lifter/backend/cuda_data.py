@@ -663,6 +663,7 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, pres
         if not present:
             body.append(free)
             continue
+        free = f"LIFT_CHECK(lift_free(lift_r_{s}, lift_rows_{s} > 0 ? (size_t)lift_rows_{s} * {b.row} : (size_t)1));"
         # an entry keeps the values (the next call, or the region's end, moves them); an own buffer
         # copies out what the device made newer
         out = f"if (*lift_at_{s} == LIFT_AT_DEVICE) {_to_host(b)} " if b.written else ""
@@ -1045,6 +1046,9 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
                     if any(toks[j].text == w and toks[j + 1].text == "(" for j in range(k, end - 1)))
     if not called:
         return None
+    inside = toks[k:end]
+    if any(x.text == "&" and _address_of(inside, n) for n, x in enumerate(inside)):
+        return None  # an address taken may reach a callee's device data behind a plain name
     kind = toks[k].text
     try:
         if kind == "do":

@@ -1390,3 +1390,147 @@ def test_nvcc_compiles_data_scopes_around_loops(name, tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "warning" not in done.stderr, done.stderr
+
+
+# --------------------------------------------------------------------------------------
+# Regions: a loop that calls the file's functions with offloaded nests keeps their device data
+# from one call to the next (a run-time table of host ranges, cuda_prelude.py).
+
+CALLS_IN_LOOP = """#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#define N 80
+
+typedef struct { int maxit; double tol; } params;
+static double trace;
+
+static double kernel_dot(int n, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += x[i] * y[i];
+    return s;
+}
+
+static void kernel_axpy(int n, double a, const double *restrict x, double *restrict y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] += a * x[i];
+}
+
+static void kernel_xpay(int n, const double *restrict r, double beta, double *restrict p)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = r[i] + beta * p[i];
+}
+
+static void kernel_matvec(int n, const double *restrict A, const double *restrict x, double *restrict y)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int j = 0; j < n; j++)
+            s += A[i * n + j] * x[j];
+        y[i] = s;
+    }
+}
+
+static void kernel_shift(int n, const double *x, double *y)   /* may overlap: checked at run time */
+{
+    for (int i = 0; i < n; i++)
+        y[i] = 0.5 * x[i];
+}
+
+static int solve(const params *prm, int n, const double *A, double *x, double *r, double *p, double *q)
+{
+    double rr = kernel_dot(n, r, r);
+    int it = 0;
+    while (it < prm->maxit && rr > prm->tol) {
+        kernel_matvec(n, A, p, q);
+        double alpha = rr / kernel_dot(n, p, q);
+        kernel_axpy(n, alpha, p, x);
+        kernel_axpy(n, -alpha, q, r);
+        double rr_new = kernel_dot(n, r, r);
+        if (it % 4 == 1)
+            trace += x[it % n] + q[0];              /* host code reads the device's results */
+        if (rr_new < 1e-30)
+            break;
+        kernel_xpay(n, r, rr_new / rr, p);
+        rr = rr_new;
+        it++;
+    }
+    return it;
+}
+
+int main(void)
+{
+    params prm = {200, 1e-20};
+    double *A = malloc(N * N * sizeof(double)), *x = malloc(N * sizeof(double)), *r = malloc(N * sizeof(double));
+    double *p = malloc(N * sizeof(double)), *q = malloc(N * sizeof(double)), *w = malloc((N + 1) * sizeof(double));
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            A[i * N + j] = i == j ? N + 1.0 : 1.0 / (1 + abs(i - j));
+    int total = 0;
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < N; i++) {
+            x[i] = 0.0;
+            r[i] = p[i] = 1.0 + (i * (k + 2)) % 5;
+        }
+        total += solve(&prm, N, A, x, r, p, q);
+    }
+    for (int i = 0; i <= N; i++)
+        w[i] = i % 3;
+    for (int t = 0; t < 3 && w[1] < 1e9; t++)
+        kernel_shift(N, w, w + 1);                  /* overlapping: the original code runs */
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += x[i] * (1 + i % 7) + w[i];
+    printf("it %d s %.10e trace %.10e\\n", total, s, trace);
+    return 0;
+}
+"""
+
+
+def test_a_loop_calling_functions_with_offloaded_nests_keeps_their_data_on_the_device(tmp_path):
+    out = same_results(CALLS_IN_LOOP, tmp_path, rtol=1e-9)
+    body = function_text(host_part(out), "static int solve(")
+    assert "lift_region_begin()" in body and "lift_region_end(" in body, body
+    loop = body[body.index("while ("):body.index("lift_region_end(")]
+    # the condition reads prm->maxit and prm->tol: just those bytes are checked against the table
+    assert "lift_present_host(&(prm->maxit), sizeof(prm->maxit), 0), lift_present_host(&(prm->tol)" in loop
+    # host code that reads x and q (through subscripts lift cannot bound) gets every newer value first
+    read = loop.index("trace += x[it % n] + q[0];")
+    assert loop.rindex("lift_present_host(0, 0, 0);", 0, read) < read
+    for f in ("kernel_dot", "kernel_axpy", "kernel_xpay", "kernel_matvec"):
+        assert "lift_present_acquire(" in function_text(host_part(out), f"static {'double' if f == 'kernel_dot' else 'void'} {f}(")
+    stats = byte_counts(out, tmp_path)
+    matvec = next(v for k, v in stats.items() if k.startswith("kernel_matvec_"))
+    # A (80 x 80 doubles) moves once per solve, not once per call; so do the vectors
+    assert matvec["runs"] >= 10 and matvec["copied_in"] <= 2 * (80 * 80 + 2 * 80) * 8, matvec
+    moved = sum(v["copied_in"] + v["copied_out"] for k, v in stats.items() if k.startswith(("kernel_", "region_"))
+                and not k.startswith("kernel_main"))
+    minimum = sum(v["min_in"] + v["min_out"] for k, v in stats.items() if k.startswith("kernel_")
+                  and not k.startswith("kernel_main"))
+    assert moved * 4 < minimum, stats  # the per-call minimum is what every call moved before
+
+
+@pytest.mark.parametrize("change", [
+    ("        kernel_xpay(n, r, rr_new / rr, p);\n", "        kernel_xpay(n, r, rr_new / rr, p);\n        touch(&rr);\n"),
+    ("        kernel_xpay(n, r, rr_new / rr, p);\n", "        kernel_xpay(n, r, rr_new / rr, p);\n        if (it > 500) return -1;\n"),
+    ("    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n",
+     "    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n    trace += y[0];\n"),
+])
+def test_a_loop_whose_calls_cannot_keep_device_data_is_no_region(change, tmp_path):
+    src = CALLS_IN_LOOP.replace(*change).replace("static double trace;\n",
+                                                 "static double trace;\nstatic void touch(double *v) { *v += 0.0; }\n")
+    out = same_results(src, tmp_path, rtol=1e-9)
+    assert "lift_region_begin()" not in function_text(host_part(out), "static int solve(")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_nvcc_compiles_regions(tmp_path):
+    src = tmp_path / "regions.cu"
+    src.write_text(lift_cuda(CALLS_IN_LOOP).output)
+    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "x.o")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr, done.stderr
