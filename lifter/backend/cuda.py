@@ -49,7 +49,9 @@ What the output is
   regions of a function share their buffers when the host code between them can
   be bounded, and so do the iterations of a while, do or (unlifted) for loop whose
   body is such regions and host code, so data stays on the device across them and
-  moves only where host code needs it. The planners' run-time conditions (enough work, disjoint
+  moves only where host code needs it; a loop that calls the file's functions with
+  offloaded nests keeps their data on the device from one call to the next (a
+  run-time table of host ranges). The planners' run-time conditions (enough work, disjoint
   pointers) and a disjointness check of the device arrays' byte ranges decide
   at run time between the GPU and the original code.
 - Everything else is the user's text, byte for byte.

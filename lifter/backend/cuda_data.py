@@ -18,6 +18,11 @@ so the next nest opens its own. A loop decides per array where it is at the top 
 iteration, and puts copies before the loop, at the end of its body and in front of its own
 `break` and `continue` so that this holds on every path.
 
+Across calls: a loop outside every scope that calls the file's functions with data scopes is a
+*region* (`find_regions`); while it runs, those functions' scopes keep their buffers in a
+run-time table (cuda_prelude.py) instead of copying out and freeing them, and the next call finds
+them there; the table says where each range's values are, so those scopes' copies check it.
+
 Every copy goes through LIFT_TO_DEVICE / LIFT_TO_HOST, which count bytes; with -DLIFT_PROFILE
 each data scope prints at exit the bytes it moved against the minimum (each array the nests
 read copied in once, each array they write copied out once): `lift-bytes: ...`.
