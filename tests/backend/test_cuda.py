@@ -1534,3 +1534,13 @@ def test_nvcc_compiles_regions(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "warning" not in done.stderr, done.stderr
+
+
+def test_a_nest_that_is_not_offloaded_does_not_make_the_functions_it_calls_host_device():
+    # cg_dense's main loop calls kernel_matvec but stays on the host (its rows of q cannot be
+    # bounded): kernel_matvec is not called from GPU code, so its own nest is offloaded.
+    path = Path(__file__).resolve().parents[2] / "corpus" / "miniapps" / "cg_dense.c"
+    out = lift_cuda(path.read_text(), "cg_dense.c").output
+    assert "LIFT_HD static void kernel_matvec" not in out
+    assert "LIFT_LAUNCH(kernel_matvec_i_L" in out
+    assert "loop nest not offloaded to the GPU: the rows of 'q'" in out
