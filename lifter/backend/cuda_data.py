@@ -1009,13 +1009,15 @@ def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], 
     toks = spans.tokens
     starts = [t.start for t in toks]
     regions: list[Region] = []
+    tails: set[int] = set()  # the `while` of do statements
     k = body[0] + 1
     while k < body[1]:
         t = toks[k]
-        if t.kind == "word" and t.text in ("while", "for", "do") and not (
-                t.text == "while" and k > 0 and toks[k - 1].text == "}" and _do_tail(spans, k)):
+        if t.kind == "word" and t.text in ("while", "for", "do") and k not in tails:
             try:
                 end = spans.statement_end(k)
+                if t.text == "do":
+                    tails.add(spans.statement_end(k + 1))
             except Unparsable:
                 k += 1
                 continue
@@ -1026,18 +1028,6 @@ def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], 
                 continue
         k += 1
     return regions
-
-
-def _do_tail(spans: Spans, k: int) -> bool:
-    """The `while` at token k ends a do statement (`} while (c);`)."""
-    toks = spans.tokens
-    depth, o = 0, k - 1
-    while o >= 0:
-        depth += {"}": 1, "{": -1}.get(toks[o].text, 0) if toks[o].kind == "punct" else 0
-        if depth == 0:
-            return o > 0 and toks[o - 1].text == "do"
-        o -= 1
-    return False
 
 
 def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set[str], macros: dict[str, str],

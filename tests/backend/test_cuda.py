@@ -1544,3 +1544,18 @@ def test_a_nest_that_is_not_offloaded_does_not_make_the_functions_it_calls_host_
     assert "LIFT_HD static void kernel_matvec" not in out
     assert "LIFT_LAUNCH(kernel_matvec_i_L" in out
     assert "loop nest not offloaded to the GPU: the rows of 'q'" in out
+
+
+def test_do_loops_with_and_without_braces_are_regions(tmp_path):
+    src = CALLS_IN_LOOP.replace("""    for (int t = 0; t < 3 && w[1] < 1e9; t++)
+        kernel_shift(N, w, w + 1);                  /* overlapping: the original code runs */""", """    int t = 0;
+    do
+        kernel_axpy(N, 0.5, x, w);
+    while (++t < 3);
+    do {
+        t--;
+        kernel_shift(N - 1, w + 1, w);              /* overlapping: the original code runs */
+        kernel_axpy(N, 0.25, w + 1, x);
+    } while (t > 0 && x[2] < 1e9);""")
+    out = same_results(src, tmp_path, rtol=1e-9)
+    assert host_part(out).count("lift_region_begin()") == 3
