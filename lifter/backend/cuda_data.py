@@ -32,6 +32,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+from lifter.backend.edits import line_start
 from lifter.frontend.spans import Spans, Token, Unparsable
 from lifter.graph.nodes import AccessNode
 
@@ -84,7 +85,7 @@ class LoopData:
     end: int
     kind: str  # 'while', 'for' or 'do'
     before: str  # the text before the body's statements (the header, and `{` when braced)
-    after: str  # the text after them (`}`, `} while (c);`; '' when the body has no braces)
+    after: str  # the text after them (`}`, `} while (c);`; braces are added around a lone statement)
     items: list  # NestData | LoopData, in text order
     gaps: list["GapEffects"]  # host code before, between and after the items (len(items) + 1)
     head: "GapEffects"  # the condition (while, for): evaluated before every iteration
@@ -98,14 +99,6 @@ class LoopData:
     @property
     def arrays(self) -> list[ArrayUse]:
         return [a for n in self.nests for a in n.arrays]
-
-    @property
-    def condition(self) -> str:
-        conds = []
-        for n in self.nests:
-            if n.condition and n.condition not in conds:
-                conds.append(n.condition)
-        return " && ".join(conds)
 
     @property
     def kernels(self) -> list[str]:
@@ -949,9 +942,9 @@ def reindent(text: str, indent: str) -> str:
 @dataclass
 class Region:
     """A loop statement (outside every data scope) whose body calls functions that keep their data
-    in the table while it runs (`aware`). Host code in it that may read memory gets the table's newer
-    device values back first (`syncs`: offset -> C statement before the statement there, or the
-    condition's replacement); it writes no memory but named scalars (else no region)."""
+    in the table while it runs (`calls`). Host code in it that may read memory gets the table's newer
+    device values back first (`edits` put the calls that do it before its statements, or around
+    its header's expressions); it writes no memory but named scalars (else no region)."""
 
     function: str
     start: int
@@ -1094,8 +1087,9 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
                 return None  # the calls could leave on the device what the statement reads
             sync = _sync(eff) + ";"
             if braced:
+                indent = text[line_start(text, a):a]
                 edits.append((a, a, f"{sync} /* lift: device data kept across calls comes back first */\n"
-                                    f"{_line_indent(text, a)}"))
+                                    f"{indent if not indent.strip() else ''}"))
             else:
                 edits.append((a, a, "{ " + sync + " "))
                 edits.append((b, b, " }"))
@@ -1107,12 +1101,6 @@ def _sync(eff: GapEffects) -> str:
     if eff.reads_unnamed or not eff.paths:
         return "lift_present_host(0, 0, 0)"
     return ", ".join(f"lift_present_host(&({p}), sizeof({p}), 0)" for p in sorted(eff.paths))
-
-
-def _line_indent(text: str, offset: int) -> str:
-    start = text.rfind("\n", 0, offset) + 1
-    pre = text[start:offset]
-    return pre if pre.strip() == "" else ""
 
 
 def emit_region(text: str, region: Region, mark: str, indent: str) -> str:
