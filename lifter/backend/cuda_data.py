@@ -19,7 +19,7 @@ iteration, and puts copies before the loop, at the end of its body and in front 
 `break` and `continue` so that this holds on every path.
 
 Across calls: a loop outside every scope that calls the file's functions with data scopes is a
-*region* (`find_regions`); while it runs, those functions' scopes keep their buffers in a
+*call region* (`find_regions`); while it runs, those functions' scopes keep their buffers in a
 run-time table (cuda_prelude.py) instead of copying out and freeing them, and the next call finds
 them there; the table says where each range's values are, so those scopes' copies check it.
 
@@ -935,12 +935,12 @@ def reindent(text: str, indent: str) -> str:
 
 
 # --------------------------------------------------------------------------------------
-# Regions: loops that call the file's functions with data scopes keep the device data of those
+# Call regions: loops that call the file's functions with data scopes keep the device data of those
 # calls (cuda_prelude.py's table) from one call to the next, until the loop ends.
 
 
 @dataclass
-class Region:
+class CallRegion:
     """A loop statement (outside every data scope) whose body calls functions that keep their data
     in the table while it runs (`calls`). Host code in it that may read memory gets the table's newer
     device values back first (`edits` put the calls that do it before its statements, or around
@@ -993,7 +993,7 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
 
 
 def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], aware: set[str],
-                 macros: dict[str, str], occupied: list[tuple[int, int]]) -> list[Region]:
+                 macros: dict[str, str], occupied: list[tuple[int, int]]) -> list[CallRegion]:
     """The outermost loops of a function body (token indices of '{' and '}') that can be regions:
     they call an `aware` function, hold no data scope or other edited text (`occupied`), and every
     statement and header part in them is host code whose memory effects can be bounded: reads (the
@@ -1001,7 +1001,7 @@ def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], 
     `return` would skip the region's end; the loop's own `break` and `continue` do not)."""
     toks = spans.tokens
     starts = [t.start for t in toks]
-    regions: list[Region] = []
+    regions: list[CallRegion] = []
     tails: set[int] = set()  # the `while` of do statements
     k = body[0] + 1
     while k < body[1]:
@@ -1024,7 +1024,7 @@ def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], 
 
 
 def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set[str], macros: dict[str, str],
-            occupied: list[tuple[int, int]], starts: list[int]) -> Region | None:
+            occupied: list[tuple[int, int]], starts: list[int]) -> CallRegion | None:
     toks = spans.tokens
     start, stop = toks[k].start, toks[end - 1].end
     if any(a < stop and start < b for a, b in occupied):
@@ -1093,7 +1093,7 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
             else:
                 edits.append((a, a, "{ " + sync + " "))
                 edits.append((b, b, " }"))
-    return Region(function, start, stop, called, edits)
+    return CallRegion(function, start, stop, called, edits)
 
 
 def _sync(eff: GapEffects) -> str:
@@ -1103,7 +1103,7 @@ def _sync(eff: GapEffects) -> str:
     return ", ".join(f"lift_present_host(&({p}), sizeof({p}), 0)" for p in sorted(eff.paths))
 
 
-def emit_region(text: str, region: Region, mark: str, indent: str) -> str:
+def emit_region(text: str, region: CallRegion, mark: str, indent: str) -> str:
     """The loop of `region` with its syncs, between the region's begin and end."""
     piece = text[region.start:region.end]
     for a, b, new in sorted(region.edits, reverse=True):
