@@ -47,8 +47,11 @@ What the output is
   from interval arithmetic over the domains of the statements that run on the
   GPU, evaluated at run time) are its device buffer; consecutive offloaded
   regions of a function share their buffers when the host code between them can
-  be bounded, so data stays on the device across them and moves only where host
-  code needs it. The planners' run-time conditions (enough work, disjoint
+  be bounded, and so do the iterations of a while, do or (unlifted) for loop whose
+  body is such regions and host code, so data stays on the device across them and
+  moves only where host code needs it; a loop that calls the file's functions with
+  offloaded nests keeps their data on the device from one call to the next (a
+  run-time table of host ranges). The planners' run-time conditions (enough work, disjoint
   pointers) and a disjointness check of the device arrays' byte ranges decide
   at run time between the GPU and the original code.
 - Everything else is the user's text, byte for byte.
@@ -65,7 +68,8 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers, param_name, split_params
-from lifter.backend.cuda_data import ArrayUse, NestData, comment_text, emit_scope, group_nests, reindent
+from lifter.backend.cuda_data import (ArrayUse, NestData, aware_functions, comment_text, emit_region, emit_scope,
+                                      find_regions, flat_nests, group_nests, reindent)
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.edits import apply, line_start
 from lifter.frontend.source import SourceFile
@@ -103,9 +107,11 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         if not any(isinstance(d["node"], MapScope) and d["node"].plan is not None for _, d in g.nodes(data=True)):
             g.graph["cuda"] = {"offloaded": False, "reason": "no loop of the nest was parallelized", "kernels": []}
             continue
+        calls = set(ctx.calls)
         try:
             result = _Region(ctx, g).offload()
         except NotOffloaded as why:
+            ctx.calls = calls  # what its kernels would have called does not run on the GPU
             g.graph["cuda"] = {"offloaded": False, "reason": str(why), "kernels": []}
             results.append(("remark", g, str(why)))
             continue
@@ -131,9 +137,29 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
     # Consecutive nests with host code between them that can be bounded share their device data.
-    for members, gaps in group_nests(cfile.spans, source.text, nests, cfile.macros, barriers):
+    groups = group_nests(cfile.spans, source.text, nests, cfile.macros, barriers)
+    # Loops that call functions with data scopes keep those scopes' data on the device (regions).
+    scopes: dict[str, list[tuple[int, int]]] = {}
+    trusted: dict[str, bool] = {}
+    for members, _ in groups:
+        f = members[0].function
+        scopes.setdefault(f, []).append((members[0].start, members[-1].end))
+        trusted[f] = trusted.get(f, True) and f not in hd and not any(
+            n.host_only or any(a.tracked for a in n.arrays) for n in flat_nests(members))
+    bodies = {d.name: d.body for d in cfile.decls if d.body}
+    aware = aware_functions(cfile.spans, bodies, scopes, trusted, cfile.macros)
+    occupied = [span for spans_ in scopes.values() for span in spans_] + \
+        [(line_start(source.text, b), b + 1) for b in barriers]
+    regions = [r for d in cfile.decls if d.body
+               for r in find_regions(cfile.spans, source.text, d.name, d.body, aware, cfile.macros, occupied)]
+    present = {f for r in regions for f in r.calls}
+    for r in regions:
+        edits.append((r.start, r.end, emit_region(source.text, r, ctx.fresh("lift_region"),
+                                                  _indent_at(source.text, r.start))))
+    for members, gaps in groups:
         start, end = members[0].start, members[-1].end
-        edits.append((start, end, emit_scope(source.text, members, gaps, _indent_at(source.text, start))))
+        edits.append((start, end, emit_scope(source.text, members, gaps, _indent_at(source.text, start),
+                                             present=members[0].function in present)))
         if len(members) > 1:
             for g in graphs:
                 info = g.graph.get("cuda") or {}

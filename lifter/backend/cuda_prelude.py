@@ -191,6 +191,130 @@ static void lift_bytes_add(const char *site, size_t in, size_t out, size_t min_i
 #define LIFT_BYTES(site, in, out, min_in, min_out) ((void)0)
 #endif
 
+/* Device data kept across calls. A *region* is a loop that calls the file's functions with offloaded
+   nests; while one runs, their data scopes take their buffers from this table (one entry per host
+   byte range, with where its current values are) instead of copying in, out and freeing at every
+   call, and the region's end copies back what the device made newer and frees them. Entries never
+   overlap; `at` describes the whole entry. */
+#define LIFT_AT_HOST 0   /* the host holds the current values (the device copy may be stale) */
+#define LIFT_AT_BOTH 1
+#define LIFT_AT_DEVICE 2 /* the device holds them (the host copy may be stale) */
+#define LIFT_PRESENT_MAX 64
+struct lift_present_entry { const char *lo, *hi; char *dev; int at, busy, owner; };
+inline lift_present_entry lift_present[LIFT_PRESENT_MAX];
+inline int lift_present_count = 0;
+inline int lift_region_depth = 0;
+inline size_t lift_present_in = 0, lift_present_out = 0; /* bytes the table's own copies moved */
+inline void lift_present_check(cudaError_t e, const char *what) {
+    if (e != cudaSuccess) {
+        fprintf(stderr, "lift: CUDA error: %s (%s)\n", cudaGetErrorString(e), what);
+        exit(1);
+    }
+}
+/* An entry's newer device values back to the host. */
+inline void lift_present_back(lift_present_entry *e) {
+    if (e->at != LIFT_AT_DEVICE) return;
+    lift_present_check(cudaMemcpy((void *)e->lo, e->dev, (size_t)(e->hi - e->lo), cudaMemcpyDeviceToHost),
+                       "copy back of device data kept across calls");
+    lift_present_out += (size_t)(e->hi - e->lo);
+    e->at = LIFT_AT_BOTH;
+}
+inline void lift_present_drop(int i) {
+    lift_present_check(lift_free(lift_present[i].dev, (size_t)(lift_present[i].hi - lift_present[i].lo)),
+                       "free of device data kept across calls");
+    lift_present[i] = lift_present[--lift_present_count];
+}
+/* Host code is about to read (and, if `writes`, write) host bytes [lo, lo + n), or any memory (lo 0). */
+inline void lift_present_host(const void *lo, size_t n, int writes) {
+    const char *a = (const char *)lo, *b = a + n;
+    for (int i = 0; i < lift_present_count; i++) {
+        lift_present_entry *e = &lift_present[i];
+        if (lo && !(e->lo < b && a < e->hi)) continue;
+        lift_present_back(e);
+        if (writes) e->at = LIFT_AT_HOST;
+    }
+}
+struct lift_region_mark { int depth; size_t in, out; };
+inline lift_region_mark lift_region_begin(void) {
+    lift_region_mark m = {lift_region_depth++, lift_present_in, lift_present_out};
+    return m;
+}
+inline void lift_region_end(lift_region_mark m, const char *site) {
+    for (int i = lift_present_count - 1; i >= 0; i--)
+        if (lift_present[i].owner > m.depth) {
+            lift_present_back(&lift_present[i]);
+            lift_present_drop(i);
+        }
+    lift_region_depth = m.depth;
+#ifdef LIFT_PROFILE
+    lift_bytes_add(site, lift_present_in - m.in, lift_present_out - m.out, 0, 0);
+#else
+    (void)site;
+#endif
+}
+/* A data scope's buffer for host bytes [lo, lo + n): inside a region, the entry that holds them (*e,
+   busy until the scope releases it), else a new buffer, registered as an entry when a region runs and
+   no entry in use overlaps it; *at points at where its values are (the entry's, or *own). Entries that
+   overlap it without holding it are copied back and dropped first. */
+inline cudaError_t lift_present_acquire(char **dev, const void *host, size_t n, lift_present_entry **e, int *own,
+                                        int **at) {
+    const char *lo = (const char *)host, *hi = lo + n;
+    *e = 0;
+    *own = LIFT_AT_HOST;
+    *at = own;
+    if (lift_present_count == 0 && lift_region_depth == 0) return lift_malloc(dev, n ? n : 1);
+    int shared = 0;
+    for (int i = lift_present_count - 1; i >= 0; i--) {
+        lift_present_entry *p = &lift_present[i];
+        if (n && lift_region_depth && p->lo <= lo && hi <= p->hi) {
+            *dev = p->dev + (lo - p->lo);
+            *e = p;
+            *at = &p->at;
+            p->busy++;
+            return cudaSuccess;
+        }
+        if (p->lo < hi && lo < p->hi) {
+            lift_present_back(p);
+            if (p->busy) {
+                p->at = LIFT_AT_HOST; /* this scope's own buffer may write the bytes back */
+                shared = 1;
+            } else {
+                lift_present_drop(i);
+            }
+        }
+    }
+    cudaError_t err = lift_malloc(dev, n ? n : 1);
+    if (err == cudaSuccess && n && lift_region_depth && !shared && lift_present_count < LIFT_PRESENT_MAX) {
+        lift_present_entry *p = &lift_present[lift_present_count++];
+        p->lo = lo;
+        p->hi = hi;
+        p->dev = *dev;
+        p->at = LIFT_AT_HOST;
+        p->busy = 1;
+        p->owner = lift_region_depth;
+        *e = p;
+        *at = &p->at;
+    }
+    return err;
+}
+/* Guarded copies of a scope's buffer that may be an entry: an entry moves whole. */
+#define LIFT_PRESENT_IN(e, at, ...)                                                             \
+    do {                                                                                        \
+        if (*(at) == LIFT_AT_HOST) {                                                            \
+            if (e) LIFT_TO_DEVICE((e)->dev, (e)->lo, (size_t)((e)->hi - (e)->lo));              \
+            else __VA_ARGS__;                                                                   \
+            *(at) = LIFT_AT_BOTH;                                                               \
+        }                                                                                       \
+    } while (0)
+#define LIFT_PRESENT_OUT(e, at, ...)                                                            \
+    do {                                                                                        \
+        if (*(at) == LIFT_AT_DEVICE) {                                                          \
+            if (e) LIFT_TO_HOST((char *)(e)->lo, (e)->dev, (size_t)((e)->hi - (e)->lo));        \
+            else __VA_ARGS__;                                                                   \
+            *(at) = LIFT_AT_BOTH;                                                               \
+        }                                                                                       \
+    } while (0)
+
 /* Grid sizes: enough blocks for n iterations, capped (kernels loop grid-stride). */
 #define LIFT_GRID_X_MAX 2147483647L
 #define LIFT_GRID_YZ_MAX 65535L

@@ -123,6 +123,14 @@ EXPECTED = {
         dict(function='kernel_jacobi1d', line=21, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_jacobi1d', line=23, var='i', parallel=True, reduction=[], private=[]),
     ],
+    'stencils/jacobi_conv.c': [
+        dict(function='kernel_jacobi_conv', line=28, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_jacobi_conv', line=29, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_jacobi_conv', line=33, var='i', parallel=True, reduction=[('diff', 'max')], private=[]),
+        dict(function='kernel_jacobi_conv', line=34, var='j', parallel=True, reduction=[('diff', 'max')], private=[]),
+        dict(function='kernel_jacobi_conv', line=36, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_jacobi_conv', line=37, var='j', parallel=True, reduction=[], private=[]),
+    ],
     'stencils/jacobi2d.c': [
         dict(function='kernel_jacobi2d', line=29, var='t', parallel=False, reduction=[], private=[]),
         dict(function='kernel_jacobi2d', line=30, var='i', parallel=True, reduction=[], private=['j']),

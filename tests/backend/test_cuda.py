@@ -1072,3 +1072,490 @@ def test_host_code_reads_an_array_only_an_earlier_nest_holds_on_the_device(tmp_p
     # `b` is not among the second nest's device arrays, but its host code reads what the first
     # nest's kernel wrote: the two nests do not share a data scope (fuzz.py --target cuda).
     same_results(HOST_CODE_READS_ANOTHER_NESTS_ARRAY, tmp_path)
+
+
+# --------------------------------------------------------------------------------------
+# Sequential loops around offloaded nests (while, do, for loops lift does not lift): the data
+# scope holds the loop whole, so the arrays stay on the device across its iterations.
+
+WHILE_SOLVER = """#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#define N 300
+
+static int solve(int n, int maxit, double tol, double *restrict u, double *restrict v)
+{
+    double err = 1.0;
+    int it = 0;
+    while (err > tol && it < maxit) {
+        for (int i = 1; i < n - 1; i++)
+            v[i] = 0.5 * (u[i - 1] + u[i + 1]) + 0.001 * u[i];
+        err = 0.0;
+        for (int i = 1; i < n - 1; i++)
+            err = fmax(err, fabs(v[i] - u[i]));
+        for (int i = 1; i < n - 1; i++)
+            u[i] = v[i];
+        it++;
+    }
+    return it;
+}
+
+int main(void)
+{
+    double *u = malloc(N * sizeof(double)), *v = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        u[i] = (double)(i % 17) / 17.0;
+        v[i] = -1.0;
+    }
+    int it = solve(N, 2000, 1e-7, u, v);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += (u[i] + 0.5 * v[i]) * (1 + i % 7);
+    printf("it %d s %.12e\\n", it, s);
+    free(u);
+    free(v);
+    return 0;
+}
+"""
+LOOP_KINDS = {
+    "while": (WHILE_SOLVER, "while (err > tol && it < maxit) {"),
+    "do": (WHILE_SOLVER.replace("while (err > tol && it < maxit) {", "do {")
+           .replace("        it++;\n    }\n", "        it++;\n    } while (err > tol && it < maxit);\n"), "do {"),
+    "for": (WHILE_SOLVER.replace("while (err > tol && it < maxit) {", "for (it = 0; err > tol && it < maxit; it++) {")
+            .replace("        it++;\n", ""), "for (it = 0; err > tol && it < maxit; it++) {"),
+}
+
+
+def loop_text(body: str, head: str) -> tuple[int, int]:
+    """Where the emitted loop whose header ends with `{` is: from its header to its closing brace."""
+    start = body.index(head)
+    depth = 0
+    for k in range(start + len(head) - 1, len(body)):
+        depth += {"{": 1, "}": -1}.get(body[k], 0)
+        if depth == 0:
+            return start, k + 1
+    raise AssertionError("unbalanced braces")
+
+
+@pytest.mark.parametrize("kind", sorted(LOOP_KINDS))
+def test_a_solver_loop_copies_each_array_in_once_before_it_and_out_once_after_it(kind, tmp_path):
+    src, head = LOOP_KINDS[kind]
+    out = same_results(src, tmp_path)
+    body = function_text(host_part(out), "static int solve(")
+    assert "kept on the device across the iterations of the loop around them" in body, body
+    start, end = loop_text(body, head)
+    inside = body[start:end]
+    assert len(re.findall(r"LIFT_LAUNCH\(kernel_solve_i_L\d+", inside)) == 3
+    assert not re.search(r"LIFT_TO_(HOST|DEVICE)|LIFT_ROWS_TO_DEVICE|LIFT_DIRTY_TO_HOST", inside), inside
+    assert copies(body, "u") == (1, 1) and copies(body, "v") == (1, 1), body
+    assert all(m.start() < start for m in re.finditer(r"LIFT_TO_DEVICE\(", body))
+    assert all(m.start() > end for m in re.finditer(r"LIFT_TO_HOST\(", body))
+    # at run time: one scope run, the bytes moved are the minimum (u, v in once, out once)
+    stats = byte_counts(out, tmp_path)
+    solve = [v for k, v in stats.items() if k.startswith("kernel_solve_")]
+    assert len(solve) == 1 and solve[0]["runs"] == 1, stats
+    assert solve[0]["copied_in"] == solve[0]["min_in"] == (300 + 298) * 8
+    assert solve[0]["copied_out"] == solve[0]["min_out"] == 2 * 298 * 8
+
+
+HOST_IN_LOOP = """#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#define N 300
+
+static double probe;
+
+static int solve(int n, int maxit, double tol, double *restrict u, double *restrict v, double *restrict w)
+{
+    double err = 1.0;
+    int it = 0;
+    while (u[n / 2] < 100.0 && it < maxit) {      /* the condition reads u */
+        for (int i = 1; i < n - 1; i++)
+            v[i] = 0.5 * (u[i - 1] + u[i + 1]) + 0.01 + w[i];
+        err = 0.0;
+        for (int i = 1; i < n - 1; i++)
+            err = fmax(err, fabs(v[i] - u[i]));
+        double mid = v[n / 3];                      /* host code reads v */
+        probe += mid;
+        if (err < tol)
+            break;                                  /* an early exit */
+        for (int i = 1; i < n - 1; i++)
+            u[i] = v[i];
+        u[0] = u[1] * 0.5;                          /* host code writes u */
+        it++;
+        if (it % 7 == 3)
+            continue;
+        for (int i = 0; i < n; i++)
+            w[i] = 0.999 * w[i];
+    }
+    return it;
+}
+
+int main(void)
+{
+    double *u = malloc(N * sizeof(double)), *v = malloc(N * sizeof(double)), *w = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        u[i] = (double)(i % 17) / 17.0;
+        v[i] = 0.0;
+        w[i] = 0.001 * (i % 3);
+    }
+    int it = solve(N, 400, 1e-9, u, v, w);
+    double s = 0.0, t = 0.0;
+    for (int i = 0; i < N; i++) {
+        s += u[i] * (1 + i % 7) + w[i];
+        t += v[i] * (1 + i % 5);
+    }
+    printf("it %d s %.12e t %.12e probe %.12e\\n", it, s, t, probe);
+    free(u);
+    free(v);
+    free(w);
+    return 0;
+}
+"""
+
+
+def test_host_code_in_a_loop_body_and_its_condition_get_exactly_the_copies_they_need(tmp_path):
+    out = same_results(HOST_IN_LOOP, tmp_path)
+    body = function_text(host_part(out), "static int solve(")
+    assert "kept on the device across the iterations of the loop around them" in body, body
+    start, end = loop_text(body, "while (u[n / 2] < 100.0 && it < maxit) {")
+    inside = body[start:end]
+    # v comes back right before the host code that reads it, u right before the host code that writes it
+    read, write = inside.index("double mid = v[n / 3];"), inside.index("u[0] = u[1] * 0.5;")
+    assert [m.start() for m in re.finditer(r"LIFT_TO_HOST\(\(char \*\)\(v\)", inside)] and \
+        all(m.start() < read for m in re.finditer(r"LIFT_TO_HOST\(\(char \*\)\(v\)", inside))
+    assert len(re.findall(r"LIFT_TO_HOST\(\(char \*\)\(v\)", inside)) == 1
+    back_u = [m.start() for m in re.finditer(r"LIFT_TO_HOST\(\(char \*\)\(u\)", inside)]
+    assert len(back_u) == 1 and read < back_u[0] < write, inside
+    # u is written on the host every iteration: it goes to the device once per iteration (the
+    # condition reads it on the host: it cannot stay on the device only); w, which host code never
+    # touches, stays on the device: in before the loop, out after it
+    assert len(re.findall(r"LIFT_TO_DEVICE\(lift_r_u, ", inside)) == 1
+    assert "lift_r_w" not in inside.replace("LIFT_LAUNCH", "") or copies(inside, "w") == (0, 0)
+    assert copies(inside, "w") == (0, 0) and copies(body, "w") == (1, 1), body
+
+
+EARLY_EXIT = """#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#define N 200
+
+static int run(int n, double *restrict u, double *restrict v)
+{
+    int it = 0;
+    double err;
+    for (;;) {
+        for (int i = 1; i < n - 1; i++)
+            v[i] = 0.5 * (u[i - 1] + u[i + 1]);
+        err = 0.0;
+        for (int i = 1; i < n - 1; i++)
+            err = fmax(err, fabs(v[i] - u[i]));
+        it++;
+        if (err < 1e-4 || it > 5000) {
+            v[0] = -it;                 /* written on the host, right before leaving */
+            break;
+        }
+        if (it % 4 == 1)
+            continue;                   /* skips the copy of v into u */
+        for (int i = 1; i < n - 1; i++)
+            u[i] = v[i];
+    }
+    return it;
+}
+
+int main(void)
+{
+    double *u = malloc(N * sizeof(double)), *v = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        u[i] = (double)(i % 23) / 23.0;
+        v[i] = 1.0;
+    }
+    int it = run(N, u, v);
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += (u[i] + 3.0 * v[i]) * (1 + i % 7);
+    printf("it %d s %.12e\\n", it, s);
+    free(u);
+    free(v);
+    return 0;
+}
+"""
+
+
+def test_break_and_continue_leave_the_loop_with_the_arrays_where_the_code_after_expects_them(tmp_path):
+    out = same_results(EARLY_EXIT, tmp_path)
+    body = function_text(host_part(out), "static int run(")
+    assert "kept on the device across the iterations of the loop around them" in body, body
+    # v was written on the host before the break: it goes back to the device on that path, where
+    # the loop's exit expects it
+    assert re.search(r"\{ LIFT_TO_DEVICE\(lift_r_v, [^\n]*break; \}", body), body
+
+
+@pytest.mark.parametrize("change, why", [
+    ("        return it;\n", "return"),                       # leaves the scope past its copies out
+    ("        n = n - (it % 2);\n", "bounds"),                 # the nests' bounds change in the loop
+    ("        touch(u);\n", "call"),                           # an unknown function
+])
+def test_a_loop_the_scope_cannot_hold_keeps_per_iteration_scopes(change, why, tmp_path):
+    src = EARLY_EXIT.replace("        if (it % 4 == 1)\n", change + "        if (it % 4 == 1)\n")
+    src = src.replace("        return it;\n        if", "        if (it == 7)\n            return it;\n        if")
+    src = src.replace("#define N 200\n", "#define N 200\nstatic void touch(double *p) { p[0] += 1e-9; }\n")
+    out = same_results(src, tmp_path)
+    body = function_text(host_part(out), "static int run(")
+    assert "kept on the device across the iterations" not in body, (why, body)
+
+
+NESTED_LOOPS = """#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#define N 250
+
+int main(void)
+{
+    double *u = malloc(N * sizeof(double)), *v = malloc(N * sizeof(double)), *w = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        u[i] = (double)(i % 19) / 19.0;
+        v[i] = w[i] = 0.0;
+    }
+    double change = 1.0;
+    int sweeps = 0;
+    while (change > 1e-6 && sweeps < 40) {
+        for (int i = 0; i < N; i++)
+            w[i] = u[i];
+        int k = 0;
+        do {
+            for (int i = 1; i < N - 1; i++)
+                v[i] = 0.25 * u[i - 1] + 0.5 * u[i] + 0.25 * u[i + 1];
+            for (int i = 1; i < N - 1; i++)
+                u[i] = v[i];
+            k++;
+        } while (k < 3 + sweeps % 2);
+        change = 0.0;
+        for (int i = 0; i < N; i++)
+            change = fmax(change, fabs(u[i] - w[i]));
+        sweeps++;
+    }
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += (u[i] + v[i] + w[i]) * (1 + i % 7);
+    printf("sweeps %d s %.12e\\n", sweeps, s);
+    free(u);
+    free(v);
+    free(w);
+    return 0;
+}
+"""
+
+
+def test_nested_sequential_loops_keep_the_arrays_on_the_device(tmp_path):
+    out = same_results(NESTED_LOOPS, tmp_path)
+    body = function_text(host_part(out), "int main(void)")
+    start, end = loop_text(body, "while (change > 1e-6 && sweeps < 40) {")
+    inside = body[start:end]
+    assert "do {" in inside and len(re.findall(r"LIFT_LAUNCH\(kernel_main_i_L\d+", inside)) == 4
+    assert not re.search(r"LIFT_TO_(HOST|DEVICE)", inside), inside
+    scope = body[body.rindex("{ /* lift:", 0, start):]
+    for a in ("u", "v", "w"):
+        assert copies(scope[:scope.index("LIFT_BYTES(")], a) in ((1, 1), (0, 1)), scope
+
+
+@pytest.mark.parametrize("code, exits, assigned", [
+    ("double t = A[0];", [], {"t"}),                         # a declaration: the loop's braces keep it
+    ("if (t > 0.5) break;", ["break"], set()),
+    ("if (t > 0.5) { A[0] = 1.0; continue; }", ["continue"], set()),
+    ("for (k = 0; k < 3; k++) if (k == t) break;", [], {"k"}),   # the host loop's own break
+    ("switch (k) { case 1: t = 2; break; }", None, None),   # case labels: not bounded
+    ("return;", None, None),
+    ("lab: t = 1;", None, None),
+])
+def test_host_code_in_a_loop_body_may_declare_and_leave_the_loop(code, exits, assigned):
+    from lifter.backend.cuda_data import gap_effects
+    from lifter.frontend.spans import Spans
+    text = "{ x;\n" + code + "\n}"
+    eff = gap_effects(Spans(text), text.index("\n"), text.rindex("\n"), {"A", "B"}, {}, in_loop=True)
+    if exits is None:
+        assert eff is None
+    else:
+        assert eff is not None and [e[0] for e in eff.exits] == exits and eff.assigned == assigned
+    if exits:  # outside a loop the scope holds, a jump out of the host code ends the scope
+        assert gap_effects(Spans(text), text.index("\n"), text.rindex("\n"), {"A", "B"}, {}) is None
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@pytest.mark.parametrize("name", ["WHILE_SOLVER", "HOST_IN_LOOP", "EARLY_EXIT", "NESTED_LOOPS"])
+def test_nvcc_compiles_data_scopes_around_loops(name, tmp_path):
+    src = tmp_path / f"{name.lower()}.cu"
+    src.write_text(lift_cuda(globals()[name]).output)
+    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "x.o")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr, done.stderr
+
+
+# --------------------------------------------------------------------------------------
+# Regions: a loop that calls the file's functions with offloaded nests keeps their device data
+# from one call to the next (a run-time table of host ranges, cuda_prelude.py).
+
+CALLS_IN_LOOP = """#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#define N 80
+
+typedef struct { int maxit; double tol; } params;
+static double trace;
+
+static double kernel_dot(int n, const double *x, const double *y)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += x[i] * y[i];
+    return s;
+}
+
+static void kernel_axpy(int n, double a, const double *restrict x, double *restrict y)
+{
+    for (int i = 0; i < n; i++)
+        y[i] += a * x[i];
+}
+
+static void kernel_xpay(int n, const double *restrict r, double beta, double *restrict p)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = r[i] + beta * p[i];
+}
+
+static void kernel_matvec(int n, const double *restrict A, const double *restrict x, double *restrict y)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int j = 0; j < n; j++)
+            s += A[i * n + j] * x[j];
+        y[i] = s;
+    }
+}
+
+static void kernel_shift(int n, const double *x, double *y)   /* may overlap: checked at run time */
+{
+    for (int i = 0; i < n; i++)
+        y[i] = 0.5 * x[i];
+}
+
+static int solve(const params *prm, int n, const double *A, double *x, double *r, double *p, double *q)
+{
+    double rr = kernel_dot(n, r, r);
+    int it = 0;
+    while (it < prm->maxit && rr > prm->tol) {
+        kernel_matvec(n, A, p, q);
+        double alpha = rr / kernel_dot(n, p, q);
+        kernel_axpy(n, alpha, p, x);
+        kernel_axpy(n, -alpha, q, r);
+        double rr_new = kernel_dot(n, r, r);
+        if (it % 4 == 1)
+            trace += x[it % n] + q[0];              /* host code reads the device's results */
+        if (rr_new < 1e-30)
+            break;
+        kernel_xpay(n, r, rr_new / rr, p);
+        rr = rr_new;
+        it++;
+    }
+    return it;
+}
+
+int main(void)
+{
+    params prm = {200, 1e-20};
+    double *A = malloc(N * N * sizeof(double)), *x = malloc(N * sizeof(double)), *r = malloc(N * sizeof(double));
+    double *p = malloc(N * sizeof(double)), *q = malloc(N * sizeof(double)), *w = malloc((N + 1) * sizeof(double));
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            A[i * N + j] = i == j ? N + 1.0 : 1.0 / (1 + abs(i - j));
+    int total = 0;
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < N; i++) {
+            x[i] = 0.0;
+            r[i] = p[i] = 1.0 + (i * (k + 2)) % 5;
+        }
+        total += solve(&prm, N, A, x, r, p, q);
+    }
+    for (int i = 0; i <= N; i++)
+        w[i] = i % 3;
+    for (int t = 0; t < 3 && w[1] < 1e9; t++)
+        kernel_shift(N, w, w + 1);                  /* overlapping: the original code runs */
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        s += x[i] * (1 + i % 7) + w[i];
+    printf("it %d s %.10e trace %.10e\\n", total, s, trace);
+    return 0;
+}
+"""
+
+
+def test_a_loop_calling_functions_with_offloaded_nests_keeps_their_data_on_the_device(tmp_path):
+    out = same_results(CALLS_IN_LOOP, tmp_path, rtol=1e-9)
+    body = function_text(host_part(out), "static int solve(")
+    assert "lift_region_begin()" in body and "lift_region_end(" in body, body
+    loop = body[body.index("while ("):body.index("lift_region_end(")]
+    # the condition reads prm->maxit and prm->tol: just those bytes are checked against the table
+    assert "lift_present_host(&(prm->maxit), sizeof(prm->maxit), 0), lift_present_host(&(prm->tol)" in loop
+    # host code that reads x and q (through subscripts lift cannot bound) gets every newer value first
+    read = loop.index("trace += x[it % n] + q[0];")
+    assert loop.rindex("lift_present_host(0, 0, 0);", 0, read) < read
+    for f in ("kernel_dot", "kernel_axpy", "kernel_xpay", "kernel_matvec"):
+        assert "lift_present_acquire(" in function_text(host_part(out), f"static {'double' if f == 'kernel_dot' else 'void'} {f}(")
+    stats = byte_counts(out, tmp_path)
+    matvec = next(v for k, v in stats.items() if k.startswith("kernel_matvec_"))
+    # A (80 x 80 doubles) moves once per solve, not once per call; so do the vectors
+    assert matvec["runs"] >= 10 and matvec["copied_in"] <= 2 * (80 * 80 + 2 * 80) * 8, matvec
+    moved = sum(v["copied_in"] + v["copied_out"] for k, v in stats.items() if k.startswith(("kernel_", "region_"))
+                and not k.startswith("kernel_main"))
+    minimum = sum(v["min_in"] + v["min_out"] for k, v in stats.items() if k.startswith("kernel_")
+                  and not k.startswith("kernel_main"))
+    assert moved * 4 < minimum, stats  # the per-call minimum is what every call moved before
+
+
+@pytest.mark.parametrize("change", [
+    ("        kernel_xpay(n, r, rr_new / rr, p);\n", "        kernel_xpay(n, r, rr_new / rr, p);\n        touch(&rr);\n"),
+    ("        kernel_xpay(n, r, rr_new / rr, p);\n", "        kernel_xpay(n, r, rr_new / rr, p);\n        if (it > 500) return -1;\n"),
+    ("    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n",
+     "    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n    trace += y[0];\n"),
+])
+def test_a_loop_whose_calls_cannot_keep_device_data_is_no_region(change, tmp_path):
+    src = CALLS_IN_LOOP.replace(*change).replace("static double trace;\n",
+                                                 "static double trace;\nstatic void touch(double *v) { *v += 0.0; }\n")
+    out = same_results(src, tmp_path, rtol=1e-9)
+    assert "lift_region_begin()" not in function_text(host_part(out), "static int solve(")
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+def test_nvcc_compiles_regions(tmp_path):
+    src = tmp_path / "regions.cu"
+    src.write_text(lift_cuda(CALLS_IN_LOOP).output)
+    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "x.o")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr, done.stderr
+
+
+def test_a_nest_that_is_not_offloaded_does_not_make_the_functions_it_calls_host_device():
+    # cg_dense's main loop calls kernel_matvec but stays on the host (its rows of q cannot be
+    # bounded): kernel_matvec is not called from GPU code, so its own nest is offloaded.
+    path = Path(__file__).resolve().parents[2] / "corpus" / "miniapps" / "cg_dense.c"
+    out = lift_cuda(path.read_text(), "cg_dense.c").output
+    assert "LIFT_HD static void kernel_matvec" not in out
+    assert "LIFT_LAUNCH(kernel_matvec_i_L" in out
+    assert "loop nest not offloaded to the GPU: the rows of 'q'" in out
+
+
+def test_do_loops_with_and_without_braces_are_regions(tmp_path):
+    src = CALLS_IN_LOOP.replace("""    for (int t = 0; t < 3 && w[1] < 1e9; t++)
+        kernel_shift(N, w, w + 1);                  /* overlapping: the original code runs */""", """    int t = 0;
+    do
+        kernel_axpy(N, 0.5, x, w);
+    while (++t < 3);
+    do {
+        t--;
+        kernel_shift(N - 1, w + 1, w);              /* overlapping: the original code runs */
+        kernel_axpy(N, 0.25, w + 1, x);
+    } while (t > 0 && x[2] < 1e9);""")
+    out = same_results(src, tmp_path, rtol=1e-9)
+    assert host_part(out).count("lift_region_begin()") == 3
