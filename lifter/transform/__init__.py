@@ -4,7 +4,9 @@
 run in parallel); -O2 (the default) first reshapes loop nests for locality (scalar expansion
 where it unfreezes a nest, distribution and interchange, fusion of producer-consumer siblings
 unless `--no-fuse`, then tiling of permutable bands unless `--no-tile`), then parallelizes the
-reshaped nests and marks innermost unit-stride loops for vectorization.
+reshaped nests and marks innermost unit-stride loops for vectorization; last, unless
+`--no-unroll`, it unrolls and jams the loops around vectorizable innermost loops (register
+blocking; its copies are nodes the region's model does not know, so nothing runs after it).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from lifter.transform.parallelize import plan_openmp
 from lifter.transform.regions import plan_parallel_regions
 from lifter.transform.source_text import attach_source_text
 from lifter.transform.tiling import tile_bands
+from lifter.transform.unroll import unroll_and_jam
 from lifter.transform.vectorize import plan_simd
 
 
@@ -47,4 +50,6 @@ def transform(graphs, options, source: SourceFile):
     if options.opt_level >= 2 and options.target == "openmp":
         for g in graphs:
             plan_simd(g)
+            if options.unroll:
+                unroll_and_jam(g, g.graph["region"])
     return graphs

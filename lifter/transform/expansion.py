@@ -41,7 +41,7 @@ from lifter.frontend.spans import word_tokens
 from lifter.graph.build import build_graph
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants
 from lifter.transform.locality import improve_locality
-from lifter.transform.source_text import attach_source_text
+from lifter.transform.source_text import attach_source_text, rename_identifiers
 from lifter.transform.tiling import canonical_header, fresh_name, nest_names, tile_rewrite
 
 STRIP = 256
@@ -191,12 +191,7 @@ def _strip_and_rename(g, region: Region, lid: str, scalars: dict[str, tuple[str,
     for n, d in g.nodes(data=True):
         t = d["node"]
         if isinstance(t, Tasklet) and t.text and word_tokens(t.text) & set(names):
-            t.text = _rename(t.text, names)
-
-
-def _rename(text: str, names: dict[str, str]) -> str:
-    """Replace whole identifiers (outside strings and comments, which statements here lack)."""
-    return re.sub(r"(?<![\w.>])([A-Za-z_]\w*)\b", lambda mt: names.get(mt.group(1), mt.group(1)), text)
+            t.text = rename_identifiers(t.text, names)
 
 
 __all__ = ["expand_scalars"]

@@ -11,6 +11,8 @@ tasklets `text`.
 """
 from __future__ import annotations
 
+import re
+
 import networkx as nx
 from pycparser import c_ast
 
@@ -71,3 +73,20 @@ def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
     except Unparsable:
         return False
     return all(g.nodes[s]["node"].text for s in region.statements)
+
+
+# An identifier that is not a member name (`.x`, `->x`) nor part of a longer word.
+_IDENTIFIER = re.compile(r"(?<![\w.])(?<!->)([A-Za-z_]\w*)")
+
+
+def rename_identifiers(text: str, names: dict[str, str]) -> str:
+    """Replace whole identifiers of a statement by the text `names` maps them to.
+
+    The statement must hold no string or character literal (callers check):
+    the substitution knows identifiers, not C's lexical structure."""
+    return _IDENTIFIER.sub(lambda mt: names.get(mt.group(1), mt.group(1)), text)
+
+
+def identifier_count(text: str, name: str) -> int:
+    """How many times `rename_identifiers` would replace `name` in `text`."""
+    return sum(1 for mt in _IDENTIFIER.finditer(text) if mt.group(1) == name)

@@ -52,7 +52,7 @@ FALLBACK_CACHE = {1: 32 * 1024, 2: 256 * 1024}
 LINE_BYTES = 64
 ELEMENT_BYTES = 8  # the model assumes doubles; smaller elements only make the blocks fit better
 
-_HEADER = re.compile(
+HEADER = re.compile(
     r"for\s*\(\s*(?P<type>(?:(?:unsigned|signed|long|int|short|size_t|ptrdiff_t)\s+)*)"
     r"(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<lb>[^;]+?)\s*;\s*(?P=var)\s*(?P<op><=?)\s*(?P<ub>[^;]+?)\s*;\s*"
     r"(?:(?P=var)\s*\+\+|\+\+\s*(?P=var)|(?P=var)\s*\+=\s*1)\s*\)", re.S)
@@ -265,7 +265,7 @@ def canonical_header(m: MapScope, region: Region) -> dict | None:
     """The parts of a header that tiling can rewrite exactly, or None."""
     if m.step != 1 or m.decreasing or m.declares or m.tile:
         return None
-    match = _HEADER.fullmatch(m.header.strip())
+    match = HEADER.fullmatch(m.header.strip())
     if match is None or match["var"] != m.var:
         return None
     lb, ub = match["lb"], match["ub"]
@@ -334,5 +334,5 @@ def _ceil_div(trips: str | None, size: int) -> str | None:
     return f"(({trips}) + {size - 1}L) / {size}L"
 
 
-__all__ = ["cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "permutable", "tile_bands",
+__all__ = ["HEADER", "cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "permutable", "tile_bands",
            "tile_rewrite"]
