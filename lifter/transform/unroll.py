@@ -57,14 +57,16 @@ from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children,
 from lifter.transform.locality import (copy_map, legal_tree, move_child, origins_above, restore, shift_orders,
                                        snapshot, stride_kind)
 from lifter.transform.source_text import identifier_count, rename_identifiers
-from lifter.transform.tiling import HEADER
+from lifter.transform.tiling import HEADER, fresh_name, nest_names
+from lifter.transform.vectorize import qualifies
 
 FACTORS = (4, 2)  # the loop just outside the innermost one first, then the loop outside it
 SHORT_TRIPS = 16  # an innermost loop this short (constant) is unrolled whole by the C compiler
 
-# Bounds the copies may repeat: names, numbers, arithmetic, comparisons, `?:`, subscripts.
-_PLAIN_BOUND = re.compile(r"[\w\s+\-*/%()\[\].<>?:]+")
-_CALL_OR_STEP = re.compile(r"\w\s*\(|\+\+|--")
+# Bounds the copies may repeat: names, numbers, arithmetic, comparisons, `?:`, subscripts;
+# no calls, increments or assignments.
+_PLAIN_BOUND = re.compile(r"[\w\s+\-*/%()\[\].<>=!?:]+")
+_SIDE_EFFECT = re.compile(r"\w\s*\(|\+\+|--|(?<![<>=!])=(?!=)")
 
 
 def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> None:
@@ -73,6 +75,7 @@ def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> None:
         return
     innermost = [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)
                  and not any(isinstance(g.nodes[k]["node"], MapScope) for k in scope_children(g, n))]
+    taken = nest_names(g)
     for j in innermost:
         plan = _candidates(g, region, j)
         try:
@@ -81,8 +84,11 @@ def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> None:
         except isl.Error:
             continue
         if plan:
+            g.nodes[j]["node"].simd = True
+            shifts = {t: (t, {}) for t in scope_children(g, j)}
             for loop, factor in reversed(plan):  # innermost first: its copies are jammed in turn
-                _rewrite(g, region, loop, factor)
+                _rewrite(g, region, loop, factor, shifts)
+            _hoist_invariants(g, region, j, plan[0][0], shifts, taken)
             g.graph["restructured"] = True
 
 
@@ -97,9 +103,8 @@ def _candidates(g, region: Region, j: str) -> list[tuple[str, int]]:
     if any(s is None or s.opaque_reason or re.search(r"[\"'#]", g.nodes[t]["node"].text)
            for s, t in zip(stmts, tasklets)):
         return []
-    depth = region.loops[inner.origin].depth
-    if any(stride_kind(a.relation, depth, len(s.loops)) not in (1, 3) for s in stmts for a in s.accesses):
-        return []  # keep the innermost loop vectorizable
+    if not (inner.simd or qualifies(g, region, inner, restructured=True)):
+        return []  # the innermost loop must stay vectorizable whatever the compiler knows of aliasing
     plan, child = [], j
     for factor in FACTORS:
         loop = scope_parent(g, child)
@@ -148,7 +153,7 @@ def _parts(m: MapScope) -> dict | None:
         return None
     lb, ub = match["lb"], match["ub"]
     for bound in (lb, ub):
-        if not _PLAIN_BOUND.fullmatch(bound) or _CALL_OR_STEP.search(bound) or re.search(rf"\b{m.var}\b", bound):
+        if not _PLAIN_BOUND.fullmatch(bound) or _SIDE_EFFECT.search(bound) or re.search(rf"\b{m.var}\b", bound):
             return None
     return {"type": match["type"].strip(), "var": m.var, "lb": lb, "op": match["op"], "ub": ub}
 
@@ -218,7 +223,7 @@ def _legal(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
             return False
     finally:
         restore(g, saved)
-    return not g.nodes[j]["node"].simd or _lanes_independent(g, region, j, plan)
+    return _lanes_independent(g, region, j, plan)
 
 
 def _lanes_independent(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
@@ -250,14 +255,16 @@ def _order(g, parent: str, child: str) -> int:
 
 
 # -- the rewrite ------------------------------------------------------------------------------
-def _rewrite(g, region: Region, loop: str, factor: int) -> None:
-    """Make `loop` step by `factor` over whole strips, jam the copies, add the remainder loop."""
+def _rewrite(g, region: Region, loop: str, factor: int, shifts: dict) -> None:
+    """Make `loop` step by `factor` over whole strips, jam the copies, add the remainder loop.
+
+    `shifts`: tasklet -> (the statement it copies, {loop variable: offset}), kept up to date."""
     m = g.nodes[loop]["node"]
     h = _parts(m)
     parent = scope_parent(g, loop)
     order = _order(g, parent, loop)
     shift_orders(g, parent, [s for s in scope_children(g, parent) if s != loop], order, 1)
-    rest = _copy_subtree(g, loop, parent, order + 1, f".{m.var}_rest")
+    rest = _copy_subtree(g, loop, parent, order + 1, f".{m.var}_rest", shifts)
     lb, ub, op, v = h["lb"], h["ub"], h["op"], h["var"]
     if h["type"]:
         start = f"({ub}) {'>' if op == '<' else '>='} ({lb}) ? ({lb}) + (({ub}) - ({lb}){' + 1' if op == '<=' else ''})" \
@@ -266,53 +273,109 @@ def _rewrite(g, region: Region, loop: str, factor: int) -> None:
     else:
         g.nodes[rest]["node"].header = f"for (; {v} {op} {ub}; {v}++)"
     g.nodes[rest]["node"].transformations.append("unroll-and-jam")
-    m.header = f"for ({h['type'] + ' ' if h['type'] else ''}{v} = {lb}; {v} + {factor - 1} {op} {ub}; {v} += {factor})"
+    bound = f"({ub})" if re.search(r"[<>=!?:]", ub) else ub  # the test must not change how ub parses
+    m.header = f"for ({h['type'] + ' ' if h['type'] else ''}{v} = {lb}; {v} + {factor - 1} {op} {bound}; {v} += {factor})"
     m.step = factor
     m.transformations.append("unroll-and-jam")
     for body in {scope_parent(g, t) for t in scope_descendants(g, loop) if isinstance(g.nodes[t]["node"], Tasklet)}:
-        _jam(g, body, v, factor)
+        _jam(g, body, v, factor, shifts)
 
 
-def _jam(g, body: str, var: str, factor: int) -> None:
+def _jam(g, body: str, var: str, factor: int, shifts: dict) -> None:
     """Follow the statements of `body` by their copies for `var + 1` ... `var + factor - 1`."""
     tasklets = scope_children(g, body)
     for index, t in enumerate(tasklets):
         move_child(g, t, body, index)
     for d in range(1, factor):
-        shifted = {var: f"({var} + {d})"}
         for index, t in enumerate(tasklets):
-            copy = _copy_tasklet(g, t, f"{t}.{var}{d}", lambda text: rename_identifiers(text, shifted))
+            stmt, offsets = shifts[t]
+            copy = _copy_tasklet(g, t, f"{t}.{var}{d}", {var: f"({var} + {d})"})
+            shifts[copy] = (stmt, {**offsets, var: d})
             g.add_edge(body, copy, edge=Scope(len(tasklets) * d + index))
 
 
-def _copy_subtree(g, node_id: str, parent: str, order: int, suffix: str) -> str:
+def _copy_subtree(g, node_id: str, parent: str, order: int, suffix: str, shifts: dict) -> str:
     """Copy a map and everything below it (memlets included) under `parent` at `order`."""
     node = g.nodes[node_id]["node"]
     new_id = f"{node_id}{suffix}"
     if isinstance(node, MapScope):
         copy = copy_map(node, new_id)
-        copy.plan, copy.simd = node.plan, node.simd
+        copy.simd = node.simd
         g.add_node(new_id, node=copy)
-        _copy_memlets(g, node_id, new_id, lambda text: text)
+        _copy_memlets(g, node_id, new_id, {})
         for child in scope_children(g, node_id):
-            _copy_subtree(g, child, new_id, _order(g, node_id, child), suffix)
+            _copy_subtree(g, child, new_id, _order(g, node_id, child), suffix, shifts)
     else:
-        _copy_tasklet(g, node_id, new_id, lambda text: text)
+        _copy_tasklet(g, node_id, new_id, {})
+        shifts[new_id] = shifts[node_id]
     g.add_edge(parent, new_id, edge=Scope(order))
     return new_id
 
 
-def _copy_tasklet(g, node_id: str, new_id: str, change) -> str:
+def _copy_tasklet(g, node_id: str, new_id: str, names: dict[str, str]) -> str:
+    """A copy of a tasklet with the variables `names` maps replaced (memlets included)."""
     t = g.nodes[node_id]["node"]
-    g.add_node(new_id, node=dataclasses.replace(t, id=new_id, text=change(t.text), code=change(t.code)))
-    _copy_memlets(g, node_id, new_id, change)
+    g.add_node(new_id, node=dataclasses.replace(t, id=new_id, text=rename_identifiers(t.text, names),
+                                                code=rename_identifiers(t.code, names)))
+    _copy_memlets(g, node_id, new_id, names)
     return new_id
 
 
-def _copy_memlets(g, old: str, new: str, change) -> None:
-    """The memlets of `old`, for `new`, their subsets and access text passed through `change`."""
+# -- scalar replacement -----------------------------------------------------------------------
+_SCALAR_WORDS = {"double", "float", "int", "long", "short", "char", "unsigned", "signed"}
+
+
+def _hoist_invariants(g, region: Region, j: str, outermost: str, shifts: dict, taken: set[str]) -> None:
+    """Read each array element the jammed body uses unchanged across the innermost loop once,
+    into a `const` local declared in the loop around it: the copies then share it in a register.
+
+    The C compiler would do this itself if it knew the element is not written in the loop;
+    after outlining for OpenMP it does not (the nest is re-emitted only where its pointers are
+    disjoint, and no statement of the body writes the container). The local is read only
+    when the innermost loop runs at least once (`lb < ub ? A[i][k] : 0`): the original reads
+    the element only then."""
+    depth = region.loops[g.nodes[j]["node"].origin].depth
+    stmts = {stmt for stmt, _ in shifts.values()}
+    written = {a.container for s in stmts for a in region.statements[s].accesses if a.is_write}
+    invariant = {s: [a for a in region.statements[s].accesses if _hoistable(region, a, written, depth, len(
+        region.statements[s].loops))] for s in stmts}
+    for body in {scope_parent(g, t) for t in shifts}:
+        parts, around = _parts(g.nodes[body]["node"]), scope_parent(g, body)
+        if parts is None or around == STATE:
+            continue
+        names: dict[str, str] = {}
+        local = set(taken)
+        for t in scope_children(g, body):
+            stmt, offsets = shifts[t]
+            node = g.nodes[t]["node"]
+            for a in invariant[stmt]:
+                key = rename_identifiers(a.text, {v: f"({v} + {d})" for v, d in offsets.items()})
+                pattern = re.compile(rf"(?<![\w.])(?<!->){re.escape(key)}(?!\s*\[)")
+                if not pattern.search(node.text):
+                    continue
+                if key not in names:
+                    c = region.containers[a.container]
+                    names[key] = fresh_name(f"{c.name}_{len(names)}", local)
+                    element = " ".join(w for w in c.element.split() if w != "const")
+                    g.nodes[around]["node"].declarations.append(
+                        f"const {element} {names[key]} = {parts['lb']} {parts['op']} {parts['ub']} ? {key} : 0;")
+                node.text = pattern.sub(names[key], node.text)
+        if names:
+            g.nodes[around]["node"].declares = True
+
+
+def _hoistable(region: Region, a, written: set[str], depth: int, ndims: int) -> bool:
+    c = region.containers[a.container]
+    return (not a.is_write and a.container not in written and bool(a.text) and not c.indirect
+            and c.kind in ("array", "pointer") and set(c.element.split()) - {"const"} <= _SCALAR_WORDS
+            and a.relation.range().dim(isl.dim_type.set) > 0 and stride_kind(a.relation, depth, ndims) == 1)
+
+
+def _copy_memlets(g, old: str, new: str, names: dict[str, str]) -> None:
+    """The memlets of `old`, for `new`, with the variables `names` maps replaced."""
     def moved(e: Memlet) -> Memlet:
-        return dataclasses.replace(e, subset=[(change(a), change(b)) for a, b in e.subset], text=change(e.text))
+        return dataclasses.replace(e, subset=[(rename_identifiers(a, names), rename_identifiers(b, names))
+                                              for a, b in e.subset], text=rename_identifiers(e.text, names))
     for u, _, d in list(g.in_edges(old, data=True)):
         if isinstance(d["edge"], Memlet):
             g.add_edge(u, new, edge=moved(d["edge"]))
