@@ -109,6 +109,7 @@ class Region:
     may_alias: list[tuple[str, str]] = field(default_factory=list)  # pointer pairs to check at run time
     live_after: set[str] = field(default_factory=set)  # scalars read after the region
     called_in_loop: bool = False  # its function is called inside a loop of the file
+    rebuild: object = None  # (id, loops) -> the Region of those consecutive outermost loops (for fusion)
 
     def loops_inside(self, loop_id: str) -> list[str]:
         """The loop itself and every loop nested in it."""

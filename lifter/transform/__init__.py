@@ -13,7 +13,7 @@ from __future__ import annotations
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans
 from lifter.transform.expansion import expand_scalars
-from lifter.transform.fusion import fuse_maps
+from lifter.transform.fusion import fuse_maps, fuse_regions
 from lifter.transform.locality import improve_locality, reorder_guard
 from lifter.transform.parallelize import plan_openmp
 from lifter.transform.regions import plan_parallel_regions
@@ -29,6 +29,8 @@ def transform(graphs, options, source: SourceFile):
     for g in graphs:
         attach_source_text(g, source, spans)
     if options.opt_level >= 2 and options.target == "openmp":
+        if options.fuse:  # consecutive outermost loops that fuse become one region
+            graphs[:] = fuse_regions(graphs, source, spans)
         # Interchange for CPU caches puts unit stride in the innermost loop; on a GPU that
         # loop runs inside one thread, and neighbouring threads should touch neighbours instead.
         for index, g in enumerate(graphs):

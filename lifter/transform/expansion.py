@@ -58,6 +58,8 @@ def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
         return None
     targets = {}
     for lid in region.loops:
+        if lid not in g:
+            continue  # fused into another loop's map (`fusion.fuse_regions`)
         scalars = _expandable(g, region, lid)
         if scalars:
             targets[lid] = scalars

@@ -44,8 +44,9 @@ def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
             span = spans.for_span(loop.offset)
             m = g.nodes[lid]["node"]
             m.header = source.text[span.start:span.header_end]
-            if lid == region.root:
-                g.graph["span"] = (span.start, span.end)
+            if loop.parent is None:  # the nest's span covers every outermost loop of the region
+                start, end = g.graph.get("span", (span.start, span.end))
+                g.graph["span"] = (min(start, span.start), max(end, span.end))
             body = loop.node.stmt
             if isinstance(body, c_ast.Compound):
                 items = [n for n in body.block_items or [] if not isinstance(n, c_ast.EmptyStatement)]
