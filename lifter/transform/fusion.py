@@ -38,8 +38,6 @@ from lifter.transform.locality import (move_child, origins_above, legal_tree, re
                                        reorder_guard)
 from lifter.transform.source_text import attach_source_text
 
-_COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-
 
 def fuse_maps(g: nx.MultiDiGraph, region: Region) -> None:
     if not g.graph.get("reemittable"):
@@ -57,7 +55,7 @@ def fuse_regions(graphs: list[nx.MultiDiGraph], source, spans) -> list[nx.MultiD
     """The graphs, with each run of consecutive outermost loops that fuses merged into one graph."""
     out: list[nx.MultiDiGraph] = []
     for g in graphs:
-        merged = _merged(out[-1], g, source, spans) if out and _neighbours(out[-1], g, source.text) else None
+        merged = _merged(out[-1], g, source, spans) if out and _neighbours(out[-1], g, spans) else None
         if merged is not None:
             out[-1] = merged
         else:
@@ -70,9 +68,10 @@ def _roots(g) -> list:
     return sorted((loop for loop in region.loops.values() if loop.parent is None), key=lambda loop: loop.offset)
 
 
-def _neighbours(first, second, text: str) -> bool:
-    """`second`'s loop follows `first`'s last loop in the same block, with the same header and
-    data in common (by name: the regions' container keys differ)."""
+def _neighbours(first, second, spans) -> bool:
+    """`second`'s loop is the statement right after `first`'s (tokens: comments may lie between)
+    in the block that holds `first`'s loops, with the same header and data in common (by name:
+    the regions' container keys differ)."""
     a, b = first.graph["region"], second.graph["region"]
     if a.rebuild is None or a.function != b.function or not (first.graph.get("reemittable")
                                                              and second.graph.get("reemittable")):
@@ -80,9 +79,12 @@ def _neighbours(first, second, text: str) -> bool:
     last, head = scope_children(first, STATE)[-1], scope_children(second, STATE)[0]
     if _normal(first.nodes[last]["node"].header) != _normal(second.nodes[head]["node"].header):
         return False
-    between = text[first.graph["span"][1]:second.graph["span"][0]]
-    if _COMMENTS.sub("", between).strip():
+    start, end = first.graph["span"]
+    i, j = spans.index.get(start), spans.index.get(second.graph["span"][0])
+    if i is None or j is None or i == 0 or spans.tokens[j - 1].end != end:
         return False
+    if spans.tokens[i - 1].text not in (";", "{", "}"):
+        return False  # the body of an `if`, `else`, loop or label, not an item of a block
 
     def names(region, written):
         return {region.containers[x.container].name for s in region.statements.values() for x in s.accesses

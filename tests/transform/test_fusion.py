@@ -140,3 +140,12 @@ def test_fused_top_level_loops_compute_the_same(tmp_path):
     diff = prepare(Path(src), tmp_path)
     for threads in (1, 2, 8):
         diff.check(threads)
+
+
+def test_a_loop_that_is_the_body_of_an_if_is_not_fused_with_the_next():
+    text = TOP_LEVEL.replace("  /* producer, consumer and a third user: one region, one loop */\n",
+                             "  if (n > 1000)\n")
+    result = lift_source(text, "t.c")
+    body = result.output[result.output.index("static void kernel"):result.output.index("int main")]
+    assert "if (n > 1000)" in body and body.count("for (int i = 0; i < n; i++)") == 3
+    assert "b[i] = a[i] * 0.5;\n      c[i]" not in body
