@@ -18,7 +18,8 @@ blanks and comments between their texts) with the same header text and data
 in common by name: it analyses the run of loops as one region (the analysis's
 `Region.rebuild`), builds its graph and fuses it; the merged graph replaces the
 separate ones only if two of its outermost loops fused, so regions stay as
-they were everywhere else.
+they were everywhere else. A run is at most MAX_RUN loops long (each loop
+added analyses the run again), and at most MAX_ATTEMPTS merges are tried per file.
 """
 from __future__ import annotations
 
@@ -51,11 +52,19 @@ def fuse_maps(g: nx.MultiDiGraph, region: Region) -> None:
         refresh_verdicts(g, region)
 
 
+MAX_RUN = 4  # loops per merged region: each merge analyses the whole run again
+MAX_ATTEMPTS = 32  # merges tried per file: a file of a thousand such loops stays quick to lift
+
+
 def fuse_regions(graphs: list[nx.MultiDiGraph], source, spans) -> list[nx.MultiDiGraph]:
     """The graphs, with each run of consecutive outermost loops that fuses merged into one graph."""
     out: list[nx.MultiDiGraph] = []
+    attempts = 0
     for g in graphs:
-        merged = _merged(out[-1], g, source, spans) if out and _neighbours(out[-1], g, spans) else None
+        merged = None
+        if out and attempts < MAX_ATTEMPTS and len(_roots(out[-1])) < MAX_RUN and _neighbours(out[-1], g, spans):
+            attempts += 1
+            merged = _merged(out[-1], g, source, spans)
         if merged is not None:
             out[-1] = merged
         else:
