@@ -290,7 +290,7 @@ def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes:
                         m.function, m.offset, True, _ceil_div(m.trip_count, size),
                         _ceil_div(m.max_trip_count, size), origin=m.origin, tile=size,
                         header=f"for ({kind} {name} = {h['lb']}; {name} {h['op']} {h['ub']}; {name} += {size})",
-                        transformations=["tiling"], span=m.span)
+                        transformations=["tiling"], span=m.span, fused=list(m.fused))
         g.add_node(tile_id, node=tile)
         g.add_edge(above, tile_id, edge=Scope(order if above == parent else 0))
         above, order = tile_id, 0

@@ -149,3 +149,16 @@ def test_a_loop_that_is_the_body_of_an_if_is_not_fused_with_the_next():
     body = result.output[result.output.index("static void kernel"):result.output.index("int main")]
     assert "if (n > 1000)" in body and body.count("for (int i = 0; i < n; i++)") == 3
     assert "b[i] = a[i] * 0.5;\n      c[i]" not in body
+
+
+def test_a_fused_loop_that_is_tiled_reports_its_tile(tmp_path):
+    # 2mm's two products are consecutive top-level loops over i sharing tmp: they fuse, then the
+    # second product is distributed out again and tiled; the tile map carries `fused`, so the
+    # report finds the tile of the loop fused into the other.
+    from lifter import lift_file
+    from lifter.frontend.preprocess import PreprocessOptions
+    from tests.harness import CORPUS
+    sizes = ["NI=1200", "NJ=1200", "NK=1200", "NL=1200"]
+    result = lift_file(str(CORPUS / "linalg/two_mm.c"), LiftOptions(preprocess=PreprocessOptions(defines=sizes)))
+    loops = {(e["line"], e["var"]): e for e in result.loops if e["function"] == "kernel_2mm"}
+    assert "fusion" in loops[(58, "i")]["transformations"] and loops[(58, "i")]["tile_size"] == 64
