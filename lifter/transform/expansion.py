@@ -42,10 +42,9 @@ from lifter.graph.build import build_graph
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants
 from lifter.transform.locality import improve_locality
 from lifter.transform.source_text import attach_source_text, rename_identifiers
-from lifter.transform.tiling import canonical_header, fresh_name, nest_names, tile_rewrite
+from lifter.transform.tiling import canonical_header, fresh_name, nest_names, tile_rewrite, unrolled_whole
 
 STRIP = 256
-UNROLLED_TRIPS = 16  # inner loops at most this long (constant) are unrolled whole by the C compiler
 _ARITHMETIC_TYPES = {"double", "float", "int", "long", "short", "char", "unsigned", "signed", "long double",
                      "long long", "unsigned int", "unsigned long", "long int"}
 _INIT_DECL = re.compile(r"(?P<type>[A-Za-z_][\w\s]*?)\s+(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<init>[^;]+);", re.S)
@@ -95,7 +94,7 @@ def _expandable(g, region: Region, lid: str) -> dict[str, str]:
     kids = scope_children(g, lid)
     if not m.declares or m.declarations or not any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
         return {}
-    if all(_small(g.nodes[d]["node"]) for d in scope_descendants(g, lid) if isinstance(g.nodes[d]["node"], MapScope)):
+    if all(unrolled_whole(g.nodes[d]["node"]) for d in scope_descendants(g, lid) if isinstance(g.nodes[d]["node"], MapScope)):
         return {}  # a fully unrolled window: the scalar is a register already (module doc)
     probe = dataclasses.replace(m, declares=False)
     if canonical_header(probe, region) is None:
@@ -119,12 +118,6 @@ def _expandable(g, region: Region, lid: str) -> dict[str, str]:
     if len(decls) != len(out):
         return {}
     return out
-
-
-def _small(m: MapScope) -> bool:
-    """A loop with a constant trip count the C compiler unrolls whole."""
-    trips = (m.trip_count or "").rstrip("L")
-    return trips.isdigit() and int(trips) <= UNROLLED_TRIPS
 
 
 def _expanded_region(region: Region, targets: dict[str, dict[str, str]], fresh: dict[str, str]) -> Region:

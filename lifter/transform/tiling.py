@@ -51,6 +51,7 @@ CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
 FALLBACK_CACHE = {1: 32 * 1024, 2: 256 * 1024}
 LINE_BYTES = 64
 ELEMENT_BYTES = 8  # the model assumes doubles; smaller elements only make the blocks fit better
+UNROLLED_TRIPS = 16  # gcc -O3 unrolls constant loops this short completely
 
 HEADER = re.compile(
     r"for\s*\(\s*(?P<type>(?:(?:unsigned|signed|long|int|short|size_t|ptrdiff_t)\s+)*)"
@@ -253,6 +254,13 @@ def _bytes(text: str) -> int:
     return int(text)
 
 
+def unrolled_whole(m: MapScope) -> bool:
+    """A loop with a constant trip count small enough that the C compiler unrolls it whole
+    (so it is no loop to block or expand for)."""
+    trips = _constant(m.trip_count)
+    return trips is not None and trips <= UNROLLED_TRIPS
+
+
 def _constant(text: str | None) -> int | None:
     try:
         return int(text.rstrip("L")) if text else None
@@ -335,4 +343,4 @@ def _ceil_div(trips: str | None, size: int) -> str | None:
 
 
 __all__ = ["HEADER", "cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "permutable", "tile_bands",
-           "tile_rewrite"]
+           "tile_rewrite", "unrolled_whole"]

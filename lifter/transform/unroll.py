@@ -57,11 +57,10 @@ from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children,
 from lifter.transform.locality import (copy_map, legal_tree, move_child, origins_above, restore, shift_orders,
                                        snapshot, stride_kind)
 from lifter.transform.source_text import identifier_count, rename_identifiers
-from lifter.transform.tiling import HEADER, fresh_name, nest_names
+from lifter.transform.tiling import HEADER, fresh_name, nest_names, unrolled_whole
 from lifter.transform.vectorize import qualifies
 
 FACTORS = (4, 2)  # the loop just outside the innermost one first, then the loop outside it
-SHORT_TRIPS = 16  # an innermost loop this short (constant) is unrolled whole by the C compiler
 
 # Bounds the copies may repeat: names, numbers, arithmetic, comparisons, `?:`, subscripts;
 # no calls, increments or assignments.
@@ -88,7 +87,7 @@ def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> None:
             shifts = {t: (t, {}) for t in scope_children(g, j)}
             for loop, factor in reversed(plan):  # innermost first: its copies are jammed in turn
                 _rewrite(g, region, loop, factor, shifts)
-            _hoist_invariants(g, region, j, plan[0][0], shifts, taken)
+            _hoist_invariants(g, region, j, shifts, taken)
             g.graph["restructured"] = True
 
 
@@ -97,7 +96,7 @@ def _candidates(g, region: Region, j: str) -> list[tuple[str, int]]:
     """[(map, factor)], outermost first, for the chain of maps around innermost map `j`."""
     inner = g.nodes[j]["node"]
     tasklets = scope_children(g, j)
-    if inner.declares or inner.declarations or inner.tile or not tasklets or _short(inner):
+    if inner.declares or inner.declarations or inner.tile or not tasklets or unrolled_whole(inner):
         return []
     stmts = [region.statements.get(t) for t in tasklets]
     if any(s is None or s.opaque_reason or re.search(r"[\"'#]", g.nodes[t]["node"].text)
@@ -115,11 +114,6 @@ def _candidates(g, region: Region, j: str) -> list[tuple[str, int]]:
             plan.insert(0, (loop, factor))
         child = loop
     return plan
-
-
-def _short(m: MapScope) -> bool:
-    trips = (m.trip_count or "").rstrip("L")
-    return trips.isdigit() and int(trips) <= SHORT_TRIPS
 
 
 def _unrollable(g, region: Region, loop: str, stmts) -> bool:
@@ -325,7 +319,7 @@ def _copy_tasklet(g, node_id: str, new_id: str, names: dict[str, str]) -> str:
 _SCALAR_WORDS = {"double", "float", "int", "long", "short", "char", "unsigned", "signed"}
 
 
-def _hoist_invariants(g, region: Region, j: str, outermost: str, shifts: dict, taken: set[str]) -> None:
+def _hoist_invariants(g, region: Region, j: str, shifts: dict, taken: set[str]) -> None:
     """Read each array element the jammed body uses unchanged across the innermost loop once,
     into a `const` local declared in the loop around it: the copies then share it in a register.
 
