@@ -32,6 +32,7 @@ class LiftOptions:
     min_parallel_work: int = 40_000  # iterations x statements; smaller loops stay sequential
     tile: bool = True  # -O2: tile permutable loop bands where reuse misses the cache
     fuse: bool = True  # -O2: fuse producer-consumer sibling loops that share data
+    unroll: bool = True  # -O2: unroll and jam the loops around vectorizable innermost loops
     tile_sizes: tuple[int, ...] = ()  # outermost first (the last repeats); empty: from the cache sizes
 
 

@@ -72,9 +72,10 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                     with isl_budget():
                         region = RegionBuilder(region_id, name, symbols, locate).build(node)
                         region.dependences = compute_dependences(region)
-                        region.live_after = liveness.live_after(node, enclosing)
+                        region.live_after = liveness.live_after([node], enclosing)
                         region.verdicts = compute_verdicts(region, region.live_after)
                         region.inner = inner_regions(region, symbols, locate, depth)
+                    region.rebuild = _rebuilder(name, symbols, locate, liveness, enclosing)
                     regions.append(region)
                     return
                 except BudgetExceeded as exc:
@@ -103,6 +104,20 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
 
         visit(func.body, 0, [])
     return ProgramModel(unit.source.path, regions, unlifted)
+
+
+def _rebuilder(name, symbols, locate, liveness, enclosing):
+    """Builds, analyses and returns the region of consecutive outermost loops of one block (the
+    first is this region's root); raises like the analysis of one loop does."""
+    def rebuild(region_id: str, roots: list[c_ast.For]) -> Region:
+        with isl_budget():
+            region = RegionBuilder(region_id, name, symbols, locate).build(*roots)
+            region.dependences = compute_dependences(region)
+            region.live_after = liveness.live_after(roots, enclosing)
+            region.verdicts = compute_verdicts(region, region.live_after)
+        region.rebuild = rebuild
+        return region
+    return rebuild
 
 
 def _loop_var(node: c_ast.For) -> str:

@@ -130,13 +130,13 @@ class Liveness:
             return min(rest) if rest else self._span(loop)[0]
         return self._span(loop)[0]
 
-    def live_after(self, region: c_ast.For, enclosing: list) -> set[str]:
+    def live_after(self, roots: list[c_ast.For], enclosing: list) -> set[str]:
         """Scalar names whose value at the end of the region may be read later.
 
-        `enclosing` are the loops around the region, outermost first. References inside the
-        region never count."""
-        region_start, region_end = self._span(region)
-        branches, loops_around = self.places[id(region)]
+        `roots` are the region's outermost loops (consecutive items of one block), `enclosing`
+        the loops around it, outermost first. References inside the region never count."""
+        region_start, region_end = self._span(roots[0])[0], self._span(roots[-1])[1]
+        branches, loops_around = self.places[id(roots[0])]
 
         def runs_with_region(event: _Event) -> bool:
             return event.branches == branches[:len(event.branches)]

@@ -171,14 +171,20 @@ class RegionBuilder:
         self._stand_ins = None
 
     # -- entry point -------------------------------------------------------------------------
-    def build(self, root: c_ast.For) -> Region:
-        self.written = written_names(root)
-        self._stand_ins = StandIns(root, self.symbols, self._is_parameter, self.written)
-        self._check_control_flow(root)
-        self._plan_shapes(root)
+    def build(self, root: c_ast.For, *more: c_ast.For) -> Region:
+        """The region of an outermost loop; with `more`, of that loop and the loops that follow
+        it directly in its block, in order (`transform/fusion.py` fuses such runs)."""
+        whole = c_ast.Compound([root, *more]) if more else root
+        self.written = written_names(whole)
+        self._stand_ins = StandIns(whole, self.symbols, self._is_parameter, self.written)
+        for r in (root, *more):
+            self._check_control_flow(r)
+        self._plan_shapes(whole)
         self._scopes = [{}]
         self._defs: dict[str, c_ast.Node] = {}
         root_id = self._loop(root, parent=None, outer=[], constraints=[], beta=[0], guarded=[])
+        for index, r in enumerate(more, 1):
+            self._loop(r, parent=None, outer=[], constraints=[], beta=[index], guarded=[])
         params = sorted(self.params)
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,

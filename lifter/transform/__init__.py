@@ -5,7 +5,9 @@ run in parallel); -O2 (the default) first reshapes loop nests for locality (scal
 where it unfreezes a nest, distribution and interchange, fusion of producer-consumer siblings
 unless `--no-fuse`, then tiling of permutable bands unless `--no-tile`), then parallelizes the
 reshaped nests, runs skewed tiles of nests left without a parallel loop as wavefronts (unless
-`--no-tile`) and marks innermost unit-stride loops for vectorization.
+`--no-tile`) and marks innermost unit-stride loops for vectorization; last, unless
+`--no-unroll`, it unrolls and jams the loops around vectorizable innermost loops (register
+blocking; its copies are nodes the region's model does not know, so nothing runs after it).
 
 Passes rewrite the scope tree; the graph's control layer (states, loop regions) is a function of
 that tree and the maps' schedules, so it is rebuilt after each pass that can change them.
@@ -16,12 +18,13 @@ from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans
 from lifter.graph.control import build_control
 from lifter.transform.expansion import expand_scalars
-from lifter.transform.fusion import fuse_maps
+from lifter.transform.fusion import fuse_maps, fuse_regions
 from lifter.transform.locality import improve_locality, reorder_guard
 from lifter.transform.parallelize import plan_openmp
 from lifter.transform.regions import plan_parallel_regions
 from lifter.transform.source_text import attach_source_text
 from lifter.transform.tiling import tile_bands
+from lifter.transform.unroll import unroll_and_jam
 from lifter.transform.vectorize import plan_simd
 from lifter.transform.wavefront import wavefront_nests
 
@@ -32,6 +35,8 @@ def transform(graphs, options, source: SourceFile):
     for g in graphs:
         attach_source_text(g, source, spans)
     if options.opt_level >= 2 and options.target == "openmp":
+        if options.fuse:  # consecutive outermost loops that fuse become one region
+            graphs[:] = fuse_regions(graphs, source, spans)
         # Interchange for CPU caches puts unit stride in the innermost loop; on a GPU that
         # loop runs inside one thread, and neighbouring threads should touch neighbours instead.
         for index, g in enumerate(graphs):
@@ -59,4 +64,7 @@ def transform(graphs, options, source: SourceFile):
                 wavefront_nests(g, g.graph["region"], tuple(options.tile_sizes), options.min_parallel_work)
                 build_control(g)
             plan_simd(g)
+            if options.unroll:
+                unroll_and_jam(g, g.graph["region"])
+                build_control(g)
     return graphs

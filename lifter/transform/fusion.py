@@ -11,6 +11,15 @@ cores). After a fusion the bodies are fused in turn (`for i {for j A}` and
 `for i {for j B}` become `for i for j {A B}`). Maps that distribution split
 apart (copies of one loop) are not fused back, and maps that declare
 variables stay as they are (their declarations would meet in one block).
+
+Consecutive outermost loops are separate regions (one graph each). `fuse_regions`
+looks at each loop that follows another directly in its block (nothing but
+blanks and comments between their texts) with the same header text and data
+in common by name: it analyses the run of loops as one region (the analysis's
+`Region.rebuild`), builds its graph and fuses it; the merged graph replaces the
+separate ones only if two of its outermost loops fused, so regions stay as
+they were everywhere else. A run is at most MAX_RUN loops long (each loop
+added analyses the run again), and at most MAX_ATTEMPTS merges are tried per file.
 """
 from __future__ import annotations
 
@@ -19,11 +28,16 @@ import re
 import islpy as isl
 import networkx as nx
 
+from lifter.analysis.affine import NotAffine
+from lifter.analysis.budget import BudgetExceeded
 from lifter.analysis.model import Region
+from lifter.analysis.scop import NotModelable
 from lifter.analysis.verdicts import Nest, verdict
-from lifter.graph.build import STATE
+from lifter.graph.build import STATE, build_graph
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants
-from lifter.transform.locality import (move_child, origins_above, legal_tree, refresh_map_memlets, refresh_verdicts)
+from lifter.transform.locality import (move_child, origins_above, legal_tree, refresh_map_memlets, refresh_verdicts,
+                                       reorder_guard)
+from lifter.transform.source_text import attach_source_text
 
 
 def fuse_maps(g: nx.MultiDiGraph, region: Region) -> None:
@@ -36,6 +50,73 @@ def fuse_maps(g: nx.MultiDiGraph, region: Region) -> None:
     if changed:
         g.graph["restructured"] = True
         refresh_verdicts(g, region)
+
+
+MAX_RUN = 4  # loops per merged region: each merge analyses the whole run again
+MAX_ATTEMPTS = 32  # merges tried per file: a file of a thousand such loops stays quick to lift
+
+
+def fuse_regions(graphs: list[nx.MultiDiGraph], source, spans) -> list[nx.MultiDiGraph]:
+    """The graphs, with each run of consecutive outermost loops that fuses merged into one graph."""
+    out: list[nx.MultiDiGraph] = []
+    attempts = 0
+    for g in graphs:
+        merged = None
+        if out and attempts < MAX_ATTEMPTS and len(_roots(out[-1])) < MAX_RUN and _neighbours(out[-1], g, spans):
+            attempts += 1
+            merged = _merged(out[-1], g, source, spans)
+        if merged is not None:
+            out[-1] = merged
+        else:
+            out.append(g)
+    return out
+
+
+def _roots(g) -> list:
+    region = g.graph["region"]
+    return sorted((loop for loop in region.loops.values() if loop.parent is None), key=lambda loop: loop.offset)
+
+
+def _neighbours(first, second, spans) -> bool:
+    """`second`'s loop is the statement right after `first`'s (tokens: comments may lie between)
+    in the block that holds `first`'s loops, with the same header and data in common (by name:
+    the regions' container keys differ)."""
+    a, b = first.graph["region"], second.graph["region"]
+    if a.rebuild is None or a.function != b.function or not (first.graph.get("reemittable")
+                                                             and second.graph.get("reemittable")):
+        return False
+    last, head = scope_children(first, STATE)[-1], scope_children(second, STATE)[0]
+    if _normal(first.nodes[last]["node"].header) != _normal(second.nodes[head]["node"].header):
+        return False
+    start, end = first.graph["span"]
+    i, j = spans.index.get(start), spans.index.get(second.graph["span"][0])
+    if i is None or j is None or i == 0 or spans.tokens[j - 1].end != end:
+        return False
+    if spans.tokens[i - 1].text not in (";", "{", "}"):
+        return False  # the body of an `if`, `else`, loop or label, not an item of a block
+
+    def names(region, written):
+        return {region.containers[x.container].name for s in region.statements.values() for x in s.accesses
+                if x.is_write == written and region.containers[x.container].kind != "scalar"}
+    return bool(names(a, True) & (names(b, False) | names(b, True)) or names(b, True) & names(a, False))
+
+
+def _merged(first, second, source, spans):
+    """The graph of both regions' loops as one region, if two outermost loops fuse in it."""
+    roots = _roots(first) + _roots(second)
+    region_id = f"{first.graph['region'].id}{second.graph['region'].id}"
+    try:
+        region = first.graph["region"].rebuild(region_id, [loop.node for loop in roots])
+    except (NotModelable, NotAffine, BudgetExceeded, isl.Error):
+        return None
+    g = build_graph(region, first.graph["path"])
+    if not attach_source_text(g, source, spans):
+        return None
+    reorder_guard(g)
+    fuse_maps(g, region)
+    if len(scope_children(g, STATE)) == len(scope_children(first, STATE)) + len(scope_children(second, STATE)):
+        return None  # the second region's loop fused with none: keep the regions as they were
+    return g
 
 
 def _fuse_children(g, region: Region, scope: str) -> bool:
@@ -105,4 +186,4 @@ def _normal(header: str) -> str:
     return re.sub(r"\s+", "", header)
 
 
-__all__ = ["fuse_maps"]
+__all__ = ["fuse_maps", "fuse_regions"]

@@ -22,6 +22,7 @@ an outer map are expanded by `transform/expansion.py`.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 
@@ -154,13 +155,13 @@ def distribute(g, region: Region, node_id: str) -> list[str]:
     order = g.get_edge_data(parent, node_id)
     base = next(e["edge"].order for e in order.values() if isinstance(e["edge"], Scope))
     siblings = [s for s in scope_children(g, parent) if s != node_id]
-    _shift_orders(g, parent, siblings, base, len(groups) - 1)
+    shift_orders(g, parent, siblings, base, len(groups) - 1)
     copies = []
     for index, group in enumerate(groups):
         copy_id = node_id if index == 0 else f"{node_id}.{index}"
         copies.append(copy_id)
         if index:
-            g.add_node(copy_id, node=_copy_map(original, copy_id))
+            g.add_node(copy_id, node=copy_map(original, copy_id))
             g.add_edge(parent, copy_id, edge=Scope(base + index))
         for position, child in enumerate(group):
             move_child(g, child, copy_id, position)
@@ -370,9 +371,8 @@ def _loop_fields(m: MapScope) -> dict:
     return {k: (list(getattr(m, k)) if k == "transformations" else getattr(m, k)) for k in _LOOP_FIELDS}
 
 
-def _copy_map(m: MapScope, new_id: str) -> MapScope:
-    import dataclasses
-
+def copy_map(m: MapScope, new_id: str) -> MapScope:
+    """A copy of a map under a new id, without its parallel plan (list fields not shared)."""
     return dataclasses.replace(m, id=new_id, plan=None, reductions=list(m.reductions), private=list(m.private),
                                lastprivate=list(m.lastprivate), transformations=list(m.transformations),
                                fused=list(m.fused), declarations=list(m.declarations))
@@ -386,7 +386,7 @@ def move_child(g, child: str, new_parent: str, order: int) -> None:
     g.add_edge(new_parent, child, edge=Scope(order))
 
 
-def _shift_orders(g, parent, siblings, after: int, by: int) -> None:
+def shift_orders(g, parent, siblings, after: int, by: int) -> None:
     for s in siblings:
         for data in g.get_edge_data(parent, s).values():
             if isinstance(data["edge"], Scope) and data["edge"].order > after:

@@ -11,6 +11,8 @@ tasklets `text`.
 """
 from __future__ import annotations
 
+import re
+
 import networkx as nx
 from pycparser import c_ast
 
@@ -42,8 +44,9 @@ def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
             span = spans.for_span(loop.offset)
             m = g.nodes[lid]["node"]
             m.header = source.text[span.start:span.header_end]
-            if lid == region.root:
-                g.graph["span"] = (span.start, span.end)
+            if loop.parent is None:  # the nest's span covers every outermost loop of the region
+                start, end = g.graph.get("span", (span.start, span.end))
+                g.graph["span"] = (min(start, span.start), max(end, span.end))
             body = loop.node.stmt
             if isinstance(body, c_ast.Compound):
                 items = [n for n in body.block_items or [] if not isinstance(n, c_ast.EmptyStatement)]
@@ -71,3 +74,20 @@ def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
     except Unparsable:
         return False
     return all(g.nodes[s]["node"].text for s in region.statements)
+
+
+# An identifier that is not a member name (`.x`, `->x`) nor part of a longer word.
+_IDENTIFIER = re.compile(r"(?<![\w.])(?<!->)([A-Za-z_]\w*)")
+
+
+def rename_identifiers(text: str, names: dict[str, str]) -> str:
+    """Replace whole identifiers of a statement by the text `names` maps them to.
+
+    The statement must hold no string or character literal (callers check):
+    the substitution knows identifiers, not C's lexical structure."""
+    return _IDENTIFIER.sub(lambda mt: names.get(mt.group(1), mt.group(1)), text)
+
+
+def identifier_count(text: str, name: str) -> int:
+    """How many times `rename_identifiers` would replace `name` in `text`."""
+    return sum(1 for mt in _IDENTIFIER.finditer(text) if mt.group(1) == name)

@@ -51,8 +51,9 @@ CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
 FALLBACK_CACHE = {1: 32 * 1024, 2: 256 * 1024}
 LINE_BYTES = 64
 ELEMENT_BYTES = 8  # the model assumes doubles; smaller elements only make the blocks fit better
+UNROLLED_TRIPS = 16  # gcc -O3 unrolls constant loops this short completely
 
-_HEADER = re.compile(
+HEADER = re.compile(
     r"for\s*\(\s*(?P<type>(?:(?:unsigned|signed|long|int|short|size_t|ptrdiff_t)\s+)*)"
     r"(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<lb>[^;]+?)\s*;\s*(?P=var)\s*(?P<op><=?)\s*(?P<ub>[^;]+?)\s*;\s*"
     r"(?:(?P=var)\s*\+\+|\+\+\s*(?P=var)|(?P=var)\s*\+=\s*1)\s*\)", re.S)
@@ -253,6 +254,13 @@ def _bytes(text: str) -> int:
     return int(text)
 
 
+def unrolled_whole(m: MapScope) -> bool:
+    """A loop with a constant trip count small enough that the C compiler unrolls it whole
+    (so it is no loop to block or expand for)."""
+    trips = _constant(m.trip_count)
+    return trips is not None and trips <= UNROLLED_TRIPS
+
+
 def _constant(text: str | None) -> int | None:
     try:
         return int(text.rstrip("L")) if text else None
@@ -265,7 +273,7 @@ def canonical_header(m: MapScope, region: Region) -> dict | None:
     """The parts of a header that tiling can rewrite exactly, or None."""
     if m.step != 1 or m.decreasing or m.declares or m.tile:
         return None
-    match = _HEADER.fullmatch(m.header.strip())
+    match = HEADER.fullmatch(m.header.strip())
     if match is None or match["var"] != m.var:
         return None
     lb, ub = match["lb"], match["ub"]
@@ -290,7 +298,7 @@ def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes:
                         m.function, m.offset, True, _ceil_div(m.trip_count, size),
                         _ceil_div(m.max_trip_count, size), origin=m.origin, tile=size,
                         header=f"for ({kind} {name} = {h['lb']}; {name} {h['op']} {h['ub']}; {name} += {size})",
-                        transformations=["tiling"], span=m.span)
+                        transformations=["tiling"], span=m.span, fused=list(m.fused))
         g.add_node(tile_id, node=tile)
         g.add_edge(above, tile_id, edge=Scope(order if above == parent else 0))
         above, order = tile_id, 0
@@ -334,5 +342,5 @@ def _ceil_div(trips: str | None, size: int) -> str | None:
     return f"(({trips}) + {size - 1}L) / {size}L"
 
 
-__all__ = ["cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "permutable", "tile_bands",
-           "tile_rewrite"]
+__all__ = ["HEADER", "cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "permutable", "tile_bands",
+           "tile_rewrite", "unrolled_whole"]

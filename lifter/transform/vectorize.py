@@ -23,11 +23,15 @@ def plan_simd(g: nx.MultiDiGraph) -> None:
     region: Region = g.graph["region"]
     for n, d in g.nodes(data=True):
         m = d["node"]
-        if isinstance(m, MapScope) and _qualifies(g, region, m):
+        if isinstance(m, MapScope) and qualifies(g, region, m):
             m.simd = True
 
 
-def _qualifies(g, region: Region, m: MapScope) -> bool:
+def qualifies(g, region: Region, m: MapScope, restructured: bool = False) -> bool:
+    """`m` may get `omp simd`. `restructured`: the nest will be re-emitted from the graph, only
+    where its reorder guard holds (unroll-and-jam asks so): that test of the whole nest's
+    pointers covers the loop's, and a versioned loop's sequential copy is then re-emitted too,
+    without directives."""
     if m.schedule != "parallel" or m.offset is None or m.private or m.lastprivate or not canonical(m.header):
         return False
     kids = scope_children(g, m.id)
@@ -38,7 +42,7 @@ def _qualifies(g, region: Region, m: MapScope) -> bool:
     parent = scope_parent(g, m.id)
     if parent != STATE and g.nodes[parent]["node"].plan is not None and g.nodes[parent]["node"].plan.collapse > 1:
         return False  # collapsed into its parent's parallel loop: no directive may come between
-    while parent != STATE:
+    while parent != STATE and not restructured:
         plan = g.nodes[parent]["node"].plan
         if plan is not None and plan.versioned:
             return False
@@ -55,4 +59,4 @@ def _qualifies(g, region: Region, m: MapScope) -> bool:
         for acc in stmt.accesses:
             if stride_kind(acc.relation, depth, len(stmt.loops)) not in (1, 3):
                 return False
-    return alias_check(g, m) == ""
+    return alias_check(g, m) == "" or restructured

@@ -117,3 +117,16 @@ def test_buffer_and_strip_names_do_not_capture_the_programs_names(tmp_path):
     diff = prepare(Path(src), tmp_path)
     for threads in (1, 2, 8):
         diff.check(threads)
+
+
+def test_small_constant_window_is_not_expanded(tmp_path):
+    # conv2d's 3x3 window: the C compiler unrolls a and b whole and keeps `acc` in a register;
+    # expanding it would turn each tap into a pass over a buffer (measured 1.5x slower).
+    diff = prepare(CORPUS / "stencils/conv2d.c", tmp_path, defines=["N=40", "REPS=3"])
+    text = diff.lifted.read_text()
+    assert "acc_x" not in text and "double acc = 0.0;" in text
+    for threads in (1, 2, 8):
+        diff.check(threads)
+    # A window longer than that still expands (the compiler keeps its loop).
+    wide = lift_source(COLUMNS.replace("for (int i = 0; i < n; i++)", "for (int i = 0; i < 17; i++)"), "c.c")
+    assert "s_x" in wide.output

@@ -89,3 +89,76 @@ def test_fused_program_computes_the_same(tmp_path):
     diff = prepare(Path(src), tmp_path)
     for threads in (1, 2, 8):
         diff.check(threads)
+
+
+# The same loops at the top level of a function: each is a region of its own until fused.
+TOP_LEVEL = """#include <stdio.h>
+#define N 300
+static double a[N + 1], b[N + 1], c[N + 1], d[N + 1];
+static void kernel(int n) {
+  /* producer, consumer and a third user: one region, one loop */
+  for (int i = 0; i < n; i++)
+    b[i] = a[i] * 0.5;
+  // consumer
+  for (int i = 0; i < n; i++)
+    c[i] = b[i] + a[i];
+  for (int i = 0; i < n; i++)
+    d[i] = c[i] * b[i];
+  /* reads c[i + 1], which a fused loop would write only in the next iteration: refused */
+  for (int i = 0; i < n; i++)
+    a[i] = c[i + 1] - d[i];
+}
+int main(void) {
+  for (int i = 0; i <= N; i++) { a[i] = i % 7; c[i] = i % 3; }
+  kernel(N);
+  double s = 0;
+  for (int i = 0; i <= N; i++) s += a[i] + 2 * b[i] + 3 * c[i] + 4 * d[i];
+  printf("%.10e\\n", s);
+  return 0;
+}
+"""
+
+
+def test_consecutive_top_level_loops_fuse_into_one_region():
+    result = lift_source(TOP_LEVEL, "t.c")
+    body = result.output[result.output.index("static void kernel"):result.output.index("int main")]
+    assert body.count("for (int i = 0; i < n; i++)") == 2
+    assert "c[i] = b[i] + a[i];\n      d[i] = c[i] * b[i];" in body
+    assert body.index("d[i] = c[i] * b[i];") < body.index("for (int i = 0; i < n; i++)\n    a[i] = c[i + 1]")
+    fused = [e for e in result.loops if e["function"] == "kernel" and "fusion" in e["transformations"]]
+    assert [e["line"] for e in fused] == [6, 9, 11]
+    assert len([g for g in result.graphs if g.graph["function"] == "kernel"]) == 2
+    for g in result.graphs:
+        validate(g)
+    separate = lift_source(TOP_LEVEL, "t.c", LiftOptions(fuse=False))
+    assert len([g for g in separate.graphs if g.graph["function"] == "kernel"]) == 4
+
+
+def test_fused_top_level_loops_compute_the_same(tmp_path):
+    src = tmp_path / "top.c"
+    src.write_text(TOP_LEVEL)
+    diff = prepare(Path(src), tmp_path)
+    for threads in (1, 2, 8):
+        diff.check(threads)
+
+
+def test_a_loop_that_is_the_body_of_an_if_is_not_fused_with_the_next():
+    text = TOP_LEVEL.replace("  /* producer, consumer and a third user: one region, one loop */\n",
+                             "  if (n > 1000)\n")
+    result = lift_source(text, "t.c")
+    body = result.output[result.output.index("static void kernel"):result.output.index("int main")]
+    assert "if (n > 1000)" in body and body.count("for (int i = 0; i < n; i++)") == 3
+    assert "b[i] = a[i] * 0.5;\n      c[i]" not in body
+
+
+def test_a_fused_loop_that_is_tiled_reports_its_tile(tmp_path):
+    # 2mm's two products are consecutive top-level loops over i sharing tmp: they fuse, then the
+    # second product is distributed out again and tiled; the tile map carries `fused`, so the
+    # report finds the tile of the loop fused into the other.
+    from lifter import lift_file
+    from lifter.frontend.preprocess import PreprocessOptions
+    from tests.harness import CORPUS
+    sizes = ["NI=1200", "NJ=1200", "NK=1200", "NL=1200"]
+    result = lift_file(str(CORPUS / "linalg/two_mm.c"), LiftOptions(preprocess=PreprocessOptions(defines=sizes)))
+    loops = {(e["line"], e["var"]): e for e in result.loops if e["function"] == "kernel_2mm"}
+    assert "fusion" in loops[(58, "i")]["transformations"] and loops[(58, "i")]["tile_size"] == 64
