@@ -64,7 +64,8 @@ def schedule(region: Region, only: set[str] | None = None) -> isl.UnionMap | Non
     return isl.UnionMap("{ " + "; ".join(pieces) + " }")
 
 
-def _union(maps) -> isl.UnionMap | None:
+def union_of(maps) -> isl.UnionMap | None:
+    """The union of isl maps (None for none)."""
     out = None
     for m in maps:
         um = isl.UnionMap.from_map(m)
@@ -77,10 +78,10 @@ def compute_dependences(region: Region) -> dict[str, isl.UnionMap]:
     accesses: list[Access] = [a for s in region.statements.values() for a in s.accesses if a.id in only]
     space = isl.Space.params_alloc(isl.DEFAULT_CONTEXT, 0)
     empty = isl.UnionMap.empty(space)
-    reads = _union(a.relation for a in accesses if not a.is_write) or empty
-    writes = _union(a.relation for a in accesses if a.is_write) or empty
-    must = _union(a.relation for a in accesses if a.is_write and a.must) or empty
-    may = _union(a.relation for a in accesses if a.is_write and not a.must) or empty
+    reads = union_of(a.relation for a in accesses if not a.is_write) or empty
+    writes = union_of(a.relation for a in accesses if a.is_write) or empty
+    must = union_of(a.relation for a in accesses if a.is_write and a.must) or empty
+    may = union_of(a.relation for a in accesses if a.is_write and not a.must) or empty
     sched = schedule(region, only)
     if sched is None:
         return {"flow": empty, "anti": empty, "output": empty, "no_source": empty}

@@ -45,7 +45,8 @@ class CarriedDependence:
     sink: Access
 
 
-def _maps(umap: isl.UnionMap):
+def maps_of(umap: isl.UnionMap) -> list[isl.Map]:
+    """The maps of a union map, one per pair of spaces."""
     out = []
     umap.foreach_map(out.append)
     return out
@@ -98,7 +99,7 @@ class DependenceIndex:
 
     def __init__(self, region: Region):
         self.region = region
-        self.maps = {kind: _maps(region.dependences[kind]) for kind in ("flow", "anti", "output", "no_source")}
+        self.maps = {kind: maps_of(region.dependences[kind]) for kind in ("flow", "anti", "output", "no_source")}
         self._depths: dict[tuple[str, int], set[int]] = {}
 
     def carries(self, nest: Nest, kind: str, index: int) -> bool:

@@ -110,7 +110,7 @@ def _permute_best(g, region: Region, band: list[str]) -> bool:
             return False
     tasklets = scope_children(g, band[-1])
     outer = origins_above(g, band[0])
-    inside_parallel = any(g.nodes[a]["node"].schedule == "parallel" for a in _ancestors(g, band[0]))
+    inside_parallel = any(g.nodes[a]["node"].schedule == "parallel" for a in ancestors(g, band[0]))
     best, best_score = list(range(len(band))), None
     for perm in itertools.permutations(range(len(band))):
         order = [maps[p].origin for p in perm]
@@ -175,7 +175,7 @@ def distribute(g, region: Region, node_id: str) -> list[str]:
 # -- legality ------------------------------------------------------------------------------
 def _tree_schedule(g, region: Region) -> isl.UnionMap:
     """The schedule of every access as the current tree orders it (tile loops included)."""
-    maps_above = [len(_ancestors(g, sid)) for sid in region.statements]
+    maps_above = [len(ancestors(g, sid)) for sid in region.statements]
     width = 2 * max(maps_above + [len(s.loops) for s in region.statements.values()]) + 2
     params = f"[{', '.join(isl_name(p) for p in region.params)}] -> " if region.params else ""
     sched = None
@@ -196,7 +196,7 @@ def _tree_schedule(g, region: Region) -> isl.UnionMap:
                     loop = region.loops[owner.origin]
                     var = f"i{loop.depth}"
                     if owner.tile:  # a tile loop: the block of its point loop
-                        dims.append(f"floor(({var} - ({_lower_in_dims(region, loop)}))/{owner.tile})")
+                        dims.append(f"floor(({var} - ({lower_in_dims(region, loop)}))/{owner.tile})")
                     else:
                         dims.append(f"-{var}" if loop.decreasing else var)
                 dims.append(str(order))
@@ -207,7 +207,7 @@ def _tree_schedule(g, region: Region) -> isl.UnionMap:
     return sched
 
 
-def _lower_in_dims(region: Region, loop) -> str:
+def lower_in_dims(region: Region, loop) -> str:
     """A loop's lower bound (isl text) with outer loop variables named as schedule inputs (`i0`)."""
     text, parent = loop.lower, loop.parent
     while parent is not None:
@@ -333,7 +333,8 @@ def _parallel_first(region: Region, outer: list[str], loop: str, tasklets: list[
     return v.parallel and not v.reductions and not v.private and not v.lastprivate
 
 
-def _ancestors(g, node_id: str) -> list[str]:
+def ancestors(g, node_id: str) -> list[str]:
+    """The maps around a node, outermost first (the region's root not included)."""
     out, parent = [], scope_parent(g, node_id)
     while parent != STATE:
         out.insert(0, parent)
@@ -430,7 +431,7 @@ def refresh_verdicts(g, region: Region) -> None:
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
             list(v.lastprivate), v.reason
         m.condition = ""  # a value condition holds only for the nest as written (verdicts.value_verdict)
-        m.depth = len(_ancestors(g, n))
+        m.depth = len(ancestors(g, n))
 
 
 def refresh_map_memlets(g, region: Region) -> None:

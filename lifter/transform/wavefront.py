@@ -73,13 +73,13 @@ import networkx as nx
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
-from lifter.analysis.dependences import _union
+from lifter.analysis.dependences import union_of
 from lifter.analysis.model import Region
-from lifter.analysis.verdicts import _maps
+from lifter.analysis.verdicts import maps_of
 from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Scope, scope_children, scope_parent
-from lifter.transform.locality import (_ancestors, _lower_in_dims, move_child, origins_above, perfect_band,
+from lifter.transform.locality import (ancestors, lower_in_dims, move_child, origins_above, perfect_band,
                                        refresh_map_memlets, reorder_guard, restore, snapshot)
 from lifter.transform.tiling import canonical_header, fresh_name, nest_names
 
@@ -323,7 +323,7 @@ def _legal(g, region: Region, band: Band, shifts, deps: list[isl.Map], depths: l
     params = f"[{', '.join(isl_name(x) for x in region.params)}] -> " if region.params else ""
     schedule, parallel = [], []
     for s, tasklets in enumerate(band.tasklets):
-        lowers = [_lower_in_dims(region, region.loops[g.nodes[b]["node"].origin]) for b in band.dims(s)]
+        lowers = [lower_in_dims(region, region.loops[g.nodes[b]["node"].origin]) for b in band.dims(s)]
         y = [f"i{depths[s][k]} + {shifts[s][k]}" for k in range(n)]
         z = []
         for k in range(n):
@@ -338,13 +338,13 @@ def _legal(g, region: Region, band: Band, shifts, deps: list[isl.Map], depths: l
                 dims = prefix + y[:-1] + [str(s), y[-1], str(order), str(phase)]
                 schedule.append(isl.Map(f"{params}{{ {acc.id}[{iters}] -> [{', '.join(dims)}] }}"))
                 parallel.append(isl.Map(f"{params}{{ {acc.id}[{iters}] -> [{', '.join(prefix)}] }}"))
-    full, par = _union(schedule), _union(parallel)
+    full, par = union_of(schedule), union_of(parallel)
     for dep in deps:
         d = isl.UnionMap.from_map(dep)
-        for m in _maps(d.apply_domain(full).apply_range(full)):
+        for m in maps_of(d.apply_domain(full).apply_range(full)):
             if not m.is_subset(isl.Map.lex_lt(m.get_space().domain())):
                 return False
-        for m in _maps(d.apply_domain(par).apply_range(par)):
+        for m in maps_of(d.apply_domain(par).apply_range(par)):
             width = m.dim(isl.dim_type.in_)
             ins, outs = [f"a{j}" for j in range(width)], [f"b{j}" for j in range(width)]
             same_wave = " and ".join(f"a{j} = b{j}" for j in range(width - 1))
@@ -507,7 +507,7 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
         x.plan, x.parallel_region, x.simd = None, None, False
         x.schedule, x.reason = "sequential", x.reason or "runs inside one tile of a wavefront, in the original order"
     for x in chain + fused_vars + [g.nodes[b]["node"] for b in every]:
-        x.depth = len(_ancestors(g, x.id))
+        x.depth = len(ancestors(g, x.id))
 
 
 def _point(m: MapScope, h: dict, first: str, last: str) -> None:
