@@ -114,5 +114,12 @@ def prepare(source: Path, workdir: Path, defines: list[str] = (), target: str = 
     return Differential(source, lifted, result.loops, original_exe, lifted_exe, run(original_exe))
 
 
+def check_program(text: str, name: str, workdir: Path, threads: int) -> None:
+    """Write a test's C program to `workdir/name`, lift it, build both, run both at `threads`."""
+    source = workdir / name
+    source.write_text(text)
+    prepare(source, workdir).check(threads)
+
+
 def have_gcc() -> bool:
     return shutil.which(os.environ.get("CC", "gcc")) is not None

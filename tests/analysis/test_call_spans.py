@@ -12,7 +12,7 @@ from pycparser import c_parser
 
 from lifter import LiftOptions, lift_source
 from lifter.analysis.symbols import SymbolTable, Typedefs
-from tests.harness import have_gcc, prepare
+from tests.harness import check_program, have_gcc
 
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
@@ -143,9 +143,7 @@ def test_calls_touching_neighbouring_rows_stay_sequential():
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_program_gives_identical_results(tmp_path, threads):
-    source = tmp_path / "spans.c"
-    source.write_text(PROGRAM)
-    prepare(source, tmp_path).check(threads)
+    check_program(PROGRAM, "spans.c", tmp_path, threads)
 
 
 @needs_gcc

@@ -2,7 +2,7 @@
 import pytest
 
 from lifter import LiftOptions, lift_source
-from tests.harness import have_gcc, prepare
+from tests.harness import check_program, have_gcc
 
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
@@ -157,6 +157,4 @@ def test_value_read_on_some_path_after_the_loop_keeps_it_live():
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_paths_after_the_loop_give_identical_results(tmp_path, threads):
-    source = tmp_path / "paths.c"
-    source.write_text(PATHS)
-    prepare(source, tmp_path).check(threads)
+    check_program(PATHS, "paths.c", tmp_path, threads)

@@ -13,7 +13,7 @@ import pytest
 from lifter import LiftOptions, lift_source
 from lifter.transform.rows_check import helper_definitions, rows_test
 from tests.backend.test_cuda import same_results
-from tests.harness import compile_c, have_gcc, prepare, run
+from tests.harness import check_program, compile_c, have_gcc, run
 
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
@@ -116,9 +116,7 @@ def test_rows_whose_pointers_change_stay_sequential():
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_program_gives_identical_results(tmp_path, threads):
-    source = tmp_path / "rows.c"
-    source.write_text(PROGRAM)
-    prepare(source, tmp_path).check(threads)
+    check_program(PROGRAM, "rows.c", tmp_path, threads)
 
 
 TEST_DRIVER = r"""

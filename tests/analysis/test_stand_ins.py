@@ -11,7 +11,7 @@ import pytest
 
 from lifter import LiftOptions, lift_source
 from lifter.analysis.affine import c_name, isl_name, is_stand_in
-from tests.harness import have_gcc, prepare
+from tests.harness import check_program, have_gcc
 
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
@@ -167,9 +167,7 @@ def test_lifted_text_uses_the_expressions_not_the_stand_in_names():
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_program_gives_identical_results(tmp_path, threads):
-    source = tmp_path / "stand_ins.c"
-    source.write_text(PROGRAM)
-    prepare(source, tmp_path).check(threads)
+    check_program(PROGRAM, "stand_ins.c", tmp_path, threads)
 
 
 @needs_gcc
