@@ -52,7 +52,8 @@ def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> 
                 or container.field or container.element in ("", "?") or names[container.name] > 1:
             continue
         target = _target(g, region, key)
-        if target is None or not _dead_outside(g, source_text, spans, container.name, container.kind):
+        if target is None or not _dead_outside(g, spans, container.name, container.kind,
+                                                           container.element):
             continue
         m, tasklets = target
         scalar = _fresh(f"{container.name}_c", taken)
@@ -151,9 +152,11 @@ def _maps(union: isl.UnionMap) -> list[isl.Map]:
     return out
 
 
-def _dead_outside(g, text: str, spans: Spans, name: str, kind: str) -> bool:
+def _dead_outside(g, spans: Spans, name: str, kind: str, element: str) -> bool:
     """The function around the region names `name` outside it only to declare, allocate or
-    free it (see the module doc)."""
+    free it (see the module doc). A declaration is recognized by the element type's last word
+    right before the name (`double t[n]`, `double *t`): `return t[0]` is no declaration."""
+    element = element.split()[-1]
     start, end = g.graph["span"]
     body = _function_body(spans, start)
     if body is None:
@@ -171,13 +174,13 @@ def _dead_outside(g, text: str, spans: Spans, name: str, kind: str) -> bool:
             continue  # a member of some struct, not this variable
         after = toks[k + 1].text if k + 1 < len(toks) else ""
         if kind == "array":
-            if declarations or after != "[" or toks[k - 1].kind != "word":
+            if declarations or after != "[" or before != element:
                 return False
             declarations += 1  # `double t[n]`: the only reference an array may have
             continue
         if before == "(" and toks[k - 2].text == "free" and after == ")":
             continue
-        declaring = before == "*" and toks[k - 2].kind == "word"
+        declaring = before == "*" and toks[k - 2].text == element
         if declaring and after in (";", ","):
             declarations += 1  # `double *t;`
             continue
