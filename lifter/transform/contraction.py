@@ -35,7 +35,7 @@ import networkx as nx
 from lifter.analysis.model import Region
 from lifter.frontend.spans import Spans, word_tokens
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_parent
 from lifter.transform.source_text import identifier_count, replace_subscripted
 
 ALLOCATORS = {"malloc", "calloc", "realloc", "aligned_alloc"}
