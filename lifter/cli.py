@@ -98,7 +98,8 @@ def _same_file(a: str, b: str) -> bool:
                    "beyond the cache, and skewed tiles run as parallel wavefronts where a stencil's time "
                    "loop leaves no loop parallel or around 2-D sweeps).")
 @click.option("--no-fuse", "no_fuse", is_flag=True,
-              help="-O2: do not fuse producer-consumer sibling loops.")
+              help="-O2: do not fuse producer-consumer sibling loops (nor contract the temporaries "
+                   "of fused loops into scalars).")
 @click.option("--no-unroll", "no_unroll", is_flag=True,
               help="-O2: do not unroll and jam the loops around vectorizable innermost loops (register "
                    "blocking of matrix products).")

@@ -3,7 +3,8 @@
 -O1 parallelizes (for OpenMP, with one parallel region around a sequential loop whose children
 run in parallel); -O2 (the default) first reshapes loop nests for locality (scalar expansion
 where it unfreezes a nest, distribution and interchange, fusion of producer-consumer siblings
-unless `--no-fuse`, then tiling of permutable bands unless `--no-tile`), then parallelizes the
+unless `--no-fuse`, then tiling of permutable bands unless `--no-tile`, then contraction of
+temporaries that only carry values inside fused maps, also unless `--no-fuse`), then parallelizes the
 reshaped nests, runs skewed tiles of nests left without a parallel loop as wavefronts (unless
 `--no-tile`) and marks innermost unit-stride loops for vectorization; last, unless
 `--no-unroll`, it unrolls and jams the loops around vectorizable innermost loops (register
@@ -17,6 +18,7 @@ from __future__ import annotations
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans
 from lifter.graph.control import build_control
+from lifter.transform.contraction import contract_temporaries
 from lifter.transform.expansion import expand_scalars
 from lifter.transform.fusion import fuse_maps, fuse_regions
 from lifter.transform.locality import improve_locality, reorder_guard
@@ -53,6 +55,8 @@ def transform(graphs, options, source: SourceFile):
             if options.tile:
                 tile_bands(g, g.graph["region"], tuple(options.tile_sizes))
                 build_control(g)
+            if options.fuse:  # after tiling: a map that declares its scalars never moves
+                contract_temporaries(g, source.text, spans)
     if options.opt_level >= 1:
         for g in graphs:
             plan_openmp(g, options.min_parallel_work, value_guards=options.target == "openmp")

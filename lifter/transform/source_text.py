@@ -91,3 +91,29 @@ def rename_identifiers(text: str, names: dict[str, str]) -> str:
 def identifier_count(text: str, name: str) -> int:
     """How many times `rename_identifiers` would replace `name` in `text`."""
     return sum(1 for mt in _IDENTIFIER.finditer(text) if mt.group(1) == name)
+
+
+def replace_subscripted(text: str, name: str, new: str) -> str:
+    """Replace each whole identifier `name` and the subscripts that follow it (`t[i][j]`,
+    brackets balanced) by `new`. Same caveat as `rename_identifiers`: no literals in `text`."""
+    out, pos = [], 0
+    for mt in _IDENTIFIER.finditer(text):
+        if mt.group(1) != name or mt.start() < pos:
+            continue
+        end = mt.end()
+        while True:
+            k = end
+            while k < len(text) and text[k].isspace():
+                k += 1
+            if k >= len(text) or text[k] != "[":
+                break
+            depth = 0
+            while k < len(text):
+                depth += {"[": 1, "]": -1}.get(text[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+            end = k
+        out += [text[pos:mt.start()], new]
+        pos = end
+    return "".join(out) + text[pos:]

@@ -168,6 +168,15 @@ EXPECTED = {
         dict(function='kernel_conv2d', line=35, var='a', parallel=True, reduction=[('acc', '+')], private=[]),
         dict(function='kernel_conv2d', line=36, var='b', parallel=True, reduction=[('acc', '+')], private=[]),
     ],
+    'stencils/blur_pipeline.c': [
+        dict(function='pipeline', line=22, var='r', parallel=False, reduction=[], private=[]),
+        dict(function='pipeline', line=23, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='pipeline', line=24, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='pipeline', line=26, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='pipeline', line=27, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='pipeline', line=29, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='pipeline', line=30, var='j', parallel=True, reduction=[], private=[]),
+    ],
     'reductions/dot.c': [
         dict(function='kernel_dot', line=19, var='i', parallel=True, reduction=[('sum', '+')], private=[]),
         dict(function='kernel_idot', line=27, var='i', parallel=True, reduction=[('acc', '+')], private=[]),

@@ -1,0 +1,238 @@
+"""Contraction of temporaries that only carry values inside one iteration of a fused map.
+
+After fusion, `for i { t[i] = f(a[i]); b[i] = g(t[i]); }` still writes `t` to memory and
+reads it back, although each element lives only from one statement to the next. Such an
+array (or `malloc`'d pointer) becomes a scalar declared at the top of the map's body
+(`double t_c;`, `MapScope.declarations`), and every `t[...]` of the body becomes `t_c`.
+
+Legality, all of it required:
+- every statement of the region that touches `t` is a statement directly in one fused map M
+  (no inner maps: M is innermost, so no `collapse` spans its declarations), its text names `t`
+  as often as the model has accesses of `t` (the rewrite is textual), and all those accesses
+  are must-accesses of one element per iteration (the same relation, up to the statement);
+- isl's flow dependences of the region that end at a read of `t` all have distance 0 along
+  every loop around the statements (the value comes from the same body run), and no read of
+  `t` lacks a source in the region (`no_source`): no value flows in;
+- `t` is dead after the region and no address of it escapes: it is a local of the function,
+  and outside the region the function names it only in its declaration (an array), or for a
+  pointer in `T *t;`, `t = malloc(...)`/`calloc`/`realloc` assignments or initializers, and
+  `free(t)`. Any other reference (a read after the region, a call, an assignment to another
+  pointer, `sizeof *t`) refuses the contraction.
+
+A local array no longer named anywhere would trip `-Wall -Werror` (unused variable), so the
+body also gets `(void)t;` (no memory access). The map's verdict does not change: a scalar
+declared in the body is private to each iteration, and the array accesses it replaces were
+already proved independent. The pass runs after tiling (a map that declares variables never
+moves) and before parallelization, so the contracted map is planned as usual.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import islpy as isl
+import networkx as nx
+
+from lifter.analysis.model import Region
+from lifter.frontend.spans import Spans, word_tokens
+from lifter.graph.build import STATE
+from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_parent
+from lifter.transform.source_text import identifier_count, replace_subscripted
+
+ALLOCATORS = {"malloc", "calloc", "realloc", "aligned_alloc"}
+
+
+def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> None:
+    if not g.graph.get("reemittable"):
+        return
+    region: Region = g.graph["region"]
+    names = Counter(c.name for c in region.containers.values())
+    taken = word_tokens(source_text)
+    for key, container in region.containers.items():
+        if container.kind == "scalar" or container.storage != "local" or container.indirect \
+                or container.field or container.element in ("", "?") or names[container.name] > 1:
+            continue
+        target = _target(g, region, key)
+        if target is None or not _dead_outside(g, spans, container.name, container.kind,
+                                                           container.element):
+            continue
+        m, tasklets = target
+        scalar = _fresh(f"{container.name}_c", taken)
+        taken.add(scalar)
+        for t in tasklets:
+            node = g.nodes[t]["node"]
+            node.text = replace_subscripted(node.text, container.name, scalar)
+        node = g.nodes[m]["node"]
+        node.declarations = node.declarations + [f"{container.element} {scalar};"]
+        if container.kind == "array":
+            node.declarations.append(f"(void){container.name};")
+        node.declares = True
+        node.transformations = node.transformations + ["contraction"]
+
+
+def _target(g, region: Region, key: str):
+    """The fused innermost map whose body alone touches container `key` element-wise, and its
+    tasklets that do; None if contraction is not proved legal."""
+    name = region.containers[key].name
+    touching = [s for s in region.statements.values() if any(a.container == key for a in s.accesses)]
+    if not touching:
+        return None
+    parents = {scope_parent(g, s.id) for s in touching}
+    if len(parents) != 1:
+        return None
+    m = parents.pop()
+    node = g.nodes[m]["node"] if m in g.nodes else None
+    if not isinstance(node, MapScope) or not node.fused or node.tile:
+        return None
+    if any(isinstance(g.nodes[c]["node"], MapScope) for c in scope_children(g, m)):
+        return None
+    chain = _chain(g, m)
+    accesses, relation = [], None
+    for s in touching:
+        mine = [a for a in s.accesses if a.container == key]
+        text = g.nodes[s.id]["node"].text
+        if s.opaque_reason or '"' in text or "'" in text or identifier_count(text, name) != len(mine):
+            return None
+        if len(chain) != len(s.loops) or any(l not in [c.origin] + c.fused for l, c in zip(s.loops, chain)):
+            return None
+        for a in mine:
+            if a.is_write and not a.must:
+                return None
+            r = a.relation.set_tuple_name(isl.dim_type.in_, "S")
+            if relation is None:
+                relation = r
+            elif not r.is_equal(relation):
+                return None
+        accesses += mine
+    for n in g.nodes:  # headers and declarations of every map, and statements elsewhere
+        other = g.nodes[n]["node"]
+        if isinstance(other, MapScope) and name in word_tokens(other.header + " ".join(other.declarations)):
+            return None
+        if isinstance(other, Tasklet) and n not in {s.id for s in touching} and identifier_count(other.text or "", name):
+            return None
+    if not _same_iteration(region, {a.id for a in accesses if not a.is_write}):
+        return None
+    return m, [s.id for s in touching]
+
+
+def _chain(g, m: str) -> list[MapScope]:
+    """The maps from the outermost down to `m`, tile loops left out."""
+    out, node = [], m
+    while node != STATE:
+        if not g.nodes[node]["node"].tile:
+            out.insert(0, g.nodes[node]["node"])
+        node = scope_parent(g, node)
+    return out
+
+
+def _same_iteration(region: Region, reads: set[str]) -> bool:
+    """Every read among `reads` gets its value from the same iteration of all loops around it."""
+    deps = region.dependences
+    if "flow" not in deps or "no_source" not in deps:
+        return False
+    for dep in _maps(deps["no_source"]):
+        if dep.get_tuple_name(isl.dim_type.in_) in reads:
+            return False
+    for dep in _maps(deps["flow"]):
+        if dep.get_tuple_name(isl.dim_type.out) not in reads:
+            continue
+        if dep.dim(isl.dim_type.in_) != dep.dim(isl.dim_type.out):
+            return False
+        delta = dep.set_tuple_name(isl.dim_type.in_, "X").set_tuple_name(isl.dim_type.out, "X").deltas()
+        zero = isl.Set.universe(delta.get_space())
+        for k in range(delta.dim(isl.dim_type.set)):
+            zero = zero.fix_dim_si(k, 0)
+        if not delta.is_subset(zero):
+            return False
+    return True
+
+
+def _maps(union: isl.UnionMap) -> list[isl.Map]:
+    out = []
+    union.foreach_map(out.append)
+    return out
+
+
+def _dead_outside(g, spans: Spans, name: str, kind: str, element: str) -> bool:
+    """The function around the region names `name` outside it only to declare, allocate or
+    free it (see the module doc). A declaration is recognized by the element type's last word
+    right before the name (`double t[n]`, `double *t`): `return t[0]` is no declaration."""
+    element = element.split()[-1]
+    start, end = g.graph["span"]
+    body = _function_body(spans, start)
+    if body is None:
+        return False
+    toks = spans.tokens
+    if toks[body[0] - 1].text != ")" or name in _parameter_words(toks, body[0] - 1):
+        return False  # a parameter (or a function of unusual shape)
+    declarations = 0
+    for k in range(body[0], body[1]):
+        t = toks[k]
+        if t.kind != "word" or t.text != name or start <= t.start < end:
+            continue
+        before = toks[k - 1].text
+        if before == "." or (before == ">" and toks[k - 2].text == "-"):
+            continue  # a member of some struct, not this variable
+        after = toks[k + 1].text if k + 1 < len(toks) else ""
+        if kind == "array":
+            if declarations or after != "[" or before != element:
+                return False
+            declarations += 1  # `double t[n]`: the only reference an array may have
+            continue
+        if before == "(" and toks[k - 2].text == "free" and after == ")":
+            continue
+        declaring = before == "*" and toks[k - 2].text == element
+        if declaring and after in (";", ","):
+            declarations += 1  # `double *t;`
+            continue
+        if after == "=" and toks[k + 2].text != "=" and _allocation(toks, k + 2):
+            declarations += declaring  # `double *t = (double *)malloc(...)`, `t = malloc(...)`
+            continue
+        return False
+    return declarations == 1  # declared in the function, once
+
+
+def _parameter_words(toks, close: int) -> set[str]:
+    """The words between the `)` at token `close` and its `(`."""
+    depth, k = 0, close
+    while k >= 0:
+        depth += {")": 1, "(": -1}.get(toks[k].text, 0)
+        if depth == 0:
+            break
+        k -= 1
+    return {t.text for t in toks[max(k, 0):close] if t.kind == "word"}
+
+
+def _allocation(toks, k: int) -> bool:
+    """Tokens from k up to the end of the initializer are an allocation call that names
+    nothing but sizes (an optional cast first)."""
+    if toks[k].text == "(":  # a cast `(double *)`
+        while k < len(toks) and toks[k].text != ")":
+            k += 1
+        k += 1
+    return k < len(toks) and toks[k].text in ALLOCATORS and toks[k + 1].text == "("
+
+
+def _function_body(spans: Spans, offset: int) -> tuple[int, int] | None:
+    """Token indices (start, end) of the outermost `{ ... }` block holding `offset`."""
+    toks, depth, open_at = spans.tokens, 0, None
+    for k, t in enumerate(toks):
+        if t.text == "{":
+            if depth == 0:
+                open_at = k
+            depth += 1
+        elif t.text == "}":
+            depth -= 1
+            if depth == 0 and open_at is not None and toks[open_at].start <= offset < t.start:
+                return open_at, k
+    return None
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    out, n = name, 0
+    while out in taken:
+        n += 1
+        out = f"{name}{n}"
+    return out
+
+
+__all__ = ["contract_temporaries"]
