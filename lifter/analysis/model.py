@@ -12,6 +12,19 @@ import islpy as isl
 from pycparser import c_ast
 
 
+@dataclass(frozen=True)
+class Condition:
+    """An `if` between a loop or statement and its parent loop (or the region's root), and the
+    branch taken: `text` is the `if`'s condition as written (C text) for its then-branch, and
+    `!(...)` of it for its else-branch (or for the rest of a loop body after `if (c) continue;`).
+    `if_id` numbers the `if`s of a region in textual order: two `if`s with the same text stay two
+    (a data-dependent condition may change between them), and the two branches of one `if` share it.
+    Affine conditions also shape the domains; this is what the graph's control layer shows."""
+
+    text: str
+    if_id: int
+
+
 @dataclass
 class Loop:
     """A `for` loop of a region, with affine bounds over outer loops and parameters."""
@@ -31,6 +44,7 @@ class Loop:
     var_declared_in_header: bool
     children: list = field(default_factory=list)  # Loop ids and Statement ids, in order
     offset: int | None = None  # character offset of `for` in the user's file, if it is there
+    conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent, outermost first
 
 
 @dataclass
@@ -62,6 +76,7 @@ class Statement:
     accesses: list[Access] = field(default_factory=list)
     reduction: tuple[str, str] | None = None  # (container, operator) for `x op= e` forms
     opaque_reason: str | None = None  # why this leaf was not modelled exactly
+    conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its loop, outermost first
 
 
 @dataclass

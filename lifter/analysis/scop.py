@@ -11,6 +11,7 @@ nest unmodelable, and it is reported as such.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 import islpy as isl
 from pycparser import c_ast
@@ -22,7 +23,7 @@ from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_upda
 from lifter.analysis.call_spans import OFFSET
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.rows import row_arrays
-from lifter.analysis.model import Access, Container, Loop, Region, Statement
+from lifter.analysis.model import Access, Condition, Container, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
 
 
@@ -169,6 +170,8 @@ class RegionBuilder:
         self.written: set[str] = set()
         self._scopes: list[dict[str, str]] = []
         self._stand_ins = None
+        self._conditions: list[Condition] = []  # the `if`s around the current item inside its loop
+        self._ifs = 0  # `if`s numbered so far (Condition.if_id)
 
     # -- entry point -------------------------------------------------------------------------
     def build(self, root: c_ast.For, *more: c_ast.For) -> Region:
@@ -315,7 +318,7 @@ class RegionBuilder:
         line, column = node.coord.line, node.coord.column
         loop = Loop(loop_id, header.var, node, line, column, len(outer), parent, self.function,
                     header.lower, header.upper, header.step, header.decreasing, header.declared,
-                    offset=self.locate(node))
+                    offset=self.locate(node), conditions=list(self._conditions))
         self.loops[loop_id] = loop
         if parent is not None:
             self.loops[parent].children.append(loop_id)
@@ -323,9 +326,22 @@ class RegionBuilder:
         self._scopes.append({})
         if header.declared:
             self._scopes[-1][header.var] = header.var
-        self._item(node.stmt, loop_id, inner, constraints + [bound], beta + [0], guarded)
+        around, self._conditions = self._conditions, []  # the body's conditions are relative to the loop
+        try:
+            self._item(node.stmt, loop_id, inner, constraints + [bound], beta + [0], guarded)
+        finally:
+            self._conditions = around
         self._scopes.pop()
         return loop_id
+
+    @contextmanager
+    def _under(self, condition: str, if_id: int):
+        """Items added inside this block are under `condition` (Condition: for the graph only)."""
+        self._conditions.append(Condition(condition, if_id))
+        try:
+            yield
+        finally:
+            self._conditions.pop()
 
     def _item(self, item, loop_id, loops, constraints, beta, guarded) -> bool:
         """Adds one statement; returns whether it took a schedule position."""
@@ -341,8 +357,10 @@ class RegionBuilder:
             return True
         if isinstance(item, c_ast.Compound):
             self._scopes.append({})
+            depth = len(self._conditions)
             for index, sub in enumerate(item.block_items or []):
                 if continue_guard(sub):
+                    self._conditions.append(Condition(f"!({c_text(sub.cond)})", self._next_if()))
                     # The rest of the block runs only where the condition is false.
                     translate = self._translator([l.var for l in loops])
                     try:
@@ -355,6 +373,7 @@ class RegionBuilder:
                     beta[-1] += 1
                 if isinstance(sub, c_ast.Decl):
                     self._define(sub, item.block_items[index + 1:], loops)
+            del self._conditions[depth:]
             self._scopes.pop()
             beta[-1] -= 1
             return True
@@ -391,20 +410,29 @@ class RegionBuilder:
             cond = translate.condition(self._rewrite(item.cond))
         except NotAffine:
             cond = None
+        if_id, test = self._next_if(), c_text(item.cond)
         if cond is not None:
             self.params |= translate.parameters
-            self._item(item.iftrue, loop_id, loops, constraints + [cond], beta, guarded)
+            with self._under(test, if_id):
+                self._item(item.iftrue, loop_id, loops, constraints + [cond], beta, guarded)
             if item.iffalse is not None:
                 beta[-1] += 1
-                self._item(item.iffalse, loop_id, loops, constraints + [f"not ({cond})"], beta, guarded)
+                with self._under(f"!({test})", if_id):
+                    self._item(item.iffalse, loop_id, loops, constraints + [f"not ({cond})"], beta, guarded)
             return True
         # A data-dependent condition: both branches may run; their writes become may-writes.
         guard = guarded + [item.cond]
-        self._item(item.iftrue, loop_id, loops, constraints, beta, guard)
+        with self._under(test, if_id):
+            self._item(item.iftrue, loop_id, loops, constraints, beta, guard)
         if item.iffalse is not None:
             beta[-1] += 1
-            self._item(item.iffalse, loop_id, loops, constraints, beta, guard)
+            with self._under(f"!({test})", if_id):
+                self._item(item.iffalse, loop_id, loops, constraints, beta, guard)
         return True
+
+    def _next_if(self) -> int:
+        self._ifs += 1
+        return self._ifs - 1
 
     # -- affine scalar definitions ------------------------------------------------------------
     def _define(self, decl: c_ast.Decl, scope: list, loops) -> None:
@@ -473,7 +501,7 @@ class RegionBuilder:
         domain = isl.Set(f"[{params}] -> {{ {stmt_id}[{', '.join(iters)}] : {' and '.join(constraints) or 'true'} }}")
         code = c_text(node) if not isinstance(node, c_ast.Decl) else _decl_text(node)
         stmt = Statement(stmt_id, node, [l.id for l in loops], domain, list(beta), node.coord.line, code,
-                         opaque_reason=opaque)
+                         opaque_reason=opaque, conditions=list(self._conditions))
         self.statements[stmt_id] = stmt
         effects = collect_effects(node, self.symbols, self._scoped, guarded=bool(guarded),
                                   field_sensitive=self.field_sensitive,

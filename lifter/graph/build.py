@@ -4,8 +4,9 @@ Loops become map scopes over their parametric ranges, statements become
 tasklets, containers become access nodes, and every access becomes a memlet
 whose subset is computed from the isl access relation: for a tasklet the
 element it touches, for a map the range it touches over all its iterations.
-The control layer (states, loop regions, transitions) is then read off the
-scope tree (graph/control.py).
+The control layer (states, loop regions, conditional regions, transitions) is
+then read off the scope tree and the `if`s around each map and tasklet
+(graph/control.py).
 """
 from __future__ import annotations
 
@@ -43,13 +44,13 @@ def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
             "parallel" if v.parallel and not v.condition else "sequential", loop.line, loop.column, loop.depth, loop.function,
             loop.offset, loop.var_declared_in_header, _trip_count(region, loop), _max_trip_count(region, loop),
             list(v.reductions), list(v.private), list(v.lastprivate),
-            v.reason, v.condition, origin=lid))
+            v.reason, v.condition, origin=lid, conditions=list(loop.conditions)))
     for lid, loop in region.loops.items():
         parent = loop.parent or STATE
         g.add_edge(parent, lid, edge=Scope(_position(region, lid)))
     for sid, stmt in region.statements.items():
         parent = stmt.loops[-1] if stmt.loops else STATE
-        g.add_node(sid, node=Tasklet(sid, stmt.code, stmt.line, stmt.opaque_reason))
+        g.add_node(sid, node=Tasklet(sid, stmt.code, stmt.line, stmt.opaque_reason, conditions=list(stmt.conditions)))
         g.add_edge(parent, sid, edge=Scope(_position(region, sid)))
         for acc in stmt.accesses:
             subset = box(access_range(acc.relation, len(stmt.loops)))

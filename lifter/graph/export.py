@@ -1,16 +1,21 @@
 """Writing dataflow graphs for people (DOT, SVG) and programs (JSON; DaCe's SDFG JSON in sdfg.py).
 
-JSON format: {"format": "lift-dataflow", "version": 2, "graphs": [G...]} where
+JSON format: {"format": "lift-dataflow", "version": 3, "graphs": [G...]} where
 each G is {"name", "function", "nodes": [{"id", "type", ...fields}],
 "edges": [{"src", "dst", "type", ...fields}]}; node types are the class names
-(Root, State, LoopRegion, MapScope, Tasklet, AccessNode), edge types their
-lower-case class names (scope, memlet, contains, transition), and the fields
-are those of the data classes in lifter.graph.nodes. Version 1 had no control
-layer: its root node had type State.
+(Root, State, LoopRegion, ConditionalRegion, MapScope, Tasklet, AccessNode),
+edge types their lower-case class names (scope, memlet, contains, transition),
+and the fields are those of the data classes in lifter.graph.nodes, nested data
+classes as objects: a ConditionalRegion's `branches` are [{"condition",
+"blocks"}], a MapScope's or Tasklet's `conditions` [{"text", "if_id"}].
+Version 2 had no conditional regions and no `conditions`; version 1 had no
+control layer: its root node had type State.
 
-DOT: a cluster per region; inside it a cluster per loop region and per state
-(bold arrows are the transitions between them), and inside a state the
-clusters of its maps with their tasklets.
+DOT: a cluster per region; inside it a cluster per loop region, per
+conditional region (labelled with its `if`, a cluster per branch inside) and
+per state (bold arrows are the transitions between them), and inside a state
+the clusters of its maps with their tasklets, each labelled with the `if`s
+around it there.
 """
 from __future__ import annotations
 
@@ -24,7 +29,8 @@ import networkx as nx
 
 from lifter.diagnostics import LiftError
 from lifter.graph.control import contained, transitions
-from lifter.graph.nodes import STATE, AccessNode, LoopRegion, MapScope, Memlet, Tasklet, scope_children
+from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
+                                scope_children)
 from lifter.graph.sdfg import to_sdfg_json
 
 
@@ -40,7 +46,7 @@ def to_json(graphs: list[nx.MultiDiGraph]) -> dict:
             e = d["edge"]
             edges.append({"src": u, "dst": v, "type": type(e).__name__.lower(), **dataclasses.asdict(e)})
         out.append({"name": g.graph["name"], "function": g.graph["function"], "nodes": nodes, "edges": edges})
-    return {"format": "lift-dataflow", "version": 2, "graphs": out}
+    return {"format": "lift-dataflow", "version": 3, "graphs": out}
 
 
 def _q(text: str) -> str:
@@ -51,7 +57,7 @@ def to_dot(graphs: list[nx.MultiDiGraph]) -> str:
     lines = ["digraph lift {", "  compound=true; rankdir=TB; node [fontname=\"monospace\"];"]
     for gi, g in enumerate(graphs):
         lines.append(f"  subgraph cluster_{gi} {{ label={_q(g.graph['function'] + ' / ' + g.graph['name'])};")
-        _control_dot(g, STATE, lines, gi, "    ")
+        _control_dot(g, contained(g, STATE), lines, gi, "    ")
         for n, d in g.nodes(data=True):
             node = d["node"]
             if isinstance(node, AccessNode):
@@ -70,10 +76,9 @@ def to_dot(graphs: list[nx.MultiDiGraph]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _control_dot(g, region, lines, gi, indent) -> None:
-    """A region's blocks as clusters, joined by its transitions (drawn between the blocks' first
-    dataflow nodes, clipped to the clusters)."""
-    blocks = contained(g, region)
+def _control_dot(g, blocks, lines, gi, indent) -> None:
+    """A region's (or branch's) blocks as clusters, joined by its transitions (drawn between the
+    blocks' first dataflow nodes, clipped to the clusters)."""
     for block in blocks:
         node = g.nodes[block]["node"]
         if isinstance(node, LoopRegion):
@@ -81,11 +86,19 @@ def _control_dot(g, region, lines, gi, indent) -> None:
             if g.nodes[node.map]["node"].parallel_region is not None:
                 label += " (in one omp parallel region)"
             lines.append(f"{indent}subgraph {_cluster(gi, block)} {{ label={_q(label)}; style=\"rounded,bold\";")
-            _control_dot(g, block, lines, gi, indent + "  ")
+            _control_dot(g, contained(g, block), lines, gi, indent + "  ")
+        elif isinstance(node, ConditionalRegion):
+            lines.append(f"{indent}subgraph {_cluster(gi, block)} {{ "
+                         f"label={_q(f'if ({node.branches[0].condition})')}; style=\"rounded,dashed\";")
+            for k, branch in enumerate(node.branches):
+                label = "then" if k == 0 else f"else: {branch.condition}"
+                lines.append(f"{indent}  subgraph {_cluster(gi, f'{block}/{k}')} {{ label={_q(label)}; style=dashed;")
+                _control_dot(g, branch.blocks, lines, gi, indent + "    ")
+                lines.append(f"{indent}  }}")
         else:
             lines.append(f"{indent}subgraph {_cluster(gi, block)} {{ label={_q('state')}; style=dotted;")
             for child in contained(g, block):
-                _node_dot(g, child, lines, gi, indent + "  ")
+                _node_dot(g, child, lines, gi, indent + "  ", top=True)
         lines.append(f"{indent}}}")
     for u, v, _ in transitions(g, blocks):
         lines.append(f"{indent}{_q(f'{gi}:{_anchor(g, u)}')} -> {_q(f'{gi}:{_anchor(g, v)}')} "
@@ -103,13 +116,16 @@ def _anchor(g, block: str) -> str:
     return block
 
 
-def _node_dot(g, node_id, lines, gi, indent) -> None:
+def _node_dot(g, node_id, lines, gi, indent, top=False) -> None:
+    """A map (a cluster with its children) or a tasklet; inside a state's map, labelled with the
+    `if`s around it there (a state's own map or tasklet has its `if`s as conditional regions)."""
     node = g.nodes[node_id]["node"]
+    guard = "" if top else "".join(f"if ({c.text}) " for c in node.conditions)
     if isinstance(node, MapScope):
         kind = "parallel map" if node.schedule == "parallel" else "sequential map"
         if node.plan is not None:
             kind += " (omp parallel for)"
-        label = f"{kind} {node.var} = {node.begin}..{node.end}"
+        label = f"{guard}{kind} {node.var} = {node.begin}..{node.end}"
         lines.append(f"{indent}subgraph {_cluster(gi, node_id)} {{ label={_q(label)}; style=rounded;")
         moved = [f"{e.subset_text()}" for _, _, dd in g.in_edges(node_id, data=True)
                  if isinstance(e := dd["edge"], Memlet)]
@@ -118,7 +134,7 @@ def _node_dot(g, node_id, lines, gi, indent) -> None:
             _node_dot(g, child, lines, gi, indent + "  ")
         lines.append(f"{indent}}}")
     elif isinstance(node, Tasklet):
-        lines.append(f"{indent}{_q(f'{gi}:{node_id}')} [shape=octagon, label={_q(node.code)}];")
+        lines.append(f"{indent}{_q(f'{gi}:{node_id}')} [shape=octagon, label={_q(guard + node.code)}];")
 
 
 def write_graphs(graphs: list[nx.MultiDiGraph], path: str) -> None:

@@ -7,10 +7,11 @@ and backends read. It has two layers:
 
 - Control (graph/control.py builds it from the scope tree): the Root's
   control-flow graph. Its blocks are States (each runs one top-level map or
-  tasklet) and LoopRegions (a sequential loop whose body is again blocks: the
-  time loop around parallel sweeps). Contains edges nest blocks in their region
+  tasklet), LoopRegions (a sequential loop whose body is again blocks: the
+  time loop around parallel sweeps) and ConditionalRegions (an `if` whose
+  branches are again blocks). Contains edges nest blocks in their region
   and tie each State to what it runs; Transition edges chain the blocks of a
-  region in the order they run.
+  region (of a branch) in the order they run.
 - Dataflow: MapScope (a loop as a scope over a parametric range; `schedule` is
   'parallel' when the analysis proved its iterations independent, up to the
   listed reductions and private scalars, 'sequential' otherwise; the
@@ -25,6 +26,8 @@ and backends read. It has two layers:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from lifter.analysis.model import Condition
 
 
 STATE = "state"  # node id of the Root (the name dates from when the Root was the region's only state)
@@ -65,6 +68,30 @@ class LoopRegion:
     end: str
     step: int
     decreasing: bool
+
+
+@dataclass
+class Branch:
+    """One branch of a ConditionalRegion: its condition (C text) and its blocks, in the order they run."""
+
+    condition: str
+    blocks: list[str]
+
+
+@dataclass
+class ConditionalRegion:
+    """An `if` around blocks: the run of consecutive scope children under one `if` of the user's
+    code (the same `Condition.if_id` first among the conditions not yet shown by enclosing regions).
+
+    One branch per branch of the `if` that holds blocks, in textual order: the then-branch (the
+    `if`'s condition) and the else-branch (its negation `!(...)`); a branch's blocks are its
+    children by the same rule, so an `if` inside it is a ConditionalRegion again. Its Contains
+    edges go to the blocks of all branches (`order` running on from one branch to the next), and
+    transitions chain the blocks of each branch, never one branch to another.
+    """
+
+    id: str
+    branches: list[Branch]
 
 
 @dataclass
@@ -136,6 +163,8 @@ class MapScope:
     fused: list[str] = field(default_factory=list)  # origins of the loops fused into this map
     tile: int = 0  # a tile loop (transform/tiling.py): steps over blocks of this many iterations of
     #                the map of the same origin inside it, its point loop; 0 for every other map
+    conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent
+    #                scope, outermost first (not `condition`, a run-time test of values for parallelism)
 
 
 @dataclass
@@ -146,6 +175,7 @@ class Tasklet:
     opaque_reason: str | None = None
     text: str = ""  # the statement exactly as written, when a nest is re-emitted
     span: tuple[int, int] | None = None  # (start, end) of that statement in the user's file
+    conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent scope
 
 
 @dataclass
@@ -171,18 +201,20 @@ class Scope:
 
 @dataclass
 class Contains:
-    """Control nesting: Root or LoopRegion -> its blocks (`order` 0 is the first to run), and
-    State -> the map or tasklet it runs (`order` 0)."""
+    """Control nesting: Root, LoopRegion or ConditionalRegion -> its blocks (`order` 0 is the first
+    to run; a conditional region's run through its branches in turn), and State -> the map or
+    tasklet it runs (`order` 0)."""
 
     order: int
 
 
 @dataclass
 class Transition:
-    """Control passes from one block to the next block of the same region (DaCe's InterstateEdge).
+    """Control passes from one block to the next block of the same region or branch (DaCe's
+    InterstateEdge).
 
     Always unconditional and without assignments: a loop's own control is its LoopRegion's, and
-    conditions never reach the graph as control (docs/architecture.md, section 3).
+    an `if`'s is its ConditionalRegion's (docs/architecture.md, section 3).
     """
 
 

@@ -6,8 +6,12 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
 - the input file is one SDFG; the control blocks of every lifted region (graph/control.py), in
   textual order, are its blocks, joined by unconditional interstate edges;
 - lift's control layer maps one to one: a `LoopRegion` becomes DaCe's `LoopRegion` (init,
-  condition and update on its variable) holding its blocks, a `State` an `SDFGState` holding the
-  dataflow of the map or tasklet it runs, a `Transition` an `InterstateEdge`;
+  condition and update on its variable) holding its blocks, a `ConditionalRegion` DaCe's
+  `ConditionalBlock` with one `ControlFlowRegion` per branch (the then-branch's condition in
+  Python, `&&`, `||`, `!` spelled `and`, `or`, `not`, where the C text is plain arithmetic,
+  comparisons and subscripts, else the C text as a C++ code block; an else-branch after it has
+  no condition, DaCe's `else`), a `State` an `SDFGState` holding the dataflow of the map or
+  tasklet it runs, a `Transition` an `InterstateEdge`;
 - inside a state, a map is a `MapEntry`/`MapExit` pair (schedule `Sequential` when lift keeps it
   sequential), a statement a C++ `Tasklet`, a container an `AccessNode` (one for reads before
   the scope, one for writes after it);
@@ -21,6 +25,7 @@ over-approximate to anyway; unknown extents become symbols `<name>_size<k>`.
 """
 from __future__ import annotations
 
+import ast
 import re
 
 import networkx as nx
@@ -28,11 +33,17 @@ import networkx as nx
 from lifter.analysis.affine import is_stand_in
 from lifter.graph.build import data_id
 from lifter.graph.control import contained, transitions
-from lifter.graph.nodes import STATE, AccessNode, LoopRegion, MapScope, Memlet, Tasklet, scope_children
+from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
+                                scope_children)
 
 DACE_VERSION = "1.0.2"
 _PLAIN = re.compile(r"^[\w\s+\-*(),]*$")
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+# A condition DaCe can read as Python: names, integers, arithmetic, comparisons, `&&`, `||`, `!` and
+# subscripts, no call or cast (a name or `)` before `(`), no `/` (C truncates), no bitwise operator.
+_PYTHON_CONDITION = re.compile(r"^(?:[\w\s+\-*%()<>=!\[\]]|&&|\|\|)*$")
+_CALL = re.compile(r"[\w)]\s*\(")
+_PYTHON_WORDS = {"and", "or", "not"}
 _FUNCTIONS = {"min", "max"}
 _DTYPES = {
     "double": "float64", "float": "float32", "long double": "float64",
@@ -64,7 +75,7 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
         sdfg.symbols.update(p for p in g.nodes[STATE]["node"].params if not is_stand_in(p))
         if blocks:  # the regions of the file run one after the other
             edges.append((len(blocks) - 1, len(blocks)))
-        region_blocks, region_edges = sdfg.control_blocks(g, STATE)
+        region_blocks, region_edges = sdfg.control_blocks(g, contained(g, STATE))
         edges += [(len(blocks) + u, len(blocks) + v) for u, v in region_edges]
         blocks += region_blocks
     if not blocks:
@@ -171,14 +182,15 @@ class _Sdfg:
 
     # Control flow ---------------------------------------------------------------------------------
 
-    def control_blocks(self, g: nx.MultiDiGraph, region: str) -> tuple[list[dict], list[tuple[int, int]]]:
-        """A control region's blocks in order, and its transitions as pairs of block indices."""
-        ids = contained(g, region)
+    def control_blocks(self, g: nx.MultiDiGraph, ids: list[str]) -> tuple[list[dict], list[tuple[int, int]]]:
+        """A control region's (or branch's) blocks in order, and its transitions as pairs of block indices."""
         blocks = []
         for block in ids:
             node = g.nodes[block]["node"]
             if isinstance(node, LoopRegion):
                 blocks.append(self._loop_region(g, block, node))
+            elif isinstance(node, ConditionalRegion):
+                blocks.append(self._conditional(g, block, node))
             else:
                 (runs,) = contained(g, block)
                 self.state_count += 1
@@ -196,7 +208,7 @@ class _Sdfg:
         begin = self.expr(m.begin) or self.expr(f"{identifier(m.map)}_begin", symbol=True)
         end = self.expr(m.end) or self.expr(f"{identifier(m.map)}_end", symbol=True)
         compare, sign = (">=", "-") if m.decreasing else ("<=", "+")
-        body, edges = self.control_blocks(g, block)
+        body, edges = self.control_blocks(g, contained(g, block))
         return {
             "type": "LoopRegion",
             "attributes": {
@@ -208,6 +220,33 @@ class _Sdfg:
             **_graph_fields(body, edges, cfg_id),
             "label": f"{loop.function}_{v}_line{loop.line}",
         }
+
+    def _conditional(self, g: nx.MultiDiGraph, block: str, node: ConditionalRegion) -> dict:
+        branches = []
+        for k, branch in enumerate(node.branches):
+            self.cfg_count += 1
+            cfg_id = self.cfg_count
+            body, edges = self.control_blocks(g, branch.blocks)
+            region = {"type": "ControlFlowRegion", "attributes": {}, **_graph_fields(body, edges, cfg_id),
+                      "label": identifier(f"{g.graph['name']}_{block}_{k}")}
+            branches.append([None if k else self._condition(branch.condition), region])
+        return {"type": "ConditionalBlock", "attributes": {}, "collapsed": False,
+                "label": identifier(f"{g.graph['name']}_{block}"), "branches": branches}
+
+    def _condition(self, text: str) -> dict:
+        """A branch condition as DaCe's code block: Python where the C text reads the same there
+        (c_text parenthesizes every operand that is not a name, constant, subscript or call, so C's
+        and Python's precedences cannot differ), else the C text itself as C++."""
+        python = re.sub(r"!(?!=)", " not ", text.replace("&&", " and ").replace("||", " or "))
+        if _PYTHON_CONDITION.match(text) and not _CALL.search(text):
+            try:
+                ast.parse(python, mode="eval")
+            except SyntaxError:
+                pass
+            else:
+                self.symbols.update(set(_IDENT.findall(python)) - _PYTHON_WORDS)
+                return {"string_data": python.strip(), "language": "Python"}
+        return {"string_data": text, "language": "CPP"}
 
 
 class _StateBuilder:

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import networkx as nx
 
-from lifter.graph.control import contained, is_loop_region, transitions
-from lifter.graph.nodes import (STATE, AccessNode, Contains, LoopRegion, MapScope, Memlet, Root, Scope, State, Tasklet,
-                                Transition, scope_children, scope_descendants)
+from lifter.graph.control import (CONTROL, branches, condition_runs, conditions, contained, is_loop_region,
+                                  transitions)
+from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, Contains, LoopRegion, MapScope, Memlet, Root,
+                                Scope, State, Tasklet, Transition, scope_children, scope_descendants)
 
 
 class InvalidGraph(AssertionError):
@@ -57,36 +58,13 @@ def validate(g: nx.MultiDiGraph) -> None:
 def _check_control(g: nx.MultiDiGraph) -> None:
     """The control layer is the one the scope tree implies (graph/control.py): each region's blocks
     stand, in order, for its scope's children, chained by one transition each; a loop region stands
-    for a sequential map with a parallel map inside, a state for one other child; every control
-    node is a block of one region. (Scope edges and memlets never touch control nodes: validate.)"""
+    for a sequential map with a parallel map inside, a state for one other child, a conditional
+    region for a run of children under one `if`, one branch per branch of it taken, and its
+    branches' blocks for those children by the same rule; every control node is a block of one
+    region. (Scope edges and memlets never touch control nodes: validate.)"""
     region_of = {STATE: None}  # control node -> the region it is a block of
-    todo = [(STATE, STATE)]  # (control region, the scope whose children its blocks stand for)
-    while todo:
-        region, scope = todo.pop()
-        blocks, children = contained(g, region), scope_children(g, scope)
-        orders = sorted(d["edge"].order for _, _, d in g.out_edges(region, data=True)
-                        if isinstance(d["edge"], Contains))
-        _check(orders == list(range(len(blocks))), f"blocks of {region} are ordered {orders}")
-        _check(len(blocks) == len(children), f"{region} has {len(blocks)} blocks for {len(children)} "
-                                             f"children of {scope}")
-        for block, child in zip(blocks, children):
-            _check(block not in region_of, f"block {block} is in two regions")
-            region_of[block] = region
-            node = g.nodes[block]["node"]
-            if isinstance(node, LoopRegion):
-                _check(node.map == child and is_loop_region(g, child),
-                       f"loop region {block} stands for {node.map}, not {child}, a sequential map around parallel maps")
-                m = g.nodes[child]["node"]
-                _check((node.var, node.begin, node.end, node.step, node.decreasing)
-                       == (m.var, m.begin, m.end, m.step, m.decreasing), f"loop region {block} disagrees with {child}")
-                todo.append((block, child))
-            else:
-                _check(isinstance(node, State), f"{region} contains {block}, not a state or loop region")
-                _check(contained(g, block) == [child], f"state {block} runs {contained(g, block)}, not {child}")
-                _check(not is_loop_region(g, child), f"state {block} runs {child}, a loop over states")
-        chain = [(u, v) for u, v, _ in transitions(g, blocks)]
-        _check(chain == list(zip(blocks, blocks[1:])), f"transitions of {region} are {chain}, not its blocks in order")
-    control = {n for n, d in g.nodes(data=True) if isinstance(d["node"], (State, LoopRegion))}
+    _check_region(g, STATE, scope_children(g, STATE), region_of)
+    control = {n for n, d in g.nodes(data=True) if isinstance(d["node"], CONTROL)}
     stray = sorted(control - region_of.keys())
     _check(not stray, f"control nodes outside the root's regions: {stray}")
     for u, v, d in g.edges(data=True):
@@ -95,6 +73,69 @@ def _check_control(g: nx.MultiDiGraph) -> None:
                    f"transition {u}->{v} does not join two blocks of one region")
         elif isinstance(d["edge"], Contains):
             _check(u in region_of, f"contains edge {u}->{v} from outside the control layer")
+
+
+def _check_region(g: nx.MultiDiGraph, region: str, children: list[str], region_of: dict) -> None:
+    """The Root's or a loop region's blocks stand, in order, for its scope's children."""
+    blocks = contained(g, region)
+    _check_orders(g, region, blocks)
+    chain = [(u, v) for u, v, _ in transitions(g, blocks)]
+    _check(chain == list(zip(blocks, blocks[1:])), f"transitions of {region} are {chain}, not its blocks in order")
+    _check_blocks(g, region, blocks, children, 0, region_of)
+
+
+def _check_orders(g: nx.MultiDiGraph, region: str, blocks: list[str]) -> None:
+    orders = sorted(d["edge"].order for _, _, d in g.out_edges(region, data=True) if isinstance(d["edge"], Contains))
+    _check(orders == list(range(len(blocks))), f"blocks of {region} are ordered {orders}")
+
+
+def _check_blocks(g: nx.MultiDiGraph, region: str, blocks: list[str], children: list[str], depth: int,
+                  region_of: dict) -> None:
+    """Blocks of a region (or of one branch) stand, in order, for children of one scope that share
+    their first `depth` conditions: one block per run of them (control.condition_runs)."""
+    runs = condition_runs(g, children, depth)
+    _check(len(blocks) == len(runs), f"{region} has {len(blocks)} blocks for {len(children)} children "
+                                     f"{children} ({len(runs)} runs of conditions)")
+    for block, run in zip(blocks, runs):
+        _check(block not in region_of, f"block {block} is in two regions")
+        region_of[block] = region
+        node = g.nodes[block]["node"]
+        child = run[0]
+        if len(conditions(g, child)) > depth:
+            _check(isinstance(node, ConditionalRegion),
+                   f"{region} holds {block} for {child}, which is under `if ({conditions(g, child)[depth].text})`")
+            _check_conditional(g, block, node, run, depth, region_of)
+        elif isinstance(node, LoopRegion):
+            _check(node.map == child and is_loop_region(g, child),
+                   f"loop region {block} stands for {node.map}, not {child}, a sequential map around parallel maps")
+            m = g.nodes[child]["node"]
+            _check((node.var, node.begin, node.end, node.step, node.decreasing)
+                   == (m.var, m.begin, m.end, m.step, m.decreasing), f"loop region {block} disagrees with {child}")
+            _check_region(g, block, scope_children(g, child), region_of)
+        else:
+            _check(isinstance(node, State), f"{region} contains {block}, not a state or loop region for {child}")
+            _check(contained(g, block) == [child], f"state {block} runs {contained(g, block)}, not {child}")
+            _check(not is_loop_region(g, child), f"state {block} runs {child}, a loop over states")
+
+
+def _check_conditional(g: nx.MultiDiGraph, block: str, node: ConditionalRegion, run: list[str], depth: int,
+                       region_of: dict) -> None:
+    """A conditional region stands for a run of children under one `if`: one branch per branch of it
+    the run holds, in order, with the branch's condition; Contains edges to the blocks of all
+    branches in turn; transitions only within a branch."""
+    parts = branches(g, run, depth)
+    _check([b.condition for b in node.branches] == [text for text, _ in parts],
+           f"conditional region {block} has branches {[b.condition for b in node.branches]}, "
+           f"its children are under {[text for text, _ in parts]}")
+    inside = [b for branch in node.branches for b in branch.blocks]
+    _check(contained(g, block) == inside, f"conditional region {block} contains {contained(g, block)}, "
+                                          f"not the blocks of its branches {inside}")
+    _check_orders(g, block, inside)
+    chain = [(u, v) for u, v, _ in transitions(g, inside)]
+    expected = [pair for branch in node.branches for pair in zip(branch.blocks, branch.blocks[1:])]
+    _check(chain == expected, f"transitions of {block} are {chain}, not each branch's blocks in order")
+    for branch, (_, kids) in zip(node.branches, parts):
+        _check_blocks(g, block, branch.blocks, kids, depth + 1, region_of)
 
 
 def _check_tile(g: nx.MultiDiGraph, n: str, node: MapScope) -> None:

@@ -9,8 +9,8 @@ import pytest
 from lifter import LiftOptions, lift_file, lift_source
 from lifter.graph.control import build_control, contained, transitions
 from lifter.graph.export import to_dot, to_json
-from lifter.graph.nodes import (STATE, Contains, LoopRegion, MapScope, Memlet, State, Tasklet, Transition,
-                                scope_children)
+from lifter.graph.nodes import (STATE, Branch, ConditionalRegion, Contains, LoopRegion, MapScope, Memlet, State,
+                                Tasklet, Transition, scope_children)
 from lifter.graph.validate import InvalidGraph, validate
 from tests.harness import CORPUS, corpus_programs
 
@@ -158,7 +158,7 @@ def test_validator_rejects_a_broken_control_layer():
 def test_json_and_dot_exports(tmp_path):
     graphs = lift_source(JACOBI, "jacobi.c").graphs
     data = json.loads(json.dumps(to_json(graphs)))
-    assert (data["format"], data["version"]) == ("lift-dataflow", 2)
+    assert (data["format"], data["version"]) == ("lift-dataflow", 3)
     nodes = data["graphs"][0]["nodes"]
     assert {"Root", "LoopRegion", "State", "MapScope", "Tasklet", "AccessNode"} <= {n["type"] for n in nodes}
     loop = next(n for n in nodes if n["type"] == "LoopRegion")
@@ -192,3 +192,187 @@ def test_cli_writes_dot_and_json(tmp_path):
         subprocess.run([sys.executable, "-m", "lifter", str(src), "-o", str(tmp_path / "o.c"),
                         "--emit-graph", str(out)], check=True)
         assert out.stat().st_size > 100
+
+
+# -- conditions as control ------------------------------------------------------------------------
+
+ALTERNATING = """
+void alternate(int n, int tsteps, double a[restrict n], double b[restrict n]) {
+  for (int t = 0; t < tsteps; t++) {
+    if (t % 2 == 0) {
+      for (int i = 1; i < n - 1; i++)
+        b[i] = 0.5 * (a[i-1] + a[i+1]);
+    } else {
+      for (int i = 1; i < n - 1; i++)
+        a[i] = 0.5 * (b[i-1] + b[i+1]);
+    }
+  }
+}
+"""
+
+DATA_DEPENDENT = """
+void relax(int n, int tsteps, double tol, double a[restrict n], double b[restrict n]) {
+  for (int t = 0; t < tsteps; t++) {
+    for (int i = 0; i < n; i++)
+      b[i] = 0.5 * a[i];
+    if (b[0] > tol) {
+      for (int i = 0; i < n; i++)
+        a[i] = b[i] + 1.0;
+    }
+  }
+}
+"""
+
+NESTED = """
+void nested(int n, int tsteps, double a[restrict n], double b[restrict n]) {
+  for (int t = 0; t < tsteps; t++) {
+    if (t > 0) {
+      if (t % 2 == 0) {
+        for (int i = 0; i < n; i++)
+          b[i] = a[i] + 1.0;
+      } else {
+        for (int i = 0; i < n; i++)
+          a[i] = b[i] * 0.5;
+      }
+      for (int i = 0; i < n; i++)
+        a[i] = a[i] + b[i];
+    }
+    for (int i = 0; i < n; i++)
+      b[i] = b[i] * 2.0;
+  }
+}
+"""
+
+SKIPPING = """
+void skipping(int n, int tsteps, double a[restrict n], double b[restrict n]) {
+  for (int t = 0; t < tsteps; t++) {
+    for (int i = 0; i < n; i++)
+      b[i] = a[i] * 0.5;
+    if (t == 3) continue;
+    for (int i = 0; i < n; i++)
+      a[i] = b[i] + 1.0;
+  }
+}
+"""
+
+
+def _node(g, block):
+    return g.nodes[block]["node"]
+
+
+def _branches(g, block):
+    """A conditional region's branches as (condition, [(kind of block, line of what a state runs)])."""
+    out = []
+    for branch in _node(g, block).branches:
+        out.append((branch.condition, [(type(_node(g, b)).__name__, _runs(g, b).line if isinstance(_node(g, b), State)
+                                        else None) for b in branch.blocks]))
+    return out
+
+
+def test_alternating_time_loop_is_a_loop_region_around_one_conditional_region():
+    (g,) = lift_source(ALTERNATING, "alternate.c").graphs
+    validate(g)
+    region = g.graph["region"]
+    inner = sorted((l for l in region.loops.values() if l.depth == 1), key=lambda l: l.line)
+    assert [[c.text for c in l.conditions] for l in inner] == [["(t % 2) == 0"], ["!((t % 2) == 0)"]]
+    assert inner[0].conditions[0].if_id == inner[1].conditions[0].if_id
+    assert all(not l.conditions for l in region.loops.values() if l.depth == 0)
+    (loop,) = contained(g, STATE)
+    assert isinstance(_node(g, loop), LoopRegion) and _node(g, loop).var == "t"
+    (cond,) = contained(g, loop)
+    assert isinstance(_node(g, cond), ConditionalRegion)
+    assert _branches(g, cond) == [("(t % 2) == 0", [("State", 5)]), ("!((t % 2) == 0)", [("State", 8)])]
+    assert all(_runs(g, b.blocks[0]).schedule == "parallel" for b in _node(g, cond).branches)
+    assert not any(isinstance(d["edge"], Transition) for _, _, d in g.edges(data=True))  # one block per branch
+    # the conditions are the graph's, not the domains': the maps' ranges stay the loops' own
+    assert [(_runs(g, b.blocks[0]).begin, _runs(g, b.blocks[0]).end) for b in _node(g, cond).branches] \
+        == [("1", "n - 2")] * 2
+
+
+def test_data_dependent_if_around_a_loop_in_a_loop_region():
+    (g,) = lift_source(DATA_DEPENDENT, "relax.c").graphs
+    validate(g)
+    (loop,) = contained(g, STATE)
+    first, cond = contained(g, loop)
+    assert isinstance(_node(g, first), State) and _runs(g, first).schedule == "parallel"
+    assert _branches(g, cond) == [("b[0] > tol", [("State", 7)])]
+    guarded = _runs(g, _node(g, cond).branches[0].blocks[0])
+    assert guarded.schedule == "parallel" and [c.text for c in guarded.conditions] == ["b[0] > tol"]
+    (tasklet,) = scope_children(g, guarded.id)
+    assert not _node(g, tasklet).conditions  # relative to its map: no `if` between them
+    assert [(u, v) for u, v, _ in transitions(g, [first, cond])] == [(first, cond)]
+
+
+def test_nested_ifs_nest_conditional_regions():
+    (g,) = lift_source(NESTED, "nested.c").graphs
+    validate(g)
+    (loop,) = contained(g, STATE)
+    outer, last = contained(g, loop)
+    assert isinstance(_node(g, last), State) and _runs(g, last).line == 15
+    (branch,) = _node(g, outer).branches
+    assert branch.condition == "t > 0"
+    inner, after = branch.blocks
+    assert _branches(g, inner) == [("(t % 2) == 0", [("State", 6)]), ("!((t % 2) == 0)", [("State", 9)])]
+    assert isinstance(_node(g, after), State) and _runs(g, after).line == 12
+    assert [c.text for c in _runs(g, _node(g, inner).branches[1].blocks[0]).conditions] == ["t > 0",
+                                                                                           "!((t % 2) == 0)"]
+    # transitions: around the outer if in the loop, around the inner one in the outer branch
+    assert {(u, v) for u, v, d in g.edges(data=True) if isinstance(d["edge"], Transition)} == {(outer, last),
+                                                                                              (inner, after)}
+    assert contained(g, outer) == [inner, after]
+
+
+def test_continue_guard_puts_the_rest_of_the_body_in_a_conditional_region():
+    (g,) = lift_source(SKIPPING, "skipping.c").graphs
+    validate(g)
+    (loop,) = contained(g, STATE)
+    first, cond = contained(g, loop)
+    assert isinstance(_node(g, first), State) and _branches(g, cond) == [("!(t == 3)", [("State", 7)])]
+
+
+def test_validator_rejects_a_broken_conditional_region():
+    (g,) = lift_source(ALTERNATING, "alternate.c").graphs
+    (loop,) = contained(g, STATE)
+    (cond,) = contained(g, loop)
+    then, other = (b.blocks[0] for b in _node(g, cond).branches)
+    broken = g.copy()
+    broken.add_edge(then, other, edge=Transition())  # control passing from one branch into the other
+    with pytest.raises(InvalidGraph, match="transitions of"):
+        validate(broken)
+    broken = g.copy()
+    broken.nodes[cond]["node"] = ConditionalRegion(cond, [Branch("t % 2 == 1", [then]), Branch("1", [other])])
+    with pytest.raises(InvalidGraph, match="branches"):
+        validate(broken)
+    broken = g.copy()
+    broken.nodes[cond]["node"] = ConditionalRegion(cond, [Branch(b.condition, b.blocks[:1] + [other])
+                                                          for b in _node(g, cond).branches[:1]])
+    with pytest.raises(InvalidGraph):
+        validate(broken)
+    # a map under the `if` whose state is not in the conditional region
+    _runs(g, other).conditions = []
+    with pytest.raises(InvalidGraph):
+        validate(g)
+
+
+def test_conditional_regions_in_json_and_dot():
+    graphs = lift_source(NESTED, "nested.c").graphs
+    data = json.loads(json.dumps(to_json(graphs)))
+    assert data["version"] == 3
+    nodes = {n["id"]: n for n in data["graphs"][0]["nodes"]}
+    regions = [n for n in nodes.values() if n["type"] == "ConditionalRegion"]
+    assert sorted(len(n["branches"]) for n in regions) == [1, 2]
+    inner = next(n for n in regions if len(n["branches"]) == 2)
+    assert [b["condition"] for b in inner["branches"]] == ["(t % 2) == 0", "!((t % 2) == 0)"]
+    (state,) = inner["branches"][1]["blocks"]
+    assert nodes[state]["type"] == "State"
+    maps = [n for n in nodes.values() if n["type"] == "MapScope" and len(n["conditions"]) == 2]
+    assert sorted([c["text"] for c in m["conditions"]] for m in maps) == [["t > 0", "!((t % 2) == 0)"],
+                                                                          ["t > 0", "(t % 2) == 0"]]
+    assert len({c["if_id"] for m in maps for c in m["conditions"]}) == 2
+    dot = to_dot(graphs)
+    assert 'label="if (t > 0)"' in dot and 'label="if ((t % 2) == 0)"' in dot
+    assert 'label="else: !((t % 2) == 0)"' in dot and dot.count('label="then"') == 2
+    # an `if` inside a state's map labels what it guards there
+    (g,) = lift_source("void f(int n, double *restrict a, double *restrict b) {\n"
+                       " for (int i = 0; i < n; i++)\n  if (a[i] > 0) b[i] = 1.0;\n}\n", "f.c").graphs
+    assert 'label="if (a[i] > 0) b[i] = 1.0' in to_dot([g])

@@ -15,7 +15,7 @@ import pytest
 
 from lifter import lift_file, lift_source
 from lifter.graph.sdfg import DACE_VERSION, to_sdfg_json
-from tests.graph.test_graph import JACOBI
+from tests.graph.test_graph import ALTERNATING, DATA_DEPENDENT, JACOBI, NESTED, SKIPPING
 from tests.harness import corpus_programs
 
 
@@ -25,6 +25,9 @@ def _blocks(cfg: dict):
         yield block
         if block["type"] == "LoopRegion":
             yield from _blocks(block)
+        elif block["type"] == "ConditionalBlock":
+            for _, branch in block["branches"]:
+                yield from _blocks(branch)
 
 
 def _check_structure(sdfg: dict) -> None:
@@ -79,7 +82,26 @@ def test_every_corpus_export_is_well_formed(program):
     # lift's control layer maps one to one: its states and loop regions are DaCe's
     ours = Counter(type(d["node"]).__name__ for g in graphs for _, d in g.nodes(data=True))
     theirs = Counter(b["type"] for b in _blocks(sdfg))
-    assert (theirs["SDFGState"], theirs["LoopRegion"]) == ((ours["State"], ours["LoopRegion"]) if graphs else (1, 0))
+    assert (theirs["SDFGState"], theirs["LoopRegion"], theirs["ConditionalBlock"]) == (
+        (ours["State"], ours["LoopRegion"], ours["ConditionalRegion"]) if graphs else (1, 0, 0))
+
+
+def test_conditional_regions_become_conditional_blocks():
+    sdfg = to_sdfg_json(lift_source(ALTERNATING, "alternate.c").graphs, "alternate")
+    _check_structure(sdfg)
+    (loop,) = sdfg["nodes"]
+    (cond,) = loop["nodes"]
+    assert cond["type"] == "ConditionalBlock" and loop["edges"] == []
+    (test, then), (otherwise, other) = cond["branches"]
+    assert test == {"string_data": "(t % 2) == 0", "language": "Python"} and otherwise is None  # DaCe's else
+    assert [b["type"] for b in then["nodes"]] == ["SDFGState"] and then["type"] == "ControlFlowRegion"
+    # conditions that Python reads otherwise (a cast, a division) stay C++
+    nested = to_sdfg_json(lift_source(NESTED.replace("t > 0", "(double) t / 2 > 0.5"), "nested.c").graphs, "nested")
+    _check_structure(nested)
+    outer = next(b for b in nested["nodes"][0]["nodes"] if b["type"] == "ConditionalBlock")
+    ((test, branch),) = outer["branches"]
+    assert test["language"] == "CPP" and "/ 2" in test["string_data"]
+    assert [b["type"] for b in branch["nodes"]] == ["ConditionalBlock", "SDFGState"] and branch["edges"]
 
 
 def test_cli_writes_sdfg(tmp_path):
@@ -105,3 +127,17 @@ def test_dace_reads_and_validates_every_corpus_export(program, tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)  # DaCe saves invalid graphs for inspection in the working directory
     sdfg = dace.SDFG.from_json(to_sdfg_json(lift_file(str(program)).graphs, program.stem))
     sdfg.validate()
+
+
+@pytest.mark.parametrize("program", [ALTERNATING, DATA_DEPENDENT, NESTED, SKIPPING],
+                         ids=["alternating", "data_dependent", "nested", "skipping"])
+def test_dace_reads_and_validates_conditional_regions(program, tmp_path, monkeypatch):
+    dace = _dace()
+    monkeypatch.chdir(tmp_path)
+    graphs = lift_source(program, "c.c").graphs
+    sdfg = dace.SDFG.from_json(to_sdfg_json(graphs, "c"))
+    sdfg.validate()
+    ours = Counter(type(d["node"]).__name__ for g in graphs for _, d in g.nodes(data=True))
+    assert len(list(sdfg.all_states())) == ours["State"]
+    blocks = [b for b in sdfg.all_control_flow_blocks() if isinstance(b, dace.sdfg.state.ConditionalBlock)]
+    assert len(blocks) == ours["ConditionalRegion"] and all(b.branches for b in blocks)
