@@ -63,8 +63,12 @@ def identifier(text: str) -> str:
 
 
 def plain(text: str) -> str | None:
-    """The C expression if sympy reads it the same way, else None."""
-    return text if text and text != "?" and _PLAIN.match(text) else None
+    """The C expression if sympy reads it the same way, else None: no cast (`(size_t) (n - 1)`
+    would read as a call) and no call but `min` and `max`."""
+    if not text or text == "?" or not _PLAIN.match(text):
+        return None
+    callees = re.findall(r"(\w+|\))\s*\(", text)
+    return text if all(c in _FUNCTIONS for c in callees) else None
 
 
 def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
