@@ -73,6 +73,17 @@ class NestData:
         texts = [self.condition] + [x for a in self.arrays for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x]
         return {t.text for x in texts for t in Spans(x).tokens if t.kind == "word"}
 
+    def value_words(self) -> set[str]:
+        """The head's names whose values matter, not only their addresses: a name the condition uses
+        only as `&name[...]` (the planner's overlap checks) is left out. Pointers rotated with their
+        device buffers may appear there: rotating them rotates the same set of arrays, which the
+        scope's own overlap check (on the hull of all rotated buffers) keeps apart."""
+        texts = [x for a in self.arrays for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x]
+        words = {t.text for x in texts for t in Spans(x).tokens if t.kind == "word"}
+        toks = Spans(self.condition).tokens if self.condition else []
+        return words | {t.text for n, t in enumerate(toks) if t.kind == "word" and not (
+            n > 0 and toks[n - 1].text == "&" and n + 1 < len(toks) and toks[n + 1].text == "[")}
+
 
 @dataclass
 class LoopData:
@@ -115,6 +126,15 @@ class LoopData:
     def head_words(self) -> set[str]:
         return set().union(*(n.head_words() for n in self.nests))
 
+    def value_words(self) -> set[str]:
+        return set().union(*(n.value_words() for n in self.nests))
+
+    @property
+    def swapped(self) -> set[str]:
+        """Array pointers its host code rotates (the scope rotates their device buffers with them)."""
+        return set().union(*(g.swapped for g in self.gaps),
+                           *(m.swapped for m in self.items if isinstance(m, LoopData)))
+
 
 @dataclass
 class GapEffects:
@@ -132,6 +152,13 @@ class GapEffects:
     # name at all (subscripts of unknown names, `%s` in a format)
     paths: set[str] = field(default_factory=set)
     reads_unnamed: bool = False
+    # exact rotations of device array pointers (`t = u; u = v; v = t;`): (offset just after the last
+    # statement, [u, v]: each name gets the next one's pointer, the last the first's)
+    swaps: list[tuple[int, list[str]]] = field(default_factory=list)
+
+    @property
+    def swapped(self) -> set[str]:
+        return {h for _, names in self.swaps for h in names}
 
 
 # Calls host code between nests may make: they touch no array but through their arguments.
@@ -168,6 +195,7 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
     # Whole statements of the same block, none of them a label, nor a declaration that the scope's
     # braces would hide.
     k = i
+    statements = []
     try:
         while k < j:
             if toks[k].text == ";":
@@ -177,6 +205,7 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
             if first.kind == "word" and nxt is not None and nxt.text == ":":
                 return None  # a label
             nk = spans.statement_end(k)
+            statements.append((k, nk))
             if first.kind == "word" and (first.text in DECL_WORDS or nxt is not None and (
                     nxt.kind == "word" or nxt.text == "*" and first.text not in macros
                     and k + 2 < j and toks[k + 2].kind == "word" and k + 3 < j and toks[k + 3].text in ("=", ";", ",", "["))):
@@ -196,7 +225,59 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
                 inner.update(range(k + 1 - i, spans.statement_end(k) - i))
     except Unparsable:
         return None
-    return eff if token_effects(gap, hosts, macros, eff, inner, in_loop, calls) else None
+    skip: set[int] = set()
+    if in_loop:
+        for a, b, names, tmp in _rotations(toks, statements, hosts):
+            eff.swaps.append((toks[b - 1].end, names))
+            eff.assigned.add(tmp)
+            skip.update(range(a - i, b - i))
+    kept = [n for n in range(len(gap)) if n not in skip]
+    renumber = {n: m for m, n in enumerate(kept)}
+    if not token_effects([gap[n] for n in kept], hosts, macros, eff, {renumber[n] for n in inner if n in renumber},
+                         in_loop, calls):
+        return None
+    if eff.swaps:
+        if eff.exits:
+            return None  # a `break` or `continue` before the swap would leave with the arrays' places swapped
+        for h in eff.swapped:  # host code touching one name of a rotation is taken to touch all of them
+            if h in eff.reads or h in eff.writes:
+                eff.reads |= eff.swapped
+            if h in eff.writes:
+                eff.writes |= eff.swapped
+    return eff
+
+
+def _rotations(toks: list[Token], statements: list[tuple[int, int]], hosts: set[str]):
+    """Runs of whole statements `T = A1; A1 = A2; ...; An = T;` (the first may declare T: `double *T =
+    A1;`) where the A's are distinct device arrays named by plain pointer variables and T is not one:
+    yields (first token, end token, [A1, ..., An], T). The data scope swaps the device pointers the
+    same way right after them, so each name's device buffer stays the one of the array it points to."""
+    simple = []
+    for a, b in statements:
+        st = toks[a:b]
+        if len(st) >= 4 and st[-1].text == ";" and st[-3].text == "=" and st[-2].kind == "word" and \
+                st[-4].kind == "word" and (len(st) == 4 or st[-5].text == "*" and st[0].kind == "word" and
+                                           all(t.kind == "word" or t.text == "*" for t in st[:-4])):
+            simple.append((a, b, st[-4].text, st[-2].text, len(st) > 4))
+        else:
+            simple.append(None)
+    n = 0
+    while n < len(simple):
+        s0 = simple[n]
+        if s0 is None or s0[2] in hosts or s0[3] not in hosts:
+            n += 1
+            continue
+        tmp, names, m = s0[2], [s0[3]], n + 1
+        while m < len(simple) and simple[m] is not None and not simple[m][4] and simple[m][2] == names[-1] \
+                and simple[m][3] in hosts and simple[m][3] not in names:
+            names.append(simple[m][3])
+            m += 1
+        last = simple[m] if m < len(simple) else None
+        if len(names) >= 2 and last is not None and not last[4] and last[2] == names[-1] and last[3] == tmp:
+            yield s0[0], last[1], names, tmp
+            n = m + 1
+        else:
+            n += 1
 
 
 def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff: GapEffects,
@@ -532,6 +613,9 @@ def _loop_data(spans: Spans, text: str, where: _LoopTokens, items: list, macros:
     host_only = set().union(*(n.host_only for n in nests))
     if words & changed or any(h.startswith("<") for h in host_only) or host_only & hosts:
         return None
+    swapped = set().union(*(g.swapped for g in gaps), *(m.swapped for m in members if isinstance(m, LoopData)))
+    if swapped & set().union(*(n.value_words() for n in nests)):
+        return None  # a row bound or condition, evaluated once before the loop, reads a rotated pointer
     before, after = text[start:lo], text[hi:end]
     if not where.braced:  # the copies at the end of the body need braces
         before, after = before.rstrip() + " {", "}" + after
@@ -549,6 +633,9 @@ def _can_join(members: list[NestData], gaps: list[GapEffects], nest: NestData) -
     host_only = set().union(nest.host_only, *(m.host_only for m in members))
     devices = {a.host for m in members + [nest] for a in m.arrays}
     if any(h.startswith("<") for h in host_only) or host_only & devices:
+        return False
+    swapped = set().union(*(m.swapped for m in members if isinstance(m, LoopData)))
+    if swapped & nest.value_words():
         return False
     return not (words & changed) and not (earlier & nest.written)
 
@@ -568,15 +655,20 @@ class _Buffer:
     row: str
     node: AccessNode
     uses: list[tuple[int, ArrayUse]] = field(default_factory=list)
+    # the pointers it is rotated with (host code swaps them): all hold the hull of all their rows, and
+    # count as written (after a rotation any of them may hold rows a nest wrote through another name)
+    rotated: list[str] = field(default_factory=list)
 
     @property
     def written(self) -> bool:
-        return any(u.wlo is not None for _, u in self.uses)
+        return bool(self.rotated) or any(u.wlo is not None for _, u in self.uses)
 
     def covers(self, use: ArrayUse) -> str | None:
         """When the nest of `use` overwrites everything it moves, no copy in is needed before it:
         '' always, a C condition, None never. The buffer holds the hull of all nests' rows: with
         several nests, only when the hull is this nest's rows (checked at run time)."""
+        if self.rotated:
+            return None
         if use.covers is None or len(self.uses) == 1:
             return use.covers
         s = self.suffix
@@ -596,8 +688,19 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, pres
         for a in nest.arrays:
             b = buffers.setdefault(a.host, _Buffer(a.host, a.suffix, a.row, a.node))
             b.uses.append((k, a))
-    head = []
+    for group in _rotation_groups(items, gaps):
+        for h in group:
+            buffers[h].rotated = group
+    head, sizes = [], []
     for b in buffers.values():
+        if b.rotated:
+            same = [buffers[h] for h in b.rotated]
+            head += _hull(b.suffix, "lo", "rows", [(u.lo, u.hi) for x in same for _, u in x.uses])
+            s = b.suffix
+            head.append(f"const long lift_olo_{s} = lift_lo_{s}, lift_orows_{s} = lift_rows_{s};")
+            if b is not same[0]:
+                sizes.append(f"{same[0].row} == {b.row}")
+            continue
         head += _hull(b.suffix, "lo", "rows", [(u.lo, u.hi) for _, u in b.uses])
         if b.written:
             head += _hull(b.suffix, "olo", "orows", [(u.wlo, u.whi) for _, u in b.uses if u.wlo is not None])
@@ -608,7 +711,7 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, pres
     for n in nests:
         if n.condition and n.condition not in conds:
             conds.append(n.condition)
-    cond = " && ".join(conds + [x for x in [_alias_condition(list(buffers.values()), spans)] if x])
+    cond = " && ".join(conds + sizes + [x for x in [_alias_condition(list(buffers.values()), spans)] if x])
 
     body = ["LIFT_BYTES_START;"]
     for b in buffers.values():
@@ -693,6 +796,22 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, pres
         lines.append(f"{i1}}}")
     lines.append(indent + "}")
     return "\n".join(lines)
+
+
+def _rotation_groups(items: list, gaps: list) -> list[list[str]]:
+    """The sets of array pointers host code in the scope's loops rotates among themselves (a name
+    in two rotations joins their sets), each sorted."""
+    rotations = [names for it in items if isinstance(it, LoopData) for g in _all_gaps(it) for _, names in g.swaps]
+    rotations += [names for g in gaps if g is not None for _, names in g.swaps]
+    groups: list[set[str]] = []
+    for names in rotations:
+        joined = set(names).union(*(g for g in groups if g & set(names)))
+        groups = [g for g in groups if not g & joined] + [joined]
+    return [sorted(g) for g in groups]
+
+
+def _all_gaps(loop: LoopData) -> list[GapEffects]:
+    return loop.gaps + [g for it in loop.items if isinstance(it, LoopData) for g in _all_gaps(it)]
 
 
 def flat_nests(items: list) -> list[NestData]:
@@ -796,6 +915,13 @@ class _Moves:
             out.append(f"/* lift: the host code below may read {', '.join(back)}: back to the host first */")
         for h in back:
             state[h] = self.move(h, state[h], BOTH if state[h] == DEVICE else HOST, weight, out)
+        swaps = []
+        for at, names in gap.swaps:  # the device pointers (and where the values are) rotate with the host's
+            moved = [state[h] for h in names]
+            for h, frm in zip(names, moved[1:] + moved[:1]):
+                state[h] = frm
+            swaps.append((at, at, " " + _rotate(names, [b.suffix for b in map(self.buffers.get, names)],
+                                                self.present)))
         for h in gap.writes:
             if h in state:
                 state[h] = HOST  # copied again before the next nest that uses it
@@ -810,7 +936,7 @@ class _Moves:
                 self.move(h, state[h], to, weight, copies)
             if copies:
                 jumps.append((start, end, "{ " + " ".join(copies + [f"{kind};"]) + " }"))
-        piece = _gap_text(self.text, gap, jumps)
+        piece = _gap_text(self.text, gap, jumps + swaps)
         if piece:
             out.append(piece)
 
@@ -821,7 +947,7 @@ class _Moves:
         condition sees the host's copies (it must be able to read them): where it reads an array,
         that array is not on the device only at the top (while, for) or after the body (do)."""
         inner = weight * LOOP_WEIGHT
-        best: dict[str, tuple] = {}
+        keys: dict[str, dict[str, tuple]] = {h: {} for h in state}
         for top in (BOTH, DEVICE, HOST):
             sim = _Moves(self.text, self.buffers, emit=False)
             end = sim.sequence(loop.items, loop.gaps, {h: top for h in state}, inner, [])
@@ -829,10 +955,13 @@ class _Moves:
                 if top == DEVICE and _touches(loop.head, h):
                     continue
                 back = _back_edge(end[h], top, loop.tail, h)
-                key = (sim.cost[h] + _copies(end[h], back) * inner, _copies(state[h], top))
-                if h not in best or key < best[h][0]:
-                    best[h] = (key, top)
-        top = {h: best[h][1] for h in state}
+                keys[h][top] = (sim.cost[h] + _copies(end[h], back) * inner, _copies(state[h], top))
+        # pointers rotated among themselves trade places: they take the same place at the top
+        top = {}
+        for h in state:
+            group = self.buffers[h].rotated or [h]
+            choices = [t for t in (BOTH, DEVICE, HOST) if all(t in keys[g] for g in group)]
+            top[h] = min(choices, key=lambda t: tuple(map(sum, zip(*(keys[g][t] for g in group)))))
         if any(_copies(state[h], top[h]) for h in state):
             out.append("/* lift: where the loop below expects its arrays at the top of every iteration */")
         for h in state:
@@ -850,6 +979,18 @@ class _Moves:
         out.append("\n".join([loop.before.rstrip()] + [reindent(x, "    ") for x in body] +
                              [loop.after.lstrip(" \t")]))
         state.update(tail if loop.kind == "do" else top)
+
+
+def _rotate(names: list[str], suffixes: list[str], present: bool) -> str:
+    """C statements doing to the device-side variables of `names` what `t = n0; n0 = n1; ...; nk = t;`
+    did to the host pointers."""
+    kinds = [("char *", "r"), ("char *", "d")] + ([("lift_present_entry *", "e"), ("int *", "at")] if present else [])
+    out = []
+    for ctype, v in kinds:
+        chain = [f"lift_{v}_{s}" for s in suffixes]
+        steps = [f"{a} = {b};" for a, b in zip(chain, chain[1:])]
+        out.append(f"{{ {ctype}lift_t = {chain[0]}; {' '.join(steps)} {chain[-1]} = lift_t; }}")
+    return f"/* lift: the device buffers rotate with them */ {' '.join(out)}"
 
 
 def _back_edge(end: str, top: str, tail: GapEffects, h: str) -> str:
