@@ -195,7 +195,7 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
     # Whole statements of the same block, none of them a label, nor a declaration that the scope's
     # braces would hide.
     k = i
-    statements = []
+    statements, declarators = [], set()
     try:
         while k < j:
             if toks[k].text == ";":
@@ -212,6 +212,7 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
                 if not in_loop:
                     return None
                 eff.assigned |= _declared(toks[k:nk])
+                declarators |= {x - i for x in _pointer_declarators(toks, k, nk)}
             k = nk
     except Unparsable:
         return None
@@ -234,7 +235,7 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
     kept = [n for n in range(len(gap)) if n not in skip]
     renumber = {n: m for m, n in enumerate(kept)}
     if not token_effects([gap[n] for n in kept], hosts, macros, eff, {renumber[n] for n in inner if n in renumber},
-                         in_loop, calls):
+                         in_loop, calls, {renumber[n] for n in declarators if n in renumber}):
         return None
     if eff.swaps:
         if eff.exits:
@@ -281,12 +282,13 @@ def _rotations(toks: list[Token], statements: list[tuple[int, int]], hosts: set[
 
 
 def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff: GapEffects,
-                  inner: set[int] = frozenset(), exits: bool = False, calls: set[str] = frozenset()) -> bool:
+                  inner: set[int] = frozenset(), exits: bool = False, calls: set[str] = frozenset(),
+                  declarators: set[int] = frozenset()) -> bool:
     """Add to `eff` what the host code `gap` (tokens of statements or of an expression, like a loop's
     condition) may do to the device arrays `hosts`; False when that cannot be bounded. `break` and
     `continue` at positions `inner` jump within it; others leave it: kept in `eff.exits` if
     `exits`, else it cannot be bounded. Functions `calls` touch no memory the caller must see (their
-    data scopes keep it coherent: see regions)."""
+    data scopes keep it coherent: see regions). The `*` at positions `declarators` declare pointers."""
     match = _brackets(gap)
     for n, t in enumerate(gap):
         if t.kind == "word" and t.text in ("break", "continue"):
@@ -308,7 +310,7 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
             body = Spans(macros[t.text]).tokens
             if any(x.text in "[*&(=" or x.text == ">" for x in body if x.kind == "punct"):
                 return False  # a macro that may hide an access or a call
-        if t.text == "*" and t.kind == "punct" and (_unary(gap, n) or _after_cast(gap, n, match)):
+        if t.text == "*" and t.kind == "punct" and n not in declarators and (_unary(gap, n) or _after_cast(gap, n, match)):
             return False  # a dereference of a pointer lift cannot name
     n = 0
     while n < len(gap):
@@ -349,7 +351,7 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
             if written:
                 return False  # a write through a name lift cannot tell apart from the device arrays
             eff.reads_all = True
-            if plain_path and not (n > 0 and gap[n - 1].text in ("&", "*")):
+            if plain_path and not (n > 0 and gap[n - 1].text in ("&", "*") and _unary(gap, n - 1)):
                 eff.paths.add(path)
             else:
                 eff.reads_unnamed = True
@@ -373,6 +375,21 @@ def _declared(decl: list[Token]) -> set[str]:
         elif t.kind == "word" and not initializer and u.text in ("=", ",", ";", "[", ")"):
             names.add(t.text)
     return names
+
+
+def _pointer_declarators(toks: list[Token], k: int, end: int) -> list[int]:
+    """The `*` of a declaration (tokens k..end) that begin a declarator after a comma (`const double
+    *a = g->u, *b = h->u;`): not dereferences (a `*` after `=`, or inside brackets, still is one)."""
+    depth, out = 0, []
+    for x in range(k, end):
+        t = toks[x]
+        if t.kind == "punct" and t.text in "([{":
+            depth += 1
+        elif t.kind == "punct" and t.text in ")]}":
+            depth -= 1
+        elif depth == 0 and t.text == "*" and x > k and toks[x - 1].text == ",":
+            out.append(x)
+    return out
 
 
 def _host_of(path: str, hosts: set[str]) -> str | None:
@@ -1095,14 +1112,16 @@ class CallRegion:
 
 
 def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: dict[str, list[tuple[int, int]]],
-                    trusted: dict[str, bool], macros: dict[str, str]) -> set[str]:
+                    trusted: dict[str, bool], macros: dict[str, str]) -> dict[str, list[tuple[int, int, str]]]:
     """Functions whose data scopes may keep their data in the table: every statement of the body
-    outside the scopes touches no memory the scopes move (no array, no unknown call: after a scope
-    nothing reads what it left on the device). `bodies`: function -> ('{', '}') token indices;
-    `scopes`: function -> data scope spans; `trusted`: function -> its scopes may be entries (no
-    host code inside nests, not called from GPU code)."""
+    outside the scopes writes no memory but named variables and calls no unknown function; one that
+    reads memory (`g->u`, `src->nx`: the table may hold those bytes on the device) gets the table's
+    newer values of it back first. Returns function -> those syncs (edits to make where regions
+    call it). `bodies`: function -> ('{', '}') token indices; `scopes`: function -> data scope
+    spans; `trusted`: function -> its scopes may be entries (no host code inside nests, not called
+    from GPU code)."""
     toks = spans.tokens
-    aware = set()
+    aware: dict[str, list[tuple[int, int, str]]] = {}
     for name, spans_ in scopes.items():
         if name not in bodies or not trusted.get(name):
             continue
@@ -1110,7 +1129,7 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
             items = spans.block_items(toks[bodies[name][0]].start)
         except Unparsable:
             continue
-        clean = True
+        clean, edits = True, []
         for a, b in items:
             if any(s <= a and b <= e for s, e in spans_):
                 continue
@@ -1125,11 +1144,15 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
             else:
                 got = gap_effects(spans, a, b, set(), macros, in_loop=True)
                 ok, eff = got is not None, got or eff
-            if not ok or eff.reads_all or eff.reads or eff.writes or eff.exits:
+            if not ok or eff.reads or eff.writes or eff.exits:
                 clean = False
                 break
+            if eff.reads_all:
+                indent = spans.text[line_start(spans.text, a):a]
+                edits.append((a, a, f"{_sync(eff)}; /* lift: device data kept across calls comes back first */\n"
+                                    f"{indent if not indent.strip() else ''}"))
         if clean:
-            aware.add(name)
+            aware[name] = edits
     return aware
 
 
@@ -1221,7 +1244,14 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
     for a, b in items:
         eff = gap_effects(spans, a, b, set(), macros, in_loop=True, calls=aware)
         if eff is None:
-            return None
+            sync = _pointed_copy(toks[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)], macros)
+            if sync is None:
+                return None
+            edits.append((a, a, f"{sync}; /* lift: the bytes it copies through pointers, back from the device first */ "
+                          if braced else "{ " + sync + "; "))
+            if not braced:
+                edits.append((b, b, " }"))
+            continue
         if eff.reads_all:
             j = bisect.bisect_left(starts, a)
             if any(toks[x].text in aware for x in range(j, bisect.bisect_left(starts, b))):
@@ -1235,6 +1265,32 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
                 edits.append((a, a, "{ " + sync + " "))
                 edits.append((b, b, " }"))
     return CallRegion(function, start, stop, called, edits)
+
+
+def _pointed_copy(st: list[Token], macros: dict[str, str]) -> str | None:
+    """A statement `x = y;` (or a declaration `T x = y;`) where x and y are plain names or `*p`, at
+    least one of them through a pointer (heat2d_app's swap of two grid structs: `tmp = *cur; *cur =
+    *next; *next = tmp;`): the syncs with the table that make it safe (the bytes it reads come back
+    from the device first, and the bytes it writes are marked newer on the host), else None. It
+    copies only the bytes `*p` spans: a struct of pointers moves no array a data scope holds."""
+    if len(st) < 4 or st[-1].text != ";" or any(t.kind == "word" and t.text in macros for t in st):
+        return None
+    eq = [n for n, t in enumerate(st) if t.text == "="]
+    if len(eq) != 1:
+        return None
+    lhs, rhs = st[:eq[0]], st[eq[0] + 1:-1]
+    if len(lhs) >= 2 and all(t.kind == "word" and t.text not in NOT_CALLS | JUMPS for t in lhs) and \
+            lhs[0].text not in ("static", "extern", "typedef"):
+        lhs = lhs[-1:]  # a declaration of a plain variable
+    syncs = []
+    for side, writes in ((rhs, 0), (lhs, 1)):
+        if len(side) == 1 and side[0].kind == "word":
+            continue
+        if len(side) != 2 or side[0].text != "*" or side[1].kind != "word":
+            return None
+        p = side[1].text
+        syncs.append(f"lift_present_host({p}, sizeof(*{p}), {writes})")
+    return ", ".join(syncs) or None
 
 
 def _sync(eff: GapEffects) -> str:
