@@ -1279,18 +1279,21 @@ def _pointed_copy(st: list[Token], macros: dict[str, str]) -> str | None:
     if len(eq) != 1:
         return None
     lhs, rhs = st[:eq[0]], st[eq[0] + 1:-1]
-    if len(lhs) >= 2 and all(t.kind == "word" and t.text not in NOT_CALLS | JUMPS for t in lhs) and \
-            lhs[0].text not in ("static", "extern", "typedef"):
-        lhs = lhs[-1:]  # a declaration of a plain variable
-    syncs = []
+    declared = len(lhs) >= 2 and all(t.kind == "word" and t.text not in NOT_CALLS | JUMPS for t in lhs) and \
+        lhs[0].text not in ("static", "extern", "typedef")
+    if declared:
+        lhs = lhs[-1:]  # a declaration of a plain variable: a fresh one, in no table entry
+    syncs, through = [], False
     for side, writes in ((rhs, 0), (lhs, 1)):
         if len(side) == 1 and side[0].kind == "word":
+            if not (writes and declared):  # a named struct may hold an array a data scope holds
+                syncs.append(f"lift_present_host(&({side[0].text}), sizeof({side[0].text}), {writes})")
             continue
         if len(side) != 2 or side[0].text != "*" or side[1].kind != "word":
             return None
-        p = side[1].text
+        p, through = side[1].text, True
         syncs.append(f"lift_present_host({p}, sizeof(*{p}), {writes})")
-    return ", ".join(syncs) or None
+    return ", ".join(syncs) if through else None
 
 
 def _sync(eff: GapEffects) -> str:

@@ -1678,3 +1678,55 @@ def test_a_pointer_swapping_time_loop_moves_each_array_once(tmp_path):
     assert len(jac) == 1 and jac[0]["runs"] == 1, stats
     # in once: the hull of u's and v's rows (0..299) for each, and w's rows 1..298; out once: u and v
     assert jac[0]["copied_in"] == (2 * 300 + 298) * 8 and jac[0]["copied_out"] == 2 * 300 * 8, stats
+
+
+HEAT2D = Path(__file__).resolve().parents[2] / "corpus" / "miniapps" / "heat2d_app.c"
+
+
+def test_a_struct_swap_between_calls_keeps_the_grids_on_the_device(tmp_path):
+    """heat2d_app's time loop calls the sweep and the difference, then swaps the two grid structs
+    (`*cur = *next`): that copies pointers and sizes, not the grids, so the region keeps them on the
+    device (the copies check the bytes they touch against the table at run time)."""
+    text = "#define N 300\n#define MAXIT 40\n" + HEAT2D.read_text()
+    output = same_results(text, tmp_path)
+    solve = function_text(host_part(output), "static int solve(")
+    assert "lift_region_begin()" in solve and "lift_present_host(cur, sizeof(*cur), 1)" in solve
+    stats = byte_counts(output, tmp_path)
+    for name in ("kernel_sweep_", "kernel_maxdiff_"):
+        scope = next(v for k, v in stats.items() if k.startswith(name))
+        assert scope["runs"] == 40 and scope["copied_out"] == 0, stats
+        # each grid comes in about once, not once per call
+        assert scope["copied_in"] <= 2 * 300 * 300 * 8 < scope["min_in"] // 10, stats
+    region = next(v for k, v in stats.items() if k.startswith("region_solve_"))
+    assert 0 < region["copied_out"] <= 3 * 300 * 300 * 8, stats
+
+
+POINTED_WRITE = """#include <stdio.h>
+#define N 50000
+static double A[N];
+
+static void kernel_scale(double *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 0.5 * x[i] + 1.0;
+}
+
+int main(void)
+{
+    double *p = A, *q = A + 7, first;
+    for (int i = 0; i < N; i++)
+        A[i] = (double)(i % 13);
+    for (int t = 0; t < 6; t++) {
+        kernel_scale(A, N);
+        first = *q;   /* reads the device's newer value of A[7] */
+        *p = first;   /* writes A[0]: the next call must see it */
+    }
+    printf("%.9f %.9f %.9f\\n", A[0], A[7], A[N - 1]);
+    return 0;
+}
+"""
+
+
+def test_copies_through_pointers_in_a_region_sync_with_the_device_data(tmp_path):
+    output = same_results(POINTED_WRITE, tmp_path)
+    assert "lift_region_begin()" in output and "lift_present_host(p, sizeof(*p), 1)" in output
