@@ -14,7 +14,8 @@ read is copied back right before it (if a nest made the device copy newer), ever
 write is copied to the device again before the next nest that uses it; code whose effects cannot
 be bounded (calls of unknown functions, writes through pointers lift cannot name, declarations
 that a data scope would hide, jumps out of the scope, reassigned array pointers) ends the scope,
-so the next nest opens its own. A loop decides per array where it is at the top of every
+so the next nest opens its own; an exact rotation of array pointers in a loop the scope holds
+(`t = u; u = v; v = t;`) rotates their device buffers with them instead. A loop decides per array where it is at the top of every
 iteration, and puts copies before the loop, at the end of its body and in front of its own
 `break` and `continue` so that this holds on every path.
 
