@@ -1042,9 +1042,12 @@ def _to_device(b: _Buffer) -> str:
 
 
 def _to_host(b: _Buffer) -> str:
+    """The copy back of the rows the scope writes (of all it holds where it writes none: only an
+    entry of the table, which another scope may have written, can then be newer on the device)."""
     s, h = b.suffix, b.host
-    return (f"LIFT_TO_HOST((char *)({h}) + lift_olo_{s} * {b.row}, lift_d_{s} + lift_olo_{s} * {b.row}, "
-            f"(size_t)lift_orows_{s} * {b.row});")
+    lo, rows = ("olo", "orows") if b.written else ("lo", "rows")
+    return (f"LIFT_TO_HOST((char *)({h}) + lift_{lo}_{s} * {b.row}, lift_d_{s} + lift_{lo}_{s} * {b.row}, "
+            f"(size_t)lift_{rows}_{s} * {b.row});")
 
 
 def _gap_text(text: str, gap: GapEffects, edits: list[tuple[int, int, str]] = ()) -> str:

@@ -1730,3 +1730,14 @@ int main(void)
 def test_copies_through_pointers_in_a_region_sync_with_the_device_data(tmp_path):
     output = same_results(POINTED_WRITE, tmp_path)
     assert "lift_region_begin()" in output and "lift_present_host(p, sizeof(*p), 1)" in output
+
+
+def test_a_pointer_swapping_time_loop_in_a_function_a_region_calls(tmp_path):
+    """The scope's buffers are then entries of the run-time table: the entries rotate with the pointers."""
+    text = SWAP_JACOBI.replace("SWAP", SWAPS["tmp declared before"]).replace(
+        "    jacobi(N, 25, a, b, c);", "    for (int r = 0; r < 3; r++)\n        jacobi(N, 5 + r, a, b, c);")
+    output = same_results(text, tmp_path)
+    assert "lift_region_begin()" in output and "lift_t = lift_e_u; lift_e_u = lift_e_v;" in output
+    stats = byte_counts(output, tmp_path)
+    jac = next(v for k, v in stats.items() if k.startswith("kernel_jacobi_"))
+    assert jac["runs"] == 3 and jac["copied_in"] == (2 * 300 + 298) * 8 and jac["copied_out"] == 0, stats
