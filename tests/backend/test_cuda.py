@@ -1516,14 +1516,26 @@ def test_a_loop_calling_functions_with_offloaded_nests_keeps_their_data_on_the_d
 @pytest.mark.parametrize("change", [
     ("        kernel_xpay(n, r, rr_new / rr, p);\n", "        kernel_xpay(n, r, rr_new / rr, p);\n        touch(&rr);\n"),
     ("        kernel_xpay(n, r, rr_new / rr, p);\n", "        kernel_xpay(n, r, rr_new / rr, p);\n        if (it > 500) return -1;\n"),
+    # a called function that writes memory outside its data scope
     ("    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n",
-     "    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n    trace += y[0];\n"),
+     "    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n    y[0] += trace;\n"),
 ])
 def test_a_loop_whose_calls_cannot_keep_device_data_is_no_region(change, tmp_path):
     src = CALLS_IN_LOOP.replace(*change).replace("static double trace;\n",
                                                  "static double trace;\nstatic void touch(double *v) { *v += 0.0; }\n")
     out = same_results(src, tmp_path, rtol=1e-9)
     assert "lift_region_begin()" not in function_text(host_part(out), "static int solve(")
+
+
+def test_a_called_function_that_reads_its_device_data_after_its_scope_syncs_first(tmp_path):
+    """Host code of a called function outside its data scope may read memory the table holds on the
+    device: the table's newer values come back right before it (here all of them: `y[0]`)."""
+    src = CALLS_IN_LOOP.replace("    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n",
+                                "    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n    trace += y[0];\n")
+    out = same_results(src, tmp_path, rtol=1e-9)
+    assert "lift_region_begin()" in function_text(host_part(out), "static int solve(")
+    axpy = function_text(host_part(out), "static void kernel_axpy(")
+    assert axpy.index("lift_present_host(0, 0, 0);") < axpy.index("trace += y[0];")
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
