@@ -147,12 +147,14 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         trusted[f] = trusted.get(f, True) and f not in hd and not any(
             n.host_only or any(a.tracked for a in n.arrays) for n in flat_nests(members))
     bodies = {d.name: d.body for d in cfile.decls if d.body}
-    aware = aware_functions(cfile.spans, bodies, scopes, trusted, cfile.macros)
+    syncs = aware_functions(cfile.spans, bodies, scopes, trusted, cfile.macros)
+    aware = set(syncs)
     occupied = [span for spans_ in scopes.values() for span in spans_] + \
         [(line_start(source.text, b), b + 1) for b in barriers]
     regions = [r for d in cfile.decls if d.body
                for r in find_regions(cfile.spans, source.text, d.name, d.body, aware, cfile.macros, occupied)]
     present = {f for r in regions for f in r.calls}
+    edits += [e for f in sorted(present) for e in syncs[f]]
     for r in regions:
         edits.append((r.start, r.end, emit_region(source.text, r, ctx.fresh("lift_region"),
                                                   _indent_at(source.text, r.start))))

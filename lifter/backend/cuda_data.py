@@ -14,7 +14,8 @@ read is copied back right before it (if a nest made the device copy newer), ever
 write is copied to the device again before the next nest that uses it; code whose effects cannot
 be bounded (calls of unknown functions, writes through pointers lift cannot name, declarations
 that a data scope would hide, jumps out of the scope, reassigned array pointers) ends the scope,
-so the next nest opens its own. A loop decides per array where it is at the top of every
+so the next nest opens its own; an exact rotation of array pointers in a loop the scope holds
+(`t = u; u = v; v = t;`) rotates their device buffers with them instead. A loop decides per array where it is at the top of every
 iteration, and puts copies before the loop, at the end of its body and in front of its own
 `break` and `continue` so that this holds on every path.
 
@@ -73,6 +74,17 @@ class NestData:
         texts = [self.condition] + [x for a in self.arrays for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x]
         return {t.text for x in texts for t in Spans(x).tokens if t.kind == "word"}
 
+    def value_words(self) -> set[str]:
+        """The head's names whose values matter, not only their addresses: a name the condition uses
+        only as `&name[...]` (the planner's overlap checks) is left out. Pointers rotated with their
+        device buffers may appear there: rotating them rotates the same set of arrays, which the
+        scope's own overlap check (on the hull of all rotated buffers) keeps apart."""
+        texts = [x for a in self.arrays for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x]
+        words = {t.text for x in texts for t in Spans(x).tokens if t.kind == "word"}
+        toks = Spans(self.condition).tokens if self.condition else []
+        return words | {t.text for n, t in enumerate(toks) if t.kind == "word" and not (
+            n > 0 and toks[n - 1].text == "&" and n + 1 < len(toks) and toks[n + 1].text == "[")}
+
 
 @dataclass
 class LoopData:
@@ -115,6 +127,15 @@ class LoopData:
     def head_words(self) -> set[str]:
         return set().union(*(n.head_words() for n in self.nests))
 
+    def value_words(self) -> set[str]:
+        return set().union(*(n.value_words() for n in self.nests))
+
+    @property
+    def swapped(self) -> set[str]:
+        """Array pointers its host code rotates (the scope rotates their device buffers with them)."""
+        return set().union(*(g.swapped for g in self.gaps),
+                           *(m.swapped for m in self.items if isinstance(m, LoopData)))
+
 
 @dataclass
 class GapEffects:
@@ -132,6 +153,13 @@ class GapEffects:
     # name at all (subscripts of unknown names, `%s` in a format)
     paths: set[str] = field(default_factory=set)
     reads_unnamed: bool = False
+    # exact rotations of device array pointers (`t = u; u = v; v = t;`): (offset just after the last
+    # statement, [u, v]: each name gets the next one's pointer, the last the first's)
+    swaps: list[tuple[int, list[str]]] = field(default_factory=list)
+
+    @property
+    def swapped(self) -> set[str]:
+        return {h for _, names in self.swaps for h in names}
 
 
 # Calls host code between nests may make: they touch no array but through their arguments.
@@ -168,6 +196,7 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
     # Whole statements of the same block, none of them a label, nor a declaration that the scope's
     # braces would hide.
     k = i
+    statements, declarators = [], set()
     try:
         while k < j:
             if toks[k].text == ";":
@@ -177,12 +206,14 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
             if first.kind == "word" and nxt is not None and nxt.text == ":":
                 return None  # a label
             nk = spans.statement_end(k)
+            statements.append((k, nk))
             if first.kind == "word" and (first.text in DECL_WORDS or nxt is not None and (
                     nxt.kind == "word" or nxt.text == "*" and first.text not in macros
                     and k + 2 < j and toks[k + 2].kind == "word" and k + 3 < j and toks[k + 3].text in ("=", ";", ",", "["))):
                 if not in_loop:
                     return None
                 eff.assigned |= _declared(toks[k:nk])
+                declarators |= {x - i for x in _pointer_declarators(toks, k, nk)}
             k = nk
     except Unparsable:
         return None
@@ -196,16 +227,69 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
                 inner.update(range(k + 1 - i, spans.statement_end(k) - i))
     except Unparsable:
         return None
-    return eff if token_effects(gap, hosts, macros, eff, inner, in_loop, calls) else None
+    skip: set[int] = set()
+    if in_loop:
+        for a, b, names, tmp in _rotations(toks, statements, hosts):
+            eff.swaps.append((toks[b - 1].end, names))
+            eff.assigned.add(tmp)
+            skip.update(range(a - i, b - i))
+    kept = [n for n in range(len(gap)) if n not in skip]
+    renumber = {n: m for m, n in enumerate(kept)}
+    if not token_effects([gap[n] for n in kept], hosts, macros, eff, {renumber[n] for n in inner if n in renumber},
+                         in_loop, calls, {renumber[n] for n in declarators if n in renumber}):
+        return None
+    if eff.swaps:
+        if eff.exits:
+            return None  # a `break` or `continue` before the swap would leave with the arrays' places swapped
+        for h in eff.swapped:  # host code touching one name of a rotation is taken to touch all of them
+            if h in eff.reads or h in eff.writes:
+                eff.reads |= eff.swapped
+            if h in eff.writes:
+                eff.writes |= eff.swapped
+    return eff
+
+
+def _rotations(toks: list[Token], statements: list[tuple[int, int]], hosts: set[str]):
+    """Runs of whole statements `T = A1; A1 = A2; ...; An = T;` (the first may declare T: `double *T =
+    A1;`) where the A's are distinct device arrays named by plain pointer variables and T is not one:
+    yields (first token, end token, [A1, ..., An], T). The data scope swaps the device pointers the
+    same way right after them, so each name's device buffer stays the one of the array it points to."""
+    simple = []
+    for a, b in statements:
+        st = toks[a:b]
+        if len(st) >= 4 and st[-1].text == ";" and st[-3].text == "=" and st[-2].kind == "word" and \
+                st[-4].kind == "word" and (len(st) == 4 or st[-5].text == "*" and st[0].kind == "word" and
+                                           all(t.kind == "word" or t.text == "*" for t in st[:-4])):
+            simple.append((a, b, st[-4].text, st[-2].text, len(st) > 4))
+        else:
+            simple.append(None)
+    n = 0
+    while n < len(simple):
+        s0 = simple[n]
+        if s0 is None or s0[2] in hosts or s0[3] not in hosts:
+            n += 1
+            continue
+        tmp, names, m = s0[2], [s0[3]], n + 1
+        while m < len(simple) and simple[m] is not None and not simple[m][4] and simple[m][2] == names[-1] \
+                and simple[m][3] in hosts and simple[m][3] not in names:
+            names.append(simple[m][3])
+            m += 1
+        last = simple[m] if m < len(simple) else None
+        if len(names) >= 2 and last is not None and not last[4] and last[2] == names[-1] and last[3] == tmp:
+            yield s0[0], last[1], names, tmp
+            n = m + 1
+        else:
+            n += 1
 
 
 def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff: GapEffects,
-                  inner: set[int] = frozenset(), exits: bool = False, calls: set[str] = frozenset()) -> bool:
+                  inner: set[int] = frozenset(), exits: bool = False, calls: set[str] = frozenset(),
+                  declarators: set[int] = frozenset()) -> bool:
     """Add to `eff` what the host code `gap` (tokens of statements or of an expression, like a loop's
     condition) may do to the device arrays `hosts`; False when that cannot be bounded. `break` and
     `continue` at positions `inner` jump within it; others leave it: kept in `eff.exits` if
     `exits`, else it cannot be bounded. Functions `calls` touch no memory the caller must see (their
-    data scopes keep it coherent: see regions)."""
+    data scopes keep it coherent: see regions). The `*` at positions `declarators` declare pointers."""
     match = _brackets(gap)
     for n, t in enumerate(gap):
         if t.kind == "word" and t.text in ("break", "continue"):
@@ -227,7 +311,7 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
             body = Spans(macros[t.text]).tokens
             if any(x.text in "[*&(=" or x.text == ">" for x in body if x.kind == "punct"):
                 return False  # a macro that may hide an access or a call
-        if t.text == "*" and t.kind == "punct" and (_unary(gap, n) or _after_cast(gap, n, match)):
+        if t.text == "*" and t.kind == "punct" and n not in declarators and (_unary(gap, n) or _after_cast(gap, n, match)):
             return False  # a dereference of a pointer lift cannot name
     n = 0
     while n < len(gap):
@@ -268,7 +352,7 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
             if written:
                 return False  # a write through a name lift cannot tell apart from the device arrays
             eff.reads_all = True
-            if plain_path and not (n > 0 and gap[n - 1].text in ("&", "*")):
+            if plain_path and not (n > 0 and gap[n - 1].text in ("&", "*") and _unary(gap, n - 1)):
                 eff.paths.add(path)
             else:
                 eff.reads_unnamed = True
@@ -292,6 +376,21 @@ def _declared(decl: list[Token]) -> set[str]:
         elif t.kind == "word" and not initializer and u.text in ("=", ",", ";", "[", ")"):
             names.add(t.text)
     return names
+
+
+def _pointer_declarators(toks: list[Token], k: int, end: int) -> list[int]:
+    """The `*` of a declaration (tokens k..end) that begin a declarator after a comma (`const double
+    *a = g->u, *b = h->u;`): not dereferences (a `*` after `=`, or inside brackets, still is one)."""
+    depth, out = 0, []
+    for x in range(k, end):
+        t = toks[x]
+        if t.kind == "punct" and t.text in "([{":
+            depth += 1
+        elif t.kind == "punct" and t.text in ")]}":
+            depth -= 1
+        elif depth == 0 and t.text == "*" and x > k and toks[x - 1].text == ",":
+            out.append(x)
+    return out
 
 
 def _host_of(path: str, hosts: set[str]) -> str | None:
@@ -532,6 +631,9 @@ def _loop_data(spans: Spans, text: str, where: _LoopTokens, items: list, macros:
     host_only = set().union(*(n.host_only for n in nests))
     if words & changed or any(h.startswith("<") for h in host_only) or host_only & hosts:
         return None
+    swapped = set().union(*(g.swapped for g in gaps), *(m.swapped for m in members if isinstance(m, LoopData)))
+    if swapped & set().union(*(n.value_words() for n in nests)):
+        return None  # a row bound or condition, evaluated once before the loop, reads a rotated pointer
     before, after = text[start:lo], text[hi:end]
     if not where.braced:  # the copies at the end of the body need braces
         before, after = before.rstrip() + " {", "}" + after
@@ -549,6 +651,9 @@ def _can_join(members: list[NestData], gaps: list[GapEffects], nest: NestData) -
     host_only = set().union(nest.host_only, *(m.host_only for m in members))
     devices = {a.host for m in members + [nest] for a in m.arrays}
     if any(h.startswith("<") for h in host_only) or host_only & devices:
+        return False
+    swapped = set().union(*(m.swapped for m in members if isinstance(m, LoopData)))
+    if swapped & nest.value_words():
         return False
     return not (words & changed) and not (earlier & nest.written)
 
@@ -568,15 +673,20 @@ class _Buffer:
     row: str
     node: AccessNode
     uses: list[tuple[int, ArrayUse]] = field(default_factory=list)
+    # the pointers it is rotated with (host code swaps them): all hold the hull of all their rows, and
+    # count as written (after a rotation any of them may hold rows a nest wrote through another name)
+    rotated: list[str] = field(default_factory=list)
 
     @property
     def written(self) -> bool:
-        return any(u.wlo is not None for _, u in self.uses)
+        return bool(self.rotated) or any(u.wlo is not None for _, u in self.uses)
 
     def covers(self, use: ArrayUse) -> str | None:
         """When the nest of `use` overwrites everything it moves, no copy in is needed before it:
         '' always, a C condition, None never. The buffer holds the hull of all nests' rows: with
         several nests, only when the hull is this nest's rows (checked at run time)."""
+        if self.rotated:
+            return None
         if use.covers is None or len(self.uses) == 1:
             return use.covers
         s = self.suffix
@@ -596,8 +706,19 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, pres
         for a in nest.arrays:
             b = buffers.setdefault(a.host, _Buffer(a.host, a.suffix, a.row, a.node))
             b.uses.append((k, a))
-    head = []
+    for group in _rotation_groups(items, gaps):
+        for h in group:
+            buffers[h].rotated = group
+    head, sizes = [], []
     for b in buffers.values():
+        if b.rotated:
+            same = [buffers[h] for h in b.rotated]
+            head += _hull(b.suffix, "lo", "rows", [(u.lo, u.hi) for x in same for _, u in x.uses])
+            s = b.suffix
+            head.append(f"const long lift_olo_{s} = lift_lo_{s}, lift_orows_{s} = lift_rows_{s};")
+            if b is not same[0]:
+                sizes.append(f"{same[0].row} == {b.row}")
+            continue
         head += _hull(b.suffix, "lo", "rows", [(u.lo, u.hi) for _, u in b.uses])
         if b.written:
             head += _hull(b.suffix, "olo", "orows", [(u.wlo, u.whi) for _, u in b.uses if u.wlo is not None])
@@ -608,7 +729,7 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, pres
     for n in nests:
         if n.condition and n.condition not in conds:
             conds.append(n.condition)
-    cond = " && ".join(conds + [x for x in [_alias_condition(list(buffers.values()), spans)] if x])
+    cond = " && ".join(conds + sizes + [x for x in [_alias_condition(list(buffers.values()), spans)] if x])
 
     body = ["LIFT_BYTES_START;"]
     for b in buffers.values():
@@ -693,6 +814,22 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, pres
         lines.append(f"{i1}}}")
     lines.append(indent + "}")
     return "\n".join(lines)
+
+
+def _rotation_groups(items: list, gaps: list) -> list[list[str]]:
+    """The sets of array pointers host code in the scope's loops rotates among themselves (a name
+    in two rotations joins their sets), each sorted."""
+    rotations = [names for it in items if isinstance(it, LoopData) for g in _all_gaps(it) for _, names in g.swaps]
+    rotations += [names for g in gaps if g is not None for _, names in g.swaps]
+    groups: list[set[str]] = []
+    for names in rotations:
+        joined = set(names).union(*(g for g in groups if g & set(names)))
+        groups = [g for g in groups if not g & joined] + [joined]
+    return [sorted(g) for g in groups]
+
+
+def _all_gaps(loop: LoopData) -> list[GapEffects]:
+    return loop.gaps + [g for it in loop.items if isinstance(it, LoopData) for g in _all_gaps(it)]
 
 
 def flat_nests(items: list) -> list[NestData]:
@@ -796,6 +933,13 @@ class _Moves:
             out.append(f"/* lift: the host code below may read {', '.join(back)}: back to the host first */")
         for h in back:
             state[h] = self.move(h, state[h], BOTH if state[h] == DEVICE else HOST, weight, out)
+        swaps = []
+        for at, names in gap.swaps:  # the device pointers (and where the values are) rotate with the host's
+            moved = [state[h] for h in names]
+            for h, frm in zip(names, moved[1:] + moved[:1]):
+                state[h] = frm
+            swaps.append((at, at, " " + _rotate(names, [b.suffix for b in map(self.buffers.get, names)],
+                                                self.present)))
         for h in gap.writes:
             if h in state:
                 state[h] = HOST  # copied again before the next nest that uses it
@@ -810,7 +954,7 @@ class _Moves:
                 self.move(h, state[h], to, weight, copies)
             if copies:
                 jumps.append((start, end, "{ " + " ".join(copies + [f"{kind};"]) + " }"))
-        piece = _gap_text(self.text, gap, jumps)
+        piece = _gap_text(self.text, gap, jumps + swaps)
         if piece:
             out.append(piece)
 
@@ -821,7 +965,7 @@ class _Moves:
         condition sees the host's copies (it must be able to read them): where it reads an array,
         that array is not on the device only at the top (while, for) or after the body (do)."""
         inner = weight * LOOP_WEIGHT
-        best: dict[str, tuple] = {}
+        keys: dict[str, dict[str, tuple]] = {h: {} for h in state}
         for top in (BOTH, DEVICE, HOST):
             sim = _Moves(self.text, self.buffers, emit=False)
             end = sim.sequence(loop.items, loop.gaps, {h: top for h in state}, inner, [])
@@ -829,10 +973,13 @@ class _Moves:
                 if top == DEVICE and _touches(loop.head, h):
                     continue
                 back = _back_edge(end[h], top, loop.tail, h)
-                key = (sim.cost[h] + _copies(end[h], back) * inner, _copies(state[h], top))
-                if h not in best or key < best[h][0]:
-                    best[h] = (key, top)
-        top = {h: best[h][1] for h in state}
+                keys[h][top] = (sim.cost[h] + _copies(end[h], back) * inner, _copies(state[h], top))
+        # pointers rotated among themselves trade places: they take the same place at the top
+        top = {}
+        for h in state:
+            group = self.buffers[h].rotated or [h]
+            choices = [t for t in (BOTH, DEVICE, HOST) if all(t in keys[g] for g in group)]
+            top[h] = min(choices, key=lambda t: tuple(map(sum, zip(*(keys[g][t] for g in group)))))
         if any(_copies(state[h], top[h]) for h in state):
             out.append("/* lift: where the loop below expects its arrays at the top of every iteration */")
         for h in state:
@@ -850,6 +997,18 @@ class _Moves:
         out.append("\n".join([loop.before.rstrip()] + [reindent(x, "    ") for x in body] +
                              [loop.after.lstrip(" \t")]))
         state.update(tail if loop.kind == "do" else top)
+
+
+def _rotate(names: list[str], suffixes: list[str], present: bool) -> str:
+    """C statements doing to the device-side variables of `names` what `t = n0; n0 = n1; ...; nk = t;`
+    did to the host pointers."""
+    kinds = [("char *", "r"), ("char *", "d")] + ([("lift_present_entry *", "e"), ("int *", "at")] if present else [])
+    out = []
+    for ctype, v in kinds:
+        chain = [f"lift_{v}_{s}" for s in suffixes]
+        steps = [f"{a} = {b};" for a, b in zip(chain, chain[1:])]
+        out.append(f"{{ {ctype}lift_t = {chain[0]}; {' '.join(steps)} {chain[-1]} = lift_t; }}")
+    return f"/* lift: the device buffers rotate with them */ {' '.join(out)}"
 
 
 def _back_edge(end: str, top: str, tail: GapEffects, h: str) -> str:
@@ -883,9 +1042,12 @@ def _to_device(b: _Buffer) -> str:
 
 
 def _to_host(b: _Buffer) -> str:
+    """The copy back of the rows the scope writes (of all it holds where it writes none: only an
+    entry of the table, which another scope may have written, can then be newer on the device)."""
     s, h = b.suffix, b.host
-    return (f"LIFT_TO_HOST((char *)({h}) + lift_olo_{s} * {b.row}, lift_d_{s} + lift_olo_{s} * {b.row}, "
-            f"(size_t)lift_orows_{s} * {b.row});")
+    lo, rows = ("olo", "orows") if b.written else ("lo", "rows")
+    return (f"LIFT_TO_HOST((char *)({h}) + lift_{lo}_{s} * {b.row}, lift_d_{s} + lift_{lo}_{s} * {b.row}, "
+            f"(size_t)lift_{rows}_{s} * {b.row});")
 
 
 def _gap_text(text: str, gap: GapEffects, edits: list[tuple[int, int, str]] = ()) -> str:
@@ -954,14 +1116,16 @@ class CallRegion:
 
 
 def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: dict[str, list[tuple[int, int]]],
-                    trusted: dict[str, bool], macros: dict[str, str]) -> set[str]:
+                    trusted: dict[str, bool], macros: dict[str, str]) -> dict[str, list[tuple[int, int, str]]]:
     """Functions whose data scopes may keep their data in the table: every statement of the body
-    outside the scopes touches no memory the scopes move (no array, no unknown call: after a scope
-    nothing reads what it left on the device). `bodies`: function -> ('{', '}') token indices;
-    `scopes`: function -> data scope spans; `trusted`: function -> its scopes may be entries (no
-    host code inside nests, not called from GPU code)."""
+    outside the scopes writes no memory but named variables and calls no unknown function; one that
+    reads memory (`g->u`, `src->nx`: the table may hold those bytes on the device) gets the table's
+    newer values of it back first. Returns function -> those syncs (edits to make where regions
+    call it). `bodies`: function -> ('{', '}') token indices; `scopes`: function -> data scope
+    spans; `trusted`: function -> its scopes may be entries (no host code inside nests, not called
+    from GPU code)."""
     toks = spans.tokens
-    aware = set()
+    aware: dict[str, list[tuple[int, int, str]]] = {}
     for name, spans_ in scopes.items():
         if name not in bodies or not trusted.get(name):
             continue
@@ -969,7 +1133,7 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
             items = spans.block_items(toks[bodies[name][0]].start)
         except Unparsable:
             continue
-        clean = True
+        clean, edits = True, []
         for a, b in items:
             if any(s <= a and b <= e for s, e in spans_):
                 continue
@@ -984,11 +1148,15 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
             else:
                 got = gap_effects(spans, a, b, set(), macros, in_loop=True)
                 ok, eff = got is not None, got or eff
-            if not ok or eff.reads_all or eff.reads or eff.writes or eff.exits:
+            if not ok or eff.reads or eff.writes or eff.exits:
                 clean = False
                 break
+            if eff.reads_all:
+                indent = spans.text[line_start(spans.text, a):a]
+                edits.append((a, a, f"{_sync(eff)}; /* lift: device data kept across calls comes back first */\n"
+                                    f"{indent if not indent.strip() else ''}"))
         if clean:
-            aware.add(name)
+            aware[name] = edits
     return aware
 
 
@@ -1080,7 +1248,14 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
     for a, b in items:
         eff = gap_effects(spans, a, b, set(), macros, in_loop=True, calls=aware)
         if eff is None:
-            return None
+            sync = _pointed_copy(toks[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)], macros)
+            if sync is None:
+                return None
+            edits.append((a, a, f"{sync}; /* lift: the bytes it copies through pointers, back from the device first */ "
+                          if braced else "{ " + sync + "; "))
+            if not braced:
+                edits.append((b, b, " }"))
+            continue
         if eff.reads_all:
             j = bisect.bisect_left(starts, a)
             if any(toks[x].text in aware for x in range(j, bisect.bisect_left(starts, b))):
@@ -1094,6 +1269,35 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
                 edits.append((a, a, "{ " + sync + " "))
                 edits.append((b, b, " }"))
     return CallRegion(function, start, stop, called, edits)
+
+
+def _pointed_copy(st: list[Token], macros: dict[str, str]) -> str | None:
+    """A statement `x = y;` (or a declaration `T x = y;`) where x and y are plain names or `*p`, at
+    least one of them through a pointer (heat2d_app's swap of two grid structs: `tmp = *cur; *cur =
+    *next; *next = tmp;`): the syncs with the table that make it safe (the bytes it reads come back
+    from the device first, and the bytes it writes are marked newer on the host), else None. It
+    copies only the bytes `*p` spans: a struct of pointers moves no array a data scope holds."""
+    if len(st) < 4 or st[-1].text != ";" or any(t.kind == "word" and t.text in macros for t in st):
+        return None
+    eq = [n for n, t in enumerate(st) if t.text == "="]
+    if len(eq) != 1:
+        return None
+    lhs, rhs = st[:eq[0]], st[eq[0] + 1:-1]
+    declared = len(lhs) >= 2 and all(t.kind == "word" and t.text not in NOT_CALLS | JUMPS for t in lhs) and \
+        lhs[0].text not in ("static", "extern", "typedef")
+    if declared:
+        lhs = lhs[-1:]  # a declaration of a plain variable: a fresh one, in no table entry
+    syncs, through = [], False
+    for side, writes in ((rhs, 0), (lhs, 1)):
+        if len(side) == 1 and side[0].kind == "word":
+            if not (writes and declared):  # a named struct may hold an array a data scope holds
+                syncs.append(f"lift_present_host(&({side[0].text}), sizeof({side[0].text}), {writes})")
+            continue
+        if len(side) != 2 or side[0].text != "*" or side[1].kind != "word":
+            return None
+        p, through = side[1].text, True
+        syncs.append(f"lift_present_host({p}, sizeof(*{p}), {writes})")
+    return ", ".join(syncs) if through else None
 
 
 def _sync(eff: GapEffects) -> str:

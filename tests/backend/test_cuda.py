@@ -1516,14 +1516,26 @@ def test_a_loop_calling_functions_with_offloaded_nests_keeps_their_data_on_the_d
 @pytest.mark.parametrize("change", [
     ("        kernel_xpay(n, r, rr_new / rr, p);\n", "        kernel_xpay(n, r, rr_new / rr, p);\n        touch(&rr);\n"),
     ("        kernel_xpay(n, r, rr_new / rr, p);\n", "        kernel_xpay(n, r, rr_new / rr, p);\n        if (it > 500) return -1;\n"),
+    # a called function that writes memory outside its data scope
     ("    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n",
-     "    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n    trace += y[0];\n"),
+     "    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n    y[0] += trace;\n"),
 ])
 def test_a_loop_whose_calls_cannot_keep_device_data_is_no_region(change, tmp_path):
     src = CALLS_IN_LOOP.replace(*change).replace("static double trace;\n",
                                                  "static double trace;\nstatic void touch(double *v) { *v += 0.0; }\n")
     out = same_results(src, tmp_path, rtol=1e-9)
     assert "lift_region_begin()" not in function_text(host_part(out), "static int solve(")
+
+
+def test_a_called_function_that_reads_its_device_data_after_its_scope_syncs_first(tmp_path):
+    """Host code of a called function outside its data scope may read memory the table holds on the
+    device: the table's newer values come back right before it (here all of them: `y[0]`)."""
+    src = CALLS_IN_LOOP.replace("    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n",
+                                "    for (int i = 0; i < n; i++)\n        y[i] += a * x[i];\n    trace += y[0];\n")
+    out = same_results(src, tmp_path, rtol=1e-9)
+    assert "lift_region_begin()" in function_text(host_part(out), "static int solve(")
+    axpy = function_text(host_part(out), "static void kernel_axpy(")
+    assert axpy.index("lift_present_host(0, 0, 0);") < axpy.index("trace += y[0];")
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
@@ -1559,3 +1571,185 @@ def test_do_loops_with_and_without_braces_are_regions(tmp_path):
     } while (t > 0 && x[2] < 1e9);""")
     out = same_results(src, tmp_path, rtol=1e-9)
     assert host_part(out).count("lift_region_begin()") == 3
+
+
+SWAP_JACOBI = """#include <stdio.h>
+#include <stdlib.h>
+#define N 300
+
+static void jacobi(int n, int tsteps, double *u, double *v, double *w)
+{
+    int t = 0;
+    double *tmp;
+    while (t < tsteps) {
+        for (int i = 1; i < n - 1; i++)
+            v[i] = 0.25 * u[i - 1] + 0.5 * u[i] + 0.25 * u[i + 1] - 0.01 * w[i];
+        SWAP
+        t++;
+    }
+    printf("u: %.9f %.9f\\n", u[1], v[2]);
+}
+
+int main(void)
+{
+    double *a = malloc(N * sizeof(double)), *b = malloc(N * sizeof(double)), *c = malloc(N * sizeof(double));
+    for (int i = 0; i < N; i++) {
+        a[i] = (double)(i * 37 % 101) / 101.0;
+        b[i] = (double)(i % 3);
+        c[i] = 1.0 / (1 + i);
+    }
+    jacobi(N, 25, a, b, c);
+    double s = 0.0, r = 0.0, q = 0.0;
+    for (int i = 0; i < N; i++) {
+        s += a[i] * (1 + i % 7);
+        r += b[i] * (1 + i % 5);
+        q += c[i] * (1 + i % 3);
+    }
+    printf("s: %.12e %.12e %.12e\\n", s, r, q);
+    free(a);
+    free(b);
+    free(c);
+    return 0;
+}
+"""
+SWAPS = {
+    "declared tmp": "double *p = u;\n        u = v;\n        v = p;",
+    "tmp declared before": "tmp = u;\n        u = v;\n        v = tmp;",
+    "rotation of three": "tmp = u;\n        u = v;\n        v = w;\n        w = tmp;",
+}
+
+
+def _jacobi_loop_copies(output: str) -> tuple[str, int, int, list[int], list[int]]:
+    body = function_text(host_part(output), "static void jacobi(")
+    loop = body.index("while (t < tsteps) {")
+    loop_end = loop + body[loop:].index("\n            }\n")
+    copies_in = [m.start() for m in re.finditer(r"LIFT_TO_DEVICE\(", body)]
+    copies_out = [m.start() for m in re.finditer(r"LIFT_TO_HOST\(", body)]
+    return body, loop, loop_end, copies_in, copies_out
+
+
+@pytest.mark.parametrize("swap", sorted(SWAPS))
+def test_a_time_loop_that_swaps_array_pointers_keeps_them_on_the_device(swap):
+    text = SWAP_JACOBI.replace("SWAP", SWAPS[swap])
+    body, loop, loop_end, copies_in, copies_out = _jacobi_loop_copies(lift_cuda(text).output)
+    rotated = ["u", "v", "w"] if "w = " in SWAPS[swap] else ["u", "v"]
+    assert "the device buffers rotate with them" in body, body
+    assert len(copies_in) == 3 and len(copies_out) == len(rotated), body  # w is only read when not rotated
+    assert all(c < loop for c in copies_in) and all(c > loop_end for c in copies_out), body
+    for array in rotated:
+        assert len(re.findall(rf"LIFT_TO_DEVICE\(lift_r_{array}, \(const char \*\)\({array}\)", body)) == 1
+        assert len(re.findall(rf"LIFT_TO_HOST\(\(char \*\)\({array}\)", body)) == 1
+
+
+@pytest.mark.parametrize("swap", sorted(SWAPS))
+def test_a_time_loop_that_swaps_array_pointers_computes_the_same(swap, tmp_path):
+    same_results(SWAP_JACOBI.replace("SWAP", SWAPS[swap]), tmp_path)
+
+
+REFUSED_SWAPS = {
+    # only on some iterations: the scope would have to follow it at run time
+    "conditional": "if (t % 2 == 0) {\n            tmp = u;\n            u = v;\n            v = tmp;\n        }",
+    # not a rotation: v keeps its pointer, u gets v's
+    "not exact": "tmp = u;\n        u = v;\n        v = u;",
+    # tmp never comes back: w's pointer would be in two names
+    "open chain": "tmp = u;\n        u = v;\n        v = w;",
+}
+
+
+@pytest.mark.parametrize("swap", sorted(REFUSED_SWAPS))
+def test_other_pointer_assignments_still_end_the_data_scope(swap, tmp_path):
+    text = SWAP_JACOBI.replace("SWAP", REFUSED_SWAPS[swap])
+    output = same_results(text, tmp_path)
+    body = function_text(host_part(output), "static void jacobi(")
+    assert "rotate with them" not in body
+    loop = body.index("while (t < tsteps) {")
+    assert body.index("LIFT_TO_DEVICE(") > loop, "the copies stay in the loop: the pointers change under the scope"
+
+
+def test_rotated_buffers_hold_the_same_rows_and_elements(tmp_path):
+    """u and v trade places: both buffers hold the hull of both arrays' rows (v's own rows are 1..n-2,
+    u's 0..n-1), and a run-time check (else the original code) that their elements have one size."""
+    text = SWAP_JACOBI.replace("SWAP", SWAPS["declared tmp"])
+    body = function_text(host_part(lift_cuda(text).output), "static void jacobi(")
+    assert "sizeof((u)[0]) == sizeof((v)[0])" in body
+    for array in ("u", "v"):
+        assert body.count(f"lift_hull(&lift_lo_{array}, &lift_lo_{array}_end") == 2, body
+
+
+def test_host_code_reading_a_rotated_array_in_the_loop_sees_the_right_values(tmp_path):
+    swap = "if (t % 7 == 0)\n            printf(\"%.9f %.9f\\n\", u[3], v[4]);\n        " + \
+        SWAPS["declared tmp"] + "\n        printf(\"%.9f\\n\", u[5]);"
+    output = same_results(SWAP_JACOBI.replace("SWAP", swap), tmp_path)
+    assert "rotate with them" in output
+
+
+def test_a_pointer_swapping_time_loop_moves_each_array_once(tmp_path):
+    text = SWAP_JACOBI.replace("SWAP", SWAPS["declared tmp"]).replace("25, a, b, c", "25, a, b, c")
+    stats = byte_counts(lift_cuda(text).output, tmp_path)
+    jac = [v for k, v in stats.items() if k.startswith("kernel_jacobi_")]
+    assert len(jac) == 1 and jac[0]["runs"] == 1, stats
+    # in once: the hull of u's and v's rows (0..299) for each, and w's rows 1..298; out once: u and v
+    assert jac[0]["copied_in"] == (2 * 300 + 298) * 8 and jac[0]["copied_out"] == 2 * 300 * 8, stats
+
+
+HEAT2D = Path(__file__).resolve().parents[2] / "corpus" / "miniapps" / "heat2d_app.c"
+
+
+def test_a_struct_swap_between_calls_keeps_the_grids_on_the_device(tmp_path):
+    """heat2d_app's time loop calls the sweep and the difference, then swaps the two grid structs
+    (`*cur = *next`): that copies pointers and sizes, not the grids, so the region keeps them on the
+    device (the copies check the bytes they touch against the table at run time)."""
+    text = "#define N 300\n#define MAXIT 40\n" + HEAT2D.read_text()
+    output = same_results(text, tmp_path)
+    solve = function_text(host_part(output), "static int solve(")
+    assert "lift_region_begin()" in solve and "lift_present_host(cur, sizeof(*cur), 1)" in solve
+    stats = byte_counts(output, tmp_path)
+    for name in ("kernel_sweep_", "kernel_maxdiff_"):
+        scope = next(v for k, v in stats.items() if k.startswith(name))
+        assert scope["runs"] == 40 and scope["copied_out"] == 0, stats
+        # each grid comes in about once, not once per call
+        assert scope["copied_in"] <= 2 * 300 * 300 * 8 < scope["min_in"] // 10, stats
+    region = next(v for k, v in stats.items() if k.startswith("region_solve_"))
+    assert 0 < region["copied_out"] <= 3 * 300 * 300 * 8, stats
+
+
+POINTED_WRITE = """#include <stdio.h>
+#define N 50000
+static double A[N];
+
+static void kernel_scale(double *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 0.5 * x[i] + 1.0;
+}
+
+int main(void)
+{
+    double *p = A, *q = A + 7, first;
+    for (int i = 0; i < N; i++)
+        A[i] = (double)(i % 13);
+    for (int t = 0; t < 6; t++) {
+        kernel_scale(A, N);
+        first = *q;   /* reads the device's newer value of A[7] */
+        *p = first;   /* writes A[0]: the next call must see it */
+    }
+    printf("%.9f %.9f %.9f\\n", A[0], A[7], A[N - 1]);
+    return 0;
+}
+"""
+
+
+def test_copies_through_pointers_in_a_region_sync_with_the_device_data(tmp_path):
+    output = same_results(POINTED_WRITE, tmp_path)
+    assert "lift_region_begin()" in output and "lift_present_host(p, sizeof(*p), 1)" in output
+
+
+def test_a_pointer_swapping_time_loop_in_a_function_a_region_calls(tmp_path):
+    """The scope's buffers are then entries of the run-time table: the entries rotate with the pointers."""
+    text = SWAP_JACOBI.replace("SWAP", SWAPS["tmp declared before"]).replace(
+        "    jacobi(N, 25, a, b, c);", "    for (int r = 0; r < 3; r++)\n        jacobi(N, 5 + r, a, b, c);")
+    output = same_results(text, tmp_path)
+    assert "lift_region_begin()" in output and "lift_t = lift_e_u; lift_e_u = lift_e_v;" in output
+    stats = byte_counts(output, tmp_path)
+    jac = next(v for k, v in stats.items() if k.startswith("kernel_jacobi_"))
+    assert jac["runs"] == 3 and jac["copied_in"] == (2 * 300 + 298) * 8 and jac["copied_out"] == 0, stats
