@@ -233,19 +233,20 @@ class _Context:
 
     def check_calls(self, calls: set[str]) -> None:
         """Every function a kernel calls must exist on the GPU; file-local helpers become host+device."""
-        todo, seen = list(calls), set()
+        todo, seen = sorted(calls, reverse=True), set()  # in name order: the same message on every run
         while todo:
             name = todo.pop()
             if name in seen:
                 continue
             seen.add(name)
             if name in self.cfile.macros:
-                todo.extend(_calls(self.cfile.macros[name]))
+                todo.extend(sorted(_calls(self.cfile.macros[name]), reverse=True))
                 continue
             d = self.cfile.definition(name)
             if d is not None:
                 a, b = d.body
-                todo.extend(_calls(self.source.text[self.cfile.tokens[a].start:self.cfile.tokens[b].end]))
+                todo.extend(sorted(_calls(self.source.text[self.cfile.tokens[a].start:self.cfile.tokens[b].end]),
+                                   reverse=True))
                 continue
             if name in DEVICE_FUNCTIONS or name in KEYWORDS or name.startswith(("lift_", "LIFT_")):
                 continue
