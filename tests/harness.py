@@ -14,7 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from lifter import LiftOptions, lift_file
+from lifter import LiftOptions, lift_file, lift_source
 from lifter.frontend.preprocess import PreprocessOptions
 
 REPO = Path(__file__).resolve().parent.parent
@@ -112,6 +112,14 @@ def prepare(source: Path, workdir: Path, defines: list[str] = (), target: str = 
     compile_c(source, original_exe, ["-O2", "-std=gnu11", *dflags])
     compile_c(lifted, lifted_exe, ["-O2", "-std=gnu11", "-fopenmp", "-Wall", "-Werror", *dflags])
     return Differential(source, lifted, result.loops, original_exe, lifted_exe, run(original_exe))
+
+
+def loops_by_function(text: str, target: str = "openmp") -> dict[str, list[dict]]:
+    """The report entries of a test program lifted with the profitability guard off, per function."""
+    out: dict[str, list[dict]] = {}
+    for e in lift_source(text, "test.c", LiftOptions(target=target, min_parallel_work=0)).loops:
+        out.setdefault(e["function"], []).append(e)
+    return out
 
 
 def check_program(text: str, name: str, workdir: Path, threads: int) -> None:

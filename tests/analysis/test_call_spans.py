@@ -10,9 +10,8 @@ import shutil
 import pytest
 from pycparser import c_parser
 
-from lifter import LiftOptions, lift_source
 from lifter.analysis.symbols import SymbolTable, Typedefs
-from tests.harness import check_program, have_gcc
+from tests.harness import check_program, have_gcc, loops_by_function
 
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
@@ -120,22 +119,15 @@ int main(void)
 """
 
 
-def _by_function():
-    out = {}
-    for e in lift_source(PROGRAM, "c.c", LiftOptions(min_parallel_work=0)).loops:
-        out.setdefault(e["function"], []).append(e)
-    return out
-
-
 def test_per_row_calls_are_parallel():
-    loops = _by_function()
+    loops = loops_by_function(PROGRAM)
     for name in ("all_rows", "all_rows_plus", "scale_rows", "pointer_rows"):
         assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
     assert "lift_rows_double(" in loops["pointer_rows"][0]["condition"]
 
 
 def test_calls_touching_neighbouring_rows_stay_sequential():
-    loops = _by_function()
+    loops = loops_by_function(PROGRAM)
     for name in ("left_rows", "over_rows", "square_rows", "char_rows"):
         assert not loops[name][0]["parallel"], name
 

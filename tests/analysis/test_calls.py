@@ -9,7 +9,7 @@ from pycparser import c_parser
 
 from lifter import LiftOptions, lift_source
 from lifter.analysis.symbols import SymbolTable, Typedefs
-from tests.harness import have_gcc, prepare
+from tests.harness import have_gcc, loops_by_function, prepare
 
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
@@ -211,9 +211,7 @@ int main(void)
 
 
 def test_verdicts_of_the_program():
-    by_function = {}
-    for e in lift_source(PROGRAM, "c.c", LiftOptions(min_parallel_work=0)).loops:
-        by_function.setdefault(e["function"], []).append(e)
+    by_function = loops_by_function(PROGRAM)
     assert by_function["lookups"][0]["parallelized"]
     assert not by_function["smear"][0]["parallel"]
     assert not by_function["tally"][0]["parallel"]

@@ -13,7 +13,7 @@ import pytest
 from lifter import LiftOptions, lift_source
 from lifter.transform.rows_check import helper_definitions, rows_test
 from tests.backend.test_cuda import same_results
-from tests.harness import check_program, compile_c, have_gcc, run
+from tests.harness import check_program, compile_c, have_gcc, loops_by_function, run
 
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
@@ -93,15 +93,8 @@ int main(void)
 """
 
 
-def _by_function(target="openmp"):
-    out = {}
-    for e in lift_source(PROGRAM, "rows.c", LiftOptions(target=target, min_parallel_work=0)).loops:
-        out.setdefault(e["function"], []).append(e)
-    return out
-
-
 def test_row_loops_are_parallel_under_the_rows_test():
-    loops = _by_function()
+    loops = loops_by_function(PROGRAM)
     for name in ("smooth_rows", "scale_rows", "prefix_rows"):
         assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
     text = lift_source(PROGRAM, "rows.c", LiftOptions(min_parallel_work=0)).output
@@ -110,7 +103,7 @@ def test_row_loops_are_parallel_under_the_rows_test():
 
 
 def test_rows_whose_pointers_change_stay_sequential():
-    assert not _by_function()["rotate_rows"][0]["parallel"]
+    assert not loops_by_function(PROGRAM)["rotate_rows"][0]["parallel"]
 
 
 @needs_gcc
@@ -155,7 +148,7 @@ def test_the_rows_test_accepts_disjoint_increasing_rows_only(tmp_path):
 
 
 def test_cuda_keeps_row_loops_on_the_host_and_computes_the_same(tmp_path):
-    loops = _by_function("cuda")
+    loops = loops_by_function(PROGRAM, "cuda")
     assert not any(e["parallelized"] for name in ("smooth_rows", "scale_rows", "prefix_rows") for e in loops[name])
     output = same_results(PROGRAM, tmp_path)
     assert "static int lift_rows_" not in output and "lift_rows_double(" not in output

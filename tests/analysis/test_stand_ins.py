@@ -11,7 +11,7 @@ import pytest
 
 from lifter import LiftOptions, lift_source
 from lifter.analysis.affine import c_name, isl_name, is_stand_in
-from tests.harness import check_program, have_gcc
+from tests.harness import check_program, have_gcc, loops_by_function
 
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
@@ -138,22 +138,15 @@ int main(void)
 """
 
 
-def _by_function():
-    out = {}
-    for e in lift_source(PROGRAM, "c.c", LiftOptions(min_parallel_work=0)).loops:
-        out.setdefault(e["function"], []).append(e)
-    return out
-
-
 def test_invariant_bounds_are_modelled_and_parallel():
-    loops = _by_function()
+    loops = loops_by_function(PROGRAM)
     for name in ("field_bound", "product_bound", "struct_value", "field_product", "smooth"):
         assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
     assert "g->n" in loops["field_bound"][0]["condition"]
 
 
 def test_bounds_written_in_the_loop_stay_sequential():
-    loops = _by_function()
+    loops = loops_by_function(PROGRAM)
     for name in ("bound_written", "bound_written_elsewhere", "bound_written_through_int", "factor_written"):
         assert not loops[name][0]["parallel"], name
         assert "invariant" in loops[name][0]["reason"], loops[name][0]["reason"]
