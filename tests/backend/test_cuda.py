@@ -597,6 +597,15 @@ def test_profiled_builds_report_every_kernel(tmp_path):
     assert any(re.match(r"lift-profile: kernel_heat_i_L\d+ launches 25 time_ms [\d.]+$", l) for l in lines), ran.stderr
 
 
+def nvcc_compiles_cleanly(src: Path, text: str) -> None:
+    """nvcc compiles the lifted `text`, written to `src`, without an error or a warning."""
+    src.write_text(text)
+    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(src.with_suffix(".o"))],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "warning" not in done.stderr, done.stderr
+
+
 def test_without_parallel_loops_the_file_is_the_input_after_the_prelude():
     src = """int f(int n, int *a) { int s = 0; for (int i = 1; i < n; i++) a[i] += a[i - 1]; return s; }\n"""
     assert host_part(lift_cuda(src).output) == "\n" + src
@@ -901,12 +910,7 @@ def test_host_code_between_nests_is_read_conservatively(code, expected):
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 @pytest.mark.parametrize("name", ["PIPELINE", "HOST_BETWEEN", "LU", "CALL_IN_LOOP", "SCRATCH"])
 def test_nvcc_compiles_shared_scopes_host_code_in_nests_and_scratch_arrays(name, tmp_path):
-    src = tmp_path / f"{name.lower()}.cu"
-    src.write_text(lift_cuda(globals()[name]).output)
-    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "x.o")],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert "warning" not in done.stderr, done.stderr
+    nvcc_compiles_cleanly(tmp_path / f"{name.lower()}.cu", lift_cuda(globals()[name]).output)
 
 
 HELPER = """#include <stdio.h>
@@ -1384,12 +1388,7 @@ def test_host_code_in_a_loop_body_may_declare_and_leave_the_loop(code, exits, as
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 @pytest.mark.parametrize("name", ["WHILE_SOLVER", "HOST_IN_LOOP", "EARLY_EXIT", "NESTED_LOOPS"])
 def test_nvcc_compiles_data_scopes_around_loops(name, tmp_path):
-    src = tmp_path / f"{name.lower()}.cu"
-    src.write_text(lift_cuda(globals()[name]).output)
-    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "x.o")],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert "warning" not in done.stderr, done.stderr
+    nvcc_compiles_cleanly(tmp_path / f"{name.lower()}.cu", lift_cuda(globals()[name]).output)
 
 
 # --------------------------------------------------------------------------------------
@@ -1540,12 +1539,7 @@ def test_a_called_function_that_reads_its_device_data_after_its_scope_syncs_firs
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 def test_nvcc_compiles_regions(tmp_path):
-    src = tmp_path / "regions.cu"
-    src.write_text(lift_cuda(CALLS_IN_LOOP).output)
-    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "x.o")],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert "warning" not in done.stderr, done.stderr
+    nvcc_compiles_cleanly(tmp_path / "regions.cu", lift_cuda(CALLS_IN_LOOP).output)
 
 
 def test_a_nest_that_is_not_offloaded_does_not_make_the_functions_it_calls_host_device():
