@@ -22,6 +22,11 @@ none); their row has no lift tool time.
     in.c`` when ``clang-19`` with Polly works (a tiny probe program is built
     first); otherwise every cell of the column is ``n/a``.  ``--install-polly``
     first runs ``apt-get install -y clang-19 libpolly-19-dev libomp-19-dev``.
+``hand-omp``
+    Applications only: the application's hand-written OpenMP version (``make
+    OMP=1``: its sources with the ``OMP(...)`` directives a user would write, see
+    ``corpus/apps/hand_omp.h``), the baseline lift is compared with; ``n/a`` for
+    single files and for applications without ``OMP(...)`` marks.
 ``lift``
     ``lift <-D flags> in.c -o out.c`` then ``gcc -O3 -march=native -fopenmp
     out.c``.  The lift run itself is timed too (``--repeat`` runs, median).
@@ -47,8 +52,10 @@ A cell is a speedup (``1.23x``) or one of: ``build-error`` (compiler failed),
 output), ``n/a`` (tool not available).  Nothing in a cell stops the benchmark.
 
 Output: a Markdown table on standard output (kernel, serial seconds, speedup
-per tool, median lift time), a geometric-mean row per tool in which failed cells
-count as 1.0x (as in shared/PEERS.md), notes on programs whose serial time is
+per tool, lift's speed relative to the hand-written OpenMP version (``lift/hand``:
+hand-omp median / lift median, where both ran), median lift time), a
+geometric-mean row per tool in which failed cells count as 1.0x (as in
+shared/PEERS.md) and ``n/a`` cells are left out, notes on programs whose serial time is
 outside 0.3-5 s, and a JSON file (``--json``, default
 ``bench-results/bench.json``) with every individual time and every command.
 Builds and lifted sources are kept under ``--workdir``
@@ -80,11 +87,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TOOLS = ("serial", "gcc-autopar", "polly", "lift")
+TOOLS = ("serial", "gcc-autopar", "polly", "hand-omp", "lift")
 PARALLEL_TOOLS = TOOLS[1:]
 POLLY_PACKAGES = ("clang-19", "libpolly-19-dev", "libomp-19-dev")
 BENCH_LINE = re.compile(r"/\*\s*lift-bench:(.*?)\*/")
 APP_BENCH_LINE = re.compile(r"^#\s*lift-bench:(.*)$", re.M)
+APP_SHARED = ("app.mk", "hand_omp.h")  # beside the applications, used by each
+HAND_OMP_MARK = "OMP(omp"  # an application source with a hand-written OpenMP directive
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)", re.I)
 INTEGER = re.compile(r"[-+]?\d+")
 SHORT_S, LONG_S = 0.3, 5.0  # sane range of a serial run at bench sizes
@@ -202,6 +211,12 @@ def outputs_match(ref: str, out: str, rtol: float) -> tuple[bool, str]:
     return True, ""
 
 
+def has_hand_omp(prog: Program) -> bool:
+    """Whether the program is an application with hand-written OpenMP directives."""
+    return prog.app and any(HAND_OMP_MARK in src.read_text(encoding="utf-8", errors="replace")
+                            for src in prog.path.glob("*.c"))
+
+
 def geomean(values: list[float]) -> float | None:
     return math.exp(sum(map(math.log, values)) / len(values)) if values else None
 
@@ -257,6 +272,7 @@ class Bench:
             "serial": [args.cc, *base],
             "gcc-autopar": [args.cc, *base, f"-ftree-parallelize-loops={args.threads}"],
             "polly": [args.clang, *base, "-mllvm", "-polly", "-mllvm", "-polly-parallel", "-fopenmp"],
+            "hand-omp": [args.cc, *base, "-fopenmp"],
             "lift": [args.cc, *base, "-fopenmp"],
         }
         self.tools = [t for t in TOOLS if t == "serial" or t in args.tools]
@@ -299,15 +315,18 @@ class Bench:
         copy = outdir / tool / prog.path.name
         shutil.rmtree(outdir / tool, ignore_errors=True)
         shutil.copytree(prog.path, copy, ignore=shutil.ignore_patterns("build"))
-        shutil.copy(prog.path.parent / "app.mk", outdir / tool / "app.mk")
+        for shared in APP_SHARED:
+            shutil.copy(prog.path.parent / shared, outdir / tool / shared)
         cc, *flags = self.compile_flags[tool]
         app = prog.path.name
-        target = f"build/{app}_lift" if tool == "lift" else f"build/{app}"
+        target = {"lift": f"build/{app}_lift", "hand-omp": f"build/{app}_omp"}.get(tool, f"build/{app}")
+        if tool in ("lift", "hand-omp"):
+            flags.remove("-fopenmp")  # app.mk adds it to the lifted and hand OpenMP builds
         cell.build_cmd = ["make", "-C", str(copy), f"CC={cc}", f"CFLAGS={shlex.join(flags)} -std=c99"]
         if tool == "lift":
-            flags.remove("-fopenmp")  # app.mk adds it to the lifted build
-            cell.build_cmd[-1] = f"CFLAGS={shlex.join(flags)} -std=c99"
             cell.build_cmd += ["LIFT=1", f"LIFT_TOOL={shlex.join(self.args.lift)}"]
+        elif tool == "hand-omp":
+            cell.build_cmd.append("OMP=1")
         cell.build_cmd.append(target)
         proc, _ = run_cmd(cell.build_cmd, self.args.build_timeout)
         if proc is None:
@@ -326,6 +345,9 @@ class Bench:
         for tool, cell in cells.items():
             if tool == "polly" and not self.polly_ok:
                 cell.fail("n/a", self.polly_reason)
+                continue
+            if tool == "hand-omp" and not has_hand_omp(prog):
+                cell.fail("n/a", "no hand-written OpenMP version")
                 continue
             if prog.app:
                 self.make_app(tool, prog, cell, outdir)
@@ -408,6 +430,9 @@ class Bench:
             shown = (f"{med:.3g} s" if med else cell.status) + (f" ({speedup:.2f}x)" if speedup else "")
             log(f"   {tool:12s} {shown}" + (f"  [{cell.detail.splitlines()[0][:100]}]"
                                              if cell.detail and not cell.ok else ""))
+        result["lift_vs_hand"] = lift_vs_hand(result)
+        if result["lift_vs_hand"] is not None:
+            log(f"   lift/hand    {result['lift_vs_hand']:.2f}x")
         if lift_info["median"] is not None:
             log(f"   lift tool    {lift_info['median']:.3g} s")
         return result
@@ -424,16 +449,26 @@ def fmt_seconds(s: float | None) -> str:
     return "-" if s is None else f"{s:.3g}"
 
 
+def lift_vs_hand(result: dict) -> float | None:
+    """hand-omp median / lift median (above 1: lift is faster), where both ran."""
+    hand, lift = result["tools"].get("hand-omp"), result["tools"].get("lift")
+    if hand and lift and hand["median"] and lift["median"]:
+        return hand["median"] / lift["median"]
+    return None
+
+
 def summarize(results: list[dict], tools: list[str]) -> dict:
-    """Geometric mean per tool over kernels with a serial time (failures = 1.0x)."""
+    """Geometric mean per tool over kernels with a serial time (failures = 1.0x, n/a left
+    out), and of lift's speed relative to the hand-written OpenMP versions."""
     summary = {}
     timed = [r for r in results if r["tools"]["serial"]["median"] is not None]
     for tool in tools:
-        entries = [r["tools"][tool] for r in timed]
-        if not entries or all(e["status"] == "n/a" for e in entries):
+        entries = [r["tools"][tool] for r in timed if r["tools"][tool]["status"] != "n/a"]
+        if not entries:
             summary[tool] = None
             continue
         summary[tool] = geomean([e["speedup"] if e["speedup"] else 1.0 for e in entries])
+    summary["lift_vs_hand"] = geomean([x for x in map(lift_vs_hand, timed) if x is not None])
     lift_times = [r["lift_time"]["median"] for r in results if r["lift_time"]["median"] is not None]
     summary["lift_tool_median_s"] = statistics.median(lift_times) if lift_times else None
     return summary
@@ -442,25 +477,33 @@ def summarize(results: list[dict], tools: list[str]) -> dict:
 def table(results: list[dict], tools: list[str], summary: dict, args) -> str:
     par = [t for t in tools if t != "serial"]
     has_lift = "lift" in par
-    head = ["kernel", "serial s", *par] + (["lift tool s"] if has_lift else [])
+    has_ratio = has_lift and "hand-omp" in par
+    head = ["kernel", "serial s", *par] + (["lift/hand"] if has_ratio else []) + \
+        (["lift tool s"] if has_lift else [])
     rows = ["| " + " | ".join(head) + " |",
             "|---|" + "---:|" * (len(head) - 1)]
     for r in results:
         serial = r["tools"]["serial"]
         row = [r["kernel"], fmt_seconds(serial["median"]) if serial["median"] else serial["status"]]
         row += [cell_text(r["tools"][t]) if serial["median"] else "-" for t in par]
+        if has_ratio:
+            ratio = lift_vs_hand(r)
+            row.append(f"{ratio:.2f}x" if ratio else "-")
         if has_lift:
             row.append(fmt_seconds(r["lift_time"]["median"]))
         rows.append("| " + " | ".join(row) + " |")
-    gm = ["**geomean** (failures count 1.0x)", ""]
+    gm = ["**geomean** (failures count 1.0x, n/a left out)", ""]
     gm += [f"**{summary[t]:.2f}x**" if summary[t] else "n/a" for t in par]
+    if has_ratio:
+        gm.append(f"**{summary['lift_vs_hand']:.2f}x**" if summary["lift_vs_hand"] else "n/a")
     if has_lift:
         gm.append(f"**{fmt_seconds(summary['lift_tool_median_s'])}**")
     rows.append("| " + " | ".join(gm) + " |")
     sizes = "lift-bench sizes" if args.sizes == "bench" else "default (small) sizes"
     title = (f"{len(results)} corpus programs, {sizes}, {args.threads} threads, median of "
              f"{args.repeat} run(s); speedup over `gcc -O3 -march=native` serial (higher is better); "
-             f"'wrong' = output differs from serial; 'lift tool s' = median time of the lift run itself.")
+             f"'wrong' = output differs from serial; 'lift/hand' = lift's speed relative to the "
+             f"application's hand-written OpenMP version; 'lift tool s' = median time of the lift run itself.")
     return title + "\n\n" + "\n".join(rows)
 
 
@@ -570,6 +613,7 @@ def write_report(out: Path, header: dict, results: list[dict], tools: list[str],
         "complete": complete,
         "wall_s": round(time.time() - started, 1),
         "geomean": {t: summary[t] for t in tools if t != "serial"},
+        "lift_vs_hand_geomean": summary["lift_vs_hand"],
         "lift_tool_median_s": summary["lift_tool_median_s"],
         "size_notes": notes,
         "kernels": results,
