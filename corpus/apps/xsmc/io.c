@@ -7,7 +7,7 @@
 Inputs read_cli(int argc, char **argv)
 {
     Inputs in;
-    in.lookups = argc > 1 ? atol(argv[1]) : 250000;
+    in.lookups = argc > 1 ? atol(argv[1]) : 200000;
     in.n_gridpoints = argc > 2 ? atol(argv[2]) : 11303;
     in.n_isotopes = argc > 3 ? atoi(argv[3]) : 68;
     in.verify_every = 997;
