@@ -537,3 +537,38 @@ def test_a_crashing_worker_fails_only_its_file(tree):
     assert seen == ["a.c", "src/b.c", "src/sub/c.c"]
     assert (tree / "out" / "a.c").exists() and (tree / "out" / "src" / "sub" / "c.c").exists()
     assert not (tree / "out" / "src" / "b.c").exists()
+
+
+# 8. the benchmark's hand-written OpenMP column --------------------------------------------
+
+def _bench_module():
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        import bench
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    return bench
+
+
+def test_bench_finds_the_hand_written_openmp_versions_of_the_apps():
+    bench = _bench_module()
+    programs = bench.discover(REPO / "corpus", {"apps/xsmc", "apps/stencil3d", "apps/cg", "gemm"})
+    assert {p.name: bench.has_hand_omp(p) for p in programs} == {
+        "apps/xsmc": True, "apps/stencil3d": True, "apps/cg": False, "gemm": False}
+
+
+def test_bench_summary_leaves_na_out_and_compares_lift_with_the_hand_version():
+    bench = _bench_module()
+
+    def result(serial, hand, lift):
+        def cell(t):
+            return {"status": "ok" if t else "n/a", "median": t, "speedup": serial / t if t else None}
+        return {"tools": {"serial": cell(serial), "hand-omp": cell(hand), "lift": cell(lift)},
+                "lift_time": {"median": None}}
+
+    results = [result(4.0, 2.0, 1.0), result(4.0, 1.0, 2.0), result(1.0, None, 0.5)]
+    summary = bench.summarize(results, ["serial", "hand-omp", "lift"])
+    assert summary["hand-omp"] == pytest.approx((2.0 * 4.0) ** 0.5)  # the n/a kernel left out
+    assert summary["lift"] == pytest.approx((4.0 * 2.0 * 2.0) ** (1 / 3))
+    assert [bench.lift_vs_hand(r) for r in results] == [2.0, 0.5, None]
+    assert summary["lift_vs_hand"] == pytest.approx(1.0)
