@@ -70,10 +70,11 @@ build/plain build/lift build/omp:
 	mkdir -p $@
 
 # Lines are "name: value"; values are compared with a relative tolerance, names must match.
-COMPARE = awk -v rtol=$(RTOL) 'NR == FNR { want[$$1] = $$2; next } \
+# $(call COMPARE,KIND) names the build compared with the plain one in its messages.
+COMPARE = awk -v rtol=$(RTOL) -v kind='$(1)' 'NR == FNR { want[$$1] = $$2; next } \
 	  { if (!($$1 in want)) { print "unexpected line: " $$0; bad = 1; next } \
 	    d = $$2 - want[$$1]; if (d < 0) d = -d; m = want[$$1] < 0 ? -want[$$1] : want[$$1]; \
-	    if (d > rtol * m) { print "mismatch: " $$1 " " want[$$1] " (plain) vs " $$2 " (lifted)"; bad = 1 } \
+	    if (d > rtol * m) { print "mismatch: " $$1 " " want[$$1] " (plain) vs " $$2 " (" kind ")"; bad = 1 } \
 	    seen[$$1] = 1 } \
 	  END { for (k in want) if (!(k in seen)) { print "missing line: " k; bad = 1 } \
 	        if (bad) exit 1 }'
@@ -84,7 +85,7 @@ define compare_at_threads
 	./build/$(APP) $(ARGS) > build/plain.out
 	@for t in $(THREADS); do \
 	  OMP_NUM_THREADS=$$t ./build/$(APP)_$(1) $(ARGS) > build/$(1).$$t.out || exit 1; \
-	  $(COMPARE) build/plain.out build/$(1).$$t.out || exit 1; \
+	  $(call COMPARE,$(2)) build/plain.out build/$(1).$$t.out || exit 1; \
 	  echo "check: $(2) build agrees with plain build at $$t threads"; \
 	done
 endef
