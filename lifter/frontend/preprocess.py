@@ -214,17 +214,20 @@ def _quote(path: str) -> str:
 
 
 _ESCAPE_RE = re.compile(rb'\\([0-7]{1,3}|.)', re.S)
+# The simple escapes of C; cpp writes \n for a newline in a `#line` name, lift's _quote octal.
+_SIMPLE_ESCAPES = {b"n": b"\n", b"t": b"\t", b"r": b"\r", b"a": b"\a", b"b": b"\b", b"f": b"\f",
+                   b"v": b"\v"}
 
 
 def unescape_marker(name: str) -> str:
-    """A line marker's file name as a path: undo cpp's escapes (\\\\, \\", octal)."""
+    """A line marker's file name as a path: undo cpp's escapes (\\\\, \\", \\n, octal)."""
     if "\\" not in name:
         return name
     raw = name.encode("utf-8", errors="surrogateescape")
 
     def one(m: re.Match) -> bytes:
         esc = m.group(1)
-        return bytes([int(esc, 8) & 0xFF]) if esc[:1].isdigit() else esc
+        return bytes([int(esc, 8) & 0xFF]) if esc[:1].isdigit() else _SIMPLE_ESCAPES.get(esc, esc)
 
     return _ESCAPE_RE.sub(one, raw).decode("utf-8", errors="surrogateescape")
 
