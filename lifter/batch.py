@@ -40,6 +40,7 @@ from lifter import __version__
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.driver import LiftOptions, LiftResult, lift_file
 from lifter.frontend.source import ENCODING_ERRORS
+from lifter.main_module import workers_can_start
 
 TOOL = f"lift {__version__}"
 DEFAULT_CACHE = ".lift-cache"  # under the output directory
@@ -570,6 +571,8 @@ def run_batch(jobs: list[FileJob], options: LiftOptions | None = None, batch: Ba
 
     deliver()
     workers = min(batch.jobs or default_jobs(), len(todo))
+    if workers > 1 and not workers_can_start():
+        workers = 1  # a script without a `__main__` guard would run again in every worker
     pool = None
     if workers > 1:
         try:
@@ -622,13 +625,21 @@ def _run_pool(pool, jobs, todo, options, fail_fast, finished, deliver, stopped) 
     for i in sorted(crashed):
         if stopped():
             break
-        try:
-            with cf.ProcessPoolExecutor(1, mp_context=ctx) as single:
-                outcome = single.submit(_work, jobs[i].path, options).result()
-        except cf.process.BrokenProcessPool:
-            outcome = _crashed(jobs[i].path)
-        finished(i, outcome)
+        finished(i, _work_alone(jobs[i].path, options, ctx))
         deliver()
+
+
+def _work_alone(path: str, options: LiftOptions, ctx) -> FileOutcome:
+    """Lift one file in a worker of its own. A worker that dies lifting it crashed on it; one
+    that cannot even start never ran lift on it, so the file is lifted in this process."""
+    started = False
+    try:
+        with cf.ProcessPoolExecutor(1, mp_context=ctx) as single:
+            single.submit(os.getpid).result()
+            started = True
+            return single.submit(_work, path, options).result()
+    except cf.process.BrokenProcessPool:
+        return _crashed(path) if started else _work(path, options)
 
 
 def _work_failed(path: str, exc: BaseException) -> FileOutcome:

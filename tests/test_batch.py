@@ -523,3 +523,46 @@ def test_a_crashing_worker_fails_only_its_file(tree):
     assert seen == ["a.c", "src/b.c", "src/sub/c.c"]
     assert (tree / "out" / "a.c").exists() and (tree / "out" / "src" / "sub" / "c.c").exists()
     assert not (tree / "out" / "src" / "b.c").exists()
+
+
+UNGUARDED_SCRIPT = """import sys
+{patch}from lifter.batch import BatchOptions, lift_batch
+result = lift_batch(["src"], "out", batch=BatchOptions(jobs=2))
+print(result.jobs, [(f.status, f.error.message if f.error else "") for f in result.files])
+sys.exit(0 if result.ok else 1)
+"""
+
+
+@pytest.mark.parametrize("patch", ["", "import lifter.batch\nlifter.batch.workers_can_start = lambda: True\n"],
+                         ids=["detected", "workers_fail_to_start"])
+def test_lift_batch_from_a_script_without_main_guard(tmp_path, patch):
+    """Workers import the main module again: a script calling lift_batch at its top level would
+    run again in each. It is detected and lifted in this process; and where workers start and die
+    before they lift anything (the detection bypassed), no file is called crashed."""
+    (tmp_path / "src").mkdir()
+    for k in range(3):
+        (tmp_path / "src" / f"s{k}.c").write_text(SCALE.replace("scale", f"scale{k}"))
+    (tmp_path / "run.py").write_text(UNGUARDED_SCRIPT.format(patch=patch))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "crashed" not in done.stdout + done.stderr
+    assert done.stdout.startswith("1 " if not patch else "2 "), done.stdout
+    for k in range(3):
+        assert "#pragma omp" in (tmp_path / "out" / "src" / f"s{k}.c").read_text()
+
+
+def test_guarded_scripts_and_modules_may_start_workers(tmp_path, monkeypatch):
+    from lifter import main_module
+
+    guarded = tmp_path / "guarded.py"
+    guarded.write_text('"""doc"""\nimport os\nX = [1, 2]\ndef f():\n    pass\nif __name__ == "__main__":\n    f()\n')
+    unguarded = tmp_path / "plain.py"
+    unguarded.write_text("import os\nfrom lifter.batch import lift_batch\nlift_batch(['a.c'], 'out')\n")
+    fake = type(sys)("__main__")
+    monkeypatch.setitem(sys.modules, "__main__", fake)
+    fake.__spec__ = None
+    for path, expected in ((guarded, True), (unguarded, False)):
+        fake.__file__ = str(path)
+        assert main_module.workers_can_start() is expected, path
