@@ -218,14 +218,20 @@ def tool_fingerprint() -> str:
 
 
 def _options_key(options: LiftOptions) -> str:
-    from lifter.frontend.preprocess import find_compiler
+    """Everything besides the input's text that decides a result: the options, the working
+    directory, the preprocessing compiler and its version (computed once per run: a compiler
+    upgraded in place changes what its headers say), the cache sizes that tile sizes come
+    from, and lift itself."""
+    from lifter.frontend.preprocess import compiler_version, find_compiler
+    from lifter.transform.tiling import cache_sizes
 
     try:
         compiler = find_compiler()
     except LiftError:
         compiler = ""
     return json.dumps({"options": dataclasses.asdict(options), "cwd": os.getcwd(), "cc": compiler,
-                       "tool": tool_fingerprint()}, sort_keys=True)
+                       "cc_version": compiler_version(compiler) if compiler else "",
+                       "caches": cache_sizes(), "tool": tool_fingerprint()}, sort_keys=True)
 
 
 class Cache:

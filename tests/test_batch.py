@@ -294,6 +294,40 @@ def test_cache_skips_unchanged_inputs_and_rechecks_headers(tree, monkeypatch):
     assert calls == [] and (tree / "out" / "src" / "b.c").exists()
 
 
+def test_cache_misses_when_the_caches_or_the_compiler_version_change(tree, monkeypatch):
+    """Tile sizes come from the caches in sysfs, and what the preprocessor makes of the system
+    headers from the compiler's version: a result lifted under other ones is not reused."""
+    from lifter.transform import tiling
+
+    calls = []
+    real = batch.lift_file
+    monkeypatch.setattr(batch, "lift_file", lambda p, o: calls.append(p) or real(p, o))
+    caches = tree / "sys-cache"
+    for index, (kind, level, size) in enumerate([("Data", 1, "32K"), ("Unified", 2, "1024K")]):
+        (caches / f"index{index}").mkdir(parents=True)
+        for name, value in (("type", kind), ("level", str(level)), ("size", size)):
+            (caches / f"index{index}" / name).write_text(value + "\n")
+    monkeypatch.setattr(tiling, "CACHE_DIR", caches)
+    version = tree / "cc-version"
+    version.write_text("cc (Test) 12.2.0\n")
+    compiler = tree / "cc"
+    compiler.write_text(f'#!/bin/sh\n[ "$1" = --version ] && exec cat {version}\nexec {shutil.which("gcc")} "$@"\n')
+    compiler.chmod(0o755)
+    monkeypatch.setenv("LIFT_CPP_CC", str(compiler))
+    args = ["a.c", "-d", "out", "-j", "1", "-q"]
+
+    def lifted_again() -> bool:
+        calls.clear()
+        assert lift(*args).code == 0
+        return calls == ["a.c"]
+
+    assert lifted_again() and not lifted_again()
+    (caches / "index1" / "size").write_text("2048K\n")
+    assert lifted_again() and not lifted_again()
+    version.write_text("cc (Test) 13.1.0\n")
+    assert lifted_again() and not lifted_again()
+
+
 def test_explicit_cache_dir_and_single_file_cache(tree, monkeypatch):
     calls = []
     real = batch.lift_file

@@ -94,6 +94,17 @@ def find_compiler() -> str:
     raise LiftError("lift", 0, 0, "no C compiler found to preprocess with (install gcc)")
 
 
+def compiler_version(compiler: str) -> str:
+    """The first line of `compiler --version` ('' if it says nothing): the cache key has it."""
+    try:
+        done = subprocess.run([compiler, "--version"], capture_output=True, timeout=PREPROCESS_TIMEOUT_S,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    lines = done.stdout.decode("utf-8", errors="replace").splitlines()
+    return lines[0].strip() if lines else ""
+
+
 def preprocess(path: str, text: str, options: PreprocessOptions) -> Preprocessed:
     """Run the preprocessor on `text` as if it were the file `path`."""
     directory = os.path.dirname(os.path.abspath(path)) if path != "<stdin>" else os.getcwd()
