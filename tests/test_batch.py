@@ -600,3 +600,22 @@ def test_guarded_scripts_and_modules_may_start_workers(tmp_path, monkeypatch):
     for path, expected in ((guarded, True), (unguarded, False)):
         fake.__file__ = str(path)
         assert main_module.workers_can_start() is expected, path
+
+
+@needs_make
+def test_readme_make_rules_keep_lifted_files(tmp_path):
+    """The README's pattern rules, in a Makefile that builds an object from the lifted file:
+    the lifted file is kept (not deleted as an intermediate file) and a second make does nothing."""
+    readme = (REPO / "README.md").read_text()
+    rules = re.search(r"```make\n(.*?)```", readme, re.S).group(1)
+    (tmp_path / "Makefile").write_text(
+        "all: axpy.omp.o\n\n%.omp.o: %.lifted.c\n\t$(CC) -fopenmp -c $< -o $@\n\n" + rules)
+    (tmp_path / "axpy.c").write_text(SCALE)
+    tool = f"LIFT_TOOL={sys.executable} -m lifter"
+    first = _make(tmp_path, tool)
+    assert "-m lifter" in first and (tmp_path / "axpy.lifted.c").exists(), first
+    assert "#pragma omp" in (tmp_path / "axpy.lifted.c").read_text()
+    assert "Nothing to be done" in _make(tmp_path, tool)
+    time.sleep(0.05)
+    os.utime(tmp_path / "axpy.c")
+    assert "-m lifter" in _make(tmp_path, tool)
