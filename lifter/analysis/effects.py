@@ -28,6 +28,9 @@ PURE_FUNCTIONS = {
 REDUCTION_OPS = {"+=": "+", "-=": "+", "*=": "*", "&=": "&", "|=": "|", "^=": "^"}
 WORLD = "<world>"
 GENERIC = "_Generic"  # the name a `_Generic` selection has in remarks (see _generic)
+# pycparser parses `_Generic` from 3.11 on (the version pyproject.toml asks for); run from a source
+# tree with an older one, a file using it is a syntax error, and nothing else changes.
+GENERIC_SELECTION = getattr(c_ast, "GenericSelection", ())
 MEMORY = "<memory>"
 
 
@@ -212,7 +215,7 @@ class _Collector:
         if isinstance(node, c_ast.FuncCall):
             self._call(node)
             return
-        if isinstance(node, c_ast.GenericSelection):
+        if isinstance(node, GENERIC_SELECTION):
             self._generic(node)
             return
         if isinstance(node, c_ast.Typename):
@@ -286,7 +289,7 @@ class _Collector:
             elif not isinstance(target, (c_ast.Constant, c_ast.BinaryOp)) or _has_pointer_ops(target):
                 self._memory(True, line, target)
 
-    def _generic(self, node: c_ast.GenericSelection):
+    def _generic(self, node):
         """`_Generic(c, T: e, ...)` evaluates one `e`, chosen by types the analysis does not know:
         every `e` is a guarded (may) access, and the selection counts as an unknown call, so the
         loops around it stay sequential with a remark naming it."""
