@@ -238,8 +238,9 @@ class Cache:
     """Results of earlier runs, keyed by everything that decides them.
 
     The key covers lift (version and source), the options, the working directory, the
-    compiler and its version, the cache sizes, the input's name and its bytes; an entry is used only if every header it
-    included still has the content it had (headers are hashed once per run).
+    compiler and its version, the cache sizes, the input's name and its bytes; an entry is
+    used only if every header it included still has the content it had (headers are hashed
+    once per run).
     """
 
     def __init__(self, directory: str, options: LiftOptions):
