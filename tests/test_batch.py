@@ -295,6 +295,40 @@ def test_cache_skips_unchanged_inputs_and_rechecks_headers(tree, monkeypatch):
     assert calls == [] and (tree / "out" / "src" / "b.c").exists()
 
 
+def test_cache_misses_when_the_caches_or_the_compiler_version_change(tree, monkeypatch):
+    """Tile sizes come from the caches in sysfs, and what the preprocessor makes of the system
+    headers from the compiler's version: a result lifted under other ones is not reused."""
+    from lifter.transform import tiling
+
+    calls = []
+    real = batch.lift_file
+    monkeypatch.setattr(batch, "lift_file", lambda p, o: calls.append(p) or real(p, o))
+    caches = tree / "sys-cache"
+    for index, (kind, level, size) in enumerate([("Data", 1, "32K"), ("Unified", 2, "1024K")]):
+        (caches / f"index{index}").mkdir(parents=True)
+        for name, value in (("type", kind), ("level", str(level)), ("size", size)):
+            (caches / f"index{index}" / name).write_text(value + "\n")
+    monkeypatch.setattr(tiling, "CACHE_DIR", caches)
+    version = tree / "cc-version"
+    version.write_text("cc (Test) 12.2.0\n")
+    compiler = tree / "cc"
+    compiler.write_text(f'#!/bin/sh\n[ "$1" = --version ] && exec cat {version}\nexec {shutil.which("gcc")} "$@"\n')
+    compiler.chmod(0o755)
+    monkeypatch.setenv("LIFT_CPP_CC", str(compiler))
+    args = ["a.c", "-d", "out", "-j", "1", "-q"]
+
+    def lifted_again() -> bool:
+        calls.clear()
+        assert lift(*args).code == 0
+        return calls == ["a.c"]
+
+    assert lifted_again() and not lifted_again()
+    (caches / "index1" / "size").write_text("2048K\n")
+    assert lifted_again() and not lifted_again()
+    version.write_text("cc (Test) 13.1.0\n")
+    assert lifted_again() and not lifted_again()
+
+
 def test_explicit_cache_dir_and_single_file_cache(tree, monkeypatch):
     calls = []
     real = batch.lift_file
@@ -572,3 +606,65 @@ def test_bench_summary_leaves_na_out_and_compares_lift_with_the_hand_version():
     assert summary["lift"] == pytest.approx((4.0 * 2.0 * 2.0) ** (1 / 3))
     assert [bench.lift_vs_hand(r) for r in results] == [2.0, 0.5, None]
     assert summary["lift_vs_hand"] == pytest.approx(1.0)
+
+
+UNGUARDED_SCRIPT = """import sys
+{patch}from lifter.batch import BatchOptions, lift_batch
+result = lift_batch(["src"], "out", batch=BatchOptions(jobs=2))
+print(result.jobs, [(f.status, f.error.message if f.error else "") for f in result.files])
+sys.exit(0 if result.ok else 1)
+"""
+
+
+@pytest.mark.parametrize("patch", ["", "import lifter.batch\nlifter.batch.workers_can_start = lambda: True\n"],
+                         ids=["detected", "workers_fail_to_start"])
+def test_lift_batch_from_a_script_without_main_guard(tmp_path, patch):
+    """Workers import the main module again: a script calling lift_batch at its top level would
+    run again in each. It is detected and lifted in this process; and where workers start and die
+    before they lift anything (the detection bypassed), no file is called crashed."""
+    (tmp_path / "src").mkdir()
+    for k in range(3):
+        (tmp_path / "src" / f"s{k}.c").write_text(SCALE.replace("scale", f"scale{k}"))
+    (tmp_path / "run.py").write_text(UNGUARDED_SCRIPT.format(patch=patch))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "crashed" not in done.stdout + done.stderr
+    assert done.stdout.startswith("1 " if not patch else "2 "), done.stdout
+    for k in range(3):
+        assert "#pragma omp" in (tmp_path / "out" / "src" / f"s{k}.c").read_text()
+
+
+def test_guarded_scripts_and_modules_may_start_workers(tmp_path, monkeypatch):
+    from lifter import main_module
+
+    guarded = tmp_path / "guarded.py"
+    guarded.write_text('"""doc"""\nimport os\nX = [1, 2]\ndef f():\n    pass\nif __name__ == "__main__":\n    f()\n')
+    unguarded = tmp_path / "plain.py"
+    unguarded.write_text("import os\nfrom lifter.batch import lift_batch\nlift_batch(['a.c'], 'out')\n")
+    fake = type(sys)("__main__")
+    monkeypatch.setitem(sys.modules, "__main__", fake)
+    fake.__spec__ = None
+    for path, expected in ((guarded, True), (unguarded, False)):
+        fake.__file__ = str(path)
+        assert main_module.workers_can_start() is expected, path
+
+
+@needs_make
+def test_readme_make_rules_keep_lifted_files(tmp_path):
+    """The README's pattern rules, in a Makefile that builds an object from the lifted file:
+    the lifted file is kept (not deleted as an intermediate file) and a second make does nothing."""
+    readme = (REPO / "README.md").read_text()
+    rules = re.search(r"```make\n(.*?)```", readme, re.S).group(1)
+    (tmp_path / "Makefile").write_text(
+        "all: axpy.omp.o\n\n%.omp.o: %.lifted.c\n\t$(CC) -fopenmp -c $< -o $@\n\n" + rules)
+    (tmp_path / "axpy.c").write_text(SCALE)
+    tool = f"LIFT_TOOL={sys.executable} -m lifter"
+    first = _make(tmp_path, tool)
+    assert "-m lifter" in first and (tmp_path / "axpy.lifted.c").exists(), first
+    assert "#pragma omp" in (tmp_path / "axpy.lifted.c").read_text()
+    assert "Nothing to be done" in _make(tmp_path, tool)
+    time.sleep(0.05)
+    os.utime(tmp_path / "axpy.c")
+    assert "-m lifter" in _make(tmp_path, tool)

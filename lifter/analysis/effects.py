@@ -27,6 +27,10 @@ PURE_FUNCTIONS = {
 
 REDUCTION_OPS = {"+=": "+", "-=": "+", "*=": "*", "&=": "&", "|=": "|", "^=": "^"}
 WORLD = "<world>"
+GENERIC = "_Generic"  # the name a `_Generic` selection has in remarks (see _generic)
+# pycparser parses `_Generic` from 3.11 on (the version pyproject.toml asks for); run from a source
+# tree with an older one, a file using it is a syntax error, and nothing else changes.
+GENERIC_SELECTION = getattr(c_ast, "GenericSelection", ())
 MEMORY = "<memory>"
 
 
@@ -211,6 +215,9 @@ class _Collector:
         if isinstance(node, c_ast.FuncCall):
             self._call(node)
             return
+        if isinstance(node, GENERIC_SELECTION):
+            self._generic(node)
+            return
         if isinstance(node, c_ast.Typename):
             return
         for _, child in node.children():
@@ -281,6 +288,19 @@ class _Collector:
                     self.effects.refs.append(Ref(key, target.name, any_index, True, True, target.name, line))
             elif not isinstance(target, (c_ast.Constant, c_ast.BinaryOp)) or _has_pointer_ops(target):
                 self._memory(True, line, target)
+
+    def _generic(self, node):
+        """`_Generic(c, T: e, ...)` evaluates one `e`, chosen by types the analysis does not know:
+        every `e` is a guarded (may) access, and the selection counts as an unknown call, so the
+        loops around it stay sequential with a remark naming it."""
+        line = node.coord.line if node.coord else 0
+        self.effects.unknown_call = self.effects.unknown_call or GENERIC
+        self.effects.refs.append(Ref(WORLD, WORLD, [], True, True, GENERIC, line))
+        self.effects.refs.append(Ref(WORLD, WORLD, [], False, False, GENERIC, line))
+        guarded, self.guarded = self.guarded, True
+        for association in node.associations or []:
+            self.reads(association.expr)
+        self.guarded = guarded
 
     def _summarized_call(self, node: c_ast.FuncCall, summary) -> bool:
         """A call to a summarized file-local function: its effects through pointer arguments and

@@ -30,7 +30,7 @@ from pycparser import c_ast
 from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.dependences import compute_dependences
-from lifter.analysis.effects import MEMORY, WORLD
+from lifter.analysis.effects import GENERIC, MEMORY, WORLD
 from lifter.analysis.minplus import PathUpdate, declared_names, path_update
 from lifter.analysis.model import Access, LoopVerdict, Region
 from lifter.analysis.walk import walk
@@ -380,6 +380,8 @@ def describe(region: Region, loop, dep: CarriedDependence) -> str:
     src, dst = dep.source, dep.sink
     var = loop.var
     when = f"an earlier iteration of '{var}'"
+    if name == "<world>" and src.text == GENERIC:
+        return f"the {GENERIC} selection (line {src.line}) is analysed as an unknown call: it may have side effects"
     if name == "<world>":
         return f"call {src.text} (line {src.line}) may have side effects that later iterations see"
     if name == "<memory>":
