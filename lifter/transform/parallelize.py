@@ -33,6 +33,7 @@ import networkx as nx
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c, pw_to_c
+from lifter.transform.loop_vars import read_after
 from lifter.transform.rows_check import rows_test
 
 # Iterations x statements below which a parallel region costs more than it saves.
@@ -93,7 +94,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     inner = [g.nodes[n]["node"] for n in scope_descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
     loop_vars = [x.var for x in [m] + inner if not x.var_declared_in_header]
     for var in loop_vars:
-        if var in live:
+        if read_after(g, m.id, var):
             return f"loop variable '{var}' is used after the loop"
     for var in m.private:
         if var in live:

@@ -46,6 +46,7 @@ from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.locality import (move_child, origins_above, distribute, legal_tree, perfect_band,
                                        refresh_map_memlets, refresh_verdicts, restore, snapshot, stride_kind)
+from lifter.transform.loop_vars import escaping
 
 CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
 FALLBACK_CACHE = {1: 32 * 1024, 2: 256 * 1024}
@@ -141,7 +142,7 @@ def _tile(g, region: Region, band: list[str], sizes) -> bool:
     if any(h is None for h in headers):
         return False
     below = [d for d in scope_descendants(g, band[-1]) if isinstance(g.nodes[d]["node"], MapScope)]
-    if ({m.var for m in maps} | {g.nodes[d]["node"].var for d in below}) & set(g.graph["live_after"]):
+    if escaping(g, band + below):
         return False  # the loop variables end with other values after a tiled nest
     tasklets = [t for t in scope_descendants(g, band[-1]) if isinstance(g.nodes[t]["node"], Tasklet)]
     if any(region.statements[t].opaque_reason for t in tasklets):
