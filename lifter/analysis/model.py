@@ -45,6 +45,7 @@ class Loop:
     children: list = field(default_factory=list)  # Loop ids and Statement ids, in order
     offset: int | None = None  # character offset of `for` in the user's file, if it is there
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent, outermost first
+    position: int = 0  # its place among its parent's children (the schedule's beta at its depth)
 
 
 @dataclass

@@ -104,6 +104,10 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
         run.append(k)
     if run:
         singles.append(run)
+    for run in singles:
+        first, last = g.nodes[run[0]]["node"].span[0], g.nodes[run[-1]]["node"].span[1]
+        if any(first <= n.offset < last for n in planned):
+            return False  # an `omp for` inside an `omp single` is a closely nested worksharing region
     works = [n.plan.work for n in planned]
     condition = " || ".join(dict.fromkeys(f"({w})" for w in works)) if all(works) else ""
     guard = " && ".join(dict.fromkeys(c for c in guards if c))
