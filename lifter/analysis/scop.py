@@ -641,6 +641,8 @@ class RegionBuilder:
             c.ndim = len(chain)
             c.dims = [""] + extents(chain)
             c.strides = ["*".join(m) if m else "1" for m in chain]
+        if sym is not None:
+            c.qualifiers = sym.qualifiers
         self.containers[ref.key] = c
         return c
 
