@@ -30,6 +30,7 @@ import re
 import islpy as isl
 import networkx as nx
 
+from lifter.frontend.spans import without_comments
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c, pw_to_c
@@ -69,8 +70,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         return f"parallel only when {m.condition}, a test of values this backend does not make"
     if m.offset is None:
         return "the loop comes from a macro expansion, so lift cannot annotate it in place"
-    if not canonical(m.header):
-        return "the loop header is not in OpenMP's canonical form as written (parenthesized parts)"
+    if not canonical(m.header, m.var):
+        return "the loop header is not in OpenMP's canonical loop form (OpenMP 5.x, 4.4.1) as written"
     sections, section_limits = {}, []
     for name, op in m.reductions:
         node = _container(g, name)
@@ -222,13 +223,38 @@ def names(text: str) -> set[str]:
     return set(re.findall(r"[A-Za-z_]\w*", text))
 
 
-def canonical(header: str) -> bool:
-    """`for (init; test; step)` with no part wrapped in parentheses (gcc rejects those)."""
-    if not header:
+def canonical(header: str, var: str) -> bool:
+    """The header is in OpenMP's canonical loop form (OpenMP 5.x, 4.4.1) as written, which gcc
+    checks for `omp for` and `omp simd`: `[type] var = lb`; `var op b` or `b op var` with `op`
+    one of `< <= > >= !=` and `b` free of `var` and of operators that bind looser than `op`
+    (`i < n && i < m` is rejected: "invalid controlling predicate"); `var++`, `++var`, `var--`,
+    `--var`, `var += s`, `var -= s`, `var = var + s`, `var = s + var` or `var = var - s`."""
+    if not header or "(" not in header:
         return False
-    inner = header[header.index("(") + 1:header.rindex(")")] if "(" in header else ""
-    parts = inner.split(";")
-    return len(parts) == 3 and not any(part.strip().startswith("(") for part in parts)
+    parts = without_comments(header[header.index("(") + 1:header.rindex(")")]).split(";")
+    if len(parts) != 3:
+        return False
+    init, test, step = (" ".join(part.split()) for part in parts)
+    v = re.escape(var)
+    init_match = re.fullmatch(rf"(?:[A-Za-z_][\w ]*? )?{v} ?= ?(?P<e>.+)", init)
+    test_match = re.fullmatch(rf"{v} ?(?:<=|>=|<|>|!=) ?(?P<e>.+)", test) \
+        or re.fullmatch(rf"(?P<e>.+?) ?(?:<=|>=|<|>|!=) ?{v}", test)
+    step_match = re.fullmatch(rf"(?:{v} ?(?:\+\+|--)|(?:\+\+|--) ?{v})(?P<e>)", step) \
+        or re.fullmatch(rf"{v} ?[+-]= ?(?P<e>.+)", step) \
+        or re.fullmatch(rf"{v} ?= ?(?:{v} ?[+-] ?(?P<e>.+)|(?P<f>.+?) ?\+ ?{v})", step)
+    if not (init_match and test_match and step_match):
+        return False
+    bounds = [init_match["e"], test_match["e"], step_match["e"] or step_match.groupdict().get("f") or "0"]
+    return all(_operand(b) for b in bounds) and var not in names(test_match["e"] + " " + bounds[2])
+
+
+def _operand(text: str) -> bool:
+    """No operator outside parentheses that binds looser than a comparison (or is one)."""
+    depth, top = 0, []
+    for char in text.replace("<<", "  ").replace(">>", "  ").replace("->", "  "):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(char, 0)
+        top.append(char if depth == 0 else " ")
+    return re.search(r"&&|\|\||[?,<>]|[^=!<>]=(?!=)|==|!=", "".join(top)) is None
 
 
 def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | None:

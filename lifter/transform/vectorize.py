@@ -32,7 +32,7 @@ def qualifies(g, region: Region, m: MapScope, restructured: bool = False) -> boo
     where its reorder guard holds (unroll-and-jam asks so): that test of the whole nest's
     pointers covers the loop's, and a versioned loop's sequential copy is then re-emitted too,
     without directives."""
-    if m.schedule != "parallel" or m.offset is None or m.private or m.lastprivate or not canonical(m.header):
+    if m.schedule != "parallel" or m.offset is None or m.private or m.lastprivate or not canonical(m.header, m.var):
         return False
     kids = scope_children(g, m.id)
     if any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
