@@ -122,7 +122,10 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         conditions.append(alias)
     if m.condition:
         conditions.append(m.condition)
-    private = sorted(set(v for v in loop_vars if v != m.var) | set(m.private))
+    private = _clause_variables(g, m, live)
+    if isinstance(private, str):
+        return private
+    private = sorted(set(v for v in loop_vars if v != m.var) | set(private))
     scalars = [(name, op) for name, op in m.reductions]
     # A false `if` clause still privatizes: reductions and lastprivate copies would
     # then be wrong when pointers overlap, and lastprivate leaves its variable
@@ -147,6 +150,37 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
                      versioned, sections, guard, work_condition, _schedule(g, m, inner))
     return ""
+
+
+def _clause_variables(g, m: MapScope, live) -> list[str] | str:
+    """The variables `private` names for `m`, or why no clause can say what it needs.
+
+    The analysis privatizes struct members one by one (`d.x`), but a clause names
+    variables: `private(d)`. That gives each thread an uninitialized `d`, which is
+    right when every member of `d` the loop touches is privatized (written before
+    it is read in every iteration) and nothing reads `d` after the loop. A member
+    reached through a pointer (`p->x`) is not a variable of its own, and neither a
+    member nor its struct may be lastprivate or a reduction here: stay sequential.
+    """
+    members = [name for name in m.private if not name.isidentifier()]
+    odd = [name for name in m.lastprivate + [name for name, _ in m.reductions] if not name.isidentifier()]
+    if odd:
+        return f"'{odd[0]}' is a struct member, which an OpenMP clause cannot name"
+    if not members:
+        return list(m.private)
+    region = g.graph["region"]
+    touched = {region.containers[a.container].name for t in scope_descendants(g, m.id) if t in region.statements
+               for a in region.statements[t].accesses}
+    out = [name for name in m.private if name.isidentifier()]
+    for name in members:
+        base = re.match(r"[A-Za-z_]\w*", name)
+        if base is None or not name[base.end():].startswith(".") or base.group() in live:
+            return f"'{name}' is privatized, but an OpenMP clause can only name its whole variable"
+        siblings = {t for t in touched if re.match(rf"{base.group()}\b(?!\s*\()", t)}
+        if not siblings <= set(m.private):
+            return f"'{name}' is privatized, but other members of '{base.group()}' are shared in the loop"
+        out.append(base.group())
+    return sorted(set(out))
 
 
 def _touches_other_elements(g, m: MapScope, name: str) -> bool:

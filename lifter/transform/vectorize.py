@@ -37,7 +37,7 @@ def qualifies(g, region: Region, m: MapScope, restructured: bool = False) -> boo
     kids = scope_children(g, m.id)
     if any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
         return False
-    if any(region.containers_by_name(name).ndim > 0 for name, _ in m.reductions):
+    if any(region.containers_by_name(name).ndim > 0 or not name.isidentifier() for name, _ in m.reductions):
         return False
     parent = scope_parent(g, m.id)
     if parent != STATE and g.nodes[parent]["node"].plan is not None and g.nodes[parent]["node"].plan.collapse > 1:
