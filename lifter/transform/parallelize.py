@@ -270,7 +270,7 @@ def canonical(header: str, var: str) -> bool:
         return False
     init, test, step = (" ".join(part.split()) for part in parts)
     v = re.escape(var)
-    init_match = re.fullmatch(rf"(?:[A-Za-z_][\w ]*? )?{v} ?= ?(?P<e>.+)", init)
+    init_match = re.fullmatch(rf"(?:(?:[A-Za-z_]\w*(?: ?\([^=;,]*\))?) )*{v} ?= ?(?P<e>.+)", init)
     test_match = re.fullmatch(rf"{v} ?(?:<=|>=|<|>|!=) ?(?P<e>.+)", test) \
         or re.fullmatch(rf"(?P<e>.+?) ?(?:<=|>=|<|>|!=) ?{v}", test)
     step_match = re.fullmatch(rf"(?:{v} ?(?:\+\+|--)|(?:\+\+|--) ?{v})(?P<e>)", step) \
