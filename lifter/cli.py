@@ -22,6 +22,7 @@ from lifter.diagnostics import Diagnostic, LiftError
 from lifter.driver import LiftOptions, lift_file
 from lifter.frontend.preprocess import PreprocessOptions
 from lifter.frontend.source import ENCODING_ERRORS
+from lifter.transform.tiling import MAX_TILE_SIZE
 
 # cc flags that do not change preprocessing: accepted so `lift $(CFLAGS) ...` works.
 _IGNORED_FLAG = re.compile(r"^-(W.*|f.*|m.*|g.*|pedantic.*|pthread|pipe|ansi|c|shared|static|fPIC|l.*|L.*|s)$")
@@ -276,8 +277,8 @@ def _sizes(value: str | None) -> tuple[int, ...]:
         sizes = tuple(int(x) for x in value.split(","))
     except ValueError:
         sizes = ()
-    if not sizes or min(sizes) < 2:
-        raise click.BadParameter(f"expected integers of at least 2 separated by commas, got '{value}'")
+    if not sizes or min(sizes) < 2 or max(sizes) > MAX_TILE_SIZE:
+        raise click.BadParameter(f"expected integers from 2 to {MAX_TILE_SIZE} separated by commas, got '{value}'")
     return sizes
 
 

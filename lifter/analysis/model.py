@@ -45,6 +45,7 @@ class Loop:
     children: list = field(default_factory=list)  # Loop ids and Statement ids, in order
     offset: int | None = None  # character offset of `for` in the user's file, if it is there
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent, outermost first
+    position: int = 0  # its place among its parent's children (the schedule's beta at its depth)
 
 
 @dataclass
@@ -94,6 +95,7 @@ class Container:
     dims: list[str] = field(default_factory=list)  # declared extents as C text ('' where unknown)
     strides: list[str] = field(default_factory=list)  # a delinearized flat buffer: C stride per dimension
     field: str = ""  # one field of an array of structs ('.x'): `name[i].x`
+    qualifiers: frozenset = frozenset()  # `volatile`, `_Atomic` (symbols.SHARED_QUALIFIERS) of its declaration
 
 
 @dataclass

@@ -318,7 +318,7 @@ class RegionBuilder:
         line, column = node.coord.line, node.coord.column
         loop = Loop(loop_id, header.var, node, line, column, len(outer), parent, self.function,
                     header.lower, header.upper, header.step, header.decreasing, header.declared,
-                    offset=self.locate(node), conditions=list(self._conditions))
+                    offset=self.locate(node), conditions=list(self._conditions), position=beta[-1])
         self.loops[loop_id] = loop
         if parent is not None:
             self.loops[parent].children.append(loop_id)
@@ -641,6 +641,8 @@ class RegionBuilder:
             c.ndim = len(chain)
             c.dims = [""] + extents(chain)
             c.strides = ["*".join(m) if m else "1" for m in chain]
+        if sym is not None:
+            c.qualifiers = sym.qualifiers
         self.containers[ref.key] = c
         return c
 

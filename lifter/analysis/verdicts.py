@@ -231,6 +231,9 @@ def verdict(region: Region, nest: Nest, live_after, index: DependenceIndex | Non
 def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> LoopVerdict:
     access_of = {a.id: a for s in region.statements.values() for a in s.accesses}
     loop_id, inside = nest.loop, nest.inside
+    shared = _shared_access(region, inside)
+    if shared:
+        return LoopVerdict(False, reason=shared)
     loop = region.loops[loop_id]
     inner_loops = set(region.loops_inside(loop_id))
     carried: list[CarriedDependence] = []
@@ -272,6 +275,24 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
     if opaque:
         reason = f"contains code modelled conservatively ({opaque[0].opaque_reason}, line {opaque[0].line})"
     return LoopVerdict(True, sorted(set(reductions)), sorted(set(private)), sorted(set(lastprivate)), reason)
+
+
+def _shared_access(region: Region, inside) -> str:
+    """Why the loop must keep its order because of a `volatile` or `_Atomic` object, or ''.
+
+    Each access to a volatile object is an observable event, in program order. An
+    `_Atomic` object may be read in parallel, but a write to it is either a race
+    the dependences do not show (the analysis treats it as a plain scalar) or a
+    reduction, and OpenMP forbids `_Atomic` variables in data-sharing clauses.
+    """
+    for sid in inside:
+        for a in region.statements[sid].accesses:
+            container = region.containers[a.container]
+            if "volatile" in container.qualifiers:
+                return f"it accesses volatile '{container.name}' (line {a.line}), whose accesses keep their order"
+            if "_Atomic" in container.qualifiers and a.is_write:
+                return f"it writes _Atomic '{container.name}' (line {a.line}), which no OpenMP clause may privatize or reduce"
+    return ""
 
 
 def _ordered(containers, carried):

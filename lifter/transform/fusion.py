@@ -37,12 +37,13 @@ from lifter.graph.build import STATE, build_graph
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants
 from lifter.transform.locality import (move_child, origins_above, legal_tree, refresh_map_memlets, refresh_verdicts,
                                        reorder_guard)
+from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import attach_source_text
 
 
 def fuse_maps(g: nx.MultiDiGraph, region: Region) -> None:
-    if not g.graph.get("reemittable"):
-        return
+    if not g.graph.get("reemittable") or escaping(g):
+        return  # moving a loop's statements past another's would change what its variable is read as
     try:
         changed = _fuse_children(g, region, STATE)
     except isl.Error:

@@ -37,14 +37,15 @@ from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE, add_map_memlets
 from lifter.graph.ranges import access_range
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.transform.loop_vars import escaping
 from lifter.transform.parallelize import region_alias_check
 
 MAX_BAND = 4  # 4! = 24 permutations at most
 
 
 def improve_locality(g: nx.MultiDiGraph, region: Region) -> None:
-    if not g.graph.get("reemittable"):
-        return
+    if not g.graph.get("reemittable") or escaping(g):
+        return  # distribution or interchange would change the value a loop leaves its variable
     saved = snapshot(g)
     changed = False
     try:
@@ -228,6 +229,8 @@ def legal_tree(g, region: Region) -> bool:
     """
     if reorder_guard(g).startswith("!"):
         return False
+    if not region.statements:
+        return True  # an empty nest has nothing to order
     try:
         with isl_budget():
             return _forward(region, _tree_schedule(g, region))

@@ -30,9 +30,11 @@ import re
 import islpy as isl
 import networkx as nx
 
+from lifter.frontend.spans import without_comments
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c, pw_to_c
+from lifter.transform.loop_vars import read_after
 from lifter.transform.rows_check import rows_test
 
 # Iterations x statements below which a parallel region costs more than it saves.
@@ -68,8 +70,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         return f"parallel only when {m.condition}, a test of values this backend does not make"
     if m.offset is None:
         return "the loop comes from a macro expansion, so lift cannot annotate it in place"
-    if not canonical(m.header):
-        return "the loop header is not in OpenMP's canonical form as written (parenthesized parts)"
+    if not canonical(m.header, m.var):
+        return "the loop header is not in OpenMP's canonical loop form (OpenMP 5.x, 4.4.1) as written"
     sections, section_limits = {}, []
     for name, op in m.reductions:
         node = _container(g, name)
@@ -93,7 +95,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     inner = [g.nodes[n]["node"] for n in scope_descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
     loop_vars = [x.var for x in [m] + inner if not x.var_declared_in_header]
     for var in loop_vars:
-        if var in live:
+        if read_after(g, m.id, var):
             return f"loop variable '{var}' is used after the loop"
     for var in m.private:
         if var in live:
@@ -120,7 +122,10 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         conditions.append(alias)
     if m.condition:
         conditions.append(m.condition)
-    private = sorted(set(v for v in loop_vars if v != m.var) | set(m.private))
+    private = _clause_variables(g, m, live)
+    if isinstance(private, str):
+        return private
+    private = sorted(set(v for v in loop_vars if v != m.var) | set(private))
     scalars = [(name, op) for name, op in m.reductions]
     # A false `if` clause still privatizes: reductions and lastprivate copies would
     # then be wrong when pointers overlap, and lastprivate leaves its variable
@@ -145,6 +150,37 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
                      versioned, sections, guard, work_condition, _schedule(g, m, inner))
     return ""
+
+
+def _clause_variables(g, m: MapScope, live) -> list[str] | str:
+    """The variables `private` names for `m`, or why no clause can say what it needs.
+
+    The analysis privatizes struct members one by one (`d.x`), but a clause names
+    variables: `private(d)`. That gives each thread an uninitialized `d`, which is
+    right when every member of `d` the loop touches is privatized (written before
+    it is read in every iteration) and nothing reads `d` after the loop. A member
+    reached through a pointer (`p->x`) is not a variable of its own, and neither a
+    member nor its struct may be lastprivate or a reduction here: stay sequential.
+    """
+    members = [name for name in m.private if not name.isidentifier()]
+    odd = [name for name in m.lastprivate + [name for name, _ in m.reductions] if not name.isidentifier()]
+    if odd:
+        return f"'{odd[0]}' is a struct member, which an OpenMP clause cannot name"
+    if not members:
+        return list(m.private)
+    region = g.graph["region"]
+    touched = {region.containers[a.container].name for t in scope_descendants(g, m.id) if t in region.statements
+               for a in region.statements[t].accesses}
+    out = [name for name in m.private if name.isidentifier()]
+    for name in members:
+        base = re.match(r"[A-Za-z_]\w*", name)
+        if base is None or not name[base.end():].startswith(".") or base.group() in live:
+            return f"'{name}' is privatized, but an OpenMP clause can only name its whole variable"
+        siblings = {t for t in touched if re.match(rf"{base.group()}\b(?!\s*\()", t)}
+        if not siblings <= set(m.private):
+            return f"'{name}' is privatized, but other members of '{base.group()}' are shared in the loop"
+        out.append(base.group())
+    return sorted(set(out))
 
 
 def _touches_other_elements(g, m: MapScope, name: str) -> bool:
@@ -221,13 +257,38 @@ def names(text: str) -> set[str]:
     return set(re.findall(r"[A-Za-z_]\w*", text))
 
 
-def canonical(header: str) -> bool:
-    """`for (init; test; step)` with no part wrapped in parentheses (gcc rejects those)."""
-    if not header:
+def canonical(header: str, var: str) -> bool:
+    """The header is in OpenMP's canonical loop form (OpenMP 5.x, 4.4.1) as written, which gcc
+    checks for `omp for` and `omp simd`: `[type] var = lb`; `var op b` or `b op var` with `op`
+    one of `< <= > >= !=` and `b` free of `var` and of operators that bind looser than `op`
+    (`i < n && i < m` is rejected: "invalid controlling predicate"); `var++`, `++var`, `var--`,
+    `--var`, `var += s`, `var -= s`, `var = var + s`, `var = s + var` or `var = var - s`."""
+    if not header or "(" not in header:
         return False
-    inner = header[header.index("(") + 1:header.rindex(")")] if "(" in header else ""
-    parts = inner.split(";")
-    return len(parts) == 3 and not any(part.strip().startswith("(") for part in parts)
+    parts = without_comments(header[header.index("(") + 1:header.rindex(")")]).split(";")
+    if len(parts) != 3:
+        return False
+    init, test, step = (" ".join(part.split()) for part in parts)
+    v = re.escape(var)
+    init_match = re.fullmatch(rf"(?:(?:[A-Za-z_]\w*(?: ?\([^=;,]*\))?) )*{v} ?= ?(?P<e>.+)", init)
+    test_match = re.fullmatch(rf"{v} ?(?:<=|>=|<|>|!=) ?(?P<e>.+)", test) \
+        or re.fullmatch(rf"(?P<e>.+?) ?(?:<=|>=|<|>|!=) ?{v}", test)
+    step_match = re.fullmatch(rf"(?:{v} ?(?:\+\+|--)|(?:\+\+|--) ?{v})(?P<e>)", step) \
+        or re.fullmatch(rf"{v} ?[+-]= ?(?P<e>.+)", step) \
+        or re.fullmatch(rf"{v} ?= ?(?:{v} ?[+-] ?(?P<e>.+)|(?P<f>.+?) ?\+ ?{v})", step)
+    if not (init_match and test_match and step_match):
+        return False
+    bounds = [init_match["e"], test_match["e"], step_match["e"] or step_match.groupdict().get("f") or "0"]
+    return all(_operand(b) for b in bounds) and var not in names(test_match["e"] + " " + bounds[2])
+
+
+def _operand(text: str) -> bool:
+    """No operator outside parentheses that binds looser than a comparison (or is one)."""
+    depth, top = 0, []
+    for char in text.replace("<<", "  ").replace(">>", "  ").replace("->", "  "):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(char, 0)
+        top.append(char if depth == 0 else " ")
+    return re.search(r"&&|\|\||[?,<>]|[^=!<>]=(?!=)|==|!=", "".join(top)) is None
 
 
 def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | None:

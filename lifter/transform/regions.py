@@ -39,6 +39,7 @@ import networkx as nx
 
 from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpRegion, Tasklet, scope_children, scope_descendants
+from lifter.transform.loop_vars import read_after
 from lifter.transform.parallelize import alias_check, names
 
 _JUMP = re.compile(r"\b(break|continue|return|goto|longjmp)\b")
@@ -87,7 +88,7 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
         if alias.startswith("!"):
             return False
         guards.append(alias)
-    if not s.var_declared_in_header and s.var in g.graph["live_after"]:
+    if not s.var_declared_in_header and read_after(g, s.id, s.var):
         return False
     singles, run = [], []
     for k, n in kids:
@@ -103,6 +104,10 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
         run.append(k)
     if run:
         singles.append(run)
+    for run in singles:
+        first, last = g.nodes[run[0]]["node"].span[0], g.nodes[run[-1]]["node"].span[1]
+        if any(first <= n.offset < last for n in planned):
+            return False  # an `omp for` inside an `omp single` is a closely nested worksharing region
     works = [n.plan.work for n in planned]
     condition = " || ".join(dict.fromkeys(f"({w})" for w in works)) if all(works) else ""
     guard = " && ".join(dict.fromkeys(c for c in guards if c))
