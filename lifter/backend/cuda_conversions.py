@@ -1,0 +1,181 @@
+"""What C allows and C++ does not, made explicit in the text before a file is lifted to CUDA.
+
+nvcc compiles .cu files as C++, which rejects implicit conversions C performs (from `void *` to
+any object pointer, from an integer to an enum, between incompatible pointers, from a pointer
+with `const` to one without when the target type is known) and calls of functions declared
+without a prototype (`int f();`, or not declared at all). The C compiler that checks the input
+(frontend/check.py, with -Wc++-compat and -Wstrict-prototypes) says where each of them is and,
+in its message or the note after it, which type is wanted; `cxx_text` turns those places into
+C that is also C++: a cast to the wanted type around the operand, the parameter list of the
+file's own definition in an empty declaration, a prototype before a call of a function the
+file defines later. The result is still C, so it is checked and lifted like the original (its
+lines are the original's: every edit stays on its line). What cannot be made explicit (the
+type has no name, the place is inside a macro, a function without a prototype is defined
+elsewhere, `e++` on an enum) is a located error naming the construct.
+
+`malloc`, `calloc` and `realloc` results are left to the `lift_void_ptr` wrapper of CXX_SHIMS
+(their text stays as written), except where the target is a pointer to a variable-length
+array, which a C++ template cannot name: there the cast is written, through `void *`.
+"""
+from __future__ import annotations
+
+import re
+
+from lifter.backend.cuda_cxx import CXX_SHIMS, CFile
+from lifter.diagnostics import LiftError
+from lifter.frontend.check import CxxNote
+from lifter.frontend.source import SourceFile
+
+_WRAPPED = set(re.findall(r"#define (\w+)\(\.\.\.\) \(lift_void_ptr", CXX_SHIMS))
+# message -> the group holding the wanted type; "" where the note after it has the type
+_CASTS = [
+    re.compile(r"request for implicit conversion from 'void \*' to '(?P<type>[^']*)' not permitted in C\+\+"),
+    re.compile(r"enum conversion from '[^']*' to '(?P<type>[^']*)'.* is invalid in C\+\+"),
+    re.compile(r"(?:initialization of|assignment to) '(?P<type>[^']*)' from (?:incompatible pointer type|'[^']*' "
+               r"makes (?:pointer from integer|integer from pointer) without a cast)"),
+    re.compile(r"returning '[^']*' from a function with incompatible return type '(?P<type>[^']*)'"),
+    re.compile(r"(?:enum conversion when )?passing argument \d+ of '[^']*' (?:is invalid in C\+\+|from incompatible "
+               r"pointer type|discards '\w+' qualifier from pointer target type|makes (?:pointer from integer|"
+               r"integer from pointer) without a cast)"),
+]
+_EXPECTED = re.compile(r"expected '(?P<type>[^']*)' but argument is of type")
+_REFUSED = re.compile(r"(?:increment|decrement) of enumeration value is invalid in C\+\+|"
+                      r"(?:initialization|assignment|return) discards '\w+' qualifier from pointer target type")
+_NO_PROTOTYPE = "function declaration isn't a prototype"
+_IMPLICIT = re.compile(r"implicit declaration of function '(?P<name>\w+)'")
+_CXX = "the CUDA output is C++"
+
+
+def cxx_text(source: SourceFile, notes: list[CxxNote]) -> str | None:
+    """The text with what C++ needs made explicit, or None if it needs nothing (see above)."""
+    fix = _Fixer(source)
+    for k, note in enumerate(notes):
+        if note.kind != "warning" or note.path != source.path or not note.line:
+            continue
+        after = notes[k + 1] if k + 1 < len(notes) and notes[k + 1].kind == "note" else None
+        if _REFUSED.fullmatch(note.message):
+            raise fix.error(note, f"{note.message} ({_CXX}: write the conversion with a cast)")
+        cast = next((m for p in _CASTS if (m := p.fullmatch(note.message))), None)
+        if cast is not None:
+            wanted = cast["type"] if "type" in cast.re.groupindex else None
+            if wanted is None and after is not None and (e := _EXPECTED.match(after.message)):
+                wanted = e["type"]
+            fix.cast(note, wanted, cast.re is _CASTS[0])
+        elif note.message == _NO_PROTOTYPE:
+            fix.prototype(note)
+        elif m := _IMPLICIT.fullmatch(note.message):
+            fix.declare(note, m["name"])
+    if not fix.edits:
+        return None
+    out, last = [], 0
+    for start, end, text in sorted(fix.edits.values()):
+        out += [source.text[last:start], text]
+        last = end
+    out.append(source.text[last:])
+    return "".join(out)
+
+
+class _Fixer:
+    def __init__(self, source: SourceFile):
+        self.source = source
+        self.cfile = CFile(source.text)
+        self.toks = self.cfile.tokens
+        self.at = self.cfile.spans.index  # token index by start offset
+        self.edits: dict[tuple, tuple[int, int, str]] = {}
+
+    def error(self, note: CxxNote, message: str) -> LiftError:
+        return LiftError(note.path, note.line, note.column, message)
+
+    def _token(self, note: CxxNote, what: str) -> int:
+        i = self.at.get(self.source.offset(note.line, note.column))
+        if i is None:  # inside a directive: the compiler saw a macro's expansion
+            raise self.error(note, f"{note.message} in a macro's expansion ({_CXX}; {what} cannot be "
+                                   f"written into the macro: write it there)")
+        return i
+
+    def cast(self, note: CxxNote, wanted: str | None, from_void: bool) -> None:
+        """`(T)(operand)` at the operand the note points to (after `=` where it points to one)."""
+        if wanted is None or "<" in wanted:  # `struct <anonymous> *`: a type C cannot name
+            raise self.error(note, f"{note.message} ({_CXX}, which needs a cast here, and the type "
+                                   f"{'has no name' if wanted else 'is not known'})")
+        i = self._token(note, "a cast")
+        toks = self.toks
+        if toks[i].text == "=" and toks[i + 1].text != "=":
+            i += 1
+        elif toks[i].kind == "punct" and toks[i].text in "+-*/%&|^<>" and toks[i + 1].text == "=":
+            raise self.error(note, f"{note.message} ({_CXX}: write 'x = (type)(x {toks[i].text} y)')")
+        end = self._operand_end(i)
+        first = toks[i]
+        vla = re.search(r"\[[^\]]*[A-Za-z_]", wanted) is not None
+        if from_void and not vla and first.text in _WRAPPED and toks[i + 1].text == "(" and \
+                self.cfile.close(i + 1) == end:
+            return  # CXX_SHIMS' wrapper converts it
+        through = "(void *)" if from_void else ""
+        where = (note.line, note.column)
+        self.edits[(where, "(")] = (first.start, first.start, f"({wanted}){through}(")
+        self.edits[(where, ")")] = (toks[end].end, toks[end].end, ")")
+
+    def _operand_end(self, i: int) -> int:
+        """Index of the last token of the assignment expression starting at token i."""
+        toks, j, depth = self.toks, i, 0
+        while j < len(toks):
+            t = toks[j]
+            if t.kind == "directive" or t.text == ";":
+                break
+            if t.kind == "punct" and t.text in "([{":
+                depth += 1
+            elif t.kind == "punct" and t.text in ")]}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif t.text == "," and depth == 0:
+                break
+            j += 1
+        return j - 1
+
+    def _called_with_arguments(self, name: str) -> bool:
+        toks = self.toks
+        return any(t.text == name and k + 2 < len(toks) and toks[k + 1].text == "(" and toks[k + 2].text != ")"
+                   and k > 0 and (toks[k - 1].kind == "punct" and toks[k - 1].text != "*" or toks[k - 1].text == "return")
+                   for k, t in enumerate(toks))
+
+    def prototype(self, note: CxxNote) -> None:
+        """`int f();` declares f without a prototype; C++ reads it as `int f(void)`. The file's own
+        definition gives the parameters; a definition `f()` needs none."""
+        i = self._token(note, "a prototype")
+        toks, k = self.toks, i
+        while k + 1 < len(toks) and not (toks[k].kind == "word" and toks[k + 1].text == "(" and
+                                         toks[k + 2].text == ")"):
+            if toks[k].text in ";{":
+                return
+            k += 1
+        if k + 3 >= len(toks) or toks[k + 3].text not in (";", ","):
+            return  # a definition (its parameter list is its own) or something else
+        name = toks[k].text
+        d = self.cfile.definition(name)
+        if d is not None:
+            _, open_, close = d.groups[-1]
+            params = self.source.text[toks[open_].end:toks[close].start]
+            if params.strip():
+                self.edits[("()", toks[k + 1].end)] = (toks[k + 1].end, toks[k + 2].start, params)
+            return
+        if self._called_with_arguments(name):
+            raise self.error(note, f"'{name}' is declared without a prototype and called with arguments "
+                                   f"({_CXX}, which needs the parameter types: declare them)")
+
+    def declare(self, note: CxxNote, name: str) -> None:
+        """A call of a function not declared before it: the file's definition's prototype goes
+        before the top-level declaration holding the call."""
+        d = self.cfile.definition(name)
+        if d is None:
+            raise self.error(note, f"{note.message} ({_CXX}, which needs a declaration: include its "
+                                   f"header or declare it)")
+        offset = self.source.offset(note.line, note.column)
+        holder = next((h for h in self.cfile.decls
+                       if self.toks[h.start].start <= offset <= self.toks[h.end].end), None)
+        if holder is None:
+            raise self.error(note, f"{note.message} ({_CXX}, which needs a declaration)")
+        _, _, close = d.groups[-1]
+        at = self.toks[holder.start].start
+        head = self.source.text[self.toks[d.start].start:self.toks[close].end]
+        self.edits[("proto", name)] = (at, at, " ".join(head.split()) + "; ")
