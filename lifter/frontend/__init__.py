@@ -40,12 +40,12 @@ _UNSUPPORTED = [
 
 def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
     pre = preprocess(source.path, source.text, options)
-    notes = check(source.path, source.text, options)
     try:
         ast = parse(pre.text, source.path)
     except LiftError as exc:
         raise _explained(exc, source) from None
-    return TranslationUnit(source, ast, pre.included_files, notes)
+    # after parsing: a syntax error is the parser's, with what lift does not support said
+    return TranslationUnit(source, ast, pre.included_files, check(source.path, source.text, options))
 
 
 def _explained(exc: LiftError, source: SourceFile) -> LiftError:

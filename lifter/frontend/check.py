@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 
 from lifter.diagnostics import LiftError
-from lifter.frontend.preprocess import (PREPROCESS_TIMEOUT_S, PreprocessOptions, _name_line, _run_bounded,
-                                        find_compiler)
+from lifter.frontend.preprocess import (PREPROCESS_TIMEOUT_S, PreprocessOptions, _name_line, _quote,
+                                        _run_bounded, find_compiler)
 
 # Warnings about C that C++ reads differently; all of them are kept (see CxxNote).
 _CHECK_FLAGS = ("-fsyntax-only", "-Wc++-compat", "-Wstrict-prototypes", "-Wimplicit-function-declaration",
@@ -55,12 +55,13 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
     if done.timed_out:
         raise LiftError(path, 0, 0, f"checking the file with the C compiler took longer than "
                                     f"{PREPROCESS_TIMEOUT_S} s") from None
+    named = {"<stdin>", _quote(path)[1:-1]}  # the compiler names the file as the #line does, escaped
     errors, notes = [], []
     for line in done.stderr.decode("utf-8", errors="surrogateescape").splitlines():
         m = _LINE_RE.match(line)
         if not m:
             continue
-        file = path if m["file"] == "<stdin>" else m["file"]
+        file = path if m["file"] in named else m["file"]
         if m["kind"] in ("warning", "note"):
             notes.append(CxxNote(m["kind"], file, int(m["line"]), int(m["col"]), _OPTION_RE.sub("", m["msg"])))
         else:
