@@ -63,7 +63,7 @@ def cxx_text(source: SourceFile, notes: list[CxxNote]) -> str | None:
             fix.cast(note, wanted, cast.re is _CASTS[0])
         elif note.message == _NO_PROTOTYPE:
             fix.prototype(note)
-        elif m := _IMPLICIT.fullmatch(note.message):
+        elif m := _IMPLICIT.match(note.message):  # "...; did you mean 'g'?" may follow
             fix.declare(note, m["name"])
     if not fix.edits:
         return None
@@ -94,26 +94,54 @@ class _Fixer:
         return i
 
     def cast(self, note: CxxNote, wanted: str | None, from_void: bool) -> None:
-        """`(T)(operand)` at the operand the note points to (after `=` where it points to one)."""
+        """`(T)(operand)` around the operand of the assignment, initializer, argument or return
+        the note points into (the compiler points to an operator of it, or to its `=`)."""
         if wanted is None or "<" in wanted:  # `struct <anonymous> *`: a type C cannot name
             raise self.error(note, f"{note.message} ({_CXX}, which needs a cast here, and the type "
                                    f"{'has no name' if wanted else 'is not known'})")
         i = self._token(note, "a cast")
         toks = self.toks
-        if toks[i].text == "=" and toks[i + 1].text != "=":
-            i += 1
-        elif toks[i].kind == "punct" and toks[i].text in "+-*/%&|^<>" and toks[i + 1].text == "=":
+        if toks[i].kind == "punct" and toks[i].text in "+-*/%&|^<>" and toks[i + 1].text == "=" and \
+                toks[i].end == toks[i + 1].start:
             raise self.error(note, f"{note.message} ({_CXX}: write 'x = (type)(x {toks[i].text} y)')")
-        end = self._operand_end(i)
-        first = toks[i]
+        start = i + 1 if self._assigns(i) else self._operand_start(i)
+        end = self._operand_end(start)
+        first = toks[start]
         vla = re.search(r"\[[^\]]*[A-Za-z_]", wanted) is not None
-        if from_void and not vla and first.text in _WRAPPED and toks[i + 1].text == "(" and \
-                self.cfile.close(i + 1) == end:
+        if from_void and not vla and first.text in _WRAPPED and toks[start + 1].text == "(" and \
+                self.cfile.close(start + 1) == end:
             return  # CXX_SHIMS' wrapper converts it
         through = "(void *)" if from_void else ""
         where = (note.line, note.column)
         self.edits[(where, "(")] = (first.start, first.start, f"({wanted}){through}(")
         self.edits[(where, ")")] = (toks[end].end, toks[end].end, ")")
+
+    def _assigns(self, j: int) -> bool:
+        """Token j is the `=` of an assignment or initializer (not of `==`, `<=`, `!=`, ...)."""
+        toks = self.toks
+        if toks[j].text != "=" or j + 1 < len(toks) and toks[j + 1].text == "=" and toks[j + 1].start == toks[j].end:
+            return False
+        prev = toks[j - 1] if j > 0 and toks[j - 1].end == toks[j].start else None
+        if prev is None or prev.text not in "=!<>":
+            return True
+        return prev.text in "<>" and j > 1 and toks[j - 2].text == prev.text and toks[j - 2].end == prev.start
+
+    def _operand_start(self, i: int) -> int:
+        """Index of the first token of the assignment expression holding token i."""
+        toks, j, depth = self.toks, i, 0
+        while j > 0:
+            t = toks[j - 1]
+            if t.kind == "directive" or t.text in (";", "{", "}", "return") or depth == 0 and (
+                    t.text == "," or self._assigns(j - 1)):
+                break
+            if t.kind == "punct" and t.text in ")]":
+                depth += 1
+            elif t.kind == "punct" and t.text in "([":
+                if depth == 0:
+                    break
+                depth -= 1
+            j -= 1
+        return j
 
     def _operand_end(self, i: int) -> int:
         """Index of the last token of the assignment expression starting at token i."""
