@@ -24,7 +24,7 @@ import re
 from lifter.backend.cuda_cxx import CXX_SHIMS, CFile
 from lifter.diagnostics import LiftError
 from lifter.frontend.check import CxxNote
-from lifter.frontend.source import SourceFile
+from lifter.frontend.source import SourceFile, read_source
 
 _WRAPPED = set(re.findall(r"#define (\w+)\(\.\.\.\) \(lift_void_ptr", CXX_SHIMS))
 # message -> the group holding the wanted type; "" where the note after it has the type
@@ -50,17 +50,25 @@ def cxx_text(source: SourceFile, notes: list[CxxNote]) -> str | None:
     """The text with what C++ needs made explicit, or None if it needs nothing (see above)."""
     fix = _Fixer(source)
     for k, note in enumerate(notes):
-        if note.kind != "warning" or note.path != source.path or not note.line:
+        if note.kind != "warning" or not note.line:
             continue
         after = notes[k + 1] if k + 1 < len(notes) and notes[k + 1].kind == "note" else None
-        if _REFUSED.fullmatch(note.message):
-            raise fix.error(note, f"{note.message} ({_CXX}: write the conversion with a cast)")
+        refused = _REFUSED.fullmatch(note.message)
         cast = next((m for p in _CASTS if (m := p.fullmatch(note.message))), None)
+        wanted = cast and (cast["type"] if "type" in cast.re.groupindex else
+                           after and (e := _EXPECTED.match(after.message)) and e["type"])
+        if note.path != source.path:
+            if cast:  # the header is not edited: it is C++ only if no cast is needed (a wrapped malloc)
+                header = _Fixer(read_source(note.path))
+                header.cast(note, wanted or None, cast.re is _CASTS[0])
+            if refused or cast and header.edits or _IMPLICIT.match(note.message):
+                raise fix.error(note, f"{note.message} ({_CXX}, and lift edits only the file it lifts: "
+                                      f"make this header's code C++ as well)")
+            continue
+        if refused:
+            raise fix.error(note, f"{note.message} ({_CXX}: write the conversion with a cast)")
         if cast is not None:
-            wanted = cast["type"] if "type" in cast.re.groupindex else None
-            if wanted is None and after is not None and (e := _EXPECTED.match(after.message)):
-                wanted = e["type"]
-            fix.cast(note, wanted, cast.re is _CASTS[0])
+            fix.cast(note, wanted or None, cast.re is _CASTS[0])
         elif note.message == _NO_PROTOTYPE:
             fix.prototype(note)
         elif m := _IMPLICIT.match(note.message):  # "...; did you mean 'g'?" may follow

@@ -178,3 +178,16 @@ def test_what_cannot_be_cxx_is_a_located_error(name):
     assert words in d.message and "C++" in d.message
     lift_source_openmp = pytest.importorskip("lifter").lift_source
     assert lift_source_openmp(text, "k.c").output == text, "the OpenMP target accepts it as it is"
+
+
+def test_a_header_is_not_edited_so_what_it_needs_is_an_error_there(tmp_path):
+    (tmp_path / "h.h").write_text("#include <stdlib.h>\nstatic inline double *mk(int n) { return malloc(n * 8); }\n"
+                                  "static inline void *raw(int n) { return malloc(n); }\n")
+    src = tmp_path / "k.c"
+    src.write_text('#include "h.h"\nint main(void) { double *p = mk(3); free(p); return (int)(long)raw(0); }\n')
+    assert "{ return malloc(n * 8); }" in lift_cuda(src.read_text(), str(src)).output, "malloc: the wrapper converts"
+    (tmp_path / "h.h").write_text((tmp_path / "h.h").read_text() + "static double *mk2(void) { return raw(8); }\n")
+    with pytest.raises(LiftError) as info:
+        lift_cuda(src.read_text(), str(src))
+    d = info.value.diagnostic
+    assert (d.path, d.line) == (str(tmp_path / "h.h"), 4) and "header" in d.message
