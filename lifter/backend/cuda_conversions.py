@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from lifter.backend.cuda_cxx import CXX_SHIMS, CFile
+from lifter.backend.cuda_names import keyword_names
 from lifter.diagnostics import LiftError
 from lifter.frontend.check import CxxNote
 from lifter.frontend.source import SourceFile, read_source
@@ -29,7 +30,8 @@ from lifter.frontend.source import SourceFile, read_source
 _WRAPPED = set(re.findall(r"#define (\w+)\(\.\.\.\) \(lift_void_ptr", CXX_SHIMS))
 # message -> the group holding the wanted type; "" where the note after it has the type
 _CASTS = [
-    re.compile(r"request for implicit conversion from 'void \*' to '(?P<type>[^']*)' not permitted in C\+\+"),
+    re.compile(r"request for implicit conversion from '(?:const |volatile )*void \*' to '(?P<type>[^']*)' "
+               r"not permitted in C\+\+"),
     re.compile(r"enum conversion from '[^']*' to '(?P<type>[^']*)'.* is invalid in C\+\+"),
     re.compile(r"(?:initialization of|assignment to) '(?P<type>[^']*)' from (?:incompatible pointer type|'[^']*' "
                r"makes (?:pointer from integer|integer from pointer) without a cast)"),
@@ -41,6 +43,8 @@ _CASTS = [
 _EXPECTED = re.compile(r"expected '(?P<type>[^']*)' but argument is of type")
 _REFUSED = re.compile(r"(?:increment|decrement) of enumeration value is invalid in C\+\+|"
                       r"(?:initialization|assignment|return) discards '\w+' qualifier from pointer target type")
+# Every other warning of these says that C++ reads the code otherwise or not at all.
+_NOT_CXX = {"-Wc++-compat", "-Wjump-misses-init"}
 _NO_PROTOTYPE = "function declaration isn't a prototype"
 _IMPLICIT = re.compile(r"implicit declaration of function '(?P<name>\w+)'")
 _CXX = "the CUDA output is C++"
@@ -49,12 +53,13 @@ _CXX = "the CUDA output is C++"
 def cxx_text(source: SourceFile, notes: list[CxxNote]) -> str | None:
     """The text with what C++ needs made explicit, or None if it needs nothing (see above)."""
     fix = _Fixer(source)
+    fix.refuse_constructs()
     for k, note in enumerate(notes):
-        if note.kind != "warning" or not note.line:
+        if note.kind != "warning" or not note.line or keyword_names([note]):  # names: cuda_names.py
             continue
         after = notes[k + 1] if k + 1 < len(notes) and notes[k + 1].kind == "note" else None
-        refused = _REFUSED.fullmatch(note.message)
         cast = next((m for p in _CASTS if (m := p.fullmatch(note.message))), None)
+        refused = _REFUSED.fullmatch(note.message) or note.option in _NOT_CXX and cast is None
         wanted = cast and (cast["type"] if "type" in cast.re.groupindex else
                            after and (e := _EXPECTED.match(after.message)) and e["type"])
         if note.path != source.path:
@@ -66,7 +71,7 @@ def cxx_text(source: SourceFile, notes: list[CxxNote]) -> str | None:
                                       f"make this header's code C++ as well)")
             continue
         if refused:
-            raise fix.error(note, f"{note.message} ({_CXX}: write the conversion with a cast)")
+            raise fix.error(note, f"{note.message} ({_CXX}: write it as C and C++ both allow)")
         if cast is not None:
             fix.cast(note, wanted or None, cast.re is _CASTS[0])
         elif note.message == _NO_PROTOTYPE:
@@ -93,6 +98,23 @@ class _Fixer:
 
     def error(self, note: CxxNote, message: str) -> LiftError:
         return LiftError(note.path, note.line, note.column, message)
+
+    def refuse_constructs(self) -> None:
+        """C11 atomics (`_Atomic`, <stdatomic.h>) have no spelling nvcc's C++ accepts, nor do array
+        designators (`{[3] = 4}`: a `[` that starts an element of a brace list, `]` then `=`)."""
+        toks, found = self.toks, []
+        for i, t in enumerate(toks):
+            if t.text == "_Atomic":
+                found.append((t.start, "C11 atomics ('_Atomic')"))
+            elif t.text == "[" and i > 0 and toks[i - 1].text in ("{", ",") and self.cfile.close(i) + 2 < len(toks) \
+                    and self._assigns(self.cfile.close(i) + 1):
+                found.append((t.start, "array designators in initializers ('[i] = v')"))
+        found += [(toks[i].start, "C11 atomics (<stdatomic.h>)") for i, name, _ in self.cfile.includes
+                  if name == "stdatomic.h"]
+        if found:
+            at, what = min(found)
+            line, column = self.source.position(at)
+            raise LiftError(self.source.path, line, column, f"{what}: no C++ spelling nvcc accepts ({_CXX})")
 
     def _token(self, note: CxxNote, what: str) -> int:
         i = self.at.get(self.source.offset(note.line, note.column))

@@ -21,11 +21,12 @@ from lifter.frontend.preprocess import (PREPROCESS_TIMEOUT_S, PreprocessOptions,
                                         _run_bounded, find_compiler)
 
 # Warnings about C that C++ reads differently; all of them are kept (see CxxNote).
-_CHECK_FLAGS = ("-fsyntax-only", "-Wc++-compat", "-Wstrict-prototypes", "-Wimplicit-function-declaration",
+_CHECK_FLAGS = ("-fsyntax-only", "-Wc++-compat", "-Wjump-misses-init", "-Wstrict-prototypes",
+                "-Wimplicit-function-declaration",
                 "-fno-diagnostics-show-caret", "-fdiagnostics-color=never", "-ftabstop=1")
 _LINE_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<kind>(?:fatal )?error|warning|note): "
                       r"(?P<msg>.*)$")
-_OPTION_RE = re.compile(r" \[-W[\w+=-]+\]$")
+_OPTION_RE = re.compile(r" \[(-W[\w+=-]+)\]$")
 _CHECK_OUTPUT_BYTES = 1 << 20  # -fsyntax-only writes nothing to stdout
 
 
@@ -39,6 +40,7 @@ class CxxNote:
     line: int
     column: int
     message: str  # without the trailing [-Wflag]
+    option: str = ""  # that flag: "-Wc++-compat", ...
 
 
 def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
@@ -63,7 +65,9 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
             continue
         file = path if m["file"] in named else m["file"]
         if m["kind"] in ("warning", "note"):
-            notes.append(CxxNote(m["kind"], file, int(m["line"]), int(m["col"]), _OPTION_RE.sub("", m["msg"])))
+            option = _OPTION_RE.search(m["msg"])
+            notes.append(CxxNote(m["kind"], file, int(m["line"]), int(m["col"]), _OPTION_RE.sub("", m["msg"]),
+                                 option[1] if option else ""))
         else:
             errors.append(LiftError(file, int(m["line"]), int(m["col"]), m["msg"]))
     if errors:

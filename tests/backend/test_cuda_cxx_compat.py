@@ -121,7 +121,25 @@ int twice(int k) { return 2 * k; }
 int thrice(int k) { return 3 * k; }
 """
 
-CASES = ["VLA_MALLOC", "BOOL_ENUM", "KEYWORD_NAMES", "EXTERN_C", "NO_PROTOTYPE"]
+CONST_VOID = """#include <stdio.h>
+#include <stdlib.h>
+#define N 5000
+static int cmp(const void *a, const void *b) { const int *x = a, *y = b; return (*x > *y) - (*x < *y); }
+static int v[N];
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        v[i] = (i * 7919) % N;
+    qsort(v, N, sizeof v[0], cmp);
+    long s = 0;
+    for (int i = 0; i < N; i++)
+        s += (long)v[i] * (i % 13);
+    printf("%ld %d\\n", s, v[N - 1]);
+    return 0;
+}
+"""
+
+CASES = ["VLA_MALLOC", "BOOL_ENUM", "KEYWORD_NAMES", "EXTERN_C", "NO_PROTOTYPE", "CONST_VOID"]
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -165,6 +183,11 @@ REFUSED = {
     "external_without_prototype": ("int ext();\nint f(void)\n{\n    return ext(1, 2);\n}\n", 1,
                                    "'ext' is declared without a prototype"),
     "implicit_external": ("int f(void)\n{\n    return ext(1, 2);\n}\n", 3, "implicit declaration of function 'ext'"),
+    "atomic": ("_Atomic int counter;\nint f(void)\n{\n    return counter += 1;\n}\n", 1, "'_Atomic'"),
+    "array_designator": ("int f(void)\n{\n    int a[5] = { [3] = 4 };\n    return a[3];\n}\n", 3, "array designators"),
+    "jump_over_initialization": ("int f(int k)\n{\n    if (k) goto out;\n    int y = 3;\n    k += y;\nout:\n"
+                                 "    return k;\n}\n", 3, "jump skips variable initialization"),
+    "duplicate_declaration": ("int x;\nint x;\nint f(void)\n{\n    return x;\n}\n", 2, "duplicate declaration"),
 }
 
 
