@@ -12,13 +12,13 @@ What the output is
   results convert to any object pointer as in C (the call is wrapped in an object
   with a converting template operator; the file's system headers are included
   before these macros so that their declarations are untouched); C names that are
-  C++ keywords (`new`, `class`, `this`, ...) are renamed by macros; parameters of
+  C++ keywords (`new`, `or`, `template`, ...) are renamed by token (cuda_names.py); parameters of
   variable-length array type (`double A[n][m]`), which C++ lacks, become `void *`
   and are re-declared as VLA pointers at the top of the body (a GNU extension nvcc
   and g++ accept in host code); project headers found next to the file are
-  inlined with the same edits, with C linkage. Not handled: other implicit `void *` conversions,
-  `template`/`typename` used as names, designated or compound initializers that
-  C++ rejects.
+  inlined with the same edits, with C linkage. Other implicit conversions and missing prototypes
+  are made explicit in the C before lifting, and what cannot be is an error (cuda_conversions.py);
+  kernels before a function inside `extern "C" {` close and reopen the block.
 - Kernels: every map the planner parallelized (`plan`) becomes a `__global__`
   function template (parameter types are deduced from the host's declarations, so
   lift spells no type) inserted before the function holding the nest, named
