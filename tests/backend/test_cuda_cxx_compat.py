@@ -126,15 +126,18 @@ CONST_VOID = """#include <stdio.h>
 #define N 5000
 static int cmp(const void *a, const void *b) { const int *x = a, *y = b; return (*x > *y) - (*x < *y); }
 static int v[N];
+static int *none = (void *)0;
 int main(void)
 {
     for (int i = 0; i < N; i++)
         v[i] = (i * 7919) % N;
+    if (none == (void*)0)
+        none = v;
     qsort(v, N, sizeof v[0], cmp);
     long s = 0;
     for (int i = 0; i < N; i++)
         s += (long)v[i] * (i % 13);
-    printf("%ld %d\\n", s, v[N - 1]);
+    printf("%ld %d %d\\n", s, v[N - 1], *none);
     return 0;
 }
 """
@@ -170,6 +173,8 @@ def test_what_each_case_became():
     proto = host_part(lift_cuda(NO_PROTOTYPE).output)
     assert "int twice(int k);" in proto and "\nint thrice(int k); " in proto
     assert "double *z = (double *)(void *)(get(N));" in proto
+    null = host_part(lift_cuda(CONST_VOID).output)
+    assert "static int *none = nullptr;" in null and "if (none == nullptr)" in null
 
 
 # text, line, words of the message
