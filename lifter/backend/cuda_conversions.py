@@ -28,21 +28,23 @@ from lifter.frontend.check import CxxNote
 from lifter.frontend.source import SourceFile, read_source
 
 _WRAPPED = set(re.findall(r"#define (\w+)\(\.\.\.\) \(lift_void_ptr", CXX_SHIMS))
-# message -> the group holding the wanted type; "" where the note after it has the type
+_T = r"'(?P<type>[^']*)'(?: \{aka '[^']*'\})?"  # the wanted type, as the compiler spells it
+_A = r"'[^']*'(?: \{aka '[^']*'\})?"  # any other type
+# messages that name the wanted type, or whose note after them does (`expected 'T' but ...`)
 _CASTS = [
-    re.compile(r"request for implicit conversion from '(?:const |volatile )*void \*' to '(?P<type>[^']*)' "
-               r"not permitted in C\+\+"),
-    re.compile(r"enum conversion from '[^']*' to '(?P<type>[^']*)'.* is invalid in C\+\+"),
-    re.compile(r"(?:initialization of|assignment to) '(?P<type>[^']*)' from (?:incompatible pointer type|'[^']*' "
-               r"makes (?:pointer from integer|integer from pointer) without a cast)"),
-    re.compile(r"returning '[^']*' from a function with incompatible return type '(?P<type>[^']*)'"),
+    re.compile(rf"request for implicit conversion from '(?:const |volatile )*void \*' to {_T} not permitted in C\+\+"),
+    re.compile(rf"enum conversion from {_A} to {_T} in \w+ is invalid in C\+\+"),
+    re.compile(rf"(?:initialization of|assignment to) {_T} from (?:incompatible pointer type {_A}|{_A} makes "
+               rf"(?:pointer from integer|integer from pointer) without a cast)"),
+    re.compile(rf"returning {_A} from a function with incompatible return type {_T}"),
     re.compile(r"(?:enum conversion when )?passing argument \d+ of '[^']*' (?:is invalid in C\+\+|from incompatible "
                r"pointer type|discards '\w+' qualifier from pointer target type|makes (?:pointer from integer|"
                r"integer from pointer) without a cast)"),
 ]
-_EXPECTED = re.compile(r"expected '(?P<type>[^']*)' but argument is of type")
+_EXPECTED = re.compile(r"expected '(?P<type>[^']*)'(?: \{aka '[^']*'\})? but argument is of type")
 _REFUSED = re.compile(r"(?:increment|decrement) of enumeration value is invalid in C\+\+|"
-                      r"(?:initialization|assignment|return) discards '\w+' qualifier from pointer target type")
+                      r"(?:initialization|assignment|return) discards '\w+' qualifier from pointer target type|"
+                      r"comparison of distinct pointer types lacks a cast")
 # Every other warning of these says that C++ reads the code otherwise or not at all.
 _NOT_CXX = {"-Wc++-compat", "-Wjump-misses-init"}
 _NO_PROTOTYPE = "function declaration isn't a prototype"
@@ -101,7 +103,8 @@ class _Fixer:
 
     def refuse_constructs(self) -> None:
         """C11 atomics (`_Atomic`, <stdatomic.h>) have no spelling nvcc's C++ accepts, nor do array
-        designators (`{[3] = 4}`: a `[` that starts an element of a brace list, `]` then `=`)."""
+        designators (`{[3] = 4}`: a `[` that starts an element of a brace list, `]` then `=`), nor
+        copies of whole volatile structs (C++ gives them no copy)."""
         toks, found = self.toks, []
         for i, t in enumerate(toks):
             if t.text == "_Atomic":
@@ -111,10 +114,44 @@ class _Fixer:
                 found.append((t.start, "array designators in initializers ('[i] = v')"))
         found += [(toks[i].start, "C11 atomics (<stdatomic.h>)") for i, name, _ in self.cfile.includes
                   if name == "stdatomic.h"]
+        found += self._volatile_aggregate_copies()
         if found:
             at, what = min(found)
             line, column = self.source.position(at)
             raise LiftError(self.source.path, line, column, f"{what}: no C++ spelling nvcc accepts ({_CXX})")
+
+    def _volatile_aggregate_copies(self) -> list[tuple[int, str]]:
+        """Uses of an object declared `volatile struct S x` (or `struct S volatile x`, arrays of
+        them) as a whole: not a member access (`x.f`, `x[i].f`), its address or its size. Names
+        are matched by spelling in the whole file, as declared (a name reused in another scope
+        for something else is refused too: a refusal, never a wrong program)."""
+        toks, names, declared = self.toks, set(), set()
+        for i in range(len(toks) - 3):
+            a, b, c, d = (t.text for t in toks[i:i + 4])
+            if a == "volatile" and b in ("struct", "union"):
+                name = i + 3
+            elif a in ("struct", "union") and c == "volatile":
+                name = i + 3
+            else:
+                continue
+            if toks[name].kind == "word" and name + 1 < len(toks) and toks[name + 1].text in "[=;,)":
+                names.add(toks[name].text)
+                declared.add(name)
+        found = []
+        for i, t in enumerate(toks):
+            if t.text not in names or i in declared or t.kind != "word":
+                continue
+            prev = toks[i - 1].text if i else ""
+            if prev in (".", "&", "sizeof") or prev == ">" and toks[i - 2].text == "-" or \
+                    prev == "(" and toks[i - 2].text == "sizeof":
+                continue
+            j = i + 1
+            while j < len(toks) and toks[j].text == "[":
+                j = self.cfile.close(j) + 1
+            if j < len(toks) and (toks[j].text == "." or toks[j].text == "-" and toks[j + 1].text == ">"):
+                continue
+            found.append((t.start, f"a whole volatile struct or union ('{t.text}') copied or assigned"))
+        return found
 
     def _token(self, note: CxxNote, what: str) -> int:
         i = self.at.get(self.source.offset(note.line, note.column))

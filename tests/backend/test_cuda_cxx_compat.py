@@ -121,23 +121,30 @@ int twice(int k) { return 2 * k; }
 int thrice(int k) { return 3 * k; }
 """
 
-CONST_VOID = """#include <stdio.h>
+CONST_VOID = """#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #define N 5000
 static int cmp(const void *a, const void *b) { const int *x = a, *y = b; return (*x > *y) - (*x < *y); }
 static int v[N];
 static int *none = (void *)0;
+static int64_t *wide;
 int main(void)
 {
     for (int i = 0; i < N; i++)
         v[i] = (i * 7919) % N;
     if (none == (void*)0)
         none = v;
+    wide = malloc(sizeof *wide);
+    *wide = 1;
+    void *raw = wide;
+    int64_t *back = raw;
     qsort(v, N, sizeof v[0], cmp);
     long s = 0;
     for (int i = 0; i < N; i++)
         s += (long)v[i] * (i % 13);
-    printf("%ld %d %d\\n", s, v[N - 1], *none);
+    printf("%ld %d %d %d\\n", s, v[N - 1], *none, (int)*back);
+    free(wide);
     return 0;
 }
 """
@@ -175,6 +182,7 @@ def test_what_each_case_became():
     assert "double *z = (double *)(void *)(get(N));" in proto
     null = host_part(lift_cuda(CONST_VOID).output)
     assert "static int *none = nullptr;" in null and "if (none == nullptr)" in null
+    assert "int64_t *back = (int64_t *)(void *)(raw);" in null, "the type as written, not its {aka ...}"
 
 
 # text, line, words of the message
@@ -193,6 +201,10 @@ REFUSED = {
     "jump_over_initialization": ("int f(int k)\n{\n    if (k) goto out;\n    int y = 3;\n    k += y;\nout:\n"
                                  "    return k;\n}\n", 3, "jump skips variable initialization"),
     "duplicate_declaration": ("int x;\nint x;\nint f(void)\n{\n    return x;\n}\n", 2, "duplicate declaration"),
+    "distinct_pointer_comparison": ("int f(int *p, unsigned *q)\n{\n    return p == q;\n}\n", 3,
+                                    "comparison of distinct pointer types"),
+    "volatile_struct_copy": ("struct s { int a; };\nvolatile struct s g;\nint f(void)\n{\n    struct s l = { 1 };\n"
+                             "    g.a = 2;\n    g = l;\n    return g.a;\n}\n", 7, "whole volatile struct"),
 }
 
 
