@@ -122,7 +122,8 @@ class _Fixer:
 
     def _volatile_aggregate_copies(self) -> list[tuple[int, str]]:
         """Uses of an object declared `volatile struct S x` (or `struct S volatile x`, arrays of
-        them) as a whole: not a member access (`x.f`, `x[i].f`), its address or its size. Names
+        them) as a whole: not a member access (`x.f`, `x[i].f`), its address, its size, a
+        declaration or the discarded left operand of `(x, y)`. Names
         are matched by spelling in the whole file, as declared (a name reused in another scope
         for something else is refused too: a refusal, never a wrong program)."""
         toks, names, declared = self.toks, set(), set()
@@ -142,7 +143,8 @@ class _Fixer:
             if t.text not in names or i in declared or t.kind != "word":
                 continue
             prev = toks[i - 1].text if i else ""
-            if prev in (".", "&", "sizeof") or prev == ">" and toks[i - 2].text == "-" or \
+            if i and toks[i - 1].kind == "word" and prev not in ("return", "case") or \
+                    prev in (".", "&", "sizeof", "*") or prev == ">" and toks[i - 2].text == "-" or \
                     prev == "(" and toks[i - 2].text == "sizeof":
                 continue
             j = i + 1
@@ -150,6 +152,8 @@ class _Fixer:
                 j = self.cfile.close(j) + 1
             if j < len(toks) and (toks[j].text == "." or toks[j].text == "-" and toks[j + 1].text == ">"):
                 continue
+            if j < len(toks) and toks[j].text == "," and prev == "(" and not (i > 1 and toks[i - 2].kind == "word"):
+                continue  # `(g, x)`: the left operand of a comma is not copied (not a call's argument)
             found.append((t.start, f"a whole volatile struct or union ('{t.text}') copied or assigned"))
         return found
 
