@@ -68,10 +68,16 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     if options.target not in TARGETS:
         raise LiftError(source.path, 0, 0, f"unknown target '{options.target}' (choose {', '.join(TARGETS)})")
     unit = load(source, options.preprocess)
+    if options.target == "cuda":  # what C++ needs explicit, in C lifted as the file (cuda_conversions.py)
+        from lifter.backend.cuda_conversions import cxx_text
+        text = cxx_text(source, unit.notes)
+        if text is not None:
+            source = SourceFile(source.path, text)
+            unit = load(source, options.preprocess)
     model = analyze(unit)
     graphs = build_graphs(model)
     graphs = transform(graphs, options, source)
-    output = emit(source, graphs, options.target)
+    output = emit(source, graphs, options.target, unit.notes)
     loops = loop_entries(source, graphs, model)
     remarks = [Diagnostic(e["file"], e["line"], e["column"], "remark", e["remark"]) for e in loops]
     return LiftResult(output, loops, remarks, graphs, unit.included_files)

@@ -136,7 +136,7 @@ class _Finished:
     too_large: bool = False
 
 
-def _run_bounded(command: list[str], data: bytes, max_output: int) -> _Finished:
+def _run_bounded(command: list[str], data: bytes, max_output: int, env: dict[str, str] | None = None) -> _Finished:
     """Run the preprocessor with `data` on stdin; stop it past the time limit or once its
     output exceeds `max_output` bytes (a macro that expands exponentially must cost neither
     minutes nor gigabytes). Input and error output go through files, so no pipe can block."""
@@ -144,7 +144,7 @@ def _run_bounded(command: list[str], data: bytes, max_output: int) -> _Finished:
         stdin.write(data)
         stdin.seek(0)
         try:
-            proc = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr)
+            proc = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr, env=env)
         except OSError as exc:
             raise LiftError(command[0], 0, 0, f"cannot run the preprocessor: {exc.strerror or exc}") from None
         chunks: list[bytes] = []
