@@ -3,9 +3,10 @@
 
     python3 scripts/fuzz.py loops  --seed 1 --count 1000 -j 2 --keep fuzz-out
     python3 scripts/fuzz.py csmith --seed 1 --count 1000 -j 2 --keep fuzz-out --max-funcs 3 --max-block-depth 3
+    python3 scripts/fuzz.py idioms --seed 1 --count 1000 -j 1 --threads 1,2,8 --keep fuzz-out
     python3 scripts/fuzz.py loops  --seed 7 --count 50 --keep fuzz-out --reduce   # creduce each failure
 
-Two generators:
+Three generators:
 
 ``csmith``
     Random C programs from Csmith (``apt-get install csmith libcsmith-dev``), built
@@ -16,6 +17,14 @@ Two generators:
     statements in random order, with and without real dependences, scalar
     reductions and temporaries. They print a checksum of every array and scalar.
     This is where a wrong dependence verdict shows.
+``idioms``
+    Random programs from ``scripts/idiomgen.py``, written apart from loopgen and
+    aimed at the everyday C around the nests: counters declared outside and read
+    after the loops, time loops, empty bodies, calls, ``&&``/``||``/``!=``
+    conditions, unsigned and ``size_t`` counters, struct and union temporaries,
+    ``_Atomic``/``volatile``, C++ keywords as names, VLAs, malloc'd arrays,
+    ``break``/``continue``/``return``. They print a checksum of every array and
+    live scalar.
 
 For each program: build the original with ``gcc -O2`` and run it (a program gcc
 rejects, that fails or that runs past ``--run-timeout`` is discarded: it says
@@ -31,6 +40,8 @@ original.
 tests/e2e/test_corpus_cuda.py does: ``g++ -x c++ -include
 lifter/backend/cuda_emulation.h``, then run with the emulated threads in index
 order and again in reverse (``LIFT_EMU_ORDER``), each compared with the original.
+Where ``nvcc`` is installed the ``.cu`` must also compile with ``nvcc -c`` (the
+emulation is C++ on the host and does not see what nvcc rejects).
 
 Outcomes (each failure is kept under ``--keep DIR/<mode>-<seed>/`` with the
 program, lift's output and stderr and ``failure.json``):
@@ -70,10 +81,12 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import idiomgen  # noqa: E402  (scripts/idiomgen.py)
 import loopgen  # noqa: E402  (scripts/loopgen.py)
 
 CSMITH_INCLUDE = "/usr/include/csmith"
 CUDA_EMULATION = REPO / "lifter" / "backend" / "cuda_emulation.h"
+GENERATORS = {"loops": loopgen.generate, "idioms": idiomgen.generate}  # the modes written in Python
 EMULATION_ORDERS = ("", "reverse")  # LIFT_EMU_ORDER: threads in index order, then reversed
 DIAGNOSTIC = re.compile(r"^.+?:(\d+:(\d+:)?)? error: .+$", re.M)
 FAILURES = ("mismatch", "crash", "hang", "rejected", "bad-output", "run-error")
@@ -103,6 +116,7 @@ class Config:
     csmith_args: tuple[str, ...] = ()
     cc: str = "gcc"
     cxx: str = "g++"
+    nvcc: str = "nvcc"  # CUDA target: compile-check with `nvcc -c` where it is installed
     rtol: float = 1e-9
     reduce_timeout: float = 1800.0
     reduce_max: int = 10
@@ -182,8 +196,8 @@ def outputs_match(expected: str, actual: str, rtol: float) -> bool:
 
 def generate(cfg: Config, seed: int, path: Path) -> bool:
     """Write program `seed` of the mode to `path`; False if the generator failed."""
-    if cfg.mode == "loops":
-        path.write_text(loopgen.generate(seed))
+    if cfg.mode in GENERATORS:
+        path.write_text(GENERATORS[cfg.mode](seed))
         return True
     argv = ["csmith", "--seed", str(seed), "--max-funcs", str(cfg.max_funcs),
             "--max-block-depth", str(cfg.max_block_depth), *cfg.csmith_args, "-o", str(path)]
@@ -218,11 +232,16 @@ def lifted_name(cfg: Config, src: Path) -> str:
     return src.stem + (".lift.cu" if cfg.target == "cuda" else ".lift.c")
 
 
-def build_lifted_command(cfg: Config, out: Path, exe: Path) -> list[str]:
-    """OpenMP: gcc -fopenmp. CUDA: g++ with the CPU emulation of the CUDA runtime."""
+def build_lifted_commands(cfg: Config, out: Path, exe: Path) -> list[list[str]]:
+    """The builds of lift's output, the runnable one last. OpenMP: gcc -fopenmp. CUDA:
+    `nvcc -c` where installed (a compile check only: the emulation below is plain C++ and
+    accepts what nvcc rejects), then g++ with the CPU emulation of the CUDA runtime."""
     if cfg.target == "cuda":
-        return [cfg.cxx, *cflags(cfg), "-x", "c++", "-include", str(CUDA_EMULATION), out.name, "-o", str(exe), "-lm"]
-    return [cfg.cc, *cflags(cfg), "-fopenmp", out.name, "-o", str(exe), "-lm"]
+        check = ([[cfg.nvcc, "-c", "-arch=sm_80", *cflags(cfg), out.name,
+                   "-o", str(exe.with_suffix(".o"))]] if shutil.which(cfg.nvcc) else [])
+        return check + [[cfg.cxx, *cflags(cfg), "-x", "c++", "-include", str(CUDA_EMULATION), out.name,
+                         "-o", str(exe), "-lm"]]
+    return [[cfg.cc, *cflags(cfg), "-fopenmp", out.name, "-o", str(exe), "-lm"]]
 
 
 def run_settings(cfg: Config) -> list[tuple[str, dict]]:
@@ -327,11 +346,12 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
         return result
 
     lift_exe = work / "lifted"
-    built = run(build_lifted_command(cfg, out, lift_exe), cfg.compile_timeout, cwd=str(work))
-    if built.code != 0:
-        errors = [ln for ln in built.stderr.splitlines() if " error: " in ln]
-        result.outcome, result.detail = "bad-output", (errors[0] if errors else built.stderr.strip()[-300:])
-        return result
+    for command in build_lifted_commands(cfg, out, lift_exe):
+        built = run(command, cfg.compile_timeout, cwd=str(work))
+        if built.code != 0:
+            errors = [ln for ln in built.stderr.splitlines() if " error: " in ln]
+            result.outcome, result.detail = "bad-output", (errors[0] if errors else built.stderr.strip()[-300:])
+            return result
     if until == "build":
         return result
     rtol = cfg.rtol if float_reduction else 0.0
@@ -614,7 +634,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fuzz.py", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=textwrap.dedent(__doc__.split("\n\n", 1)[1]))
-    parser.add_argument("mode", choices=("loops", "csmith"))
+    parser.add_argument("mode", choices=("loops", "idioms", "csmith"))
     parser.add_argument("--target", choices=("openmp", "cuda"), default="openmp",
                         help="lift to OpenMP (run at --threads) or CUDA (run under the CPU emulation)")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
