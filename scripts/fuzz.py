@@ -86,7 +86,9 @@ import loopgen  # noqa: E402  (scripts/loopgen.py)
 
 CSMITH_INCLUDE = "/usr/include/csmith"
 CUDA_EMULATION = REPO / "lifter" / "backend" / "cuda_emulation.h"
-GENERATORS = {"loops": loopgen.generate, "idioms": idiomgen.generate}  # the modes written in Python
+# The modes written in Python: program text from (seed, config).
+GENERATORS = {"loops": lambda seed, cfg: loopgen.generate(seed),
+              "idioms": lambda seed, cfg: idiomgen.generate(seed, cfg.skip_idioms)}
 EMULATION_ORDERS = ("", "reverse")  # LIFT_EMU_ORDER: threads in index order, then reversed
 DIAGNOSTIC = re.compile(r"^.+?:(\d+:(\d+:)?)? error: .+$", re.M)
 FAILURES = ("mismatch", "crash", "hang", "rejected", "bad-output", "run-error")
@@ -114,6 +116,7 @@ class Config:
     max_funcs: int = 3
     max_block_depth: int = 3
     csmith_args: tuple[str, ...] = ()
+    skip_idioms: tuple[str, ...] = ()  # idioms mode: idiomgen.SKIPPABLE names left out
     cc: str = "gcc"
     cxx: str = "g++"
     nvcc: str = "nvcc"  # CUDA target: compile-check with `nvcc -c` where it is installed
@@ -197,7 +200,7 @@ def outputs_match(expected: str, actual: str, rtol: float) -> bool:
 def generate(cfg: Config, seed: int, path: Path) -> bool:
     """Write program `seed` of the mode to `path`; False if the generator failed."""
     if cfg.mode in GENERATORS:
-        path.write_text(GENERATORS[cfg.mode](seed))
+        path.write_text(GENERATORS[cfg.mode](seed, cfg))
         return True
     argv = ["csmith", "--seed", str(seed), "--max-funcs", str(cfg.max_funcs),
             "--max-block-depth", str(cfg.max_block_depth), *cfg.csmith_args, "-o", str(path)]
@@ -408,6 +411,9 @@ def reproduce_command(cfg: Config, seed: int) -> str:
     parts = ["python3", "scripts/fuzz.py", cfg.mode, "--seed", str(seed), "--count", "1", "--seed-is-program"]
     if cfg.mode == "csmith":
         parts += ["--max-funcs", str(cfg.max_funcs), "--max-block-depth", str(cfg.max_block_depth)]
+    parts += [f"--csmith-arg={a}" for a in cfg.csmith_args]
+    if cfg.mode == "idioms" and cfg.skip_idioms:
+        parts += ["--skip-idioms", ",".join(cfg.skip_idioms)]
     if cfg.target != "openmp":
         parts += ["--target", cfg.target]
     if cfg.cli:
@@ -658,17 +664,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-funcs", type=int, default=3, help="csmith --max-funcs")
     parser.add_argument("--max-block-depth", type=int, default=3, help="csmith --max-block-depth")
     parser.add_argument("--csmith-arg", action="append", default=[], help="extra csmith argument (repeatable)")
+    parser.add_argument("--skip-idioms", default="",
+                        help=f"idioms mode: comma-separated idioms to leave out ({', '.join(idiomgen.SKIPPABLE)})")
     parser.add_argument("--json", metavar="FILE", help="write the summary as JSON")
     parser.add_argument("-v", "--verbose", action="store_true", help="a line per program")
     args = parser.parse_args(argv)
     if args.reduce and not args.keep:
         parser.error("--reduce needs --keep DIR")
+    unknown = set(x for x in args.skip_idioms.split(",") if x) - set(idiomgen.SKIPPABLE)
+    if unknown:
+        parser.error(f"--skip-idioms: unknown {', '.join(sorted(unknown))} (known: {', '.join(idiomgen.SKIPPABLE)})")
     cfg = Config(mode=args.mode, target=args.target, seed=args.seed, count=args.count, jobs=args.jobs, keep=args.keep,
                  reduce=args.reduce, threads=tuple(int(t) for t in args.threads.split(",")),
                  run_timeout=args.run_timeout, lift_timeout=args.lift_timeout,
                  compile_timeout=args.compile_timeout, opt_level=args.opt_level, min_work=args.min_work,
                  cli=args.cli, max_funcs=args.max_funcs, max_block_depth=args.max_block_depth,
-                 csmith_args=tuple(args.csmith_arg), reduce_timeout=args.reduce_timeout, reduce_max=args.reduce_max,
+                 csmith_args=tuple(args.csmith_arg),
+                 skip_idioms=tuple(x for x in args.skip_idioms.split(",") if x), reduce_timeout=args.reduce_timeout, reduce_max=args.reduce_max,
                  verbose=args.verbose,
                  seed_is_program=args.seed_is_program)
 

@@ -1,6 +1,8 @@
 """Random C programs built from the idioms that lift's independent testers broke it with.
 
 `generate(seed)` returns one complete C program (a `str`), the same for the same seed.
+`generate(seed, skip)` leaves out the idioms named in `skip` (see SKIPPABLE), so that a
+campaign can look past bugs already known without every program tripping on them.
 
 `scripts/loopgen.py` draws affine nests, the analysis' home ground; this generator is
 written apart from it and aims at what everyday C does around such nests, where the
@@ -34,6 +36,10 @@ from dataclasses import dataclass, field
 CXX_KEYWORDS = ("or", "and", "not", "xor", "bitor", "compl", "new", "delete", "class", "this",
                 "template", "typename", "private", "public", "namespace", "operator", "virtual",
                 "friend", "throw", "catch", "try", "mutable", "explicit", "export", "using")
+
+# Idioms that `skip` can leave out: empty loop bodies, `&&` and `||` loop conditions, struct
+# and union temporaries, `_Atomic` counters, C++ keywords as names, VLAs and pointers to VLAs.
+SKIPPABLE = ("empty", "and", "or", "struct", "atomic", "cxx", "vla")
 
 # Loop counters declared once at the top of the kernel, per type, by nesting depth.
 COUNTERS = {"int": ("i", "j", "k"), "unsigned": ("ui", "uj", "uk"), "size_t": ("zi", "zj", "zk"),
@@ -84,14 +90,18 @@ class Scope:
 
 
 class IdiomGen:
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, skip: tuple[str, ...] = ()):
+        unknown = set(skip) - set(SKIPPABLE)
+        if unknown:
+            raise ValueError(f"unknown idioms to skip: {sorted(unknown)} (known: {', '.join(SKIPPABLE)})")
+        self.skip = set(skip)
         self.rng = random.Random(seed)
         self.seed = seed
         r = self.rng
         self.N = r.randint(6, 36)
         self.T = r.randint(2, 4)
         self.used: set[str] = set()
-        self.cxx = r.random() < 0.5  # C++ keywords as names in this program
+        self.cxx = r.random() < 0.5 and "cxx" not in self.skip  # C++ keywords as names in this program
         self.helpers: list[str] = []
         self.globals: list[str] = []
         self.live_u: list[str] = []  # global result slots filled at the end of functions
@@ -146,7 +156,7 @@ class IdiomGen:
         r = self.rng
         n, hi, lo = v.name, v.hi(), v.lo
         d = "" if v.outside else f"{v.ctype} "
-        forms = ["up", "up", "up", "le", "ne", "and", "or", "down_u"]
+        forms = ["up", "up", "up", "le", "ne", "down_u"] + [f for f in ("and", "or") if f not in self.skip]
         if v.ctype in SIGNED:
             forms += ["down", "down"]
         if sc.has_step:
@@ -240,7 +250,7 @@ class IdiomGen:
 
     # -- statements ------------------------------------------------------------------------
     def scalar(self, sc: Scope, elem: str, init: str, live: bool = True) -> str:
-        name = self.fresh("s" if elem == "unsigned" else "d")
+        name = self.fresh("d" if elem == "double" else "s")
         sc.locals.append(f"{elem} {name} = {init};")
         if live:
             sc.live.append((name, "u" if elem == "unsigned" else "d"))
@@ -342,7 +352,7 @@ class IdiomGen:
                 out += self.assign(sc, vars_, reads, writes, ind)
             elif roll < 0.65:
                 out += self.reduction(sc, vars_, reads, ind)
-            elif roll < 0.73:
+            elif roll < 0.73 and "struct" not in self.skip:
                 out += self.struct_temp(sc, vars_, reads, writes, ind)
             elif roll < 0.81:
                 out += self.temp(sc, vars_, reads, writes, ind)
@@ -358,7 +368,7 @@ class IdiomGen:
 
     def atomic_volatile(self, sc: Scope, vars_: list[Var], reads, writes, ind: str) -> list[str]:
         r = self.rng
-        if r.random() < 0.5:
+        if r.random() < 0.5 and "atomic" not in self.skip:
             self.uses_atomic = True
             return [ind + f"{self.atomic} += {self.expr('unsigned', sc, vars_, 1, reads)} & 15u;"]
         self.uses_volatile = True
@@ -386,7 +396,7 @@ class IdiomGen:
             body += self.nest(sc, depth - 1, ind + "    ", outside, reads, writes, inner, level + 1)
             if r.random() < 0.15:
                 body += self.nest(sc, depth - 1, ind + "    ", outside, reads, writes, inner, level + 1)
-        elif r.random() < 0.06:
+        elif r.random() < 0.03 and "empty" not in self.skip:
             body = []  # empty body
         else:
             body = self.statements(sc, inner, reads, writes, ind + "    ", is_for)
@@ -422,7 +432,7 @@ class IdiomGen:
         body: list[str] = []
         for _ in range(r.randint(1, 3)):
             pick = r.choice((self.idiom_nest, self.idiom_ivar_after, self.idiom_product, self.idiom_transpose,
-                             self.idiom_empty, self.idiom_calls))
+                             self.idiom_calls) + (() if "empty" in self.skip else (self.idiom_empty,)))
             body += pick(sc, ind + "    ")
         bound = r.choice((str(self.T), "tsteps"))
         return [ind + f"for (t = 0; t < {bound}; t++) {{"] + body + [ind + "}"]
@@ -560,37 +570,36 @@ class IdiomGen:
                 ind + f"{cnt} += (unsigned long){v.name};"]
 
     def idiom_vla(self, sc: Scope, ind: str) -> list[str]:
-        """A helper with a VLA and a malloc'd pointer to VLA rows (or a flat malloc'd block)."""
+        """A helper with a VLA and a malloc'd pointer to VLA rows or a flat malloc'd block
+        (both flat blocks when VLAs are skipped)."""
         r = self.rng
         fn = self.fresh("vla_work")
-        flat = r.random() < 0.4
+        no_vla = "vla" in self.skip
         tname, pname = self.fresh("T"), self.fresh("P")
         elem = r.choice(("double", "unsigned"))
-        local = Arr(tname, elem, ("n", "m"))
-        heap = Arr(pname, elem, ("n", "m"), "flat" if flat else "index")
+        local = Arr(tname, elem, ("n", "m"), "flat" if no_vla else "index")
+        heap = Arr(pname, elem, ("n", "m"), "flat" if no_vla or r.random() < 0.4 else "index")
         inner = Scope(arrays=[local, heap] + self.arrays, bounds=("n", "m"))
-        lines: list[str] = []
         src = r.choice([a for a in self.arrays if a.elem == elem and a.dims == ("N", "N")] or [None])
         init = f"{src.name}[i][j]" if src else ("(double)(i + j)" if elem == "double" else "(unsigned)(i * 7 + j)")
-        lines += ["    for (int i = 0; i < n; i++)", "        for (int j = 0; j < m; j++) {",
-                  f"            {tname}[i][j] = {init};", f"            {heap.render(['i', 'j'])} = {tname}[i][j];",
-                  "        }"]
+        t_ij, p_ij = local.render(["i", "j"]), heap.render(["i", "j"])
+        lines = ["    for (int i = 0; i < n; i++)", "        for (int j = 0; j < m; j++) {",
+                 f"            {t_ij} = {init};", f"            {p_ij} = {t_ij};", "        }"]
         for _ in range(r.randint(1, 3)):
             reads, writes = inner.arrays, [local, heap] + ([r.choice(self.arrays)] if r.random() < 0.3 else [])
             lines += self.nest(inner, r.choice((1, 2, 2)), "    ", False, reads, writes)
         acc = "double" if elem == "double" else "unsigned"
         lines += [f"    {acc} acc = 0;", "    for (int i = 0; i < n; i++)", "        for (int j = 0; j < m; j++)",
-                  f"            acc = acc * {'0.5' if elem == 'double' else '33u'} + {tname}[i][j] + {heap.render(['i', 'j'])};",
-                  f"    free({pname});", "    return acc;"]
-        alloc = (f"    {elem} *{pname} = malloc(sizeof *{pname} * (size_t)n * (size_t)m);" if flat
-                 else f"    {elem} (*{pname})[m] = malloc(sizeof({elem}[n][m]));")
-        head = [f"static {acc} {fn}(int n, int m)", "{", f"    {elem} {tname}[n][m];", alloc]
+                  f"            acc = acc * {'0.5' if elem == 'double' else '33u'} + {t_ij} + {p_ij};"]
+        lines += [f"    {self.result(k)} = {e};" for e, k in inner.live]  # the helper's live scalars
+        lines += [f"    free({pname});"] + ([f"    free({tname});"] if no_vla else []) + ["    return acc;"]
+        flat_alloc = "    {elem} *{name} = malloc(sizeof *{name} * (size_t)n * (size_t)m);"
+        head = [f"static {acc} {fn}(int n, int m)", "{",
+                flat_alloc.format(elem=elem, name=tname) if no_vla else f"    {elem} {tname}[n][m];",
+                flat_alloc.format(elem=elem, name=pname) if heap.style == "flat"
+                else f"    {elem} (*{pname})[m] = malloc(sizeof({elem}[n][m]));"]
         head += ["    " + d for d in inner.locals]
-        text = "\n".join(head + lines + ["}"]) + "\n"
-        if inner.live:  # live scalars of the helper go to result slots before the return
-            stores = "".join(f"    {self.result(k)} = {e};\n" for e, k in inner.live)
-            text = text.replace(f"    free({pname});\n", stores + f"    free({pname});\n")
-        self.helpers.append(text)
+        self.helpers.append("\n".join(head + lines + ["}"]) + "\n")
         s = self.scalar(sc, acc, "0")
         op = "+=" if elem == "double" else "^="
         return [ind + f"{s} {op} {fn}(n, m);"]
@@ -622,10 +631,13 @@ class IdiomGen:
         r = self.rng
         sc = Scope(arrays=list(self.arrays), bounds=("n", "m"), has_step=True)
         idioms = [(self.idiom_nest, 4), (self.idiom_ivar_after, 4), (self.idiom_time_loop, 4),
-                  (self.idiom_product, 1), (self.idiom_transpose, 1), (self.idiom_empty, 1),
-                  (self.idiom_calls, 2), (self.idiom_scratch_row, 2), (self.idiom_search, 2),
-                  (self.idiom_early_exit, 2), (self.idiom_vla, 2), (self.idiom_vla_param, 1),
-                  (self.idiom_print_between, 1)]
+                  (self.idiom_product, 1), (self.idiom_transpose, 1), (self.idiom_calls, 2),
+                  (self.idiom_scratch_row, 2), (self.idiom_search, 2), (self.idiom_early_exit, 2),
+                  (self.idiom_vla, 2), (self.idiom_print_between, 1)]
+        if "empty" not in self.skip:
+            idioms.append((self.idiom_empty, 1))
+        if "vla" not in self.skip:
+            idioms.append((self.idiom_vla_param, 1))
         funcs, weights = zip(*idioms)
         body: list[str] = []
         for _ in range(r.randint(2, 5)):
@@ -695,12 +707,12 @@ class IdiomGen:
         return out
 
 
-def generate(seed: int) -> str:
-    """One random idiom program; the same seed gives the same program."""
-    return IdiomGen(seed).generate()
+def generate(seed: int, skip: tuple[str, ...] = ()) -> str:
+    """One random idiom program, without the idioms in `skip`; the same seed gives the same program."""
+    return IdiomGen(seed, tuple(skip)).generate()
 
 
 if __name__ == "__main__":
     import sys
 
-    sys.stdout.write(generate(int(sys.argv[1]) if len(sys.argv) > 1 else 0))
+    sys.stdout.write(generate(int(sys.argv[1]) if len(sys.argv) > 1 else 0, tuple(sys.argv[2:])))
