@@ -125,6 +125,7 @@ class Config:
     reduce_max: int = 10
     verbose: bool = False
     seed_is_program: bool = False
+    time_limit: float = 0.0  # seconds; 0: no limit
 
 
 @dataclass
@@ -586,6 +587,8 @@ def _tally(items) -> dict:
 def print_summary(summary: dict, stream=sys.stdout) -> None:
     s = summary
     print(f"\n== lift fuzz: {s['mode']}, {s['seeds']} ({s['seconds']} s)", file=stream)
+    if s.get("planned", s["generated"]) > s["generated"]:
+        print(f"stopped early: {s['generated']} of {s['planned']} programs done", file=stream)
     print(f"generated {s['generated']}, discarded {s['discarded']} {s['discards'] or ''}", file=stream)
     print(f"tried {s['tried']}  lifted {s['lifted']}  ok {s['ok']}  "
           f"(programs with parallel loops {s['programs_with_parallel_loops']}, parallel loops {s['parallel_loops']})",
@@ -599,23 +602,38 @@ def print_summary(summary: dict, stream=sys.stdout) -> None:
         print(f"  {f['outcome']:10} seed {f['seed']}: {f['detail'][:200]}{where}{red}", file=stream)
 
 
-def fuzz(cfg: Config, seeds: list[int] | None = None, progress=None) -> dict:
+def fuzz(cfg: Config, seeds: list[int] | None = None, progress=None,
+         stop: threading.Event | None = None) -> dict:
+    """Run every seed; once `stop` is set or `cfg.time_limit` seconds have passed, start no
+    more programs, finish the running ones and summarize what was done (a campaign that
+    does not fit its time still reports its counts)."""
     if cfg.mode == "csmith" and shutil.which("csmith") is None:
         raise SystemExit("csmith is not installed (apt-get install -y csmith libcsmith-dev)")
     seeds = seeds if seeds is not None else seed_list(cfg)
     start = time.monotonic()
+    stop = stop or threading.Event()
     outcomes: list[Outcome] = []
     lock = threading.Lock()
+
+    def one(seed: int) -> Outcome | None:
+        if cfg.time_limit and time.monotonic() - start > cfg.time_limit:
+            stop.set()
+        return None if stop.is_set() else fuzz_one(cfg, seed)
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, cfg.jobs)) as pool:
-        futures = [pool.submit(fuzz_one, cfg, s) for s in seeds]
+        futures = [pool.submit(one, s) for s in seeds]
         for fut in concurrent.futures.as_completed(futures):
             o = fut.result()
+            if o is None:
+                continue
             with lock:
                 outcomes.append(o)
                 if progress:
                     progress(o, len(outcomes), len(seeds))
     outcomes.sort(key=lambda o: seeds.index(o.seed))
-    return summarize(outcomes, cfg, time.monotonic() - start)
+    summary = summarize(outcomes, cfg, time.monotonic() - start)
+    summary["planned"] = len(seeds)
+    return summary
 
 
 def seed_list(cfg: Config) -> list[int]:
@@ -666,6 +684,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csmith-arg", action="append", default=[], help="extra csmith argument (repeatable)")
     parser.add_argument("--skip-idioms", default="",
                         help=f"idioms mode: comma-separated idioms to leave out ({', '.join(idiomgen.SKIPPABLE)})")
+    parser.add_argument("--time-limit", type=float, default=0.0,
+                        help="start no program after this many seconds, then summarize (also on SIGINT/SIGTERM)")
     parser.add_argument("--json", metavar="FILE", help="write the summary as JSON")
     parser.add_argument("-v", "--verbose", action="store_true", help="a line per program")
     args = parser.parse_args(argv)
@@ -682,7 +702,7 @@ def main(argv: list[str] | None = None) -> int:
                  csmith_args=tuple(args.csmith_arg),
                  skip_idioms=tuple(x for x in args.skip_idioms.split(",") if x), reduce_timeout=args.reduce_timeout, reduce_max=args.reduce_max,
                  verbose=args.verbose,
-                 seed_is_program=args.seed_is_program)
+                 seed_is_program=args.seed_is_program, time_limit=args.time_limit)
 
     def progress(o: Outcome, done: int, total: int) -> None:
         if args.verbose or o.outcome in FAILURES:
@@ -690,7 +710,10 @@ def main(argv: list[str] | None = None) -> int:
         elif done % 50 == 0:
             print(f"[{done}/{total}]", flush=True)
 
-    summary = fuzz(cfg, progress=progress)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    summary = fuzz(cfg, progress=progress, stop=stop)
     if cfg.reduce:
         outcomes = [Outcome(**{k: v for k, v in f.items()}) for f in summary["failures"]]
         reduce_all(cfg, outcomes, log=lambda m: print(m, flush=True))
