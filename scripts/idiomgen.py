@@ -38,7 +38,9 @@ CXX_KEYWORDS = ("or", "and", "not", "xor", "bitor", "compl", "new", "delete", "c
                 "friend", "throw", "catch", "try", "mutable", "explicit", "export", "using")
 
 # Idioms that `skip` can leave out: empty loop bodies, `&&` and `||` loop conditions, struct
-# and union temporaries, `_Atomic` counters, C++ keywords as names, VLAs and pointers to VLAs.
+# and union temporaries, `_Atomic` counters, C that is not C++ (C++ keywords as names,
+# `typedef enum { false, true }`, calls to functions declared without a prototype), VLAs and
+# pointers to VLAs.
 SKIPPABLE = ("empty", "and", "or", "struct", "atomic", "cxx", "vla")
 
 # Loop counters declared once at the top of the kernel, per type, by nesting depth.
@@ -103,6 +105,7 @@ class IdiomGen:
         self.used: set[str] = set()
         self.cxx = r.random() < 0.5 and "cxx" not in self.skip  # C++ keywords as names in this program
         self.helpers: list[str] = []
+        self.late_helpers: list[str] = []  # defined after the kernel, declared before it without a prototype
         self.globals: list[str] = []
         self.live_u: list[str] = []  # global result slots filled at the end of functions
         self.uid = 0
@@ -496,7 +499,12 @@ class IdiomGen:
         target = r.choice([a for a in self.arrays if a.elem == "unsigned"])
         fn = self.fresh("bump")
         sub = "[q]" if len(target.dims) == 1 else "[q][0]"
-        self.helpers.append(f"static void {fn}(int q)\n{{\n    {target.name}{sub} += (unsigned)q + 1u;\n}}\n")
+        text = f"static void {fn}(int q)\n{{\n    {target.name}{sub} += (unsigned)q + 1u;\n}}\n"
+        if self.cxx and r.random() < 0.5:  # C, not C++: called where only `static void f();` is seen
+            self.globals.append(f"static void {fn}();")
+            self.late_helpers.append(text)
+        else:
+            self.helpers.append(text)
         return [ind + "for (i = 0; i < N; i++)", ind + f"    {fn}(i);"]
 
     def idiom_scratch_row(self, sc: Scope, ind: str) -> list[str]:
@@ -535,14 +543,18 @@ class IdiomGen:
         if not decl:
             sc.locals.append(f"int {pos} = 0;")
             sc.live.append((pos, "u"))
+        # C, not C++: an enum whose enumerators are named false and true
+        flag = self.fresh("hit") if self.cxx and r.random() < 0.5 else ""
+        if flag and "typedef enum { false, true } logical;" not in self.globals:
+            self.globals.append("typedef enum { false, true } logical;")
         return [ind + "for (i = 0; i < N; i++) {",
-                ind + f"    {decl}{pos} = -1;",
+                ind + f"    {decl}{pos} = -1;"] + ([ind + f"    logical {flag} = false;"] if flag else []) + [
                 ind + "    for (j = 0; j < N; j++)",
                 ind + f"        if ({src.name}[i][j] % {r.choice((5, 7, 11))}u == {r.randint(0, 3)}u) {{",
-                ind + f"            {pos} = j;",
+                ind + f"            {pos} = j;"] + ([ind + f"            {flag} = true;"] if flag else []) + [
                 ind + "            break;",
                 ind + "        }",
-                ind + f"    {dst.name}{sub} = (unsigned)({pos} + 1);",
+                ind + f"    {dst.name}{sub} = (unsigned)({pos} + 1){f' + (unsigned){flag}' if flag else ''};",
                 ind + "}"]
 
     def idiom_early_exit(self, sc: Scope, ind: str) -> list[str]:
@@ -673,6 +685,7 @@ class IdiomGen:
         out += kernel_stores
         out += ["    (void)i; (void)j; (void)k; (void)t; (void)ui; (void)uj; (void)uk;",
                 "    (void)zi; (void)zj; (void)zk; (void)li; (void)lj; (void)lk;", "}", ""]
+        out += self.late_helpers
         n = r.randint(4, self.N)
         m = r.randint(4, self.N)
         out += ["int main(void)", "{", "    unsigned x = 12345u;", "    unsigned long h;", "    double d;"]

@@ -67,8 +67,9 @@ def test_idiom_generator_is_deterministic_varied_and_skips_what_it_is_told():
                     "return p * N + q;", "for (t = 0;", "printf(\"mid", "+= 0.125 *"):
         assert feature in text, feature
     assert any(k in text for k in ("new", "class", "this", "template")), "C++ keywords as names"
+    assert "typedef enum { false, true } logical;" in text and re.search(r"static void \w+\(\);", text), "C, not C++"
     skipped = "".join(idiomgen.generate(s, ("and", "or", "struct", "atomic", "vla", "cxx")) for s in range(40))
-    for feature in ("struct pt ", "_Atomic", "[n][m]", ")[m] = malloc"):
+    for feature in ("struct pt ", "_Atomic", "[n][m]", ")[m] = malloc", "logical", "();"):
         assert feature not in skipped, feature
     loop_conditions = re.findall(r"for \([^;]*;([^;]*);", skipped)
     assert loop_conditions and not [c for c in loop_conditions if "&&" in c or "||" in c]
