@@ -209,7 +209,7 @@ def _collapse(g, m: MapScope) -> int:
         return 1
     inner = g.nodes[kids[0]]["node"]
     if not isinstance(inner, MapScope) or inner.schedule != "parallel" or inner.private \
-            or not set(inner.reductions) <= set(m.reductions):
+            or not set(inner.reductions) <= set(m.reductions) or not canonical(inner.header):
         return 1
     if m.var in names(f"{inner.begin} {inner.end}"):
         return 1
@@ -222,12 +222,27 @@ def names(text: str) -> set[str]:
 
 
 def canonical(header: str) -> bool:
-    """`for (init; test; step)` with no part wrapped in parentheses (gcc rejects those)."""
-    if not header:
+    """`for (init; test; step)` in OpenMP's canonical form as gcc reads it: parentheses inside a
+    part are fine (`i < (n)`, `(i) < n`, `(i)++`, `i += (2)`, `(i += 2)`), but an initialisation
+    starting with one (`(i = 0)`, `(i) = 0`) or a test wrapped in one (`(i < n)`) is refused by
+    gcc ("invalid controlling predicate", "invalid type for iteration variable")."""
+    if not header or "(" not in header:
         return False
-    inner = header[header.index("(") + 1:header.rindex(")")] if "(" in header else ""
-    parts = inner.split(";")
-    return len(parts) == 3 and not any(part.strip().startswith("(") for part in parts)
+    inner = header[header.index("(") + 1:header.rindex(")")]
+    parts = [part.strip() for part in inner.split(";")]
+    return len(parts) == 3 and not parts[0].startswith("(") and not _wrapped(parts[1])
+
+
+def _wrapped(text: str) -> bool:
+    """The whole of `text` is one parenthesized expression: `(i < n)`, not `(i) < (n)`."""
+    if not text.startswith("("):
+        return False
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            return k == len(text) - 1
+    return False
 
 
 def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | None:

@@ -1,0 +1,80 @@
+"""Idioms of real applications that lift parallelizes (issue 16): each program is written the
+way application code is, lifted with the profitability guard off, checked for its verdicts
+(the unsafe variants stay sequential, with the reason) and run against the original at 1, 2
+and 8 threads."""
+from __future__ import annotations
+
+import pytest
+
+from lifter.transform.parallelize import canonical
+from tests.harness import check_program, have_gcc, loops_by_function
+
+needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
+
+PROGRAMS: dict[str, str] = {}
+
+# -- parenthesized loop header parts (item 13) ------------------------------------------------
+PROGRAMS["parens"] = r"""
+#include <stdio.h>
+#define N 1000
+#define LEN (N)
+static double a[N], b[N];
+
+void scale(int n)
+{
+    for (int i = 0; i < (n); i++)
+        a[i] = 2.0 * b[i] + i;
+}
+
+void shift(int n)
+{
+    for (int i = (1); (i) < n - 1; (i)++)
+        b[i] = a[i - 1] + a[i + 1];
+}
+
+void stride(void)
+{
+    for (int i = 0; i < LEN; i += (2))
+        a[i] = a[i] * 0.5 + b[i];
+}
+
+/* NEGATIVE for OpenMP (gcc rejects the pragma): a test wrapped in parentheses. */
+void wrapped(int n)
+{
+    for (int i = 0; (i < n); i++)
+        b[i] = b[i] + a[i];
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++) b[i] = (i % 17) * 0.25;
+    scale(N); shift(N); stride(); wrapped(N);
+    double s = 0;
+    for (int i = 0; i < N; i++) s += a[i] * (i % 5) + b[i] * (i % 3);
+    printf("%.17g\n", s);
+    return 0;
+}
+"""
+
+
+def test_canonical_headers_follow_gcc():
+    for ok in ("for (int i = 0; i < (n); i++)", "for (int i = (0); (i) < n; (i)++)",
+               "for (i = 0; i < n; i += (2))", "for (i = 0; i < n; (i += 2))", "for (i = 0; i < n; ++(i))"):
+        assert canonical(ok), ok
+    for bad in ("for (i = 0; (i < n); i++)", "for ((i = 0); i < n; i++)", "for ((i) = 0; i < n; i++)", ""):
+        assert not canonical(bad), bad
+
+
+def test_parenthesized_header_parts_are_parallelized():
+    loops = loops_by_function(PROGRAMS["parens"])
+    for name in ("scale", "shift", "stride"):
+        assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    assert not loops["wrapped"][0]["parallelized"]
+    assert "canonical" in loops["wrapped"][0]["reason"]
+
+
+@needs_gcc
+@pytest.mark.parametrize("threads", [1, 2, 8])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_programs_give_identical_results(tmp_path, name, threads):
+    check_program(PROGRAMS[name], f"{name}.c", tmp_path, threads)
