@@ -27,6 +27,10 @@ from lifter.analysis.model import Access, Condition, Container, Loop, Region, St
 from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
 
 
+# The opaque reason of an inner `for` left by a break or continue of its own (reported: inner_loops.py).
+LEAVES_EARLY = "break or continue in the loop body"
+
+
 class NotModelable(Exception):
     """The nest rooted at a loop cannot be modelled; `node` is where the problem is."""
 
@@ -203,7 +207,7 @@ class RegionBuilder:
     def _plan_shapes(self, root: c_ast.For) -> None:
         """Find flat buffers indexed like multi-dimensional arrays (see delinearize.py)."""
         self._loop_vars = {parse_var for n in walk(root) if isinstance(n, c_ast.For)
-                           for parse_var in [_header_var(n)] if parse_var}
+                           for parse_var in [header_var(n)] if parse_var}
         self.shapes: dict[str, list] = {}
         found: dict[str, list[set]] = {}
         for n in walk(root):
@@ -226,7 +230,7 @@ class RegionBuilder:
         self.rows = row_arrays(root, self.symbols, self.written)
 
     def _check_control_flow(self, root: c_ast.For) -> None:
-        """Reject nests that jump out: return, goto, labels, or break/continue of an affine loop."""
+        """Reject nests that jump out: return, goto, labels, or break/continue of the root loop."""
         def visit(node, breakable: bool, continuable: bool):
             if isinstance(node, (c_ast.Return, c_ast.Goto, c_ast.Label)):
                 kind = {c_ast.Return: "return", c_ast.Goto: "goto", c_ast.Label: "a label"}[type(node)]
@@ -242,7 +246,9 @@ class RegionBuilder:
                     visit(child, True, True)
                 return
             if isinstance(node, c_ast.For):
-                inner_ok = node is not root and not self._affine_header(node)
+                # A break or continue of an inner loop leaves only that loop, which then is an
+                # opaque leaf of the nest (`_item`, `_leaves_early`): only the root's own block it.
+                inner_ok = node is not root
                 for name, child in node.children():
                     if name == "stmt" and not inner_ok and isinstance(child, c_ast.Compound):
                         # `if (c) continue;` at the top level of an affine loop's body is a guard.
@@ -260,13 +266,6 @@ class RegionBuilder:
                 visit(child, breakable, continuable)
 
         visit(root, False, False)
-
-    def _affine_header(self, node: c_ast.For) -> bool:
-        try:
-            parse_header(node, self._translator([]), self.symbols)
-        except NotAffine:
-            return False
-        return True
 
     # -- names -------------------------------------------------------------------------------
     def _is_parameter(self, name: str) -> bool:
@@ -385,8 +384,7 @@ class RegionBuilder:
                 self._leaf(item, loop_id, loops, constraints, beta, guarded, opaque=f"loop header: {exc}")
                 return True
             if _leaves_early(item.stmt):
-                self._leaf(item, loop_id, loops, constraints, beta, guarded,
-                           opaque="break or continue in the loop body")
+                self._leaf(item, loop_id, loops, constraints, beta, guarded, opaque=LEAVES_EARLY)
                 return True
             self._loop(item, loop_id, loops, constraints, list(beta), guarded)
             return True
@@ -742,7 +740,7 @@ def continue_guard(node) -> bool:
     return isinstance(body, c_ast.Continue)
 
 
-def _header_var(node: c_ast.For) -> str | None:
+def header_var(node: c_ast.For) -> str | None:
     init = node.init
     if isinstance(init, c_ast.DeclList) and init.decls:
         return init.decls[0].name
@@ -763,4 +761,4 @@ def _decl_text(decl: c_ast.Decl) -> str:
     return f"{decl.name} = {c_text(decl.init)};"
 
 
-__all__ = ["NotModelable", "RegionBuilder", "parse_header", "written_names", "PURE_FUNCTIONS"]
+__all__ = ["LEAVES_EARLY", "NotModelable", "RegionBuilder", "header_var", "parse_header", "written_names", "PURE_FUNCTIONS"]

@@ -73,6 +73,89 @@ def test_parenthesized_header_parts_are_parallelized():
     assert "canonical" in loops["wrapped"][0]["reason"]
 
 
+# -- break that leaves only an inner loop (item 6) --------------------------------------------
+PROGRAMS["breaks"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#define N 300
+#define M 64
+static double grid[N][M];
+static int first[N], pos[N];
+static double samples[N];
+
+/* A search inside each row: the break leaves only the inner loop. */
+void first_above(double limit)
+{
+    for (int i = 0; i < N; i++) {
+        int k = -1;
+        for (int j = 0; j < M; j++)
+            if (grid[i][j] > limit) { k = j; break; }
+        first[i] = k;
+    }
+}
+
+/* The search's loop variable, declared outside, read after the inner loop. */
+void position(double limit)
+{
+    int i, j;
+    for (i = 0; i < N; i++) {
+        for (j = 0; j < M; j++)
+            if (grid[i][j] > limit)
+                break;
+        pos[i] = j;
+    }
+}
+
+/* Rejection sampling: each sample retries until accepted. */
+void rejection(void)
+{
+    for (int i = 0; i < N; i++) {
+        unsigned s = 1234u + 7u * i;
+        double x = 0;
+        for (int t = 0; t < 100; t++) {
+            s = s * 1103515245u + 12345u;
+            x = (s >> 8) / 16777216.0;
+            if (x * x < 0.5)
+                break;
+        }
+        samples[i] = x;
+    }
+}
+
+/* NEGATIVE: the break leaves the candidate loop itself. */
+void stop_early(double limit)
+{
+    for (int i = 0; i < N; i++) {
+        if (grid[i][0] > limit)
+            break;
+        grid[i][1] = grid[i][0] * 2.0;
+    }
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < M; j++)
+            grid[i][j] = ((i * 37 + j * 11) % 101) / 100.0;
+    first_above(0.9); position(0.95); rejection(); stop_early(0.99);
+    long s = 0; double d = 0;
+    for (int i = 0; i < N; i++) { s += first[i] * (i % 7) + pos[i] * (i % 5); d += samples[i] * i + grid[i][1]; }
+    printf("%ld %.17g\n", s, d);
+    return 0;
+}
+"""
+
+
+def test_a_break_of_an_inner_loop_blocks_only_that_loop():
+    loops = loops_by_function(PROGRAMS["breaks"])
+    for name in ("first_above", "position", "rejection"):
+        outer, inner = loops[name]
+        assert outer["parallelized"], (name, outer["reason"])
+        assert not inner["parallel"] and inner["reason"] == "break or continue in the loop body", inner
+    (stop,) = loops["stop_early"]
+    assert not stop["parallel"] and "break" in stop["reason"]
+
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
