@@ -363,7 +363,9 @@ class RegionBuilder:
                     # The rest of the block runs only where the condition is false.
                     translate = self._translator([l.var for l in loops])
                     try:
-                        constraints = constraints + [f"not ({translate.condition(self._rewrite(sub.cond))})"]
+                        cond = translate.condition(self._rewrite(sub.cond))
+                        self._check_divisions(translate, constraints, [l.var for l in loops])
+                        constraints = constraints + [f"not ({cond})"]
                         self.params |= translate.parameters
                     except NotAffine:
                         guarded = guarded + [sub.cond]
@@ -406,6 +408,7 @@ class RegionBuilder:
         translate = self._translator([l.var for l in loops])
         try:
             cond = translate.condition(self._rewrite(item.cond))
+            self._check_divisions(translate, constraints, [l.var for l in loops])
         except NotAffine:
             cond = None
         if_id, test = self._next_if(), c_text(item.cond)
@@ -478,7 +481,9 @@ class RegionBuilder:
                          node.next, node.stmt, node.coord)
 
     def _check_divisions(self, translate: AffineTranslator, constraints, iterators) -> None:
-        """C's `/` and `%` truncate; isl's round down: they agree only on non-negative numerators."""
+        """C's `/` and `%` truncate, isl's round down, and C leaves shifts of negative values to the
+        compiler: they agree on non-negative numerators (and shifted or masked values) only. Also
+        checked for affine `if` conditions, which shape domains as much as bounds do."""
         if not translate.numerators:
             return
         params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
@@ -487,7 +492,7 @@ class RegionBuilder:
         for numerator in translate.numerators:
             negative = isl.Set(f"[{params}] -> {{ [{names}] : {where} and {numerator} < 0 }}")
             if not negative.is_empty():
-                raise NotAffine("division or remainder of a value that may be negative")
+                raise NotAffine("division, remainder, shift or mask of a value that may be negative")
         translate.numerators.clear()
 
     # -- leaves ------------------------------------------------------------------------------

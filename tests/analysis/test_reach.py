@@ -156,6 +156,125 @@ def test_a_break_of_an_inner_loop_blocks_only_that_loop():
     assert not stop["parallel"] and "break" in stop["reason"]
 
 
+# -- shifts and bit operations (item 2) -------------------------------------------------------
+PROGRAMS["shifts"] = r"""
+#include <stdio.h>
+#define LOGB 6
+#define NBINS (1 << LOGB)
+#define MASK (NBINS - 1)
+#define NKEYS (1 << 12)
+#define NBLOCKS (NKEYS >> LOGB)
+#define PAD (~(-16))
+static int keys[NKEYS], digit[NKEYS], count[NBINS], table[NBINS];
+static double full[NKEYS], half[NKEYS >> 1], tiled[NKEYS];
+
+void clear_counts(void)
+{
+    for (int b = 0; b < NBINS; b++)
+        count[b] = b & 1;
+}
+
+void digits(int shift)
+{
+    for (int i = 0; i < NKEYS; i++)
+        digit[i] = (keys[i] >> shift) & MASK;
+}
+
+void lookup(int *out)
+{
+    for (int i = 0; i < NKEYS; i++)
+        out[i] = table[i & MASK] + i;
+}
+
+void downsample(void)
+{
+    for (int i = 0; i < (NKEYS >> 1); i++)
+        half[i] = full[i << 1] + full[(i << 1) + 1];
+}
+
+void blocks(void)
+{
+    for (int blk = 0; blk < NBLOCKS; blk++)
+        for (int j = 0; j < NBINS; j++)
+            tiled[(blk << LOGB) + j] = full[blk * NBINS + j] * (j ^ 5);
+}
+
+void masks(int n)
+{
+    for (int i = 0; i < n - PAD; i++)
+        full[i] = full[i] + half[i >> 2];
+}
+
+/* NEGATIVE: the shifted value is negative in half of the iterations. */
+void signed_shift(void)
+{
+    for (int i = -64; i < 64; i++)
+        tiled[i + 64] = tiled[(i >> 1) + 128] + 1.0;
+}
+
+/* NEGATIVE: `|` of a variable is not affine. */
+void or_index(void)
+{
+    for (int i = 0; i < NBINS; i++)
+        tiled[i | 64] = tiled[i] * 0.5;
+}
+
+int main(void)
+{
+    for (int i = 0; i < NKEYS; i++) { keys[i] = (i * 7919) % 100003; full[i] = (i % 13) * 0.5; }
+    for (int b = 0; b < NBINS; b++) table[b] = 3 * b;
+    static int out[NKEYS];
+    clear_counts(); digits(6); lookup(out); downsample(); blocks(); masks(NKEYS >> 2);
+    signed_shift(); or_index();
+    long s = 0; double d = 0;
+    for (int i = 0; i < NKEYS; i++) { s += digit[i] * (i % 7) + out[i] % 11; d += tiled[i] * (i % 3) + full[i]; }
+    for (int i = 0; i < (NKEYS >> 1); i++) d += half[i] * (i % 5);
+    for (int b = 0; b < NBINS; b++) s += count[b];
+    printf("%ld %.17g\n", s, d);
+    return 0;
+}
+"""
+
+
+def test_shifts_and_masks_are_affine_where_values_are_non_negative():
+    loops = loops_by_function(PROGRAMS["shifts"])
+    for name in ("clear_counts", "digits", "lookup", "downsample", "blocks", "masks"):
+        assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    assert "may be negative" in loops["signed_shift"][0]["reason"]
+    assert not loops["or_index"][0]["parallel"] and "dependence" in loops["or_index"][0]["reason"]
+
+
+def test_constant_bit_expressions_fold_like_c():
+    from pycparser import c_parser
+
+    from lifter.analysis.affine import AffineTranslator
+
+    def value(text):
+        tree = c_parser.CParser().parse(f"int x = {text};")
+        return AffineTranslator([], lambda name: name == "n").constant(tree.ext[0].init)
+
+    assert value("1 << 6") == 64 and value("(1 << 12) >> 6") == 64 and value("~(-16)") == 15
+    assert value("(64 - 1) & 100") == 36 and value("5 ^ 3") == 6 and value("8 | 3") == 11
+    assert value("~0u") is None  # depends on the width of unsigned
+    assert value("-1 << 2") is None and value("1 << 31") is None and value("1 << -1") is None
+
+
+NEGATIVE_DIVISION_IN_CONDITION = r"""
+double a[40];
+void f(void)
+{
+    for (int i = -10; i < 10; i++)
+        if (i / 2 == 0)        /* C: i in {-1, 0, 1}; a floor division would say {0, 1} */
+            a[i + 10] = a[10 - i] + 1.0;
+}
+"""
+
+
+def test_an_if_condition_divides_only_non_negative_values():
+    (loop,) = loops_by_function(NEGATIVE_DIVISION_IN_CONDITION)["f"]
+    assert not loop["parallel"] and "dependence" in loop["reason"], loop["reason"]
+
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
