@@ -21,10 +21,11 @@ from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_cons
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
 from lifter.analysis.call_spans import OFFSET
+from lifter.analysis.index_scalars import definition, index_views
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.rows import row_arrays
 from lifter.analysis.model import Access, Condition, Container, Loop, Region, Statement
-from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
+from lifter.analysis.symbols import FunctionSymbols, substitute
 
 
 # The opaque reason of an inner `for` left by a break or continue of its own (reported: inner_loops.py).
@@ -210,15 +211,13 @@ class RegionBuilder:
                            for parse_var in [header_var(n)] if parse_var}
         self.shapes: dict[str, list] = {}
         found: dict[str, list[set]] = {}
-        for n in walk(root):
-            # `a[e]`, and `a + e` (a call's argument, read with the callee's span: effects.py)
-            if isinstance(n, c_ast.ArrayRef) or (isinstance(n, c_ast.BinaryOp) and n.op == "+"):
-                base, index = (n.name, n.subscript) if isinstance(n, c_ast.ArrayRef) else (n.left, n.right)
-                sym = self.symbols.lookup(base.name) if isinstance(base, c_ast.ID) else None
-                if sym is None or sym.kind not in ("pointer", "array") or sym.ndim != 1 or sym.indirect:
-                    continue
-                index = self.symbols.table.inline_helpers(index)
-                found.setdefault(base.name, []).append(set(monomials(index, self._is_size)))
+        # `a[e]`, and `a + e` (a call's argument, read with the callee's span: effects.py)
+        for _, base, index in index_views(root, self.symbols, written_names):
+            sym = self.symbols.lookup(base.name) if isinstance(base, c_ast.ID) else None
+            if sym is None or sym.kind not in ("pointer", "array") or sym.ndim != 1 or sym.indirect:
+                continue
+            index = self.symbols.table.inline_helpers(index)
+            found.setdefault(base.name, []).append(set(monomials(index, self._is_size)))
         for key, indices in _flat_fields(root, self.written).items():
             found[key] = [set(monomials(self.symbols.table.inline_helpers(i), self._is_size)) for i in indices]
         for name, sets in found.items():
@@ -357,6 +356,7 @@ class RegionBuilder:
         if isinstance(item, c_ast.Compound):
             self._scopes.append({})
             depth = len(self._conditions)
+            assigned = []
             for index, sub in enumerate(item.block_items or []):
                 if continue_guard(sub):
                     self._conditions.append(Condition(f"!({c_text(sub.cond)})", self._next_if()))
@@ -372,8 +372,12 @@ class RegionBuilder:
                     continue
                 if self._item(sub, loop_id, loops, constraints, beta, guarded):
                     beta[-1] += 1
-                if isinstance(sub, c_ast.Decl):
-                    self._define(sub, item.block_items[index + 1:], loops)
+                found = definition(sub, item.block_items[index + 1:], self.symbols, self._rewrite, written_names)
+                if found is not None:
+                    self._defs[self._scoped(found[0])] = found[1]
+                    assigned.append(self._scoped(found[0]))
+            for key in assigned:  # the definitions hold for the rest of this block only
+                self._defs.pop(key, None)
             del self._conditions[depth:]
             self._scopes.pop()
             beta[-1] -= 1
@@ -435,42 +439,13 @@ class RegionBuilder:
         self._ifs += 1
         return self._ifs - 1
 
-    # -- affine scalar definitions ------------------------------------------------------------
-    def _define(self, decl: c_ast.Decl, scope: list, loops) -> None:
-        """Record `int j = i + d;` so that later subscripts and bounds read `j` as `i + d`.
-
-        Exact when the initializer is affine in enclosing loop variables and
-        parameters (which cannot change within the body), `j` is an integer at
-        least as wide as int, and the rest of the block neither writes `j`
-        (nor takes its address) nor redeclares `j` or a name the initializer uses.
-        """
-        if decl.init is None or isinstance(decl.init, c_ast.InitList) or decl.name in self.symbols.ambiguous \
-                or not wide_integer(decl.type, self.symbols.table.typedefs):
-            return
-        value = self._rewrite(decl.init)
-        try:
-            self._translator([l.var for l in loops]).expr(value)
-        except NotAffine:
-            return
-        rest = c_ast.Compound(list(scope))
-        used = {n.name for n in walk(value) if isinstance(n, c_ast.ID)}
-        if ({decl.name} | used) & written_names(rest):
-            return
-        self._defs[self._scoped(decl.name)] = value
-
+    # -- index scalars (index_scalars.py) --------------------------------------------------
     def _rewrite(self, node: c_ast.Node) -> c_ast.Node:
         """An expression as the analysis reads it: index helpers inlined, affine scalars replaced."""
         node = self.symbols.table.inline_helpers(node)
         if not self._defs:
             return node
-        return substitute(node, lambda name: self._defs.get(self._local_key(name)))
-
-    def _local_key(self, name: str) -> str | None:
-        """The key of the region-local declaration `name` refers to here, if any."""
-        for scope in reversed(self._scopes):
-            if name in scope:
-                return scope[name]
-        return None
+        return substitute(node, lambda name: self._defs.get(self._scoped(name)))
 
     def _header_view(self, node: c_ast.For) -> c_ast.For:
         """The loop with its initialisation and condition rewritten (body and increment as written)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from lifter.analysis.call_spans import SpanRecorder
+from lifter.analysis.walk import walk
 
 INTEGER_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "_Bool", "bool"}
 FLOAT_WORDS = {"float", "double"}
@@ -253,6 +254,9 @@ class FunctionSymbols:
                 self._add(classify(p.name, p.type, table.typedefs, "param", p))
         for decl in _local_decls(func.body):
             self._add(classify(decl.name, decl.type, table.typedefs, "local", decl))
+        # Variables some pointer may point to: a write through it could change them anywhere.
+        self.addressed = {n.expr.name for n in walk(func.body)
+                          if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
 
     def _add(self, sym: Symbol) -> None:
         old = self.locals.get(sym.name)

@@ -275,6 +275,117 @@ def test_an_if_condition_divides_only_non_negative_values():
     assert not loop["parallel"] and "dependence" in loop["reason"], loop["reason"]
 
 
+# -- per-iteration index scalars (item 8) -----------------------------------------------------
+PROGRAMS["index_scalars"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+/* 7-point stencil on a flattened grid, the index computed once per point. */
+void stencil(double *out, const double *in, int nx, int ny, int nz)
+{
+    for (int z = 1; z < nz - 1; z++)
+        for (int y = 1; y < ny - 1; y++)
+            for (int x = 1; x < nx - 1; x++) {
+                int c = x + y * nx + z * nx * ny;
+                out[c] = in[c] * -6.0 + in[c - 1] + in[c + 1] + in[c - nx] + in[c + nx]
+                         + in[c - nx * ny] + in[c + nx * ny];
+            }
+}
+
+/* The index variable is declared before the loop and read after it. */
+int rows(double *out, const double *in, int nx, int ny)
+{
+    int c = 0;
+    for (int y = 1; y < ny - 1; y++)
+        for (int x = 1; x < nx - 1; x++) {
+            c = x + y * nx;
+            out[c] = 0.5 * (in[c - 1] + in[c + 1]);
+        }
+    c = nx * ny;
+    return c;
+}
+
+/* Two index scalars, one built from the other. */
+void pairs(double *out, const double *in, int nx, int ny)
+{
+    for (int y = 0; y < ny; y++) {
+        int row = y * nx;
+        for (int x = 0; x < nx; x++) {
+            int at = row + x;
+            out[at] = in[at] * 2.0 + y;
+        }
+    }
+}
+
+/* NEGATIVE: the index is changed between its definition and its use. */
+void moved(double *out, const double *in, const int *shift, int nx, int ny)
+{
+    for (int y = 0; y < ny; y++)
+        for (int x = 0; x < nx; x++) {
+            int c = x + y * nx;
+            c = c + shift[c];
+            out[c] = in[x + y * nx];
+        }
+}
+
+/* NEGATIVE: the index is assigned only under a condition; the other iterations reuse it. */
+void conditional(double *out, const double *in, const double *mask, int nx, int ny)
+{
+    int c = 0;
+    for (int y = 0; y < ny; y++)
+        for (int x = 0; x < nx; x++) {
+            if (mask[x + y * nx] > 0.5) {
+                c = x + y * nx;
+            }
+            out[c] += in[x + y * nx];
+        }
+}
+
+/* NEGATIVE: a pointer to the index may change it. */
+void pointed(double *out, const double *in, int nx, int ny, int **where)
+{
+    int c = 0;
+    *where = &c;
+    for (int y = 0; y < ny; y++)
+        for (int x = 0; x < nx; x++) {
+            c = x + y * nx;
+            in[c] > 0.5 ? (void)0 : (void)0;
+            out[c] = in[c] + 1.0;
+        }
+    *where = NULL;
+}
+
+int main(void)
+{
+    int nx = 14, ny = 11, nz = 9, n = nx * ny * nz;
+    double *a = calloc(n, sizeof(double)), *b = calloc(n, sizeof(double)), *m = calloc(n, sizeof(double));
+    int *sh = calloc(n, sizeof(int)), *w;
+    for (int i = 0; i < n; i++) { a[i] = (i % 23) * 0.125; m[i] = (i % 3) * 0.4; sh[i] = (i % 5 == 0) ? -(i % 7) : 0; }
+    stencil(b, a, nx, ny, nz);
+    int last = rows(a, b, nx, ny * nz);
+    pairs(b, a, nx, ny * nz);
+    moved(a, b, sh, nx, ny * nz);
+    conditional(b, a, m, nx, ny * nz);
+    pointed(a, b, nx, ny, &w);
+    double s = 0;
+    for (int i = 0; i < n; i++) s += a[i] * (i % 7) + b[i] * (i % 5);
+    printf("%d %.17g\n", last, s);
+    free(a); free(b); free(m); free(sh);
+    return 0;
+}
+"""
+
+
+def test_index_scalars_are_read_as_their_values():
+    loops = loops_by_function(PROGRAMS["index_scalars"])
+    for name in ("stencil", "rows", "pairs"):
+        assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    assert "c" in loops["rows"][0]["private"]
+    for name in ("moved", "conditional", "pointed"):
+        assert not any(loop["parallel"] for loop in loops[name]), name
+    assert "out[c]" in loops["moved"][0]["reason"] and "out[c]" in loops["pointed"][0]["reason"]
+
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
