@@ -386,6 +386,72 @@ def test_index_scalars_are_read_as_their_values():
     assert "out[c]" in loops["moved"][0]["reason"] and "out[c]" in loops["pointed"][0]["reason"]
 
 
+# -- scalars written afresh after the loop (item 9) -------------------------------------------
+PROGRAMS["scratch_scalars"] = r"""
+#include <stdio.h>
+#define N 200
+#define M 50
+static double a[N][M], rowsum[N];
+
+/* Each time step: row sums into a scratch scalar, then a total that starts afresh. */
+double smooth(int steps)
+{
+    double sum = 0.0, total = 0.0;
+    for (int t = 0; t < steps; t++) {
+        for (int i = 0; i < N; i++) {
+            sum = 0.0;
+            for (int j = 0; j < M; j++)
+                sum += a[i][j];
+            rowsum[i] = sum / M;
+        }
+        sum = 0.0;
+        for (int i = 0; i < N; i++)
+            sum += rowsum[i];
+        total += sum;
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < M; j++)
+                a[i][j] = 0.5 * a[i][j] + 0.5 * rowsum[i];
+    }
+    return total;
+}
+
+/* NEGATIVE: the value left by the last row is read after the loop. */
+double last_row(int steps)
+{
+    double sum = 0.0, seen = 0.0;
+    for (int t = 0; t < steps; t++) {
+        for (int i = 0; i < N; i++) {
+            sum = 0.0;
+            for (int j = 0; j < M; j++)
+                sum += a[i][j];
+            rowsum[i] = sum;
+        }
+        seen += sum;
+    }
+    return seen;
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < M; j++)
+            a[i][j] = ((i * 13 + j * 7) % 29) * 0.25;
+    double x = smooth(4), y = last_row(2);
+    printf("%.17g %.17g %.17g\n", x, y, rowsum[N / 2]);
+    return 0;
+}
+"""
+
+
+def test_a_scalar_assigned_afresh_after_the_loop_is_private():
+    loops = loops_by_function(PROGRAMS["scratch_scalars"])
+    rows = loops["smooth"][1]
+    assert rows["parallelized"] and "sum" in rows["private"], rows["reason"]
+    rows = loops["last_row"][1]
+    assert not rows["parallel"] and rows["reason"] == \
+        "scalar 'sum' is used after the loop but not written in every iteration"
+
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
