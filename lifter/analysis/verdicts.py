@@ -253,7 +253,9 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
         if red is not None:
             reductions.append((info.name, red))
             continue
-        if info.kind == "scalar" and _privatizable(region, nest, container, index):
+        # A struct field (`g->last`, `s.last`) is memory that outlives the loop, and no OpenMP
+        # clause can name it: never private.
+        if info.kind == "scalar" and info.name.isidentifier() and _privatizable(region, nest, container, index):
             if container in live_after or _read_later_in_region(region, inside, container, index):
                 if _written_last(region, loop_id, inside, container):
                     lastprivate.append(info.name)
