@@ -176,6 +176,8 @@ class AffineTranslator:
             return self._min_max(node)
         if isinstance(node, c_ast.StructRef):
             return self._stand_in(node, "struct field")
+        if isinstance(node, c_ast.ArrayRef):
+            return self._stand_in(node, "array element")
         raise NotAffine(f"{type(node).__name__.lower()} in an index or bound")
 
     def _binary(self, node: c_ast.BinaryOp) -> tuple[str, int | None]:

@@ -452,6 +452,186 @@ def test_a_scalar_assigned_afresh_after_the_loop_is_private():
         "scalar 'sum' is used after the loop but not written in every iteration"
 
 
+# -- bounds read from memory (item 1) ---------------------------------------------------------
+PROGRAMS["memory_bounds"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct { int n; int m; double *v; double *w; } grid_t;
+typedef struct { int n; double *val; } cells_t;
+typedef struct { cells_t *cells; double dt; } sim_t;
+typedef struct { long count; int lookups; } input_t;
+
+/* Read-only helpers without an effect summary (they read struct fields). */
+static double row_norm(const grid_t *g, int i)
+{
+    double s = 0.0;
+    for (int j = 0; j < g->m; j++)
+        s += g->v[(i * g->m + j) % g->n] * g->v[(i * g->m + j) % g->n];
+    return s;
+}
+
+static int active_cells(const sim_t *sim) { return sim->cells->n; }
+
+/* NEGATIVE for the outer loop: the helper may have side effects for all the model knows. */
+void census(sim_t *sim, double *count)
+{
+    for (int b = 0; b < sim->cells->n; b++)
+        count[b] = active_cells(sim) - b;
+}
+
+static double lookup(const double *table, long n, double x)
+{
+    long lo = 0, hi = n - 1;
+    while (hi - lo > 1) {
+        long mid = (lo + hi) / 2;
+        if (table[mid] > x) hi = mid; else lo = mid;
+    }
+    return table[lo];
+}
+
+/* Bounds read from an array (NAS style `size[2] - 2`), the body writes doubles only. */
+void relax(int size[3], const double *u, double *r)
+{
+    int k;
+    for (k = 1; k <= size[2] - 2; k++)
+        r[k] = 0.5 * (u[k - 1] + u[k + 1]) - u[k];
+}
+
+/* The outer loop calls a read-only helper: the inner loop's bound g->m stays a parameter. */
+void scale_rows(grid_t *g, double *out)
+{
+    for (int i = 0; i < g->n; i++) {
+        double s = row_norm(g, i);
+        for (int j = 0; j < g->m; j++)
+            out[i * g->m + j] = s * g->w[j];
+    }
+}
+
+/* A chain of fields, and a write through another field of the same struct. */
+void advance(sim_t *sim, double *out)
+{
+    for (int b = 0; b < sim->cells->n; b++) {
+        sim->cells->val[b] = sim->cells->val[b] * (1.0 - sim->dt);
+        out[b] = sim->cells->val[b] + b;
+    }
+}
+
+/* A struct passed by value, and a helper with an effect summary. */
+void lookups(input_t in, const double *table, double *restrict out)
+{
+    for (int i = 0; i < in.lookups; i++)
+        out[i] = lookup(table, in.count, (i % 97) * 0.37);
+}
+
+static void shrink(grid_t *g) { if (g->n > 1) g->n = g->n - 1; }
+
+/* NEGATIVE: a helper writes the bound. */
+void shrinking(grid_t *g)
+{
+    for (int i = 0; i < g->n; i++) {
+        g->w[i] = g->w[i] + 1.0;
+        if (i == 2)
+            shrink(g);
+    }
+}
+
+/* NEGATIVE: the bound's array is written in the loop. */
+void resizing(int size[3], double *r)
+{
+    for (int k = 1; k <= size[2] - 2; k++) {
+        r[k] = r[k] + 1.0;
+        size[2] = size[2] - (k == 3);
+    }
+}
+
+/* NEGATIVE: an int pointer that may point to the bound is written. */
+void counting(int size[3], double *r, int *hits)
+{
+    for (int k = 0; k < size[2]; k++) {
+        r[k] = r[k] * 2.0;
+        hits[0] = k;
+    }
+}
+
+/* NEGATIVE: a field written in every iteration is memory, never private. */
+void last_index(grid_t *g)
+{
+    for (int i = 0; i < g->n; i++) {
+        g->m = i;
+        g->v[i] = g->v[i] + 1.0;
+    }
+}
+
+int main(void)
+{
+    int n = 40, m = 12;
+    grid_t g = { n, m, calloc(n * m, sizeof(double)), calloc(n * m, sizeof(double)) };
+    for (int i = 0; i < n * m; i++) { g.v[i] = (i % 11) * 0.5; g.w[i] = (i % 7) * 0.25; }
+    double *out = calloc(n * m, sizeof(double)), *r = calloc(64, sizeof(double)), *u = calloc(64, sizeof(double));
+    for (int i = 0; i < 64; i++) u[i] = (i * i % 13) * 0.1;
+    int size[3] = { 10, 20, 30 };
+    relax(size, u, r);
+    scale_rows(&g, out);
+    cells_t cells = { n, g.v };
+    sim_t sim = { &cells, 0.125 };
+    advance(&sim, r);
+    double count[64];
+    census(&sim, count);
+    for (int i = 0; i < 40; i++) r[i] += count[i];
+    double table[100];
+    for (int i = 0; i < 100; i++) table[i] = i * 0.4;
+    input_t in = { 100, 50 };
+    lookups(in, table, u);
+    shrinking(&g);
+    resizing(size, r);
+    counting(size, r, &size[2]);
+    last_index(&g);
+    double s = 0;
+    for (int i = 0; i < n * m; i++) s += out[i] * (i % 5) + g.v[i] + g.w[i] * (i % 3);
+    for (int i = 0; i < 64; i++) s += r[i] * (i % 7) + u[i];
+    printf("%.17g %d %d %d %d\n", s, g.n, g.m, size[2], size[0]);
+    free(g.v); free(g.w); free(out); free(r); free(u);
+    return 0;
+}
+"""
+
+
+def test_bounds_read_from_memory_are_parameters_where_nothing_writes_them():
+    loops = loops_by_function(PROGRAMS["memory_bounds"])
+    for name in ("relax", "advance", "lookups"):
+        assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    outer, inner = loops["scale_rows"]
+    assert inner["parallelized"] and "g->m" in inner["condition"], inner["reason"]
+    assert outer["reason"].startswith("call row_norm(g, i)"), outer["reason"]
+    assert loops["census"][0]["reason"].startswith("flow dependence on sim")  # the call may write *sim
+    for name, what in (("shrinking", "struct field"), ("resizing", "array element"), ("counting", "array element")):
+        assert not loops[name][0]["parallel"] and loops[name][0]["reason"].startswith(what), name
+    assert loops["last_index"][0]["reason"].startswith("output dependence on g->m")
+
+
+def test_read_only_helpers():
+    from lifter.analysis.read_only import read_only_functions
+    from lifter.analysis.symbols import Typedefs
+    from pycparser import c_parser
+
+    ast = c_parser.CParser().parse("""
+        typedef struct { int n; double *v; } g_t;
+        int count(const g_t *g) { return g->n; }
+        double sum(const double *a, int n) { double s = 0; int i; for (i = 0; i < n; i++) s += a[i]; return s; }
+        double twice(const double *a, int n) { double t[2]; t[0] = sum(a, n); t[1] = t[0]; return t[1]; }
+        void shrink(g_t *g) { g->n--; }
+        void clear(double *a) { a[0] = 0; }
+        int grow(g_t g) { g.n++; return g.n; }
+        int peek(g_t g) { double *p = g.v; p[0] = 1; return 0; }
+        int escape(int n) { int *p = &n; *p = 2; return n; }
+        int keep(int n) { static int last; last = n; return last; }
+        int calls(const g_t *g) { shrink((g_t *)g); return 0; }
+    """)
+    found = read_only_functions(ast, Typedefs(ast), set())
+    assert found == {"count", "sum", "twice", "grow"}
+
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
