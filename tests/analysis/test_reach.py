@@ -632,6 +632,104 @@ def test_read_only_helpers():
     assert found == {"count", "sum", "twice", "grow"}
 
 
+# -- a large solver nest (item 11) ------------------------------------------------------------
+def block_solver() -> str:
+    """An x_solve-like line solve written out as NAS BT writes it: 5x5 blocks unrolled into
+    about 200 statements and 1,100 accesses in a 3-deep nest."""
+    out = [r"""#include <stdio.h>
+#define NX 12
+#define NY 6
+#define NZ 5
+static double u[NZ][NY][NX][5], rhs[NZ][NY][NX][5], qs[NZ][NY][NX], rho_i[NZ][NY][NX];
+static double fjac[NX][5][5], njac[NX][5][5], lhs[NX][3][5][5];
+static double c1 = 1.4, c2 = 0.4, dt = 0.015, tx1 = 0.5, tx2 = 0.25, dx1 = 0.75;
+
+void x_solve(int nx, int ny, int nz)
+{
+    int i, j, k;
+    double tmp1, tmp2, tmp3;
+    for (k = 1; k <= nz - 2; k++) {
+        for (j = 1; j <= ny - 2; j++) {
+            for (i = 0; i <= nx - 1; i++) {
+                tmp1 = rho_i[k][j][i];
+                tmp2 = tmp1 * tmp1;
+                tmp3 = tmp1 * tmp2;"""]
+    blocks = [(m, n) for m in range(5) for n in range(5)]
+    for m, n in blocks:
+        out.append(f"fjac[i][{m}][{n}] = {'c2 * ' if m == n else ''}u[k][j][i][{n}] * tmp1 + qs[k][j][i] * tmp2 * {m + 1};")
+        out.append(f"njac[i][{m}][{n}] = {'c1 * tmp3 - ' if m == n else ''}u[k][j][i][{m}] * u[k][j][i][{n}] * tmp2;")
+    out.append("}\nfor (i = 1; i <= nx - 2; i++) {\ntmp1 = dt * tx1;\ntmp2 = dt * tx2;")
+    for m, n in blocks:
+        d = " - tmp1 * dx1" if m == n else ""
+        out.append(f"lhs[i][0][{m}][{n}] = -tmp2 * fjac[i - 1][{m}][{n}] - tmp1 * njac[i - 1][{m}][{n}]{d};")
+        out.append(f"lhs[i][1][{m}][{n}] = {'1.0 + ' if m == n else ''}tmp1 * 2.0 * njac[i][{m}][{n}];")
+        out.append(f"lhs[i][2][{m}][{n}] = tmp2 * fjac[i + 1][{m}][{n}] - tmp1 * njac[i + 1][{m}][{n}]{d};")
+    out.append("}\nfor (i = 1; i <= nx - 2; i++) {")
+    for m in range(5):
+        out.append(f"rhs[k][j][i][{m}] = rhs[k][j][i][{m}] - "
+                   + " - ".join(f"lhs[i][0][{m}][{p}] * rhs[k][j][i - 1][{p}]" for p in range(5)) + ";")
+    for m, n in blocks:
+        out.append(f"lhs[i][1][{m}][{n}] = lhs[i][1][{m}][{n}] - "
+                   + " - ".join(f"lhs[i][0][{m}][{p}] * lhs[i - 1][2][{p}][{n}]" for p in range(5)) + ";")
+    for m in range(5):
+        out.append(f"tmp1 = 1.0 / lhs[i][1][{m}][{m}];")
+        out += [f"lhs[i][2][{m}][{n}] = lhs[i][2][{m}][{n}] * tmp1;" for n in range(5)]
+        out.append(f"rhs[k][j][i][{m}] = rhs[k][j][i][{m}] * tmp1;")
+    out.append("}\nfor (i = nx - 3; i >= 0; i--) {")
+    for m in range(5):
+        out.append(f"rhs[k][j][i][{m}] = rhs[k][j][i][{m}] - "
+                   + " - ".join(f"lhs[i][2][{m}][{n}] * rhs[k][j][i + 1][{n}]" for n in range(5)) + ";")
+    out.append(r"""}
+        }
+    }
+}
+
+int main(void)
+{
+    for (int k = 0; k < NZ; k++)
+        for (int j = 0; j < NY; j++)
+            for (int i = 0; i < NX; i++) {
+                rho_i[k][j][i] = 1.0 / (1.0 + 0.01 * (i + j + k));
+                qs[k][j][i] = 0.001 * (i * j % 7);
+                for (int m = 0; m < 5; m++) {
+                    u[k][j][i][m] = 0.1 * ((i + 2 * j + 3 * k + m) % 11);
+                    rhs[k][j][i][m] = 0.01 * ((i * m + j + k) % 13);
+                }
+            }
+    for (int i = 0; i < NX; i++)
+        for (int m = 0; m < 5; m++)
+            for (int n = 0; n < 5; n++)
+                lhs[i][0][m][n] = lhs[i][1][m][n] = lhs[i][2][m][n] = (m == n) + 0.1;
+    x_solve(NX, NY, NZ);
+    double s = 0;
+    for (int k = 0; k < NZ; k++)
+        for (int j = 0; j < NY; j++)
+            for (int i = 0; i < NX; i++)
+                for (int m = 0; m < 5; m++)
+                    s += rhs[k][j][i][m] * ((i + m) % 5 + 1);
+    printf("%.12g\n", s);
+    return 0;
+}
+""")
+    return "\n".join(out)
+
+
+@needs_gcc
+def test_a_block_solver_nest_is_analysed_within_the_budget(tmp_path):
+    from tests.harness import prepare
+
+    source = tmp_path / "x_solve.c"
+    source.write_text(block_solver())
+    program = prepare(source, tmp_path)
+    loops = [e for e in program.loops if e["function"] == "x_solve"]
+    assert not any("budget" in e["reason"] for e in loops), [e["reason"] for e in loops]
+    rows = [e for e in loops if e["var"] == "i"]
+    assert [e["parallelized"] for e in rows] == [True, True, False, False], [e["reason"] for e in rows]
+    assert all("dependence on" in e["reason"] for e in rows[2:])  # the elimination's recurrences
+    for threads in (1, 2, 8):
+        program.check(threads)
+
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
