@@ -212,13 +212,15 @@ class RegionBuilder:
         self.shapes: dict[str, list] = {}
         found: dict[str, list[set]] = {}
         # `a[e]`, and `a + e` (a call's argument, read with the callee's span: effects.py)
-        for _, base, index in index_views(root, self.symbols, written_names):
+        views = index_views(root, self.symbols, written_names)
+        for _, base, index in views:
             sym = self.symbols.lookup(base.name) if isinstance(base, c_ast.ID) else None
             if sym is None or sym.kind not in ("pointer", "array") or sym.ndim != 1 or sym.indirect:
                 continue
             index = self.symbols.table.inline_helpers(index)
             found.setdefault(base.name, []).append(set(monomials(index, self._is_size)))
-        for key, indices in _flat_fields(root, self.written).items():
+        read_as = {id(node): index for node, _, index in views}
+        for key, indices in _flat_fields(root, self.written, read_as).items():
             found[key] = [set(monomials(self.symbols.table.inline_helpers(i), self._is_size)) for i in indices]
         for name, sets in found.items():
             if any(s - {()} for s in sets):
@@ -656,12 +658,13 @@ def _field_by_field(root: c_ast.Node, symbols) -> frozenset[str]:
     return frozenset(names)
 
 
-def _flat_fields(root: c_ast.Node, written: set[str]) -> dict[str, list[c_ast.Node]]:
+def _flat_fields(root: c_ast.Node, written: set[str], read_as: dict) -> dict[str, list[c_ast.Node]]:
     """Struct fields used only as flat buffers, `p->x[e]`: {'p->x': [e, ...]}.
 
     A field path (from a variable the nest never assigns) qualifies when every
     use of it in the nest indexes it exactly once; any other use (`p->rows[i][j]`,
-    `*p->x`, `p->x + 1`, passing it to a call, assigning it) rules it out.
+    `*p->x`, `p->x + 1`, passing it to a call, assigning it) rules it out. `read_as` gives
+    the index of an access as the analysis reads it (index scalars substituted), by node id.
     """
     indices: dict[str, list] = {}
     other: set[str] = set()
@@ -672,7 +675,7 @@ def _flat_fields(root: c_ast.Node, written: set[str]) -> dict[str, list[c_ast.No
             if key is not None:
                 if isinstance(parent, c_ast.ArrayRef) and parent.name is node \
                         and not (isinstance(grand, c_ast.ArrayRef) and grand.name is parent):
-                    indices.setdefault(key, []).append(parent.subscript)
+                    indices.setdefault(key, []).append(read_as.get(id(parent), parent.subscript))
                 else:
                     other.add(key)
         for _, child in node.children():

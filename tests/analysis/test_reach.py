@@ -386,6 +386,45 @@ def test_index_scalars_are_read_as_their_values():
     assert "out[c]" in loops["moved"][0]["reason"] and "out[c]" in loops["pointed"][0]["reason"]
 
 
+PROGRAMS["index_fields"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct { int nx, ny, nz; double *u, *unew, *sx; } Grid;
+
+/* The index scalar indexes buffers held in struct fields, with the sizes read from the struct. */
+void grid_init(Grid *g)
+{
+    for (int z = 0; z < g->nz; z++)
+        for (int y = 0; y < g->ny; y++)
+            for (int x = 0; x < g->nx; x++) {
+                int c = x + y * g->nx + z * g->nx * g->ny;
+                g->u[c] = g->sx[x] * (y + 1) + z;
+                g->unew[c] = 0.0;
+            }
+}
+
+int main(void)
+{
+    Grid g = { 9, 7, 5, 0, 0, 0 };
+    int n = g.nx * g.ny * g.nz;
+    g.u = calloc(n, sizeof(double)); g.unew = calloc(n, sizeof(double)); g.sx = calloc(g.nx, sizeof(double));
+    for (int x = 0; x < g.nx; x++) g.sx[x] = 0.5 * x;
+    grid_init(&g);
+    double s = 0;
+    for (int i = 0; i < n; i++) s += g.u[i] * (i % 7) + g.unew[i];
+    printf("%.17g\n", s);
+    free(g.u); free(g.unew); free(g.sx);
+    return 0;
+}
+"""
+
+
+def test_index_scalars_into_struct_field_buffers():
+    (z, y, x) = loops_by_function(PROGRAMS["index_fields"])["grid_init"]
+    assert z["parallelized"], z["reason"]
+
+
 # -- scalars written afresh after the loop (item 9) -------------------------------------------
 PROGRAMS["scratch_scalars"] = r"""
 #include <stdio.h>
