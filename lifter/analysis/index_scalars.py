@@ -53,6 +53,48 @@ def definition(item: c_ast.Node, rest: list, symbols: FunctionSymbols, rewrite, 
     return name, value
 
 
+def entry_values(symbols: FunctionSymbols, written_names) -> dict[str, c_ast.Node]:
+    """Index scalars of the whole function: `int nxy = g->nx * g->ny;`, declared once, never
+    assigned again nor address-taken, whose value no write of the function can change (its
+    variables are parameters the function never assigns, its fields no write of the function can
+    reach: `invariants.py`). Such a name is its value anywhere in the function, in every region;
+    delinearization then sees `z*nxy` as `z*(g->nx*g->ny)`."""
+    from lifter.analysis.invariants import StandIns
+
+    cached = getattr(symbols, "_entry_values", None)
+    if cached is not None:
+        return cached
+    body = symbols.body
+    decls: dict[str, list] = {}
+    for n in walk(body):
+        if isinstance(n, c_ast.Decl) and n.name:
+            decls.setdefault(n.name, []).append(n)
+    written = written_names(body)
+    assigned = written - set(decls)  # names assigned or address-taken, not only declared
+    for n in walk(body):
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID) or \
+                isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") \
+                and isinstance(n.expr, c_ast.ID):
+            assigned.add(n.lvalue.name if isinstance(n, c_ast.Assignment) else n.expr.name)
+
+    def parameter(name):
+        sym = symbols.lookup(name)
+        return name not in written and sym is not None and sym.kind == "scalar" and sym.integer
+
+    invariant = StandIns(body, symbols, parameter, written)
+    found = {}
+    for name, (decl, *more) in decls.items():
+        if more or name in assigned or name in symbols.ambiguous or decl.init is None \
+                or isinstance(decl.init, c_ast.InitList) or isinstance(decl.type, c_ast.FuncDecl) \
+                or not wide_integer(decl.type, symbols.table.typedefs) or "static" in (decl.storage or []):
+            continue
+        value = symbols.table.inline_helpers(decl.init)
+        if _plain(value) and invariant(value) is not None:
+            found[name] = value
+    symbols._entry_values = found
+    return found
+
+
 def _plain(value: c_ast.Node) -> bool:
     """No side effect, call or memory read (struct fields aside) in `value`."""
     for n in walk(value):
@@ -92,7 +134,7 @@ def index_views(root: c_ast.Node, symbols: FunctionSymbols, written_names):
         for _, child in node.children():
             visit(child, defs)
 
-    visit(root, {})
+    visit(root, dict(entry_values(symbols, written_names)))
     return out
 
 

@@ -21,7 +21,7 @@ from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_cons
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
 from lifter.analysis.call_spans import OFFSET
-from lifter.analysis.index_scalars import definition, index_views
+from lifter.analysis.index_scalars import definition, entry_values, index_views
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.rows import row_arrays
 from lifter.analysis.model import Access, Condition, Container, Loop, Region, Statement
@@ -189,7 +189,7 @@ class RegionBuilder:
             self._check_control_flow(r)
         self._plan_shapes(whole)
         self._scopes = [{}]
-        self._defs: dict[str, c_ast.Node] = {}
+        self._defs: dict[str, c_ast.Node] = dict(entry_values(self.symbols, written_names))
         root_id = self._loop(root, parent=None, outer=[], constraints=[], beta=[0], guarded=[])
         for index, r in enumerate(more, 1):
             self._loop(r, parent=None, outer=[], constraints=[], beta=[index], guarded=[])

@@ -256,6 +256,7 @@ class FunctionSymbols:
                 self._add(classify(p.name, p.type, table.typedefs, "param", p))
         for decl in _local_decls(func.body):
             self._add(classify(decl.name, decl.type, table.typedefs, "local", decl))
+        self.body = func.body
         # Variables some pointer may point to: a write through it could change them anywhere.
         self.addressed = {n.expr.name for n in walk(func.body)
                           if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}

@@ -404,6 +404,35 @@ void grid_init(Grid *g)
             }
 }
 
+/* The plane size is computed once, before the loop nest. */
+void grid_step(Grid *g)
+{
+    const double *u = g->u;
+    double *unew = g->unew;
+    int nxy = g->nx * g->ny;
+    for (int z = 1; z < g->nz - 1; z++)
+        for (int y = 1; y < g->ny - 1; y++)
+            for (int x = 1; x < g->nx - 1; x++) {
+                int c = x + y * g->nx + z * nxy;
+                unew[c] = u[c] + 0.1 * (u[c - 1] + u[c + 1] + u[c - g->nx] + u[c + g->nx]
+                                        + u[c - nxy] + u[c + nxy] - 6.0 * u[c]);
+            }
+}
+
+/* NEGATIVE: the plane size is computed before a field it reads changes. */
+void grid_resized(Grid *g)
+{
+    int nxy = g->nx * g->ny;
+    g->ny = g->ny - 1;
+    for (int z = 1; z < g->nz - 1; z++)
+        for (int y = 1; y < g->ny - 1; y++)
+            for (int x = 1; x < g->nx - 1; x++) {
+                int c = x + y * g->nx + z * nxy;
+                g->unew[c] = g->u[c] + g->u[c - nxy];
+            }
+    g->ny = g->ny + 1;
+}
+
 int main(void)
 {
     Grid g = { 9, 7, 5, 0, 0, 0 };
@@ -411,6 +440,8 @@ int main(void)
     g.u = calloc(n, sizeof(double)); g.unew = calloc(n, sizeof(double)); g.sx = calloc(g.nx, sizeof(double));
     for (int x = 0; x < g.nx; x++) g.sx[x] = 0.5 * x;
     grid_init(&g);
+    grid_step(&g);
+    grid_resized(&g);
     double s = 0;
     for (int i = 0; i < n; i++) s += g.u[i] * (i % 7) + g.unew[i];
     printf("%.17g\n", s);
@@ -421,8 +452,10 @@ int main(void)
 
 
 def test_index_scalars_into_struct_field_buffers():
-    (z, y, x) = loops_by_function(PROGRAMS["index_fields"])["grid_init"]
-    assert z["parallelized"], z["reason"]
+    loops = loops_by_function(PROGRAMS["index_fields"])
+    for name in ("grid_init", "grid_step"):
+        assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    assert not any(e["parallel"] for e in loops["grid_resized"])
 
 
 # -- scalars written afresh after the loop (item 9) -------------------------------------------
