@@ -83,15 +83,17 @@ class StandIns:
         return all(self._spares_element(w, sym) for w in self.writes())
 
     def _spares_element(self, write, array) -> bool:
-        """The write cannot change an element of `array` (a Symbol): it writes another variable
-        (whose address the function never takes), or an element of another array when both are
-        objects of their own, or through a `restrict` pointer (which no other pointer of the
+        """The write cannot change an element of `array` (a Symbol): it writes a local variable
+        or parameter (whose address the function never takes), or an element of another array
+        when both are objects of their own, or through a `restrict` pointer (which no other pointer of the
         region may reach) or, relying on C's aliasing rules, a floating-point element or field."""
         if write.key.startswith("<") or write.field_path == "[*]" or write.name == array.name:
             return False
         written_fields = _FIELD.findall(write.field_path)
         if not write.subscripts and not written_fields:
-            return write.name not in self.symbols.addressed
+            variable = self.symbols.lookup(write.name)  # a global's address may be taken elsewhere
+            return variable is not None and variable.storage != "global" \
+                and write.name not in self.symbols.addressed
         if written_fields:
             sym = self.symbols.table.field_symbol(struct_ref(write.name, write.field_path), self.symbols.lookup)
         else:
