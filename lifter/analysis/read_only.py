@@ -47,7 +47,8 @@ def _own_variables(func: c_ast.FuncDef, typedefs, classify) -> set[str] | None:
     own = set()
     params = func.decl.type.args.params if func.decl.type.args else []
     for p in params:
-        if isinstance(p, c_ast.Decl) and p.name and classify(p.name, p.type, typedefs, "param").kind in ("scalar", "struct"):
+        if isinstance(p, c_ast.Decl) and p.name \
+                and classify(p.name, p.type, typedefs, "param").kind in ("scalar", "struct"):
             own.add(p.name)  # a copy
     for n in walk(func.body):
         if isinstance(n, c_ast.Decl) and n.name and not isinstance(n.type, c_ast.FuncDecl):
