@@ -7,7 +7,7 @@ from pycparser import c_ast
 from lifter.analysis.affine import NotAffine
 from lifter.analysis.budget import MAX_NEST_DEPTH, BudgetExceeded, isl_budget, nest_deeper_than
 from lifter.analysis.dependences import compute_dependences
-from lifter.analysis.inner_loops import inner_regions
+from lifter.analysis.inner_loops import early_exits, inner_regions
 from lifter.analysis.liveness import Liveness
 from lifter.analysis.model import ProgramModel, Region, UnliftedLoop
 from lifter.analysis.scop import NotModelable, RegionBuilder
@@ -77,6 +77,7 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                         region.inner = inner_regions(region, symbols, locate, depth)
                     region.rebuild = _rebuilder(name, symbols, locate, liveness, enclosing)
                     regions.append(region)
+                    unlifted.extend(early_exits(region, depth))
                     return
                 except BudgetExceeded as exc:
                     # Inner nests would cost as much again, level after level: the whole nest stays as written.

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from lifter.analysis.call_spans import SpanRecorder
+from lifter.analysis.read_only import read_only_functions
+from lifter.analysis.walk import walk
 
 INTEGER_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "_Bool", "bool"}
 FLOAT_WORDS = {"float", "double"}
@@ -166,6 +168,7 @@ class SymbolTable:
         self.call_effects = call_effects(ast, typedefs, self.pure_functions)
         self.called_in_loops = _called_in_loops(ast)
         self.index_helpers = _index_helpers(ast, typedefs, self.pure_functions)
+        self.read_only = read_only_functions(ast, typedefs, self.pure_functions)
 
     def inline_helpers(self, node: c_ast.Node, depth: int = 0) -> c_ast.Node:
         """`node` with every call of an index helper replaced by its return expression.
@@ -277,6 +280,10 @@ class FunctionSymbols:
                 self._add(classify(p.name, p.type, table.typedefs, "param", p))
         for decl in _local_decls(func.body):
             self._add(classify(decl.name, decl.type, table.typedefs, "local", decl))
+        self.body = func.body
+        # Variables some pointer may point to: a write through it could change them anywhere.
+        self.addressed = {n.expr.name for n in walk(func.body)
+                          if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
 
     def _add(self, sym: Symbol) -> None:
         old = self.locals.get(sym.name)
@@ -387,15 +394,22 @@ def wide_integer(type_node: c_ast.Node, typedefs: Typedefs) -> bool:
 
 def substitute(node: c_ast.Node, lookup) -> c_ast.Node:
     """A copy of `node` where each name `lookup(name)` gives an expression for is replaced by it."""
+    return replace_nodes(node, lambda n: lookup(n.name) if isinstance(n, c_ast.ID) else None)
+
+
+def replace_nodes(node: c_ast.Node, replacement) -> c_ast.Node:
+    """A copy of `node` where each node `replacement(n)` gives a node for is replaced by it."""
+    found = replacement(node)
+    if found is not None:
+        return found
     if isinstance(node, c_ast.ID):
-        found = lookup(node.name)
-        return found if found is not None else node
+        return node
     copy = _shallow_copy(node)
     if isinstance(node, c_ast.StructRef):  # `s.f`: the field is a name, not a variable
-        copy.name = substitute(node.name, lookup)
+        copy.name = replace_nodes(node.name, replacement)
         return copy
     for name, child in node.children():
-        _replace_child(copy, name, substitute(child, lookup))
+        _replace_child(copy, name, replace_nodes(child, replacement))
     return copy
 
 

@@ -256,7 +256,9 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
         if red is not None:
             reductions.append((info.name, red))
             continue
-        if info.kind == "scalar" and _privatizable(region, nest, container, index):
+        # A struct field (`g->last`, `s.last`) is memory that outlives the loop, and no OpenMP
+        # clause can name it: never private.
+        if info.kind == "scalar" and info.name.isidentifier() and _privatizable(region, nest, container, index):
             if container in live_after or _read_later_in_region(region, inside, container, index):
                 if _written_last(region, loop_id, inside, container):
                     lastprivate.append(info.name)
@@ -373,14 +375,14 @@ def _privatizable(region: Region, nest: Nest, container, index: DependenceIndex)
 
 
 def _read_later_in_region(region: Region, inside, container, index: DependenceIndex) -> bool:
-    """A write in the loop flows to a read after it, elsewhere in the region."""
+    """A write of `container` in the loop flows to a read of it after the loop, elsewhere in the
+    region (a flow dependence on another container into a statement that also touches this one,
+    `b[i] = sum` to `sum += b[i]` after `sum = 0`, says nothing about it)."""
+    mine = {a.id for s in region.statements.values() for a in s.accesses if a.container == container}
     for dep in index.maps["flow"]:
-        src = dep.get_tuple_name(isl.dim_type.in_).rsplit("_a", 1)[0]
-        dst = dep.get_tuple_name(isl.dim_type.out).rsplit("_a", 1)[0]
-        if src in inside and dst not in inside:
-            if region.statements[dst].accesses and any(
-                    a.container == container for a in region.statements[dst].accesses):
-                return True
+        src, dst = dep.get_tuple_name(isl.dim_type.in_), dep.get_tuple_name(isl.dim_type.out)
+        if src in mine and dst in mine and src.rsplit("_a", 1)[0] in inside and dst.rsplit("_a", 1)[0] not in inside:
+            return True
     return False
 
 

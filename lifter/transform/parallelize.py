@@ -245,7 +245,7 @@ def _collapse(g, m: MapScope) -> int:
         return 1
     inner = g.nodes[kids[0]]["node"]
     if not isinstance(inner, MapScope) or inner.schedule != "parallel" or inner.private \
-            or not set(inner.reductions) <= set(m.reductions):
+            or not set(inner.reductions) <= set(m.reductions) or not canonical(inner.header, inner.var):
         return 1
     if m.var in names(f"{inner.begin} {inner.end}"):
         return 1
@@ -262,15 +262,18 @@ def canonical(header: str, var: str) -> bool:
     checks for `omp for` and `omp simd`: `[type] var = lb`; `var op b` or `b op var` with `op`
     one of `< <= > >= !=` and `b` free of `var` and of operators that bind looser than `op`
     (`i < n && i < m` is rejected: "invalid controlling predicate"); `var++`, `++var`, `var--`,
-    `--var`, `var += s`, `var -= s`, `var = var + s`, `var = s + var` or `var = var - s`."""
+    `--var`, `var += s`, `var -= s`, `var = var + s`, `var = s + var` or `var = var - s`.
+    Parentheses inside a part are fine as gcc reads them (`i < (n)`, `(i) < n`, `(i)++`,
+    `i += (2)`), but an initialisation starting with one (`(i = 0)`, `(i) = 0`) or a test wrapped
+    in one (`(i < n)`) is not ("invalid controlling predicate")."""
     if not header or "(" not in header:
         return False
     parts = without_comments(header[header.index("(") + 1:header.rindex(")")]).split(";")
     if len(parts) != 3:
         return False
     init, test, step = (" ".join(part.split()) for part in parts)
-    v = re.escape(var)
-    init_match = re.fullmatch(rf"(?:(?:[A-Za-z_]\w*(?: ?\([^=;,]*\))?) )*{v} ?= ?(?P<e>.+)", init)
+    init_match = re.fullmatch(rf"(?:(?:[A-Za-z_]\w*(?: ?\([^=;,]*\))?) )*{re.escape(var)} ?= ?(?P<e>.+)", init)
+    v = rf"(?:{re.escape(var)}|\( ?{re.escape(var)} ?\))"
     test_match = re.fullmatch(rf"{v} ?(?:<=|>=|<|>|!=) ?(?P<e>.+)", test) \
         or re.fullmatch(rf"(?P<e>.+?) ?(?:<=|>=|<|>|!=) ?{v}", test)
     step_match = re.fullmatch(rf"(?:{v} ?(?:\+\+|--)|(?:\+\+|--) ?{v})(?P<e>)", step) \
