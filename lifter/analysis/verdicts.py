@@ -9,6 +9,12 @@ provably harmless:
 - the container is a scalar written before it is read in every iteration
   (privatizable), and, if its value is needed after the loop, written by the
   last iteration unconditionally (lastprivate);
+- the container is a local array or pointer target (a scratch row) every read of
+  which in an iteration gets its value from a write of the same iteration (isl:
+  each flow into a read starts inside the loop and is not carried by it, and no
+  read lacks a source), and nothing later in the region reads what the loop
+  wrote: each thread may then work on its own copy (private). That the function
+  names it nowhere after the loop is checked when the loop is planned;
 - every access to the container inside the loop belongs to reduction
   statements with one operator (a reduction).
 
@@ -263,6 +269,13 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
                 continue
             private.append(info.name)
             continue
+        if _scratch_candidate(info) and _privatizable(region, nest, container, index):
+            if _read_later_in_region(region, inside, container, index):
+                blocking = blocking or (mine[0], f"scratch array '{info.name}' is written in every iteration "
+                                                  f"before it is read, but read after the loop")
+                continue
+            private.append(info.name)
+            continue
         blocking = blocking or (mine[0], None)
     if blocking is not None:
         dep, message = blocking
@@ -331,7 +344,8 @@ def _subscript_text(text: str) -> str:
 
 
 def _privatizable(region: Region, nest: Nest, container, index: DependenceIndex) -> bool:
-    """Every read of the scalar in the loop gets its value from the same iteration."""
+    """Every read of the container (a scalar, or every element of a scratch array) in the loop
+    gets its value from a write in the same iteration, and none reads a value from before it."""
     inside = nest.inside
     reads = [a for s in inside for a in region.statements[s].accesses
              if a.container == container and not a.is_write]
@@ -349,6 +363,15 @@ def _privatizable(region: Region, nest: Nest, container, index: DependenceIndex)
         if index.carries(nest, "flow", i):
             return False
     return True
+
+
+def _scratch_candidate(info) -> bool:
+    """An array or pointer target the function owns whole and names directly (no struct
+    field, no rows of pointers): the kinds a private per-thread copy can stand for. Whether
+    it is dead after the loop is decided from the function's text when the loop is planned
+    (`transform/parallelize.py`)."""
+    return info.kind in ("array", "pointer") and info.storage == "local" and not info.indirect \
+        and not info.field and info.element not in ("", "?")
 
 
 def _read_later_in_region(region: Region, inside, container, index: DependenceIndex) -> bool:

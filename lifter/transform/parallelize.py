@@ -6,7 +6,8 @@ OpenMP plan, unless one of these holds (each is recorded for the report):
 - its `for` keyword is not in the user's file (it comes from a macro);
 - it reduces into an array section it cannot bound, or into an array whose other
   elements it also accesses (OpenMP's private copy of the section would hide them);
-- a privatized variable's value is read after the loop;
+- a privatized variable's value is read after the loop, or a privatized scratch array
+  is named elsewhere in the function (`scratch.py`);
 - pointers it writes through may alias other data and no run-time check can
   be formed from the memlets;
 - its work is provably tiny (profitability): a parallel region costs a few
@@ -33,7 +34,9 @@ import networkx as nx
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c, pw_to_c
+from lifter.frontend.spans import Spans
 from lifter.transform.rows_check import rows_test
+from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
 
 # Iterations x statements below which a parallel region costs more than it saves.
 MIN_PARALLEL_WORK = 40_000
@@ -41,28 +44,31 @@ MIN_PARALLEL_WORK = 40_000
 MAX_REDUCTION_ELEMENTS = 65_536
 
 
-def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True) -> None:
+def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True,
+                spans: Spans | None = None) -> None:
     """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off;
-    `value_guards` false leaves maps that are parallel only under a test of values sequential."""
+    `value_guards` false leaves maps that are parallel only under a test of values sequential;
+    `spans` (the file's tokens) lets maps privatize scratch arrays the function names nowhere else."""
     for child in scope_children(g, STATE):
-        _visit(g, child, min_work, value_guards)
+        _visit(g, child, min_work, value_guards, spans)
 
 
-def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool) -> None:
+def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, spans: Spans | None) -> None:
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
         return
     if node.schedule == "parallel" or node.condition:
-        why = _plan(g, node, min_work, value_guards)
+        why = _plan(g, node, min_work, value_guards, spans)
         if not why:
             node.schedule = "parallel"
             return
         node.not_parallelized = why
     for child in scope_children(g, node_id):
-        _visit(g, child, min_work, value_guards)
+        _visit(g, child, min_work, value_guards, spans)
 
 
-def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True) -> str:
+def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True,
+          spans: Spans | None = None) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
     if m.condition and not value_guards:
         return f"parallel only when {m.condition}, a test of values this backend does not make"
@@ -95,9 +101,16 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     for var in loop_vars:
         if var in live:
             return f"loop variable '{var}' is used after the loop"
+    scratch = {c.name for _, c in scratch_containers(g, m)}
     for var in m.private:
-        if var in live:
+        if var in live and var not in scratch:
             return f"scalar '{var}' is used after the loop"
+    why = scratch_refusal(g, m, spans)
+    if why:
+        return why
+    buffers = scratch_buffers(g, m, _bounds)
+    if isinstance(buffers, str):
+        return buffers
     if min_work > 0 and _fills(g, m):
         return "not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)"
     conditions = list(section_limits)
@@ -113,7 +126,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     elif work:
         work_condition = f"{work} > {min_work}L"
         conditions.append(work_condition)
-    alias = alias_check(g, m)
+    # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
+    alias = _alias_condition([t for t in _map_memlets(g, m) if t[0].name not in scratch])
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
     if alias:
@@ -143,7 +157,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         and m.span is not None
     guard = " && ".join(c for c in conditions if c != work_condition)
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
-                     versioned, sections, guard, work_condition, _schedule(g, m, inner))
+                     versioned, sections, guard, work_condition, _schedule(g, m, inner), scratch=buffers)
     return ""
 
 
