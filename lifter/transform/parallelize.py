@@ -35,6 +35,7 @@ from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c, pw_to_c
 from lifter.frontend.spans import Spans
+from lifter.transform.elementwise import equal_pointers, identical_is_safe
 from lifter.transform.rows_check import rows_test
 from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
 
@@ -127,7 +128,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         work_condition = f"{work} > {min_work}L"
         conditions.append(work_condition)
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
-    alias = _alias_condition([t for t in _map_memlets(g, m) if t[0].name not in scratch])
+    alias = _alias_condition([t for t in _map_memlets(g, m) if t[0].name not in scratch],
+                             lambda p, q: identical_is_safe(g, m, p, q))
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
     if alias:
@@ -330,8 +332,11 @@ def region_alias_check(g: nx.MultiDiGraph) -> str:
                              if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)])
 
 
-def _alias_condition(touched: list) -> str:
-    """The disjointness test for the containers a scope touches: [(node, written?, range)]."""
+def _alias_condition(touched: list, identical_ok=None) -> str:
+    """The disjointness test for the containers a scope touches: [(node, written?, range)].
+
+    `identical_ok(p, q)` (nodes) says that the scope is also correct when the two pointers
+    are equal (`elementwise.py`): that pair then tests "disjoint, or the same pointer"."""
     written = {node.container for node, w, _ in touched if w}
     shared = {}
     for node, w, rng in touched:
@@ -376,7 +381,10 @@ def _alias_condition(touched: list) -> str:
             if spans[c] is None:
                 return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time"
         (plo, phi), (qlo, qhi) = spans[p], spans[q]
-        checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
+        same = ""
+        if identical_ok is not None and identical_ok(shared[p][0], shared[q][0]):
+            same = f" || {equal_pointers(shared[p][0], shared[q][0])}"
+        checks.append(f"({phi} <= {qlo} || {qhi} <= {plo}{same})")
     return " && ".join(tests + checks)
 
 
