@@ -299,13 +299,14 @@ def _reduction(region: Region, nest: Nest, container, carried: list[CarriedDepen
     """The operator if the loop's carried dependences on `container` are those of one reduction.
 
     The updates (`A[i][j] -= ...`: the read and write of the reduced element)
-    must share one operator and one subscript, every carried dependence must
-    join two updates, and no other access in the loop (the right-hand side's
+    must share one operator (not one subscript: a pair force scatters into both
+    particles, `f[i] -= d; f[j] += d`, and reduced copies sum every update alike),
+    every carried dependence must join two updates, and no other access in the loop (the right-hand side's
     `A[i][k]`, other statements) may touch an element the loop reduces into
     during the same iterations of the enclosing loops: isl proves that the two
     sets of elements are disjoint.
     """
-    ops, subscripts, updates, others = set(), set(), [], []
+    ops, updates, others = set(), [], []
     for sid in nest.inside:
         stmt = region.statements[sid]
         for a in stmt.accesses:
@@ -313,11 +314,10 @@ def _reduction(region: Region, nest: Nest, container, carried: list[CarriedDepen
                 continue
             if a.reduces:
                 ops.add(stmt.reduction[1])
-                subscripts.add(_subscript_text(a.text))
                 updates.append(a)
             else:
                 others.append(a)
-    if len(ops) != 1 or len(subscripts) != 1:
+    if len(ops) != 1:
         return None
     if not all(d.source.reduces and d.sink.reduces for d in carried):
         return None
@@ -337,10 +337,6 @@ def _elements(region: Region, nest: Nest, accesses: list[Access]) -> isl.UnionMa
         touched = isl.UnionMap.from_map(a.relation.apply_domain(proj))
         out = touched if out is None else out.union(touched)
     return out
-
-
-def _subscript_text(text: str) -> str:
-    return text[text.find("["):] if "[" in text else ""
 
 
 def _privatizable(region: Region, nest: Nest, container, index: DependenceIndex) -> bool:
