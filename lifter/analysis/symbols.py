@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from lifter.analysis.call_spans import SpanRecorder
+from lifter.analysis.points_to import PointsTo
 
 INTEGER_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "_Bool", "bool"}
 FLOAT_WORDS = {"float", "double"}
@@ -144,6 +145,7 @@ class SymbolTable:
         self.call_effects = call_effects(ast, typedefs, self.pure_functions)
         self.called_in_loops = _called_in_loops(ast)
         self.index_helpers = _index_helpers(ast, typedefs, self.pure_functions)
+        self.points_to = PointsTo(ast)
 
     def inline_helpers(self, node: c_ast.Node, depth: int = 0) -> c_ast.Node:
         """`node` with every call of an index helper replaced by its return expression.

@@ -129,7 +129,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         conditions.append(work_condition)
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
     alias = _alias_condition([t for t in _map_memlets(g, m) if t[0].name not in scratch],
-                             lambda p, q: identical_is_safe(g, m, p, q))
+                             lambda p, q: identical_is_safe(g, m, p, q), g.graph["region"].apart)
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
     if alias:
@@ -323,20 +323,23 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
 
 def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
     """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
-    return _alias_condition(_map_memlets(g, m))
+    return _alias_condition(_map_memlets(g, m), apart=g.graph["region"].apart)
 
 
 def region_alias_check(g: nx.MultiDiGraph) -> str:
     """`alias_check` over everything the region's outermost maps touch."""
     return _alias_condition([t for child in scope_children(g, STATE)
-                             if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)])
+                             if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)],
+                            apart=g.graph["region"].apart)
 
 
-def _alias_condition(touched: list, identical_ok=None) -> str:
+def _alias_condition(touched: list, identical_ok=None, apart=frozenset()) -> str:
     """The disjointness test for the containers a scope touches: [(node, written?, range)].
 
     `identical_ok(p, q)` (nodes) says that the scope is also correct when the two pointers
-    are equal (`elementwise.py`): that pair then tests "disjoint, or the same pointer"."""
+    are equal (`elementwise.py`): that pair then tests "disjoint, or the same pointer".
+    `apart` holds the pairs of pointer parameters that every call in the file passes
+    distinct objects (`analysis/points_to.py`): they need no test."""
     written = {node.container for node, w, _ in touched if w}
     shared = {}
     for node, w, rng in touched:
@@ -356,6 +359,8 @@ def _alias_condition(touched: list, identical_ok=None) -> str:
                 continue
             if qnode.name == shared[p][0].name:
                 continue  # two fields of one array of structs never overlap
+            if frozenset((qnode.name, shared[p][0].name)) in apart and qnode.storage == shared[p][0].storage == "param":
+                continue
             if p not in written and q not in written:
                 continue
             if qnode.kind in ("pointer", "memory") and (q, p) in pairs:

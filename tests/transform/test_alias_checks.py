@@ -101,3 +101,112 @@ def test_the_cuda_target_keeps_requiring_disjoint_buffers(tmp_path):
     from tests.backend.test_cuda import same_results
     out = same_results(PROGRAM, tmp_path)
     assert "(const char *)(x) + (lift_lo_x + lift_rows_x) * sizeof((x)[0]) <= (const char *)(z)" in out
+
+
+# A CG-style solver: the CSR product's ranges of x[col[p]] cannot be bounded, so no run-time
+# test exists; every call in the file passes distinct allocations, which proves them apart.
+CSR = """#include <stdio.h>
+#include <stdlib.h>
+
+static void spmv(int n, const int *rowptr, const int *col, const double *val, const double *x, double *y)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int p = rowptr[i]; p < rowptr[i + 1]; p++)
+            s += val[p] * x[col[p]];
+        y[i] = s;
+    }
+}
+
+static double dot(int n, const double *a, const double *b)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += a[i] * b[i];
+    return s;
+}
+
+/* a few steepest-descent steps; spmv's arguments come from this function's parameters */
+static void solve(int n, const int *rowptr, const int *col, const double *val, const double *b,
+                  double *x, double *r, double *q, int iters)
+{
+    for (int it = 0; it < iters; it++) {
+        spmv(n, rowptr, col, val, x, q);
+        for (int i = 0; i < n; i++)
+            r[i] = b[i] - q[i];
+        spmv(n, rowptr, col, val, r, q);
+        double alpha = dot(n, r, r) / dot(n, r, q);
+        for (int i = 0; i < n; i++)
+            x[i] += alpha * r[i];
+    }
+}
+
+/* external linkage: other files may call it with overlapping arrays */
+void smooth_csr(int n, const int *rowptr, const int *col, const double *val, double *x, double *y)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int p = rowptr[i]; p < rowptr[i + 1]; p++)
+            s += val[p] * x[col[p]];
+        y[i] = 0.5 * (x[i] + s);
+    }
+}
+
+/* called once with its input as its output: the points-to proof must fail */
+static void spmv_inplace(int n, const int *rowptr, const int *col, const double *val, const double *x, double *y)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int p = rowptr[i]; p < rowptr[i + 1]; p++)
+            s += val[p] * x[col[p]];
+        y[i] = s;
+    }
+}
+
+int main(void)
+{
+    int n = 4000;
+    int *rowptr = malloc(sizeof(int) * (n + 1));
+    int *col = malloc(sizeof(int) * 3 * n);
+    double *val = malloc(sizeof(double) * 3 * n);
+    double *b = malloc(sizeof(double) * n), *x = calloc(n, sizeof(double));
+    double *r = malloc(sizeof(double) * n), *q = malloc(sizeof(double) * n), *t = malloc(sizeof(double) * n);
+    rowptr[0] = 0;
+    for (int i = 0; i < n; i++) {
+        int k = rowptr[i];
+        col[k] = i; val[k] = 4.0; k++;
+        if (i > 0) { col[k] = i - 1; val[k] = -1.0; k++; }
+        if (i < n - 1) { col[k] = i + 1; val[k] = -1.0; k++; }
+        rowptr[i + 1] = k;
+        b[i] = 1.0 + (i % 7);
+    }
+    solve(n, rowptr, col, val, b, x, r, q, 20);
+    smooth_csr(n, rowptr, col, val, x, t);
+    spmv_inplace(n, rowptr, col, val, t, t);
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += x[i] * (1 + i % 3) + t[i];
+    printf("%.10e\\n", s);
+    free(rowptr); free(col); free(val); free(b); free(x); free(r); free(q); free(t);
+    return 0;
+}
+"""
+
+
+def test_distinct_allocations_at_every_call_need_no_run_time_test():
+    loops = loops_by_function(CSR)
+    spmv = next(e for e in loops["spmv"] if e["depth"] == 0)
+    assert spmv["parallelized"] and "const char" not in spmv["remark"], spmv["remark"]
+
+
+def test_unprovable_or_overlapping_csr_arguments_stay_sequential():
+    loops = loops_by_function(CSR)
+    for function in ("smooth_csr", "spmv_inplace"):
+        entry = next(e for e in loops[function] if e["depth"] == 0)
+        assert not entry["parallelized"], function
+        assert "may overlap and their accessed ranges cannot be bounded at run time" in entry["remark"]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_csr_solver_computes_the_same(tmp_path, threads):
+    check_program(CSR, "csr.c", tmp_path, threads)
