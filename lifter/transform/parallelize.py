@@ -46,10 +46,12 @@ MAX_REDUCTION_ELEMENTS = 65_536
 
 
 def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True,
-                spans: Spans | None = None) -> None:
+                spans: Spans | None = None, assume_no_alias: bool = False) -> None:
     """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off;
     `value_guards` false leaves maps that are parallel only under a test of values sequential;
-    `spans` (the file's tokens) lets maps privatize scratch arrays the function names nowhere else."""
+    `spans` (the file's tokens) lets maps privatize scratch arrays the function names nowhere else;
+    `assume_no_alias` (the user's promise) takes every pair of pointer parameters as apart."""
+    g.graph["assume_no_alias"] = assume_no_alias
     for child in scope_children(g, STATE):
         _visit(g, child, min_work, value_guards, spans)
 
@@ -128,8 +130,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         work_condition = f"{work} > {min_work}L"
         conditions.append(work_condition)
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
-    alias = _alias_condition([t for t in _map_memlets(g, m) if t[0].name not in scratch],
-                             lambda p, q: identical_is_safe(g, m, p, q), g.graph["region"].apart)
+    touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch]
+    alias = _alias_condition(touched, lambda p, q: identical_is_safe(g, m, p, q), _apart(g, touched))
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
     if alias:
@@ -323,14 +325,25 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
 
 def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
     """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
-    return _alias_condition(_map_memlets(g, m), apart=g.graph["region"].apart)
+    touched = _map_memlets(g, m)
+    return _alias_condition(touched, apart=_apart(g, touched))
 
 
 def region_alias_check(g: nx.MultiDiGraph) -> str:
     """`alias_check` over everything the region's outermost maps touch."""
-    return _alias_condition([t for child in scope_children(g, STATE)
-                             if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)],
-                            apart=g.graph["region"].apart)
+    touched = [t for child in scope_children(g, STATE)
+               if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)]
+    return _alias_condition(touched, apart=_apart(g, touched))
+
+
+def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
+    """Pairs of pointer parameters that need no test: proved distinct at every call
+    (`Region.apart`), or all of them under `--assume-no-alias`."""
+    apart = set(g.graph["region"].apart)
+    if g.graph.get("assume_no_alias"):
+        params = sorted({node.name for node, _, _ in touched if node.kind == "pointer" and node.storage == "param"})
+        apart |= {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:]}
+    return apart
 
 
 def _alias_condition(touched: list, identical_ok=None, apart=frozenset()) -> str:
@@ -384,7 +397,9 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset()) -> str
                 node, ranges = shared[c]
                 spans[c] = _span(node, ranges)
             if spans[c] is None:
-                return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time"
+                hint = " (--assume-no-alias promises that pointer parameters never overlap)" \
+                    if shared[p][0].storage == shared[q][0].storage == "param" else ""
+                return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time{hint}"
         (plo, phi), (qlo, qhi) = spans[p], spans[q]
         same = ""
         if identical_ok is not None and identical_ok(shared[p][0], shared[q][0]):

@@ -210,3 +210,17 @@ def test_unprovable_or_overlapping_csr_arguments_stay_sequential():
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_csr_solver_computes_the_same(tmp_path, threads):
     check_program(CSR, "csr.c", tmp_path, threads)
+
+
+def test_the_remark_names_the_opt_in_flag_and_the_flag_parallelizes(tmp_path):
+    entry = next(e for e in loops_by_function(CSR)["smooth_csr"] if e["depth"] == 0)
+    assert "--assume-no-alias" in entry["remark"]
+    result = lift_source(CSR, "csr.c", LiftOptions(min_parallel_work=0, assume_no_alias=True))
+    smooth = next(e for e in result.loops if e["function"] == "smooth_csr" and e["depth"] == 0)
+    assert smooth["parallelized"], smooth["remark"]
+
+
+def test_cc_spelling_of_the_flag_is_understood():
+    from lifter.cli import normalize_argv
+    assert normalize_argv(["-fargument-noalias", "k.c"]) == ["--assume-no-alias", "k.c"]
+    assert normalize_argv(["-fno-strict-aliasing", "k.c"]) == ["k.c"]
