@@ -94,6 +94,7 @@ class Container:
     dims: list[str] = field(default_factory=list)  # declared extents as C text ('' where unknown)
     strides: list[str] = field(default_factory=list)  # a delinearized flat buffer: C stride per dimension
     field: str = ""  # one field of an array of structs ('.x'): `name[i].x`
+    allocated: bool = False  # a local pointer declared with a fresh allocation as its value
 
 
 @dataclass

@@ -162,7 +162,7 @@ class PointsTo:
                 out[n.name] = "" if static else f"array:{function}:{n.name}:{n.coord}"
             elif isinstance(n.type, c_ast.PtrDecl):
                 values = ([n.init] if n.init is not None else []) + assigned.get(n.name, [])
-                single = len(values) == 1 and _allocation(values[0]) and n.name not in escaped
+                single = len(values) == 1 and allocation(values[0]) and n.name not in escaped
                 out[n.name] = f"malloc:{function}:{n.name}:{n.coord}" if single and not static else ""
             else:
                 out[n.name] = ""
@@ -170,10 +170,11 @@ class PointsTo:
         return out
 
 
-def _allocation(expr) -> bool:
+def allocation(expr) -> bool:
+    """`malloc(...)`, `calloc(...)` or `aligned_alloc(...)`, perhaps cast: a fresh object."""
     while isinstance(expr, c_ast.Cast):
         expr = expr.expr
     return isinstance(expr, c_ast.FuncCall) and isinstance(expr.name, c_ast.ID) and expr.name.name in ALLOCATORS
 
 
-__all__ = ["PointsTo"]
+__all__ = ["PointsTo", "allocation"]

@@ -21,6 +21,7 @@ from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_cons
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
 from lifter.analysis.call_spans import OFFSET
+from lifter.analysis.points_to import allocation
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.rows import row_arrays
 from lifter.analysis.model import Access, Condition, Container, Loop, Region, Statement
@@ -625,7 +626,8 @@ class RegionBuilder:
             c = Container(ref.name, 0, sym.element, "scalar", storage=sym.storage)
         else:
             c = Container(ref.name, sym.ndim, sym.element, sym.kind, sym.restrict, sym.storage,
-                          indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims])
+                          indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims],
+                          allocated=sym.kind == "pointer" and allocation(getattr(sym.decl, "init", None)))
         if ref.key in self.rows and not ref.field_path:
             c.kind, c.restrict = "pointer", False  # rows reached through pointers, tested at run time (rows.py)
         if ref.field_path and ref.field_path.startswith(".") and sym is not None and ref.subscripts \

@@ -269,7 +269,8 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
                 continue
             private.append(info.name)
             continue
-        if _scratch_candidate(info) and _privatizable(region, nest, container, index):
+        if _scratch_candidate(info) and _read_inside(region, inside, container) \
+                and _privatizable(region, nest, container, index):
             if _read_later_in_region(region, inside, container, index):
                 blocking = blocking or (mine[0], f"scratch array '{info.name}' is written in every iteration "
                                                   f"before it is read, but read after the loop")
@@ -362,12 +363,18 @@ def _privatizable(region: Region, nest: Nest, container, index: DependenceIndex)
 
 
 def _scratch_candidate(info) -> bool:
-    """An array or pointer target the function owns whole and names directly (no struct
-    field, no rows of pointers): the kinds a private per-thread copy can stand for. Whether
-    it is dead after the loop is decided from the function's text when the loop is planned
-    (`transform/parallelize.py`)."""
-    return info.kind in ("array", "pointer") and info.storage == "local" and not info.indirect \
-        and not info.field and info.element not in ("", "?")
+    """A local array, or a local pointer declared with a fresh allocation, named directly (no
+    struct field, no rows of pointers): the kinds a private per-thread copy can stand for.
+    Whether it is dead after the loop is decided from the function's text when the loop is
+    planned (`transform/parallelize.py`)."""
+    owned = info.kind == "array" or info.kind == "pointer" and info.allocated
+    return owned and info.storage == "local" and not info.indirect and not info.field \
+        and info.element not in ("", "?")
+
+
+def _read_inside(region: Region, inside, container) -> bool:
+    """The loop reads the container (a buffer it only writes is an output, not a scratch row)."""
+    return any(a.container == container and not a.is_write for s in inside for a in region.statements[s].accesses)
 
 
 def _read_later_in_region(region: Region, inside, container, index: DependenceIndex) -> bool:
