@@ -106,7 +106,8 @@ def _same_file(a: str, b: str) -> bool:
               help="-O2: do not unroll and jam the loops around vectorizable innermost loops (register "
                    "blocking of matrix products).")
 @click.option("--assume-no-alias", "assume_no_alias", is_flag=True,
-              help="Assume that pointer parameters never point into the same object (cc's "
+              help="Assume that pointer parameters, and pointer fields reached through them (a->col), "
+                   "never point into the same object (cc's "
                    "-fargument-noalias, which is read as this flag): loops whose pointers' ranges cannot "
                    "be tested at run time (indirect reads like x[col[p]]) may then run in parallel. "
                    "Wrong results if a call passes overlapping arrays.")

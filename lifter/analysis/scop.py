@@ -192,10 +192,12 @@ class RegionBuilder:
         params = sorted(self.params)
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
         pointers = [c.name for c in self.containers.values() if c.kind == "pointer" and c.storage == "param"]
+        from_params = {c.name for c in self.containers.values() if c.kind == "pointer" and (
+            c.storage == "param" or getattr(self.symbols.lookup(re.split(r"\W", c.name, 1)[0]), "storage", "") == "param")}
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,
                       self.containers, params, context,
                       called_in_loop=self.function in self.symbols.table.called_in_loops,
-                      apart=self.symbols.table.points_to.apart(self.function, pointers))
+                      apart=self.symbols.table.points_to.apart(self.function, pointers), from_params=from_params)
 
     def _is_size(self, name) -> bool:
         """A name, or a struct field's node, that may be a size parameter of a flat buffer."""

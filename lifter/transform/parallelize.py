@@ -131,7 +131,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         conditions.append(work_condition)
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
     touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch]
-    alias = _alias_condition(touched, lambda p, q: identical_is_safe(g, m, p, q), _apart(g, touched))
+    alias = _alias_condition(touched, lambda p, q: identical_is_safe(g, m, p, q), _apart(g, touched),
+                             g.graph["region"].from_params)
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
     if alias:
@@ -337,22 +338,24 @@ def region_alias_check(g: nx.MultiDiGraph) -> str:
 
 
 def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
-    """Pairs of pointer parameters that need no test: proved distinct at every call
-    (`Region.apart`), or all of them under `--assume-no-alias`."""
-    apart = set(g.graph["region"].apart)
+    """Pairs of pointers that need no test: parameters proved distinct at every call
+    (`Region.apart`), or, under `--assume-no-alias`, all pointers that are parameters or fields
+    reached through them (`a->col`, `Region.from_params`)."""
+    region = g.graph["region"]
+    apart = set(region.apart)
     if g.graph.get("assume_no_alias"):
-        params = sorted({node.name for node, _, _ in touched if node.kind == "pointer" and node.storage == "param"})
+        params = sorted({node.name for node, _, _ in touched if node.name in region.from_params})
         apart |= {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:]}
     return apart
 
 
-def _alias_condition(touched: list, identical_ok=None, apart=frozenset()) -> str:
+def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_params=frozenset()) -> str:
     """The disjointness test for the containers a scope touches: [(node, written?, range)].
 
     `identical_ok(p, q)` (nodes) says that the scope is also correct when the two pointers
     are equal (`elementwise.py`): that pair then tests "disjoint, or the same pointer".
-    `apart` holds the pairs of pointer parameters that every call in the file passes
-    distinct objects (`analysis/points_to.py`): they need no test."""
+    `apart` holds the pairs of pointers that need no test (`_apart`); a pair of `from_params`
+    (pointers the caller hands in) that cannot be tested names the flag that would spare it."""
     written = {node.container for node, w, _ in touched if w}
     shared = {}
     for node, w, rng in touched:
@@ -372,8 +375,9 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset()) -> str
                 continue
             if qnode.name == shared[p][0].name:
                 continue  # two fields of one array of structs never overlap
-            if frozenset((qnode.name, shared[p][0].name)) in apart and qnode.storage == shared[p][0].storage == "param":
-                continue
+            if frozenset((qnode.name, shared[p][0].name)) in apart \
+                    and all(x.storage == "param" or not x.name.isidentifier() for x in (qnode, shared[p][0])):
+                continue  # (a local of the same name as a parameter is another pointer)
             if p not in written and q not in written:
                 continue
             if qnode.kind in ("pointer", "memory") and (q, p) in pairs:
@@ -398,7 +402,7 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset()) -> str
                 spans[c] = _span(node, ranges)
             if spans[c] is None:
                 hint = " (--assume-no-alias promises that pointer parameters never overlap)" \
-                    if shared[p][0].storage == shared[q][0].storage == "param" else ""
+                    if {shared[p][0].name, shared[q][0].name} <= from_params else ""
                 return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time{hint}"
         (plo, phi), (qlo, qhi) = spans[p], spans[q]
         same = ""

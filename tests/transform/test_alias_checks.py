@@ -224,3 +224,21 @@ def test_cc_spelling_of_the_flag_is_understood():
     from lifter.cli import normalize_argv
     assert normalize_argv(["-fargument-noalias", "k.c"]) == ["--assume-no-alias", "k.c"]
     assert normalize_argv(["-fno-strict-aliasing", "k.c"]) == ["k.c"]
+
+
+def test_the_flag_covers_pointer_fields_reached_through_parameters():
+    text = """typedef struct { int n; int *rowptr; int *col; double *val; } Csr;
+void spmv(const Csr *a, const double *x, double *y)
+{
+    for (int i = 0; i < a->n; i++) {
+        double s = 0.0;
+        for (int k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+            s += a->val[k] * x[a->col[k]];
+        y[i] = s;
+    }
+}
+"""
+    plain = lift_source(text, "s.c", LiftOptions(min_parallel_work=0)).loops[0]
+    assert not plain["parallelized"] and "--assume-no-alias" in plain["remark"]
+    flagged = lift_source(text, "s.c", LiftOptions(min_parallel_work=0, assume_no_alias=True)).loops[0]
+    assert flagged["parallelized"], flagged["remark"]
