@@ -46,12 +46,15 @@ MAX_REDUCTION_ELEMENTS = 65_536
 
 
 def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True,
-                spans: Spans | None = None, assume_no_alias: bool = False) -> None:
+                spans: Spans | None = None, assume_no_alias: bool = False, identical_pointers: bool = False) -> None:
     """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off;
     `value_guards` false leaves maps that are parallel only under a test of values sequential;
     `spans` (the file's tokens) lets maps privatize scratch arrays the function names nowhere else;
-    `assume_no_alias` (the user's promise) takes every pair of pointer parameters as apart."""
+    `assume_no_alias` (the user's promise) takes every pair of pointer parameters as apart;
+    `identical_pointers` lets alias tests accept equal pointers where that is safe (OpenMP only:
+    the CUDA target copies each pointer to a device buffer of its own, so equal is not one array)."""
     g.graph["assume_no_alias"] = assume_no_alias
+    g.graph["identical_pointers"] = identical_pointers
     for child in scope_children(g, STATE):
         _visit(g, child, min_work, value_guards, spans)
 
@@ -131,8 +134,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         conditions.append(work_condition)
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
     touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch]
-    alias = _alias_condition(touched, lambda p, q: identical_is_safe(g, m, p, q), _apart(g, touched),
-                             g.graph["region"].from_params)
+    identical = (lambda p, q: identical_is_safe(g, m, p, q)) if g.graph.get("identical_pointers") else None
+    alias = _alias_condition(touched, identical, _apart(g, touched), g.graph["region"].from_params)
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
     if alias:
