@@ -33,6 +33,7 @@ class LiftOptions:
     tile: bool = True  # -O2: tile permutable loop bands where reuse misses the cache
     fuse: bool = True  # -O2: fuse producer-consumer sibling loops that share data
     unroll: bool = True  # -O2: unroll and jam the loops around vectorizable innermost loops
+    assume_no_alias: bool = False  # pointer parameters never overlap each other (cc's -fargument-noalias)
     tile_sizes: tuple[int, ...] = ()  # outermost first (the last repeats); empty: from the cache sizes
 
 

@@ -96,6 +96,7 @@ class Container:
     strides: list[str] = field(default_factory=list)  # a delinearized flat buffer: C stride per dimension
     field: str = ""  # one field of an array of structs ('.x'): `name[i].x`
     qualifiers: frozenset = frozenset()  # `volatile`, `_Atomic` (symbols.SHARED_QUALIFIERS) of its declaration
+    allocated: bool = False  # a local pointer declared with a fresh allocation as its value
 
 
 @dataclass
@@ -125,6 +126,8 @@ class Region:
     dependences: dict[str, isl.UnionMap] = field(default_factory=dict)
     verdicts: dict[str, LoopVerdict] = field(default_factory=dict)
     may_alias: list[tuple[str, str]] = field(default_factory=list)  # pointer pairs to check at run time
+    apart: set = field(default_factory=set)  # pointer parameter pairs that never share an object (points_to.py)
+    from_params: set = field(default_factory=set)  # pointers that are parameters or fields reached from them (`a->col`)
     live_after: set[str] = field(default_factory=set)  # scalars read after the region
     called_in_loop: bool = False  # its function is called inside a loop of the file
     # Loops inside opaque leaves with a verdict of their own (inner_loops.py), analysis only:

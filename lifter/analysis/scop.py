@@ -22,6 +22,7 @@ from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
 from lifter.analysis.call_spans import OFFSET
 from lifter.analysis.index_scalars import definition, entry_values, index_views
+from lifter.analysis.points_to import allocation
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.rows import row_arrays
 from lifter.analysis.model import Access, Condition, Container, Loop, Region, Statement
@@ -195,9 +196,13 @@ class RegionBuilder:
             self._loop(r, parent=None, outer=[], constraints=[], beta=[index], guarded=[])
         params = sorted(self.params)
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
+        pointers = [c.name for c in self.containers.values() if c.kind == "pointer" and c.storage == "param"]
+        from_params = {c.name for c in self.containers.values() if c.kind == "pointer" and (
+            c.storage == "param" or getattr(self.symbols.lookup(re.split(r"\W", c.name, 1)[0]), "storage", "") == "param")}
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,
                       self.containers, params, context,
-                      called_in_loop=self.function in self.symbols.table.called_in_loops)
+                      called_in_loop=self.function in self.symbols.table.called_in_loops,
+                      apart=self.symbols.table.points_to.apart(self.function, pointers), from_params=from_params)
 
     def _is_size(self, name) -> bool:
         """A name, or a struct field's node, that may be a size parameter of a flat buffer."""
@@ -603,7 +608,8 @@ class RegionBuilder:
             c = Container(ref.name, 0, sym.element, "scalar", storage=sym.storage)
         else:
             c = Container(ref.name, sym.ndim, sym.element, sym.kind, sym.restrict, sym.storage,
-                          indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims])
+                          indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims],
+                          allocated=sym.kind == "pointer" and allocation(getattr(sym.decl, "init", None)))
         if ref.key in self.rows and not ref.field_path:
             c.kind, c.restrict = "pointer", False  # rows reached through pointers, tested at run time (rows.py)
         if ref.field_path and ref.field_path.startswith(".") and sym is not None and ref.subscripts \

@@ -13,6 +13,7 @@ from pycparser import c_ast
 from lifter.analysis.call_spans import SpanRecorder
 from lifter.analysis.read_only import read_only_functions
 from lifter.analysis.walk import walk
+from lifter.analysis.points_to import PointsTo
 
 INTEGER_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "_Bool", "bool"}
 FLOAT_WORDS = {"float", "double"}
@@ -156,12 +157,14 @@ class SymbolTable:
         self.globals: dict[str, Symbol] = {}
         self.pure_functions: set[str] = set()
         self.call_effects: dict[str, CallEffects] = {}
+        self.defined: set[str] = set()  # functions the file defines
         for ext in ast.ext:
             if isinstance(ext, c_ast.Decl) and ext.name:
                 self.globals[ext.name] = classify(ext.name, ext.type, typedefs, "global", ext)
             elif isinstance(ext, c_ast.FuncDef):
                 name = ext.decl.name
                 self.globals[name] = Symbol(name, "function", storage="global", decl=ext.decl)
+                self.defined.add(name)
 
         self.structs = _struct_definitions(ast)
         self.pure_functions = _pure_functions(ast, typedefs)
@@ -169,6 +172,7 @@ class SymbolTable:
         self.called_in_loops = _called_in_loops(ast)
         self.index_helpers = _index_helpers(ast, typedefs, self.pure_functions)
         self.read_only = read_only_functions(ast, typedefs, self.pure_functions)
+        self.points_to = PointsTo(ast)
 
     def inline_helpers(self, node: c_ast.Node, depth: int = 0) -> c_ast.Node:
         """`node` with every call of an index helper replaced by its return expression.
@@ -455,8 +459,9 @@ class CallEffects:
 
 
 def call_effects(ast: c_ast.FileAST, typedefs: Typedefs, pure: set[str]) -> dict[str, CallEffects]:
-    """Summaries of the file's functions, resolved to a fixed point (recursion stays unsummarized)."""
-    from lifter.analysis.effects import PURE_FUNCTIONS
+    """Summaries of the file's functions, resolved to a fixed point (recursion stays unsummarized).
+    Calls that end the program (`abort`, `exit`, a failed `assert`) add nothing to a summary."""
+    from lifter.analysis.effects import NORETURN_FUNCTIONS, PURE_FUNCTIONS
 
     candidates = {ext.decl.name: ext for ext in ast.ext if isinstance(ext, c_ast.FuncDef)}
     globals_ = {ext.name: classify(ext.name, ext.type, typedefs, "global", ext)
@@ -468,7 +473,8 @@ def call_effects(ast: c_ast.FileAST, typedefs: Typedefs, pure: set[str]) -> dict
         for name, func in candidates.items():
             if name in found or name in pure:
                 continue
-            summary = _Summarizer(func, typedefs, globals_, PURE_FUNCTIONS | pure, found).run()
+            summary = _Summarizer(func, typedefs, globals_, PURE_FUNCTIONS | pure, found,
+                                  NORETURN_FUNCTIONS - set(candidates)).run()
             if summary is not None:
                 found[name] = summary
                 changed = True
@@ -483,9 +489,9 @@ class _Summarizer:
     """Walks one function body, attributing every memory access to a root: a pointer
     parameter (by position), a global, or the function's own locals."""
 
-    def __init__(self, func, typedefs, globals_, pure, summaries):
+    def __init__(self, func, typedefs, globals_, pure, summaries, noreturn=frozenset()):
         self.func, self.typedefs, self.globals = func, typedefs, globals_
-        self.pure, self.summaries = pure, summaries
+        self.pure, self.summaries, self.noreturn = pure, summaries, noreturn
         self.params: dict[str, int] = {}  # pointer parameter -> position
         self.derived: dict[str, int] = {}  # local pointer initialised into a parameter's block
         self.locals: set[str] = set()  # scalar parameters, local scalars and arrays
@@ -669,6 +675,8 @@ class _Summarizer:
         if name in self.pure:
             for a in args:
                 self._visit(a)
+            return
+        if name in self.noreturn:
             return
         callee = self.summaries.get(name)
         if callee is None:

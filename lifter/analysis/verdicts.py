@@ -9,6 +9,12 @@ provably harmless:
 - the container is a scalar written before it is read in every iteration
   (privatizable), and, if its value is needed after the loop, written by the
   last iteration unconditionally (lastprivate);
+- the container is a local array or pointer target (a scratch row) every read of
+  which in an iteration gets its value from a write of the same iteration (isl:
+  each flow into a read starts inside the loop and is not carried by it, and no
+  read lacks a source), and nothing later in the region reads what the loop
+  wrote: each thread may then work on its own copy (private). That the function
+  names it nowhere after the loop is checked when the loop is planned;
 - every access to the container inside the loop belongs to reduction
   statements with one operator (a reduction).
 
@@ -268,6 +274,14 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
                 continue
             private.append(info.name)
             continue
+        if _scratch_candidate(info) and _read_inside(region, inside, container) \
+                and _privatizable(region, nest, container, index):
+            if _read_later_in_region(region, inside, container, index):
+                blocking = blocking or (mine[0], f"scratch array '{info.name}' is written in every iteration "
+                                                  f"before it is read, but read after the loop")
+                continue
+            private.append(info.name)
+            continue
         blocking = blocking or (mine[0], None)
     if blocking is not None:
         dep, message = blocking
@@ -309,13 +323,14 @@ def _reduction(region: Region, nest: Nest, container, carried: list[CarriedDepen
     """The operator if the loop's carried dependences on `container` are those of one reduction.
 
     The updates (`A[i][j] -= ...`: the read and write of the reduced element)
-    must share one operator and one subscript, every carried dependence must
-    join two updates, and no other access in the loop (the right-hand side's
+    must share one operator (not one subscript: a pair force scatters into both
+    particles, `f[i] -= d; f[j] += d`, and reduced copies sum every update alike),
+    every carried dependence must join two updates, and no other access in the loop (the right-hand side's
     `A[i][k]`, other statements) may touch an element the loop reduces into
     during the same iterations of the enclosing loops: isl proves that the two
     sets of elements are disjoint.
     """
-    ops, subscripts, updates, others = set(), set(), [], []
+    ops, updates, others = set(), [], []
     for sid in nest.inside:
         stmt = region.statements[sid]
         for a in stmt.accesses:
@@ -323,11 +338,10 @@ def _reduction(region: Region, nest: Nest, container, carried: list[CarriedDepen
                 continue
             if a.reduces:
                 ops.add(stmt.reduction[1])
-                subscripts.add(_subscript_text(a.text))
                 updates.append(a)
             else:
                 others.append(a)
-    if len(ops) != 1 or len(subscripts) != 1:
+    if len(ops) != 1:
         return None
     if not all(d.source.reduces and d.sink.reduces for d in carried):
         return None
@@ -349,12 +363,9 @@ def _elements(region: Region, nest: Nest, accesses: list[Access]) -> isl.UnionMa
     return out
 
 
-def _subscript_text(text: str) -> str:
-    return text[text.find("["):] if "[" in text else ""
-
-
 def _privatizable(region: Region, nest: Nest, container, index: DependenceIndex) -> bool:
-    """Every read of the scalar in the loop gets its value from the same iteration."""
+    """Every read of the container (a scalar, or every element of a scratch array) in the loop
+    gets its value from a write in the same iteration, and none reads a value from before it."""
     inside = nest.inside
     reads = [a for s in inside for a in region.statements[s].accesses
              if a.container == container and not a.is_write]
@@ -372,6 +383,21 @@ def _privatizable(region: Region, nest: Nest, container, index: DependenceIndex)
         if index.carries(nest, "flow", i):
             return False
     return True
+
+
+def _scratch_candidate(info) -> bool:
+    """A local array, or a local pointer declared with a fresh allocation, named directly (no
+    struct field, no rows of pointers): the kinds a private per-thread copy can stand for.
+    Whether it is dead after the loop is decided from the function's text when the loop is
+    planned (`transform/parallelize.py`)."""
+    owned = info.kind == "array" or info.kind == "pointer" and info.allocated
+    return owned and info.storage == "local" and not info.indirect and not info.field \
+        and info.element not in ("", "?")
+
+
+def _read_inside(region: Region, inside, container) -> bool:
+    """The loop reads the container (a buffer it only writes is an output, not a scratch row)."""
+    return any(a.container == container and not a.is_write for s in inside for a in region.statements[s].accesses)
 
 
 def _read_later_in_region(region: Region, inside, container, index: DependenceIndex) -> bool:

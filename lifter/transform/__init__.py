@@ -59,7 +59,8 @@ def transform(graphs, options, source: SourceFile):
                 contract_temporaries(g, source.text, spans)
     if options.opt_level >= 1:
         for g in graphs:
-            plan_openmp(g, options.min_parallel_work, value_guards=options.target == "openmp")
+            plan_openmp(g, options.min_parallel_work, value_guards=options.target == "openmp", spans=spans,
+                        assume_no_alias=options.assume_no_alias, identical_pointers=options.target == "openmp")
             if options.target == "openmp":
                 plan_parallel_regions(g)
     if options.opt_level >= 2 and options.target == "openmp":

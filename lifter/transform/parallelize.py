@@ -6,7 +6,8 @@ OpenMP plan, unless one of these holds (each is recorded for the report):
 - its `for` keyword is not in the user's file (it comes from a macro);
 - it reduces into an array section it cannot bound, or into an array whose other
   elements it also accesses (OpenMP's private copy of the section would hide them);
-- a privatized variable's value is read after the loop;
+- a privatized variable's value is read after the loop, or a privatized scratch array
+  is named elsewhere in the function (`scratch.py`);
 - pointers it writes through may alias other data and no run-time check can
   be formed from the memlets;
 - its work is provably tiny (profitability): a parallel region costs a few
@@ -30,12 +31,14 @@ import re
 import islpy as isl
 import networkx as nx
 
-from lifter.frontend.spans import without_comments
+from lifter.frontend.spans import Spans, without_comments
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c, pw_to_c
 from lifter.transform.loop_vars import read_after
+from lifter.transform.elementwise import equal_pointers, identical_is_safe
 from lifter.transform.rows_check import rows_test
+from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
 
 # Iterations x statements below which a parallel region costs more than it saves.
 MIN_PARALLEL_WORK = 40_000
@@ -43,28 +46,36 @@ MIN_PARALLEL_WORK = 40_000
 MAX_REDUCTION_ELEMENTS = 65_536
 
 
-def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True) -> None:
+def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True,
+                spans: Spans | None = None, assume_no_alias: bool = False, identical_pointers: bool = False) -> None:
     """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off;
-    `value_guards` false leaves maps that are parallel only under a test of values sequential."""
+    `value_guards` false leaves maps that are parallel only under a test of values sequential;
+    `spans` (the file's tokens) lets maps privatize scratch arrays the function names nowhere else;
+    `assume_no_alias` (the user's promise) takes every pair of pointer parameters as apart;
+    `identical_pointers` lets alias tests accept equal pointers where that is safe (OpenMP only:
+    the CUDA target copies each pointer to a device buffer of its own, so equal is not one array)."""
+    g.graph["assume_no_alias"] = assume_no_alias
+    g.graph["identical_pointers"] = identical_pointers
     for child in scope_children(g, STATE):
-        _visit(g, child, min_work, value_guards)
+        _visit(g, child, min_work, value_guards, spans)
 
 
-def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool) -> None:
+def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, spans: Spans | None) -> None:
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
         return
     if node.schedule == "parallel" or node.condition:
-        why = _plan(g, node, min_work, value_guards)
+        why = _plan(g, node, min_work, value_guards, spans)
         if not why:
             node.schedule = "parallel"
             return
         node.not_parallelized = why
     for child in scope_children(g, node_id):
-        _visit(g, child, min_work, value_guards)
+        _visit(g, child, min_work, value_guards, spans)
 
 
-def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True) -> str:
+def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True,
+          spans: Spans | None = None) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
     if m.condition and not value_guards:
         return f"parallel only when {m.condition}, a test of values this backend does not make"
@@ -97,9 +108,16 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     for var in loop_vars:
         if read_after(g, m.id, var):
             return f"loop variable '{var}' is used after the loop"
+    scratch = {c.name for _, c in scratch_containers(g, m)}
     for var in m.private:
-        if var in live:
+        if var in live and var not in scratch:
             return f"scalar '{var}' is used after the loop"
+    why = scratch_refusal(g, m, spans)
+    if why:
+        return why
+    buffers = scratch_buffers(g, m, _bounds)
+    if isinstance(buffers, str):
+        return buffers
     if min_work > 0 and _fills(g, m):
         return "not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)"
     conditions = list(section_limits)
@@ -115,7 +133,10 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     elif work:
         work_condition = f"{work} > {min_work}L"
         conditions.append(work_condition)
-    alias = alias_check(g, m)
+    # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
+    touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch]
+    identical = (lambda p, q: identical_is_safe(g, m, p, q)) if g.graph.get("identical_pointers") else None
+    alias = _alias_condition(touched, identical, _apart(g, touched), g.graph["region"].from_params)
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
     if alias:
@@ -148,7 +169,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         and m.span is not None
     guard = " && ".join(c for c in conditions if c != work_condition)
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
-                     versioned, sections, guard, work_condition, _schedule(g, m, inner))
+                     versioned, sections, guard, work_condition, _schedule(g, m, inner), scratch=buffers)
     return ""
 
 
@@ -371,17 +392,36 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
 
 def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
     """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
-    return _alias_condition(_map_memlets(g, m))
+    touched = _map_memlets(g, m)
+    return _alias_condition(touched, apart=_apart(g, touched))
 
 
 def region_alias_check(g: nx.MultiDiGraph) -> str:
     """`alias_check` over everything the region's outermost maps touch."""
-    return _alias_condition([t for child in scope_children(g, STATE)
-                             if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)])
+    touched = [t for child in scope_children(g, STATE)
+               if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)]
+    return _alias_condition(touched, apart=_apart(g, touched))
 
 
-def _alias_condition(touched: list) -> str:
-    """The disjointness test for the containers a scope touches: [(node, written?, range)]."""
+def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
+    """Pairs of pointers that need no test: parameters proved distinct at every call
+    (`Region.apart`), or, under `--assume-no-alias`, all pointers that are parameters or fields
+    reached through them (`a->col`, `Region.from_params`)."""
+    region = g.graph["region"]
+    apart = set(region.apart)
+    if g.graph.get("assume_no_alias"):
+        params = sorted({node.name for node, _, _ in touched if node.name in region.from_params})
+        apart |= {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:]}
+    return apart
+
+
+def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_params=frozenset()) -> str:
+    """The disjointness test for the containers a scope touches: [(node, written?, range)].
+
+    `identical_ok(p, q)` (nodes) says that the scope is also correct when the two pointers
+    are equal (`elementwise.py`): that pair then tests "disjoint, or the same pointer".
+    `apart` holds the pairs of pointers that need no test (`_apart`); a pair of `from_params`
+    (pointers the caller hands in) that cannot be tested names the flag that would spare it."""
     written = {node.container for node, w, _ in touched if w}
     shared = {}
     for node, w, rng in touched:
@@ -401,6 +441,9 @@ def _alias_condition(touched: list) -> str:
                 continue
             if qnode.name == shared[p][0].name:
                 continue  # two fields of one array of structs never overlap
+            if frozenset((qnode.name, shared[p][0].name)) in apart \
+                    and all(x.storage == "param" or not x.name.isidentifier() for x in (qnode, shared[p][0])):
+                continue  # (a local of the same name as a parameter is another pointer)
             if p not in written and q not in written:
                 continue
             if qnode.kind in ("pointer", "memory") and (q, p) in pairs:
@@ -424,9 +467,14 @@ def _alias_condition(touched: list) -> str:
                 node, ranges = shared[c]
                 spans[c] = _span(node, ranges)
             if spans[c] is None:
-                return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time"
+                hint = " (--assume-no-alias promises that pointer parameters never overlap)" \
+                    if {shared[p][0].name, shared[q][0].name} <= from_params else ""
+                return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time{hint}"
         (plo, phi), (qlo, qhi) = spans[p], spans[q]
-        checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
+        same = ""
+        if identical_ok is not None and identical_ok(shared[p][0], shared[q][0]):
+            same = f" || {equal_pointers(shared[p][0], shared[q][0])}"
+        checks.append(f"({phi} <= {qlo} || {qhi} <= {plo}{same})")
     return " && ".join(tests + checks)
 
 

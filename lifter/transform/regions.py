@@ -20,6 +20,7 @@ where that provably does what one thread did before:
   `continue`, `return`, `goto`: every thread must run the same iterations) or
   writes memory the analysis cannot name (an unknown call);
 - no child is lastprivate (its variable is only defined after a non-empty loop);
+- no child allocates scratch buffers per thread (it opens an `omp parallel` of its own);
 - no child is parallel only under a test of values (`MapScope.condition`): the
   values change inside the loop, so the test cannot move before it.
 
@@ -67,7 +68,7 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
         return False  # re-emittable: the body's items are exactly the children (no `if` around one)
     kids = [(k, g.nodes[k]["node"]) for k in scope_children(g, s.id)]
     planned = [n for _, n in kids if isinstance(n, MapScope) and n.plan is not None]
-    if not planned or any(n.plan.lastprivate or n.condition for n in planned):
+    if not planned or any(n.plan.lastprivate or n.condition or n.plan.scratch for n in planned):
         return False
     inside = [g.nodes[n]["node"] for n in scope_descendants(g, s.id)]
     if any(isinstance(n, Tasklet) and _JUMP.search(n.code) for n in inside):
