@@ -598,7 +598,7 @@ def test_bench_summary_leaves_na_out_and_compares_lift_with_the_hand_version():
         def cell(t):
             return {"status": "ok" if t else "n/a", "median": t, "speedup": serial / t if t else None}
         return {"tools": {"serial": cell(serial), "hand-omp": cell(hand), "lift": cell(lift)},
-                "lift_time": {"median": None}}
+                "lift_time": {"median": None}, "peers": {"best": None, "lift_over_best": None}}
 
     results = [result(4.0, 2.0, 1.0), result(4.0, 1.0, 2.0), result(1.0, None, 0.5)]
     summary = bench.summarize(results, ["serial", "hand-omp", "lift"])

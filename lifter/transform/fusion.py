@@ -93,7 +93,10 @@ def _neighbours(first, second, spans) -> bool:
     i, j = spans.index.get(start), spans.index.get(second.graph["span"][0])
     if i is None or j is None or i == 0 or spans.tokens[j - 1].end != end:
         return False
-    if spans.tokens[i - 1].text not in (";", "{", "}"):
+    before = i - 1
+    while before > 0 and spans.tokens[before].kind == "directive":
+        before -= 1  # `#pragma scop` and other lines of their own before the first loop
+    if spans.tokens[before].text not in (";", "{", "}"):
         return False  # the body of an `if`, `else`, loop or label, not an item of a block
 
     def names(region, written):
