@@ -37,6 +37,10 @@ _CASTS = [
     re.compile(rf"(?:initialization of|assignment to) {_T} from (?:incompatible pointer type {_A}|{_A} makes "
                rf"(?:pointer from integer|integer from pointer) without a cast)"),
     re.compile(rf"returning {_A} from a function with incompatible return type {_T}"),
+    re.compile(rf"pointer targets in initialization of {_T} from {_A} differ in signedness"),
+    re.compile(rf"pointer targets in assignment from {_A} to {_T} differ in signedness"),
+    re.compile(rf"pointer targets in returning {_A} from a function with return type {_T} differ in signedness"),
+    re.compile(r"pointer targets in passing argument \d+ of '[^']*' differ in signedness"),
     re.compile(r"(?:enum conversion when )?passing argument \d+ of '[^']*' (?:is invalid in C\+\+|from incompatible "
                r"pointer type|discards '\w+' qualifier from pointer target type|makes (?:pointer from integer|"
                r"integer from pointer) without a cast)"),

@@ -21,7 +21,7 @@ from lifter.frontend.preprocess import (PREPROCESS_TIMEOUT_S, PreprocessOptions,
                                         _run_bounded, find_compiler)
 
 # Warnings about C that C++ reads differently; all of them are kept (see CxxNote).
-_CHECK_FLAGS = ("-fsyntax-only", "-Wc++-compat", "-Wjump-misses-init", "-Wstrict-prototypes",
+_CHECK_FLAGS = ("-fsyntax-only", "-Wc++-compat", "-Wjump-misses-init", "-Wpointer-sign", "-Wstrict-prototypes",
                 "-Wimplicit-function-declaration",
                 "-fno-diagnostics-show-caret", "-fdiagnostics-color=never", "-ftabstop=1")
 _LINE_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<kind>(?:fatal )?error|warning|note): "

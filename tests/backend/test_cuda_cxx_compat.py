@@ -183,6 +183,9 @@ def test_what_each_case_became():
     null = host_part(lift_cuda(CONST_VOID).output)
     assert "static int *none = nullptr;" in null and "if (none == nullptr)" in null
     assert "int64_t *back = (int64_t *)(void *)(raw);" in null, "the type as written, not its {aka ...}"
+    signs = host_part(lift_cuda("unsigned g;\nvoid h(int *p) { (void)p; }\n"
+                                "int *f(void) { unsigned *q = &g; int *a = q; h(a); a = q; h(q); return q; }\n").output)
+    assert "int *a = (int *)(q); h(a); a = (int *)(q); h((int *)(q)); return (int *)(q); }" in signs
 
 
 # text, line, words of the message
