@@ -1,5 +1,5 @@
-/* lift-bench: -DN=500 -DTSTEPS=200 */
-/* lift-bench large: -DN=1000 -DTSTEPS=500 */
+/* lift-bench: -DN=400 -DTSTEPS=120 */
+/* lift-bench large: -DN=700 -DTSTEPS=250 */
 /*
  * adi.c - alternating direction implicit solver of 2-D heat diffusion: each time
  *         step solves a tridiagonal system along every column, then along every row

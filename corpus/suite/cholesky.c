@@ -1,5 +1,5 @@
 /* lift-bench: -DN=1000 */
-/* lift-bench large: -DN=2000 */
+/* lift-bench large: -DN=1600 */
 /*
  * cholesky.c - Cholesky decomposition A = L*L^T in place (L in the lower triangle).
  * Suite style: sizes from macros, the kernel's static control part between

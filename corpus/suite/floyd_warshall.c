@@ -1,5 +1,5 @@
-/* lift-bench: -DN=1000 */
-/* lift-bench large: -DN=2000 */
+/* lift-bench: -DN=800 */
+/* lift-bench large: -DN=1400 */
 /*
  * floyd_warshall.c - all-pairs shortest path lengths of a weighted directed graph.
  * Suite style: sizes from macros, the kernel's static control part between

@@ -1,5 +1,5 @@
-/* lift-bench: -DM=500 -DN=600 */
-/* lift-bench large: -DM=1000 -DN=1200 */
+/* lift-bench: -DM=500 -DN=400 */
+/* lift-bench large: -DM=1000 -DN=800 */
 /*
  * gramschmidt.c - QR decomposition of A (M x N, M >= N) by modified Gram-Schmidt:
  *         A = Q*R, Q with orthonormal columns, R upper triangular; A is overwritten.

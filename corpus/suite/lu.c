@@ -1,5 +1,5 @@
 /* lift-bench: -DN=1000 */
-/* lift-bench large: -DN=2000 */
+/* lift-bench large: -DN=1600 */
 /*
  * lu.c - LU decomposition without pivoting, in place (Doolittle: unit lower L, upper U).
  * Suite style: sizes from macros, the kernel's static control part between

@@ -1,5 +1,5 @@
 /* lift-bench: -DN=1000 */
-/* lift-bench large: -DN=2000 */
+/* lift-bench large: -DN=1600 */
 /*
  * ludcmp.c - solves A*x = b: LU decomposition without pivoting, then forward
  *         substitution (L*y = b) and back substitution (U*x = y).

@@ -1,5 +1,5 @@
 /* lift-bench: -DN=1200 */
-/* lift-bench large: -DN=2500 */
+/* lift-bench large: -DN=1800 */
 /*
  * nussinov.c - Nussinov's RNA folding: the maximum number of complementary base
  *         pairs of each subsequence (dynamic programming over a triangular table).

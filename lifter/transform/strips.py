@@ -1,5 +1,5 @@
-"""Parallel strips: a parallel innermost loop under a sequential loop that is itself inside one
-other sequential loop is cut into strips, and the loop over the strips goes above the sequential loop.
+"""Parallel strips: a parallel innermost loop under a loop that only reduces into its elements, itself
+inside one sequential loop, is cut into strips, and the loop over the strips goes above the reducing loop.
 
 LU's row update after interchange, `for i { for k < i { for j >= i: A[i][j] -= A[i][k] * A[k][j] } }`
 (and Gram-Schmidt's `R[k][j] += Q[i][k] * A[i][j]` under `for i`): `j` is parallel, `k` carries the
@@ -44,7 +44,7 @@ def hoist_strips(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()
 
 
 def _candidate(g, region: Region, node_id: str) -> str | None:
-    """The parallel loop to strip out of sequential map `node_id`, or None."""
+    """The parallel loop to strip out of reducing map `node_id`, or None."""
     seq = g.nodes[node_id]["node"]
     if not isinstance(seq, MapScope) or seq.tile or seq.declares or seq.declarations:
         return None
@@ -54,8 +54,8 @@ def _candidate(g, region: Region, node_id: str) -> str | None:
         # parallel loop the strips would not run in parallel; under two sequential loops the
         # strip loop would still be too deep for a parallel region to pay (parallelize's guard).
         return None
-    if seq.schedule != "sequential" and not seq.reductions:
-        return None  # it runs in parallel itself; a loop that only reduces (LU's k) is taken as sequential
+    if seq.schedule != "parallel" or not seq.reductions:
+        return None  # only a loop that reduces into the parallel loop's elements (LU's k, trmm's k)
     kids = scope_children(g, node_id)
     if len(kids) != 1 or not isinstance(g.nodes[kids[0]]["node"], MapScope):
         return None

@@ -1,4 +1,4 @@
-"""Parallel strips: a parallel innermost loop under a loop that carries a dependence (or only reduces),
+"""Parallel strips: a parallel innermost loop under a loop that only reduces into its elements,
 inside one sequential loop, runs as parallel strips whose loop goes above it (LU's row update)."""
 from __future__ import annotations
 
@@ -29,13 +29,13 @@ static void lu(int n, double a[n][n])
   }
 }
 
-static void shifted(int n, double b[n][n])
+static void shifted(int n, double b[n][n], double r[n][n])
 {
-  /* row t+1 from row t: the strip loop over j carries nothing, the k loop a flow dependence */
+  /* r's row t is a sum over k of rows of b: k only reduces into r[t][j] */
   for (int t = 1; t < n; t++)
-    for (int k = 1; k < n; k++)
+    for (int k = 0; k < n; k++)
       for (int j = 0; j < n; j++)
-        b[k][j] = b[k][j] * 0.5 + b[k - 1][j] * 0.25 + (double)t / n;
+        r[t][j] += b[k][j] * (double)((t + k) % 3) + r[t - 1][j] * 0.25;
 }
 
 static void under_parallel(int n, double r[n][n])
@@ -55,7 +55,7 @@ int main(void)
       B[i][j] = (double)((i * j + 1) % 9) / 9.0;
     }
   lu(N, A);
-  shifted(N, B);
+  shifted(N, B, R);
   under_parallel(N, R);
   double s = 0.0;
   for (int i = 0; i < N; i++)
