@@ -293,6 +293,8 @@ def canonical(header: str, var: str) -> bool:
     if len(parts) != 3:
         return False
     init, test, step = (" ".join(part.split()) for part in parts)
+    if _wrapped(step):
+        step = step[1:-1].strip()  # gcc reads a parenthesized increment expression (`(i += 2)`)
     init_match = re.fullmatch(rf"(?:(?:[A-Za-z_]\w*(?: ?\([^=;,]*\))?) )*{re.escape(var)} ?= ?(?P<e>.+)", init)
     v = rf"(?:{re.escape(var)}|\( ?{re.escape(var)} ?\))"
     test_match = re.fullmatch(rf"{v} ?(?:<=|>=|<|>|!=) ?(?P<e>.+)", test) \
@@ -304,6 +306,16 @@ def canonical(header: str, var: str) -> bool:
         return False
     bounds = [init_match["e"], test_match["e"], step_match["e"] or step_match.groupdict().get("f") or "0"]
     return all(_operand(b) for b in bounds) and var not in names(test_match["e"] + " " + bounds[2])
+
+
+def _wrapped(text: str) -> bool:
+    """The whole text is one parenthesized expression: its first `(` closes at its last character."""
+    depth = 0
+    for k, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return k == len(text) - 1 and k > 0
+    return False
 
 
 def _operand(text: str) -> bool:

@@ -60,9 +60,9 @@ int main(void)
 def test_canonical_headers_follow_gcc():
     for ok in ("for (int i = 0; i < (n); i++)", "for (int i = (0); (i) < n; (i)++)",
                "for (i = 0; i < n; i += (2))", "for (i = 0; i < n; (i += 2))", "for (i = 0; i < n; ++(i))"):
-        assert canonical(ok), ok
+        assert canonical(ok, "i"), ok
     for bad in ("for (i = 0; (i < n); i++)", "for ((i = 0); i < n; i++)", "for ((i) = 0; i < n; i++)", ""):
-        assert not canonical(bad), bad
+        assert not canonical(bad, "i"), bad
 
 
 def test_parenthesized_header_parts_are_parallelized():

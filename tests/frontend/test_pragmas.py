@@ -86,6 +86,6 @@ def test_markers_kept_and_output_matches(tmp_path):
     for k, line in enumerate(lines):
         if line.strip().startswith("#pragma GCC"):
             assert lines[k + 1].lstrip().startswith("for"), lines[k + 1]
-    assert lines[lines.index("#pragma scop") + 1].lstrip().startswith(("#pragma omp", "for", "if")), "marker first"
+    assert lines[lines.index("#pragma scop") + 1].lstrip().startswith(("#pragma omp", "for", "if", "/* lift:")), "marker first"
     for threads in (1, 2, 8):
         diff.check(threads)

@@ -87,7 +87,7 @@ def test_strip_loop_goes_above_the_sequential_loop():
     out = lift_source(PROGRAM, "strips.c", LiftOptions(min_parallel_work=0, tile_sizes=(16,))).output
     body = out[out.index("static void lu"):out.index("static void shifted")]
     lines = [line.strip() for line in body.splitlines()]
-    strip = lines.index("for (int j_t = i; j_t < n; j_t += 16) {")
+    strip = lines.index("for (long j_t = i; j_t < n; j_t += 16) {")
     assert lines[strip - 1].startswith("#pragma omp") and " for " in f" {lines[strip - 1]} ", lines[strip - 1]
     assert lines[strip + 1].startswith("for (int k = 0; k < i;"), "the sequential loop runs inside each strip"
     assert any(line.startswith("for (int j = j_t;") for line in lines[strip + 2:strip + 4])
