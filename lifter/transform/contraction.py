@@ -46,7 +46,7 @@ def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> 
         return
     region: Region = g.graph["region"]
     names = Counter(c.name for c in region.containers.values())
-    taken = word_tokens(source_text)
+    taken: set[str] | None = None  # the file's identifiers, read only once a contraction is proved
     for key, container in region.containers.items():
         if container.kind == "scalar" or container.storage != "local" or container.indirect \
                 or container.field or container.element in ("", "?") or names[container.name] > 1:
@@ -56,6 +56,7 @@ def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> 
                                                           container.element):
             continue
         m, tasklets = target
+        taken = word_tokens(source_text) if taken is None else taken
         scalar = _fresh(f"{container.name}_c", taken)
         taken.add(scalar)
         for t in tasklets:
