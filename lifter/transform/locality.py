@@ -174,8 +174,9 @@ def distribute(g, region: Region, node_id: str) -> list[str]:
 
 
 # -- legality ------------------------------------------------------------------------------
-def _tree_schedule(g, region: Region) -> dict[str, isl.Map]:
-    """The schedule of each access (by id) as the current tree orders it (tile loops included)."""
+def _tree_schedule(g, region: Region) -> dict[str, str]:
+    """The schedule of each access (by id) as the current tree orders it (tile loops included),
+    as isl text: `_forward` parses only the ones a dependence it has not yet checked needs."""
     maps_above = [len(ancestors(g, sid)) for sid in region.statements]
     width = 2 * max(maps_above + [len(s.loops) for s in region.statements.values()]) + 2
     params = f"[{', '.join(isl_name(p) for p in region.params)}] -> " if region.params else ""
@@ -203,7 +204,7 @@ def _tree_schedule(g, region: Region) -> dict[str, isl.Map]:
                 dims.append(str(order))
             dims.append(str(phase))
             dims += ["0"] * (width - len(dims))
-            sched[acc.id] = isl.Map(f"{params}{{ {acc.id}[{', '.join(iters)}] -> [{', '.join(dims)}] }}")
+            sched[acc.id] = f"{params}{{ {acc.id}[{', '.join(iters)}] -> [{', '.join(dims)}] }}"
     return sched
 
 
@@ -232,7 +233,7 @@ def legal_tree(g, region: Region) -> bool:
         return True  # an empty nest has nothing to order
     try:
         with isl_budget():
-            return _forward(region, _tree_schedule(g, region))
+            return _forward(region, _tree_schedule(g, region), _checked(g, region))
     except BudgetExceeded:
         return False
 
@@ -250,20 +251,44 @@ def reorder_guard(g) -> str:
     return g.graph["reorder_guard"]
 
 
-def _forward(region: Region, sched: dict[str, isl.Map]) -> bool:
-    """Every dependence goes forward in `sched` (each access's schedule).
+def _checked(g, region: Region) -> dict:
+    """The verdicts `_forward` has reached for this region, kept on the graph.
+
+    Distribution, interchange, tiling, fusion, unrolling and strips each try many trees of one
+    nest, and a candidate usually moves a few statements only: the schedules of most access
+    pairs are the same text as in the trees tried before. A dependence's verdict depends on
+    nothing else (the pair, its two schedules), so it is looked up instead of asked of isl again.
+    The region is kept beside its verdicts, so its id names it as long as the entry lives.
+    """
+    cache = g.graph.setdefault("forward_checks", {})
+    entry = cache.get(id(region))
+    if entry is None or entry[0] is not region or entry[1] is not region.dependences:
+        entry = cache[id(region)] = (region, region.dependences, {})
+    return entry[2]
+
+
+def _forward(region: Region, sched: dict[str, str], checked: dict) -> bool:
+    """Every dependence goes forward in `sched` (each access's schedule, as isl text).
 
     Dependences on variables declared in an innermost loop's body are left out:
     each execution of that body has its own, and no transformation separates
     the statements of such a body (it is never distributed, fused or tiled).
     Each dependence (one pair of accesses) is mapped through the schedules of its two
     accesses: applying the union of all schedules to the union of all dependences made a
-    nest of a thousand accesses take seconds per check.
+    nest of a thousand accesses take seconds per check. `checked` holds the verdict of each
+    (kind, pair, schedules) already decided.
     """
     local = {a.id for s in region.statements.values() for a in s.accesses
              if region.containers[a.container].declared_in is not None
              and region.loops_inside(region.containers[a.container].declared_in)
              == [region.containers[a.container].declared_in]}
+    maps: dict[str, isl.Map] = {}
+
+    def parsed(access: str) -> isl.Map:
+        if access not in maps:
+            maps[access] = isl.Map(sched[access])
+        return maps[access]
+
     for kind in ("flow", "anti", "output"):
         parts = []
         region.dependences[kind].foreach_map(parts.append)
@@ -271,8 +296,11 @@ def _forward(region: Region, sched: dict[str, isl.Map]) -> bool:
             source, sink = dep.get_tuple_name(isl.dim_type.in_), dep.get_tuple_name(isl.dim_type.out)
             if source in local:
                 continue
-            times = dep.apply_domain(sched[source]).apply_range(sched[sink])
-            if not times.is_subset(isl.Map.lex_lt(times.get_space().domain())):
+            key = (kind, source, sink, sched[source], sched[sink])
+            if key not in checked:
+                times = dep.apply_domain(parsed(source)).apply_range(parsed(sink))
+                checked[key] = times.is_subset(isl.Map.lex_lt(times.get_space().domain()))
+            if not checked[key]:
                 return False
     return True
 
