@@ -159,7 +159,7 @@ def distribute(g, region: Region, node_id: str) -> list[str]:
     shift_orders(g, parent, siblings, base, len(groups) - 1)
     copies = []
     for index, group in enumerate(groups):
-        copy_id = node_id if index == 0 else f"{node_id}.{index}"
+        copy_id = node_id if index == 0 else fresh_id(g, f"{node_id}.{index}")
         copies.append(copy_id)
         if index:
             g.add_node(copy_id, node=copy_map(original, copy_id))
@@ -404,6 +404,17 @@ def copy_map(m: MapScope, new_id: str) -> MapScope:
     return dataclasses.replace(m, id=new_id, plan=None, reductions=list(m.reductions), private=list(m.private),
                                lastprivate=list(m.lastprivate), transformations=list(m.transformations),
                                fused=list(m.fused), declarations=list(m.declarations))
+
+
+def fresh_id(g, wanted: str) -> str:
+    """`wanted`, or `wanted` with a suffix, whichever names no node yet. A map distributed
+    twice (by the locality pass, then again by tiling to expose a band) would otherwise give
+    its second copy the id of an earlier one, and networkx would merge the two: one node with
+    two scope edges, emitted twice."""
+    candidate, n = wanted, 1
+    while candidate in g:
+        candidate, n = f"{wanted}_{n}", n + 1
+    return candidate
 
 
 def move_child(g, child: str, new_parent: str, order: int) -> None:

@@ -44,16 +44,25 @@ def test_corpus_program_runs_like_the_original_on_emulated_cuda(program, tmp_pat
     original = tmp_path / f"{program.stem}.orig"
     compile_c(program, original, ["-O1", "-std=gnu11"])
     emulated = tmp_path / f"{program.stem}.emu"
-    done = subprocess.run([CXX, "-O1", "-x", "c++", "-include", str(EMULATION), str(cu), "-o", str(emulated), "-lm"],
-                          capture_output=True, text=True)
-    assert done.returncode == 0, f"{CXX} (CUDA emulation) failed on {cu}:\n{done.stderr[-4000:]}"
+    build_emulated(cu, emulated)
     expected = run(original)
-    # Offloaded reductions (block trees, atomics) add in another order than the original.
-    rtol = REDUCTION_RTOL if "lift_block_reduce(lift_op_" in text or "lift_atomic_update(lift_op_" in text else 0.0
+    rtol = emulated_rtol(text)
     for order in ("", "reverse"):  # threads in index order, then reversed: exposes order dependence
         got = run_emulated(emulated, order)
         assert outputs_match(expected, got, rtol), (
             f"{program}: emulated CUDA output differs (LIFT_EMU_ORDER={order})\n--- original\n{expected}--- cuda\n{got}")
+
+
+def build_emulated(cu: Path, exe: Path) -> None:
+    """Build the lifted `cu` for the CPU: g++ with the emulation of the CUDA runtime."""
+    done = subprocess.run([CXX, "-O1", "-x", "c++", "-include", str(EMULATION), str(cu), "-o", str(exe), "-lm"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, f"{CXX} (CUDA emulation) failed on {cu}:\n{done.stderr[-4000:]}"
+
+
+def emulated_rtol(text: str) -> float:
+    """Offloaded reductions (block trees, atomics) add in another order than the original."""
+    return REDUCTION_RTOL if "lift_block_reduce(lift_op_" in text or "lift_atomic_update(lift_op_" in text else 0.0
 
 
 def run_emulated(exe: Path, order: str) -> str:

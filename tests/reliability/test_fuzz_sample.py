@@ -3,8 +3,8 @@
 The full runs (`python3 scripts/fuzz.py loops|idioms|csmith --count 1000 -j 2`) take long;
 this runs a few dozen random loop nests, a few idiom programs and a handful of Csmith
 programs through the same pipeline (build, run, lift with every parallel loop
-parallelized, build, run at 1 and 8 threads, 1, 2 and 8 for the idioms, compare) and
-expects no failure of any kind. The Csmith part needs
+parallelized, build, run at 1 and 8 threads, 1, 2 and 8 for the idioms, compare), and a
+few of each of the first two on the CUDA target, and expects no failure of any kind. The Csmith part needs
 `apt-get install -y csmith libcsmith-dev` and is skipped without it.
 """
 from __future__ import annotations
@@ -23,9 +23,7 @@ SCRIPTS = REPO / "scripts"
 LOOP_PROGRAMS = 24
 IDIOM_PROGRAMS = 6
 CSMITH_PROGRAMS = 6
-# Idioms whose bugs (issue 15, reproducers in shared/repro/) are still open: the sample
-# leaves them out so it tests the rest; each goes from this list when its fix is merged.
-IDIOMS_WITH_OPEN_BUGS = ("empty", "and", "struct", "atomic")
+CUDA_PROGRAMS = 4
 
 
 def _load(name: str):
@@ -90,7 +88,7 @@ def test_random_loop_nests(tmp_path):
 @needs_gcc
 def test_idiom_programs(tmp_path):
     cfg = fuzz.Config(mode="idioms", seed=20240611, count=IDIOM_PROGRAMS, jobs=2, keep=str(tmp_path / "kept"),
-                      threads=(1, 2, 8), run_timeout=10, lift_timeout=60, skip_idioms=IDIOMS_WITH_OPEN_BUGS)
+                      threads=(1, 2, 8), run_timeout=10, lift_timeout=60)
     summary = fuzz.fuzz(cfg)
     assert summary["tried"] == IDIOM_PROGRAMS
     assert summary["parallel_loops"] > 0, "the sample should parallelize loops"
@@ -106,3 +104,18 @@ def test_csmith_programs(tmp_path):
     summary = fuzz.fuzz(cfg)
     assert summary["tried"] >= CSMITH_PROGRAMS // 2, summary["discards"]
     assert not summary["failures"], _failures(summary)
+
+
+@needs_gcc
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the CUDA emulation")
+def test_cuda_target_on_loops_and_idioms(tmp_path):
+    """The CUDA target: nvcc -c where installed, then the CPU emulation in both thread orders.
+    The idioms leave out `_Atomic`, which the CUDA target refuses with a located error."""
+    tried = 0
+    for mode in ("loops", "idioms"):
+        cfg = fuzz.Config(mode=mode, target="cuda", seed=20240611, count=CUDA_PROGRAMS, jobs=2,
+                          keep=str(tmp_path / "kept"), run_timeout=10, lift_timeout=60, skip_idioms=("atomic",))
+        summary = fuzz.fuzz(cfg)
+        tried += summary["tried"]
+        assert not summary["failures"], _failures(summary)
+    assert tried == 2 * CUDA_PROGRAMS

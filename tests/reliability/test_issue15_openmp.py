@@ -1,7 +1,7 @@
 """Issue 15, OpenMP side: the reduced programs of the independent check, differentially.
 
-Each file under issue15/ is a complete program that prints what it computed; its
-header comment says what lift did wrong. Each is lifted as a user would (the
+Each file under issue15/ (and fuzz-found/, the reduced finds of scripts/fuzz.py) is a
+complete program that prints what it computed; its header comment says what lift did wrong. Each is lifted as a user would (the
 default profitability guard) and with every provably parallel loop parallelized
 (`min_parallel_work=0`), built with `gcc -O2 -fopenmp` (no -Werror: the point is
 that gcc accepts the output and it computes the same), and run at 1, 2 and 8
@@ -19,10 +19,11 @@ import pytest
 
 from lifter.driver import LiftOptions, lift_file
 from tests.cli_runner import lift as lift_cli
-from tests.harness import compile_c, have_gcc, outputs_match, run
+from tests.harness import REPO, compile_c, have_gcc, outputs_match, run
 
 CASES = Path(__file__).parent / "issue15"
-PROGRAMS = sorted(CASES.glob("*.c"))
+# With the reduced programs of the fuzzing campaign (fuzz-found/, found by scripts/fuzz.py).
+PROGRAMS = sorted(CASES.glob("*.c")) + sorted((REPO / "fuzz-found").glob("*.c"))
 # Lift options beyond the defaults, per file.
 OPTIONS = {"tile_size_overflow.c": {"tile_sizes": (2147483647,)}}
 # The outputs gcc -fopenmp used to reject, with the directive lift wrote then.
@@ -47,7 +48,7 @@ def _accepts(text: str, workdir: Path) -> subprocess.CompletedProcess:
 
 @needs_gcc
 @pytest.mark.parametrize("min_work", [0, 40_000], ids=["all-parallel", "default"])
-@pytest.mark.parametrize("program", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+@pytest.mark.parametrize("program", PROGRAMS, ids=[f"{p.parent.name}/{p.stem}" for p in PROGRAMS])
 def test_issue15_program_computes_the_same_at_1_2_and_8_threads(program, min_work, tmp_path):
     original, lifted = tmp_path / "orig", tmp_path / "lifted"
     compile_c(program, original, ["-O1"])
