@@ -1,6 +1,7 @@
 """A pointer declared inside a loop body is a variable of each iteration, but what it points
 to is not: `double *out = buf;` in every iteration of `s` names the same elements each time,
-so `out[i] += 1` carries a flow dependence across `s` (a race if `s` ran in parallel).
+so `out[i] += 1` carries a flow dependence across `s` (a race if `s` ran in parallel), and two
+such pointers may overlap (the inner loop then needs the run-time test that parameters get).
 Differential at 1, 2 and 8 threads, and the outer loops must stay sequential."""
 import pytest
 
@@ -30,6 +31,16 @@ static void sweeps_global(int n, int sweeps)
     }
 }
 
+/* out overlaps in shifted by one: the loop over i carries a flow dependence */
+static void shifted_rows(int n, int sweeps, double *p, int shift)
+{
+    for (int s = 0; s < sweeps; s++) {
+        double *in = p, *out = p + shift;
+        for (int i = 0; i < n - 1; i++)
+            out[i] = in[i] * 0.25 + 1.0;
+    }
+}
+
 int main(void)
 {
     static double a[N];
@@ -37,9 +48,13 @@ int main(void)
         a[i] = g[i] = i % 7;
     sweeps_param(N, 50, a);
     sweeps_global(N, 50);
+    static double c[N];
+    for (int i = 0; i < N; i++)
+        c[i] = i % 5;
+    shifted_rows(N, 3, c, 1);
     double s = 0.0;
     for (int i = 0; i < N; i++)
-        s += a[i] * (1 + i % 3) + g[i];
+        s += a[i] * (1 + i % 3) + g[i] + c[i] * (1 + i % 4);
     printf("%.12e\\n", s);
     return 0;
 }
@@ -54,6 +69,9 @@ def test_loop_local_pointer_to_shared_memory_keeps_outer_loop_sequential():
         assert "dependence on out" in outer["reason"], outer["reason"]
         inner = next(e for e in loops[function] if e["var"] == "i")
         assert inner["parallelized"], (function, inner["reason"])
+    shifted = next(e for e in loops["shifted_rows"] if e["var"] == "i")
+    # parallel only where the run-time test finds the two local pointers apart (or equal)
+    assert shifted["parallelized"] and "&out[0L]" in shifted["condition"], shifted
 
 
 @pytest.mark.parametrize("threads", [1, 2, 8])
