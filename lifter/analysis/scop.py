@@ -199,8 +199,12 @@ class RegionBuilder:
         pointers = [c.name for c in self.containers.values() if c.kind == "pointer" and c.storage == "param"]
         from_params = {c.name for c in self.containers.values() if c.kind == "pointer" and (
             c.storage == "param" or getattr(self.symbols.lookup(re.split(r"\W", c.name, 1)[0]), "storage", "") == "param")}
+        looping = self.symbols.table.looping
+        looping_calls = {sid for sid, st in self.statements.items()
+                         if any(isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in looping
+                                for n in walk(st.node))}
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,
-                      self.containers, params, context,
+                      self.containers, params, context, looping_calls=looping_calls,
                       called_in_loop=self.function in self.symbols.table.called_in_loops,
                       apart=self.symbols.table.points_to.apart(self.function, pointers), from_params=from_params)
 

@@ -122,6 +122,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         return "not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)"
     conditions = list(section_limits)
     work = _work(g, m, {x.var for x in [m] + inner}) if min_work > 0 else None
+    if m.depth < 2 and _calls_loops(g, m):
+        work = None  # each call runs a loop of its own: as much work as the callers of a parallel helper
     work_condition = ""
     if isinstance(work, int):
         if work < min_work:
@@ -386,6 +388,13 @@ def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | None
         return extents * total_const
     ext = str(extents) if isinstance(extents, int) else f"({extents})"
     return f"{ext} * ({body})"
+
+
+def _calls_loops(g: nx.MultiDiGraph, m: MapScope) -> bool:
+    """A statement under `m` calls a function of the file that runs a loop (a row kernel): the
+    statement count of `_work` would take a row's work for one statement."""
+    calls = g.graph["region"].looping_calls
+    return any(n in calls for n in scope_descendants(g, m.id))
 
 
 def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
