@@ -122,8 +122,10 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         return "not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)"
     conditions = list(section_limits)
     work = _work(g, m, {x.var for x in [m] + inner}) if min_work > 0 else None
-    if m.depth < 2 and _calls_loops(g, m):
-        work = None  # each call runs a loop of its own: as much work as the callers of a parallel helper
+    if m.depth < 2 and isinstance(work, str) and _calls_loops(g, m):
+        # Each call runs a loop of its own, a row's work counted as one statement: a run-time
+        # trip count says nothing of the work (a constant one still does, as before).
+        work = None
     work_condition = ""
     if isinstance(work, int):
         if work < min_work:
