@@ -499,7 +499,7 @@ APP_RUNS = {
     "xsmc": ("50000 500 40", {"simulation.c": ["run_event_based_simulation"]}),
     "cgcsr": ("40 20", {"blas.c": ["dot", "axpby"]}),
     "cellmd": ("8 10", {"integrate.c": ["half_kick", "kinetic_energy"]}),
-    "mgrid": ("8 8", {"grid.c": ["norm2"]}),
+    "mgrid": ("8 8", {"grid.c": ["norm2"], "ops.c": ["smooth", "residual"]}),
     "isort": ("16 4", {"keys.c": ["generate_keys"], "rank.c": ["rank_keys"]}),
     "stencil3d": ("40 10", {"stencil.c": ["total_heat"]}),
 }

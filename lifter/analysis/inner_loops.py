@@ -21,7 +21,7 @@ from lifter.analysis.affine import NotAffine
 from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.effects import MEMORY, WORLD
 from lifter.analysis.model import Region, UnliftedLoop
-from lifter.analysis.scop import LEAVES_EARLY, NotModelable, RegionBuilder, header_var, written_names
+from lifter.analysis.scop import NotModelable, RegionBuilder, header_var, written_names
 from lifter.analysis.symbols import FunctionSymbols
 from lifter.analysis.verdicts import compute_verdicts
 from lifter.analysis.walk import walk
@@ -46,12 +46,39 @@ def inner_regions(region: Region, symbols: FunctionSymbols, locate, depth: int =
 
 
 def early_exits(region: Region, depth: int = 0) -> list[UnliftedLoop]:
-    """The inner `for` loops of `region` that a break or continue of their own leaves early: each
-    is an opaque leaf of the loops around it (which stay parallelizable), and stays sequential."""
-    return [UnliftedLoop(stmt.node.coord.line, stmt.node.coord.column, region.function,
-                         depth + len(stmt.loops), header_var(stmt.node) or "", LEAVES_EARLY)
-            for stmt in region.statements.values()
-            if isinstance(stmt.node, c_ast.For) and stmt.opaque_reason == LEAVES_EARLY]
+    """Entries for the `for` loops inside opaque leaves of `region` that get no verdict of their
+    own (no region of `inner_regions`, which `region.inner` must already hold): a loop a break
+    or continue of its own leaves early, or whose bounds read memory the loop may write (each
+    an opaque leaf of the loops around it, which stay parallelizable), and the loops inside
+    such a leaf. Every user loop gets a remark; these stay sequential."""
+    covered = {(loop.line, loop.var) for _, sub in region.inner for loop in sub.loops.values()}
+    out = []
+    for stmt in region.statements.values():
+        node = stmt.node
+        if not isinstance(node, c_ast.For) or not stmt.opaque_reason:
+            continue
+        here = depth + len(stmt.loops)
+        var = header_var(node) or ""
+        if (node.coord.line, var) in covered:
+            continue
+        out.append(UnliftedLoop(node.coord.line, node.coord.column, region.function, here, var, stmt.opaque_reason))
+        out.extend(_loops_inside(node.stmt, region.function, here + 1, covered,
+                                 f"inside the loop over '{var}' (line {node.coord.line}), which the loops "
+                                 f"around it keep as one statement ({stmt.opaque_reason})"))
+    return out
+
+
+def _loops_inside(node, function: str, depth: int, covered: set, reason: str) -> list[UnliftedLoop]:
+    out = []
+    for _, child in (node.children() if node is not None else []):
+        if isinstance(child, c_ast.For):
+            var = header_var(child) or ""
+            if (child.coord.line, var) not in covered:
+                out.append(UnliftedLoop(child.coord.line, child.coord.column, function, depth, var, reason))
+            out.extend(_loops_inside(child.stmt, function, depth + 1, covered, reason))
+        else:
+            out.extend(_loops_inside(child, function, depth, covered, reason))
+    return out
 
 
 def _inner_region(region_id: str, function: str, node: c_ast.For, symbols: FunctionSymbols, locate) -> Region | None:

@@ -122,10 +122,16 @@ class StandIns:
         if root is None or root.kind not in ("struct", "pointer") or base.name in self.written:
             return False
         fields = set(_FIELD.findall(c_text(node)))
-        return all(self._spares(w, base.name, fields) for w in self.writes())
+        # A struct variable of the function (`Inputs in`, passed by value) whose address is
+        # never taken: no pointer reaches it, so only writes naming it can change it.
+        own = root.kind == "struct" and root.storage != "global" and base.name not in self.symbols.addressed
+        return all(self._spares(w, base.name, fields, own) for w in self.writes())
 
-    def _spares(self, write, root: str, fields: set[str]) -> bool:
-        """The write cannot change a field named in `fields` of the struct reached from `root`."""
+    def _spares(self, write, root: str, fields: set[str], own: bool = False) -> bool:
+        """The write cannot change a field named in `fields` of the struct reached from `root`
+        (`own`: a struct object no pointer reaches)."""
+        if own:  # (not even an unknown call or a write through any pointer)
+            return write.name != root
         if write.key in (WORLD, MEMORY) or write.key.startswith("<") or write.field_path == "[*]":
             return False
         written_fields = _FIELD.findall(write.field_path)

@@ -199,8 +199,12 @@ class RegionBuilder:
         pointers = [c.name for c in self.containers.values() if c.kind == "pointer" and c.storage == "param"]
         from_params = {c.name for c in self.containers.values() if c.kind == "pointer" and (
             c.storage == "param" or getattr(self.symbols.lookup(re.split(r"\W", c.name, 1)[0]), "storage", "") == "param")}
+        looping = self.symbols.table.looping
+        looping_calls = {sid for sid, st in self.statements.items()
+                         if any(isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in looping
+                                for n in walk(st.node))}
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,
-                      self.containers, params, context,
+                      self.containers, params, context, looping_calls=looping_calls,
                       called_in_loop=self.function in self.symbols.table.called_in_loops,
                       apart=self.symbols.table.points_to.apart(self.function, pointers), from_params=from_params)
 
@@ -304,9 +308,20 @@ class RegionBuilder:
 
         sym = classify(decl.name, decl.type, self.symbols.table.typedefs, "local", decl)
         kind = "scalar" if sym.kind == "scalar" else ("array" if sym.kind == "array" else "pointer")
-        self.containers[key] = Container(decl.name, sym.ndim if kind != "scalar" else 0, sym.element, kind,
-                                         declared_in=loop_id, indirect=sym.indirect, restrict=sym.restrict)
+        c = Container(decl.name, sym.ndim if kind != "scalar" else 0, sym.element, kind,
+                      declared_in=loop_id, indirect=sym.indirect, restrict=sym.restrict)
+        if key == decl.name and kind == "pointer" and not sym.indirect:
+            self._shape(key, c)  # a row pointer of the nest's own, `double *out = h->r[l];`
+        self.containers[key] = c
         return key
+
+    def _shape(self, key: str, c: Container) -> None:
+        """Reads a flat 1-D buffer with the shape `_plan_shapes` found for it (delinearize.py)."""
+        if key in self.shapes and c.ndim == 1 and not c.field:
+            chain = self.shapes[key]
+            c.ndim = len(chain)
+            c.dims = [""] + extents(chain)
+            c.strides = ["*".join(m) if m else "1" for m in chain]
 
     # -- structure ---------------------------------------------------------------------------
     def _loop(self, node: c_ast.For, parent, outer, constraints, beta, guarded) -> str:
@@ -621,12 +636,8 @@ class RegionBuilder:
             c = Container(ref.key, 0, "?", "memory")
         elif ref.field_path:
             c = Container(ref.key, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar")
-        if ref.key in self.shapes and (ref.key == ref.name or ref.field_path.startswith(("->", "."))) \
-                and c.ndim == 1 and not c.field:
-            chain = self.shapes[ref.key]
-            c.ndim = len(chain)
-            c.dims = [""] + extents(chain)
-            c.strides = ["*".join(m) if m else "1" for m in chain]
+        if ref.key == ref.name or ref.field_path.startswith(("->", ".")):
+            self._shape(ref.key, c)
         if sym is not None:
             c.qualifiers = sym.qualifiers
         self.containers[ref.key] = c

@@ -170,6 +170,7 @@ class SymbolTable:
         self.pure_functions = _pure_functions(ast, typedefs)
         self.call_effects = call_effects(ast, typedefs, self.pure_functions)
         self.called_in_loops = _called_in_loops(ast)
+        self.looping = _looping_functions(ast)
         self.index_helpers = _index_helpers(ast, typedefs, self.pure_functions)
         self.read_only = read_only_functions(ast, typedefs, self.pure_functions)
         self.points_to = PointsTo(ast)
@@ -256,6 +257,21 @@ def _struct_definitions(ast: c_ast.FileAST) -> dict:
             found[(type(node), node.name)] = node.decls
         stack.extend(child for _, child in node.children())
     return found
+
+
+def _looping_functions(ast: c_ast.FileAST) -> set[str]:
+    """Names of the file's functions that run a loop, themselves or through a call of another
+    such function: a call of one is a loop's worth of work, not one statement's (parallelize.py)."""
+    bodies = {ext.decl.name: ext.body for ext in ast.ext if isinstance(ext, c_ast.FuncDef)}
+    calls = {name: {n.name.name for n in walk(body) if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)}
+             for name, body in bodies.items()}
+    found = {name for name, body in bodies.items()
+             if any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in walk(body))}
+    while True:
+        more = {name for name in bodies if name not in found and calls[name] & found}
+        if not more:
+            return found
+        found |= more
 
 
 def _called_in_loops(ast: c_ast.FileAST) -> set[str]:

@@ -255,7 +255,9 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
     blocking = None
     for container in _ordered({d.source.container for d in carried}, carried):
         info = region.containers[container]
-        if info.declared_in in inner_loops:
+        # Storage declared inside the loop is each iteration's own; a pointer declared there
+        # is too, but not what it points to (`double *out = buf;` names buf in every iteration).
+        if info.declared_in in inner_loops and info.kind != "pointer":
             continue
         mine = [d for d in carried if d.source.container == container]
         red = _reduction(region, nest, container, mine)

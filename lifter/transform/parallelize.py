@@ -122,6 +122,10 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         return "not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)"
     conditions = list(section_limits)
     work = _work(g, m, {x.var for x in [m] + inner}) if min_work > 0 else None
+    if m.depth < 2 and isinstance(work, str) and _calls_loops(g, m):
+        # Each call runs a loop of its own, a row's work counted as one statement: a run-time
+        # trip count says nothing of the work (a constant one still does, as before).
+        work = None
     work_condition = ""
     if isinstance(work, int):
         if work < min_work:
@@ -136,7 +140,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
     touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch]
     identical = (lambda p, q: identical_is_safe(g, m, p, q)) if g.graph.get("identical_pointers") else None
-    alias = _alias_condition(touched, identical, _apart(g, touched), g.graph["region"].from_params)
+    alias = _alias_condition(touched, identical, _apart(g, touched), g.graph["region"].from_params,
+                             _declared_inside(g, m))
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
     if alias:
@@ -387,6 +392,13 @@ def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | None
     return f"{ext} * ({body})"
 
 
+def _calls_loops(g: nx.MultiDiGraph, m: MapScope) -> bool:
+    """A statement under `m` calls a function of the file that runs a loop (a row kernel): the
+    statement count of `_work` would take a row's work for one statement."""
+    calls = g.graph["region"].looping_calls
+    return any(n in calls for n in scope_descendants(g, m.id))
+
+
 def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
     """The trip count: an int when constant, C text over names in scope, else None."""
     text = m.trip_count
@@ -405,14 +417,26 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
 def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
     """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
     touched = _map_memlets(g, m)
-    return _alias_condition(touched, apart=_apart(g, touched))
+    return _alias_condition(touched, apart=_apart(g, touched), inside=_declared_inside(g, m))
 
 
 def region_alias_check(g: nx.MultiDiGraph) -> str:
     """`alias_check` over everything the region's outermost maps touch."""
     touched = [t for child in scope_children(g, STATE)
                if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)]
-    return _alias_condition(touched, apart=_apart(g, touched))
+    inside = frozenset(k for k, c in g.graph["region"].containers.items() if c.declared_in is not None)
+    return _alias_condition(touched, apart=_apart(g, touched), inside=inside)
+
+
+def _declared_inside(g: nx.MultiDiGraph, m: MapScope) -> frozenset[str]:
+    """Containers declared in `m`'s loop or in a loop inside it. A pointer among them gets its
+    value only inside the loop, so no test before the loop can read where it points."""
+    region = g.graph["region"]
+    lid = m.origin or m.id
+    if lid not in region.loops:  # (not a loop of the region: every local is inside, conservatively)
+        return frozenset(k for k, c in region.containers.items() if c.declared_in is not None)
+    loops = set(region.loops_inside(lid))
+    return frozenset(k for k, c in region.containers.items() if c.declared_in in loops)
 
 
 def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
@@ -427,17 +451,20 @@ def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
     return apart
 
 
-def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_params=frozenset()) -> str:
+def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_params=frozenset(),
+                     inside=frozenset()) -> str:
     """The disjointness test for the containers a scope touches: [(node, written?, range)].
 
     `identical_ok(p, q)` (nodes) says that the scope is also correct when the two pointers
     are equal (`elementwise.py`): that pair then tests "disjoint, or the same pointer".
     `apart` holds the pairs of pointers that need no test (`_apart`); a pair of `from_params`
-    (pointers the caller hands in) that cannot be tested names the flag that would spare it."""
+    (pointers the caller hands in) that cannot be tested names the flag that would spare it.
+    A local array or scalar of the region is storage of its own; a local pointer is not, and one
+    declared `inside` the tested scope cannot be tested before it."""
     written = {node.container for node, w, _ in touched if w}
     shared = {}
     for node, w, rng in touched:
-        if node.kind == "scalar" or node.transient:
+        if node.kind == "scalar" or node.transient and node.kind != "pointer":
             continue
         shared.setdefault(node.container, (node, []))[1].append(rng)
     pointers = [c for c, (node, _) in shared.items() if node.kind in ("pointer", "memory") and not node.restrict]
@@ -460,6 +487,9 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
                 continue
             if qnode.kind in ("pointer", "memory") and (q, p) in pairs:
                 continue
+            if p in inside or q in inside:
+                local = p if p in inside else q
+                return f"!'{p}' and '{q}' may overlap, and '{local}' is set inside the loop, so no test before it can tell"
             pairs.append((p, q))
     tests = []
     for c in rows:

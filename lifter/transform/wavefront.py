@@ -194,6 +194,8 @@ def _wavefront(g, region: Region, band: Band, sizes, min_work: int) -> bool:
     chosen = list(sizes) if sizes else [OUTER_SIZE] * (n - 2) + [wave_size, wave_size]
     chosen = [chosen[min(d, len(chosen) - 1)] for d in range(n)]
     chosen[-1] = chosen[-2]  # the wavefront dims share one size (see module doc)
+    if not sizes and any(_one_tile(headers[b], size) for b, size in zip(band.dims(0)[-2:], chosen[-2:])):
+        return False  # (sizes the user chose are tiled as asked)
     outer = [region.loops[o].depth for o in origins_above(g, band.shared[0])]
     try:
         with isl_budget():
@@ -303,6 +305,17 @@ def eval_product(trips: list[str]) -> int:
             raise ValueError(t)
         total *= max(0, int(eval(t, {"__builtins__": {}})))  # noqa: S307 - digits and operators only
     return total
+
+
+def _one_tile(h: dict, size: int) -> bool:
+    """The loop runs at most `size` iterations, a constant: along it the band has one tile, so
+    a wavefront of it and the other wavefront dim holds one tile (the skew puts the tiles of
+    the other dim in waves of their own): nothing would run in parallel, and every wave would
+    pay a barrier (a counter nest `for (i < m) for (b < 4) x[n++] = ...`)."""
+    try:
+        return eval_product([f"(({_upper(h)}) - ({h['lb']}) + 1)"]) <= size
+    except ValueError:
+        return False
 
 
 def _upper(h: dict) -> str:

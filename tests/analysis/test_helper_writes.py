@@ -214,3 +214,29 @@ def test_independent_events_run_in_parallel():
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_event_loop_computes_the_same(tmp_path, threads):
     check_program(EVENTS, "events.c", tmp_path, threads)
+
+
+# A sweep over rows whose body is one call of a row kernel: each call is a row's worth of work,
+# not one statement's, so the work estimate must not keep the rows sequential (mgrid's smoother
+# ran sequentially at 2047 rows: "2047 statements" is below the parallel-work threshold).
+ROW_KERNEL = """
+static void row_kernel(int n, const double *in, double *out)
+{
+    for (int j = 1; j < n - 1; j++)
+        out[j] = 0.5 * in[j] + 0.25 * (in[j - 1] + in[j + 1]);
+}
+
+void sweep(int rows, int n, const double *restrict in, double *restrict out)
+{
+    for (int i = 0; i < rows; i++)
+        row_kernel(n, &in[i * n], &out[i * n]);
+}
+"""
+
+
+def test_a_loop_of_row_kernel_calls_is_not_judged_by_its_statement_count():
+    from lifter import LiftOptions, lift_source
+
+    out = lift_source(ROW_KERNEL, "r.c", LiftOptions()).output
+    sweep = out[out.index("void sweep"):]
+    assert "#pragma omp parallel for schedule(static) /* lift */" in sweep, sweep

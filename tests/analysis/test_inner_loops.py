@@ -62,3 +62,48 @@ void f(int n, const int *a, const int *b, double *restrict out)
     assert loops[5]["depth"] == 1 and loops[6]["depth"] == 2
     assert loops[6]["parallel"] and not loops[6]["parallelized"]
     assert not loops[5]["parallel"]  # rows p may share elements out[q]
+
+
+# Loops that stay opaque leaves with no model of their own: a break out of a loop whose bounds
+# read memory (a cell scan), and the loops inside a loop that a break leaves early.
+EVERY_LOOP = """
+void scan(int n, const int *start, const int *atoms, double *f)
+{
+    for (int i = 0; i < n; i++) {
+        for (int c = 0; c < 3; c++) {
+            for (int k = start[c]; k < start[c + 1]; k++) {
+                int j = atoms[k];
+                if (j >= i)
+                    break;
+                f[i] += j;
+            }
+        }
+    }
+}
+
+void search(int n, int m, const double *a, int *first)
+{
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < m; j++) {
+            if (a[i * m + j] > 0.5) {
+                first[i] = j;
+                break;
+            }
+            for (int r = 0; r < 2; r++)
+                first[i] += r;
+        }
+    }
+}
+"""
+
+
+def test_every_loop_gets_an_entry():
+    from lifter import LiftOptions, lift_source
+
+    entries = {(e["line"], e["var"]): e for e in lift_source(EVERY_LOOP, "e.c", LiftOptions()).loops}
+    lines = [k + 1 for k, text in enumerate(EVERY_LOOP.splitlines()) if text.strip().startswith("for (")]
+    assert sorted(line for line, _ in entries) == lines
+    cell = entries[(6, "k")]
+    assert not cell["parallelized"] and cell["reason"].startswith("loop header"), cell["reason"]
+    nested = entries[(24, "r")]
+    assert not nested["parallelized"] and nested["reason"].startswith("inside the loop over 'j' (line 19)")

@@ -683,6 +683,68 @@ def test_bounds_read_from_memory_are_parameters_where_nothing_writes_them():
     assert loops["last_index"][0]["reason"].startswith("output dependence on g->m")
 
 
+# -- a struct passed by value (item 1: `in.count` with `in` a by-value parameter) ----------------
+PROGRAMS["by_value_struct"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+typedef struct { long count; int scale; } inputs_t;
+typedef struct { long *ids; int *tags; } data_t;
+
+/* No pointer reaches `in` (its address is never taken): integer writes through `d` cannot
+   change in.count. */
+void fill(inputs_t in, data_t d)
+{
+    for (long i = 0; i < in.count; i++) {
+        d.ids[i] = i * in.scale;
+        d.tags[i] = (int)(i % 7);
+    }
+}
+
+/* NEGATIVE: the loop changes its own bound through the struct. */
+void shrink(inputs_t in, data_t d)
+{
+    for (long i = 0; i < in.count; i++) {
+        d.ids[i] += 1;
+        in.count -= (i == 5);
+    }
+}
+
+/* NEGATIVE: a pointer to `in` is taken, and an integer write may go through it. */
+void through_pointer(inputs_t in, data_t d, long *other)
+{
+    long *where = in.scale > 0 ? &in.count : other;
+    for (long i = 0; i < in.count; i++) {
+        d.ids[i] = i;
+        *where -= (i == 5);
+    }
+}
+
+int main(void)
+{
+    inputs_t in = {4000, 3};
+    data_t d = {calloc(in.count, sizeof(long)), calloc(in.count, sizeof(int))};
+    long other = 0;
+    fill(in, d);
+    shrink(in, d);
+    through_pointer(in, d, &other);
+    long s = 0;
+    for (long i = 0; i < in.count; i++)
+        s += d.ids[i] % 1000 * (1 + i % 3) + d.tags[i];
+    printf("%ld\n", s);
+    free(d.ids);
+    free(d.tags);
+    return 0;
+}
+"""
+
+
+def test_fields_of_a_struct_passed_by_value_are_parameters():
+    loops = loops_by_function(PROGRAMS["by_value_struct"])
+    assert loops["fill"][0]["parallelized"], loops["fill"][0]["reason"]
+    for name in ("shrink", "through_pointer"):
+        assert not loops[name][0]["parallelized"], name
+
+
 def test_read_only_helpers():
     from lifter.analysis.read_only import read_only_functions
     from lifter.analysis.symbols import Typedefs

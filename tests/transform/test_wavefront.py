@@ -254,9 +254,10 @@ def test_loop_variable_read_after_the_nest_is_left_alone():
 
 
 def test_small_constant_work_is_left_alone():
-    small = SEIDEL1D.replace("int t = 0; t < tsteps;", "int t = 0; t < 4;").replace("i < n - 1;", "i < 99;")
+    # (40 time steps: with 4, one tile of 32 along t, every wave would hold one tile)
+    small = SEIDEL1D.replace("int t = 0; t < tsteps;", "int t = 0; t < 40;").replace("i < n - 1;", "i < 99;")
     assert "long wave" in lift_source(small, "s.c", LiftOptions(min_parallel_work=300)).output
-    assert "wave" not in lift_source(small, "s.c", LiftOptions()).output  # 392 iterations
+    assert "wave" not in lift_source(small, "s.c", LiftOptions()).output  # 3920 iterations
 
 
 @pytest.mark.parametrize("defines,sizes", [
@@ -309,5 +310,40 @@ def test_variants_compute_the_same(tmp_path, name, text, defines, sizes):
     diff = prepare(Path(src), tmp_path, defines=defines, tile_sizes=sizes)
     lifted = diff.lifted.read_text()
     assert "long wave" in lifted
+    for threads in (1, 2, 8):
+        diff.check(threads)
+
+
+# A running counter through a 2-deep nest (a lattice fill): skewing makes it a legal wavefront,
+# but the inner loop has 4 iterations, one tile: every wave would hold one tile.
+COUNTER = """#include <stdio.h>
+static const double basis[4] = {0.0, 0.5, 0.25, 0.75};
+static double x[4 * 20000];
+
+int main(void)
+{
+    int m = 20000, n = 0;
+    for (int i = 0; i < m; i++)
+        for (int b = 0; b < 4; b++) {
+            x[n] = i + basis[b];
+            n++;
+        }
+    double h = 0.0;
+    for (int t = 0; t < n; t++)
+        h += x[t] * (t % 7);
+    printf("%d %.6f\\n", n, h);
+    return 0;
+}
+"""
+
+
+def test_a_wavefront_of_one_tile_per_wave_is_not_emitted(tmp_path):
+    result = lift_source(COUNTER, "c.c", LiftOptions())
+    assert "wave" not in result.output
+    outer = next(e for e in result.loops if e["var"] == "i")
+    assert not outer["parallelized"] and outer["reason"].startswith("flow dependence on n"), outer["reason"]
+    src = tmp_path / "c.c"
+    src.write_text(COUNTER)
+    diff = prepare(src, tmp_path)
     for threads in (1, 2, 8):
         diff.check(threads)
