@@ -31,7 +31,6 @@ import json
 import multiprocessing
 import os
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -39,6 +38,7 @@ from typing import Callable
 from lifter import __version__
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.driver import LiftOptions, LiftResult, lift_file
+from lifter.files import write_atomically, write_if_changed
 from lifter.frontend.source import ENCODING_ERRORS
 from lifter.main_module import workers_can_start
 
@@ -154,49 +154,6 @@ def dependency_rule(targets: list[str], source: str, headers: list[str], phony: 
 def default_depfile(output: str) -> str:
     """cc's rule for -MD without -MF: the output's name with its suffix replaced by `.d`."""
     return os.path.splitext(output)[0] + ".d"
-
-
-# ---------------------------------------------------------------- writing files
-
-def write_atomically(path: str, text: str) -> None:
-    """Write next to `path` and rename, so a failure never leaves a partial file."""
-    path = os.path.realpath(path)  # through a symbolic link: replace what it points to, keep the link
-    if os.path.exists(path) and not os.path.isfile(path):
-        # A device or FIFO (/dev/null, a pipe): write into it; never replace it with a file.
-        with open(path, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
-            handle.write(text)
-        return
-    directory = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(prefix=".lift-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
-            handle.write(text)
-        # mkstemp makes the file private; give it the mode a new file gets (or the old file had).
-        umask = os.umask(0)
-        os.umask(umask)
-        try:
-            mode = os.stat(path).st_mode & 0o777
-        except OSError:
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def write_if_changed(path: str, text: str) -> bool:
-    """Write `text` to `path` unless it already holds exactly that (so its time stamp stays); True if written."""
-    data = text.encode("utf-8", errors=ENCODING_ERRORS)
-    try:
-        with open(path, "rb") as handle:
-            if handle.read(len(data) + 1) == data:
-                return False
-    except OSError:
-        pass
-    write_atomically(path, text)
-    return True
 
 
 # ---------------------------------------------------------------- the cache

@@ -171,7 +171,7 @@ class SymbolTable:
         self.call_effects = call_effects(ast, typedefs, self.pure_functions)
         self.called_in_loops = _called_in_loops(ast)
         self.index_helpers = _index_helpers(ast, typedefs, self.pure_functions)
-        self.read_only = read_only_functions(ast, typedefs, self.pure_functions)
+        self.read_only = read_only_functions(ast, typedefs, self.pure_functions, classify)
         self.points_to = PointsTo(ast)
 
     def inline_helpers(self, node: c_ast.Node, depth: int = 0) -> c_ast.Node:

@@ -685,7 +685,7 @@ def test_bounds_read_from_memory_are_parameters_where_nothing_writes_them():
 
 def test_read_only_helpers():
     from lifter.analysis.read_only import read_only_functions
-    from lifter.analysis.symbols import Typedefs
+    from lifter.analysis.symbols import Typedefs, classify
     from pycparser import c_parser
 
     ast = c_parser.CParser().parse("""
@@ -701,7 +701,7 @@ def test_read_only_helpers():
         int keep(int n) { static int last; last = n; return last; }
         int calls(const g_t *g) { shrink((g_t *)g); return 0; }
     """)
-    found = read_only_functions(ast, Typedefs(ast), set())
+    found = read_only_functions(ast, Typedefs(ast), set(), classify)
     assert found == {"count", "sum", "twice", "grow"}
 
 
