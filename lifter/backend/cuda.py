@@ -68,8 +68,8 @@ import networkx as nx
 
 from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers, param_name, split_params
 from lifter.backend.cuda_names import keyword_names, rename_keywords
-from lifter.backend.cuda_data import (ArrayUse, NestData, aware_functions, comment_text, emit_region, emit_scope,
-                                      find_regions, flat_nests, group_nests, reindent)
+from lifter.backend.cuda_call_regions import aware_functions, emit_region, find_regions
+from lifter.backend.cuda_data import ArrayUse, NestData, comment_text, emit_scope, flat_nests, group_nests, reindent
 from lifter.backend.cuda_kernels import DEVICE_FUNCTIONS, REDUCTION_OPS, NotOffloaded, _Kernel, _KernelCode
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.cuda_text import (_atomic_update, _bound, _c_ndim, _calls, _isl_c, _sanitize, _subscript_interval,
