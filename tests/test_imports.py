@@ -78,3 +78,10 @@ def test_every_module_imports_in_dependency_order():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
                           cwd=ROOT.parent)
     assert done.returncode == 0, done.stderr
+
+
+def test_no_module_over_800_lines():
+    """The project's limit: a module longer than this has more than one job (split it along its seams)."""
+    long = {name: n for name, path in _modules().items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 800}
+    assert not long, long
