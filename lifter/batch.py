@@ -15,289 +15,33 @@ command line only prints what comes back. The pieces:
   stop the others (unless `fail_fast`), and delivers results in input order, so
   everything a caller prints is what a serial run prints. Outputs are written by
   this process, in that order, and left untouched when their text did not change.
-- `Cache`: a lifted file is not lifted again while its text, the text of every
-  header it included, the options, the working directory and lift itself are
-  unchanged.
-- `dependency_rule`: a Make rule naming the input and the headers it included,
-  as `cc -MD` / `-MMD` write it.
+- `lift_file_cached`: `lift_file` through the result cache (`cache.py`); Make
+  dependency files come from `depfile.py`, outputs are written by `files.py`.
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
-import dataclasses
-import functools
-import hashlib
-import json
 import multiprocessing
 import os
-import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from lifter import __version__
+from lifter.cache import TOOL, Cache
+from lifter.depfile import DepOptions, default_depfile, dependencies, dependency_rule, make_quote
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.driver import LiftOptions, LiftResult, lift_file
-from lifter.frontend.source import ENCODING_ERRORS
+from lifter.files import write_if_changed
 from lifter.main_module import workers_can_start
 
-TOOL = f"lift {__version__}"
 DEFAULT_CACHE = ".lift-cache"  # under the output directory
-CACHE_FORMAT = 1
 
 # Imported once in the fork server, so every worker starts with the pipeline loaded.
 _PIPELINE_MODULES = ["lifter.batch", "lifter.analysis", "lifter.backend", "lifter.graph.build",
                      "lifter.report", "lifter.transform"]
 
 
-# ---------------------------------------------------------------- Make dependencies
-
-@dataclass
-class DepOptions:
-    """cc's -MD (all headers), -MMD (user headers only), -MF, -MT/-MQ and -MP."""
-
-    system: bool = True          # -MD lists system headers too; -MMD does not
-    phony: bool = False          # -MP: an empty rule per header, so a removed header does not break make
-    file: str | None = None      # -MF: where the rule goes (default: the output with suffix .d)
-    targets: list[str] = field(default_factory=list)  # -MT (as written) and -MQ (quoted for make)
-
-
-def make_quote(name: str) -> str:
-    """A file name as make reads it in a rule (what cc's -MQ does): `$` doubled, blanks and `#` escaped."""
-    out = []
-    for i, ch in enumerate(name):
-        if ch in " \t":
-            j = i - 1  # backslashes before a blank are doubled
-            while j >= 0 and name[j] == "\\":
-                out.append("\\")
-                j -= 1
-            out.append("\\" + ch)
-        elif ch == "$":
-            out.append("$$")
-        elif ch == "#":
-            out.append("\\#")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-@functools.lru_cache(maxsize=None)
-def system_include_dirs(compiler: str | None = None) -> tuple[str, ...]:
-    """The compiler's built-in `#include <...>` directories (real paths), as `cc -E -v` lists them."""
-    from lifter.frontend.preprocess import find_compiler
-
-    try:
-        done = subprocess.run([compiler or find_compiler(), "-E", "-x", "c", "-v", "-"], input=b"",
-                              capture_output=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired, LiftError):
-        return ("/usr/include", "/usr/local/include")
-    dirs, inside = [], False
-    for line in done.stderr.decode("utf-8", errors="replace").splitlines():
-        if line.startswith("#include <...> search starts here"):
-            inside = True
-        elif line.startswith("End of search list"):
-            break
-        elif inside and line.startswith(" "):
-            d = line.strip().removesuffix(" (framework directory)")
-            dirs.append(os.path.realpath(d))
-    return tuple(dirs) or ("/usr/include", "/usr/local/include")
-
-
-def is_system_header(path: str) -> bool:
-    real = os.path.realpath(path)
-    return any(real == d or real.startswith(d.rstrip(os.sep) + os.sep) for d in system_include_dirs())
-
-
-def dependencies(included_files: list[str], system: bool = True) -> list[str]:
-    """The headers a lifted file depends on, as make should name them.
-
-    With system=False (-MMD), headers in the compiler's system directories are left
-    out. Headers below the current directory are named relative to it (as cc names
-    a header next to the file it compiles); others keep the path cc reported.
-    """
-    cwd = os.getcwd()
-    out: list[str] = []
-    for name in included_files:
-        if not system and is_system_header(name):
-            continue
-        if os.path.isabs(name):
-            rel = os.path.relpath(name, cwd)
-            if not rel.startswith(os.pardir + os.sep) and rel != os.pardir:
-                name = rel
-        if name not in out:
-            out.append(name)
-    return out
-
-
-def dependency_rule(targets: list[str], source: str, headers: list[str], phony: bool = False) -> str:
-    """`targets: source headers...` wrapped like cc's, plus `header:` lines with phony=True (-MP).
-
-    `targets` are written as given (quote them with make_quote for -MQ); the
-    prerequisites are quoted here.
-    """
-    words = [make_quote(source)] + [make_quote(h) for h in headers]
-    lines, line = [], " ".join(targets) + ":"
-    for w in words:
-        if len(line) + 1 + len(w) > 78 and not line.endswith(":"):
-            lines.append(line + " \\")
-            line = " " + w
-        else:
-            line += " " + w
-    lines.append(line)
-    text = "\n".join(lines) + "\n"
-    if phony:
-        text += "".join(f"\n{make_quote(h)}:\n" for h in headers)
-    return text
-
-
-def default_depfile(output: str) -> str:
-    """cc's rule for -MD without -MF: the output's name with its suffix replaced by `.d`."""
-    return os.path.splitext(output)[0] + ".d"
-
-
-# ---------------------------------------------------------------- writing files
-
-def write_atomically(path: str, text: str) -> None:
-    """Write next to `path` and rename, so a failure never leaves a partial file."""
-    path = os.path.realpath(path)  # through a symbolic link: replace what it points to, keep the link
-    if os.path.exists(path) and not os.path.isfile(path):
-        # A device or FIFO (/dev/null, a pipe): write into it; never replace it with a file.
-        with open(path, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
-            handle.write(text)
-        return
-    directory = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(prefix=".lift-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
-            handle.write(text)
-        # mkstemp makes the file private; give it the mode a new file gets (or the old file had).
-        umask = os.umask(0)
-        os.umask(umask)
-        try:
-            mode = os.stat(path).st_mode & 0o777
-        except OSError:
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def write_if_changed(path: str, text: str) -> bool:
-    """Write `text` to `path` unless it already holds exactly that (so its time stamp stays); True if written."""
-    data = text.encode("utf-8", errors=ENCODING_ERRORS)
-    try:
-        with open(path, "rb") as handle:
-            if handle.read(len(data) + 1) == data:
-                return False
-    except OSError:
-        pass
-    write_atomically(path, text)
-    return True
-
-
-# ---------------------------------------------------------------- the cache
-
-@functools.lru_cache(maxsize=None)
-def tool_fingerprint() -> str:
-    """lift's version and a hash of its own source: a changed lift never reuses old results."""
-    h = hashlib.sha256(TOOL.encode())
-    root = os.path.dirname(os.path.abspath(__file__))
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-        for name in sorted(filenames):
-            if name.endswith((".py", ".h")):
-                path = os.path.join(dirpath, name)
-                h.update(os.path.relpath(path, root).encode() + b"\0")
-                with open(path, "rb") as handle:
-                    h.update(hashlib.sha256(handle.read()).digest())
-    return h.hexdigest()
-
-
-def _options_key(options: LiftOptions) -> str:
-    """Everything besides the input's text that decides a result: the options, the working
-    directory, the preprocessing compiler and its version (computed once per run: a compiler
-    upgraded in place changes what its headers say), the cache sizes that tile sizes come
-    from, and lift itself."""
-    from lifter.frontend.preprocess import compiler_version, find_compiler
-    from lifter.transform.tiling import cache_sizes
-
-    try:
-        compiler = find_compiler()
-    except LiftError:
-        compiler = ""
-    return json.dumps({"options": dataclasses.asdict(options), "cwd": os.getcwd(), "cc": compiler,
-                       "cc_version": compiler_version(compiler) if compiler else "",
-                       "caches": cache_sizes(), "tool": tool_fingerprint()}, sort_keys=True)
-
-
-class Cache:
-    """Results of earlier runs, keyed by everything that decides them.
-
-    The key covers lift (version and source), the options, the working directory, the
-    compiler and its version, the cache sizes, the input's name and its bytes; an entry is
-    used only if every header it included still has the content it had (headers are hashed
-    once per run).
-    """
-
-    def __init__(self, directory: str, options: LiftOptions):
-        self.directory = directory
-        self.base = hashlib.sha256(_options_key(options).encode()).hexdigest()
-        self._hashes: dict[str, tuple[tuple[int, int, int], str | None]] = {}
-
-    def key(self, path: str) -> str | None:
-        digest = self.file_hash(path)
-        if digest is None:
-            return None
-        return hashlib.sha256(f"{self.base}\0{path}\0{digest}".encode("utf-8", errors=ENCODING_ERRORS)).hexdigest()
-
-    def file_hash(self, path: str) -> str | None:
-        try:
-            st = os.stat(path)
-            stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-            known = self._hashes.get(path)
-            if known and known[0] == stamp:
-                return known[1]
-            with open(path, "rb") as handle:
-                digest = hashlib.sha256(handle.read()).hexdigest()
-        except (OSError, ValueError):
-            return None
-        self._hashes[path] = (stamp, digest)
-        return digest
-
-    def _entry_path(self, key: str) -> str:
-        return os.path.join(self.directory, f"v{CACHE_FORMAT}", key[:2], key + ".json")
-
-    def get(self, key: str) -> dict | None:
-        try:
-            with open(self._entry_path(key), encoding="utf-8") as handle:
-                record = json.load(handle)
-            headers = record["headers"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        for name, digest in headers:
-            if self.file_hash(name) != digest:
-                return None
-        return record
-
-    def put(self, key: str, output: str, loops: list[dict], diagnostics: list[Diagnostic],
-            included_files: list[str]) -> None:
-        headers = [[name, self.file_hash(name)] for name in included_files]
-        if any(digest is None for _, digest in headers):
-            return  # a header we cannot read again cannot be checked next time
-        record = {"tool": TOOL, "output": output, "loops": loops,
-                  "diagnostics": [dataclasses.asdict(d) for d in diagnostics],
-                  "included_files": included_files, "headers": headers}
-        path = self._entry_path(key)
-        try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            write_atomically(path, json.dumps(record))
-        except OSError:
-            pass  # a cache that cannot be written only costs time
-
+# ---------------------------------------------------------------- lifting through the cache
 
 def lift_file_cached(path: str, options: LiftOptions, cache: Cache | None) -> tuple[LiftResult, bool]:
     """`lift_file` through the cache; the bool says whether the result came from it (then without graphs)."""
@@ -315,6 +59,7 @@ def lift_file_cached(path: str, options: LiftOptions, cache: Cache | None) -> tu
 def _from_record(record: dict) -> LiftResult:
     return LiftResult(record["output"], record["loops"], [Diagnostic(**d) for d in record["diagnostics"]],
                       [], record["included_files"])
+
 
 
 # ---------------------------------------------------------------- inputs and outputs

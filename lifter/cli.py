@@ -17,7 +17,7 @@ import click
 
 from lifter import __version__
 from lifter import batch
-from lifter.batch import write_atomically  # noqa: F401  (part of this module's interface)
+from lifter.files import write_atomically  # noqa: F401  (part of this module's interface)
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.driver import LiftOptions, lift_file
 from lifter.frontend.preprocess import PreprocessOptions

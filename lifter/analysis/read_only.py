@@ -18,11 +18,11 @@ from pycparser import c_ast
 from lifter.analysis.walk import walk
 
 
-def read_only_functions(ast: c_ast.FileAST, typedefs, pure: set[str]) -> set[str]:
+def read_only_functions(ast: c_ast.FileAST, typedefs, pure: set[str], classify) -> set[str]:
     """The names of the file's functions that write no memory outside their own automatic
-    variables (fixed point over calls between them; recursion stays out)."""
+    variables (fixed point over calls between them; recursion stays out). `classify` is
+    symbols.classify, passed in by symbols.py, which imports this module."""
     from lifter.analysis.effects import PURE_FUNCTIONS
-    from lifter.analysis.symbols import classify
 
     candidates = {}
     for ext in ast.ext:

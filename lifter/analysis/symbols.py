@@ -172,7 +172,7 @@ class SymbolTable:
         self.called_in_loops = _called_in_loops(ast)
         self.looping = _looping_functions(ast)
         self.index_helpers = _index_helpers(ast, typedefs, self.pure_functions)
-        self.read_only = read_only_functions(ast, typedefs, self.pure_functions)
+        self.read_only = read_only_functions(ast, typedefs, self.pure_functions, classify)
         self.points_to = PointsTo(ast)
 
     def inline_helpers(self, node: c_ast.Node, depth: int = 0) -> c_ast.Node:

@@ -138,7 +138,7 @@ def _node_dot(g, node_id, lines, gi, indent, top=False) -> None:
 
 
 def write_graphs(graphs: list[nx.MultiDiGraph], path: str) -> None:
-    from lifter.cli import write_atomically
+    from lifter.files import write_atomically
 
     ext = os.path.splitext(path)[1].lower()
     if ext == ".json":

@@ -747,7 +747,7 @@ def test_fields_of_a_struct_passed_by_value_are_parameters():
 
 def test_read_only_helpers():
     from lifter.analysis.read_only import read_only_functions
-    from lifter.analysis.symbols import Typedefs
+    from lifter.analysis.symbols import Typedefs, classify
     from pycparser import c_parser
 
     ast = c_parser.CParser().parse("""
@@ -763,7 +763,7 @@ def test_read_only_helpers():
         int keep(int n) { static int last; last = n; return last; }
         int calls(const g_t *g) { shrink((g_t *)g); return 0; }
     """)
-    found = read_only_functions(ast, Typedefs(ast), set())
+    found = read_only_functions(ast, Typedefs(ast), set(), classify)
     assert found == {"count", "sum", "twice", "grow"}
 
 

@@ -1,0 +1,234 @@
+"""Call regions of the CUDA backend: loops that call the file's functions with data scopes keep the
+device data of those calls (cuda_prelude.py's table) from one call to the next, until the loop ends
+(`find_regions`, `emit_region`; the data scopes themselves are cuda_data.py's).
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from lifter.backend.cuda_host_effects import JUMPS, NOT_CALLS, GapEffects, _address_of, gap_effects, token_effects
+from lifter.backend.edits import line_start
+from lifter.frontend.spans import Spans, Token, Unparsable
+
+
+@dataclass
+class CallRegion:
+    """A loop statement (outside every data scope) whose body calls functions that keep their data
+    in the table while it runs (`calls`). Host code in it that may read memory gets the table's newer
+    device values back first (`edits` put the calls that do it before its statements, or around
+    its header's expressions); it writes no memory but named scalars (else no region)."""
+
+    function: str
+    start: int
+    end: int
+    calls: list[str]
+    edits: list[tuple[int, int, str]]  # within [start, end): the syncs
+
+
+def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: dict[str, list[tuple[int, int]]],
+                    trusted: dict[str, bool], macros: dict[str, str]) -> dict[str, list[tuple[int, int, str]]]:
+    """Functions whose data scopes may keep their data in the table: every statement of the body
+    outside the scopes writes no memory but named variables and calls no unknown function; one that
+    reads memory (`g->u`, `src->nx`: the table may hold those bytes on the device) gets the table's
+    newer values of it back first. Returns function -> those syncs (edits to make where regions
+    call it). `bodies`: function -> ('{', '}') token indices; `scopes`: function -> data scope
+    spans; `trusted`: function -> its scopes may be entries (no host code inside nests, not called
+    from GPU code)."""
+    toks = spans.tokens
+    aware: dict[str, list[tuple[int, int, str]]] = {}
+    for name, spans_ in scopes.items():
+        if name not in bodies or not trusted.get(name):
+            continue
+        try:
+            items = spans.block_items(toks[bodies[name][0]].start)
+        except Unparsable:
+            continue
+        clean, edits = True, []
+        for a, b in items:
+            if any(s <= a and b <= e for s, e in spans_):
+                continue
+            if any(a < e and s < b for s, e in spans_):
+                clean = False  # a statement holding a scope
+                break
+            eff = GapEffects(a, b)
+            k = bisect.bisect_left([t.start for t in toks], a)
+            if toks[k].text == "return":
+                expr = [t for t in toks[k + 1:] if t.start < b][:-1]
+                ok = token_effects(expr, set(), macros, eff)
+            else:
+                got = gap_effects(spans, a, b, set(), macros, in_loop=True)
+                ok, eff = got is not None, got or eff
+            if not ok or eff.reads or eff.writes or eff.exits:
+                clean = False
+                break
+            if eff.reads_all:
+                indent = spans.text[line_start(spans.text, a):a]
+                edits.append((a, a, f"{_sync(eff)}; /* lift: device data kept across calls comes back first */\n"
+                                    f"{indent if not indent.strip() else ''}"))
+        if clean:
+            aware[name] = edits
+    return aware
+
+
+def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], aware: set[str],
+                 macros: dict[str, str], occupied: list[tuple[int, int]]) -> list[CallRegion]:
+    """The outermost loops of a function body (token indices of '{' and '}') that can be regions:
+    they call an `aware` function, hold no data scope or other edited text (`occupied`), and every
+    statement and header part in them is host code whose memory effects can be bounded: reads (the
+    table's newer values come back before them), no writes but of named scalars, no jumps out (a
+    `return` would skip the region's end; the loop's own `break` and `continue` do not)."""
+    toks = spans.tokens
+    starts = [t.start for t in toks]
+    regions: list[CallRegion] = []
+    tails: set[int] = set()  # the `while` of do statements
+    k = body[0] + 1
+    while k < body[1]:
+        t = toks[k]
+        if t.kind == "word" and t.text in ("while", "for", "do") and k not in tails:
+            try:
+                end = spans.statement_end(k)
+                if t.text == "do":
+                    tails.add(spans.statement_end(k + 1))
+            except Unparsable:
+                k += 1
+                continue
+            region = _region(spans, text, function, k, end, aware, macros, occupied, starts)
+            if region is not None:
+                regions.append(region)
+                k = end
+                continue
+        k += 1
+    return regions
+
+
+def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set[str], macros: dict[str, str],
+            occupied: list[tuple[int, int]], starts: list[int]) -> CallRegion | None:
+    toks = spans.tokens
+    start, stop = toks[k].start, toks[end - 1].end
+    if any(a < stop and start < b for a, b in occupied):
+        return None
+    words = {t.text for t in toks[k:end] if t.kind == "word"}
+    called = sorted(w for w in aware & words
+                    if any(toks[j].text == w and toks[j + 1].text == "(" for j in range(k, end - 1)))
+    if not called:
+        return None
+    inside = toks[k:end]
+    if any(x.text == "&" and _address_of(inside, n) for n, x in enumerate(inside)):
+        return None  # an address taken may reach a callee's device data behind a plain name
+    kind = toks[k].text
+    try:
+        if kind == "do":
+            body_end = spans.statement_end(k + 1)
+            paren, close = body_end + 1, spans._match(body_end + 1, "(", ")")
+            body = (k + 1, body_end)
+        else:
+            paren, close = k + 1, spans._match(k + 1, "(", ")")
+            body = (close, end)
+    except Unparsable:
+        return None
+    edits: list[tuple[int, int, str]] = []
+    # the header: each part evaluated by the loop; what it reads comes back first
+    parts, depth, part = [], 0, [paren + 1]
+    for j in range(paren + 1, close - 1):
+        x = toks[j]
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(x.text, 0) if x.kind == "punct" else 0
+        if x.text == ";" and depth == 0:
+            parts.append((part[0], j))
+            part = [j + 1]
+    parts.append((part[0], close - 1))
+    for n, (a, b) in enumerate(parts):
+        eff = GapEffects(start, start)
+        if not token_effects(toks[a:b], set(), macros, eff, calls=aware):
+            return None
+        if eff.reads_all:
+            if any(toks[j].text in aware for j in range(a, b)):
+                return None
+            sync = _sync(eff)
+            if kind == "for" and n == 0:
+                return None  # the initialization runs once, before the loop: keep it simple
+            lo, hi = toks[a].start, toks[b - 1].end
+            edits.append((lo, hi, f"({sync}, ({text[lo:hi]}))"))
+    # the body: its statements, one by one
+    b0, b1 = body
+    braced = toks[b0].text == "{"
+    try:
+        items = spans.block_items(toks[b0].start) if braced else [(toks[b0].start, toks[b1 - 1].end)]
+    except Unparsable:
+        return None
+    for a, b in items:
+        eff = gap_effects(spans, a, b, set(), macros, in_loop=True, calls=aware)
+        if eff is None:
+            sync = _pointed_copy(toks[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)], macros)
+            if sync is None:
+                return None
+            edits.append((a, a, f"{sync}; /* lift: the bytes it copies through pointers, back from the device first */ "
+                          if braced else "{ " + sync + "; "))
+            if not braced:
+                edits.append((b, b, " }"))
+            continue
+        if eff.reads_all:
+            j = bisect.bisect_left(starts, a)
+            if any(toks[x].text in aware for x in range(j, bisect.bisect_left(starts, b))):
+                return None  # the calls could leave on the device what the statement reads
+            sync = _sync(eff) + ";"
+            if braced:
+                indent = text[line_start(text, a):a]
+                edits.append((a, a, f"{sync} /* lift: device data kept across calls comes back first */\n"
+                                    f"{indent if not indent.strip() else ''}"))
+            else:
+                edits.append((a, a, "{ " + sync + " "))
+                edits.append((b, b, " }"))
+    return CallRegion(function, start, stop, called, edits)
+
+
+def _pointed_copy(st: list[Token], macros: dict[str, str]) -> str | None:
+    """A statement `x = y;` (or a declaration `T x = y;`) where x and y are plain names or `*p`, at
+    least one of them through a pointer (heat2d_app's swap of two grid structs: `tmp = *cur; *cur =
+    *next; *next = tmp;`): the syncs with the table that make it safe (the bytes it reads come back
+    from the device first, and the bytes it writes are marked newer on the host), else None. It
+    copies only the bytes `*p` spans: a struct of pointers moves no array a data scope holds."""
+    if len(st) < 4 or st[-1].text != ";" or any(t.kind == "word" and t.text in macros for t in st):
+        return None
+    eq = [n for n, t in enumerate(st) if t.text == "="]
+    if len(eq) != 1:
+        return None
+    lhs, rhs = st[:eq[0]], st[eq[0] + 1:-1]
+    declared = len(lhs) >= 2 and all(t.kind == "word" and t.text not in NOT_CALLS | JUMPS for t in lhs) and \
+        lhs[0].text not in ("static", "extern", "typedef")
+    if declared:
+        lhs = lhs[-1:]  # a declaration of a plain variable: a fresh one, in no table entry
+    syncs, through = [], False
+    for side, writes in ((rhs, 0), (lhs, 1)):
+        if len(side) == 1 and side[0].kind == "word":
+            if not (writes and declared):  # a named struct may hold an array a data scope holds
+                syncs.append(f"lift_present_host(&({side[0].text}), sizeof({side[0].text}), {writes})")
+            continue
+        if len(side) != 2 or side[0].text != "*" or side[1].kind != "word":
+            return None
+        p, through = side[1].text, True
+        syncs.append(f"lift_present_host({p}, sizeof(*{p}), {writes})")
+    return ", ".join(syncs) if through else None
+
+
+def _sync(eff: GapEffects) -> str:
+    """What host code that reads memory (`eff`) needs first: the table's newer values of it."""
+    if eff.reads_unnamed or not eff.paths:
+        return "lift_present_host(0, 0, 0)"
+    return ", ".join(f"lift_present_host(&({p}), sizeof({p}), 0)" for p in sorted(eff.paths))
+
+
+def emit_region(text: str, region: CallRegion, mark: str, indent: str) -> str:
+    """The loop of `region` with its syncs, between the region's begin and end."""
+    piece = text[region.start:region.end]
+    for a, b, new in sorted(region.edits, reverse=True):
+        piece = piece[:a - region.start] + new + piece[b - region.start:]
+    site = f"region_{region.function}_L{text.count(chr(10), 0, region.start) + 1}"
+    return "\n".join([
+        f"{{ /* lift: the calls of {', '.join(region.calls)} in this loop keep their device data from one call "
+        "to the next */",
+        f"{indent}    const lift_region_mark {mark} = lift_region_begin();",
+        f"{indent}    " + "\n".join([piece.split("\n")[0]] + ["    " + x if x.strip() else x
+                                                               for x in piece.split("\n")[1:]]),
+        f'{indent}    lift_region_end({mark}, "{site}");',
+        f"{indent}}}"])

@@ -1,0 +1,343 @@
+"""What host code between offloaded nests may do to the device arrays, read from its tokens
+(`gap_effects`, `GapEffects`): the arrays it may read and write, the names it assigns, its jumps,
+and exact rotations of array pointers (`t = u; u = v; v = t;`). The data placement (cuda_data.py)
+and the call regions (cuda_call_regions.py) decide their copies from it; issue 17 plans to take
+these facts from analysis/effects.py instead.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from lifter.frontend.spans import Spans, Token, Unparsable
+
+
+@dataclass
+class GapEffects:
+    """What host code between two nests may do to the device arrays."""
+
+    start: int
+    end: int
+    reads: set[str] = field(default_factory=set)  # host names of arrays it may read
+    writes: set[str] = field(default_factory=set)
+    reads_all: bool = False  # it reads memory through names lift cannot tell apart
+    assigned: set[str] = field(default_factory=set)  # names it may assign
+    # `break` and `continue` statements of the loop whose body it is in: (keyword, start, end of `;`)
+    exits: list[tuple[str, int, int]] = field(default_factory=list)
+    # what `reads_all` stands for: plain member paths it reads (`prm->maxit`), and reads lift cannot
+    # name at all (subscripts of unknown names, `%s` in a format)
+    paths: set[str] = field(default_factory=set)
+    reads_unnamed: bool = False
+    # exact rotations of device array pointers (`t = u; u = v; v = t;`): (offset just after the last
+    # statement, [u, v]: each name gets the next one's pointer, the last the first's)
+    swaps: list[tuple[int, list[str]]] = field(default_factory=list)
+
+    @property
+    def swapped(self) -> set[str]:
+        return {h for _, names in self.swaps for h in names}
+
+
+# Calls host code between nests may make: they touch no array but through their arguments.
+PURE_CALLS = {
+    "sqrt", "sqrtf", "cbrt", "fabs", "fabsf", "abs", "labs", "llabs", "exp", "expf", "exp2", "log", "logf",
+    "log2", "log10", "pow", "powf", "sin", "cos", "tan", "atan", "atan2", "sinh", "cosh", "tanh", "floor",
+    "ceil", "round", "trunc", "fmod", "fmin", "fmax", "fma", "hypot", "erf", "lround", "rint", "copysign",
+    "isnan", "isinf", "isfinite",
+}
+PRINT_CALLS = {"printf", "fprintf", "puts", "putchar", "fputs", "fputc", "putc", "fflush"}
+NOT_CALLS = {"if", "for", "while", "switch", "sizeof", "return", "_Alignof", "alignof", "__alignof__",
+             "typeof", "__typeof__"}
+JUMPS = {"return", "goto", "break", "continue", "case", "default", "asm", "__asm__", "__asm"}
+DECL_WORDS = {"int", "long", "short", "char", "float", "double", "void", "unsigned", "signed", "const",
+              "volatile", "static", "extern", "struct", "union", "enum", "typedef", "register", "auto", "_Bool",
+              "bool", "inline", "_Static_assert", "__extension__"}
+ASSIGN_OPS = set("+-*/%&|^")
+
+
+def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str],
+                in_loop: bool = False, calls: set[str] = frozenset()) -> GapEffects | None:
+    """The effects of the statements between offsets `start` and `end` (host code between two nests)
+    on the device arrays `hosts`, or None when a data scope cannot span them. With `in_loop` (host
+    code in the body of a loop the scope holds whole) a declaration is host code like any other (the
+    loop's braces keep its names visible), its names counted as assigned, and the loop's own `break`
+    and `continue` statements are kept in `exits` (the scope puts copies in front of them)."""
+    toks = spans.tokens
+    starts = [t.start for t in toks]
+    i, j = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
+    gap = toks[i:j]
+    eff = GapEffects(start, end)
+    if not gap:
+        return eff
+    # Whole statements of the same block, none of them a label, nor a declaration that the scope's
+    # braces would hide.
+    k = i
+    statements, declarators = [], set()
+    try:
+        while k < j:
+            if toks[k].text == ";":
+                k += 1
+                continue
+            first, nxt = toks[k], toks[k + 1] if k + 1 < j else None
+            if first.kind == "word" and nxt is not None and nxt.text == ":":
+                return None  # a label
+            nk = spans.statement_end(k)
+            statements.append((k, nk))
+            if first.kind == "word" and (first.text in DECL_WORDS or nxt is not None and (
+                    nxt.kind == "word" or nxt.text == "*" and first.text not in macros
+                    and k + 2 < j and toks[k + 2].kind == "word" and k + 3 < j and toks[k + 3].text in ("=", ";", ",", "["))):
+                if not in_loop:
+                    return None
+                eff.assigned |= _declared(toks[k:nk])
+                declarators |= {x - i for x in _pointer_declarators(toks, k, nk)}
+            k = nk
+    except Unparsable:
+        return None
+    if k != j:
+        return None
+    # `break` and `continue` inside loops and switches of the host code itself jump within it
+    inner: set[int] = set()
+    try:
+        for k in range(i, j):
+            if toks[k].kind == "word" and toks[k].text in ("for", "while", "do", "switch") and k - i not in inner:
+                inner.update(range(k + 1 - i, spans.statement_end(k) - i))
+    except Unparsable:
+        return None
+    skip: set[int] = set()
+    if in_loop:
+        for a, b, names, tmp in _rotations(toks, statements, hosts):
+            eff.swaps.append((toks[b - 1].end, names))
+            eff.assigned.add(tmp)
+            skip.update(range(a - i, b - i))
+    kept = [n for n in range(len(gap)) if n not in skip]
+    renumber = {n: m for m, n in enumerate(kept)}
+    if not token_effects([gap[n] for n in kept], hosts, macros, eff, {renumber[n] for n in inner if n in renumber},
+                         in_loop, calls, {renumber[n] for n in declarators if n in renumber}):
+        return None
+    if eff.swaps:
+        if eff.exits:
+            return None  # a `break` or `continue` before the swap would leave with the arrays' places swapped
+        for h in eff.swapped:  # host code touching one name of a rotation is taken to touch all of them
+            if h in eff.reads or h in eff.writes:
+                eff.reads |= eff.swapped
+            if h in eff.writes:
+                eff.writes |= eff.swapped
+    return eff
+
+
+def _rotations(toks: list[Token], statements: list[tuple[int, int]], hosts: set[str]):
+    """Runs of whole statements `T = A1; A1 = A2; ...; An = T;` (the first may declare T: `double *T =
+    A1;`) where the A's are distinct device arrays named by plain pointer variables and T is not one:
+    yields (first token, end token, [A1, ..., An], T). The data scope swaps the device pointers the
+    same way right after them, so each name's device buffer stays the one of the array it points to."""
+    simple = []
+    for a, b in statements:
+        st = toks[a:b]
+        if len(st) >= 4 and st[-1].text == ";" and st[-3].text == "=" and st[-2].kind == "word" and \
+                st[-4].kind == "word" and (len(st) == 4 or st[-5].text == "*" and st[0].kind == "word" and
+                                           all(t.kind == "word" or t.text == "*" for t in st[:-4])):
+            simple.append((a, b, st[-4].text, st[-2].text, len(st) > 4))
+        else:
+            simple.append(None)
+    n = 0
+    while n < len(simple):
+        s0 = simple[n]
+        if s0 is None or s0[2] in hosts or s0[3] not in hosts:
+            n += 1
+            continue
+        tmp, names, m = s0[2], [s0[3]], n + 1
+        while m < len(simple) and simple[m] is not None and not simple[m][4] and simple[m][2] == names[-1] \
+                and simple[m][3] in hosts and simple[m][3] not in names:
+            names.append(simple[m][3])
+            m += 1
+        last = simple[m] if m < len(simple) else None
+        if len(names) >= 2 and last is not None and not last[4] and last[2] == names[-1] and last[3] == tmp:
+            yield s0[0], last[1], names, tmp
+            n = m + 1
+        else:
+            n += 1
+
+
+def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff: GapEffects,
+                  inner: set[int] = frozenset(), exits: bool = False, calls: set[str] = frozenset(),
+                  declarators: set[int] = frozenset()) -> bool:
+    """Add to `eff` what the host code `gap` (tokens of statements or of an expression, like a loop's
+    condition) may do to the device arrays `hosts`; False when that cannot be bounded. `break` and
+    `continue` at positions `inner` jump within it; others leave it: kept in `eff.exits` if
+    `exits`, else it cannot be bounded. Functions `calls` touch no memory the caller must see (their
+    data scopes keep it coherent: see regions). The `*` at positions `declarators` declare pointers."""
+    match = _brackets(gap)
+    for n, t in enumerate(gap):
+        if t.kind == "word" and t.text in ("break", "continue"):
+            if n in inner:
+                continue
+            if not exits or n + 1 >= len(gap) or gap[n + 1].text != ";":
+                return False
+            eff.exits.append((t.text, t.start, gap[n + 1].end))
+        elif t.kind == "directive" or t.kind == "word" and t.text in JUMPS:
+            return False
+        if t.kind == "word" and n + 1 < len(gap) and gap[n + 1].text == "(" and t.text not in NOT_CALLS:
+            if t.text in PRINT_CALLS:
+                fmt = next((x.text for x in gap[n + 2:match.get(n + 1, n + 2)] if x.kind == "string"), "")
+                if "%s" in fmt or "%n" in fmt:
+                    eff.reads_all = eff.reads_unnamed = True
+            elif t.text not in PURE_CALLS and t.text not in calls:
+                return False  # an unknown function may touch anything
+        if t.kind == "word" and t.text in macros and t.text not in hosts:
+            body = Spans(macros[t.text]).tokens
+            if any(x.text in "[*&(=" or x.text == ">" for x in body if x.kind == "punct"):
+                return False  # a macro that may hide an access or a call
+        if t.text == "*" and t.kind == "punct" and n not in declarators and (_unary(gap, n) or _after_cast(gap, n, match)):
+            return False  # a dereference of a pointer lift cannot name
+    n = 0
+    while n < len(gap):
+        t = gap[n]
+        if t.kind != "word" or _after_member(gap, n) or (n + 1 < len(gap) and gap[n + 1].text == "("):
+            n += 1
+            continue
+        # a postfix chain: name ( .f | ->f | [..] )*
+        path, m, subscripted, member = t.text, n + 1, False, False
+        plain_path = True
+        while m < len(gap):
+            if gap[m].text == "[":
+                subscripted = True
+                plain_path = False
+                m = match.get(m, len(gap) - 1) + 1
+            elif gap[m].text == "." and m + 1 < len(gap) and gap[m + 1].kind == "word":
+                member = True
+                if plain_path:
+                    path += "." + gap[m + 1].text
+                m += 2
+            elif gap[m].text == "-" and m + 2 < len(gap) and gap[m + 1].text == ">" and \
+                    gap[m].end == gap[m + 1].start and gap[m + 2].kind == "word":
+                member = True
+                if plain_path:
+                    path += "->" + gap[m + 2].text
+                m += 3
+            else:
+                break
+        written = _assigned_after(gap, m) or _incremented_before(gap, n) or _address_of(gap, n - 1)
+        host = _host_of(path, hosts)
+        if host is not None:
+            if host == path and not subscripted and (_assigned_after(gap, m) or _incremented_before(gap, n)):
+                return False  # the pointer itself is reassigned: its device buffer would be stale
+            eff.reads.add(host)
+            if written or host == path and not subscripted:
+                eff.writes.add(host)  # the array escapes or is written: conservatively both
+        elif subscripted or member:
+            if written:
+                return False  # a write through a name lift cannot tell apart from the device arrays
+            eff.reads_all = True
+            if plain_path and not (n > 0 and gap[n - 1].text in ("&", "*") and _unary(gap, n - 1)):
+                eff.paths.add(path)
+            else:
+                eff.reads_unnamed = True
+        elif written:
+            eff.assigned.add(t.text)
+        n = m
+    return True
+
+
+def _declared(decl: list[Token]) -> set[str]:
+    """Names a declaration may declare (a superset: outside initializers, every word a declarator
+    could end with)."""
+    names, depth, initializer = set(), 0, False
+    for t, u in zip(decl, decl[1:]):
+        if t.kind == "punct" and t.text in "([{":
+            depth += 1
+        elif t.kind == "punct" and t.text in ")]}":
+            depth -= 1
+        elif depth == 0 and t.text in ("=", ","):
+            initializer = t.text == "="
+        elif t.kind == "word" and not initializer and u.text in ("=", ",", ";", "[", ")"):
+            names.add(t.text)
+    return names
+
+
+def _pointer_declarators(toks: list[Token], k: int, end: int) -> list[int]:
+    """The `*` of a declaration (tokens k..end) that begin a declarator after a comma (`const double
+    *a = g->u, *b = h->u;`): not dereferences (a `*` after `=`, or inside brackets, still is one)."""
+    depth, out = 0, []
+    for x in range(k, end):
+        t = toks[x]
+        if t.kind == "punct" and t.text in "([{":
+            depth += 1
+        elif t.kind == "punct" and t.text in ")]}":
+            depth -= 1
+        elif depth == 0 and t.text == "*" and x > k and toks[x - 1].text == ",":
+            out.append(x)
+    return out
+
+
+def _host_of(path: str, hosts: set[str]) -> str | None:
+    """The device array a postfix chain's base names (`A` for `A[i][j]`, `g->u` for `g->u[i]`)."""
+    best = None
+    for h in hosts:
+        if path == h or path.startswith(h + ".") or path.startswith(h + "->"):
+            if best is None or len(h) > len(best):
+                best = h
+    return best
+
+
+def _brackets(toks: list[Token]) -> dict[int, int]:
+    stack, match = [], {}
+    for n, t in enumerate(toks):
+        if t.kind == "punct" and t.text in "([{":
+            stack.append(n)
+        elif t.kind == "punct" and t.text in ")]}" and stack:
+            match[stack.pop()] = n
+    return match
+
+
+def _unary(toks: list[Token], n: int) -> bool:
+    """The operator at n is a prefix operator (no operand ends right before it)."""
+    if n == 0:
+        return True
+    p = toks[n - 1]
+    return not (p.kind in ("word", "number", "string") and p.text not in ("return", "sizeof", "case")
+                or p.text in (")", "]"))
+
+
+def _address_of(toks: list[Token], n: int) -> bool:
+    """Token n is a unary `&` (not half of `&&`)."""
+    if n < 0 or toks[n].text != "&" or not _unary(toks, n):
+        return False
+    return not (n > 0 and toks[n - 1].text == "&" and toks[n - 1].end == toks[n].start)
+
+
+def _after_cast(toks: list[Token], n: int, match: dict[int, int]) -> bool:
+    """`(double)*p`: the `*` follows a parenthesized type (or what may be one)."""
+    if n == 0 or toks[n - 1].text != ")":
+        return False
+    opening = next((o for o, c in match.items() if c == n - 1), None)
+    return opening is not None and all(t.kind == "word" or t.text == "*" for t in toks[opening + 1:n - 1])
+
+
+def _after_member(toks: list[Token], n: int) -> bool:
+    if n == 0:
+        return False
+    p = toks[n - 1]
+    return p.text == "." or p.text == ">" and n >= 2 and toks[n - 2].text == "-" and toks[n - 2].end == p.start
+
+
+def _assigned_after(toks: list[Token], m: int) -> bool:
+    """An assignment operator or ++/-- follows the operand ending before token m."""
+    if m >= len(toks):
+        return False
+    a = toks[m]
+    b = toks[m + 1] if m + 1 < len(toks) else None
+    joined = b is not None and a.end == b.start
+    if a.text == "=":
+        return not (joined and b.text == "=")
+    if a.text in ASSIGN_OPS and joined and b.text == "=":
+        return True
+    if a.text in "+-" and joined and b.text == a.text:
+        return True
+    if a.text in "<>" and joined and b.text == a.text:
+        c = toks[m + 2] if m + 2 < len(toks) else None
+        return c is not None and c.text == "=" and b.end == c.start
+    return False
+
+
+def _incremented_before(toks: list[Token], n: int) -> bool:
+    return n >= 2 and toks[n - 1].text == toks[n - 2].text and toks[n - 1].text in "+-" and \
+        toks[n - 2].end == toks[n - 1].start

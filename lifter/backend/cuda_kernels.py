@@ -1,0 +1,437 @@
+"""Kernels of the CUDA backend: what a planned map becomes on the device.
+
+`_KernelCode` is the kernel half of `cuda._Region`: it builds a `_Kernel` from a map (its
+grid dimensions, the arguments bound from the host, reductions and atomics, per-thread scratch),
+checks what a kernel body cannot hold (variable-length arrays, jumps out of it), and writes the
+launch and the `__global__` template. The region half (cuda.py) decides what runs where.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lifter.backend.cuda_data import comment_text
+from lifter.backend.cuda_text import (_base, _c_ndim, _calls, _dedent, _free_words, _header_type, _indent, _int,
+                                      _isl_c, _substitute, _words)
+from lifter.backend.edits import apply
+from lifter.frontend.spans import Spans
+from lifter.graph.build import STATE, data_id
+from lifter.graph.nodes import MapScope, scope_children, scope_descendants, scope_parent
+
+
+# Functions CUDA provides in device code (math library and a few more).
+DEVICE_FUNCTIONS = {
+    "sqrt", "sqrtf", "cbrt", "cbrtf", "fabs", "fabsf", "abs", "labs", "llabs", "exp", "expf", "exp2", "exp2f",
+    "expm1", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "pow", "powf", "sin", "sinf", "cos",
+    "cosf", "tan", "tanf", "asin", "acos", "atan", "atan2", "asinf", "acosf", "atanf", "atan2f", "sinh", "cosh",
+    "tanh", "sinhf", "coshf", "tanhf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf",
+    "fmod", "fmodf", "fmin", "fminf", "fmax", "fmaxf", "fma", "fmaf", "hypot", "hypotf", "erf", "erff", "erfc",
+    "lround", "llround", "rint", "nearbyint", "copysign", "isnan", "isinf", "isfinite", "signbit", "rsqrt",
+    "min", "max", "printf",
+}
+BLOCKS = {1: {"x": 256}, 2: {"x": 32, "y": 8}, 3: {"x": 32, "y": 4, "z": 2}}
+AXES = {1: ["x"], 2: ["y", "x"], 3: ["z", "y", "x"]}
+REDUCTION_OPS = {"+": "lift_op_add", "*": "lift_op_mul", "&": "lift_op_and", "|": "lift_op_or",
+                 "^": "lift_op_xor", "min": "lift_op_min", "max": "lift_op_max"}
+
+
+class NotOffloaded(Exception):
+    """Why a region stays on the host."""
+
+
+@dataclass
+class _Arg:
+    kind: str  # 'array', 'value', 'local', 'acc', 'init'
+    name: str  # name inside the kernel
+    host: str  # host expression (container name) or container key for arrays
+    ndim: int = 0
+    op: str = ""
+    slot: int = 0
+
+
+@dataclass
+class _Kernel:
+    name: str
+    node_id: str
+    serial: bool
+    maps: list[MapScope]
+    trips: list[str]
+    assigns: list[str]
+    body: str
+    args: list[_Arg] = field(default_factory=list)
+    arrays: set[str] = field(default_factory=set)
+    comment: str = ""
+    source: str = ""
+    scratch: list[tuple[str, str]] = field(default_factory=list)  # per-thread arrays: (element type, length)
+
+
+class _KernelCode:
+    """The kernel half of `cuda._Region` (a mixin: it uses the region's graph, context and helpers)."""
+
+    def _kernel(self, nid: str, serial: bool) -> _Kernel:
+        g = self.g
+        node = g.nodes[nid]["node"]
+        if serial:
+            if not self.reemit:
+                raise NotOffloaded("code between the kernels touches device data and cannot be re-emitted")
+            inside = [nid] + scope_descendants(g, nid)
+            for x in inside:
+                n = g.nodes[x]["node"]
+                if isinstance(n, MapScope):
+                    count = _int(n.trip_count)
+                    if count is None or count > 64:
+                        raise NotOffloaded(
+                            f"the sequential loop over '{n.var}' touches device data: it would run on one GPU thread")
+                    if n.var in self.live_after and not n.var_declared_in_header:
+                        raise NotOffloaded(f"'{n.var}' is used after the nest")
+                    if not n.var_declared_in_header and self._read_outside(n.var, inside):
+                        raise NotOffloaded(f"'{n.var}' is read after its loop, which would run on the GPU")
+                elif n.opaque_reason:
+                    raise NotOffloaded(f"code between the kernels touches device data: {n.opaque_reason}")
+            maps = []
+            body = "\n".join(self._tree_lines(nid, ""))
+            line = node.line if not isinstance(node, MapScope) else self._line(node)
+            what = f"{node.var}_L{line}" if isinstance(node, MapScope) else f"S{line}"
+            name = self.ctx.fresh(f"{_base(self.function)}_{what}")
+            k = _Kernel(name, nid, True, maps, [], [], body)
+            k.comment = f"lift: sequential code at line {line} of {self.function}, on one GPU thread (keeps its data on the device)"
+            self._bind(k, [nid] + scope_descendants(g, nid), [], [])
+            return k
+        m: MapScope = node
+        scalar_reductions = []
+        self.atomic = {}
+        for name, op in m.plan.reductions:
+            red = self._container(name)
+            if red is None:
+                raise NotOffloaded(f"reduction into '{name}', which is not in the graph")
+            if red.kind == "scalar" and not getattr(m.plan, "sections", {}).get(name):
+                scalar_reductions.append((name, op))
+            elif not self.reemit:
+                raise NotOffloaded(f"reduction into array '{name}' in a nest whose statements cannot be re-emitted")
+            elif op not in REDUCTION_OPS:
+                raise NotOffloaded(f"reduction operator '{op}' on '{name}'")
+            else:
+                self.atomic[red.container] = op  # every update becomes an atomic
+        if m.plan.lastprivate:
+            raise NotOffloaded(f"the loop over '{m.var}' has lastprivate variables ({', '.join(m.plan.lastprivate)})")
+        chain = [m]
+        if self._trip(m, []) is None:
+            raise NotOffloaded(f"the trip count of the loop over '{m.var}' is not known")
+        while len(chain) < 3:
+            kids = scope_children(g, chain[-1].id)
+            if len(kids) != 1:
+                break
+            kid = g.nodes[kids[0]]["node"]
+            if not isinstance(kid, MapScope) or kid.schedule != "parallel":
+                break
+            if not set(kid.reductions) <= set(m.reductions):
+                break
+            if self._trip(kid, [c.var for c in chain]) is None or kid.step <= 0:
+                break
+            if not self.reemit and not self._perfectly_nested(chain[-1], kid):
+                break
+            if getattr(chain[-1], "declarations", None):
+                break
+            chain.append(kid)
+        inner = chain[-1]
+        if self.reemit:
+            body = "\n".join([d for d in getattr(inner, "declarations", [])] +
+                             [l for c in scope_children(g, inner.id) for l in self._tree_lines(c, "")])
+        else:
+            sp = self._for_span(inner)
+            body = _dedent(self.text[sp.body_start:sp.end])
+        trips = [self._trip(c, [x.var for x in chain[:i]]) for i, c in enumerate(chain)]
+        assigns = []
+        for i, c in enumerate(chain):
+            begin = _isl_c(c.end if c.decreasing else c.begin)
+            value = f"({begin}) {'-' if c.decreasing else '+'} lift_t{i}" + (f" * {c.step}" if c.step != 1 else "")
+            if c.var_declared_in_header:
+                ctype = _header_type(c.header, c.var) if c.header else None
+                if ctype is None and not self.reemit:
+                    ctype = _header_type(self.text[self._for_span(c).start:self._for_span(c).header_end], c.var)
+                if ctype is None:
+                    raise NotOffloaded(f"the type of '{c.var}' cannot be read from its loop header")
+                assigns.append(f"{ctype} {c.var} = {value};")
+            else:
+                assigns.append(f"{c.var} = {value};")
+        line = self._line(m)
+        name = self.ctx.fresh(f"{_base(self.function)}_{m.var}_L{line}")
+        k = _Kernel(name, nid, False, chain, trips, assigns, body)
+        grid = " and ".join(f"'{c.var}'" for c in chain)
+        k.comment = (f"lift: loop over '{m.var}' at line {line} of {self.function}: {grid} on the grid"
+                     + (f", reduction {', '.join(f'{op}: {v}' for v, op in m.reductions)}" if m.reductions else ""))
+        self.atomic = {}
+        self._bind(k, [nid] + scope_descendants(g, nid), chain, scalar_reductions)
+        return k
+
+    def _bind(self, k: _Kernel, inside: list[str], chain: list[MapScope], reductions) -> None:
+        """Decide how every name the kernel uses gets there: device array, value, local, reduction."""
+        g = self.g
+        maps = [g.nodes[x]["node"] for x in inside if isinstance(g.nodes[x]["node"], MapScope)]
+        origins = {x.origin or x.id for x in maps} | {x.id for x in maps}
+        top = g.nodes[k.node_id]["node"]
+        private = set(getattr(top, "private", ())) | (set(top.plan.private) if isinstance(top, MapScope) and top.plan else set())
+        red = {name: op for name, op in reductions}
+        touched = self._touched(k.node_id)
+        subst: dict[str, str] = {}
+        args: list[_Arg] = []
+        bound: set[str] = set()
+        declared_inside: set[str] = set()
+        for key, (node, read, written) in sorted(touched.items()):
+            info = self.region.containers.get(key) if self.region is not None else None
+            declared = getattr(info, "declared_in", None)
+            if declared is not None and declared in origins:
+                declared_inside.add(node.name)
+                continue
+            if node.kind == "memory":
+                raise NotOffloaded("the loop touches memory through pointers lift cannot bound")
+            kname = node.name if re.fullmatch(r"[A-Za-z_]\w*", node.name) else self.ctx.member_name(node.name)
+            if kname != node.name:
+                subst[node.name] = kname
+            if node.kind == "scalar" or node.ndim == 0:
+                if node.name in red:
+                    op = red[node.name]
+                    if op not in REDUCTION_OPS:
+                        raise NotOffloaded(f"reduction operator '{op}' on '{node.name}'")
+                    if any(w in node.element.split() for w in ("char", "short", "?", "struct", "_Bool")) or \
+                            node.element.startswith("long double"):
+                        raise NotOffloaded(f"reduction into '{node.name}' of type {node.element}")
+                    slot = self.reduction_slots
+                    self.reduction_slots += 1
+                    args.append(_Arg("acc", kname, node.name, op=op, slot=slot))
+                    if op in ("min", "max"):
+                        args.append(_Arg("init", kname, node.name, op=op, slot=slot))
+                elif written:
+                    if k.serial and not (declared is not None and declared in origins):
+                        raise NotOffloaded(f"code between the kernels writes '{node.name}' on the device")
+                    if node.name not in private:
+                        # Not private: a thread's own uninitialized copy would lose the value it
+                        # had before the loop and the one it has after (a loop of one iteration
+                        # carries nothing, so its scalars stay shared).
+                        raise NotOffloaded(f"'{node.name}' is written in the loop but is not private to it")
+                    args.append(_Arg("local", kname, node.name))
+                else:
+                    args.append(_Arg("value", kname, node.name))
+            else:
+                if node.name in private and not k.serial:
+                    dims = getattr(node, "dims", None) or []
+                    if any(not d or set(_words(d)) & (set(self.state.params) | self._region_written()) for d in dims):
+                        raise NotOffloaded(f"private array '{node.name}' has no constant size")
+                    args.append(_Arg("local", kname, node.name))
+                elif declared is not None:
+                    raise NotOffloaded(f"array '{node.name}' is declared inside the nest but outside the GPU loop")
+                elif node.indirect:
+                    raise NotOffloaded(f"'{node.name}' is an array of pointers (rows are separate objects)")
+                elif _c_ndim(node) > 4:
+                    raise NotOffloaded(f"'{node.name}' has more than four dimensions")
+                elif kname not in bound:
+                    key = self.canon.get(key, key)
+                    args.append(_Arg("array", kname, key, ndim=_c_ndim(self.g.nodes[data_id(key)]["node"])))
+                    k.arrays.add(key)
+            bound.add(kname)
+        # Loop variables of the maps inside: locals (those declared in their headers declare themselves).
+        for x in maps:
+            if not x.var_declared_in_header and x.var not in bound:
+                args.append(_Arg("local", x.var, x.var))
+                bound.add(x.var)
+        text = "\n".join(k.assigns + [k.body])
+        text = _substitute(text, subst)
+        k.body = _substitute(k.body, subst)
+        k.assigns = [_substitute(a, subst) for a in k.assigns]
+        words = _free_words(text)
+        # Parameters of the nest and variables of enclosing host loops, passed by value.
+        outer = []
+        p = scope_parent(g, k.node_id)
+        while p is not None and p != STATE:
+            pn = g.nodes[p]["node"]
+            if isinstance(pn, MapScope):
+                outer.append(pn.var)
+            p = scope_parent(g, p)
+        for name in list(self.state.params) + outer:
+            if name in words and name not in bound and name not in declared_inside:
+                args.append(_Arg("value", name, name))
+                bound.add(name)
+        self._check_vla(k, declared_inside, set(self.state.params) | bound,
+                        {a.name for a in args if a.kind == "value"})
+        self._check_control(k)
+        self.ctx.check_calls(_calls(text))
+        k.args = args
+
+    def _check_vla(self, k: _Kernel, declared_inside: set[str], variables: set[str], values: set[str]) -> None:
+        """Variable-length arrays declared in the body, which device code cannot have: a one-dimensional
+        one (`double sum[np];`) whose size the host knows becomes each thread's slice of a scratch
+        buffer the launch allocates (`k.scratch`); any other is refused."""
+        toks = Spans(k.body).tokens
+        edits = []
+        for i, t in enumerate(toks[:-1]):
+            if t.kind == "word" and t.text in declared_inside and toks[i + 1].text == "[" and i > 0 and \
+                    (toks[i - 1].kind == "word" or toks[i - 1].text in ("*", ",")):
+                depth, j = 0, i + 1
+                while j < len(toks):
+                    if toks[j].text == "[":
+                        depth += 1
+                    elif toks[j].text == "]":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j += 1
+                size_words = {x.text for x in toks[i + 2:j] if x.kind == "word"}
+                if not size_words & variables:
+                    continue
+                start = i
+                while start > 0 and (toks[start - 1].kind == "word" or toks[start - 1].text == "*"):
+                    start -= 1
+                simple = (start == 0 or toks[start - 1].text in (";", "{", "}")) and start < i and \
+                    j + 1 < len(toks) and toks[j + 1].text == ";" and not (size_words & variables) - values and \
+                    not {x.text for x in toks[start:i]} & {"static", "extern", "typedef", "const", "volatile"}
+                if not simple:
+                    raise NotOffloaded(f"'{t.text}' is a variable-length array declared in the loop body "
+                                       "(not possible in GPU code)")
+                elem = " ".join(x.text for x in toks[start:i] if x.text not in ("register", "auto"))
+                size = k.body[toks[i + 2].start:toks[j - 1].end]
+                slot = len(k.scratch)
+                k.scratch.append((elem, size))
+                edits.append((toks[start].start, toks[j + 1].end,
+                               f"{elem} *{t.text} = ({elem} *)lift_scratch{slot} + lift_global_rank() * (long)({size}); "
+                               f"/* lift: this thread's slice of a scratch buffer (was {t.text}[{size}]) */"))
+        k.body = apply(k.body, [], edits)
+
+    def _check_control(self, k: _Kernel) -> None:
+        toks = Spans(k.body).tokens
+        words = [t.text for t in toks if t.kind == "word"]
+        if "return" in words or "goto" in words:
+            raise NotOffloaded("the loop body returns or jumps out")
+        if "break" in words and not k.serial:
+            first = words.index("break")
+            if not any(w in ("for", "while", "do", "switch") for w in words[:first]):
+                raise NotOffloaded("the loop body leaves the loop with 'break'")
+
+    # -- data --------------------------------------------------------------------------
+
+    def _launch(self, k: _Kernel) -> list[str]:
+        args = []
+        pre, post = [], []
+        for a in k.args:
+            if a.kind == "array":
+                node = self.g.nodes[data_id(a.host)]["node"]
+                h, s = node.name, self._dn(a.host)
+                if a.ndim == 1:
+                    args.append(f"lift_ptr_of(({h})[0], lift_d_{s})")
+                else:
+                    elem = f"({h})" + "[0]" * a.ndim
+                    extents = [f"(long)(sizeof(({h}){'[0]' * d}) / sizeof(({h}){'[0]' * (d + 1)}))"
+                               for d in range(1, a.ndim)]
+                    args.append(f"lift_view{a.ndim}_of({elem}, lift_d_{s}, {', '.join(extents)})")
+            elif a.kind == "value":
+                args.append(a.host)
+            elif a.kind == "local":
+                args.append(f"lift_tag<LIFT_T({a.host})>()")
+            elif a.kind == "acc":
+                args.append(f"(LIFT_T({a.host}) *)(lift_dred + {16 * a.slot})")
+                pre.append(f"LIFT_CHECK(cudaMemcpy(lift_dred + {16 * a.slot}, &({a.host}), sizeof({a.host}), "
+                           "cudaMemcpyHostToDevice));")
+                post.append(f"LIFT_CHECK(cudaMemcpy(&({a.host}), lift_dred + {16 * a.slot}, sizeof({a.host}), "
+                            "cudaMemcpyDeviceToHost));")
+            elif a.kind == "init":
+                args.append(a.host)
+        dirty = []  # rows this launch makes newer on the GPU than on the host, where tracked
+        for key in sorted({self.canon.get(x, x) for x in self._written_arrays(k.node_id)} & self.tracked):
+            s = self._dn(key)
+            lo, hi = self._node_rows(k.node_id, key, True)
+            dirty.append(f"lift_hull(&lift_dirty_lo_{s}, &lift_dirty_hi_{s}, lift_imax({lo}, lift_lo_{s}), "
+                         f"lift_imin({hi}, lift_lo_{s} + lift_rows_{s} - 1));")
+        args += [f"lift_s{i}" for i in range(len(k.scratch))]
+        if k.serial:
+            launch = self._scratch_launch(k, "1", "1", args)
+            return (["{"] + ["    " + x for x in launch] + ["}"] if k.scratch else launch) + dirty
+        d = len(k.maps)
+        axes, block = AXES[d], BLOCKS[d]
+        reducing = any(a.kind == "acc" for a in k.args)
+        by_axis = {}
+        for i, axis in enumerate(axes):
+            if k.scratch:  # at most 64K threads (they loop grid-stride): the scratch buffer stays small
+                cap = {1: {"x": "256L"}, 2: {"x": "16L", "y": "16L"}, 3: {"x": "8L", "y": "8L", "z": "4L"}}[d][axis]
+            elif reducing:
+                cap = "LIFT_REDUCTION_GRID_MAX" if axis == "x" else "64L"
+            else:
+                cap = "LIFT_GRID_X_MAX" if axis == "x" else "LIFT_GRID_YZ_MAX"
+            by_axis[axis] = f"lift_blocks(lift_n{i}, {block[axis]}, {cap})"
+        grid = ", ".join(by_axis[a] for a in ("x", "y", "z") if a in by_axis)
+        blk = ", ".join(str(block[a]) for a in ("x", "y", "z") if a in block)
+        args += [f"lift_n{i}" for i in range(d)]
+        trips = ", ".join(f"lift_n{i} = {t}" for i, t in enumerate(k.trips))
+        cond = " && ".join(f"lift_n{i} > 0" for i in range(d))
+        lines = [f"{{ /* {k.name} */", f"    const long {trips};", f"    if ({cond}) {{"]
+        lines += ["        " + x for x in pre + self._scratch_launch(k, grid, blk, args) + post + dirty]
+        lines += ["    }", "}"]
+        return lines
+
+    def _scratch_launch(self, k: _Kernel, grid: str, blk: str, args: list[str]) -> list[str]:
+        """The launch, with the scratch buffers of the kernel's per-thread arrays around it."""
+        call = f"LIFT_LAUNCH({k.name}, dim3({grid}), dim3({blk}){''.join(', ' + x for x in args)});"
+        if not k.scratch:
+            return [call]
+        lines = [f"const dim3 lift_grid({grid}), lift_block({blk});",
+                 "const size_t lift_threads = (size_t)lift_grid.x * lift_grid.y * lift_grid.z * lift_block.x * "
+                 "lift_block.y * lift_block.z;"]
+        sizes = [f"lift_threads * (size_t)lift_imax(1L, (long)({size})) * sizeof({elem})" for elem, size in k.scratch]
+        for i, n in enumerate(sizes):
+            lines += [f"char *lift_s{i} = 0;", f"LIFT_CHECK(lift_malloc(&lift_s{i}, {n}));"]
+        lines.append(call.replace(f"dim3({grid}), dim3({blk})", "lift_grid, lift_block"))
+        lines += [f"LIFT_CHECK(lift_free(lift_s{i}, {n}));" for i, n in enumerate(sizes)]
+        return lines
+
+    def _kernel_source(self, k: _Kernel) -> str:
+        tparams, params, top, tail = [], [], [], []
+        for i, a in enumerate(k.args):
+            t = f"LIFT_T{i}"
+            tparams.append(f"typename {t}")
+            if a.kind in ("array", "value"):
+                params.append(f"{t} {a.name}")
+            elif a.kind == "local":
+                params.append(f"lift_tag<{t}>")
+                top.append(f"{t} {a.name};")
+            elif a.kind == "acc":
+                params.append(f"{t} *lift_acc{a.slot}")
+                if a.op in ("min", "max"):
+                    init = f"lift_init{a.slot}"
+                elif a.op == "*":
+                    init = f"({t})1"
+                elif a.op == "&":
+                    init = f"({t})~({t})0"
+                else:
+                    init = f"({t})0"
+                top.append(f"{t} {a.name} = {init};")
+                tail.append(f"lift_block_reduce({REDUCTION_OPS[a.op]}(), lift_acc{a.slot}, {a.name});")
+            elif a.kind == "init":
+                params.append(f"{t} lift_init{a.slot}")
+        d = len(k.maps)
+        params += [f"char *lift_scratch{i}" for i in range(len(k.scratch))]
+        params += [f"long lift_n{i}" for i in range(d)]
+        lines = [f"/* {comment_text(k.comment)} */"]
+        if tparams:
+            lines.append(f"template <{', '.join(tparams)}>")
+        # static: a kernel of the same name in another file of the program is another kernel
+        lines.append(f"static __global__ void {k.name}({', '.join(params) or 'void'})")
+        lines.append("{")
+        lines += ["    " + x for x in top]
+        if k.serial:
+            lines.append("    {")
+            lines.append(_indent(k.body, "        "))
+            lines.append("    }")
+        else:
+            axes = AXES[d]
+            for i, axis in enumerate(axes):
+                ind = "    " * (i + 1)
+                lines.append(f"{ind}for (long lift_t{i} = (long)blockIdx.{axis} * blockDim.{axis} + threadIdx.{axis}; "
+                             f"lift_t{i} < lift_n{i}; lift_t{i} += (long)gridDim.{axis} * blockDim.{axis})"
+                             + (" {" if i == d - 1 else ""))
+            ind = "    " * (d + 1)
+            lines += [ind + x for x in k.assigns]
+            lines.append(ind + "{")
+            lines.append(_indent(k.body, ind + "    "))
+            lines.append(ind + "}")
+            lines.append("    " * d + "}")
+        lines += ["    " + x for x in tail]
+        lines.append("}")
+        return "\n".join(lines)

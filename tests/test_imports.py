@@ -1,0 +1,87 @@
+"""The modules of lifter import each other without a circle.
+
+A circle (graph/export.py once imported cli.py, which imports the whole pipeline) makes the
+layers one knot: a module of it works only when another was imported first, and a function-level
+import hides it until that function runs. So every `import` statement of lifter/ counts, also
+those inside functions; and every module (those the pipeline never loads too) must import in a
+fresh interpreter, dependencies first.
+"""
+from __future__ import annotations
+
+import ast
+import pathlib
+import subprocess
+import sys
+
+import networkx as nx
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent / "lifter"
+
+
+def _modules() -> dict[str, pathlib.Path]:
+    out = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def _imported(name: str, path: pathlib.Path, modules: dict[str, pathlib.Path]) -> set[str]:
+    """The lifter modules `path` names in its import statements (a `from p import x` names the
+    module p.x where there is one, else p). A package's __init__ that runs before its modules
+    is not counted: it is not what the statement asks for."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(parts + ([node.module] if node.module else []))
+            found.update(f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names)
+    return {m for m in found if m in modules and m != name}
+
+
+def import_graph() -> nx.DiGraph:
+    """An edge a -> b where module a imports module b."""
+    modules = _modules()
+    graph = nx.DiGraph()
+    for name, path in modules.items():
+        graph.add_node(name)
+        graph.add_edges_from((name, other) for other in _imported(name, path, modules))
+    return graph
+
+
+def test_the_import_graph_sees_imports():
+    """The graph is built from the statements (a check that finds nothing proves nothing)."""
+    graph = import_graph()
+    assert graph.has_edge("lifter.cli", "lifter.files")
+    assert graph.has_edge("lifter.graph.export", "lifter.files")  # a function-level import
+    assert graph.has_edge("lifter.backend.cuda", "lifter.backend.cuda_data")
+
+
+def test_no_import_circle():
+    cycles = list(nx.simple_cycles(import_graph()))
+    assert not cycles, "import circles: " + "; ".join(" -> ".join(c + c[:1]) for c in cycles)
+
+
+def test_every_module_imports_in_dependency_order():
+    """In a fresh interpreter, every module imports, each after the modules it imports (lifter's
+    __init__ loads the pipeline first: this also covers modules the pipeline never loads).
+    `lifter.__main__` runs the command when imported, so it is left out."""
+    order = [m for m in reversed(list(nx.topological_sort(import_graph()))) if m != "lifter.__main__"]
+    code = "import importlib\nfor name in %r:\n    importlib.import_module(name)\n" % order
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                          cwd=ROOT.parent)
+    assert done.returncode == 0, done.stderr
+
+
+def test_no_module_over_800_lines():
+    """The project's limit: a module longer than this has more than one job (split it along its seams)."""
+    long = {name: n for name, path in _modules().items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 800}
+    assert not long, long
