@@ -10,6 +10,8 @@ every rank runs, sees the original's values. Everything else is the OpenMP backe
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import networkx as nx
 
 from lifter.backend.edits import Insertion, apply, before_statement, line_start
@@ -134,7 +136,10 @@ def _block_loop(text: str, spans: Spans, m: MapScope, lower: str, upper: str, ha
     lines.append(f"{indent}    long lift_lo, lift_hi; "
                  f"lift_mpi_block({lower}, ({upper}) + 1, "
                  f"lift_mpi_rank, &lift_lo, &lift_hi);")
-    lines.append(f"{indent}    {pragma(m)}")
+    # a plan versioned for profitability only (no guard: mpi_plan.py) keeps its work test as `if`
+    directive = pragma(replace(m, plan=replace(m.plan, versioned=False, condition=m.plan.work))
+                       if m.plan.versioned else m)
+    lines.append(f"{indent}    {directive}")
     lines.append(f"{indent}    for ({init}; {m.var} < lift_hi;{parts[2]}){text[whole.header_end:whole.end]}")
     lines.append(f"{indent}}}")
     return "\n".join(lines)

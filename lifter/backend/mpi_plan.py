@@ -52,6 +52,7 @@ class Distributed:
     upper: str
     writes: dict[str, Rows] = field(default_factory=dict)  # container -> rows its block writes
     reads: dict[str, Rows] = field(default_factory=dict)  # container -> rows its block reads
+    unplain: dict[str, str] = field(default_factory=dict)  # read without row intervals: container -> text
 
 
 @dataclass
@@ -93,14 +94,10 @@ def plan_region(g: nx.MultiDiGraph) -> tuple[RegionPlan | None, str]:
             if c in writers:
                 return None, f"'{region.containers[c].name}' is written by two distributed loops"
             writers[c] = d.map_id
-    for u in units:
-        if u not in distributed and set(_written(region, g, u)) & set(writers):
-            # a replicated unit writing a distributed array keeps every copy right only where it
-            # writes whole rows other ranks do not own later: not worth proving; stay replicated
-            return None, f"'{region.containers[next(iter(set(_written(region, g, u)) & set(writers)))].name}' " \
-                         "is also written outside the distributed loops"
-    if time_loop is not None and len(units) == 1 and not distributed:
-        return None, why
+    for d in distributed.values():
+        for c, text in d.unplain.items():
+            if c in writers or region.containers[c].kind not in ("array", "pointer"):
+                return None, f"the rows '{text}' reads are not an interval of the block"
     names = {c: region.containers[c].name for c in writers}
     reads = {u: _read(region, g, u) for u in units if u not in distributed}
     return RegionPlan(units, time_loop, distributed, names, reads), ""
@@ -110,8 +107,12 @@ def _distribute(g: nx.MultiDiGraph, region, m: MapScope, time_loop: str | None) 
     plan = m.plan
     if plan is None:
         return None, f"the loop over '{m.var}' has no parallel plan ({m.not_parallelized or 'too little work'})"
-    if plan.guard or plan.versioned or plan.scratch or plan.lastprivate or plan.reductions or plan.sections:
-        return None, f"the loop over '{m.var}' needs a run-time test, a reduction or last values"
+    if plan.guard:
+        return None, f"the loop over '{m.var}' is parallel only under a run-time test ({plan.guard})"
+    if plan.reductions or plan.sections:
+        return None, f"the loop over '{m.var}' reduces into {', '.join(x for x, _ in plan.reductions)}"
+    if plan.lastprivate or plan.scratch:
+        return None, f"the loop over '{m.var}' has last values or private buffers"
     if m.step != 1 or m.decreasing or m.offset is None or m.span is None:
         return None, f"the loop over '{m.var}' does not step by 1 upwards"
     loop = region.loops[m.id]
@@ -126,28 +127,40 @@ def _distribute(g: nx.MultiDiGraph, region, m: MapScope, time_loop: str | None) 
     context = f"{isl_name('lift_lo')} >= ({loop.lower}) and {isl_name('lift_hi')} <= ({loop.upper}) + 1 " \
               f"and {isl_name('lift_lo')} < {isl_name('lift_hi')}"
     ranges: dict[tuple[str, bool], isl.Set] = {}
+    shifts: dict[str, int] = {}  # container -> c, where iteration v writes row v + c
     for sid in region.statements_inside(m.id):
         for acc in region.statements[sid].accesses:
             c = region.containers[acc.container]
             if c.kind == "scalar":
-                if acc.is_write and c.name not in plan.private:
+                if acc.is_write and c.name not in plan.private and c.declared_in not in region.loops_inside(m.id):
                     return None, f"the loop over '{m.var}' writes the scalar '{c.name}'"
                 continue
-            if c.kind not in ("array", "pointer") or c.field or not c.name.isidentifier():
-                return None, f"the loop over '{m.var}' touches '{c.name}', which is not a plain array"
-            if acc.text.count("[") != c.ndim:
-                return None, f"'{acc.text}' is not subscripted once per dimension"
-            if acc.is_write and not _row_per_iteration(acc.relation, loop.depth):
-                return None, f"'{acc.text}' does not write one row per iteration of '{m.var}'"
+            plain = c.kind in ("array", "pointer") and not c.field and c.name.isidentifier() \
+                and acc.text.count("[") == c.ndim
+            if not plain and not acc.is_write:  # fine unless a distributed loop writes it (plan_region)
+                d.unplain[acc.container] = acc.text
+                continue
+            if not plain:
+                return None, f"'{acc.text}' is not a plain array subscripted once per dimension"
+            if acc.is_write:
+                shift = _row_shift(acc.relation, loop.depth)
+                if shift is None:
+                    return None, f"'{acc.text}' does not write one row per iteration of '{m.var}'"
+                if shifts.setdefault(acc.container, shift) != shift:
+                    return None, f"the loop over '{m.var}' writes two different rows of '{c.name}'"
             rng = _block_range(acc.relation, loop.depth, context)
+            if rng is None and not acc.is_write:
+                d.unplain[acc.container] = acc.text
+                continue
             if rng is None:
                 return None, f"the rows of '{acc.text}' are not an affine interval of the block"
             key = (acc.container, acc.is_write)
-            if acc.is_write and key in ranges and not ranges[key].is_equal(rng):
-                return None, f"the loop over '{m.var}' writes two different rows of '{c.name}'"
             ranges[key] = rng if key not in ranges else ranges[key].union(rng)
     for (container, is_write), rng in ranges.items():
         rows = _rows(rng)
+        if rows is None and not is_write:
+            d.unplain[container] = region.containers[container].name
+            continue
         if rows is None:
             return None, f"the rows of '{region.containers[container].name}' are not an affine interval of the block"
         (d.writes if is_write else d.reads)[container] = rows
@@ -214,9 +227,9 @@ def _rows(rng: isl.Set) -> Rows | None:
     return Rows(first, last)
 
 
-def _row_per_iteration(relation: isl.Map, depth: int) -> bool:
-    """Each iteration of the map's variable v writes one row, v + c (c constant), so the rows
-    the ranks' blocks write do not overlap."""
+def _row_shift(relation: isl.Map, depth: int) -> int | None:
+    """c where each iteration of the map's variable v writes the one row v + c (c constant), so
+    the rows the ranks' blocks write do not overlap; None otherwise."""
     r = relation.project_out(isl.dim_type.in_, depth + 1, relation.dim(isl.dim_type.in_) - depth - 1)
     r = r.project_out(isl.dim_type.in_, 0, depth)
     r = r.project_out(isl.dim_type.out, 1, r.dim(isl.dim_type.out) - 1)
@@ -225,11 +238,14 @@ def _row_per_iteration(relation: isl.Map, depth: int) -> bool:
             r = r.reset_tuple_id(kind)
     try:
         if not r.is_single_valued():
-            return False
+            return None
         deltas = r.deltas()
-        return deltas.is_singleton() and deltas.dim_max(0).is_cst()
+        if not deltas.is_singleton():
+            return None
+        shift = deltas.dim_max(0)
+        return shift.get_pieces()[0][1].get_constant_val().to_python() if shift.is_cst() else None
     except isl.Error:
-        return False
+        return None
 
 
 def _accesses(region, g: nx.MultiDiGraph, unit: str):
@@ -237,10 +253,6 @@ def _accesses(region, g: nx.MultiDiGraph, unit: str):
     sids = region.statements_inside(unit) if isinstance(node, MapScope) else [unit]
     for sid in sids:
         yield from region.statements[sid].accesses
-
-
-def _written(region, g: nx.MultiDiGraph, unit: str) -> list[str]:
-    return [a.container for a in _accesses(region, g, unit) if a.is_write]
 
 
 def _read(region, g: nx.MultiDiGraph, unit: str) -> set[str]:
