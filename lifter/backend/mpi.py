@@ -15,7 +15,7 @@ from dataclasses import replace
 import networkx as nx
 
 from lifter.backend.edits import Insertion, apply, before_statement, line_start
-from lifter.backend.mpi_plan import RegionPlan, plan_region
+from lifter.backend.mpi_plan import MPI_OPS, Distributed, RegionPlan, plan_region
 from lifter.backend.mpi_runtime import PRELUDE, exchange, table_line
 from lifter.backend.openmp import annotate_map, pragma
 from lifter.frontend.source import SourceFile
@@ -86,7 +86,7 @@ def _walk(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans, pending
                               table_line("need", d.lower, d.upper, d.reads[c].first, d.reads[c].last), "halo")
                      for c in sorted(set(d.reads) & pending) if not _own_rows(plan, d, c)]
             if out is not None:
-                loop = _block_loop(text, spans, node, d.lower, d.upper, halos)
+                loop = _block_loop(text, spans, node, d, halos)
                 if loop is None:
                     return False
                 out[1].append((node.span[0], node.span[1], loop))
@@ -120,7 +120,7 @@ def _have(plan: RegionPlan, container: str) -> str:
     return table_line("have", d.lower, d.upper, rows.first, rows.last)
 
 
-def _block_loop(text: str, spans: Spans, m: MapScope, lower: str, upper: str, halos: list[str]) -> str | None:
+def _block_loop(text: str, spans: Spans, m: MapScope, d: Distributed, halos: list[str]) -> str | None:
     """The map's loop over this rank's block, after its halo exchanges, as one compound statement."""
     try:
         whole = spans.for_span(m.offset)
@@ -134,15 +134,31 @@ def _block_loop(text: str, spans: Spans, m: MapScope, lower: str, upper: str, ha
     indent = _indent(text, whole.start)
     lines = [f"{{ {MARK}"] + [f"{indent}    {h}" for h in halos]
     lines.append(f"{indent}    long lift_lo, lift_hi; "
-                 f"lift_mpi_block({lower}, ({upper}) + 1, "
+                 f"lift_mpi_block({d.lower}, ({d.upper}) + 1, "
                  f"lift_mpi_rank, &lift_lo, &lift_hi);")
     # a plan versioned for profitability only (no guard: mpi_plan.py) keeps its work test as `if`
     directive = pragma(replace(m, plan=replace(m.plan, versioned=False, condition=m.plan.work))
                        if m.plan.versioned else m)
+    starts, ends = _reductions(d)
+    lines += [f"{indent}    {line}" for line in starts]
     lines.append(f"{indent}    {directive}")
     lines.append(f"{indent}    for ({init}; {m.var} < lift_hi;{parts[2]}){text[whole.header_end:whole.end]}")
+    lines += [f"{indent}    {line}" for line in ends]
     lines.append(f"{indent}}}")
     return "\n".join(lines)
+
+
+def _reductions(d: Distributed) -> tuple[list[str], list[str]]:
+    """Each rank reduces its block from the identity; MPI_Allreduce joins the partial results and
+    the value before the loop (an idempotent operator reduces the value itself on every rank)."""
+    starts, ends = [], []
+    for name, op, kind in d.reductions:
+        mpi_op, identity, join = MPI_OPS[op]
+        ends.append(f"MPI_Allreduce(MPI_IN_PLACE, &{name}, 1, {kind}, {mpi_op}, MPI_COMM_WORLD);")
+        if identity is not None:
+            starts.append(f"__typeof__({name}) lift_before_{name} = {name}; {name} = {identity};")
+            ends[-1] += f" {name} = lift_before_{name} {join} {name};"
+    return starts, ends
 
 
 def _indent(text: str, offset: int) -> str:

@@ -18,8 +18,8 @@ Restrictions (a region outside them runs replicated, with a remark saying why): 
 writer per array in a region (so the owner of a row is fixed), block bounds free of the time
 loop's variable (so ownership is the same every step), arrays named by a plain identifier whose
 subscripts are as many as its dimensions (rows are `&A[r]`, `sizeof A[0]` bytes apart), no
-scalar reductions and no lastprivate scalars in a distributed map (their values would be the
-last rank's or one rank's partial result).
+array reductions and no lastprivate scalars in a distributed map (their values would be one
+rank's); scalar reductions become `MPI_Allreduce` after the loop.
 """
 from __future__ import annotations
 
@@ -32,6 +32,16 @@ from lifter.analysis.affine import isl_name
 from lifter.graph.nodes import STATE, AccessNode, MapScope, Tasklet, scope_children
 from lifter.graph.ranges import pw_to_c
 
+# A reduction's MPI operator, and for those that are not idempotent the identity each rank starts
+# from and how the total joins the value before the loop (idempotent ones reduce the value itself).
+MPI_OPS = {"+": ("MPI_SUM", "0", "+"), "-": ("MPI_SUM", "0", "+"), "*": ("MPI_PROD", "1", "*"),
+           "max": ("MPI_MAX", None, None), "min": ("MPI_MIN", None, None),
+           "&": ("MPI_BAND", None, None), "|": ("MPI_BOR", None, None), "^": ("MPI_BXOR", "0", "^"),
+           "&&": ("MPI_LAND", None, None), "||": ("MPI_LOR", None, None)}
+MPI_TYPES = {"double": "MPI_DOUBLE", "float": "MPI_FLOAT", "long double": "MPI_LONG_DOUBLE", "int": "MPI_INT",
+             "long": "MPI_LONG", "long long": "MPI_LONG_LONG", "unsigned": "MPI_UNSIGNED",
+             "unsigned int": "MPI_UNSIGNED", "unsigned long": "MPI_UNSIGNED_LONG",
+             "unsigned long long": "MPI_UNSIGNED_LONG_LONG", "short": "MPI_SHORT", "char": "MPI_CHAR"}
 LO, HI = "v_lift_lo", "v_lift_hi"  # isl names of the block's bounds; C: lift_lo, lift_hi (exclusive)
 
 
@@ -53,6 +63,7 @@ class Distributed:
     writes: dict[str, Rows] = field(default_factory=dict)  # container -> rows its block writes
     reads: dict[str, Rows] = field(default_factory=dict)  # container -> rows its block reads
     unplain: dict[str, str] = field(default_factory=dict)  # read without row intervals: container -> text
+    reductions: list[tuple[str, str, str]] = field(default_factory=list)  # (scalar, operator, MPI type)
 
 
 @dataclass
@@ -109,8 +120,15 @@ def _distribute(g: nx.MultiDiGraph, region, m: MapScope, time_loop: str | None) 
         return None, f"the loop over '{m.var}' has no parallel plan ({m.not_parallelized or 'too little work'})"
     if plan.guard:
         return None, f"the loop over '{m.var}' is parallel only under a run-time test ({plan.guard})"
-    if plan.reductions or plan.sections:
-        return None, f"the loop over '{m.var}' reduces into {', '.join(x for x, _ in plan.reductions)}"
+    if plan.sections:
+        return None, f"the loop over '{m.var}' reduces into an array section"
+    reductions = []
+    for name, op in plan.reductions:
+        scalar = [c for c in region.containers.values() if c.name == name and c.kind == "scalar"]
+        kind = MPI_TYPES.get(scalar[0].element) if len(scalar) == 1 else None
+        if op not in MPI_OPS or kind is None:
+            return None, f"the loop over '{m.var}' reduces into '{name}' with no MPI reduction for it"
+        reductions.append((name, op, kind))
     if plan.lastprivate or plan.scratch:
         return None, f"the loop over '{m.var}' has last values or private buffers"
     if m.step != 1 or m.decreasing or m.offset is None or m.span is None:
@@ -123,7 +141,7 @@ def _distribute(g: nx.MultiDiGraph, region, m: MapScope, time_loop: str | None) 
     outer = _outer_names(region, m.id)
     if any(_mentions(symbols, b, outer) for b in (loop.lower, loop.upper)):
         return None, f"the bounds of the loop over '{m.var}' change with the time loop"
-    d = Distributed(m.id, lower, upper)
+    d = Distributed(m.id, lower, upper, reductions=reductions)
     context = f"{isl_name('lift_lo')} >= ({loop.lower}) and {isl_name('lift_hi')} <= ({loop.upper}) + 1 " \
               f"and {isl_name('lift_lo')} < {isl_name('lift_hi')}"
     ranges: dict[tuple[str, bool], isl.Set] = {}
@@ -132,7 +150,8 @@ def _distribute(g: nx.MultiDiGraph, region, m: MapScope, time_loop: str | None) 
         for acc in region.statements[sid].accesses:
             c = region.containers[acc.container]
             if c.kind == "scalar":
-                if acc.is_write and c.name not in plan.private and c.declared_in not in region.loops_inside(m.id):
+                if acc.is_write and c.name not in plan.private and c.name not in dict(plan.reductions) \
+                        and c.declared_in not in region.loops_inside(m.id):
                     return None, f"the loop over '{m.var}' writes the scalar '{c.name}'"
                 continue
             plain = c.kind in ("array", "pointer") and not c.field and c.name.isidentifier() \
