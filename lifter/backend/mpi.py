@@ -54,6 +54,8 @@ def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
 
 def _region_edits(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans):
     """(insertions, replacements) for a distributed region, or None where its text cannot take them."""
+    if "span" not in g.graph:
+        return None
     region_start, region_end = g.graph["span"]
     if plan.time_loop is not None:
         try:

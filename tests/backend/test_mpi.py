@@ -161,3 +161,30 @@ def test_region_that_cannot_be_distributed_runs_replicated_with_a_remark():
     assert "runs replicated on every MPI rank" in result.loops[0]["remark"]
     assert "MPI_Isend" in result.output  # the runtime is there, unused
     assert "lift_mpi_block(" not in result.output.split("void f(")[1]
+
+
+def test_pointer_swap_in_the_time_loop_keeps_the_region_replicated(tmp_path):
+    """After `a = b`, the rows a rank owns of `a` are in the other buffer: no distribution."""
+    source = tmp_path / "swap.c"
+    source.write_text(
+        "#include <stdio.h>\n#include <stdlib.h>\n"
+        "static void step(int n, int T, double *restrict a, double *restrict b) {\n"
+        "    for (int t = 0; t < T; t++) {\n"
+        "        for (int i = 1; i < n - 1; i++)\n"
+        "            b[i] = 0.5 * (a[i - 1] + a[i + 1]);\n"
+        "        double *tmp = a; a = b; b = tmp;\n"
+        "    }\n"
+        "    printf(\"%f %f\\n\", a[n / 2], b[n / 3]);\n"
+        "}\n"
+        "int main(void) {\n"
+        "    int n = 100;\n"
+        "    double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);\n"
+        "    if (!a || !b) return 1;\n"
+        "    for (int i = 0; i < n; i++) a[i] = b[i] = i % 7;\n"
+        "    step(n, 10, a, b);\n"
+        "    return 0;\n"
+        "}\n")
+    compile_c(source, tmp_path / "orig", ["-O2"])
+    exe, loops = lift_mpi(source, tmp_path)
+    assert "changes where" in next(e for e in loops if e["line"] == 4)["remark"]
+    assert run_mpi(exe, 2)[0] == run(tmp_path / "orig")
