@@ -188,3 +188,12 @@ def test_pointer_swap_in_the_time_loop_keeps_the_region_replicated(tmp_path):
     exe, loops = lift_mpi(source, tmp_path)
     assert "changes where" in next(e for e in loops if e["line"] == 4)["remark"]
     assert run_mpi(exe, 2)[0] == run(tmp_path / "orig")
+
+
+def test_command_line_picks_the_target_from_the_mpi_extension(tmp_path):
+    from tests.cli_runner import lift as lift_command
+    out = tmp_path / "jacobi2d.mpi.c"
+    done = lift_command(CORPUS / "stencils/jacobi2d.c", "-o", out)
+    assert done.code == 0, done.stderr
+    assert "#include <mpi.h>" in out.read_text() and "lift_mpi_setup();" in out.read_text()
+    assert lift_command(CORPUS / "stencils/jacobi2d.c", "--target", "mpi").stdout.startswith(b"#include <mpi.h>")
