@@ -49,7 +49,21 @@ def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         replacements += edits[1]
     insertions += _setup(spans)
     out = apply(text, insertions, replacements)
-    return PRELUDE + helper_definitions(out) + out
+    head = _prelude_offset(spans)
+    return out[:head] + PRELUDE + helper_definitions(out) + out[head:]
+
+
+def _prelude_offset(spans: Spans) -> int:
+    """Where the runtime goes: after the directives and comments the file starts with (feature-test
+    macros such as `_POSIX_C_SOURCE` must precede every system header), unless a conditional
+    directive is still open there; then first thing in the file."""
+    depth = 0
+    for tok in spans.tokens:
+        if tok.kind != "directive":
+            return line_start(spans.text, tok.start) if depth == 0 else 0
+        word = tok.text.lstrip()[1:].lstrip()
+        depth += word.startswith("if") - word.startswith("endif")
+    return len(spans.text) if depth == 0 else 0
 
 
 def _region_edits(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans):
@@ -132,7 +146,10 @@ def _block_loop(text: str, spans: Spans, m: MapScope, d: Distributed, halos: lis
     parts = header[header.index("(") + 1:-1].split(";")
     if len(parts) != 3 or parts[0].count("=") != 1 or "," in parts[0]:
         return None
-    init = parts[0][:parts[0].index("=")].rstrip() + " = lift_lo"
+    # the bounds as written stay in the header, unevaluated, so that their names stay used (-Wall)
+    lhs, rhs = parts[0].split("=")
+    init = f"{lhs.rstrip()} = (sizeof({rhs.strip()}) ? lift_lo : lift_lo)"
+    test = f"{m.var} < (sizeof({parts[1].strip()}) ? lift_hi : lift_hi)"
     indent = _indent(text, whole.start)
     lines = [f"{{ {MARK}"] + [f"{indent}    {h}" for h in halos]
     lines.append(f"{indent}    long lift_lo, lift_hi; "
@@ -144,7 +161,7 @@ def _block_loop(text: str, spans: Spans, m: MapScope, d: Distributed, halos: lis
     starts, ends = _reductions(d)
     lines += [f"{indent}    {line}" for line in starts]
     lines.append(f"{indent}    {directive}")
-    lines.append(f"{indent}    for ({init}; {m.var} < lift_hi;{parts[2]}){text[whole.header_end:whole.end]}")
+    lines.append(f"{indent}    for ({init}; {test};{parts[2]}){text[whole.header_end:whole.end]}")
     lines += [f"{indent}    {line}" for line in ends]
     lines.append(f"{indent}}}")
     return "\n".join(lines)
