@@ -17,7 +17,7 @@ reads an array another rank may have written since the last exchange.
 Restrictions (a region outside them runs replicated, with a remark saying why): one distributed
 writer per array in a region (so the owner of a row is fixed), block bounds free of the time
 loop's variable (so ownership is the same every step), no `a = b;` of a distributed array's
-pointer and no gather under an `if` in the region, arrays named by a plain identifier whose
+pointer and no unit under an `if` in the region, arrays named by a plain identifier whose
 subscripts are as many as its dimensions (rows are `&A[r]`, `sizeof A[0]` bytes apart), no
 array reductions and no lastprivate scalars in a distributed map (their values would be one
 rank's); scalar reductions become `MPI_Allreduce` after the loop.
@@ -111,8 +111,8 @@ def plan_region(g: nx.MultiDiGraph) -> tuple[RegionPlan | None, str]:
                  and a.text.count("[") != region.containers[a.container].ndim]
         if moved:  # `a = b;`: the name stands for another buffer afterwards (a swap)
             return None, f"'{moved[0].text}' changes where '{region.containers[moved[0].container].name}' points"
-        if u not in distributed and g.nodes[u]["node"].conditions:
-            return None, "a loop or statement of it runs under an 'if'"
+        if g.nodes[u]["node"].conditions:  # ranks would have to agree on it, and a gather under it
+            return None, "a loop or statement of it runs under an 'if'"  # may not run: keep it simple
     for d in distributed.values():
         for c, text in d.unplain.items():
             if c in writers or region.containers[c].kind not in ("array", "pointer"):
