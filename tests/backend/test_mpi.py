@@ -196,4 +196,4 @@ def test_command_line_picks_the_target_from_the_mpi_extension(tmp_path):
     done = lift_command(CORPUS / "stencils/jacobi2d.c", "-o", out)
     assert done.code == 0, done.stderr
     assert "#include <mpi.h>" in out.read_text() and "lift_mpi_setup();" in out.read_text()
-    assert lift_command(CORPUS / "stencils/jacobi2d.c", "--target", "mpi").stdout.startswith(b"#include <mpi.h>")
+    assert b"#include <mpi.h>" in lift_command(CORPUS / "stencils/jacobi2d.c", "--target", "mpi").stdout
