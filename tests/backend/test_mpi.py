@@ -197,3 +197,13 @@ def test_command_line_picks_the_target_from_the_mpi_extension(tmp_path):
     assert done.code == 0, done.stderr
     assert "#include <mpi.h>" in out.read_text() and "lift_mpi_setup();" in out.read_text()
     assert b"#include <mpi.h>" in lift_command(CORPUS / "stencils/jacobi2d.c", "--target", "mpi").stdout
+
+
+def test_runtime_follows_the_feature_test_macros(tmp_path):
+    """`_POSIX_C_SOURCE` must precede every system header, the MPI runtime's too."""
+    source = tmp_path / "posix.c"
+    source.write_text("/* a program */\n#define _POSIX_C_SOURCE 199309L\n#include <time.h>\n#include <stdio.h>\n"
+                      "int main(void) {\n    struct timespec ts;\n    clock_gettime(CLOCK_MONOTONIC, &ts);\n"
+                      "    printf(\"%d\\n\", ts.tv_sec >= 0);\n    return 0;\n}\n")
+    exe, _ = lift_mpi(source, tmp_path)
+    assert run_mpi(exe, 2)[0] == "1\n"
