@@ -66,6 +66,8 @@ def target_for(output: str | None, target: str | None) -> str:
         return target
     if output and output.endswith(".cu"):
         return "cuda"
+    if output and output.endswith(".mpi.c"):
+        return "mpi"
     return "openmp"
 
 
@@ -84,8 +86,9 @@ def _same_file(a: str, b: str) -> bool:
                    "keeping paths relative to the current directory (src/x.c -> OUTDIR/src/x.c; "
                    ".cu with --target cuda). Inputs outside the current directory keep their paths "
                    "relative to the deepest directory they share. Never writes outside OUTDIR or over an input.")
-@click.option("--target", type=click.Choice(["openmp", "cuda"]),
-              help="Code to emit. Default: from the output's extension (.cu: cuda, otherwise openmp).")
+@click.option("--target", type=click.Choice(["openmp", "cuda", "mpi"]),
+              help="Code to emit. Default: from the output's extension (.cu: cuda, .mpi.c: mpi, "
+                   "MPI + OpenMP C; otherwise openmp).")
 @click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="Add DIR to the include search path.")
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
 @click.option("-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro.")

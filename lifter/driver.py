@@ -14,7 +14,7 @@ from lifter.diagnostics import Diagnostic, LiftError
 from lifter.frontend import PreprocessOptions, SourceFile, load
 from lifter.frontend.source import check_text, read_source
 
-TARGETS = ("openmp", "cuda")
+TARGETS = ("openmp", "cuda", "mpi")
 
 # pycparser and the AST walkers recurse once per nesting level; deep but valid
 # programs must not crash Python, so the pipeline runs on a thread with a big stack.

@@ -75,6 +75,9 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                 entry["remark"] = f"loop over '{loop.var}' not parallelized{done}: {copies[0].reason or v.reason}"
             if any(m.parallel_region is not None for m in copies):
                 entry["remark"] += "; one parallel region encloses it, so threads start once, not per iteration"
+            mpi = [g.graph["mpi"][m.id] for m in copies if m.id in g.graph.get("mpi", {})]
+            if mpi:
+                entry["remark"] += f"; {mpi[0]}"
             entries.append(entry)
         entries += _inner_entries(source, region)
     for u in model.unlifted:

@@ -1,7 +1,8 @@
-"""Backends: transformed dataflow graphs -> C text (OpenMP C or CUDA C)."""
+"""Backends: transformed dataflow graphs -> C text (OpenMP C, MPI + OpenMP C or CUDA C)."""
 from __future__ import annotations
 
 from lifter.backend.cuda import emit_cuda
+from lifter.backend.mpi import emit_mpi
 from lifter.backend.openmp import emit_openmp
 from lifter.frontend.source import SourceFile
 
@@ -11,4 +12,6 @@ def emit(source: SourceFile, graphs, target: str, notes=()) -> str:
     a CUDA output renames."""
     if target == "openmp":
         return emit_openmp(source, graphs)
+    if target == "mpi":
+        return emit_mpi(source, graphs)
     return emit_cuda(source, graphs, notes)

@@ -85,12 +85,12 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
             replacements.append((start, end, "\n".join(lines)[len(indent):]))
             continue
         for child in scope_children(g, STATE):
-            _annotate(g, source.text, child, insertions, replacements)
+            annotate_map(g, source.text, child, insertions, replacements)
     out = apply(source.text, insertions, replacements)
     return helper_definitions(out) + out
 
 
-def _annotate(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[Insertion], replacements: list) -> None:
+def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[Insertion], replacements: list) -> None:
     """The directives for one map and the maps inside it, as edits of the user's text."""
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
@@ -114,7 +114,7 @@ def _annotate(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[Inse
     elif node.simd:
         insertions.append(before_statement(text, node.offset, simd_pragma(node)))
     for child in scope_children(g, node_id):
-        _annotate(g, text, child, insertions, replacements)
+        annotate_map(g, text, child, insertions, replacements)
 
 
 def _region(g: nx.MultiDiGraph, text: str, s: MapScope, insertions: list[Insertion], replacements: list) -> None:
@@ -122,7 +122,7 @@ def _region(g: nx.MultiDiGraph, text: str, s: MapScope, insertions: list[Inserti
     region = s.parallel_region
     inner: list[Insertion] = []
     for child in scope_children(g, s.id):
-        _annotate(g, text, child, inner, replacements)
+        annotate_map(g, text, child, inner, replacements)
     for run, nowait in zip(region.singles, region.nowait):
         first, last = g.nodes[run[0]]["node"].span[0], g.nodes[run[-1]]["node"].span[1]
         directive = f"#pragma omp single{' nowait' if nowait else ''} {MARK}"
