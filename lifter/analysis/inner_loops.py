@@ -49,7 +49,7 @@ def early_exits(region: Region, depth: int = 0) -> list[UnliftedLoop]:
     """The inner `for` loops of `region` that a break or continue of their own leaves early: each
     is an opaque leaf of the loops around it (which stay parallelizable), and stays sequential."""
     return [UnliftedLoop(stmt.node.coord.line, stmt.node.coord.column, region.function,
-                         depth + len(stmt.loops), header_var(stmt.node) or "", LEAVES_EARLY)
+                         depth + len(stmt.loops), header_var(stmt.node) or "", LEAVES_EARLY, "jump")
             for stmt in region.statements.values()
             if isinstance(stmt.node, c_ast.For) and stmt.opaque_reason == LEAVES_EARLY]
 

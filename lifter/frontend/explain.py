@@ -61,8 +61,8 @@ def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError
         why = _NESTED_WHY
     if why:
         return LiftError(d.path, d.line, d.column, f"{d.message}: {why}")
-    if token and before["what"] == "syntax error" and d.column and not line[:d.column - 1].strip() and _STATEMENT_START.match(token) \
-            and token not in _NOT_AFTER_EXPRESSION:
+    if token and before["what"] == "syntax error" and d.column and not line[:d.column - 1].strip() \
+            and _STATEMENT_START.match(token) and token not in _NOT_AFTER_EXPRESSION:
         missing = _missing_semicolon(source, d.line, token)
         if missing is not None:
             return missing
