@@ -10,6 +10,7 @@ multiple of 8, the caret line likewise, so both stay aligned whatever the termin
 from __future__ import annotations
 
 import os
+import re
 
 from lifter.diagnostics import Diagnostic
 from lifter.frontend.source import ENCODING_ERRORS
@@ -18,10 +19,10 @@ COLOR_CHOICES = ("auto", "always", "never")
 # gcc's default GCC_COLORS: error=01;31:warning=01;35:note=01;36:caret=01;32:locus=01:quote=01
 _SEVERITY_COLOR = {"error": "01;31", "fatal error": "01;31", "warning": "01;35", "note": "01;36",
                    "remark": "01;32", "optimized": "01;32", "missed": "01;31"}
-_CARET_COLOR = "01;32"
 _FIXIT_COLOR = "32"
 _LOCUS_COLOR = "01"
 _TAB = 8
+_QUOTE = re.compile(r"'([^'\n]+)'")
 # Longer source lines are not shown (a minified file would flood the terminal).
 _MAX_SHOWN_LINE = 1000
 
@@ -81,11 +82,21 @@ def _header(d: Diagnostic, color: bool) -> str:
     where = d.path + (f":{d.line}" if d.line else "") + (f":{d.column}" if d.line and d.column else "")
     tag = f" [{d.option}]" if d.option else ""
     return (f"{_paint(where + ':', _LOCUS_COLOR, color)} "
-            f"{_paint(d.severity + ':', _SEVERITY_COLOR.get(d.severity, _LOCUS_COLOR), color)} {d.message}{tag}")
+            f"{_paint(d.severity + ': ', _severity_color(d), color)}{_quoted(d.message, color)}{tag}")
+
+
+def _quoted(message: str, color: bool) -> str:
+    """gcc's quote colour: what a message quotes ('x') in bold."""
+    return _QUOTE.sub(lambda m: f"'{_paint(m[1], _LOCUS_COLOR, True)}'", message) if color else message
+
+
+def _severity_color(d: Diagnostic) -> str:
+    return _SEVERITY_COLOR.get(d.severity, _LOCUS_COLOR)
 
 
 def _snippet(d: Diagnostic, sources: SourceLines, color: bool) -> list[str]:
-    """gcc's `  N | text` and `    | ^~~` lines, or nothing when the line is unknown."""
+    """gcc's `  N | text` and `    | ^~~` lines, or nothing when the line is unknown. In colour,
+    as gcc: the marks, and the characters above them, in the severity's colour."""
     if not d.line or not d.column:
         return []
     text = sources.line(d.path, d.line)
@@ -109,11 +120,23 @@ def _snippet(d: Diagnostic, sources: SourceLines, color: bool) -> list[str]:
     underline = "".join(marks).rstrip()
     gutter = f" {d.line:>4} | "
     blank = " " * (len(gutter) - 2) + "| "
-    under = "".join(_paint(run, _CARET_COLOR, color) if run[0] != " " else run for run in _runs(underline))
-    lines = [gutter + shown, blank + under]
+    paint = _severity_color(d)
+    lines = [gutter + _painted(shown, underline, paint, color), blank + _painted(underline, underline, paint, color)]
     if d.fixit:
         lines.append(blank + " " * caret + _paint(d.fixit, _FIXIT_COLOR, color))
     return lines
+
+
+def _painted(text: str, underline: str, code: str, color: bool) -> str:
+    """`text` with the stretches that are marked in `underline` painted (as is without colour)."""
+    if not color:
+        return text
+    out, k = [], 0
+    for run in _runs(underline):
+        piece = text[k:k + len(run)]
+        out.append(_paint(piece, code, True) if run[0] != " " else piece)
+        k += len(run)
+    return "".join(out) + text[k:]
 
 
 def _runs(text: str) -> list[str]:

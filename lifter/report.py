@@ -100,8 +100,10 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                 entry["remark"] = f"loop over '{loop.var}' is parallel but not parallelized{done}: {why}"
                 entry["reason"] = entry["reason"] or why
             else:
-                own = copies[0].reason and copies[0].reason != v.reason
-                code = "wavefront" if own and "wavefront" in entry["transformations"] else v.code or "not-modelable"
+                if v.parallel:  # parallel as written, sequential in the nest the transformations made
+                    code = "wavefront" if "wavefront" in entry["transformations"] else "transformed"
+                else:
+                    code = v.code or "not-modelable"
                 entry["remark"] = f"loop over '{loop.var}' not parallelized{done}: {copies[0].reason or v.reason}"
             if any(m.parallel_region is not None for m in copies):
                 entry["remark"] += "; one parallel region encloses it, so threads start once, not per iteration"
