@@ -29,6 +29,7 @@ from lifter.frontend.preprocess import PreprocessOptions, preprocess_only
 from lifter.frontend.source import ENCODING_ERRORS, MAX_SOURCE_BYTES, SourceFile, check_text, read_source
 from lifter.remarks import RemarkOptionError, RemarkSelection, gcc_line, remark
 from lifter.report import REPORT_VERSION, report_document
+from lifter.report_html import report_html
 from lifter.transform.tiling import MAX_TILE_SIZE
 
 # cc flags that do not change preprocessing: accepted so `lift $(CFLAGS) ...` works.
@@ -136,6 +137,7 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("--tile-sizes", "tile_sizes", metavar="A,B,C", callback=lambda ctx, param, value: _sizes(value),
               help="Tile sizes, outermost loop first.")
 @click.option("--report", "report_path", metavar="FILE", help="Write the per-loop verdicts as JSON.")
+@click.option("--report-html", "html_path", metavar="FILE", help="Write the source with each loop's verdict.")
 @click.option("-v", "--remarks", "remarks", is_flag=True, help="Print every remark, one line each.")
 @click.option("--rpass", "rpass", multiple=True, metavar="REGEX",
               help="Remarks of loops transformed.")
@@ -164,8 +166,9 @@ def _same_file(a: str, b: str) -> bool:
 @click.version_option(__version__, "--version", prog_name="lift")
 def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, after_dirs, defines, undefines,
          forced_includes, std, language, preprocess_only, opt_level, no_tile, no_fuse, no_unroll, assume_no_alias,
-         tile_sizes, report_path, remarks, rpass, rpass_missed, rpass_analysis, opt_info, color, graph_path, jobs,
-         fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd, dep_file, dep_targets, dep_quoted, dep_phony):
+         tile_sizes, report_path, html_path, remarks, rpass, rpass_missed, rpass_analysis, opt_info, color,
+         graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd, dep_file, dep_targets, dep_quoted,
+         dep_phony):
     """Lift sequential C loop nests into parallel OpenMP C or CUDA C.
 
     \b
@@ -198,17 +201,19 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
     locality = {"tile": not no_tile, "fuse": not no_fuse, "unroll": not no_unroll, "tile_sizes": tile_sizes,
                 "assume_no_alias": assume_no_alias}
     if outdir is not None:
-        if "-" in inputs or preprocess_only:
-            raise click.UsageError("-d OUTDIR lifts files: standard input ('-') and -E take a single input")
+        if "-" in inputs or preprocess_only or html_path:
+            raise click.UsageError("-d OUTDIR lifts files: standard input ('-'), -E and --report-html take a "
+                                   "single input")
         _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality, report_path, selection,
                     graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, deps)
         return
     if len(inputs) > 1:
         raise click.UsageError("several inputs need an output directory: give -d OUTDIR (or one input)")
     path = inputs[0]
-    source = _read_input(path)
     if preprocess_only:
-        _preprocess_only(source, preprocess, output)
+        if output not in (None, "-") and path != "-" and os.path.exists(output) and _same_file(path, output):
+            _fail(Diagnostic(output, 0, 0, "error", "output would overwrite the input"))
+        _preprocess_only(_read_input(path), preprocess, output)
         return
     options = LiftOptions(target=target_for(output, target), preprocess=preprocess, opt_level=opt_level,
                           **locality)
@@ -220,9 +225,10 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
                 raise click.UsageError("-MD/-MMD with output on standard output need -MT TARGET")
             deps.targets = [batch.make_quote(output)]
     for written in filter(None, (output if output != "-" else None, deps.file if deps else None,
-                                 report_path, graph_path)):
+                                 report_path, html_path, graph_path)):
         if path != "-" and os.path.exists(written) and _same_file(path, written):
             _fail(Diagnostic(written, 0, 0, "error", "output would overwrite the input"))
+    source = _read_input(path) if path == "-" or html_path else None
     try:
         if path == "-":
             result = lift_source(source.text, source.path, options)
@@ -239,6 +245,8 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
             write_graphs(result.graphs, graph_path)
         if report_path:
             write_atomically(report_path, json.dumps(report_document(result.loops), indent=2) + "\n")
+        if html_path:
+            write_atomically(html_path, report_html(source.path, source.text, result.loops))
         if output in (None, "-"):
             # Bytes, as they were read: non-UTF-8 text survives whatever stdout's encoding is.
             _write_out(result.output.encode("utf-8", errors=ENCODING_ERRORS))

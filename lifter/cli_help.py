@@ -14,7 +14,7 @@ GROUPS = [
     ("Input and preprocessing", ["inputs", "include_dirs", "system_dirs", "quote_dirs", "after_dirs", "defines",
                                  "undefines", "forced_includes", "std", "language", "preprocess_only"]),
     ("Optimization", ["opt_level", "target", "no_tile", "no_fuse", "no_unroll", "assume_no_alias", "tile_sizes"]),
-    ("Output and reports", ["output", "report_path", "remarks", "rpass", "rpass_missed", "rpass_analysis",
+    ("Output and reports", ["output", "report_path", "html_path", "remarks", "rpass", "rpass_missed", "rpass_analysis",
                             "opt_info", "color", "graph_path"]),
     ("Batch and make", ["outdir", "jobs", "fail_fast", "quiet", "cache_dir", "no_cache", "dep_md", "dep_mmd",
                         "dep_file", "dep_targets", "dep_quoted", "dep_phony"]),

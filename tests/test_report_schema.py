@@ -132,3 +132,50 @@ def test_the_schema_can_fail(in_root, tmp_path):
         else:
             missed["kind"] = "maybe"
         assert not VALIDATOR.is_valid(bad), broken
+
+
+HTML_SOURCE = """#include <stdio.h>
+void h(int n, double *restrict a, double *restrict b)
+{
+    for (int i = 1; i < n && a[0] < 1e9; i++)   /* while-like: a < b & c */
+        a[i] = a[i - 1] + b[i];
+}
+"""
+
+
+def test_html_view_has_the_source_and_each_loops_verdict(tmp_path):
+    from html.parser import HTMLParser
+
+    class Cells(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.rows, self.cell = [], None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self.rows.append((dict(attrs).get("class"), []))
+            elif tag == "td":
+                self.cell = ""
+
+        def handle_endtag(self, tag):
+            if tag == "td" and self.rows:
+                self.rows[-1][1].append(self.cell)
+                self.cell = None
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell += data
+
+    p = tmp_path / "h.c"
+    p.write_text(HTML_SOURCE)
+    r = lift(p, "-o", tmp_path / "o.c", "--report", tmp_path / "r.json", "--report-html", tmp_path / "h.html")
+    assert r.code == 0, r.stderr
+    parser = Cells()
+    parser.feed((tmp_path / "h.html").read_text())
+    source = [cells[1] for kind, cells in parser.rows if kind is None]
+    assert source == HTML_SOURCE.split("\n")  # every line, '<' and '&' as written
+    notes = [cells[1].replace("\xa0", " ") for kind, cells in parser.rows if kind == "r"]
+    loops = json.load(open(tmp_path / "r.json"))["loops"]
+    assert len(notes) == len(loops) == 1
+    assert notes[0].endswith(loops[0]["remark"]) and loops[0]["reason_code"] in notes[0]
+    assert lift(p, "-d", tmp_path / "out", "--report-html", tmp_path / "x.html").code == 1
