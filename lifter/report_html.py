@@ -36,8 +36,8 @@ def report_html(path: str, text: str, loops: list[dict]) -> str:
             rows.append(f'<tr class="r"><td class="n"></td><td>{indent}'
                         f'<span class="k {entry["kind"]}">{entry["kind"]}: {escape(", ".join(entry["passes"]))}'
                         f'</span>{code}{escape(entry["remark"])}</td></tr>')
-    counts = {k: sum(1 for e in loops if e["file"] == path and e["kind"] == k) for k in ("passed", "missed", "analysis")}
-    summary = ", ".join(f"{n} {k}" for k, n in counts.items())
+    mine = [e["kind"] for e in loops if e["file"] == path]
+    summary = ", ".join(f"{mine.count(k)} {k}" for k in ("passed", "missed", "analysis"))
     return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>lift: {escape(path)}</title>'
             f"<style>{_STYLE}</style></head>\n<body><h1>{escape(path)}</h1><p>{summary}</p>\n<table>\n"
             + "\n".join(rows) + "\n</table></body></html>\n")
