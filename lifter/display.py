@@ -13,7 +13,7 @@ import os
 import re
 
 from lifter.diagnostics import Diagnostic
-from lifter.frontend.source import ENCODING_ERRORS
+from lifter.frontend.source import ENCODING_ERRORS, MAX_SOURCE_BYTES
 
 COLOR_CHOICES = ("auto", "always", "never")
 # gcc's default GCC_COLORS: error=01;31:warning=01;35:note=01;36:caret=01;32:locus=01:quote=01
@@ -41,24 +41,31 @@ def use_color(choice: str, stream) -> bool:
 
 
 class SourceLines:
-    """The lines of the files diagnostics point into, read once each (a file that cannot be
-    read shows no source line: the located message alone is still right)."""
+    """The lines of the files diagnostics point into, each file read once (a file that cannot be
+    read shows no source line: the located message alone is still right). Only the text is kept,
+    not a list of its lines: a file of ten million empty lines must not cost gigabytes."""
 
     def __init__(self, known: dict[str, str] | None = None):
-        self._texts: dict[str, list[str] | None] = {p: t.split("\n") for p, t in (known or {}).items()}
+        self._texts: dict[str, str | None] = dict(known or {})
 
     def line(self, path: str, line: int) -> str | None:
         if path not in self._texts:
             try:
                 with open(path, "rb") as handle:
-                    data = handle.read(64 * 1024 * 1024)
-                self._texts[path] = data.decode("utf-8", errors=ENCODING_ERRORS).split("\n")
+                    data = handle.read(MAX_SOURCE_BYTES)
+                self._texts[path] = data.decode("utf-8", errors=ENCODING_ERRORS)
             except OSError:
                 self._texts[path] = None
-        lines = self._texts[path]
-        if lines is None or not 1 <= line <= len(lines):
+        text = self._texts[path]
+        if text is None or line < 1:
             return None
-        return lines[line - 1].rstrip("\r")
+        start = 0
+        for _ in range(line - 1):
+            start = text.find("\n", start) + 1
+            if start == 0:
+                return None
+        end = text.find("\n", start)
+        return text[start:end if end >= 0 else len(text)].rstrip("\r")
 
 
 def render(d: Diagnostic, sources: SourceLines, color: bool = False) -> str:
