@@ -27,7 +27,7 @@ PASS_OF = {"distribution": "distribute", "interchange": "interchange", "fusion":
 
 def report_document(loops: list[dict], **extra) -> dict:
     """The JSON report: its version, the tool, the loops (and, in batch mode, the files)."""
-    from lifter.batch import TOOL
+    from lifter.batch import TOOL  # here: the pipeline imports this module, batch imports the pipeline
 
     return {"version": REPORT_VERSION, "tool": TOOL, "loops": loops, **extra}
 
