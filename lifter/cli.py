@@ -1,10 +1,13 @@
 """The `lift` command: a thin layer over the Python API that behaves like a compiler driver.
 
-It takes cc's preprocessing flags (-I, -D, -U, -include, -std=) so it drops into
-a Makefile next to cc, and accepts and ignores flags that do not change
-preprocessing (-Wall, -march=native, -fopenmp, ...). Errors are printed as
-`path:line:col: error: message` with exit status 1; output files are written
-to a temporary file and renamed only on success, and never over an input.
+It takes cc's preprocessing flags (-I, -D, -U, -include, -std=, -isystem, -iquote,
+-idirafter, -x c, -E, `-` for standard input) so it drops into a Makefile next to cc,
+and accepts and ignores flags that do not change preprocessing (-Wall, -march=native,
+-fopenmp, ...). Errors are printed as gcc prints them (`path:line:col: error: message`,
+the source line and a caret: lifter/display.py) with exit status 1, usage errors as
+`lift: error: ...` (lifter/cli_help.py); remarks as clang's -Rpass or gcc's -fopt-info
+select them (lifter/remarks.py). Output files are written to a temporary file and
+renamed only on success, and never over an input.
 """
 from __future__ import annotations
 
@@ -17,16 +20,26 @@ import click
 
 from lifter import __version__
 from lifter import batch
+from lifter.cli_help import GroupedCommand, usage_error
 from lifter.files import write_atomically  # noqa: F401  (part of this module's interface)
 from lifter.diagnostics import Diagnostic, LiftError
-from lifter.driver import LiftOptions, lift_file
-from lifter.frontend.preprocess import PreprocessOptions
-from lifter.frontend.source import ENCODING_ERRORS
+from lifter.display import COLOR_CHOICES, SourceLines, render, use_color
+from lifter.driver import LiftOptions, lift_file, lift_source
+from lifter.frontend.preprocess import PreprocessOptions, preprocess_only
+from lifter.frontend.source import ENCODING_ERRORS, MAX_SOURCE_BYTES, SourceFile, check_text, read_source
+from lifter.remarks import RemarkOptionError, RemarkSelection, gcc_line, remark
+from lifter.report import REPORT_VERSION, report_document
+from lifter.report_html import report_html
 from lifter.transform.tiling import MAX_TILE_SIZE
 
 # cc flags that do not change preprocessing: accepted so `lift $(CFLAGS) ...` works.
 _IGNORED_FLAG = re.compile(r"^-(W.*|f.*|m.*|g.*|pedantic.*|pthread|pipe|ansi|c|shared|static|fPIC|l.*|L.*|s)$")
 _OPT_FLAG = re.compile(r"^-O([0-9s]|fast|z|g)?$")
+# cc flags taking a directory or a language, joined (-isystemDIR) or apart (-isystem DIR).
+_SPACED = {"-isystem": "--isystem", "-iquote": "--iquote", "-idirafter": "--idirafter", "-x": "--language"}
+_JOINED = re.compile(r"^(-isystem|-iquote|-idirafter|-x)(.+)$")
+_RPASS = re.compile(r"^-Rpass(-missed|-analysis)?=(.*)$")
+_COLOR_FLAG = re.compile(r"^-f(no-)?diagnostics-colou?r(?:=(.*))?$")
 
 
 def normalize_argv(argv: list[str]) -> list[str]:
@@ -40,6 +53,20 @@ def normalize_argv(argv: list[str]) -> list[str]:
             break
         if arg.startswith("-std="):
             out += ["--std", arg[len("-std="):]]
+        elif arg in _SPACED and i + 1 < len(argv):
+            out += [_SPACED[arg], argv[i + 1]]
+            i += 1
+        elif _JOINED.match(arg) and arg not in _SPACED:
+            m = _JOINED.match(arg)
+            out += [_SPACED[m[1]], m[2]]
+        elif _RPASS.match(arg):
+            m = _RPASS.match(arg)
+            out += [f"--rpass{m[1] or ''}", m[2]]
+        elif arg.startswith("-fopt-info"):
+            out += ["--opt-info", arg]
+        elif _COLOR_FLAG.match(arg):
+            m = _COLOR_FLAG.match(arg)
+            out += ["--diagnostics-color", "never" if m[1] else m[2] or "always"]
         elif arg == "-include" and i + 1 < len(argv):
             out += ["--include", argv[i + 1]]
             i += 1
@@ -78,82 +105,72 @@ def _same_file(a: str, b: str) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("inputs", nargs=-1, type=click.Path(dir_okay=True), metavar="INPUT.c...")
-@click.option("-o", "output", metavar="FILE", help="Output file ('-' for standard output). Default: standard output.")
+@click.command(cls=GroupedCommand, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("inputs", nargs=-1, type=click.Path(dir_okay=True, allow_dash=True), metavar="INPUT.c...")
+@click.option("-o", "output", metavar="FILE", help="Output file (default, or '-': stdout).")
 @click.option("-d", "--output-dir", "outdir", metavar="OUTDIR",
-              help="Batch mode: lift every INPUT (a directory means every .c file below it) into OUTDIR, "
-                   "keeping paths relative to the current directory (src/x.c -> OUTDIR/src/x.c; "
-                   ".cu with --target cuda). Inputs outside the current directory keep their paths "
-                   "relative to the deepest directory they share. Never writes outside OUTDIR or over an input.")
+              help="Lift every INPUT into OUTDIR.")
 @click.option("--target", type=click.Choice(["openmp", "cuda", "mpi"]),
-              help="Code to emit. Default: from the output's extension (.cu: cuda, .mpi.c: mpi, "
-                   "MPI + OpenMP C; otherwise openmp).")
+              help="Code to emit (default: from -o's extension: .cu cuda, .mpi.c mpi, else openmp).")
 @click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="Add DIR to the include search path.")
+@click.option("--isystem", "-isystem", "system_dirs", multiple=True, metavar="DIR",
+              help="Add DIR to the system include path.")
+@click.option("--iquote", "-iquote", "quote_dirs", multiple=True, metavar="DIR",
+              help="Add DIR to the path of #include \"...\" only.")
+@click.option("--idirafter", "-idirafter", "after_dirs", multiple=True, metavar="DIR",
+              help="Search DIR after the system directories.")
 @click.option("-D", "defines", multiple=True, metavar="NAME[=VALUE]", help="Define a macro.")
 @click.option("-U", "undefines", multiple=True, metavar="NAME", help="Undefine a macro.")
 @click.option("--include", "-include", "forced_includes", multiple=True, metavar="FILE",
-              help="Include FILE before the input (cc's -include).")
-@click.option("--std", "-std", "std", default="c11", show_default=True,
-              type=click.Choice(["c89", "c90", "c99", "c11", "c17", "c18", "gnu89", "gnu99", "gnu11", "gnu17"]),
-              help="C standard for preprocessing (cc's -std=).")
-@click.option("--opt-level", "opt_level", type=click.IntRange(0, 2), default=2, show_default=True,
-              help="-O0: re-emit only; -O1 and -O2: parallelize (cc's -O flags map here; -O3 means -O2).")
-@click.option("--no-tile", "no_tile", is_flag=True,
-              help="-O2: do not tile loop bands (tiling runs where a band is permutable and reuses data "
-                   "beyond the cache, and skewed tiles run as parallel wavefronts where a stencil's time "
-                   "loop leaves no loop parallel or around 2-D sweeps).")
-@click.option("--no-fuse", "no_fuse", is_flag=True,
-              help="-O2: do not fuse producer-consumer sibling loops (nor contract the temporaries "
-                   "of fused loops into scalars).")
-@click.option("--no-unroll", "no_unroll", is_flag=True,
-              help="-O2: do not unroll and jam the loops around vectorizable innermost loops (register "
-                   "blocking of matrix products).")
+              help="Include FILE before the input.")
+@click.option("--std", "-std", "std", default="c11",
+              type=click.Choice(["c89", "c90", "c99", "c11", "c17", "c18", "c2x", "c23",
+                                 "gnu89", "gnu90", "gnu99", "gnu11", "gnu17", "gnu18", "gnu2x", "gnu23"]),
+              help="C standard, c89 to c23, gnu89 to gnu23 (c11).")
+@click.option("--language", "-x", "language", metavar="c", help="The inputs are C (the only language).")
+@click.option("-E", "preprocess_only", is_flag=True, help="Only preprocess, as cc -E does.")
+@click.option("--opt-level", "opt_level", type=click.IntRange(0, 2), default=2,
+              help="Re-emit only; parallelize; also reshape (-O2).")
+@click.option("--no-tile", "no_tile", is_flag=True, help="Do not tile (nor run wavefronts).")
+@click.option("--no-fuse", "no_fuse", is_flag=True, help="Do not fuse sibling loops (nor contract).")
+@click.option("--no-unroll", "no_unroll", is_flag=True, help="Do not unroll and jam.")
 @click.option("--assume-no-alias", "assume_no_alias", is_flag=True,
-              help="Assume that pointer parameters, and pointer fields reached through them (a->col), "
-                   "never point into the same object (cc's "
-                   "-fargument-noalias, which is read as this flag): loops whose pointers' ranges cannot "
-                   "be tested at run time (indirect reads like x[col[p]]) may then run in parallel. "
-                   "Wrong results if a call passes overlapping arrays.")
+              help="Pointer parameters never overlap.")
 @click.option("--tile-sizes", "tile_sizes", metavar="A,B,C", callback=lambda ctx, param, value: _sizes(value),
-              help="Tile sizes, outermost loop of a band first (the last repeats for deeper bands). "
-                   "Default: chosen from the cache sizes of this machine.")
-@click.option("--report", "report_path", metavar="FILE",
-              help="Write a JSON report with one entry per loop: place, verdict, reductions, private variables, "
-                   "reason. In batch mode one report covers every file (plus one entry per file).")
-@click.option("-v", "--remarks", "remarks", is_flag=True, help="Print a remark for every loop on standard error.")
+              help="Tile sizes, outermost loop first.")
+@click.option("--report", "report_path", metavar="FILE", help="Write the per-loop verdicts as JSON.")
+@click.option("--report-html", "html_path", metavar="FILE", help="Write the source with each loop's verdict.")
+@click.option("-v", "--remarks", "remarks", is_flag=True, help="Print every remark, one line each.")
+@click.option("--rpass", "rpass", multiple=True, metavar="REGEX",
+              help="Remarks of loops transformed.")
+@click.option("--rpass-missed", "rpass_missed", multiple=True, metavar="REGEX",
+              help="Remarks of loops not parallelized.")
+@click.option("--rpass-analysis", "rpass_analysis", multiple=True, metavar="REGEX",
+              help="Remarks of the analysis.")
+@click.option("--opt-info", "opt_info", multiple=True, metavar="FLAG",
+              help="Remarks as gcc prints them.")
+@click.option("--diagnostics-color", "color", type=click.Choice(COLOR_CHOICES), default="auto",
+              help="Colour: auto, always, never.")
 @click.option("--emit-graph", "graph_path", metavar="FILE",
-              help="Write the dataflow graph of every lifted loop nest: .dot, .json, .svg (needs Graphviz) or "
-                   ".sdfg (DaCe's SDFG JSON, for DaCe's viewers). Single input only.")
+              help="Write the graphs (.dot .json .svg .sdfg).")
 @click.option("-j", "--jobs", "jobs", type=click.IntRange(min=1), metavar="N",
-              help="Batch mode: lift N files at a time in worker processes. Default: the number of cores. "
-                   "Output, messages and their order do not depend on N.")
-@click.option("--fail-fast", "fail_fast", is_flag=True,
-              help="Batch mode: stop at the first file that fails (in input order). By default every file is "
-                   "lifted, the failures are listed at the end and the exit status is 1.")
-@click.option("-q", "--quiet", "quiet", is_flag=True,
-              help="Batch mode: no progress bar and no summary table (errors are still printed).")
-@click.option("--cache", "cache_dir", metavar="DIR",
-              help="Reuse results from DIR for inputs whose text, included headers, flags and lift version are "
-                   "unchanged, and store new ones there. Default in batch mode: OUTDIR/.lift-cache.")
-@click.option("--no-cache", "no_cache", is_flag=True, help="Batch mode: lift every file again, store nothing.")
-@click.option("-MD", "dep_md", is_flag=True,
-              help="Also write a Make dependency file: the output depends on the input and on every header it "
-                   "included (system headers too). Default name: the output with suffix .d "
-                   "(in batch mode: next to each output).")
-@click.option("-MMD", "dep_mmd", is_flag=True, help="Like -MD, but list only user headers, not system headers.")
-@click.option("-MF", "dep_file", metavar="FILE",
-              help="Write the dependency file to FILE (implies -MD unless -MMD). Single input only.")
-@click.option("-MT", "dep_targets", multiple=True, metavar="TARGET",
-              help="Target of the dependency rule, as written (repeatable). Default: the output file.")
-@click.option("-MQ", "dep_quoted", multiple=True, metavar="TARGET",
-              help="Like -MT, with characters special to make quoted.")
-@click.option("-MP", "dep_phony", is_flag=True,
-              help="Add an empty rule for each header, so make does not fail when a header is removed.")
+              help="N files at a time (default: the cores).")
+@click.option("--fail-fast", "fail_fast", is_flag=True, help="Stop at the first failure.")
+@click.option("-q", "--quiet", "quiet", is_flag=True, help="No progress bar, no summary.")
+@click.option("--cache", "cache_dir", metavar="DIR", help="Reuse and store results in DIR.")
+@click.option("--no-cache", "no_cache", is_flag=True, help="Lift every file again, store nothing.")
+@click.option("-MD", "dep_md", is_flag=True, help="Also write a Make dependency file (OUTPUT.d).")
+@click.option("-MMD", "dep_mmd", is_flag=True, help="Like -MD, user headers only.")
+@click.option("-MF", "dep_file", metavar="FILE", help="Name of the dependency file.")
+@click.option("-MT", "dep_targets", multiple=True, metavar="TARGET", help="Target of the rule, as written.")
+@click.option("-MQ", "dep_quoted", multiple=True, metavar="TARGET", help="Target of the rule, quoted for make.")
+@click.option("-MP", "dep_phony", is_flag=True, help="An empty rule for each header.")
 @click.version_option(__version__, "--version", prog_name="lift")
-def lift(inputs, output, outdir, target, include_dirs, defines, undefines, forced_includes, std, opt_level,
-         no_tile, no_fuse, no_unroll, assume_no_alias, tile_sizes, report_path, remarks, graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd,
-         dep_file, dep_targets, dep_quoted, dep_phony):
+def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, after_dirs, defines, undefines,
+         forced_includes, std, language, preprocess_only, opt_level, no_tile, no_fuse, no_unroll, assume_no_alias,
+         tile_sizes, report_path, html_path, remarks, rpass, rpass_missed, rpass_analysis, opt_info, color,
+         graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd, dep_file, dep_targets, dep_quoted,
+         dep_phony):
     """Lift sequential C loop nests into parallel OpenMP C or CUDA C.
 
     \b
@@ -165,11 +182,20 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
       lift k.c -o k.lifted.c -MMD -MP      also write k.lifted.d for make
 
     cc flags that do not affect preprocessing (-Wall, -march=..., -fopenmp, -g)
-    are accepted and ignored.
+    are accepted and ignored. -O0..-O3 map to --opt-level. Details: docs/options.md.
     """
     if not inputs:
-        raise click.UsageError("no input file")
-    preprocess = PreprocessOptions(list(include_dirs), list(defines), list(undefines), list(forced_includes), std)
+        raise click.UsageError("no input files")
+    if language not in (None, "c", "none"):
+        raise click.UsageError(f"language '{language}' not supported: lift reads C (-x c)")
+    try:
+        selection = RemarkSelection.from_flags(rpass, rpass_missed, rpass_analysis, remarks, opt_info)
+    except RemarkOptionError as exc:
+        raise click.UsageError(str(exc)) from None
+    _display.color = use_color(color, sys.stderr)
+    preprocess = PreprocessOptions(list(include_dirs), list(defines), list(undefines), list(forced_includes), std,
+                                   system_dirs=list(system_dirs), quote_dirs=list(quote_dirs),
+                                   after_dirs=list(after_dirs))
     deps = None
     if dep_md or dep_mmd or dep_file:
         deps = batch.DepOptions(system=not dep_mmd, phony=dep_phony, file=dep_file,
@@ -177,12 +203,20 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
     locality = {"tile": not no_tile, "fuse": not no_fuse, "unroll": not no_unroll, "tile_sizes": tile_sizes,
                 "assume_no_alias": assume_no_alias}
     if outdir is not None:
-        _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality, report_path, remarks, graph_path,
-                    jobs, fail_fast, quiet, cache_dir, no_cache, deps)
+        if "-" in inputs or preprocess_only or html_path:
+            raise click.UsageError("-d OUTDIR lifts files: standard input ('-'), -E and --report-html take a "
+                                   "single input")
+        _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality, report_path, selection,
+                    graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, deps)
         return
     if len(inputs) > 1:
         raise click.UsageError("several inputs need an output directory: give -d OUTDIR (or one input)")
     path = inputs[0]
+    if preprocess_only:
+        if output not in (None, "-") and path != "-" and os.path.exists(output) and _same_file(path, output):
+            _fail(Diagnostic(output, 0, 0, "error", "output would overwrite the input"))
+        _preprocess_only(_read_input(path), preprocess, output)
+        return
     options = LiftOptions(target=target_for(output, target), preprocess=preprocess, opt_level=opt_level,
                           **locality)
     if deps is not None:
@@ -193,11 +227,14 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
                 raise click.UsageError("-MD/-MMD with output on standard output need -MT TARGET")
             deps.targets = [batch.make_quote(output)]
     for written in filter(None, (output if output != "-" else None, deps.file if deps else None,
-                                 report_path, graph_path)):
-        if os.path.exists(written) and _same_file(path, written):
+                                 report_path, html_path, graph_path)):
+        if path != "-" and os.path.exists(written) and _same_file(path, written):
             _fail(Diagnostic(written, 0, 0, "error", "output would overwrite the input"))
+    source = _read_input(path) if path == "-" or html_path else None
     try:
-        if cache_dir and not graph_path:
+        if path == "-":
+            result = lift_source(source.text, source.path, options)
+        elif cache_dir and not graph_path:
             result, _ = batch.lift_file_cached(path, options, batch.Cache(cache_dir, options))
         else:
             result = lift_file(path, options)
@@ -209,18 +246,12 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
 
             write_graphs(result.graphs, graph_path)
         if report_path:
-            write_atomically(report_path, json.dumps({"tool": batch.TOOL, "loops": result.loops}, indent=2) + "\n")
+            write_atomically(report_path, json.dumps(report_document(result.loops), indent=2) + "\n")
+        if html_path:
+            write_atomically(html_path, report_html(source.path, source.text, result.loops))
         if output in (None, "-"):
             # Bytes, as they were read: non-UTF-8 text survives whatever stdout's encoding is.
-            data = result.output.encode("utf-8", errors=ENCODING_ERRORS)
-            stream = getattr(sys.stdout, "buffer", None)
-            if stream is None:
-                sys.stdout.write(data.decode("utf-8", errors="replace"))
-                sys.stdout.flush()
-            else:
-                sys.stdout.flush()
-                stream.write(data)
-                stream.flush()
+            _write_out(result.output.encode("utf-8", errors=ENCODING_ERRORS))
         else:
             write_atomically(output, result.output)
         if deps is not None:
@@ -232,13 +263,75 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
         _fail(Diagnostic(exc.filename or output or "lift", 0, 0, "error",
                          f"cannot write: {exc.strerror or exc}"))
     # Remarks come last: the files are complete even if stderr goes away mid-way.
-    if remarks:
-        for d in result.diagnostics:
-            _echo_err(str(d))
+    _print_remarks(result.loops, selection)
 
 
-def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality, report_path, remarks, graph_path,
-                jobs, fail_fast, quiet, cache_dir, no_cache, deps) -> None:
+def _read_input(path: str) -> SourceFile:
+    """The input file, or standard input for '-' (named '<stdin>' in messages, as cc names it)."""
+    try:
+        if path != "-":
+            return read_source(path)
+        stream = getattr(sys.stdin, "buffer", sys.stdin)
+        data = stream.read(MAX_SOURCE_BYTES + 1)
+        data = data.encode("utf-8", errors=ENCODING_ERRORS) if isinstance(data, str) else data
+        if len(data) > MAX_SOURCE_BYTES:
+            raise LiftError("<stdin>", 0, 0, "standard input is larger than lift's limit for a C source file")
+        return SourceFile("<stdin>", check_text("<stdin>", data))
+    except LiftError as exc:
+        _fail(exc.diagnostic)
+
+
+def _preprocess_only(source: SourceFile, preprocess: PreprocessOptions, output: str | None) -> None:
+    """`lift -E`: the preprocessed input, as cc -E prints it, on stdout or into -o FILE."""
+    try:
+        data = preprocess_only(source.path, source.text, preprocess)
+        if output in (None, "-"):
+            _write_out(data)
+        else:
+            write_atomically(output, data.decode("utf-8", errors=ENCODING_ERRORS))
+    except LiftError as exc:
+        _fail(exc.diagnostic)
+    except OSError as exc:
+        _fail(Diagnostic(exc.filename or output or "lift", 0, 0, "error", f"cannot write: {exc.strerror or exc}"))
+
+
+def _write_out(data: bytes) -> None:
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None:
+        sys.stdout.write(data.decode("utf-8", errors="replace"))
+        sys.stdout.flush()
+    else:
+        sys.stdout.flush()
+        stream.write(data)
+        stream.flush()
+
+
+def _print_remarks(loops: list[dict], selection: RemarkSelection) -> None:
+    """The remarks the flags select: -v one line each, -Rpass* as clang shows them (with the source
+    line), -fopt-info as gcc does (on stderr, or appended to its file)."""
+    if not selection:
+        return
+    to_files: dict[str, list[str]] = {}
+    for entry in loops:
+        if selection.everything:
+            _echo_err(str(remark(entry)))
+        elif selection.clang(entry):
+            _write_err(render(remark(entry), _display.sources, _display.color))
+        for file in selection.gcc(entry):
+            if file:
+                to_files.setdefault(file, []).append(gcc_line(entry))
+            elif not selection.everything:
+                _echo_err(gcc_line(entry))
+    for file, lines in to_files.items():
+        try:
+            with open(file, "a", encoding="utf-8", errors=ENCODING_ERRORS) as handle:
+                handle.write("".join(line + "\n" for line in lines))
+        except OSError as exc:
+            _fail(Diagnostic(file, 0, 0, "error", f"cannot write: {exc.strerror or exc}"))
+
+
+def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality, report_path, selection,
+                graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, deps) -> None:
     """`lift INPUTS... -d OUTDIR`: printing around lifter.batch.lift_batch."""
     if output is not None:
         raise click.UsageError("-o names one output; with -d OUTDIR the outputs are named after the inputs")
@@ -254,13 +347,11 @@ def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality,
     progress = batch.ProgressBar(_write_err, enabled=not quiet and _is_terminal(sys.stderr))
 
     def on_file(outcome: batch.FileOutcome) -> None:
-        lines = [str(outcome.error)] if outcome.error else []
-        if remarks:
-            lines += [str(d) for d in outcome.diagnostics]
-        if lines:
+        if outcome.error or selection:
             progress.clear()
-            for line in lines:
-                _echo_err(line)
+            if outcome.error:
+                _write_err(render(outcome.error, _display.sources, _display.color))
+            _print_remarks(outcome.loops or [], selection)
             progress.redraw()
 
     try:
@@ -272,7 +363,7 @@ def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality,
         progress.clear()
     if report_path:
         try:
-            write_atomically(report_path, json.dumps(result.report(), indent=2) + "\n")
+            write_atomically(report_path, json.dumps({"version": REPORT_VERSION, **result.report()}, indent=2) + "\n")
         except OSError as exc:
             _fail(Diagnostic(exc.filename or report_path, 0, 0, "error", f"cannot write: {exc.strerror or exc}"))
     if not quiet:
@@ -324,15 +415,34 @@ def _echo_err(text: str) -> None:
     stream.flush()
 
 
+class _Display:
+    """How this run shows diagnostics: colour or not, and the source lines they point into."""
+
+    def __init__(self) -> None:
+        self.color = False
+        self.sources = SourceLines()
+
+
+_display = _Display()
+
+
 def _fail(diagnostic: Diagnostic):
-    _echo_err(str(diagnostic))
+    _write_err(render(diagnostic, _display.sources, _display.color))
     sys.exit(1)
 
 
 def main(argv: list[str] | None = None) -> None:
     args = normalize_argv(list(sys.argv[1:] if argv is None else argv))
+    _display.__init__()
     try:
-        lift.main(args=args, prog_name="lift", standalone_mode=True)
+        code = lift.main(args=args, prog_name="lift", standalone_mode=False)
+        sys.exit(code or 0)
+    except click.ClickException as exc:
+        _echo_err(usage_error(exc))
+        sys.exit(1)
+    except click.Abort:
+        click.echo("lift: interrupted", err=True)
+        sys.exit(130)
     except KeyboardInterrupt:
         click.echo("lift: interrupted", err=True)
         sys.exit(130)

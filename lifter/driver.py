@@ -62,6 +62,7 @@ def lift_source(text: str, path: str = "<stdin>", options: LiftOptions | None = 
 def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     from lifter.analysis import analyze
     from lifter.backend import emit
+    from lifter.remarks import remark
     from lifter.graph.build import build_graphs
     from lifter.report import loop_entries
     from lifter.transform import transform
@@ -79,8 +80,8 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     graphs = build_graphs(model)
     graphs = transform(graphs, options, source)
     output = emit(source, graphs, options.target, unit.notes)
-    loops = loop_entries(source, graphs, model)
-    remarks = [Diagnostic(e["file"], e["line"], e["column"], "remark", e["remark"]) for e in loops]
+    loops = loop_entries(source, graphs, model, unit.ast)
+    remarks = [remark(e) for e in loops]
     return LiftResult(output, loops, remarks, graphs, unit.included_files)
 
 

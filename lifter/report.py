@@ -1,14 +1,39 @@
-"""The per-loop report (JSON) and the remarks, read from the transformed graphs."""
+"""The per-loop report (JSON) and the remarks, read from the transformed graphs.
+
+Every `for` loop of the user's file gets exactly one entry, and only loops the user wrote get
+one (the tile, wavefront and strip loops lift makes are named by the loop they come from).
+Each entry says, besides the free text of its remark, what kind of remark it is (`kind`:
+passed, missed or analysis, clang's -Rpass, -Rpass-missed, -Rpass-analysis), which passes it
+concerns (`passes`, the names -Rpass=REGEX matches) and, when the loop is not parallelized, a
+stable `reason_code` taken from the verdict that decided it (docs/report.md lists them).
+"""
 from __future__ import annotations
 
 import networkx as nx
+from pycparser import c_ast
 
 from lifter.analysis.model import ProgramModel
+from lifter.conditions import readable
 from lifter.frontend.source import SourceFile
 from lifter.graph.nodes import MapScope, scope_parent
 
+# The report's format: bumped when a field changes meaning or goes away (docs/report.schema.json).
+REPORT_VERSION = 1
+# The transformations' names in the graph, as pass names (what -Rpass=REGEX matches).
+PASS_OF = {"distribution": "distribute", "interchange": "interchange", "fusion": "fuse", "tiling": "tile",
+           "wavefront": "wavefront", "shift": "wavefront", "skew": "wavefront", "unroll-and-jam": "unroll",
+           "simd": "vectorize", "contraction": "contract", "scalar expansion": "privatize"}
 
-def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: ProgramModel) -> list[dict]:
+
+def report_document(loops: list[dict], **extra) -> dict:
+    """The JSON report: its version, the tool, the loops (and, in batch mode, the files)."""
+    from lifter.batch import TOOL  # here: the pipeline imports this module, batch imports the pipeline
+
+    return {"version": REPORT_VERSION, "tool": TOOL, "loops": loops, **extra}
+
+
+def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: ProgramModel,
+                 ast: c_ast.FileAST | None = None) -> list[dict]:
     """One entry per loop of the input: the analysis verdict, and what the transformations made of it.
 
     A loop that distribution split into several maps gets one entry; it counts
@@ -28,6 +53,7 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
             loop, v = region.loops[origin], region.verdicts[origin]
             planned = [m for m in copies if m.plan is not None]
             entry = _entry(source, loop.line, loop.column, loop.offset, loop.function, loop.depth, loop.var)
+            code = ""
             entry.update(
                 parallel=v.parallel,
                 parallelized=bool(planned),
@@ -46,12 +72,13 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
             if "simd" in entry["transformations"]:
                 done += ", vectorized with omp simd"
             cuda = g.graph.get("cuda")
+            main = "offload" if cuda is not None else "parallelize"
             if planned and cuda is not None:
                 if cuda["offloaded"]:
                     entry["remark"] = (f"loop over '{loop.var}' offloaded to the GPU{done} "
                                        f"(kernels: {', '.join(cuda['kernels'])})")
                 else:
-                    entry["parallelized"] = False
+                    entry["parallelized"], code = False, "not-offloadable"
                     entry["remark"] = (f"loop over '{loop.var}' is parallel but not offloaded to the GPU: "
                                        f"{cuda['reason']}")
             elif planned:
@@ -60,24 +87,30 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                 if plan.reductions:
                     extra = " with " + ", ".join(f"reduction({op}: {x})" for x, op in plan.reductions)
                 if plan.condition:
-                    extra += f" (in parallel when {plan.condition})"
+                    extra += f" (in parallel when {readable(plan.condition)})"
                 if plan.worksharing:
                     outer = g.nodes[scope_parent(g, planned[0].id)]["node"]
-                    extra += f", as omp for in the parallel region around the loop over '{outer.var}'"
+                    extra += f", as omp for in the parallel region around {_user_loop(region, outer)}"
                 entry["remark"] = f"loop over '{loop.var}' parallelized{done}{extra}"
                 entry["condition"] = plan.condition
             elif any(m.schedule == "parallel" or m.condition for m in copies):
                 m = next(m for m in copies if m.schedule == "parallel" or m.condition)
                 why = m.not_parallelized or "an enclosing loop is already parallel"
+                code = m.not_parallelized_code if m.not_parallelized else "enclosing-parallel"
                 entry["remark"] = f"loop over '{loop.var}' is parallel but not parallelized{done}: {why}"
                 entry["reason"] = entry["reason"] or why
             else:
+                if v.parallel:  # parallel as written, sequential in the nest the transformations made
+                    code = "wavefront" if "wavefront" in entry["transformations"] else "transformed"
+                else:
+                    code = v.code or "not-modelable"
                 entry["remark"] = f"loop over '{loop.var}' not parallelized{done}: {copies[0].reason or v.reason}"
             if any(m.parallel_region is not None for m in copies):
                 entry["remark"] += "; one parallel region encloses it, so threads start once, not per iteration"
             mpi = [g.graph["mpi"][m.id] for m in copies if m.id in g.graph.get("mpi", {})]
             if mpi:
                 entry["remark"] += f"; {mpi[0]}"
+            _classify(entry, main, code)
             entries.append(entry)
         entries += _inner_entries(source, region)
     for u in model.unlifted:
@@ -86,9 +119,105 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                      transformations=[])
         what = f"loop over '{u.var}'" if u.var else "loop"
         entry["remark"] = f"{what} not parallelized: {u.reason}"
+        _classify(entry, "parallelize", u.code or "not-modelable")
         entries.append(entry)
+    if ast is not None:
+        entries += _unreported(source, ast, entries)
     entries.sort(key=lambda e: (e["line"], e["column"]))
     return entries
+
+
+def _classify(entry: dict, main: str, code: str) -> None:
+    """Set the entry's kind, passes and (unless parallelized) reason_code.
+
+    Passed: the loop was parallelized or offloaded, or reshaped by a transformation; missed: it
+    was not, for a reason that blocks it; analysis: it was not, and nothing was missed (its
+    iterations already run in parallel as part of an enclosing parallel loop)."""
+    passes = list(dict.fromkeys(PASS_OF.get(t, t) for t in entry["transformations"]))
+    if entry["parallelized"]:
+        entry["kind"], entry["passes"] = "passed", [main] + passes
+        return
+    entry["reason_code"] = code
+    if passes:  # reshaped, not parallelized: a remark of the passes that ran
+        entry["kind"], entry["passes"] = "passed", passes
+    else:
+        entry["kind"], entry["passes"] = "analysis" if code == "enclosing-parallel" else "missed", [main]
+
+
+def _user_loop(region, m: MapScope) -> str:
+    """The loop `m` named as the user wrote it: a tile or wavefront loop lift made is named by
+    the loop it comes from, and said to be tiled."""
+    loop = region.loops.get(m.origin)
+    if loop is None or loop.var == m.var:
+        return f"the loop over '{m.var}'"
+    how = "run as wavefronts of tiles" if "wavefront" in m.transformations else "tiled"
+    return f"the loop over '{loop.var}' ({how})"
+
+
+def _unreported(source: SourceFile, ast: c_ast.FileAST, entries: list[dict]) -> list[dict]:
+    """An entry for each `for` of the file that has none: a loop inside a statement that the loop
+    around it keeps whole (a nest past the analysis budget, under a pragma of the user's, or a leaf
+    the analysis does not model exactly). It stays as written, for the reason of that loop."""
+    reported: dict[int, list[dict]] = {}
+    for e in entries:
+        reported.setdefault(e["line"], []).append(e)
+    out: list[dict] = []
+
+    def visit(node, function: str, outer: list[dict], depth: int) -> None:
+        if isinstance(node, c_ast.FuncDef):
+            function, outer, depth = node.decl.name, [], 0
+        mine = None
+        if isinstance(node, c_ast.For) and node.coord is not None and node.coord.file == source.path:
+            mine = _match(node, reported)
+            if mine is None:
+                mine = _missing(source, node, function, depth, outer[-1] if outer else None)
+                out.append(mine)
+                reported.setdefault(mine["line"], []).append(mine)
+        for _, child in node.children():
+            visit(child, function, outer + [mine] if mine else outer, depth + (mine is not None))
+
+    visit(ast, "", [], 0)
+    for e in entries + out:
+        e.pop("_matched", None)
+    return out
+
+
+def _match(node: c_ast.For, reported: dict[int, list[dict]]) -> dict | None:
+    """The entry of the loop `node`: on its line, with its loop variable, not yet taken by another."""
+    var = _for_var(node)
+    for e in reported.get(node.coord.line, []):
+        if e["var"] == var and not e.get("_matched"):
+            e["_matched"] = True
+            return e
+    return None
+
+
+def _for_var(node: c_ast.For) -> str:
+    init = node.init
+    if isinstance(init, c_ast.DeclList) and init.decls:
+        return init.decls[0].name
+    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+        return init.lvalue.name
+    return ""
+
+
+def _missing(source: SourceFile, node: c_ast.For, function: str, depth: int, outer: dict | None) -> dict:
+    entry = {"file": source.path, "line": node.coord.line, "column": node.coord.column, "function": function,
+             "depth": depth, "var": _for_var(node)}
+    entry.update(parallel=False, parallelized=False, reduction=[], private=[], transformations=[])
+    if outer is None:
+        why, code = "the loop is part of a statement lift does not model", "not-modelable"
+    elif outer.get("reason_code") in ("budget", "user-pragma"):
+        why, code = f"the nest around it stays as written: {outer['reason']}", outer["reason_code"]
+    else:
+        why = (f"the loop over '{outer['var']}' (line {outer['line']}) keeps it inside a statement it "
+               f"does not model exactly")
+        code = "enclosing-statement"
+    entry["reason"] = why
+    what = f"loop over '{entry['var']}'" if entry["var"] else "loop"
+    entry["remark"] = f"{what} not parallelized: {why}"
+    _classify(entry, "parallelize", code)
+    return entry
 
 
 def _inner_entries(source: SourceFile, region) -> list[dict]:
@@ -105,6 +234,7 @@ def _inner_entries(source: SourceFile, region) -> list[dict]:
             why = ("its bounds are read from memory, so the loop around it keeps it as one statement"
                    if v.parallel else v.reason)
             entry["remark"] = f"loop over '{loop.var}' {'is parallel but ' if v.parallel else ''}not parallelized: {why}"
+            _classify(entry, "parallelize", "enclosing-statement" if v.parallel else v.code or "not-modelable")
             entries.append(entry)
     return entries
 

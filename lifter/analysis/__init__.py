@@ -83,14 +83,17 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                 except BudgetExceeded as exc:
                     # Inner nests would cost as much again, level after level: the whole nest stays as written.
                     unlifted.append(UnliftedLoop(node.coord.line, node.coord.column, name, depth, _loop_var(node),
-                                                 exc.reason))
+                                                 exc.reason, "budget"))
                     return
-                except (NotModelable, NotAffine) as exc:
-                    reason = getattr(exc, "reason", str(exc))
+                except NotModelable as exc:
+                    reason, code = exc.reason, exc.code
+                except NotAffine as exc:
+                    reason, code = str(exc), "non-affine-bound"
                 except isl.Error as exc:
                     reason = f"the polyhedral library could not model it ({str(exc).splitlines()[0]})"
+                    code = "not-modelable"
                 var = _loop_var(node)
-                unlifted.append(UnliftedLoop(node.coord.line, node.coord.column, name, depth, var, reason))
+                unlifted.append(UnliftedLoop(node.coord.line, node.coord.column, name, depth, var, reason, code))
                 visit(node.stmt, depth + 1, enclosing + [node])
                 return
             inner = enclosing + [node] if isinstance(node, (c_ast.While, c_ast.DoWhile)) else enclosing
@@ -105,7 +108,7 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                     if role is PragmaRole.BOUND:
                         reason += ", which must stay right before it"
                     unlifted.append(UnliftedLoop(child.coord.line, child.coord.column, name, depth,
-                                                 _loop_var(child), reason))
+                                                 _loop_var(child), reason, "user-pragma"))
                     if role is PragmaRole.BOUND:
                         visit(child.stmt, depth + 1, inner + [child])
                 pragmas = pragmas + [child.string] if isinstance(child, c_ast.Pragma) else []

@@ -21,7 +21,7 @@ from lifter.analysis.affine import NotAffine
 from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.effects import MEMORY, WORLD
 from lifter.analysis.model import Region, UnliftedLoop
-from lifter.analysis.scop import NotModelable, RegionBuilder, header_var, written_names
+from lifter.analysis.scop import LEAVES_EARLY, NotModelable, RegionBuilder, header_var, written_names
 from lifter.analysis.symbols import FunctionSymbols
 from lifter.analysis.verdicts import compute_verdicts
 from lifter.analysis.walk import walk
@@ -61,11 +61,22 @@ def early_exits(region: Region, depth: int = 0) -> list[UnliftedLoop]:
         var = header_var(node) or ""
         if (node.coord.line, var) in covered:
             continue
-        out.append(UnliftedLoop(node.coord.line, node.coord.column, region.function, here, var, stmt.opaque_reason))
+        code = _leaf_code(stmt.opaque_reason)
+        out.append(UnliftedLoop(node.coord.line, node.coord.column, region.function, here, var,
+                                stmt.opaque_reason, code))
         out.extend(_loops_inside(node.stmt, region.function, here + 1, covered,
                                  f"inside the loop over '{var}' (line {node.coord.line}), which the loops "
                                  f"around it keep as one statement ({stmt.opaque_reason})"))
     return out
+
+
+def _leaf_code(reason: str) -> str:
+    """The report's reason_code for a `for` loop kept as one opaque statement."""
+    if reason == LEAVES_EARLY:
+        return "jump"
+    if reason.startswith("loop header"):
+        return "non-affine-bound"
+    return "call-effects" if reason.startswith("call to") else "not-modelable"
 
 
 def _loops_inside(node, function: str, depth: int, covered: set, reason: str) -> list[UnliftedLoop]:
@@ -74,7 +85,8 @@ def _loops_inside(node, function: str, depth: int, covered: set, reason: str) ->
         if isinstance(child, c_ast.For):
             var = header_var(child) or ""
             if (child.coord.line, var) not in covered:
-                out.append(UnliftedLoop(child.coord.line, child.coord.column, function, depth, var, reason))
+                out.append(UnliftedLoop(child.coord.line, child.coord.column, function, depth, var, reason,
+                                        "enclosing-statement"))
             out.extend(_loops_inside(child.stmt, function, depth + 1, covered, reason))
         else:
             out.extend(_loops_inside(child, function, depth, covered, reason))

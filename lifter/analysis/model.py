@@ -109,6 +109,7 @@ class LoopVerdict:
     lastprivate: list[str] = field(default_factory=list)
     reason: str = ""
     condition: str = ""  # C test of values, made before the loop, under which it is parallel ('' always)
+    code: str = ""  # why not parallel, stably (docs/report.md): 'flow-dependence', 'call-effects', ...
 
 
 @dataclass
@@ -163,6 +164,7 @@ class UnliftedLoop:
     depth: int
     var: str
     reason: str
+    code: str = ""  # the reason, stably (docs/report.md): 'jump', 'non-affine-bound', 'budget', ...
 
 
 @dataclass

@@ -36,9 +36,10 @@ LEAVES_EARLY = "break or continue in the loop body"
 class NotModelable(Exception):
     """The nest rooted at a loop cannot be modelled; `node` is where the problem is."""
 
-    def __init__(self, reason: str, node: c_ast.Node | None = None):
+    def __init__(self, reason: str, node: c_ast.Node | None = None, code: str = "jump"):
         super().__init__(reason)
         self.reason = reason
+        self.code = code  # the report's reason_code
         self.node = node
 
 
@@ -250,7 +251,7 @@ class RegionBuilder:
             if isinstance(node, c_ast.Continue) and not continuable:
                 raise NotModelable("the loop nest contains a continue", node)
             if isinstance(node, c_ast.Pragma):
-                raise NotModelable("the loop nest already contains a #pragma", node)
+                raise NotModelable("the loop nest already contains a #pragma", node, "user-pragma")
             if isinstance(node, (c_ast.While, c_ast.DoWhile)):
                 for _, child in node.children():
                     visit(child, True, True)

@@ -231,7 +231,7 @@ def verdict(region: Region, nest: Nest, live_after, index: DependenceIndex | Non
         with isl_budget():
             return _verdict(region, nest, live_after, index or DependenceIndex(region))
     except BudgetExceeded as exc:
-        return LoopVerdict(False, reason=exc.reason)
+        return LoopVerdict(False, reason=exc.reason, code="budget")
 
 
 def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> LoopVerdict:
@@ -239,7 +239,7 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
     loop_id, inside = nest.loop, nest.inside
     shared = _shared_access(region, inside)
     if shared:
-        return LoopVerdict(False, reason=shared)
+        return LoopVerdict(False, reason=shared, code="volatile-or-atomic")
     loop = region.loops[loop_id]
     inner_loops = set(region.loops_inside(loop_id))
     carried: list[CarriedDependence] = []
@@ -272,7 +272,7 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
                     lastprivate.append(info.name)
                     continue
                 blocking = blocking or (mine[0], f"scalar '{info.name}' is used after the loop but not "
-                                                  f"written in every iteration")
+                                                  f"written in every iteration", "live-after")
                 continue
             private.append(info.name)
             continue
@@ -280,14 +280,15 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
                 and _privatizable(region, nest, container, index):
             if _read_later_in_region(region, inside, container, index):
                 blocking = blocking or (mine[0], f"scratch array '{info.name}' is written in every iteration "
-                                                  f"before it is read, but read after the loop")
+                                                  f"before it is read, but read after the loop", "live-after")
                 continue
             private.append(info.name)
             continue
-        blocking = blocking or (mine[0], None)
+        blocking = blocking or (mine[0], None, None)
     if blocking is not None:
-        dep, message = blocking
-        return LoopVerdict(False, reason=message or describe(region, loop, dep))
+        dep, message, code = blocking
+        return LoopVerdict(False, reason=message or describe(region, loop, dep),
+                           code=code or dependence_code(region, dep))
     opaque = [region.statements[s] for s in inside if region.statements[s].opaque_reason]
     reason = ""
     if opaque:
@@ -425,6 +426,24 @@ def _written_last(region: Region, loop_id: str, inside, container) -> bool:
     return True
 
 
+def dependence_code(region: Region, dep: CarriedDependence) -> str:
+    """The report's reason_code for a carried dependence (the same cases as `describe`)."""
+    name = region.containers[dep.source.container].name
+    if name == "<world>":
+        return "call-effects"
+    if name == "<memory>":
+        return "may-alias"
+    if any(a.is_write and not a.relation.is_single_valued() for a in (dep.source, dep.sink)):
+        return "non-affine-subscript"  # a write to "any index" (o[p[i]]): which element is not known
+    return f"{dep.kind}-dependence"
+
+
+def _may(dep: CarriedDependence) -> bool:
+    """The dependence is one that may exist: a write to an element not known exactly (a
+    subscript read from memory, `o[p[i]]`, or code that may not run) takes part in it."""
+    return any(a.is_write and not a.must for a in (dep.source, dep.sink))
+
+
 def describe(region: Region, loop, dep: CarriedDependence) -> str:
     """A sentence naming the dependence: container, both accesses and their lines."""
     name = region.containers[dep.source.container].name
@@ -437,14 +456,17 @@ def describe(region: Region, loop, dep: CarriedDependence) -> str:
         return f"call {src.text} (line {src.line}) may have side effects that later iterations see"
     if name == "<memory>":
         return f"{dst.text} (line {dst.line}) accesses memory through a pointer expression that cannot be analysed"
+    may = "may " if _may(dep) else ""
     if dep.kind == "flow":
-        return (f"flow dependence on {name}: {dst.text} (line {dst.line}) reads the value written to "
+        reads = "may read" if may else "reads"
+        return (f"{may}flow dependence on {name}: {dst.text} (line {dst.line}) {reads} the value written to "
                 f"{src.text} (line {src.line}) in {when}")
     if dep.kind == "anti":
-        return (f"anti dependence on {name}: {dst.text} (line {dst.line}) overwrites what {src.text} "
+        overwrites = "may overwrite" if may else "overwrites"
+        return (f"{may}anti dependence on {name}: {dst.text} (line {dst.line}) {overwrites} what {src.text} "
                 f"(line {src.line}) read in {when}")
-    return (f"output dependence on {name}: {dst.text} (line {dst.line}) and {src.text} (line {src.line}) "
-            f"write the same element in different iterations of '{var}'")
+    return (f"{may}output dependence on {name}: {dst.text} (line {dst.line}) and {src.text} (line {src.line}) "
+            f"{may}write the same element in different iterations of '{var}'")
 
 
 __all__ = ["Nest", "compute_verdicts", "carried_by", "describe", "original_nest", "verdict"]

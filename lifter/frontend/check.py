@@ -16,14 +16,14 @@ import os
 import re
 from dataclasses import dataclass
 
-from lifter.diagnostics import LiftError
+from lifter.diagnostics import Diagnostic, LiftError
 from lifter.frontend.preprocess import (PREPROCESS_TIMEOUT_S, PreprocessOptions, _name_line, _quote,
                                         _run_bounded, find_compiler)
 
 # Warnings about C that C++ reads differently; all of them are kept (see CxxNote).
 _CHECK_FLAGS = ("-fsyntax-only", "-Wc++-compat", "-Wjump-misses-init", "-Wpointer-sign", "-Wstrict-prototypes",
                 "-Wimplicit-function-declaration",
-                "-fno-diagnostics-show-caret", "-fdiagnostics-color=never", "-ftabstop=1")
+                "-fdiagnostics-color=never", "-ftabstop=1")
 _LINE_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<kind>(?:fatal )?error|warning|note): "
                       r"(?P<msg>.*)$")
 _OPTION_RE = re.compile(r" \[(-W[\w+=-]+)\]$")
@@ -59,25 +59,53 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
                                     f"{PREPROCESS_TIMEOUT_S} s") from None
     named = {"<stdin>", _quote(path)[1:-1]}  # the compiler names the file as the #line does, escaped
     errors, notes = [], []
+    error_notes: list[Diagnostic] = []  # the notes after the first error (its macro expansion)
+    last: list | None = None  # the record the caret lines that follow belong to
     for line in done.stderr.decode("utf-8", errors="surrogateescape").splitlines():
         m = _LINE_RE.match(line)
         if not m:
+            if last is not None:
+                _read_caret_line(line, last)
             continue
         file = path if m["file"] in named else m["file"]
+        last = [file, int(m["line"]), int(m["col"]), m["msg"], (), "", 0]
         if m["kind"] in ("warning", "note"):
             option = _OPTION_RE.search(m["msg"])
             notes.append(CxxNote(m["kind"], file, int(m["line"]), int(m["col"]), _OPTION_RE.sub("", m["msg"]),
                                  option[1] if option else ""))
+            if m["kind"] == "note" and len(errors) == 1:
+                error_notes.append(last)
         else:
-            errors.append(LiftError(file, int(m["line"]), int(m["col"]), m["msg"]))
+            errors.append(last)
     if errors:
-        first = errors[0]
+        file, line, column, message, ranges, fixit, _ = errors[0]
         if len(errors) > 1:
-            d = first.diagnostic
             more = len(errors) - 1
-            first = LiftError(d.path, d.line, d.column, f"{d.message} (and {more} more error{'s' * (more > 1)})")
-        raise first
+            message = f"{message} (and {more} more error{'s' * (more > 1)})"
+        shown = tuple(Diagnostic(n[0], n[1], n[2], "note", n[3], n[4], n[5]) for n in error_notes)
+        raise LiftError(file, line, column, message, ranges=ranges, fixit=fixit, notes=shown)
     if done.returncode != 0:
         detail = done.stderr.decode("utf-8", errors="surrogateescape").strip().splitlines()
         raise LiftError(path, 0, 0, detail[-1] if detail else "the C compiler rejected the file")
     return notes
+
+
+_SOURCE_LINE_RE = re.compile(r"^ *\d+ \| ")
+_MARK_LINE_RE = re.compile(r"^ +\| (.*)$")
+
+
+def _read_caret_line(line: str, record: list) -> None:
+    """Read gcc's caret display below a diagnostic into its record: the columns underlined
+    (`^~~~`, one column a character under -ftabstop=1) and a fix-it hint (the `;` gcc
+    proposes). The source line itself is shown again by lifter/display.py."""
+    if _SOURCE_LINE_RE.match(line):
+        record[6] += 1
+        return
+    m = _MARK_LINE_RE.match(line)
+    if not m or record[6] not in (1, 2):
+        return  # a second source line of the display (the next token's) is not this place
+    marks, record[6] = m[1], record[6] + 1
+    if record[6] == 2 and set(marks.strip()) <= set("^~"):
+        record[4] = tuple((r.start() + 1, r.end()) for r in re.finditer(r"[~^]+", marks) if r.end() - r.start() > 1)
+    elif record[6] == 3 and marks.strip() and "|" not in marks and not record[4]:
+        record[5] = marks.strip()  # the fix-it line below a lone caret

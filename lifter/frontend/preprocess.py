@@ -8,6 +8,7 @@ the input of the parser, and backends re-emit the original file.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import selectors
@@ -57,7 +58,8 @@ _MARKER_RE = re.compile(r'^# \d+ "((?:[^"\\]|\\.)*)"', re.M)
 
 @dataclass
 class PreprocessOptions:
-    """The preprocessing flags a user passes as to cc: -I, -D, -U, -include, -std."""
+    """The preprocessing flags a user passes as to cc: -I, -D, -U, -include, -std, -isystem,
+    -iquote, -idirafter."""
 
     include_dirs: list[str] = field(default_factory=list)
     defines: list[str] = field(default_factory=list)  # "NAME" or "NAME=VALUE"
@@ -65,9 +67,16 @@ class PreprocessOptions:
     forced_includes: list[str] = field(default_factory=list)
     std: str = "c11"
     max_output_bytes: int = MAX_PREPROCESSED_BYTES  # larger translation units are refused
+    system_dirs: list[str] = field(default_factory=list)  # -isystem
+    quote_dirs: list[str] = field(default_factory=list)  # -iquote
+    after_dirs: list[str] = field(default_factory=list)  # -idirafter
 
     def flags(self) -> list[str]:
-        flags = [f"-std={self.std}"]
+        flags = [f"-std={std_spelling(self.std)}"]
+        for option, dirs in (("-iquote", self.quote_dirs), ("-isystem", self.system_dirs),
+                             ("-idirafter", self.after_dirs)):
+            for d in dirs:
+                flags += [option, d]
         for d in self.include_dirs:
             flags += ["-I", d]
         for d in self.defines:
@@ -92,6 +101,25 @@ def find_compiler() -> str:
         if name and shutil.which(name):
             return name
     raise LiftError("lift", 0, 0, "no C compiler found to preprocess with (install gcc)")
+
+
+# The C23 names older compilers (gcc before 14, clang before 18) know by their draft names.
+_DRAFT_NAMES = {"c23": "c2x", "gnu23": "gnu2x"}
+
+
+def std_spelling(std: str) -> str:
+    """`-std=c23` as the compiler spells it: c2x where it does not know c23 yet."""
+    return _draft_if_needed(find_compiler(), std) if std in _DRAFT_NAMES else std
+
+
+@functools.lru_cache(maxsize=None)
+def _draft_if_needed(compiler: str, std: str) -> str:
+    try:
+        done = subprocess.run([compiler, f"-std={std}", "-E", "-x", "c", os.devnull], capture_output=True,
+                              timeout=PREPROCESS_TIMEOUT_S, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return _DRAFT_NAMES[std]
+    return std if done.returncode == 0 else _DRAFT_NAMES[std]
 
 
 def compiler_version(compiler: str) -> str:
@@ -125,6 +153,23 @@ def preprocess(path: str, text: str, options: PreprocessOptions) -> Preprocessed
         raise _first_error(path, stderr)
     out = done.stdout.decode("utf-8", errors="surrogateescape").replace('"<stdin>"', _quote(path))
     return Preprocessed(out, _included_files(out, path))
+
+
+def preprocess_only(path: str, text: str, options: PreprocessOptions) -> bytes:
+    """`cc -E` on the file with the user's flags (none of lift's own): what `lift -E` prints."""
+    directory = os.path.dirname(os.path.abspath(path)) if path != "<stdin>" else os.getcwd()
+    command = [find_compiler(), "-E", "-x", "c", "-iquote", directory, *options.flags(), "-"]
+    body = text[1:] if text.startswith("\ufeff") else text
+    done = _run_bounded(command, (_name_line(path) + body).encode("utf-8", errors="surrogateescape"),
+                        options.max_output_bytes)
+    if done.timed_out:
+        raise LiftError(path, 0, 0, f"preprocessing took longer than {PREPROCESS_TIMEOUT_S} s") from None
+    if done.too_large:
+        raise LiftError(path, 0, 0, f"the preprocessed translation unit is larger than "
+                                    f"{_megabytes(options.max_output_bytes)} (lift's limit)")
+    if done.returncode != 0:
+        raise _first_error(path, done.stderr.decode("utf-8", errors="surrogateescape"))
+    return done.stdout.replace(b'"<stdin>"', _quote(path).encode("utf-8", errors="surrogateescape"))
 
 
 @dataclass

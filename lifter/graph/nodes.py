@@ -162,6 +162,7 @@ class MapScope:
     condition: str = ""  # sequential, but parallel when this C test of values holds before it (verdicts.py)
     plan: OmpPlan | None = None
     not_parallelized: str = ""  # why a parallel map was left sequential by the transformations
+    not_parallelized_code: str = ""  # that reason, stably: the report's reason_code
     origin: str = ""  # the loop this map came from (copies made by distribution share it)
     header: str = ""  # the loop's `for (...)` text as written, when a nest is re-emitted
     transformations: list[str] = field(default_factory=list)  # e.g. 'distribution', 'interchange'

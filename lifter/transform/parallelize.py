@@ -46,6 +46,15 @@ MIN_PARALLEL_WORK = 40_000
 MAX_REDUCTION_ELEMENTS = 65_536
 
 
+class Refusal(str):
+    """Why a parallel map stays sequential: the sentence, and its stable reason_code (docs/report.md)."""
+
+    def __new__(cls, text: str, code: str = ""):
+        made = super().__new__(cls, text)
+        made.code = code
+        return made
+
+
 def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True,
                 spans: Spans | None = None, assume_no_alias: bool = False, identical_pointers: bool = False) -> None:
     """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off;
@@ -69,7 +78,7 @@ def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, 
         if not why:
             node.schedule = "parallel"
             return
-        node.not_parallelized = why
+        node.not_parallelized, node.not_parallelized_code = why, why.code
     for child in scope_children(g, node_id):
         _visit(g, child, min_work, value_guards, spans)
 
@@ -78,27 +87,30 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
           spans: Spans | None = None) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
     if m.condition and not value_guards:
-        return f"parallel only when {m.condition}, a test of values this backend does not make"
+        return Refusal(f"parallel only when {m.condition}, a test of values this backend does not make",
+                       "run-time-condition")
     if m.offset is None:
-        return "the loop comes from a macro expansion, so lift cannot annotate it in place"
+        return Refusal("the loop comes from a macro expansion, so lift cannot annotate it in place", "macro-expansion")
     if not canonical(m.header, m.var):
-        return "the loop header is not in OpenMP's canonical loop form (OpenMP 5.x, 4.4.1) as written"
+        return Refusal("the loop header is not in OpenMP's canonical loop form (OpenMP 5.x, 4.4.1) as written",
+                       "non-canonical")
     sections, section_limits = {}, []
     for name, op in m.reductions:
         node = _container(g, name)
         if node.ndim == 0:
             continue
         if _touches_other_elements(g, m, name):
-            return (f"reduction into array '{name}' while the loop also accesses other elements of it: "
-                    f"OpenMP's private copy of the reduced section would hide them")
+            return Refusal(f"reduction into array '{name}' while the loop also accesses other elements of it: "
+                    f"OpenMP's private copy of the reduced section would hide them", "array-reduction")
         section = _reduction_section(g, m, node)
         if section is None:
-            return f"reduction into array '{name}' whose written range has no bounds in C"
+            return Refusal(f"reduction into array '{name}' whose written range has no bounds in C", "array-reduction")
         first, length = section
         sections[name] = f"{first}:{length}"
         try:
             if int(length.rstrip("L").strip("()")) > MAX_REDUCTION_ELEMENTS:
-                return f"reduction into array '{name}': each thread would copy {length} elements"
+                return Refusal(f"reduction into array '{name}': each thread would copy {length} elements",
+                               "array-reduction")
         except ValueError:
             # Each thread gets a private copy on its stack: keep it small.
             section_limits.append(f"{length} <= {MAX_REDUCTION_ELEMENTS}L")
@@ -107,19 +119,20 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     loop_vars = [x.var for x in [m] + inner if not x.var_declared_in_header]
     for var in loop_vars:
         if read_after(g, m.id, var):
-            return f"loop variable '{var}' is used after the loop"
+            return Refusal(f"loop variable '{var}' is used after the loop", "live-after")
     scratch = {c.name for _, c in scratch_containers(g, m)}
     for var in m.private:
         if var in live and var not in scratch:
-            return f"scalar '{var}' is used after the loop"
+            return Refusal(f"scalar '{var}' is used after the loop", "live-after")
     why = scratch_refusal(g, m, spans)
     if why:
-        return why
+        return Refusal(why, "scratch-array")
     buffers = scratch_buffers(g, m, _bounds)
     if isinstance(buffers, str):
-        return buffers
+        return Refusal(buffers, "scratch-array")
     if min_work > 0 and _fills(g, m):
-        return "not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)"
+        return Refusal("not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)",
+                       "not-profitable")
     conditions = list(section_limits)
     work = _work(g, m, {x.var for x in [m] + inner}) if min_work > 0 else None
     if m.depth < 2 and isinstance(work, str) and _calls_loops(g, m):
@@ -129,11 +142,11 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     work_condition = ""
     if isinstance(work, int):
         if work < min_work:
-            return f"not profitable: about {work} iterations of work"
+            return Refusal(f"not profitable: about {work} iterations of work", "not-profitable")
     elif m.depth >= 2 and min_work > 0:
         # Even with a false `if` clause, entering a parallel region costs about a
         # microsecond; deep inside sequential loops that is paid millions of times.
-        return "inside two or more sequential loops, with a work size known only at run time"
+        return Refusal("inside two or more sequential loops, with a work size known only at run time", "not-profitable")
     elif work:
         work_condition = f"{work} > {min_work}L"
         conditions.append(work_condition)
@@ -143,14 +156,14 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     alias = _alias_condition(touched, identical, _apart(g, touched), g.graph["region"].from_params,
                              _declared_inside(g, m))
     if isinstance(alias, str) and alias.startswith("!"):
-        return alias[1:]
+        return Refusal(alias[1:], "may-alias")
     if alias:
         conditions.append(alias)
     if m.condition:
         conditions.append(m.condition)
     private = _clause_variables(g, m, live)
     if isinstance(private, str):
-        return private
+        return Refusal(private, "clause")
     private = sorted(set(v for v in loop_vars if v != m.var) | set(private))
     scalars = [(name, op) for name, op in m.reductions]
     # A false `if` clause still privatizes: reductions and lastprivate copies would
@@ -161,12 +174,14 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     if m.lastprivate:
         trips = _extent_text(m, set())
         if trips is None or trips == 0:
-            return "a scalar live after the loop needs lastprivate, but the trip count is unknown"
+            return Refusal("a scalar live after the loop needs lastprivate, but the trip count is unknown",
+                           "live-after")
         if not isinstance(trips, int):
             conditions.append(f"({trips}) > 0")
             must_version = True
     if must_version and m.span is None:
-        return "needs a run-time check but the loop's text cannot be copied for a sequential version"
+        return Refusal("needs a run-time check but the loop's text cannot be copied for a sequential version",
+                       "not-versionable")
     # Inside a sequential loop, or in a function called in a loop (perhaps a parallel
     # one), the region would be entered (and the `if` clause tested) once per outer
     # iteration, costing a team set-up each time: test in C there too.

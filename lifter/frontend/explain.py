@@ -1,0 +1,167 @@
+"""A syntax error from the parser, placed and worded as gcc would place and word it.
+
+pycparser reports the token it could not take, at its place in the preprocessed text. That is
+not always where the problem is: a missing `;` is reported at the first token of the next
+line (gcc points just after the token that lacks it and proposes the `;`), an error inside a
+macro's expansion has a column of the expanded text (gcc points into the macro's definition
+and adds "in expansion of macro" at the use), and an error caused by a GNU extension the
+parser does not know says only "syntax error". Each case is recognised here from the user's
+text, and nothing is guessed when it is not recognised: the parser's place stays.
+"""
+from __future__ import annotations
+
+import re
+
+from lifter.diagnostics import Diagnostic, LiftError
+from lifter.frontend.source import SourceFile
+
+# C extensions the parser does not know: a syntax error on a line (or in a macro) that uses one says so.
+UNSUPPORTED = [
+    (re.compile(r"\b(?:typeof|__typeof__|__typeof)\b"), "'typeof' (a GNU extension) is not supported"),
+    (re.compile(r"\b__auto_type\b"), "'__auto_type' (a GNU extension) is not supported"),
+    (re.compile(r"\b_Generic\b"), "'_Generic' selections are not supported"),
+    (re.compile(r"&&\s*[A-Za-z_]\w*|\bgoto\s*\*"), "labels as values ('&&label', 'goto *p') are not supported"),
+    (re.compile(r"\bcase\b[^:]*\.\.\."), "case ranges ('case 1 ... 5:') are not supported"),
+    (re.compile(r"\b__label__\b"), "local labels ('__label__') are not supported"),
+    (re.compile(r"\b__builtin_types_compatible_p\b"), "'__builtin_types_compatible_p' is not supported"),
+    (re.compile(r"\b__builtin_choose_expr\b"), "'__builtin_choose_expr' is not supported"),
+    (re.compile(r"\b(?:__complex__|__real__|__imag__)\b"), "GNU complex keywords are not supported"),
+]
+# A function definition where the parser expected a statement: a GNU nested function.
+_NESTED_FUNCTION = re.compile(r"^\s*(?!(?:if|for|while|switch|return|else|do)\b)[A-Za-z_][\w\s*]*?\b"
+                              r"[A-Za-z_]\w*\s*\([^;{}()]*\)\s*\{")
+_NESTED_WHY = "nested function definitions (a GNU extension) are not supported"
+_BEFORE = re.compile(r"^(?P<what>.*) before '(?P<token>.+)'$")
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w*)(?P<params>\([^)]*\))?", re.M)
+_WORD = re.compile(r"[A-Za-z_]\w*")
+# Tokens that start a statement or a declaration: before one of them, after a token that can end
+# an expression, what is missing is the `;`.
+_STATEMENT_START = re.compile(r"^(?:[A-Za-z_]\w*|\}|\*|\(|\+\+|--)$")
+# ... but not these: a syntax error before `else` or a do loop's `while` has other causes.
+_NOT_AFTER_EXPRESSION = {"else", "while"}
+_ENDS_EXPRESSION = re.compile(r"(?:[\w)\]'\"]|\+\+|--)$")
+
+
+def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError:
+    """The parser's error `exc`, moved to where the problem is and with what lift does not support said."""
+    d = exc.diagnostic
+    if d.path != source.path or not d.line:
+        return exc
+    line = source.line_text(d.line)
+    before = _BEFORE.match(d.message)
+    token = before["token"] if before else ""
+    if token and d.column and not line[d.column - 1:].startswith(token):
+        located = _in_macro(d, line, token, source, headers)
+        if located is not None:
+            return located
+    if d.column > len(line) + 1:  # inside an expansion lift could not place: no column rather than a wrong one
+        d = Diagnostic(d.path, d.line, 0, "error", d.message)
+    why = _unsupported(line)
+    if token == "{" and not why and _NESTED_FUNCTION.match(line):
+        why = _NESTED_WHY
+    if why:
+        return LiftError(d.path, d.line, d.column, f"{d.message}: {why}")
+    if token and before["what"] == "syntax error" and d.column and not line[:d.column - 1].strip() \
+            and _STATEMENT_START.match(token) and token not in _NOT_AFTER_EXPRESSION:
+        missing = _missing_semicolon(source, d.line, token)
+        if missing is not None:
+            return missing
+    return LiftError(d.path, d.line, d.column, d.message, ranges=_token_range(d.column, token))
+
+
+def _unsupported(text: str) -> str:
+    return next((why for pattern, why in UNSUPPORTED if pattern.search(text)), "")
+
+
+def _token_range(column: int, token: str) -> tuple[tuple[int, int], ...]:
+    return ((column, column + len(token) - 1),) if column and len(token) > 1 else ()
+
+
+def _missing_semicolon(source: SourceFile, line: int, token: str) -> LiftError | None:
+    """gcc's "expected ';' before 'X'" just after the last token of the previous line, when
+    that token ends an expression (a name, a number, `)`, `]`, a string)."""
+    previous = line - 1
+    while previous >= 1:
+        text = _code(source.line_text(previous))
+        if text.strip() and not text.lstrip().startswith("#"):
+            break
+        previous -= 1
+    else:
+        return None
+    text = _code(source.line_text(previous)).rstrip()
+    if not _ENDS_EXPRESSION.search(text):
+        return None
+    return LiftError(source.path, previous, len(text) + 1, f"expected ';' before '{token}'", fixit=";")
+
+
+def _code(text: str) -> str:
+    """A line without its trailing `//` or one-line `/* */` comment (outside string literals)."""
+    out, quote, i = [], "", 0
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            out.append(ch)
+            if ch == "\\" and i + 1 < len(text):
+                out.append(text[i + 1])
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+            out.append(ch)
+        elif text.startswith("//", i):
+            break
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                break
+            out.append(" " * (end + 2 - i))
+            i = end + 1
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _in_macro(d: Diagnostic, line: str, token: str, source: SourceFile, headers: list[str]) -> LiftError | None:
+    """The error inside the expansion of a macro used on the line: placed in the macro's
+    definition, with gcc's note "in expansion of macro 'M'" at the use."""
+    macros = _definitions(source, headers)
+    uses = [m for m in _WORD.finditer(_code(line)) if m.group() in macros]
+    if not uses:
+        return None
+    use = next((m for m in reversed(uses) if m.start() + 1 <= d.column), uses[0])
+    name = use.group()
+    path, def_line, text, body = macros[name]
+    at = text.find(token, body)
+    if at >= 0 and text.find(token, at + 1) >= 0:
+        at = -1  # which of several is the one is not known: the definition's start, no range
+    column = at + 1 if at >= 0 else len(text) - len(text[body:].lstrip()) + 1
+    note = Diagnostic(d.path, d.line, use.start() + 1, "note", f"in expansion of macro '{name}'",
+                      _token_range(use.start() + 1, name))
+    why = _unsupported(text)
+    message = f"{d.message}: {why}" if why else d.message
+    return LiftError(path, def_line, column, message, ranges=_token_range(column, token) if at >= 0 else (),
+                     notes=(note,))
+
+
+def _definitions(source: SourceFile, headers: list[str]) -> dict[str, tuple[str, int, str, int]]:
+    """Every `#define` of the file and of the headers it included: name -> (file, line, the
+    definition's line, where its body starts). A later definition of a name wins."""
+    found: dict[str, tuple[str, int, str, int]] = {}
+    for path in headers + [source.path]:
+        if path == source.path:
+            text = source.text
+        else:
+            try:
+                with open(path, encoding="utf-8", errors="surrogateescape") as handle:
+                    text = handle.read(1 << 22)
+            except OSError:
+                continue
+        number, counted = 1, 0
+        for m in _DEFINE.finditer(text):
+            number, counted = number + text.count("\n", counted, m.start()), m.start()
+            start = text.rfind("\n", 0, m.start()) + 1
+            end = text.find("\n", m.end())
+            found[m["name"]] = (path, number, text[start:end if end >= 0 else len(text)], m.end() - start)
+    return found
