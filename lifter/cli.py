@@ -113,6 +113,9 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("--emit-graph", "graph_path", metavar="FILE",
               help="Write the dataflow graph of every lifted loop nest: .dot, .json, .svg (needs Graphviz) or "
                    ".sdfg (DaCe's SDFG JSON, for DaCe's viewers). Single input only.")
+@click.option("--function", "graph_function", metavar="NAME",
+              help="With --emit-graph: only the loop nests of function NAME (a .sdfg file is then that function's "
+                   "SDFG; without it, .sdfg writes one file per function, FILE.NAME.sdfg).")
 @click.option("-j", "--jobs", "jobs", type=click.IntRange(min=1), metavar="N",
               help="Batch mode: lift N files at a time in worker processes. Default: the number of cores. "
                    "Output, messages and their order do not depend on N.")
@@ -140,7 +143,7 @@ def _same_file(a: str, b: str) -> bool:
               help="Add an empty rule for each header, so make does not fail when a header is removed.")
 @click.version_option(__version__, "--version", prog_name="lift")
 def lift(inputs, output, outdir, target, include_dirs, defines, undefines, forced_includes, std, opt_level,
-         no_tile, no_fuse, no_unroll, tile_sizes, report_path, remarks, graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd,
+         no_tile, no_fuse, no_unroll, tile_sizes, report_path, remarks, graph_path, graph_function, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd,
          dep_file, dep_targets, dep_quoted, dep_phony):
     """Lift sequential C loop nests into parallel OpenMP C or CUDA C.
 
@@ -157,6 +160,8 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
     """
     if not inputs:
         raise click.UsageError("no input file")
+    if graph_function and not graph_path:
+        raise click.UsageError("--function NAME picks the function of --emit-graph FILE; give --emit-graph too")
     preprocess = PreprocessOptions(list(include_dirs), list(defines), list(undefines), list(forced_includes), std)
     deps = None
     if dep_md or dep_mmd or dep_file:
@@ -194,7 +199,9 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
         if graph_path:
             from lifter.graph.export import write_graphs
 
-            write_graphs(result.graphs, graph_path)
+            message = write_graphs(result.graphs, graph_path, graph_function)
+            if message:
+                _echo_err(f"lift: {message}")
         if report_path:
             write_atomically(report_path, json.dumps({"tool": batch.TOOL, "loops": result.loops}, indent=2) + "\n")
         if output in (None, "-"):

@@ -31,7 +31,7 @@ from lifter.diagnostics import LiftError
 from lifter.graph.control import contained, transitions
 from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
                                 scope_children)
-from lifter.graph.sdfg import to_sdfg_json
+from lifter.graph.sdfg import function_sdfgs, to_sdfg_json
 
 
 def to_json(graphs: list[nx.MultiDiGraph]) -> dict:
@@ -137,14 +137,27 @@ def _node_dot(g, node_id, lines, gi, indent, top=False) -> None:
         lines.append(f"{indent}{_q(f'{gi}:{node_id}')} [shape=octagon, label={_q(guard + node.code)}];")
 
 
-def write_graphs(graphs: list[nx.MultiDiGraph], path: str) -> None:
+def write_graphs(graphs: list[nx.MultiDiGraph], path: str, function: str | None = None) -> str | None:
+    """Write the graphs (of one function, if named) to `path`; returns a message for the user when
+    the file names differ from `path` (an SDFG per function, DaCe's unit of a callable program)."""
     from lifter.cli import write_atomically
 
     ext = os.path.splitext(path)[1].lower()
+    if function is not None:
+        graphs = [g for g in graphs if g.graph["function"] == function]
+        if not graphs:
+            raise LiftError(path, 0, 0, f"no lifted loop nest in a function named '{function}'")
+    if ext == ".sdfg" and function is None and graphs:
+        stem = path[:-len(ext)]
+        written = []
+        for name, sdfg in function_sdfgs(graphs).items():
+            write_atomically(f"{stem}.{name}.sdfg", json.dumps(sdfg, indent=1) + "\n")
+            written.append(f"{stem}.{name}.sdfg")
+        return f"wrote one SDFG per function (--function NAME for one): {', '.join(written)}"
     if ext == ".json":
         write_atomically(path, json.dumps(to_json(graphs), indent=1) + "\n")
     elif ext == ".sdfg":
-        name = os.path.splitext(os.path.basename(graphs[0].graph["path"]))[0] if graphs else "lift"
+        name = function or "lift"
         write_atomically(path, json.dumps(to_sdfg_json(graphs, name), indent=1) + "\n")
     elif ext == ".dot" or ext == ".gv":
         write_atomically(path, to_dot(graphs))
@@ -159,3 +172,4 @@ def write_graphs(graphs: list[nx.MultiDiGraph], path: str) -> None:
         write_atomically(path, done.stdout.decode("utf-8", errors="replace"))
     else:
         raise LiftError(path, 0, 0, "graph file must end in .dot, .json, .sdfg or .svg")
+    return None

@@ -36,7 +36,7 @@ CASES = [
     ("stencils/heat3d.c", "kernel_heat3d"),
     ("reductions/dot.c", "kernel_dot"),
     ("reductions/sum2d.c", "kernel_rowsum"),
-    ("reductions/histogram.c", "kernel_histogram"),
+    ("reductions/sum2d.c", "kernel_colsum"),
 ]
 
 
