@@ -22,16 +22,18 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import shutil
 import subprocess
 
 import networkx as nx
 
 from lifter.diagnostics import LiftError
-from lifter.graph.control import contained, transitions
-from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
-                                scope_children)
+from lifter.graph.control import contained, is_loop_region, transitions
+from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Root, Tasklet,
+                                scope_children, scope_parent)
 from lifter.graph.sdfg import function_sdfgs, to_sdfg_json
+from lifter.graph.symbolic import c_to_symbolic
 
 
 def to_json(graphs: list[nx.MultiDiGraph]) -> dict:
@@ -53,9 +55,51 @@ def _q(text: str) -> str:
     return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
+_LEGEND = [
+    '  subgraph cluster_legend { label="legend"; style=dotted; fontname="monospace"; node [fontsize=10];',
+    '    legend_data [shape=ellipse, label="container (array or scalar)"];',
+    '    legend_map [shape=invtrapezium, label="map entry: what the map reads\\nmap label: var = first..last step s"];',
+    '    legend_tasklet [shape=octagon, label="tasklet: one statement\\n(xN: N unrolled copies drawn as one)"];',
+    '    legend_data -> legend_map [label="range the whole map reads"];',
+    '    legend_map -> legend_tasklet [label="dashed: may access", style=dashed];',
+    '    legend_tasklet -> legend_data [label="blue, bold: control passes to the next block", color=blue, style=bold];',
+    '  }',
+]
+
+
+def _copy_key(node: Tasklet) -> tuple[int, str]:
+    """Unroll-and-jam's copies of one statement (transform/unroll.py) differ only in `(v + d)` for `v`."""
+    return node.line, re.sub(r"\((\w+) \+ \d+\)", r"\1", node.code)
+
+
+def unrolled_copies(g: nx.MultiDiGraph) -> tuple[dict[str, int], set[str]]:
+    """Tasklets standing for their unrolled copies (with the count drawn) and the copies they hide:
+    siblings of one scope with the same statement up to the unrolled variables' offsets."""
+    shown, hidden = {}, set()
+    for scope in [n for n, d in g.nodes(data=True) if isinstance(d["node"], (MapScope, Root))]:
+        groups: dict[tuple[int, str], list[str]] = {}
+        for child in scope_children(g, scope):
+            if isinstance(node := g.nodes[child]["node"], Tasklet):
+                groups.setdefault(_copy_key(node), []).append(child)
+        for first, *copies in groups.values():
+            if copies:
+                shown[first] = 1 + len(copies)
+                hidden.update(copies)
+    return shown, hidden
+
+
+def map_label(node: MapScope) -> str:
+    """`var = first..last step s`, the bounds in DaCe's symbolic form where it is shorter (`Min`/`Max` for
+    C's conditionals), the names the user's (and the tile and wave counters lift adds)."""
+    first, last = (min((t, c_to_symbolic(t) or t), key=len) for t in (node.begin, node.end))
+    return f"{node.var} = {first}..{last}" + (f" step {node.step}" if node.step != 1 else "")
+
+
 def to_dot(graphs: list[nx.MultiDiGraph]) -> str:
-    lines = ["digraph lift {", "  compound=true; rankdir=TB; node [fontname=\"monospace\"];"]
+    lines = ["digraph lift {", "  compound=true; rankdir=TB; node [fontname=\"monospace\"];", *_LEGEND]
     for gi, g in enumerate(graphs):
+        shown, hidden = unrolled_copies(g)
+        g.graph["_copies"] = shown, hidden  # for _node_dot; removed again below
         lines.append(f"  subgraph cluster_{gi} {{ label={_q(g.graph['function'] + ' / ' + g.graph['name'])};")
         _control_dot(g, contained(g, STATE), lines, gi, "    ")
         for n, d in g.nodes(data=True):
@@ -65,13 +109,16 @@ def to_dot(graphs: list[nx.MultiDiGraph]) -> str:
         lines.append("  }")
         for u, v, d in g.edges(data=True):
             e = d["edge"]
+            if isinstance(e, Memlet) and isinstance(g.nodes[v]["node"], MapScope) and _outermost(g, v):
+                lines.append(f"  {_q(f'{gi}:{u}')} -> {_q(f'{gi}:{v}')} [label={_q(e.subset_text())}];")
             if isinstance(e, Memlet) and not isinstance(g.nodes[u]["node"], MapScope) \
-                    and not isinstance(g.nodes[v]["node"], MapScope):
+                    and not isinstance(g.nodes[v]["node"], MapScope) and not {u, v} & hidden:
                 label = e.text or e.subset_text()
                 if e.wcr:
                     label += f" (wcr {e.wcr})"
                 style = ", style=dashed" if e.dynamic else ""
                 lines.append(f"  {_q(f'{gi}:{u}')} -> {_q(f'{gi}:{v}')} [label={_q(label)}{style}];")
+        del g.graph["_copies"]
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -125,16 +172,26 @@ def _node_dot(g, node_id, lines, gi, indent, top=False) -> None:
         kind = "parallel map" if node.schedule == "parallel" else "sequential map"
         if node.plan is not None:
             kind += " (omp parallel for)"
-        label = f"{guard}{kind} {node.var} = {node.begin}..{node.end}"
+        label = f"{guard}{kind} {map_label(node)}"
         lines.append(f"{indent}subgraph {_cluster(gi, node_id)} {{ label={_q(label)}; style=rounded;")
-        moved = [f"{e.subset_text()}" for _, _, dd in g.in_edges(node_id, data=True)
-                 if isinstance(e := dd["edge"], Memlet)]
-        lines.append(f"{indent}  {_q(f'{gi}:{node_id}')} [shape=invtrapezium, label={_q('in: ' + '; '.join(moved))}];")
+        # the map entry; what it reads is drawn on the edges into it (outermost maps only: an inner map's
+        # ranges are its parent's per iteration, which lift's memlets over-approximate to the whole)
+        lines.append(f"{indent}  {_q(f'{gi}:{node_id}')} [shape=invtrapezium, label={_q('in')}];")
         for child in scope_children(g, node_id):
             _node_dot(g, child, lines, gi, indent + "  ")
         lines.append(f"{indent}}}")
     elif isinstance(node, Tasklet):
-        lines.append(f"{indent}{_q(f'{gi}:{node_id}')} [shape=octagon, label={_q(guard + node.code)}];")
+        shown, hidden = g.graph["_copies"]
+        if node_id in hidden:
+            return
+        count = f"\n(x{shown[node_id]}: unrolled copies)" if node_id in shown else ""
+        lines.append(f"{indent}{_q(f'{gi}:{node_id}')} [shape=octagon, label={_q(guard + node.code + count)}];")
+
+
+def _outermost(g, map_id: str) -> bool:
+    """A map no map encloses (the one a state runs, or a loop region's)."""
+    parent = scope_parent(g, map_id)
+    return parent is None or not isinstance(g.nodes[parent]["node"], MapScope) or is_loop_region(g, parent)
 
 
 def write_graphs(graphs: list[nx.MultiDiGraph], path: str, function: str | None = None) -> str | None:
