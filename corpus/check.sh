@@ -7,7 +7,7 @@
 # usage: corpus/check.sh [CC]        (default CC: gcc)
 set -u
 CC=${1:-${CC:-gcc}}
-CFLAGS="-O2 -std=c99 -Wall -Wextra"
+CFLAGS="-O2 -std=c99 -Wall -Wextra -Wno-unknown-pragmas"  # #pragma scop markers (corpus/suite)
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -40,6 +40,7 @@ from lifter import __version__
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.driver import LiftOptions, LiftResult, lift_file
 from lifter.frontend.source import ENCODING_ERRORS
+from lifter.main_module import workers_can_start
 
 TOOL = f"lift {__version__}"
 DEFAULT_CACHE = ".lift-cache"  # under the output directory
@@ -217,22 +218,29 @@ def tool_fingerprint() -> str:
 
 
 def _options_key(options: LiftOptions) -> str:
-    from lifter.frontend.preprocess import find_compiler
+    """Everything besides the input's text that decides a result: the options, the working
+    directory, the preprocessing compiler and its version (computed once per run: a compiler
+    upgraded in place changes what its headers say), the cache sizes that tile sizes come
+    from, and lift itself."""
+    from lifter.frontend.preprocess import compiler_version, find_compiler
+    from lifter.transform.tiling import cache_sizes
 
     try:
         compiler = find_compiler()
     except LiftError:
         compiler = ""
     return json.dumps({"options": dataclasses.asdict(options), "cwd": os.getcwd(), "cc": compiler,
-                       "tool": tool_fingerprint()}, sort_keys=True)
+                       "cc_version": compiler_version(compiler) if compiler else "",
+                       "caches": cache_sizes(), "tool": tool_fingerprint()}, sort_keys=True)
 
 
 class Cache:
     """Results of earlier runs, keyed by everything that decides them.
 
-    The key covers lift (version and source), the options, the working directory,
-    the input's name and its bytes; an entry is used only if every header it
-    included still has the content it had (headers are hashed once per run).
+    The key covers lift (version and source), the options, the working directory, the
+    compiler and its version, the cache sizes, the input's name and its bytes; an entry is
+    used only if every header it included still has the content it had (headers are hashed
+    once per run).
     """
 
     def __init__(self, directory: str, options: LiftOptions):
@@ -570,6 +578,8 @@ def run_batch(jobs: list[FileJob], options: LiftOptions | None = None, batch: Ba
 
     deliver()
     workers = min(batch.jobs or default_jobs(), len(todo))
+    if workers > 1 and not workers_can_start():
+        workers = 1  # a script without a `__main__` guard would run again in every worker
     pool = None
     if workers > 1:
         try:
@@ -622,13 +632,21 @@ def _run_pool(pool, jobs, todo, options, fail_fast, finished, deliver, stopped) 
     for i in sorted(crashed):
         if stopped():
             break
-        try:
-            with cf.ProcessPoolExecutor(1, mp_context=ctx) as single:
-                outcome = single.submit(_work, jobs[i].path, options).result()
-        except cf.process.BrokenProcessPool:
-            outcome = _crashed(jobs[i].path)
-        finished(i, outcome)
+        finished(i, _work_alone(jobs[i].path, options, ctx))
         deliver()
+
+
+def _work_alone(path: str, options: LiftOptions, ctx) -> FileOutcome:
+    """Lift one file in a worker of its own. A worker that dies lifting it crashed on it; one
+    that cannot even start never ran lift on it, so the file is lifted in this process."""
+    started = False
+    try:
+        with cf.ProcessPoolExecutor(1, mp_context=ctx) as single:
+            single.submit(os.getpid).result()
+            started = True
+            return single.submit(_work, path, options).result()
+    except cf.process.BrokenProcessPool:
+        return _crashed(path) if started else _work(path, options)
 
 
 def _work_failed(path: str, exc: BaseException) -> FileOutcome:

@@ -22,6 +22,7 @@ from lifter.diagnostics import Diagnostic, LiftError
 from lifter.driver import LiftOptions, lift_file
 from lifter.frontend.preprocess import PreprocessOptions
 from lifter.frontend.source import ENCODING_ERRORS
+from lifter.transform.tiling import MAX_TILE_SIZE
 
 # cc flags that do not change preprocessing: accepted so `lift $(CFLAGS) ...` works.
 _IGNORED_FLAG = re.compile(r"^-(W.*|f.*|m.*|g.*|pedantic.*|pthread|pipe|ansi|c|shared|static|fPIC|l.*|L.*|s)$")
@@ -50,6 +51,8 @@ def normalize_argv(argv: list[str]) -> list[str]:
         elif _OPT_FLAG.match(arg):
             level = arg[2:] or "1"
             out += ["--opt-level", level if level in ("0", "1", "2") else "2"]
+        elif arg in ("-fargument-noalias", "-fargument-noalias-global"):
+            out.append("--assume-no-alias")
         elif _IGNORED_FLAG.match(arg) and not arg.startswith(("--",)):
             pass
         else:
@@ -103,6 +106,12 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("--no-unroll", "no_unroll", is_flag=True,
               help="-O2: do not unroll and jam the loops around vectorizable innermost loops (register "
                    "blocking of matrix products).")
+@click.option("--assume-no-alias", "assume_no_alias", is_flag=True,
+              help="Assume that pointer parameters, and pointer fields reached through them (a->col), "
+                   "never point into the same object (cc's "
+                   "-fargument-noalias, which is read as this flag): loops whose pointers' ranges cannot "
+                   "be tested at run time (indirect reads like x[col[p]]) may then run in parallel. "
+                   "Wrong results if a call passes overlapping arrays.")
 @click.option("--tile-sizes", "tile_sizes", metavar="A,B,C", callback=lambda ctx, param, value: _sizes(value),
               help="Tile sizes, outermost loop of a band first (the last repeats for deeper bands). "
                    "Default: chosen from the cache sizes of this machine.")
@@ -143,7 +152,7 @@ def _same_file(a: str, b: str) -> bool:
               help="Add an empty rule for each header, so make does not fail when a header is removed.")
 @click.version_option(__version__, "--version", prog_name="lift")
 def lift(inputs, output, outdir, target, include_dirs, defines, undefines, forced_includes, std, opt_level,
-         no_tile, no_fuse, no_unroll, tile_sizes, report_path, remarks, graph_path, graph_function, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd,
+         no_tile, no_fuse, no_unroll, assume_no_alias, tile_sizes, report_path, remarks, graph_path, graph_function, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd,
          dep_file, dep_targets, dep_quoted, dep_phony):
     """Lift sequential C loop nests into parallel OpenMP C or CUDA C.
 
@@ -167,7 +176,8 @@ def lift(inputs, output, outdir, target, include_dirs, defines, undefines, force
     if dep_md or dep_mmd or dep_file:
         deps = batch.DepOptions(system=not dep_mmd, phony=dep_phony, file=dep_file,
                                 targets=list(dep_targets) + [batch.make_quote(t) for t in dep_quoted])
-    locality = {"tile": not no_tile, "fuse": not no_fuse, "unroll": not no_unroll, "tile_sizes": tile_sizes}
+    locality = {"tile": not no_tile, "fuse": not no_fuse, "unroll": not no_unroll, "tile_sizes": tile_sizes,
+                "assume_no_alias": assume_no_alias}
     if outdir is not None:
         _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality, report_path, remarks, graph_path,
                     jobs, fail_fast, quiet, cache_dir, no_cache, deps)
@@ -283,8 +293,8 @@ def _sizes(value: str | None) -> tuple[int, ...]:
         sizes = tuple(int(x) for x in value.split(","))
     except ValueError:
         sizes = ()
-    if not sizes or min(sizes) < 2:
-        raise click.BadParameter(f"expected integers of at least 2 separated by commas, got '{value}'")
+    if not sizes or min(sizes) < 2 or max(sizes) > MAX_TILE_SIZE:
+        raise click.BadParameter(f"expected integers from 2 to {MAX_TILE_SIZE} separated by commas, got '{value}'")
     return sizes
 
 

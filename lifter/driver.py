@@ -33,6 +33,7 @@ class LiftOptions:
     tile: bool = True  # -O2: tile permutable loop bands where reuse misses the cache
     fuse: bool = True  # -O2: fuse producer-consumer sibling loops that share data
     unroll: bool = True  # -O2: unroll and jam the loops around vectorizable innermost loops
+    assume_no_alias: bool = False  # pointer parameters never overlap each other (cc's -fargument-noalias)
     tile_sizes: tuple[int, ...] = ()  # outermost first (the last repeats); empty: from the cache sizes
 
 
@@ -68,10 +69,16 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     if options.target not in TARGETS:
         raise LiftError(source.path, 0, 0, f"unknown target '{options.target}' (choose {', '.join(TARGETS)})")
     unit = load(source, options.preprocess)
+    if options.target == "cuda":  # what C++ needs explicit, in C lifted as the file (cuda_conversions.py)
+        from lifter.backend.cuda_conversions import cxx_text
+        text = cxx_text(source, unit.notes)
+        if text is not None:
+            source = SourceFile(source.path, text)
+            unit = load(source, options.preprocess)
     model = analyze(unit)
     graphs = build_graphs(model)
     graphs = transform(graphs, options, source)
-    output = emit(source, graphs, options.target)
+    output = emit(source, graphs, options.target, unit.notes)
     loops = loop_entries(source, graphs, model)
     remarks = [Diagnostic(e["file"], e["line"], e["column"], "remark", e["remark"]) for e in loops]
     return LiftResult(output, loops, remarks, graphs, unit.included_files)

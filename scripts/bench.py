@@ -22,6 +22,11 @@ none); their row has no lift tool time.
     in.c`` when ``clang-19`` with Polly works (a tiny probe program is built
     first); otherwise every cell of the column is ``n/a``.  ``--install-polly``
     first runs ``apt-get install -y clang-19 libpolly-19-dev libomp-19-dev``.
+``hand-omp``
+    Applications only: the application's hand-written OpenMP version (``make
+    OMP=1``: its sources with the ``OMP(...)`` directives a user would write, see
+    ``corpus/apps/hand_omp.h``), the baseline lift is compared with; ``n/a`` for
+    single files and for applications without ``OMP(...)`` marks.
 ``lift``
     ``lift <-D flags> in.c -o out.c`` then ``gcc -O3 -march=native -fopenmp
     out.c``.  The lift run itself is timed too (``--repeat`` runs, median).
@@ -46,19 +51,32 @@ A cell is a speedup (``1.23x``) or one of: ``build-error`` (compiler failed),
 ``crash`` (non-zero exit status), ``wrong`` (output differs from the serial
 output), ``n/a`` (tool not available).  Nothing in a cell stops the benchmark.
 
-Output: a Markdown table on standard output (kernel, serial seconds, speedup
-per tool, median lift time), a geometric-mean row per tool in which failed cells
-count as 1.0x (as in shared/PEERS.md), notes on programs whose serial time is
+Data-set sizes (``--sizes``, a comma-separated list, one table each): ``bench``
+(or ``medium``) uses the first line's flags, ``large`` those of a
+``/* lift-bench large: -DN=... */`` comment on the second line (programs without
+one are left out of that table), ``small`` the programs' defaults.  The
+suite-style kernels of ``corpus/suite`` are named ``suite/<stem>``.
+
+Output: a Markdown table per size on standard output (kernel, serial seconds,
+speedup per tool, lift's speed relative to the hand-written OpenMP version
+(``lift/hand``: hand-omp median / lift median, where both ran), median lift time,
+the best peer and lift's speedup over it), a geometric-mean row per tool in which
+failed cells count as 1.0x (as in shared/PEERS.md) and ``n/a`` cells are left out,
+the kernels where lift is below 0.95x, notes on programs whose serial time is
 outside 0.3-5 s, and a JSON file (``--json``, default
 ``bench-results/bench.json``) with every individual time and every command.
-Builds and lifted sources are kept under ``--workdir``
-(default ``bench-results/build/<kernel>/``).
+The best peer of a kernel is the fastest of this run's other tools; for
+``suite/`` kernels at the large size, the Pluto and PPCG figures of
+``--peers`` (shared/PEERS.md, PolyBench LARGE data sets) count too: those two
+tools are not run here.  Builds and lifted sources are kept under ``--workdir``
+(default ``bench-results/build/<kernel>/<size>/``).
 
 Examples::
 
     python3 scripts/bench.py                          # whole corpus, bench sizes
     python3 scripts/bench.py --sizes small --repeat 1 # quick smoke run
     python3 scripts/bench.py --kernels gemm,jacobi2d --repeat 5
+    python3 scripts/bench.py --kernels suite --sizes medium,large   # the suite-style corpus
 """
 
 from __future__ import annotations
@@ -79,12 +97,20 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from peers import best_peer, read_peers, suite_name  # noqa: E402  (a module beside this script)
+
 ROOT = Path(__file__).resolve().parent.parent
-TOOLS = ("serial", "gcc-autopar", "polly", "lift")
+TOOLS = ("serial", "gcc-autopar", "polly", "hand-omp", "lift")
 PARALLEL_TOOLS = TOOLS[1:]
 POLLY_PACKAGES = ("clang-19", "libpolly-19-dev", "libomp-19-dev")
 BENCH_LINE = re.compile(r"/\*\s*lift-bench:(.*?)\*/")
+LARGE_LINE = re.compile(r"/\*\s*lift-bench large:(.*?)\*/")  # a second, larger data set (line 2)
+SIZES = ("small", "bench", "large")  # "medium" is read as "bench"
+SUITE = "suite"  # corpus/suite: the suite-style kernels, named suite/<stem>, peers from PEERS.md
 APP_BENCH_LINE = re.compile(r"^#\s*lift-bench:(.*)$", re.M)
+APP_SHARED = ("app.mk", "hand_omp.h")  # beside the applications, used by each
+HAND_OMP_MARK = "OMP(omp"  # an application source with a hand-written OpenMP directive
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)", re.I)
 INTEGER = re.compile(r"[-+]?\d+")
 SHORT_S, LONG_S = 0.3, 5.0  # sane range of a serial run at bench sizes
@@ -101,10 +127,17 @@ class Program:
     bench_flags: list[str]  # from the lift-bench line: -D flags, or an application's arguments
     flags: list[str] = field(default_factory=list)  # flags (arguments) actually used
     app: bool = False  # a multi-file application built by its Makefile
+    large_flags: list[str] | None = None  # from the lift-bench large line, if the program has one
 
     @property
     def name(self) -> str:
-        return f"apps/{self.path.name}" if self.app else self.path.stem
+        if self.app:
+            return f"apps/{self.path.name}"
+        return f"{SUITE}/{self.path.stem}" if self.path.parent.name == SUITE else self.path.stem
+
+    def flags_for(self, size: str) -> list[str] | None:
+        """The -D flags (an application's arguments) of a data-set size; None if it has no such size."""
+        return {"small": [], "bench": list(self.bench_flags)}.get(size, self.large_flags)
 
 
 @dataclass
@@ -142,24 +175,31 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def bench_flags(path: Path) -> list[str] | None:
-    """The -D flags of the file's first-line lift-bench comment, or None."""
+def bench_flags(path: Path, line: re.Pattern = BENCH_LINE, lines: int = 1) -> list[str] | None:
+    """The -D flags of a lift-bench comment in the file's first `lines` lines, or None."""
     with path.open(encoding="utf-8", errors="replace") as f:
-        first = f.readline()
-    m = BENCH_LINE.search(first)
+        head = "".join(f.readline() for _ in range(lines))
+    m = line.search(head)
     return shlex.split(m.group(1)) if m else None
+
+
+def selected(name: str, stem: str, kernels: set[str] | None) -> bool:
+    """--kernels names a program by name (suite/gemm, apps/cg), file stem (gemm) or folder (suite)."""
+    return not kernels or bool({name, stem, name.split("/")[0]} & kernels)
 
 
 def discover(corpus: Path, kernels: set[str] | None) -> list[Program]:
     programs = []
     for path in sorted(corpus.rglob("*.c")):
         flags = bench_flags(path)
-        if flags is None or (kernels and path.stem not in kernels):
+        if flags is None:
             continue
-        programs.append(Program(path, flags))
+        prog = Program(path, flags, large_flags=bench_flags(path, LARGE_LINE, lines=3))
+        if selected(prog.name, path.stem, kernels):
+            programs.append(prog)
     for makefile in sorted((corpus / "apps").glob("*/Makefile")):
         m = APP_BENCH_LINE.search(makefile.read_text(encoding="utf-8", errors="replace"))
-        if m and not (kernels and f"apps/{makefile.parent.name}" not in kernels):
+        if m and selected(f"apps/{makefile.parent.name}", makefile.parent.name, kernels):
             programs.append(Program(makefile.parent, shlex.split(m.group(1)), app=True))
     return programs
 
@@ -200,6 +240,12 @@ def outputs_match(ref: str, out: str, rtol: float) -> tuple[bool, str]:
                     continue
             return False, f"got {b_line!r}, expected {a_line!r}"
     return True, ""
+
+
+def has_hand_omp(prog: Program) -> bool:
+    """Whether the program is an application with hand-written OpenMP directives."""
+    return prog.app and any(HAND_OMP_MARK in src.read_text(encoding="utf-8", errors="replace")
+                            for src in prog.path.glob("*.c"))
 
 
 def geomean(values: list[float]) -> float | None:
@@ -257,9 +303,11 @@ class Bench:
             "serial": [args.cc, *base],
             "gcc-autopar": [args.cc, *base, f"-ftree-parallelize-loops={args.threads}"],
             "polly": [args.clang, *base, "-mllvm", "-polly", "-mllvm", "-polly-parallel", "-fopenmp"],
+            "hand-omp": [args.cc, *base, "-fopenmp"],
             "lift": [args.cc, *base, "-fopenmp"],
         }
         self.tools = [t for t in TOOLS if t == "serial" or t in args.tools]
+        self.peers = read_peers(Path(args.peers))
         self.polly_ok, self.polly_reason = True, ""
         if "polly" in self.tools:
             self.polly_ok, self.polly_reason = polly_works(
@@ -282,7 +330,7 @@ class Bench:
 
     def lift(self, prog: Program, cell: Cell, outdir: Path) -> tuple[Path | None, list[float]]:
         """Lift the program --repeat times; return (lifted source, lift times)."""
-        out = outdir / f"{prog.name}_lift.c"
+        out = outdir / f"{prog.path.stem}_lift.c"
         cmd = [*self.args.lift, *prog.flags, str(prog.path), "-o", str(out)]
         times = []
         for _ in range(self.args.repeat):
@@ -299,15 +347,18 @@ class Bench:
         copy = outdir / tool / prog.path.name
         shutil.rmtree(outdir / tool, ignore_errors=True)
         shutil.copytree(prog.path, copy, ignore=shutil.ignore_patterns("build"))
-        shutil.copy(prog.path.parent / "app.mk", outdir / tool / "app.mk")
+        for shared in APP_SHARED:
+            shutil.copy(prog.path.parent / shared, outdir / tool / shared)
         cc, *flags = self.compile_flags[tool]
         app = prog.path.name
-        target = f"build/{app}_lift" if tool == "lift" else f"build/{app}"
+        target = {"lift": f"build/{app}_lift", "hand-omp": f"build/{app}_omp"}.get(tool, f"build/{app}")
+        if tool in ("lift", "hand-omp"):
+            flags.remove("-fopenmp")  # app.mk adds it to the lifted and hand OpenMP builds
         cell.build_cmd = ["make", "-C", str(copy), f"CC={cc}", f"CFLAGS={shlex.join(flags)} -std=c99"]
         if tool == "lift":
-            flags.remove("-fopenmp")  # app.mk adds it to the lifted build
-            cell.build_cmd[-1] = f"CFLAGS={shlex.join(flags)} -std=c99"
             cell.build_cmd += ["LIFT=1", f"LIFT_TOOL={shlex.join(self.args.lift)}"]
+        elif tool == "hand-omp":
+            cell.build_cmd.append("OMP=1")
         cell.build_cmd.append(target)
         proc, _ = run_cmd(cell.build_cmd, self.args.build_timeout)
         if proc is None:
@@ -318,14 +369,17 @@ class Bench:
         else:
             cell.binary = copy / target
 
-    def build(self, prog: Program) -> tuple[dict[str, Cell], dict]:
-        outdir = self.workdir / prog.name
+    def build(self, prog: Program, size: str) -> tuple[dict[str, Cell], dict]:
+        outdir = self.workdir / prog.name / size
         outdir.mkdir(parents=True, exist_ok=True)
         cells = {t: Cell() for t in self.tools}
         lift_info: dict = {"times": [], "median": None, "command": None}
         for tool, cell in cells.items():
             if tool == "polly" and not self.polly_ok:
                 cell.fail("n/a", self.polly_reason)
+                continue
+            if tool == "hand-omp" and not has_hand_omp(prog):
+                cell.fail("n/a", "no hand-written OpenMP version")
                 continue
             if prog.app:
                 self.make_app(tool, prog, cell, outdir)
@@ -334,7 +388,7 @@ class Bench:
             if tool == "lift":
                 src, lift_info["times"] = self.lift(prog, cell, outdir)
                 lift_info["command"] = [*self.args.lift, *prog.flags, str(prog.path), "-o",
-                                        str(outdir / f"{prog.name}_lift.c")]
+                                        str(outdir / f"{prog.path.stem}_lift.c")]
                 if lift_info["times"]:
                     lift_info["median"] = statistics.median(lift_info["times"])
                 if src is None:
@@ -380,11 +434,11 @@ class Bench:
                     cell.fail("wrong", why)
         return ref
 
-    def bench(self, prog: Program) -> dict:
-        prog.flags = list(prog.bench_flags) if self.args.sizes == "bench" else []
+    def bench(self, prog: Program, size: str) -> dict:
+        prog.flags = prog.flags_for(size)
         log(f"== {prog.path.relative_to(ROOT) if prog.path.is_relative_to(ROOT) else prog.path}"
-            f" {shlex.join(prog.flags)}")
-        cells, lift_info = self.build(prog)
+            f" ({size}) {shlex.join(prog.flags)}")
+        cells, lift_info = self.build(prog, size)
         if prog.app:
             for cell in cells.values():
                 cell.run_args = prog.flags
@@ -392,6 +446,7 @@ class Bench:
         serial = cells["serial"].median
         result = {
             "kernel": prog.name,
+            "size": size,
             "file": str(prog.path.relative_to(ROOT) if prog.path.is_relative_to(ROOT) else prog.path),
             "flags": prog.flags,
             "serial_output": ref,
@@ -408,9 +463,25 @@ class Bench:
             shown = (f"{med:.3g} s" if med else cell.status) + (f" ({speedup:.2f}x)" if speedup else "")
             log(f"   {tool:12s} {shown}" + (f"  [{cell.detail.splitlines()[0][:100]}]"
                                              if cell.detail and not cell.ok else ""))
+        result["lift_vs_hand"] = lift_vs_hand(result)
+        if result["lift_vs_hand"] is not None:
+            log(f"   lift/hand    {result['lift_vs_hand']:.2f}x")
         if lift_info["median"] is not None:
             log(f"   lift tool    {lift_info['median']:.3g} s")
+        result["peers"] = self.peers_of(prog, size, result["tools"])
         return result
+
+    def peers_of(self, prog: Program, size: str, tools: dict) -> dict:
+        """The best peer of one kernel: this run's Polly and gcc-autopar, and for suite kernels at
+        the large size (the data sets PEERS.md was measured on) the table's Pluto and PPCG."""
+        table = {}
+        if size == "large" and prog.name.startswith(f"{SUITE}/"):
+            table = self.peers.get(suite_name(prog.path.stem), {})
+        measured = {t: tools[t]["speedup"] for t in PARALLEL_TOOLS if t != "lift" and t in tools}
+        best = best_peer(measured, table)
+        lift = tools["lift"]["speedup"] if "lift" in tools else None
+        return {"table": table, "best": list(best) if best else None,
+                "lift_over_best": lift / best[1] if lift and best else None}
 
 
 # --------------------------------------------------------------------------- report
@@ -424,43 +495,77 @@ def fmt_seconds(s: float | None) -> str:
     return "-" if s is None else f"{s:.3g}"
 
 
+def lift_vs_hand(result: dict) -> float | None:
+    """hand-omp median / lift median (above 1: lift is faster), where both ran."""
+    hand, lift = result["tools"].get("hand-omp"), result["tools"].get("lift")
+    if hand and lift and hand["median"] and lift["median"]:
+        return hand["median"] / lift["median"]
+    return None
+
+
 def summarize(results: list[dict], tools: list[str]) -> dict:
-    """Geometric mean per tool over kernels with a serial time (failures = 1.0x)."""
+    """Geometric mean per tool over kernels with a serial time (failures = 1.0x, n/a left
+    out), and of lift's speed relative to the hand-written OpenMP versions."""
     summary = {}
     timed = [r for r in results if r["tools"]["serial"]["median"] is not None]
     for tool in tools:
-        entries = [r["tools"][tool] for r in timed]
-        if not entries or all(e["status"] == "n/a" for e in entries):
+        entries = [r["tools"][tool] for r in timed if r["tools"][tool]["status"] != "n/a"]
+        if not entries:
             summary[tool] = None
             continue
         summary[tool] = geomean([e["speedup"] if e["speedup"] else 1.0 for e in entries])
+    summary["lift_vs_hand"] = geomean([x for x in map(lift_vs_hand, timed) if x is not None])
+    summary["best peer"] = geomean([r["peers"]["best"][1] if r["peers"]["best"] else 1.0 for r in timed])
+    if "lift" in tools and timed:
+        lift = [r["tools"]["lift"]["speedup"] or 1.0 for r in timed]
+        summary["below 0.95x"] = [r["kernel"] for r, x in zip(timed, lift) if x < 0.95]
+        summary["lift/best"] = geomean([x / (r["peers"]["best"][1] if r["peers"]["best"] else 1.0)
+                                        for r, x in zip(timed, lift)])
     lift_times = [r["lift_time"]["median"] for r in results if r["lift_time"]["median"] is not None]
     summary["lift_tool_median_s"] = statistics.median(lift_times) if lift_times else None
     return summary
 
 
-def table(results: list[dict], tools: list[str], summary: dict, args) -> str:
+def table(results: list[dict], tools: list[str], summary: dict, args, size: str) -> str:
     par = [t for t in tools if t != "serial"]
     has_lift = "lift" in par
-    head = ["kernel", "serial s", *par] + (["lift tool s"] if has_lift else [])
+    has_ratio = has_lift and "hand-omp" in par
+    head = ["kernel", "serial s", *par] + (["lift/hand"] if has_ratio else []) + \
+        (["lift tool s", "best peer", "lift/best"] if has_lift else [])
     rows = ["| " + " | ".join(head) + " |",
             "|---|" + "---:|" * (len(head) - 1)]
     for r in results:
         serial = r["tools"]["serial"]
         row = [r["kernel"], fmt_seconds(serial["median"]) if serial["median"] else serial["status"]]
         row += [cell_text(r["tools"][t]) if serial["median"] else "-" for t in par]
+        if has_ratio:
+            ratio = lift_vs_hand(r)
+            row.append(f"{ratio:.2f}x" if ratio else "-")
         if has_lift:
-            row.append(fmt_seconds(r["lift_time"]["median"]))
+            best, ratio = r["peers"]["best"], r["peers"]["lift_over_best"]
+            row += [fmt_seconds(r["lift_time"]["median"]), f"{best[1]:.2f}x {best[0]}" if best else "-",
+                    f"{ratio:.2f}" if ratio else "-"]
         rows.append("| " + " | ".join(row) + " |")
-    gm = ["**geomean** (failures count 1.0x)", ""]
+    gm = ["**geomean** (failures count 1.0x, n/a left out)", ""]
     gm += [f"**{summary[t]:.2f}x**" if summary[t] else "n/a" for t in par]
+    if has_ratio:
+        gm.append(f"**{summary['lift_vs_hand']:.2f}x**" if summary["lift_vs_hand"] else "n/a")
     if has_lift:
-        gm.append(f"**{fmt_seconds(summary['lift_tool_median_s'])}**")
+        gm += [f"**{fmt_seconds(summary['lift_tool_median_s'])}**",
+               f"**{summary['best peer']:.2f}x**" if summary["best peer"] else "n/a",
+               f"**{summary['lift/best']:.2f}**" if summary.get("lift/best") else "n/a"]
     rows.append("| " + " | ".join(gm) + " |")
-    sizes = "lift-bench sizes" if args.sizes == "bench" else "default (small) sizes"
-    title = (f"{len(results)} corpus programs, {sizes}, {args.threads} threads, median of "
+    sizes = {"bench": "lift-bench sizes", "large": "lift-bench large sizes", "small": "default (small) sizes"}
+    title = (f"{len(results)} corpus programs, {sizes[size]}, {args.threads} threads, median of "
              f"{args.repeat} run(s); speedup over `gcc -O3 -march=native` serial (higher is better); "
-             f"'wrong' = output differs from serial; 'lift tool s' = median time of the lift run itself.")
+             f"'wrong' = output differs from serial; 'lift/hand' = lift's speed relative to the "
+             f"application's hand-written OpenMP version; 'lift tool s' = median time of the lift run itself; "
+             f"'best peer' = the fastest of this run's other tools"
+             + (" and, for suite/ kernels, PEERS.md's Pluto and PPCG figures (measured on LARGE data sets)"
+                if size == "large" else "") + ".")
+    if has_lift and summary.get("below 0.95x") is not None:
+        below = summary["below 0.95x"]
+        title += f"\n\nlift below 0.95x: {len(below)}" + (f" ({', '.join(below)})" if below else "")
     return title + "\n\n" + "\n".join(rows)
 
 
@@ -486,8 +591,12 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--kernels", help="comma-separated file stems (gemm) or applications (apps/cg) to run (default: all with a lift-bench line)")
     p.add_argument("--tools", default=",".join(PARALLEL_TOOLS),
                    help="comma-separated tools to compare with serial (default: %(default)s)")
-    p.add_argument("--sizes", choices=("bench", "small"), default="bench",
-                   help="bench: the lift-bench -D flags; small: the programs' default sizes")
+    p.add_argument("--sizes", default="bench",
+                   help="comma-separated data-set sizes, each a table: bench (or medium): the lift-bench -D "
+                        "flags; large: the 'lift-bench large' flags (programs without them are skipped); "
+                        "small: the programs' default sizes (default: %(default)s)")
+    p.add_argument("--peers", default=str(ROOT.parent / "shared" / "PEERS.md"),
+                   help="PEERS.md with the Pluto/PPCG figures per kernel (default: %(default)s)")
     p.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                    help="OMP_NUM_THREADS and -ftree-parallelize-loops (default: %(default)s)")
     p.add_argument("--repeat", type=int, default=3, help="timed runs per binary (default: %(default)s)")
@@ -511,6 +620,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     if unknown:
         p.error(f"unknown tool(s) {', '.join(sorted(unknown))}; choose from {', '.join(PARALLEL_TOOLS)}")
     args.lift = shlex.split(args.lift)
+    args.sizes = [{"medium": "bench"}.get(x.strip(), x.strip()) for x in args.sizes.split(",") if x.strip()]
+    if not args.sizes or set(args.sizes) - set(SIZES):
+        p.error(f"--sizes: choose from {', '.join(SIZES)} (or medium)")
     if args.repeat < 1 or args.threads < 1:
         p.error("--repeat and --threads must be at least 1")
     return args
@@ -543,12 +655,13 @@ def main(argv=None) -> int:
     }
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
+    runs = [(size, prog) for size in args.sizes for prog in programs if prog.flags_for(size) is not None]
     results: list[dict] = []
-    for prog in programs:
-        results.append(bench.bench(prog))
+    for size, prog in runs:
+        results.append(bench.bench(prog, size))
         # rewrite the JSON after every program, so an interrupted run keeps its results
         text, notes = write_report(out, header, results, bench.tools, args, started,
-                                   complete=len(results) == len(programs))
+                                   complete=len(results) == len(runs))
 
     print(text)
     if notes:
@@ -560,17 +673,24 @@ def main(argv=None) -> int:
 
 def write_report(out: Path, header: dict, results: list[dict], tools: list[str], args,
                  started: float, complete: bool) -> tuple[str, list[str]]:
-    """Write the JSON report for the results so far; return (table, size notes)."""
-    summary = summarize(results, tools)
-    text = table(results, tools, summary, args)
-    notes = size_notes(results) if args.sizes == "bench" else []
+    """Write the JSON report for the results so far; return (the tables, one per size, and size notes)."""
+    summaries, tables = {}, []
+    for size in args.sizes:
+        of_size = [r for r in results if r["size"] == size]
+        if of_size:
+            summaries[size] = summarize(of_size, tools)
+            tables.append(table(of_size, tools, summaries[size], args, size))
+    text = "\n\n".join(tables)
+    notes = size_notes([r for r in results if r["size"] != "small"])
     report = {
         "date": datetime.datetime.now().isoformat(timespec="seconds"),
         **header,
         "complete": complete,
         "wall_s": round(time.time() - started, 1),
-        "geomean": {t: summary[t] for t in tools if t != "serial"},
-        "lift_tool_median_s": summary["lift_tool_median_s"],
+        "geomean": {size: {t: summ[t] for t in [*tools[1:], "best peer", "lift/best"] if t in summ}
+                    for size, summ in summaries.items()},
+        "lift_vs_hand_geomean": {size: summ["lift_vs_hand"] for size, summ in summaries.items()},
+        "lift_tool_median_s": {size: summ["lift_tool_median_s"] for size, summ in summaries.items()},
         "size_notes": notes,
         "kernels": results,
         "table": text,

@@ -3,9 +3,10 @@
 
     python3 scripts/fuzz.py loops  --seed 1 --count 1000 -j 2 --keep fuzz-out
     python3 scripts/fuzz.py csmith --seed 1 --count 1000 -j 2 --keep fuzz-out --max-funcs 3 --max-block-depth 3
+    python3 scripts/fuzz.py idioms --seed 1 --count 1000 -j 1 --threads 1,2,8 --keep fuzz-out
     python3 scripts/fuzz.py loops  --seed 7 --count 50 --keep fuzz-out --reduce   # creduce each failure
 
-Two generators:
+Three generators:
 
 ``csmith``
     Random C programs from Csmith (``apt-get install csmith libcsmith-dev``), built
@@ -16,6 +17,14 @@ Two generators:
     statements in random order, with and without real dependences, scalar
     reductions and temporaries. They print a checksum of every array and scalar.
     This is where a wrong dependence verdict shows.
+``idioms``
+    Random programs from ``scripts/idiomgen.py``, written apart from loopgen and
+    aimed at the everyday C around the nests: counters declared outside and read
+    after the loops, time loops, empty bodies, calls, ``&&``/``||``/``!=``
+    conditions, unsigned and ``size_t`` counters, struct and union temporaries,
+    ``_Atomic``/``volatile``, C++ keywords as names, VLAs, malloc'd arrays,
+    ``break``/``continue``/``return``. They print a checksum of every array and
+    live scalar.
 
 For each program: build the original with ``gcc -O2`` and run it (a program gcc
 rejects, that fails or that runs past ``--run-timeout`` is discarded: it says
@@ -31,6 +40,8 @@ original.
 tests/e2e/test_corpus_cuda.py does: ``g++ -x c++ -include
 lifter/backend/cuda_emulation.h``, then run with the emulated threads in index
 order and again in reverse (``LIFT_EMU_ORDER``), each compared with the original.
+Where ``nvcc`` is installed the ``.cu`` must also compile with ``nvcc -c`` (the
+emulation is C++ on the host and does not see what nvcc rejects).
 
 Outcomes (each failure is kept under ``--keep DIR/<mode>-<seed>/`` with the
 program, lift's output and stderr and ``failure.json``):
@@ -70,10 +81,14 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import idiomgen  # noqa: E402  (scripts/idiomgen.py)
 import loopgen  # noqa: E402  (scripts/loopgen.py)
 
 CSMITH_INCLUDE = "/usr/include/csmith"
 CUDA_EMULATION = REPO / "lifter" / "backend" / "cuda_emulation.h"
+# The modes written in Python: program text from (seed, config).
+GENERATORS = {"loops": lambda seed, cfg: loopgen.generate(seed),
+              "idioms": lambda seed, cfg: idiomgen.generate(seed, cfg.skip_idioms)}
 EMULATION_ORDERS = ("", "reverse")  # LIFT_EMU_ORDER: threads in index order, then reversed
 DIAGNOSTIC = re.compile(r"^.+?:(\d+:(\d+:)?)? error: .+$", re.M)
 FAILURES = ("mismatch", "crash", "hang", "rejected", "bad-output", "run-error")
@@ -101,13 +116,16 @@ class Config:
     max_funcs: int = 3
     max_block_depth: int = 3
     csmith_args: tuple[str, ...] = ()
+    skip_idioms: tuple[str, ...] = ()  # idioms mode: idiomgen.SKIPPABLE names left out
     cc: str = "gcc"
     cxx: str = "g++"
+    nvcc: str = "nvcc"  # CUDA target: compile-check with `nvcc -c` where it is installed
     rtol: float = 1e-9
     reduce_timeout: float = 1800.0
     reduce_max: int = 10
     verbose: bool = False
     seed_is_program: bool = False
+    time_limit: float = 0.0  # seconds; 0: no limit
 
 
 @dataclass
@@ -182,8 +200,8 @@ def outputs_match(expected: str, actual: str, rtol: float) -> bool:
 
 def generate(cfg: Config, seed: int, path: Path) -> bool:
     """Write program `seed` of the mode to `path`; False if the generator failed."""
-    if cfg.mode == "loops":
-        path.write_text(loopgen.generate(seed))
+    if cfg.mode in GENERATORS:
+        path.write_text(GENERATORS[cfg.mode](seed, cfg))
         return True
     argv = ["csmith", "--seed", str(seed), "--max-funcs", str(cfg.max_funcs),
             "--max-block-depth", str(cfg.max_block_depth), *cfg.csmith_args, "-o", str(path)]
@@ -218,11 +236,16 @@ def lifted_name(cfg: Config, src: Path) -> str:
     return src.stem + (".lift.cu" if cfg.target == "cuda" else ".lift.c")
 
 
-def build_lifted_command(cfg: Config, out: Path, exe: Path) -> list[str]:
-    """OpenMP: gcc -fopenmp. CUDA: g++ with the CPU emulation of the CUDA runtime."""
+def build_lifted_commands(cfg: Config, out: Path, exe: Path) -> list[list[str]]:
+    """The builds of lift's output, the runnable one last. OpenMP: gcc -fopenmp. CUDA:
+    `nvcc -c` where installed (a compile check only: the emulation below is plain C++ and
+    accepts what nvcc rejects), then g++ with the CPU emulation of the CUDA runtime."""
     if cfg.target == "cuda":
-        return [cfg.cxx, *cflags(cfg), "-x", "c++", "-include", str(CUDA_EMULATION), out.name, "-o", str(exe), "-lm"]
-    return [cfg.cc, *cflags(cfg), "-fopenmp", out.name, "-o", str(exe), "-lm"]
+        check = ([[cfg.nvcc, "-c", "-arch=sm_80", *cflags(cfg), out.name,
+                   "-o", str(exe.with_suffix(".o"))]] if shutil.which(cfg.nvcc) else [])
+        return check + [[cfg.cxx, *cflags(cfg), "-x", "c++", "-include", str(CUDA_EMULATION), out.name,
+                         "-o", str(exe), "-lm"]]
+    return [[cfg.cc, *cflags(cfg), "-fopenmp", out.name, "-o", str(exe), "-lm"]]
 
 
 def run_settings(cfg: Config) -> list[tuple[str, dict]]:
@@ -327,11 +350,12 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
         return result
 
     lift_exe = work / "lifted"
-    built = run(build_lifted_command(cfg, out, lift_exe), cfg.compile_timeout, cwd=str(work))
-    if built.code != 0:
-        errors = [ln for ln in built.stderr.splitlines() if " error: " in ln]
-        result.outcome, result.detail = "bad-output", (errors[0] if errors else built.stderr.strip()[-300:])
-        return result
+    for command in build_lifted_commands(cfg, out, lift_exe):
+        built = run(command, cfg.compile_timeout, cwd=str(work))
+        if built.code != 0:
+            errors = [ln for ln in built.stderr.splitlines() if " error: " in ln]
+            result.outcome, result.detail = "bad-output", (errors[0] if errors else built.stderr.strip()[-300:])
+            return result
     if until == "build":
         return result
     rtol = cfg.rtol if float_reduction else 0.0
@@ -388,6 +412,9 @@ def reproduce_command(cfg: Config, seed: int) -> str:
     parts = ["python3", "scripts/fuzz.py", cfg.mode, "--seed", str(seed), "--count", "1", "--seed-is-program"]
     if cfg.mode == "csmith":
         parts += ["--max-funcs", str(cfg.max_funcs), "--max-block-depth", str(cfg.max_block_depth)]
+    parts += [f"--csmith-arg={a}" for a in cfg.csmith_args]
+    if cfg.mode == "idioms" and cfg.skip_idioms:
+        parts += ["--skip-idioms", ",".join(cfg.skip_idioms)]
     if cfg.target != "openmp":
         parts += ["--target", cfg.target]
     if cfg.cli:
@@ -560,6 +587,8 @@ def _tally(items) -> dict:
 def print_summary(summary: dict, stream=sys.stdout) -> None:
     s = summary
     print(f"\n== lift fuzz: {s['mode']}, {s['seeds']} ({s['seconds']} s)", file=stream)
+    if s.get("planned", s["generated"]) > s["generated"]:
+        print(f"stopped early: {s['generated']} of {s['planned']} programs done", file=stream)
     print(f"generated {s['generated']}, discarded {s['discarded']} {s['discards'] or ''}", file=stream)
     print(f"tried {s['tried']}  lifted {s['lifted']}  ok {s['ok']}  "
           f"(programs with parallel loops {s['programs_with_parallel_loops']}, parallel loops {s['parallel_loops']})",
@@ -573,23 +602,38 @@ def print_summary(summary: dict, stream=sys.stdout) -> None:
         print(f"  {f['outcome']:10} seed {f['seed']}: {f['detail'][:200]}{where}{red}", file=stream)
 
 
-def fuzz(cfg: Config, seeds: list[int] | None = None, progress=None) -> dict:
+def fuzz(cfg: Config, seeds: list[int] | None = None, progress=None,
+         stop: threading.Event | None = None) -> dict:
+    """Run every seed; once `stop` is set or `cfg.time_limit` seconds have passed, start no
+    more programs, finish the running ones and summarize what was done (a campaign that
+    does not fit its time still reports its counts)."""
     if cfg.mode == "csmith" and shutil.which("csmith") is None:
         raise SystemExit("csmith is not installed (apt-get install -y csmith libcsmith-dev)")
     seeds = seeds if seeds is not None else seed_list(cfg)
     start = time.monotonic()
+    stop = stop or threading.Event()
     outcomes: list[Outcome] = []
     lock = threading.Lock()
+
+    def one(seed: int) -> Outcome | None:
+        if cfg.time_limit and time.monotonic() - start > cfg.time_limit:
+            stop.set()
+        return None if stop.is_set() else fuzz_one(cfg, seed)
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, cfg.jobs)) as pool:
-        futures = [pool.submit(fuzz_one, cfg, s) for s in seeds]
+        futures = [pool.submit(one, s) for s in seeds]
         for fut in concurrent.futures.as_completed(futures):
             o = fut.result()
+            if o is None:
+                continue
             with lock:
                 outcomes.append(o)
                 if progress:
                     progress(o, len(outcomes), len(seeds))
     outcomes.sort(key=lambda o: seeds.index(o.seed))
-    return summarize(outcomes, cfg, time.monotonic() - start)
+    summary = summarize(outcomes, cfg, time.monotonic() - start)
+    summary["planned"] = len(seeds)
+    return summary
 
 
 def seed_list(cfg: Config) -> list[int]:
@@ -614,7 +658,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fuzz.py", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=textwrap.dedent(__doc__.split("\n\n", 1)[1]))
-    parser.add_argument("mode", choices=("loops", "csmith"))
+    parser.add_argument("mode", choices=("loops", "idioms", "csmith"))
     parser.add_argument("--target", choices=("openmp", "cuda"), default="openmp",
                         help="lift to OpenMP (run at --threads) or CUDA (run under the CPU emulation)")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
@@ -638,19 +682,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-funcs", type=int, default=3, help="csmith --max-funcs")
     parser.add_argument("--max-block-depth", type=int, default=3, help="csmith --max-block-depth")
     parser.add_argument("--csmith-arg", action="append", default=[], help="extra csmith argument (repeatable)")
+    parser.add_argument("--skip-idioms", default="",
+                        help=f"idioms mode: comma-separated idioms to leave out ({', '.join(idiomgen.SKIPPABLE)})")
+    parser.add_argument("--time-limit", type=float, default=0.0,
+                        help="start no program after this many seconds, then summarize (also on SIGINT/SIGTERM)")
     parser.add_argument("--json", metavar="FILE", help="write the summary as JSON")
     parser.add_argument("-v", "--verbose", action="store_true", help="a line per program")
     args = parser.parse_args(argv)
     if args.reduce and not args.keep:
         parser.error("--reduce needs --keep DIR")
+    unknown = set(x for x in args.skip_idioms.split(",") if x) - set(idiomgen.SKIPPABLE)
+    if unknown:
+        parser.error(f"--skip-idioms: unknown {', '.join(sorted(unknown))} (known: {', '.join(idiomgen.SKIPPABLE)})")
     cfg = Config(mode=args.mode, target=args.target, seed=args.seed, count=args.count, jobs=args.jobs, keep=args.keep,
                  reduce=args.reduce, threads=tuple(int(t) for t in args.threads.split(",")),
                  run_timeout=args.run_timeout, lift_timeout=args.lift_timeout,
                  compile_timeout=args.compile_timeout, opt_level=args.opt_level, min_work=args.min_work,
                  cli=args.cli, max_funcs=args.max_funcs, max_block_depth=args.max_block_depth,
-                 csmith_args=tuple(args.csmith_arg), reduce_timeout=args.reduce_timeout, reduce_max=args.reduce_max,
+                 csmith_args=tuple(args.csmith_arg),
+                 skip_idioms=tuple(x for x in args.skip_idioms.split(",") if x), reduce_timeout=args.reduce_timeout, reduce_max=args.reduce_max,
                  verbose=args.verbose,
-                 seed_is_program=args.seed_is_program)
+                 seed_is_program=args.seed_is_program, time_limit=args.time_limit)
 
     def progress(o: Outcome, done: int, total: int) -> None:
         if args.verbose or o.outcome in FAILURES:
@@ -658,7 +710,10 @@ def main(argv: list[str] | None = None) -> int:
         elif done % 50 == 0:
             print(f"[{done}/{total}]", flush=True)
 
-    summary = fuzz(cfg, progress=progress)
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    summary = fuzz(cfg, progress=progress, stop=stop)
     if cfg.reduce:
         outcomes = [Outcome(**{k: v for k, v in f.items()}) for f in summary["failures"]]
         reduce_all(cfg, outcomes, log=lambda m: print(m, flush=True))

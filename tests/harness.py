@@ -110,7 +110,9 @@ def prepare(source: Path, workdir: Path, defines: list[str] = (), target: str = 
     dflags = [f"-D{d}" for d in defines]
     original_exe, lifted_exe = workdir / f"{source.stem}.orig", workdir / f"{source.stem}.lift"
     compile_c(source, original_exe, ["-O2", "-std=gnu11", *dflags])
-    compile_c(lifted, lifted_exe, ["-O2", "-std=gnu11", "-fopenmp", "-Wall", "-Werror", *dflags])
+    # Markers such as `#pragma scop` are kept in the output; compilers only warn that they ignore them.
+    compile_c(lifted, lifted_exe, ["-O2", "-std=gnu11", "-fopenmp", "-Wall", "-Werror", "-Wno-unknown-pragmas",
+                                   *dflags])
     return Differential(source, lifted, result.loops, original_exe, lifted_exe, run(original_exe))
 
 

@@ -254,11 +254,18 @@ def test_binary_without_nul(src, tmp_path):
     assert not out.exists()
 
 
-@pytest.mark.parametrize("text", [b"", b"   \n\t\r\n  \n"])
-def test_empty_or_blank_file(src, tmp_path, text):
-    out = tmp_path / "out.c"
-    assert_error(lift(src(text), "-o", out), msg="empty")
-    assert not out.exists()
+@pytest.mark.parametrize("text", [b"", b"   \n\t\r\n  \n", b"/* only a comment */\n// and one more\n",
+                                  b"#define N 10 /* only a macro */"])
+def test_empty_or_blank_file_is_c(src, tmp_path, text):
+    """cc compiles an empty translation unit (a warning only under -pedantic): so does lift,
+    leaving it as it is (a .cu output gets the CUDA support code before it)."""
+    p = src(text)
+    r = lift(p, "-o", tmp_path / "out.c", "-v")
+    assert r.code == 0 and "error" not in r.stderr, r.stderr
+    assert (tmp_path / "out.c").read_bytes() == text
+    r = lift(p, "-o", tmp_path / "out.cu")
+    assert r.code == 0, r.stderr
+    assert (tmp_path / "out.cu").read_bytes().endswith(text)
 
 
 def test_missing_header_at_include_line(src):

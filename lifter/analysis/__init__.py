@@ -7,9 +7,10 @@ from pycparser import c_ast
 from lifter.analysis.affine import NotAffine
 from lifter.analysis.budget import MAX_NEST_DEPTH, BudgetExceeded, isl_budget, nest_deeper_than
 from lifter.analysis.dependences import compute_dependences
-from lifter.analysis.inner_loops import inner_regions
+from lifter.analysis.inner_loops import early_exits, inner_regions
 from lifter.analysis.liveness import Liveness
 from lifter.analysis.model import ProgramModel, Region, UnliftedLoop
+from lifter.analysis.pragmas import PragmaRole, strongest
 from lifter.analysis.scop import NotModelable, RegionBuilder
 from lifter.analysis.symbols import SymbolTable, Typedefs
 from lifter.analysis.verdicts import compute_verdicts
@@ -77,6 +78,7 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                         region.inner = inner_regions(region, symbols, locate, depth)
                     region.rebuild = _rebuilder(name, symbols, locate, liveness, enclosing)
                     regions.append(region)
+                    unlifted.extend(early_exits(region, depth))
                     return
                 except BudgetExceeded as exc:
                     # Inner nests would cost as much again, level after level: the whole nest stays as written.
@@ -92,15 +94,21 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                 visit(node.stmt, depth + 1, enclosing + [node])
                 return
             inner = enclosing + [node] if isinstance(node, (c_ast.While, c_ast.DoWhile)) else enclosing
-            previous = None
+            pragmas: list[str] = []  # the pragmas right before the current child
             for _, child in node.children():
-                if isinstance(child, c_ast.For) and isinstance(previous, c_ast.Pragma):
-                    # The user already annotated this loop: leave the whole nest as written.
-                    unlifted.append(UnliftedLoop(child.coord.line, child.coord.column, name, depth,
-                                                 _loop_var(child), f"the loop has its own '#pragma {previous.string}'"))
-                else:
+                decided = strongest(pragmas) if isinstance(child, c_ast.For) else None
+                if decided is None:
                     visit(child, depth, inner)
-                previous = child
+                else:
+                    role, text = decided
+                    reason = f"the loop has its own '#pragma {text}'"
+                    if role is PragmaRole.BOUND:
+                        reason += ", which must stay right before it"
+                    unlifted.append(UnliftedLoop(child.coord.line, child.coord.column, name, depth,
+                                                 _loop_var(child), reason))
+                    if role is PragmaRole.BOUND:
+                        visit(child.stmt, depth + 1, inner + [child])
+                pragmas = pragmas + [child.string] if isinstance(child, c_ast.Pragma) else []
 
         visit(func.body, 0, [])
     return ProgramModel(unit.source.path, regions, unlifted)

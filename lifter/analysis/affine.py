@@ -16,6 +16,8 @@ import re
 
 from pycparser import c_ast
 
+from lifter.analysis.walk import walk
+
 PREFIX = "v_"
 STAND_IN_PREFIX = "w_"
 _PREFIXED = re.compile(r"\b([vw])_(\w+)")
@@ -33,6 +35,17 @@ class NotAffine(Exception):
 # could agree with (gcc truncates it), and a huge one cannot even be printed as isl text
 # (Python refuses to convert integers of over 4300 digits to decimal).
 INT_MIN, INT_LIMIT = -2**63, 2**64
+
+
+# A constant shift's value must fit a (signed) int, the type of `1 << LOGB` in C.
+_INT_MAX = 2**31 - 1
+_BIT_OPERATORS = ("<<", ">>", "&", "|", "^")
+
+
+def _unsigned(node: c_ast.Node) -> bool:
+    """The expression holds an unsigned literal (`~0u` is not `-1`): C's `~` then depends on width."""
+    return any(isinstance(n, c_ast.Constant) and "int" in n.type.split() and "u" in n.value.lower()
+               for n in walk(node))
 
 
 def _fits(value: int) -> bool:
@@ -152,6 +165,10 @@ class AffineTranslator:
                 return f"-({text})", None if value is None else _checked(-value)
             if node.op == "+":
                 return self._expr(node.expr)
+            if node.op == "~":
+                _, value = self._expr(node.expr)
+                if value is not None and not _unsigned(node.expr):
+                    return str(~value), ~value  # two's complement, as for every signed type
             raise NotAffine(f"operator '{node.op}' in an index or bound")
         if isinstance(node, c_ast.BinaryOp):
             return self._binary(node)
@@ -159,6 +176,8 @@ class AffineTranslator:
             return self._min_max(node)
         if isinstance(node, c_ast.StructRef):
             return self._stand_in(node, "struct field")
+        if isinstance(node, c_ast.ArrayRef):
+            return self._stand_in(node, "array element")
         raise NotAffine(f"{type(node).__name__.lower()} in an index or bound")
 
     def _binary(self, node: c_ast.BinaryOp) -> tuple[str, int | None]:
@@ -189,7 +208,37 @@ class AffineTranslator:
             if op == "/":
                 return f"floor(({left})/{rv})", None
             return f"(({left}) mod {rv})", None
+        if op in _BIT_OPERATORS:
+            return self._bits(op, left, lv, right, rv)
         raise NotAffine(f"operator '{op}' in an index or bound")
+
+    def _bits(self, op: str, left: str, lv: int | None, right: str, rv: int | None) -> tuple[str, int | None]:
+        """Shifts and bit operations: folded on constants (`1 << LOGB`); on a variable, a shift by
+        a constant is a product (`x << c`) or a floor division (`i >> c`), and a mask of low bits
+        (`i & 7`) a remainder. Shifted or masked variables must be non-negative where evaluated
+        (`numerators`, as for `/`): that is where C's and isl's meanings agree without relying on
+        how a compiler shifts negative numbers."""
+        if lv is not None and rv is not None:
+            if op in ("<<", ">>"):
+                if lv < 0 or not 0 <= rv < 63:
+                    raise NotAffine("shift of a negative value or by an out-of-range count in a constant")
+                value = lv << rv if op == "<<" else lv >> rv
+                if value > _INT_MAX:
+                    raise NotAffine(f"constant shift {lv} << {rv} may overflow int")
+                return str(value), value
+            value = {"&": lv & rv, "|": lv | rv, "^": lv ^ rv}[op]
+            return str(value), value
+        if op in ("<<", ">>") and lv is None and rv is not None and 0 <= rv < 31:
+            self.numerators.append(left)
+            if op == "<<":
+                return f"{2 ** rv}*({left})", None
+            return f"floor(({left})/{2 ** rv})", None
+        mask, other = (rv, left) if rv is not None else (lv, right)
+        if op == "&" and mask is not None and mask > 0 and mask & (mask + 1) == 0:
+            self.numerators.append(other)
+            return f"(({other}) mod {mask + 1})", None
+        raise NotAffine(f"operator '{op}' in an index or bound (only shifts by constants and masks "
+                        f"of low bits of non-negative values are affine)")
 
     def _stand_in(self, node: c_ast.Node, what: str) -> tuple[str, None]:
         text = self.stand_in(node) if self.stand_in is not None else None

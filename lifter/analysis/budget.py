@@ -25,6 +25,13 @@ ISL_OPERATIONS = 4_000_000
 # Deeper nests are not modelled: a 20-deep nest takes about 3 s (idle machine), 30 about 10 s.
 MAX_NEST_DEPTH = 20
 BUDGET_REASON = "analysis budget exceeded"
+# Dependence analysis splits into one problem per group of accesses that may touch common
+# elements (dependences.py), so its work grows about linearly with the accesses: each one
+# adds this much to the open budget, up to `MAX_ISL_OPERATIONS` in all. A block-tridiagonal
+# line solve written out (200 statements, 1,100 accesses) needs about 8 million; a nest too
+# deep for exact analysis has few accesses, and stays bounded by the base budget.
+ISL_OPERATIONS_PER_ACCESS = 6_000
+MAX_ISL_OPERATIONS = 16_000_000
 
 
 class BudgetExceeded(Exception):
@@ -62,6 +69,14 @@ class isl_budget:
             isl.DEFAULT_CONTEXT.set_max_operations(self.operations)
             isl.DEFAULT_CONTEXT.reset_operations()
         return self
+
+    @staticmethod
+    def grant(accesses: int) -> None:
+        """Let the open budget (if any) grow with a step's number of accesses, up to the cap."""
+        if isl_budget._open:
+            limit = isl.DEFAULT_CONTEXT.get_max_operations()
+            isl.DEFAULT_CONTEXT.set_max_operations(min(limit + ISL_OPERATIONS_PER_ACCESS * accesses,
+                                                       max(limit, MAX_ISL_OPERATIONS)))
 
     def __exit__(self, kind, exc, tb) -> bool:
         # isl reports running out where it happens to notice (a parser says "syntax error"),

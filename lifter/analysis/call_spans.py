@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+import islpy as isl
 from pycparser import c_ast
 
 from lifter.analysis.affine import AffineTranslator, NotAffine, int_constant
@@ -122,6 +123,19 @@ class SpanRecorder:
             text = " or ".join(f"({c})" for c in sorted(set(conditions)))
             out.append((position, re.sub(r"\bv_(\w+)", rename, text)))
         return tuple(out)
+
+
+def within(condition: str, first: int, last: int) -> bool:
+    """Every offset a span's condition allows lies in [first, last], whatever the call's
+    arguments (`reset3(f[i])` writing v[0..2] stays in a row of 3): isl proves it."""
+    args = sorted(set(re.findall(rf"\b{ARG}\d+\b", condition)))
+    params = f"[{', '.join(args)}] -> " if args else ""
+    try:
+        touched = isl.Set(f"{params}{{ [{OFFSET}] : {condition} }}")
+        allowed = isl.Set(f"{params}{{ [{OFFSET}] : {first} <= {OFFSET} <= {last} }}")
+        return touched.is_subset(allowed)
+    except isl.Error:
+        return False
 
 
 def _is(node, name: str) -> bool:

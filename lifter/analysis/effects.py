@@ -14,7 +14,8 @@ from pycparser import c_ast
 
 from lifter.analysis.walk import walk
 
-from lifter.analysis.affine import c_text
+from lifter.analysis.affine import c_text, int_constant
+from lifter.analysis.call_spans import within
 
 # Functions without side effects on memory: calling them is a computation.
 PURE_FUNCTIONS = {
@@ -25,8 +26,17 @@ PURE_FUNCTIONS = {
     for suffix in ("", "f", "l")
 } | {"abs", "labs", "llabs"}
 
+# Calls that end the program (glibc's assert fails through `__assert_fail`): no data effect a
+# dependence could see, since nothing after them runs; their arguments (messages) are not data.
+NORETURN_FUNCTIONS = {"abort", "exit", "_Exit", "quick_exit", "__assert_fail", "__assert_perror_fail",
+                      "__assert", "__assert_rtn"}
+
 REDUCTION_OPS = {"+=": "+", "-=": "+", "*=": "*", "&=": "&", "|=": "|", "^=": "^"}
 WORLD = "<world>"
+GENERIC = "_Generic"  # the name a `_Generic` selection has in remarks (see _generic)
+# pycparser parses `_Generic` from 3.11 on (the version pyproject.toml asks for); run from a source
+# tree with an older one, a file using it is a syntax error, and nothing else changes.
+GENERIC_SELECTION = getattr(c_ast, "GenericSelection", ())
 MEMORY = "<memory>"
 
 
@@ -211,6 +221,9 @@ class _Collector:
         if isinstance(node, c_ast.FuncCall):
             self._call(node)
             return
+        if isinstance(node, GENERIC_SELECTION):
+            self._generic(node)
+            return
         if isinstance(node, c_ast.Typename):
             return
         for _, child in node.children():
@@ -260,6 +273,8 @@ class _Collector:
             for a in args:
                 self.reads(a)
             return
+        if name in NORETURN_FUNCTIONS and name not in self.symbols.table.defined:
+            return  # (a function of that name the file defines is the user's own)
         summary = self.symbols.table.call_effects.get(name)
         if summary is not None and self._summarized_call(node, summary):
             return
@@ -281,6 +296,19 @@ class _Collector:
                     self.effects.refs.append(Ref(key, target.name, any_index, True, True, target.name, line))
             elif not isinstance(target, (c_ast.Constant, c_ast.BinaryOp)) or _has_pointer_ops(target):
                 self._memory(True, line, target)
+
+    def _generic(self, node):
+        """`_Generic(c, T: e, ...)` evaluates one `e`, chosen by types the analysis does not know:
+        every `e` is a guarded (may) access, and the selection counts as an unknown call, so the
+        loops around it stay sequential with a remark naming it."""
+        line = node.coord.line if node.coord else 0
+        self.effects.unknown_call = self.effects.unknown_call or GENERIC
+        self.effects.refs.append(Ref(WORLD, WORLD, [], True, True, GENERIC, line))
+        self.effects.refs.append(Ref(WORLD, WORLD, [], False, False, GENERIC, line))
+        guarded, self.guarded = self.guarded, True
+        for association in node.associations or []:
+            self.reads(association.expr)
+        self.guarded = guarded
 
     def _summarized_call(self, node: c_ast.FuncCall, summary) -> bool:
         """A call to a summarized file-local function: its effects through pointer arguments and
@@ -305,6 +333,17 @@ class _Collector:
                     if k in (summary.writes if is_write else summary.reads):
                         refs.append(Ref(self.scoped(a.name.name), a.name.name, [row, c_ast.ID(var)], is_write,
                                         is_write, c_text(a), line, span=(var, spans[k], tuple(args))))
+                continue
+            row = self._row_argument(a, spans.get(k))
+            if row is not None:  # a row of a multi-dimensional array, touched within the row
+                key, name, index, start = row
+                var = f"__lift_span{k}"
+                to_read.extend(index)
+                last = self.rewrite(c_ast.BinaryOp("+", c_ast.Constant("int", str(start)), c_ast.ID(var)))
+                for is_write in (False, True):
+                    if k in (summary.writes if is_write else summary.reads):
+                        refs.append(Ref(key, name, [self.rewrite(e) for e in index] + [last], is_write, is_write,
+                                        c_text(a), line, span=(var, spans[k], tuple(args))))
                 continue
             target = self._pointer_target(a)
             if target is None:
@@ -334,6 +373,35 @@ class _Collector:
             self.reads(a)
         self.effects.refs.extend(refs)
         return True
+
+    def _row_argument(self, arg, span: str | None):
+        """(key, name, outer subscripts, first column) for an argument that points into one row
+        of a multi-dimensional array, `f[i]` or `&f[i][c]` (c a constant), when the callee's span
+        keeps every offset inside that row (its constant extent): then the call touches
+        f[i][c + offset] only, not any element of f."""
+        if span is None:
+            return None
+        start, node = 0, arg
+        if isinstance(node, c_ast.UnaryOp) and node.op == "&":
+            if not isinstance(node.expr, c_ast.ArrayRef):
+                return None
+            start, node = int_constant(node.expr.subscript), node.expr.name
+            if start is None:
+                return None
+        index = []
+        while isinstance(node, c_ast.ArrayRef):
+            index.insert(0, node.subscript)
+            node = node.name
+        if not isinstance(node, c_ast.ID) or not index:
+            return None
+        sym = self.symbols.lookup(node.name)
+        if sym is None or sym.kind not in ("array", "pointer") or sym.indirect or node.name in self.rows \
+                or node.name in self.symbols.ambiguous or sym.ndim != len(index) + 1:
+            return None
+        extent = int_constant(sym.dims[-1]) if sym.dims and sym.dims[-1] is not None else None
+        if extent is None or not within(span, -start, extent - 1 - start):
+            return None
+        return self.scoped(node.name), node.name, index, start
 
     def _element(self, arg) -> str | None:
         """The element type of the array or pointer an argument (`a`, `a + e`, `&a[e]`, `A[e]`)

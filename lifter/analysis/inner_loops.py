@@ -20,8 +20,8 @@ from pycparser import c_ast
 from lifter.analysis.affine import NotAffine
 from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.effects import MEMORY, WORLD
-from lifter.analysis.model import Region
-from lifter.analysis.scop import NotModelable, RegionBuilder, written_names
+from lifter.analysis.model import Region, UnliftedLoop
+from lifter.analysis.scop import LEAVES_EARLY, NotModelable, RegionBuilder, header_var, written_names
 from lifter.analysis.symbols import FunctionSymbols
 from lifter.analysis.verdicts import compute_verdicts
 from lifter.analysis.walk import walk
@@ -43,6 +43,15 @@ def inner_regions(region: Region, symbols: FunctionSymbols, locate, depth: int =
             out.append((here, sub))
             out.extend(inner_regions(sub, symbols, locate, here))
     return out
+
+
+def early_exits(region: Region, depth: int = 0) -> list[UnliftedLoop]:
+    """The inner `for` loops of `region` that a break or continue of their own leaves early: each
+    is an opaque leaf of the loops around it (which stay parallelizable), and stays sequential."""
+    return [UnliftedLoop(stmt.node.coord.line, stmt.node.coord.column, region.function,
+                         depth + len(stmt.loops), header_var(stmt.node) or "", LEAVES_EARLY)
+            for stmt in region.statements.values()
+            if isinstance(stmt.node, c_ast.For) and stmt.opaque_reason == LEAVES_EARLY]
 
 
 def _inner_region(region_id: str, function: str, node: c_ast.For, symbols: FunctionSymbols, locate) -> Region | None:

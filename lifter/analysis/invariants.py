@@ -29,7 +29,7 @@ from pycparser import c_ast
 
 from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.effects import MEMORY, WORLD, collect_effects
-from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS, classify
+from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS, classify, replace_nodes
 
 _FIELD = re.compile(r"(?:->|\.)(\w+)")
 
@@ -66,7 +66,45 @@ class StandIns:
             return self._invariant(node.left) and self._invariant(node.right)
         if isinstance(node, c_ast.StructRef):
             return self._invariant_field(node)
+        if isinstance(node, c_ast.ArrayRef):
+            return self._invariant_element(node)
         return False
+
+    def _invariant_element(self, node: c_ast.ArrayRef) -> bool:
+        """An integer element at an invariant index of a one-dimensional array or pointer the
+        region never assigns (`size[2]`), which no write of the region may change."""
+        base = node.name
+        if not isinstance(base, c_ast.ID) or base.name in self.symbols.ambiguous or base.name in self.written:
+            return False
+        sym = self.symbols.lookup(base.name)
+        if sym is None or sym.kind not in ("array", "pointer") or sym.ndim != 1 or sym.indirect \
+                or not set(sym.element.split()) & INTEGER_WORDS or not self._invariant(node.subscript):
+            return False
+        return all(self._spares_element(w, sym) for w in self.writes())
+
+    def _spares_element(self, write, array) -> bool:
+        """The write cannot change an element of `array` (a Symbol): it writes a local variable
+        or parameter (whose address the function never takes), or an element of another array
+        when both are objects of their own, or through a `restrict` pointer (which no other pointer of the
+        region may reach) or, relying on C's aliasing rules, a floating-point element or field."""
+        if write.key.startswith("<") or write.field_path == "[*]" or write.name == array.name:
+            return False
+        written_fields = _FIELD.findall(write.field_path)
+        if not write.subscripts and not written_fields:
+            variable = self.symbols.lookup(write.name)  # a global's address may be taken elsewhere
+            return variable is not None and variable.storage != "global" \
+                and write.name not in self.symbols.addressed
+        if written_fields:
+            sym = self.symbols.table.field_symbol(struct_ref(write.name, write.field_path), self.symbols.lookup)
+        else:
+            sym = self.symbols.lookup(write.name)
+        if sym is None:
+            return False
+        if set(sym.element.split()) & FLOAT_WORDS:
+            return True
+        if written_fields:
+            return False
+        return sym.restrict or sym.owns_storage and array.owns_storage
 
     def _invariant_field(self, node: c_ast.StructRef) -> bool:
         """An integer field reached from a variable the region never assigns, which no write
@@ -107,8 +145,19 @@ class StandIns:
         return sym.owns_storage and not written_fields and bool(words) and words <= INTEGER_WORDS
 
     def writes(self):
+        """The region's writes, leaving out calls to functions that write no memory the caller
+        sees (read_only.py): only their arguments are evaluated (and may write, `f(k++)`)."""
         if self._writes is None:
-            effects = collect_effects(self.root, self.symbols, lambda name: name)
+            read_only = self.symbols.table.read_only
+
+            def arguments(n):
+                if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in read_only:
+                    args = [replace_nodes(a, arguments) for a in n.args.exprs] if n.args else []
+                    return c_ast.ExprList(args, n.coord) if args else c_ast.Constant("int", "0", n.coord)
+                return None
+
+            root = replace_nodes(self.root, arguments)
+            effects = collect_effects(root, self.symbols, lambda name: name)
             self._writes = [r for r in effects.refs if r.is_write]
         return self._writes
 

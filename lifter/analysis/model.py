@@ -45,6 +45,7 @@ class Loop:
     children: list = field(default_factory=list)  # Loop ids and Statement ids, in order
     offset: int | None = None  # character offset of `for` in the user's file, if it is there
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent, outermost first
+    position: int = 0  # its place among its parent's children (the schedule's beta at its depth)
 
 
 @dataclass
@@ -94,6 +95,8 @@ class Container:
     dims: list[str] = field(default_factory=list)  # declared extents as C text ('' where unknown)
     strides: list[str] = field(default_factory=list)  # a delinearized flat buffer: C stride per dimension
     field: str = ""  # one field of an array of structs ('.x'): `name[i].x`
+    qualifiers: frozenset = frozenset()  # `volatile`, `_Atomic` (symbols.SHARED_QUALIFIERS) of its declaration
+    allocated: bool = False  # a local pointer declared with a fresh allocation as its value
 
 
 @dataclass
@@ -123,6 +126,8 @@ class Region:
     dependences: dict[str, isl.UnionMap] = field(default_factory=dict)
     verdicts: dict[str, LoopVerdict] = field(default_factory=dict)
     may_alias: list[tuple[str, str]] = field(default_factory=list)  # pointer pairs to check at run time
+    apart: set = field(default_factory=set)  # pointer parameter pairs that never share an object (points_to.py)
+    from_params: set = field(default_factory=set)  # pointers that are parameters or fields reached from them (`a->col`)
     live_after: set[str] = field(default_factory=set)  # scalars read after the region
     called_in_loop: bool = False  # its function is called inside a loop of the file
     # Loops inside opaque leaves with a verdict of their own (inner_loops.py), analysis only:

@@ -21,10 +21,16 @@ from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_cons
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
 from lifter.analysis.call_spans import OFFSET
+from lifter.analysis.index_scalars import definition, entry_values, index_views
+from lifter.analysis.points_to import allocation
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.rows import row_arrays
 from lifter.analysis.model import Access, Condition, Container, Loop, Region, Statement
-from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
+from lifter.analysis.symbols import FunctionSymbols, substitute
+
+
+# The opaque reason of an inner `for` left by a break or continue of its own (reported: inner_loops.py).
+LEAVES_EARLY = "break or continue in the loop body"
 
 
 class NotModelable(Exception):
@@ -184,15 +190,19 @@ class RegionBuilder:
             self._check_control_flow(r)
         self._plan_shapes(whole)
         self._scopes = [{}]
-        self._defs: dict[str, c_ast.Node] = {}
+        self._defs: dict[str, c_ast.Node] = dict(entry_values(self.symbols, written_names))
         root_id = self._loop(root, parent=None, outer=[], constraints=[], beta=[0], guarded=[])
         for index, r in enumerate(more, 1):
             self._loop(r, parent=None, outer=[], constraints=[], beta=[index], guarded=[])
         params = sorted(self.params)
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
+        pointers = [c.name for c in self.containers.values() if c.kind == "pointer" and c.storage == "param"]
+        from_params = {c.name for c in self.containers.values() if c.kind == "pointer" and (
+            c.storage == "param" or getattr(self.symbols.lookup(re.split(r"\W", c.name, 1)[0]), "storage", "") == "param")}
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,
                       self.containers, params, context,
-                      called_in_loop=self.function in self.symbols.table.called_in_loops)
+                      called_in_loop=self.function in self.symbols.table.called_in_loops,
+                      apart=self.symbols.table.points_to.apart(self.function, pointers), from_params=from_params)
 
     def _is_size(self, name) -> bool:
         """A name, or a struct field's node, that may be a size parameter of a flat buffer."""
@@ -203,19 +213,19 @@ class RegionBuilder:
     def _plan_shapes(self, root: c_ast.For) -> None:
         """Find flat buffers indexed like multi-dimensional arrays (see delinearize.py)."""
         self._loop_vars = {parse_var for n in walk(root) if isinstance(n, c_ast.For)
-                           for parse_var in [_header_var(n)] if parse_var}
+                           for parse_var in [header_var(n)] if parse_var}
         self.shapes: dict[str, list] = {}
         found: dict[str, list[set]] = {}
-        for n in walk(root):
-            # `a[e]`, and `a + e` (a call's argument, read with the callee's span: effects.py)
-            if isinstance(n, c_ast.ArrayRef) or (isinstance(n, c_ast.BinaryOp) and n.op == "+"):
-                base, index = (n.name, n.subscript) if isinstance(n, c_ast.ArrayRef) else (n.left, n.right)
-                sym = self.symbols.lookup(base.name) if isinstance(base, c_ast.ID) else None
-                if sym is None or sym.kind not in ("pointer", "array") or sym.ndim != 1 or sym.indirect:
-                    continue
-                index = self.symbols.table.inline_helpers(index)
-                found.setdefault(base.name, []).append(set(monomials(index, self._is_size)))
-        for key, indices in _flat_fields(root, self.written).items():
+        # `a[e]`, and `a + e` (a call's argument, read with the callee's span: effects.py)
+        views = index_views(root, self.symbols, written_names)
+        for _, base, index in views:
+            sym = self.symbols.lookup(base.name) if isinstance(base, c_ast.ID) else None
+            if sym is None or sym.kind not in ("pointer", "array") or sym.ndim != 1 or sym.indirect:
+                continue
+            index = self.symbols.table.inline_helpers(index)
+            found.setdefault(base.name, []).append(set(monomials(index, self._is_size)))
+        read_as = {id(node): index for node, _, index in views}
+        for key, indices in _flat_fields(root, self.written, read_as).items():
             found[key] = [set(monomials(self.symbols.table.inline_helpers(i), self._is_size)) for i in indices]
         for name, sets in found.items():
             if any(s - {()} for s in sets):
@@ -226,7 +236,7 @@ class RegionBuilder:
         self.rows = row_arrays(root, self.symbols, self.written)
 
     def _check_control_flow(self, root: c_ast.For) -> None:
-        """Reject nests that jump out: return, goto, labels, or break/continue of an affine loop."""
+        """Reject nests that jump out: return, goto, labels, or break/continue of the root loop."""
         def visit(node, breakable: bool, continuable: bool):
             if isinstance(node, (c_ast.Return, c_ast.Goto, c_ast.Label)):
                 kind = {c_ast.Return: "return", c_ast.Goto: "goto", c_ast.Label: "a label"}[type(node)]
@@ -242,7 +252,9 @@ class RegionBuilder:
                     visit(child, True, True)
                 return
             if isinstance(node, c_ast.For):
-                inner_ok = node is not root and not self._affine_header(node)
+                # A break or continue of an inner loop leaves only that loop, which then is an
+                # opaque leaf of the nest (`_item`, `_leaves_early`): only the root's own block it.
+                inner_ok = node is not root
                 for name, child in node.children():
                     if name == "stmt" and not inner_ok and isinstance(child, c_ast.Compound):
                         # `if (c) continue;` at the top level of an affine loop's body is a guard.
@@ -260,13 +272,6 @@ class RegionBuilder:
                 visit(child, breakable, continuable)
 
         visit(root, False, False)
-
-    def _affine_header(self, node: c_ast.For) -> bool:
-        try:
-            parse_header(node, self._translator([]), self.symbols)
-        except NotAffine:
-            return False
-        return True
 
     # -- names -------------------------------------------------------------------------------
     def _is_parameter(self, name: str) -> bool:
@@ -318,7 +323,7 @@ class RegionBuilder:
         line, column = node.coord.line, node.coord.column
         loop = Loop(loop_id, header.var, node, line, column, len(outer), parent, self.function,
                     header.lower, header.upper, header.step, header.decreasing, header.declared,
-                    offset=self.locate(node), conditions=list(self._conditions))
+                    offset=self.locate(node), conditions=list(self._conditions), position=beta[-1])
         self.loops[loop_id] = loop
         if parent is not None:
             self.loops[parent].children.append(loop_id)
@@ -358,21 +363,28 @@ class RegionBuilder:
         if isinstance(item, c_ast.Compound):
             self._scopes.append({})
             depth = len(self._conditions)
+            assigned = []
             for index, sub in enumerate(item.block_items or []):
                 if continue_guard(sub):
                     self._conditions.append(Condition(f"!({c_text(sub.cond)})", self._next_if()))
                     # The rest of the block runs only where the condition is false.
                     translate = self._translator([l.var for l in loops])
                     try:
-                        constraints = constraints + [f"not ({translate.condition(self._rewrite(sub.cond))})"]
+                        cond = translate.condition(self._rewrite(sub.cond))
+                        self._check_divisions(translate, constraints, [l.var for l in loops])
+                        constraints = constraints + [f"not ({cond})"]
                         self.params |= translate.parameters
                     except NotAffine:
                         guarded = guarded + [sub.cond]
                     continue
                 if self._item(sub, loop_id, loops, constraints, beta, guarded):
                     beta[-1] += 1
-                if isinstance(sub, c_ast.Decl):
-                    self._define(sub, item.block_items[index + 1:], loops)
+                found = definition(sub, item.block_items[index + 1:], self.symbols, self._rewrite, written_names)
+                if found is not None:
+                    self._defs[self._scoped(found[0])] = found[1]
+                    assigned.append(self._scoped(found[0]))
+            for key in assigned:  # the definitions hold for the rest of this block only
+                self._defs.pop(key, None)
             del self._conditions[depth:]
             self._scopes.pop()
             beta[-1] -= 1
@@ -385,8 +397,7 @@ class RegionBuilder:
                 self._leaf(item, loop_id, loops, constraints, beta, guarded, opaque=f"loop header: {exc}")
                 return True
             if _leaves_early(item.stmt):
-                self._leaf(item, loop_id, loops, constraints, beta, guarded,
-                           opaque="break or continue in the loop body")
+                self._leaf(item, loop_id, loops, constraints, beta, guarded, opaque=LEAVES_EARLY)
                 return True
             self._loop(item, loop_id, loops, constraints, list(beta), guarded)
             return True
@@ -408,6 +419,7 @@ class RegionBuilder:
         translate = self._translator([l.var for l in loops])
         try:
             cond = translate.condition(self._rewrite(item.cond))
+            self._check_divisions(translate, constraints, [l.var for l in loops])
         except NotAffine:
             cond = None
         if_id, test = self._next_if(), c_text(item.cond)
@@ -434,42 +446,13 @@ class RegionBuilder:
         self._ifs += 1
         return self._ifs - 1
 
-    # -- affine scalar definitions ------------------------------------------------------------
-    def _define(self, decl: c_ast.Decl, scope: list, loops) -> None:
-        """Record `int j = i + d;` so that later subscripts and bounds read `j` as `i + d`.
-
-        Exact when the initializer is affine in enclosing loop variables and
-        parameters (which cannot change within the body), `j` is an integer at
-        least as wide as int, and the rest of the block neither writes `j`
-        (nor takes its address) nor redeclares `j` or a name the initializer uses.
-        """
-        if decl.init is None or isinstance(decl.init, c_ast.InitList) or decl.name in self.symbols.ambiguous \
-                or not wide_integer(decl.type, self.symbols.table.typedefs):
-            return
-        value = self._rewrite(decl.init)
-        try:
-            self._translator([l.var for l in loops]).expr(value)
-        except NotAffine:
-            return
-        rest = c_ast.Compound(list(scope))
-        used = {n.name for n in walk(value) if isinstance(n, c_ast.ID)}
-        if ({decl.name} | used) & written_names(rest):
-            return
-        self._defs[self._scoped(decl.name)] = value
-
+    # -- index scalars (index_scalars.py) --------------------------------------------------
     def _rewrite(self, node: c_ast.Node) -> c_ast.Node:
         """An expression as the analysis reads it: index helpers inlined, affine scalars replaced."""
         node = self.symbols.table.inline_helpers(node)
         if not self._defs:
             return node
-        return substitute(node, lambda name: self._defs.get(self._local_key(name)))
-
-    def _local_key(self, name: str) -> str | None:
-        """The key of the region-local declaration `name` refers to here, if any."""
-        for scope in reversed(self._scopes):
-            if name in scope:
-                return scope[name]
-        return None
+        return substitute(node, lambda name: self._defs.get(self._scoped(name)))
 
     def _header_view(self, node: c_ast.For) -> c_ast.For:
         """The loop with its initialisation and condition rewritten (body and increment as written)."""
@@ -480,7 +463,9 @@ class RegionBuilder:
                          node.next, node.stmt, node.coord)
 
     def _check_divisions(self, translate: AffineTranslator, constraints, iterators) -> None:
-        """C's `/` and `%` truncate; isl's round down: they agree only on non-negative numerators."""
+        """C's `/` and `%` truncate, isl's round down, and C leaves shifts of negative values to the
+        compiler: they agree on non-negative numerators (and shifted or masked values) only. Also
+        checked for affine `if` conditions, which shape domains as much as bounds do."""
         if not translate.numerators:
             return
         params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
@@ -489,7 +474,7 @@ class RegionBuilder:
         for numerator in translate.numerators:
             negative = isl.Set(f"[{params}] -> {{ [{names}] : {where} and {numerator} < 0 }}")
             if not negative.is_empty():
-                raise NotAffine("division or remainder of a value that may be negative")
+                raise NotAffine("division, remainder, shift or mask of a value that may be negative")
         translate.numerators.clear()
 
     # -- leaves ------------------------------------------------------------------------------
@@ -623,7 +608,8 @@ class RegionBuilder:
             c = Container(ref.name, 0, sym.element, "scalar", storage=sym.storage)
         else:
             c = Container(ref.name, sym.ndim, sym.element, sym.kind, sym.restrict, sym.storage,
-                          indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims])
+                          indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims],
+                          allocated=sym.kind == "pointer" and allocation(getattr(sym.decl, "init", None)))
         if ref.key in self.rows and not ref.field_path:
             c.kind, c.restrict = "pointer", False  # rows reached through pointers, tested at run time (rows.py)
         if ref.field_path and ref.field_path.startswith(".") and sym is not None and ref.subscripts \
@@ -641,6 +627,8 @@ class RegionBuilder:
             c.ndim = len(chain)
             c.dims = [""] + extents(chain)
             c.strides = ["*".join(m) if m else "1" for m in chain]
+        if sym is not None:
+            c.qualifiers = sym.qualifiers
         self.containers[ref.key] = c
         return c
 
@@ -678,12 +666,13 @@ def _field_by_field(root: c_ast.Node, symbols) -> frozenset[str]:
     return frozenset(names)
 
 
-def _flat_fields(root: c_ast.Node, written: set[str]) -> dict[str, list[c_ast.Node]]:
+def _flat_fields(root: c_ast.Node, written: set[str], read_as: dict) -> dict[str, list[c_ast.Node]]:
     """Struct fields used only as flat buffers, `p->x[e]`: {'p->x': [e, ...]}.
 
     A field path (from a variable the nest never assigns) qualifies when every
     use of it in the nest indexes it exactly once; any other use (`p->rows[i][j]`,
-    `*p->x`, `p->x + 1`, passing it to a call, assigning it) rules it out.
+    `*p->x`, `p->x + 1`, passing it to a call, assigning it) rules it out. `read_as` gives
+    the index of an access as the analysis reads it (index scalars substituted), by node id.
     """
     indices: dict[str, list] = {}
     other: set[str] = set()
@@ -694,7 +683,7 @@ def _flat_fields(root: c_ast.Node, written: set[str]) -> dict[str, list[c_ast.No
             if key is not None:
                 if isinstance(parent, c_ast.ArrayRef) and parent.name is node \
                         and not (isinstance(grand, c_ast.ArrayRef) and grand.name is parent):
-                    indices.setdefault(key, []).append(parent.subscript)
+                    indices.setdefault(key, []).append(read_as.get(id(parent), parent.subscript))
                 else:
                     other.add(key)
         for _, child in node.children():
@@ -742,7 +731,7 @@ def continue_guard(node) -> bool:
     return isinstance(body, c_ast.Continue)
 
 
-def _header_var(node: c_ast.For) -> str | None:
+def header_var(node: c_ast.For) -> str | None:
     init = node.init
     if isinstance(init, c_ast.DeclList) and init.decls:
         return init.decls[0].name
@@ -763,4 +752,4 @@ def _decl_text(decl: c_ast.Decl) -> str:
     return f"{decl.name} = {c_text(decl.init)};"
 
 
-__all__ = ["NotModelable", "RegionBuilder", "parse_header", "written_names", "PURE_FUNCTIONS"]
+__all__ = ["LEAVES_EARLY", "NotModelable", "RegionBuilder", "header_var", "parse_header", "written_names", "PURE_FUNCTIONS"]

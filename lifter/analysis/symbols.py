@@ -11,9 +11,14 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from lifter.analysis.call_spans import SpanRecorder
+from lifter.analysis.read_only import read_only_functions
+from lifter.analysis.walk import walk
+from lifter.analysis.points_to import PointsTo
 
 INTEGER_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "_Bool", "bool"}
 FLOAT_WORDS = {"float", "double"}
+# Qualifiers that make the order and indivisibility of each access part of what the program does.
+SHARED_QUALIFIERS = frozenset({"volatile", "_Atomic"})
 
 
 @dataclass
@@ -30,6 +35,7 @@ class Symbol:
     element: str = "double"  # C spelling of the element (or scalar) type
     decl: c_ast.Node | None = None
     dims: list = field(default_factory=list)  # declared extents (c_ast nodes or None)
+    qualifiers: frozenset = frozenset()  # `volatile` and `_Atomic` anywhere in its type (SHARED_QUALIFIERS)
 
     @property
     def owns_storage(self) -> bool:
@@ -59,6 +65,27 @@ class Typedefs:
 
 
 def classify(name: str, type_node: c_ast.Node, typedefs: Typedefs, storage: str, decl=None) -> Symbol:
+    sym = _classify(name, type_node, typedefs, storage, decl)
+    sym.qualifiers = _shared_qualifiers(type_node, typedefs)
+    return sym
+
+
+def _shared_qualifiers(node: c_ast.Node, typedefs: Typedefs) -> frozenset:
+    """`volatile` and `_Atomic` at any level of a declared type, typedefs followed (bounded)."""
+    found: set[str] = set()
+    for _ in range(50):
+        if node is None:
+            break
+        found |= set(getattr(node, "quals", None) or []) | set(getattr(node, "dim_quals", None) or [])
+        inner = getattr(node, "type", None)
+        if isinstance(inner, c_ast.IdentifierType) and len(inner.names) == 1 and inner.names[0] in typedefs.table:
+            node = typedefs.table[inner.names[0]]
+        else:
+            node = inner if isinstance(inner, c_ast.Node) else None
+    return frozenset(found) & SHARED_QUALIFIERS
+
+
+def _classify(name: str, type_node: c_ast.Node, typedefs: Typedefs, storage: str, decl=None) -> Symbol:
     node = typedefs.resolve(type_node)
     if isinstance(node, c_ast.FuncDecl):
         return Symbol(name, "function", storage=storage, decl=decl)
@@ -130,18 +157,22 @@ class SymbolTable:
         self.globals: dict[str, Symbol] = {}
         self.pure_functions: set[str] = set()
         self.call_effects: dict[str, CallEffects] = {}
+        self.defined: set[str] = set()  # functions the file defines
         for ext in ast.ext:
             if isinstance(ext, c_ast.Decl) and ext.name:
                 self.globals[ext.name] = classify(ext.name, ext.type, typedefs, "global", ext)
             elif isinstance(ext, c_ast.FuncDef):
                 name = ext.decl.name
                 self.globals[name] = Symbol(name, "function", storage="global", decl=ext.decl)
+                self.defined.add(name)
 
         self.structs = _struct_definitions(ast)
         self.pure_functions = _pure_functions(ast, typedefs)
         self.call_effects = call_effects(ast, typedefs, self.pure_functions)
         self.called_in_loops = _called_in_loops(ast)
         self.index_helpers = _index_helpers(ast, typedefs, self.pure_functions)
+        self.read_only = read_only_functions(ast, typedefs, self.pure_functions)
+        self.points_to = PointsTo(ast)
 
     def inline_helpers(self, node: c_ast.Node, depth: int = 0) -> c_ast.Node:
         """`node` with every call of an index helper replaced by its return expression.
@@ -253,6 +284,10 @@ class FunctionSymbols:
                 self._add(classify(p.name, p.type, table.typedefs, "param", p))
         for decl in _local_decls(func.body):
             self._add(classify(decl.name, decl.type, table.typedefs, "local", decl))
+        self.body = func.body
+        # Variables some pointer may point to: a write through it could change them anywhere.
+        self.addressed = {n.expr.name for n in walk(func.body)
+                          if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
 
     def _add(self, sym: Symbol) -> None:
         old = self.locals.get(sym.name)
@@ -363,15 +398,22 @@ def wide_integer(type_node: c_ast.Node, typedefs: Typedefs) -> bool:
 
 def substitute(node: c_ast.Node, lookup) -> c_ast.Node:
     """A copy of `node` where each name `lookup(name)` gives an expression for is replaced by it."""
+    return replace_nodes(node, lambda n: lookup(n.name) if isinstance(n, c_ast.ID) else None)
+
+
+def replace_nodes(node: c_ast.Node, replacement) -> c_ast.Node:
+    """A copy of `node` where each node `replacement(n)` gives a node for is replaced by it."""
+    found = replacement(node)
+    if found is not None:
+        return found
     if isinstance(node, c_ast.ID):
-        found = lookup(node.name)
-        return found if found is not None else node
+        return node
     copy = _shallow_copy(node)
     if isinstance(node, c_ast.StructRef):  # `s.f`: the field is a name, not a variable
-        copy.name = substitute(node.name, lookup)
+        copy.name = replace_nodes(node.name, replacement)
         return copy
     for name, child in node.children():
-        _replace_child(copy, name, substitute(child, lookup))
+        _replace_child(copy, name, replace_nodes(child, replacement))
     return copy
 
 
@@ -417,8 +459,9 @@ class CallEffects:
 
 
 def call_effects(ast: c_ast.FileAST, typedefs: Typedefs, pure: set[str]) -> dict[str, CallEffects]:
-    """Summaries of the file's functions, resolved to a fixed point (recursion stays unsummarized)."""
-    from lifter.analysis.effects import PURE_FUNCTIONS
+    """Summaries of the file's functions, resolved to a fixed point (recursion stays unsummarized).
+    Calls that end the program (`abort`, `exit`, a failed `assert`) add nothing to a summary."""
+    from lifter.analysis.effects import NORETURN_FUNCTIONS, PURE_FUNCTIONS
 
     candidates = {ext.decl.name: ext for ext in ast.ext if isinstance(ext, c_ast.FuncDef)}
     globals_ = {ext.name: classify(ext.name, ext.type, typedefs, "global", ext)
@@ -430,7 +473,8 @@ def call_effects(ast: c_ast.FileAST, typedefs: Typedefs, pure: set[str]) -> dict
         for name, func in candidates.items():
             if name in found or name in pure:
                 continue
-            summary = _Summarizer(func, typedefs, globals_, PURE_FUNCTIONS | pure, found).run()
+            summary = _Summarizer(func, typedefs, globals_, PURE_FUNCTIONS | pure, found,
+                                  NORETURN_FUNCTIONS - set(candidates)).run()
             if summary is not None:
                 found[name] = summary
                 changed = True
@@ -445,9 +489,9 @@ class _Summarizer:
     """Walks one function body, attributing every memory access to a root: a pointer
     parameter (by position), a global, or the function's own locals."""
 
-    def __init__(self, func, typedefs, globals_, pure, summaries):
+    def __init__(self, func, typedefs, globals_, pure, summaries, noreturn=frozenset()):
         self.func, self.typedefs, self.globals = func, typedefs, globals_
-        self.pure, self.summaries = pure, summaries
+        self.pure, self.summaries, self.noreturn = pure, summaries, noreturn
         self.params: dict[str, int] = {}  # pointer parameter -> position
         self.derived: dict[str, int] = {}  # local pointer initialised into a parameter's block
         self.locals: set[str] = set()  # scalar parameters, local scalars and arrays
@@ -631,6 +675,8 @@ class _Summarizer:
         if name in self.pure:
             for a in args:
                 self._visit(a)
+            return
+        if name in self.noreturn:
             return
         callee = self.summaries.get(name)
         if callee is None:

@@ -9,6 +9,12 @@ provably harmless:
 - the container is a scalar written before it is read in every iteration
   (privatizable), and, if its value is needed after the loop, written by the
   last iteration unconditionally (lastprivate);
+- the container is a local array or pointer target (a scratch row) every read of
+  which in an iteration gets its value from a write of the same iteration (isl:
+  each flow into a read starts inside the loop and is not carried by it, and no
+  read lacks a source), and nothing later in the region reads what the loop
+  wrote: each thread may then work on its own copy (private). That the function
+  names it nowhere after the loop is checked when the loop is planned;
 - every access to the container inside the loop belongs to reduction
   statements with one operator (a reduction).
 
@@ -30,7 +36,7 @@ from pycparser import c_ast
 from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.dependences import compute_dependences
-from lifter.analysis.effects import MEMORY, WORLD
+from lifter.analysis.effects import GENERIC, MEMORY, WORLD
 from lifter.analysis.minplus import PathUpdate, declared_names, path_update
 from lifter.analysis.model import Access, LoopVerdict, Region
 from lifter.analysis.walk import walk
@@ -231,6 +237,9 @@ def verdict(region: Region, nest: Nest, live_after, index: DependenceIndex | Non
 def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> LoopVerdict:
     access_of = {a.id: a for s in region.statements.values() for a in s.accesses}
     loop_id, inside = nest.loop, nest.inside
+    shared = _shared_access(region, inside)
+    if shared:
+        return LoopVerdict(False, reason=shared)
     loop = region.loops[loop_id]
     inner_loops = set(region.loops_inside(loop_id))
     carried: list[CarriedDependence] = []
@@ -253,13 +262,23 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
         if red is not None:
             reductions.append((info.name, red))
             continue
-        if info.kind == "scalar" and _privatizable(region, nest, container, index):
+        # A struct field (`g->last`, `s.last`) is memory that outlives the loop, and no OpenMP
+        # clause can name it: never private.
+        if info.kind == "scalar" and info.name.isidentifier() and _privatizable(region, nest, container, index):
             if container in live_after or _read_later_in_region(region, inside, container, index):
                 if _written_last(region, loop_id, inside, container):
                     lastprivate.append(info.name)
                     continue
                 blocking = blocking or (mine[0], f"scalar '{info.name}' is used after the loop but not "
                                                   f"written in every iteration")
+                continue
+            private.append(info.name)
+            continue
+        if _scratch_candidate(info) and _read_inside(region, inside, container) \
+                and _privatizable(region, nest, container, index):
+            if _read_later_in_region(region, inside, container, index):
+                blocking = blocking or (mine[0], f"scratch array '{info.name}' is written in every iteration "
+                                                  f"before it is read, but read after the loop")
                 continue
             private.append(info.name)
             continue
@@ -274,6 +293,24 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
     return LoopVerdict(True, sorted(set(reductions)), sorted(set(private)), sorted(set(lastprivate)), reason)
 
 
+def _shared_access(region: Region, inside) -> str:
+    """Why the loop must keep its order because of a `volatile` or `_Atomic` object, or ''.
+
+    Each access to a volatile object is an observable event, in program order. An
+    `_Atomic` object may be read in parallel, but a write to it is either a race
+    the dependences do not show (the analysis treats it as a plain scalar) or a
+    reduction, and OpenMP forbids `_Atomic` variables in data-sharing clauses.
+    """
+    for sid in inside:
+        for a in region.statements[sid].accesses:
+            container = region.containers[a.container]
+            if "volatile" in container.qualifiers:
+                return f"it accesses volatile '{container.name}' (line {a.line}), whose accesses keep their order"
+            if "_Atomic" in container.qualifiers and a.is_write:
+                return f"it writes _Atomic '{container.name}' (line {a.line}), which no OpenMP clause may privatize or reduce"
+    return ""
+
+
 def _ordered(containers, carried):
     order = []
     for d in carried:
@@ -286,13 +323,14 @@ def _reduction(region: Region, nest: Nest, container, carried: list[CarriedDepen
     """The operator if the loop's carried dependences on `container` are those of one reduction.
 
     The updates (`A[i][j] -= ...`: the read and write of the reduced element)
-    must share one operator and one subscript, every carried dependence must
-    join two updates, and no other access in the loop (the right-hand side's
+    must share one operator (not one subscript: a pair force scatters into both
+    particles, `f[i] -= d; f[j] += d`, and reduced copies sum every update alike),
+    every carried dependence must join two updates, and no other access in the loop (the right-hand side's
     `A[i][k]`, other statements) may touch an element the loop reduces into
     during the same iterations of the enclosing loops: isl proves that the two
     sets of elements are disjoint.
     """
-    ops, subscripts, updates, others = set(), set(), [], []
+    ops, updates, others = set(), [], []
     for sid in nest.inside:
         stmt = region.statements[sid]
         for a in stmt.accesses:
@@ -300,11 +338,10 @@ def _reduction(region: Region, nest: Nest, container, carried: list[CarriedDepen
                 continue
             if a.reduces:
                 ops.add(stmt.reduction[1])
-                subscripts.add(_subscript_text(a.text))
                 updates.append(a)
             else:
                 others.append(a)
-    if len(ops) != 1 or len(subscripts) != 1:
+    if len(ops) != 1:
         return None
     if not all(d.source.reduces and d.sink.reduces for d in carried):
         return None
@@ -326,12 +363,9 @@ def _elements(region: Region, nest: Nest, accesses: list[Access]) -> isl.UnionMa
     return out
 
 
-def _subscript_text(text: str) -> str:
-    return text[text.find("["):] if "[" in text else ""
-
-
 def _privatizable(region: Region, nest: Nest, container, index: DependenceIndex) -> bool:
-    """Every read of the scalar in the loop gets its value from the same iteration."""
+    """Every read of the container (a scalar, or every element of a scratch array) in the loop
+    gets its value from a write in the same iteration, and none reads a value from before it."""
     inside = nest.inside
     reads = [a for s in inside for a in region.statements[s].accesses
              if a.container == container and not a.is_write]
@@ -351,15 +385,30 @@ def _privatizable(region: Region, nest: Nest, container, index: DependenceIndex)
     return True
 
 
+def _scratch_candidate(info) -> bool:
+    """A local array, or a local pointer declared with a fresh allocation, named directly (no
+    struct field, no rows of pointers): the kinds a private per-thread copy can stand for.
+    Whether it is dead after the loop is decided from the function's text when the loop is
+    planned (`transform/parallelize.py`)."""
+    owned = info.kind == "array" or info.kind == "pointer" and info.allocated
+    return owned and info.storage == "local" and not info.indirect and not info.field \
+        and info.element not in ("", "?")
+
+
+def _read_inside(region: Region, inside, container) -> bool:
+    """The loop reads the container (a buffer it only writes is an output, not a scratch row)."""
+    return any(a.container == container and not a.is_write for s in inside for a in region.statements[s].accesses)
+
+
 def _read_later_in_region(region: Region, inside, container, index: DependenceIndex) -> bool:
-    """A write in the loop flows to a read after it, elsewhere in the region."""
+    """A write of `container` in the loop flows to a read of it after the loop, elsewhere in the
+    region (a flow dependence on another container into a statement that also touches this one,
+    `b[i] = sum` to `sum += b[i]` after `sum = 0`, says nothing about it)."""
+    mine = {a.id for s in region.statements.values() for a in s.accesses if a.container == container}
     for dep in index.maps["flow"]:
-        src = dep.get_tuple_name(isl.dim_type.in_).rsplit("_a", 1)[0]
-        dst = dep.get_tuple_name(isl.dim_type.out).rsplit("_a", 1)[0]
-        if src in inside and dst not in inside:
-            if region.statements[dst].accesses and any(
-                    a.container == container for a in region.statements[dst].accesses):
-                return True
+        src, dst = dep.get_tuple_name(isl.dim_type.in_), dep.get_tuple_name(isl.dim_type.out)
+        if src in mine and dst in mine and src.rsplit("_a", 1)[0] in inside and dst.rsplit("_a", 1)[0] not in inside:
+            return True
     return False
 
 
@@ -380,6 +429,8 @@ def describe(region: Region, loop, dep: CarriedDependence) -> str:
     src, dst = dep.source, dep.sink
     var = loop.var
     when = f"an earlier iteration of '{var}'"
+    if name == "<world>" and src.text == GENERIC:
+        return f"the {GENERIC} selection (line {src.line}) is analysed as an unknown call: it may have side effects"
     if name == "<world>":
         return f"call {src.text} (line {src.line}) may have side effects that later iterations see"
     if name == "<memory>":

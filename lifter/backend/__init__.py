@@ -6,7 +6,9 @@ from lifter.backend.openmp import emit_openmp
 from lifter.frontend.source import SourceFile
 
 
-def emit(source: SourceFile, graphs, target: str) -> str:
+def emit(source: SourceFile, graphs, target: str, notes=()) -> str:
+    """The output text; `notes`, the C compiler's warnings on the input, name the C++ keywords
+    a CUDA output renames."""
     if target == "openmp":
         return emit_openmp(source, graphs)
-    return emit_cuda(source, graphs)
+    return emit_cuda(source, graphs, notes)

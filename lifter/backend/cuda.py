@@ -12,13 +12,13 @@ What the output is
   results convert to any object pointer as in C (the call is wrapped in an object
   with a converting template operator; the file's system headers are included
   before these macros so that their declarations are untouched); C names that are
-  C++ keywords (`new`, `class`, `this`, ...) are renamed by macros; parameters of
+  C++ keywords (`new`, `or`, `template`, ...) are renamed by token (cuda_names.py); parameters of
   variable-length array type (`double A[n][m]`), which C++ lacks, become `void *`
   and are re-declared as VLA pointers at the top of the body (a GNU extension nvcc
   and g++ accept in host code); project headers found next to the file are
-  inlined with the same edits, with C linkage. Not handled: other implicit `void *` conversions,
-  `template`/`typename` used as names, designated or compound initializers that
-  C++ rejects.
+  inlined with the same edits, with C linkage. Other implicit conversions and missing prototypes
+  are made explicit in the C before lifting, and what cannot be is an error (cuda_conversions.py);
+  kernels before a function inside `extern "C" {` close and reopen the block.
 - Kernels: every map the planner parallelized (`plan`) becomes a `__global__`
   function template (parameter types are deduced from the host's declarations, so
   lift spells no type) inserted before the function holding the nest, named
@@ -68,6 +68,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers, param_name, split_params
+from lifter.backend.cuda_names import keyword_names, rename_keywords
 from lifter.backend.cuda_data import (ArrayUse, NestData, aware_functions, comment_text, emit_region, emit_scope,
                                       find_regions, flat_nests, group_nests, reindent)
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
@@ -98,8 +99,9 @@ class NotOffloaded(Exception):
     """Why a region stays on the host."""
 
 
-def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
-    """The whole .cu file: prelude, kernels before their functions, host code with launches."""
+def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> str:
+    """The whole .cu file: prelude, kernels before their functions, host code with launches (C names
+    that are C++ keywords renamed, from the compiler's `notes` on the input: cuda_names.py)."""
     cfile = CFile(source.text)
     ctx = _Context(source, cfile)
     results = []
@@ -169,12 +171,12 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
                     info["shares_data_with"] = [k for m in members for k in m.kernels if k not in info["kernels"]]
     hd_at = {cfile.tokens[d.start].start for d in cfile.decls if d.name in hd}
     for offset in sorted(set(kernels_at) | hd_at):
-        text = "".join(k + "\n" for k in kernels_at.get(offset, []))
+        text = cfile.outside_c_linkage(offset, "".join(k + "\n" for k in kernels_at.get(offset, [])))
         if offset in hd_at:
             text += "LIFT_HD "
         edits.append((offset, offset, text))
     edits += cfile.cxx_edits() + inline_project_headers(source.path, cfile)
-    body = apply(source.text, [], edits)
+    body = rename_keywords(apply(source.text, [], edits), keyword_names(notes))
     return PRELUDE + cxx_section(cfile) + END_MARK + "\n" + body
 
 

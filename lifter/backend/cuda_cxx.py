@@ -46,9 +46,9 @@ class CFile:
         self.decls: list[Decl] = []
         self.macros: dict[str, str] = {}
         self.words = {t.text for t in self.tokens if t.kind == "word"}
-        self.code_words = set(self.words)  # names in the code and in macro definitions
         self.system_headers: list[str] = []  # <...> included outside any #if
         self.includes: list[tuple[int, str, bool]] = []  # (directive token, header, quoted) of every #include
+        self.c_linkage: list[tuple[int, int]] = []  # offsets inside each `extern "C" {` ... `}` (C++ only)
         self._if_depth = 0
         self._match: dict[int, int] = {}
         self._brackets()
@@ -74,6 +74,11 @@ class CFile:
             if t.kind == "directive":
                 self._directive(t.text, i)
                 i += 1
+                continue
+            if t.text == "extern" and i + 2 < n and toks[i + 1].text == '"C"' and toks[i + 2].text == "{":
+                # a header's `#ifdef __cplusplus` linkage block: its declarations are the file's
+                self.c_linkage.append((toks[i + 2].end, toks[self.close(i + 2)].start))
+                i += 3
                 continue
             start, groups, j = i, [], i
             decl = None
@@ -138,7 +143,6 @@ class CFile:
             if d:
                 self.macros[d.group(1)] = d.group(3)
                 self.words.add(d.group(1))
-        self.code_words |= {w for w in re.findall(r"[A-Za-z_]\w*", re.sub(r'"(?:[^"\\]|\\.)*"', "", rest))}
 
     def _is_object_decl(self, decl: Decl, group) -> bool:
         """`double (*A)[N] = ...;` or `int x = f(3);`: the group is not a prototype's parameter list."""
@@ -148,6 +152,13 @@ class CFile:
                 return True
         after = group[2] + 1
         return after <= decl.end and toks[after].text not in (";", ",", "__attribute__", "__asm__", "asm")
+
+    def outside_c_linkage(self, offset: int, text: str) -> str:
+        """`text` (kernels, which are templates) to insert at `offset`, closing and reopening the
+        `extern "C"` block around it if there is one there."""
+        if text and any(a <= offset < b for a, b in self.c_linkage):
+            return f'}} /* extern "C" */\n{text}extern "C" {{\n'
+        return text
 
     def function_at(self, offset: int) -> Decl | None:
         for d in self.decls:
@@ -284,8 +295,7 @@ def inline_project_headers(path: str, cfile: CFile, seen: set[str] | None = None
     """Edits replacing each `#include "x.h"` found next to `path` (once per file) by the header's text
     made C++ the same way (variable-length array parameters, recursively its own project headers), in
     an `extern "C"` block: the functions it declares keep C linkage, so objects compiled from the .cu
-    link with objects compiled from C. System headers it includes stay outside the block. The names
-    the headers use join `cfile.code_words` (C++ keywords among them are renamed)."""
+    link with objects compiled from C. System headers it includes stay outside the block."""
     seen = set() if seen is None else seen
     edits = []
     for index, name, quoted in cfile.includes:
@@ -308,7 +318,6 @@ def inline_project_headers(path: str, cfile: CFile, seen: set[str] | None = None
             if not system:
                 tok = inner.tokens[i]
                 inner_edits.append((tok.start, tok.end, f'}} /* extern "C" */\n{tok.text.strip()}\nextern "C" {{'))
-        cfile.code_words |= inner.code_words
         tok = cfile.tokens[index]
         edits.append((tok.start, tok.end, f'/* lift: "{name}" inlined as C++, with C linkage */\nextern "C" {{\n'
                                           f'{apply(text, [], inner_edits).rstrip()}\n}} /* end of "{name}" */'))
@@ -316,15 +325,11 @@ def inline_project_headers(path: str, cfile: CFile, seen: set[str] | None = None
 
 
 def cxx_section(cfile: "CFile") -> str:
-    """The file's unconditional system headers (so that the macros below stay out of them), the
-    C-as-C++ shims, and macros renaming C names that are C++ keywords."""
+    """The file's unconditional system headers (so that the macros below stay out of them) and the
+    C-as-C++ shims."""
     lines = ["/* lift: this file's system headers first, then C as C++ */"]
     lines += [f"#include <{h}>" for h in cfile.system_headers]
-    text = "\n".join(lines) + "\n" + CXX_SHIMS
-    used = [w for w in CXX_ONLY_KEYWORDS if w in cfile.code_words]
-    for w in used:
-        text += f"#define {w} lift_cxx_{w} /* a name in this C file, a keyword in C++ */\n"
-    return text
+    return "\n".join(lines) + "\n" + CXX_SHIMS
 
 
 
@@ -352,12 +357,3 @@ struct lift_void_ptr {
 #endif
 #define register
 """
-
-# Keywords of C++ (not of C) that C code may use as names; renamed by macros.
-CXX_ONLY_KEYWORDS = [
-    "new", "delete", "class", "this", "private", "public", "protected", "friend", "virtual", "operator",
-    "namespace", "using", "try", "catch", "throw", "explicit", "mutable", "export", "typeid", "nullptr",
-    "noexcept", "constexpr", "consteval", "constinit", "concept", "requires", "co_await", "co_yield",
-    "co_return", "static_cast", "dynamic_cast", "const_cast", "reinterpret_cast", "char8_t", "char16_t",
-    "char32_t",
-]

@@ -20,22 +20,42 @@ def simd_pragma(m: MapScope) -> str:
 
 def pragma(m: MapScope) -> str:
     plan = m.plan
-    clauses = ["for" if plan.worksharing else "parallel for"]
+    own = {b.name for b in plan.scratch}  # private on the `omp parallel` around (`scratch_lines`)
+    clauses = ["for" if plan.worksharing or own else "parallel for"]
     if m.simd:
         clauses[0] += " simd"
     if plan.collapse > 1:
         clauses.append(f"collapse({plan.collapse})")
     clauses.append(f"schedule({plan.schedule})")
-    if plan.private:
-        clauses.append(f"private({', '.join(plan.private)})")
+    private = [v for v in plan.private if v not in own]
+    if private:
+        clauses.append(f"private({', '.join(private)})")
     if plan.lastprivate:
         clauses.append(f"lastprivate({', '.join(plan.lastprivate)})")
     for name, op in plan.reductions:
         section = f"[{plan.sections[name]}]" if name in plan.sections else ""
         clauses.append(f"reduction({op}: {name}{section})")
-    if plan.condition and not plan.versioned and not plan.worksharing:
+    if plan.condition and not plan.versioned and not plan.worksharing and not own:
         clauses.append(f"if({plan.condition})")
     return f"#pragma omp {' '.join(clauses)} {MARK}"
+
+
+def scratch_lines(m: MapScope) -> tuple[list[str], str]:
+    """The lines before a planned loop (its directive last) and the text after it.
+
+    A loop that privatizes pointer targets runs in an `omp parallel` of its own, in which
+    each thread points its private pointer at a fresh buffer, shares the loop (`omp for`) and
+    frees the buffer; otherwise this is just the loop's directive."""
+    plan = m.plan
+    if not plan.scratch:
+        return [pragma(m)], ""
+    names = ", ".join(b.name for b in plan.scratch)
+    condition = f" if({plan.condition})" if plan.condition and not plan.versioned else ""
+    lines = [f"#pragma omp parallel private({names}){condition} {MARK}", "{"]
+    for b in plan.scratch:
+        lines.append(f"    {b.name} = malloc(sizeof *{b.name} * (size_t)({b.count})); if (!{b.name}) abort();")
+    lines.append(pragma(m))
+    return lines, " " + " ".join(f"free({b.name});" for b in plan.scratch) + " }"
 
 
 def region_pragma(region: OmpRegion) -> str:
@@ -80,10 +100,17 @@ def _annotate(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[Inse
         return
     if node.plan is not None and node.plan.versioned:
         start, end = node.span
-        replacements.append((start, end, _versioned(text, node, text[start:end], pragma(node), node.plan.condition)))
+        opening, closing = scratch_lines(node)
+        indent = _indent(text, start) + "    "
+        replacements.append((start, end, _versioned(text, node, text[start:end] + closing,
+                                                    f"\n{indent}".join(opening), node.plan.condition,
+                                                    text[start:end])))
         return  # the sequential copy is as written, so nothing inside gets a directive
     if node.plan is not None:
-        insertions.append(before_statement(text, node.offset, pragma(node)))
+        opening, closing = scratch_lines(node)
+        insertions.append(before_statement(text, node.offset, f"\n{_indent(text, node.offset)}".join(opening)))
+        if closing:
+            insertions.append(Insertion(node.span[1], closing))
     elif node.simd:
         insertions.append(before_statement(text, node.offset, simd_pragma(node)))
     for child in scope_children(g, node_id):
@@ -120,6 +147,12 @@ def _versioned(text: str, m: MapScope, loop_text: str, directive: str, condition
     plain = body if sequential is None else _reindent(sequential, indent)
     return (f"if ({condition}) {{ {MARK}\n{indent}    {directive}\n{indent}    {body}\n"
             f"{indent}}} else {{\n{indent}    {plain}\n{indent}}}")
+
+
+def _indent(text: str, offset: int) -> str:
+    """The blanks before `offset` on its line ('' if code precedes it there)."""
+    indent = text[line_start(text, offset):offset]
+    return indent if indent.strip() == "" else ""
 
 
 def _reindent(text: str, indent: str) -> str:
@@ -166,13 +199,15 @@ def _child_lines(g: nx.MultiDiGraph, child: str, indent: str, plain: bool) -> li
         return _if_else_lines(indent, region.guard, MARK,
                               [inner + region_pragma(region)] + _map_lines(g, child, node, inner, region=region),
                               _map_lines(g, child, node, inner, plain=True))
-    if node.plan is not None and node.plan.versioned:
-        inner = indent + "    "
-        return _if_else_lines(indent, node.plan.condition, MARK,
-                              [inner + pragma(node)] + _map_lines(g, child, node, inner),
-                              _map_lines(g, child, node, inner, plain=True))
     if node.plan is not None:
-        return [indent + pragma(node)] + _map_lines(g, child, node, indent)
+        opening, closing = scratch_lines(node)
+        inner = indent + "    " if node.plan.versioned else indent
+        lines = [inner + line for line in opening] + _map_lines(g, child, node, inner)
+        lines[-1] += closing
+        if not node.plan.versioned:
+            return lines
+        return _if_else_lines(indent, node.plan.condition, MARK, lines,
+                              _map_lines(g, child, node, inner, plain=True))
     if node.simd:
         return [indent + simd_pragma(node)] + _map_lines(g, child, node, indent)
     return _map_lines(g, child, node, indent)

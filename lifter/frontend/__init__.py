@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
 from lifter.diagnostics import LiftError
+from lifter.frontend.check import CxxNote, check
 from lifter.frontend.parse import parse
 from lifter.frontend.preprocess import PreprocessOptions, preprocess
 from lifter.frontend.source import SourceFile
@@ -14,11 +15,13 @@ from lifter.frontend.source import SourceFile
 
 @dataclass
 class TranslationUnit:
-    """What the frontend hands on: the user's exact text, its AST and the headers it read."""
+    """What the frontend hands on: the user's exact text, its AST, the headers it read and the
+    C compiler's warnings on it (the CUDA backend reads the C++ compatibility ones)."""
 
     source: SourceFile
     ast: c_ast.FileAST
     included_files: list[str]
+    notes: list[CxxNote] = field(default_factory=list)
 
 
 # C extensions the parser does not know: a syntax error on a line that uses one says so.
@@ -41,7 +44,8 @@ def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
         ast = parse(pre.text, source.path)
     except LiftError as exc:
         raise _explained(exc, source) from None
-    return TranslationUnit(source, ast, pre.included_files)
+    # after parsing: a syntax error is the parser's, with what lift does not support said
+    return TranslationUnit(source, ast, pre.included_files, check(source.path, source.text, options))
 
 
 def _explained(exc: LiftError, source: SourceFile) -> LiftError:
@@ -62,4 +66,4 @@ def _explained(exc: LiftError, source: SourceFile) -> LiftError:
     return exc
 
 
-__all__ = ["PreprocessOptions", "SourceFile", "TranslationUnit", "load"]
+__all__ = ["CxxNote", "PreprocessOptions", "SourceFile", "TranslationUnit", "load"]

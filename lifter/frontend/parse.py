@@ -15,12 +15,54 @@ _ERR_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<msg>.
 
 
 class _Lexer(c_lexer.CLexer):
-    """pycparser's lexer, with line markers' file names unescaped (`a\\"b.c` is the file a"b.c),
-    so the coordinates name files exactly as the user and the rest of lift spell them."""
+    """pycparser's lexer, naming files exactly as the user and the rest of lift spell them.
+
+    pycparser does not undo the escapes of a line marker's file name (`a\\"b.c` is the file
+    a"b.c), and it loses a trailing escaped quote; so names with escapes are replaced by plain
+    placeholders before parsing (see _plain_marker_names) and mapped back here. Before pycparser
+    3.12 coordinates take the lexer's current `filename`; from 3.12 on each token carries its
+    own, so both are mapped."""
+
+    marker_names: dict[str, str] = {}
 
     @property
     def filename(self) -> str:
-        return unescape_marker(super().filename)
+        name = super().filename
+        return self.marker_names.get(name, name)
+
+    def token(self):
+        tok = super().token()
+        if self.marker_names and tok is not None:
+            name = getattr(tok, "filename", None)
+            if name in self.marker_names:
+                tok.filename = self.marker_names[name]
+        return tok
+
+
+_MARKER_NAME_RE = re.compile(r'^(#(?:line)?[ \t]+\d+[ \t]+)"((?:[^"\\\n]|\\.)*)"', re.M)
+
+
+def _plain_marker_names(text: str) -> tuple[str, dict[str, str]]:
+    """`text` with every line-marker file name that has escapes replaced by a placeholder
+    without any, and the map from placeholders to the names they stand for."""
+    if "\\" not in text:
+        return text, {}
+    prefix = "<lift-file-"
+    while prefix in text:
+        prefix += "-"
+    names: dict[str, str] = {}
+    placeholders: dict[str, str] = {}
+
+    def plain(m: re.Match) -> str:
+        raw = m.group(2)
+        if "\\" not in raw:
+            return m.group()
+        if raw not in placeholders:
+            placeholders[raw] = f"{prefix}{len(placeholders)}>"
+            names[placeholders[raw]] = unescape_marker(raw)
+        return f'{m.group(1)}"{placeholders[raw]}"'
+
+    return _MARKER_NAME_RE.sub(plain, text), names
 
 
 class _Parser(c_parser.CParser):
@@ -37,6 +79,7 @@ def parse(text: str, path: str) -> c_ast.FileAST:
     """Parse preprocessed text; a syntax error becomes a LiftError at its position."""
     parser = _Parser(lexer=_Lexer)
     text, mangled = mangle_extended_identifiers(strip_asm(text))
+    text, parser.clex.marker_names = _plain_marker_names(text)
     try:
         ast = parser.parse(PRELUDE + text, path)
     except c_parser.ParseError as exc:

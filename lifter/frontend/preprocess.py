@@ -94,6 +94,17 @@ def find_compiler() -> str:
     raise LiftError("lift", 0, 0, "no C compiler found to preprocess with (install gcc)")
 
 
+def compiler_version(compiler: str) -> str:
+    """The first line of `compiler --version` ('' if it says nothing): the cache key has it."""
+    try:
+        done = subprocess.run([compiler, "--version"], capture_output=True, timeout=PREPROCESS_TIMEOUT_S,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    lines = done.stdout.decode("utf-8", errors="replace").splitlines()
+    return lines[0].strip() if lines else ""
+
+
 def preprocess(path: str, text: str, options: PreprocessOptions) -> Preprocessed:
     """Run the preprocessor on `text` as if it were the file `path`."""
     directory = os.path.dirname(os.path.abspath(path)) if path != "<stdin>" else os.getcwd()
@@ -125,7 +136,7 @@ class _Finished:
     too_large: bool = False
 
 
-def _run_bounded(command: list[str], data: bytes, max_output: int) -> _Finished:
+def _run_bounded(command: list[str], data: bytes, max_output: int, env: dict[str, str] | None = None) -> _Finished:
     """Run the preprocessor with `data` on stdin; stop it past the time limit or once its
     output exceeds `max_output` bytes (a macro that expands exponentially must cost neither
     minutes nor gigabytes). Input and error output go through files, so no pipe can block."""
@@ -133,7 +144,7 @@ def _run_bounded(command: list[str], data: bytes, max_output: int) -> _Finished:
         stdin.write(data)
         stdin.seek(0)
         try:
-            proc = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr)
+            proc = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr, env=env)
         except OSError as exc:
             raise LiftError(command[0], 0, 0, f"cannot run the preprocessor: {exc.strerror or exc}") from None
         chunks: list[bytes] = []
@@ -214,17 +225,20 @@ def _quote(path: str) -> str:
 
 
 _ESCAPE_RE = re.compile(rb'\\([0-7]{1,3}|.)', re.S)
+# The simple escapes of C; cpp writes \n for a newline in a `#line` name, lift's _quote octal.
+_SIMPLE_ESCAPES = {b"n": b"\n", b"t": b"\t", b"r": b"\r", b"a": b"\a", b"b": b"\b", b"f": b"\f",
+                   b"v": b"\v"}
 
 
 def unescape_marker(name: str) -> str:
-    """A line marker's file name as a path: undo cpp's escapes (\\\\, \\", octal)."""
+    """A line marker's file name as a path: undo cpp's escapes (\\\\, \\", \\n, octal)."""
     if "\\" not in name:
         return name
     raw = name.encode("utf-8", errors="surrogateescape")
 
     def one(m: re.Match) -> bytes:
         esc = m.group(1)
-        return bytes([int(esc, 8) & 0xFF]) if esc[:1].isdigit() else esc
+        return bytes([int(esc, 8) & 0xFF]) if esc[:1].isdigit() else _SIMPLE_ESCAPES.get(esc, esc)
 
     return _ESCAPE_RE.sub(one, raw).decode("utf-8", errors="surrogateescape")
 

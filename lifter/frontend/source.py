@@ -60,9 +60,8 @@ class SourceFile:
 
 
 def check_text(path: str, data: bytes) -> str:
-    """Decode a file's bytes, rejecting what cannot be C source with a clear error."""
-    if not data.strip():
-        raise LiftError(path, 0, 0, "file is empty: a C translation unit needs at least one declaration")
+    """Decode a file's bytes, rejecting what cannot be C source with a clear error. An empty
+    file (or one of comments only) is C that cc compiles (ISO C warns only under -pedantic)."""
     if b"\0" in data:
         line = data[: data.index(b"\0")].count(b"\n") + 1
         raise LiftError(path, line, 0, "file contains NUL bytes: binary data, not C source")

@@ -138,6 +138,11 @@ class Spans:
         return items
 
 
+def without_comments(text: str) -> str:
+    """The text with each comment replaced by a space."""
+    return "".join(" " if m.lastgroup == "comment" else m.group() for m in _TOKEN.finditer(text))
+
+
 def word_tokens(text: str) -> set[str]:
     """Identifiers in a piece of C text (outside comments and strings)."""
     return {m.group() for m in _TOKEN.finditer(text) if m.lastgroup == "word"}

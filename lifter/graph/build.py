@@ -119,10 +119,7 @@ def _position(region: Region, node_id: str) -> int:
     if node_id in region.statements:
         stmt = region.statements[node_id]
         return stmt.beta[len(stmt.loops)]
-    loop = region.loops[node_id]
-    first = min((s for s in region.statements.values() if node_id in s.loops),
-                key=lambda s: s.beta, default=None)
-    return first.beta[loop.depth] if first is not None else 0
+    return region.loops[node_id].position
 
 
 def _map_memlets(g: nx.MultiDiGraph, region: Region, loop_id: str) -> None:

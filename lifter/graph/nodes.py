@@ -95,6 +95,15 @@ class ConditionalRegion:
 
 
 @dataclass
+class ScratchBuffer:
+    """A pointer target a parallel loop privatizes: each thread points its own `name` at a
+    fresh allocation of `count` elements for its share of the loop (`transform/scratch.py`)."""
+
+    name: str
+    count: str  # C expression, evaluated before the loop
+
+
+@dataclass
 class OmpPlan:
     """What the OpenMP backend emits for a parallel map."""
 
@@ -109,6 +118,7 @@ class OmpPlan:
     work: str = ""  # the part of `condition` that is profitability (parametric work size)
     schedule: str = "static"  # 'static', or 'static, 1' for loops whose iterations grow or shrink
     worksharing: bool = False  # inside an enclosing OmpRegion: `omp for`, no `parallel`, no `if`
+    scratch: list[ScratchBuffer] = field(default_factory=list)  # private pointer targets, one buffer per thread
 
 
 @dataclass

@@ -25,6 +25,7 @@ from lifter.transform.locality import improve_locality, reorder_guard
 from lifter.transform.parallelize import plan_openmp
 from lifter.transform.regions import plan_parallel_regions
 from lifter.transform.source_text import attach_source_text
+from lifter.transform.strips import hoist_strips
 from lifter.transform.tiling import tile_bands
 from lifter.transform.unroll import unroll_and_jam
 from lifter.transform.vectorize import plan_simd
@@ -54,12 +55,14 @@ def transform(graphs, options, source: SourceFile):
                 build_control(g)
             if options.tile:
                 tile_bands(g, g.graph["region"], tuple(options.tile_sizes))
+                hoist_strips(g, g.graph["region"], tuple(options.tile_sizes))
                 build_control(g)
             if options.fuse:  # after tiling: a map that declares its scalars never moves
                 contract_temporaries(g, source.text, spans)
     if options.opt_level >= 1:
         for g in graphs:
-            plan_openmp(g, options.min_parallel_work, value_guards=options.target == "openmp")
+            plan_openmp(g, options.min_parallel_work, value_guards=options.target == "openmp", spans=spans,
+                        assume_no_alias=options.assume_no_alias, identical_pointers=options.target == "openmp")
             if options.target == "openmp":
                 plan_parallel_regions(g)
     if options.opt_level >= 2 and options.target == "openmp":

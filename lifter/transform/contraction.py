@@ -15,8 +15,8 @@ Legality, all of it required:
   `t` lacks a source in the region (`no_source`): no value flows in;
 - `t` is dead after the region and no address of it escapes: it is a local of the function,
   and outside the region the function names it only in its declaration (an array), or for a
-  pointer in `T *t;`, `t = malloc(...)`/`calloc`/`realloc` assignments or initializers, and
-  `free(t)`. Any other reference (a read after the region, a call, an assignment to another
+  pointer in `T *t;`, `t = malloc(...)`/`calloc`/`realloc` assignments or initializers,
+  tests for NULL (`!t`, `t == NULL`) and `free(t)`. Any other reference (a read after the region, a call, an assignment to another
   pointer, `sizeof *t`) refuses the contraction.
 
 A local array no longer named anywhere would trip `-Wall -Werror` (unused variable), so the
@@ -52,8 +52,8 @@ def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> 
                 or container.field or container.element in ("", "?") or names[container.name] > 1:
             continue
         target = _target(g, region, key)
-        if target is None or not _dead_outside(g, spans, container.name, container.kind,
-                                                           container.element):
+        if target is None or not dead_outside(g, spans, container.name, container.kind,
+                                                          container.element):
             continue
         m, tasklets = target
         scalar = _fresh(f"{container.name}_c", taken)
@@ -152,7 +152,7 @@ def _maps(union: isl.UnionMap) -> list[isl.Map]:
     return out
 
 
-def _dead_outside(g, spans: Spans, name: str, kind: str, element: str) -> bool:
+def dead_outside(g, spans: Spans, name: str, kind: str, element: str) -> bool:
     """The function around the region names `name` outside it only to declare, allocate or
     free it (see the module doc). A declaration is recognized by the element type's last word
     right before the name (`double t[n]`, `double *t`): `return t[0]` is no declaration."""
@@ -180,6 +180,8 @@ def _dead_outside(g, spans: Spans, name: str, kind: str, element: str) -> bool:
             continue
         if before == "(" and toks[k - 2].text == "free" and after == ")":
             continue
+        if _null_test(toks, k):
+            continue
         declaring = before == "*" and toks[k - 2].text == element
         if declaring and after in (";", ","):
             declarations += 1  # `double *t;`
@@ -189,6 +191,21 @@ def _dead_outside(g, spans: Spans, name: str, kind: str, element: str) -> bool:
             continue
         return False
     return declarations == 1  # declared in the function, once
+
+
+def _null_test(toks, k: int) -> bool:
+    """The pointer at token k is only tested for NULL (`!t`, `t == NULL`, `t != 0`): that
+    reads the pointer, not what it points to (`!t[0]`, `!t->x` read the target).
+    Punctuation comes one character a token (`==` is `=`, `=`)."""
+    def text(j: int) -> str:
+        return toks[j].text if j < len(toks) else ""
+
+    def ends(j: int) -> bool:  # the test ends at token j: `)`, `;`, `||`, `&&`
+        return text(j) in (")", ";") or text(j) in ("|", "&") and text(j + 1) == text(j)
+
+    if text(k - 1) == "!" and ends(k + 1):
+        return True
+    return text(k + 1) in ("=", "!") and text(k + 2) == "=" and text(k + 3) in ("NULL", "0") and ends(k + 4)
 
 
 def _parameter_words(toks, close: int) -> set[str]:
@@ -235,4 +252,4 @@ def _fresh(name: str, taken: set[str]) -> str:
     return out
 
 
-__all__ = ["contract_temporaries"]
+__all__ = ["contract_temporaries", "dead_outside"]

@@ -37,12 +37,13 @@ from lifter.graph.build import STATE, build_graph
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants
 from lifter.transform.locality import (move_child, origins_above, legal_tree, refresh_map_memlets, refresh_verdicts,
                                        reorder_guard)
+from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import attach_source_text
 
 
 def fuse_maps(g: nx.MultiDiGraph, region: Region) -> None:
-    if not g.graph.get("reemittable"):
-        return
+    if not g.graph.get("reemittable") or escaping(g):
+        return  # moving a loop's statements past another's would change what its variable is read as
     try:
         changed = _fuse_children(g, region, STATE)
     except isl.Error:
@@ -92,7 +93,10 @@ def _neighbours(first, second, spans) -> bool:
     i, j = spans.index.get(start), spans.index.get(second.graph["span"][0])
     if i is None or j is None or i == 0 or spans.tokens[j - 1].end != end:
         return False
-    if spans.tokens[i - 1].text not in (";", "{", "}"):
+    before = i - 1
+    while before > 0 and spans.tokens[before].kind == "directive":
+        before -= 1  # `#pragma scop` and other lines of their own before the first loop
+    if spans.tokens[before].text not in (";", "{", "}"):
         return False  # the body of an `if`, `else`, loop or label, not an item of a block
 
     def names(region, written):

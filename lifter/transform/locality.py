@@ -37,14 +37,15 @@ from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE, add_map_memlets
 from lifter.graph.ranges import access_range
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.transform.loop_vars import escaping
 from lifter.transform.parallelize import region_alias_check
 
 MAX_BAND = 4  # 4! = 24 permutations at most
 
 
 def improve_locality(g: nx.MultiDiGraph, region: Region) -> None:
-    if not g.graph.get("reemittable"):
-        return
+    if not g.graph.get("reemittable") or escaping(g):
+        return  # distribution or interchange would change the value a loop leaves its variable
     saved = snapshot(g)
     changed = False
     try:
@@ -173,12 +174,12 @@ def distribute(g, region: Region, node_id: str) -> list[str]:
 
 
 # -- legality ------------------------------------------------------------------------------
-def _tree_schedule(g, region: Region) -> isl.UnionMap:
-    """The schedule of every access as the current tree orders it (tile loops included)."""
+def _tree_schedule(g, region: Region) -> dict[str, isl.Map]:
+    """The schedule of each access (by id) as the current tree orders it (tile loops included)."""
     maps_above = [len(ancestors(g, sid)) for sid in region.statements]
     width = 2 * max(maps_above + [len(s.loops) for s in region.statements.values()]) + 2
     params = f"[{', '.join(isl_name(p) for p in region.params)}] -> " if region.params else ""
-    sched = None
+    sched = {}
     for sid, stmt in region.statements.items():
         path = []
         node = sid
@@ -202,8 +203,7 @@ def _tree_schedule(g, region: Region) -> isl.UnionMap:
                 dims.append(str(order))
             dims.append(str(phase))
             dims += ["0"] * (width - len(dims))
-            m = isl.UnionMap(f"{params}{{ {acc.id}[{', '.join(iters)}] -> [{', '.join(dims)}] }}")
-            sched = m if sched is None else sched.union(m)
+            sched[acc.id] = isl.Map(f"{params}{{ {acc.id}[{', '.join(iters)}] -> [{', '.join(dims)}] }}")
     return sched
 
 
@@ -228,6 +228,8 @@ def legal_tree(g, region: Region) -> bool:
     """
     if reorder_guard(g).startswith("!"):
         return False
+    if not region.statements:
+        return True  # an empty nest has nothing to order
     try:
         with isl_budget():
             return _forward(region, _tree_schedule(g, region))
@@ -248,12 +250,15 @@ def reorder_guard(g) -> str:
     return g.graph["reorder_guard"]
 
 
-def _forward(region: Region, sched: isl.UnionMap) -> bool:
-    """Every dependence goes forward in `sched`.
+def _forward(region: Region, sched: dict[str, isl.Map]) -> bool:
+    """Every dependence goes forward in `sched` (each access's schedule).
 
     Dependences on variables declared in an innermost loop's body are left out:
     each execution of that body has its own, and no transformation separates
     the statements of such a body (it is never distributed, fused or tiled).
+    Each dependence (one pair of accesses) is mapped through the schedules of its two
+    accesses: applying the union of all schedules to the union of all dependences made a
+    nest of a thousand accesses take seconds per check.
     """
     local = {a.id for s in region.statements.values() for a in s.accesses
              if region.containers[a.container].declared_in is not None
@@ -262,18 +267,12 @@ def _forward(region: Region, sched: isl.UnionMap) -> bool:
     for kind in ("flow", "anti", "output"):
         parts = []
         region.dependences[kind].foreach_map(parts.append)
-        parts = [p for p in parts if p.get_tuple_name(isl.dim_type.in_) not in local]
-        if not parts:
-            continue
-        dep = isl.UnionMap.from_map(parts[0])
-        for p in parts[1:]:
-            dep = dep.union(isl.UnionMap.from_map(p))
-        times = dep.apply_domain(sched).apply_range(sched)
-        maps = []
-        times.foreach_map(maps.append)
-        for m in maps:
-            lex = isl.Map.lex_lt(m.get_space().domain())
-            if not m.is_subset(lex):
+        for dep in parts:
+            source, sink = dep.get_tuple_name(isl.dim_type.in_), dep.get_tuple_name(isl.dim_type.out)
+            if source in local:
+                continue
+            times = dep.apply_domain(sched[source]).apply_range(sched[sink])
+            if not times.is_subset(isl.Map.lex_lt(times.get_space().domain())):
                 return False
     return True
 

@@ -6,7 +6,8 @@ OpenMP plan, unless one of these holds (each is recorded for the report):
 - its `for` keyword is not in the user's file (it comes from a macro);
 - it reduces into an array section it cannot bound, or into an array whose other
   elements it also accesses (OpenMP's private copy of the section would hide them);
-- a privatized variable's value is read after the loop;
+- a privatized variable's value is read after the loop, or a privatized scratch array
+  is named elsewhere in the function (`scratch.py`);
 - pointers it writes through may alias other data and no run-time check can
   be formed from the memlets;
 - its work is provably tiny (profitability): a parallel region costs a few
@@ -30,10 +31,14 @@ import re
 import islpy as isl
 import networkx as nx
 
+from lifter.frontend.spans import Spans, without_comments
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c, pw_to_c
+from lifter.transform.loop_vars import read_after
+from lifter.transform.elementwise import equal_pointers, identical_is_safe
 from lifter.transform.rows_check import rows_test
+from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
 
 # Iterations x statements below which a parallel region costs more than it saves.
 MIN_PARALLEL_WORK = 40_000
@@ -41,35 +46,43 @@ MIN_PARALLEL_WORK = 40_000
 MAX_REDUCTION_ELEMENTS = 65_536
 
 
-def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True) -> None:
+def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True,
+                spans: Spans | None = None, assume_no_alias: bool = False, identical_pointers: bool = False) -> None:
     """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off;
-    `value_guards` false leaves maps that are parallel only under a test of values sequential."""
+    `value_guards` false leaves maps that are parallel only under a test of values sequential;
+    `spans` (the file's tokens) lets maps privatize scratch arrays the function names nowhere else;
+    `assume_no_alias` (the user's promise) takes every pair of pointer parameters as apart;
+    `identical_pointers` lets alias tests accept equal pointers where that is safe (OpenMP only:
+    the CUDA target copies each pointer to a device buffer of its own, so equal is not one array)."""
+    g.graph["assume_no_alias"] = assume_no_alias
+    g.graph["identical_pointers"] = identical_pointers
     for child in scope_children(g, STATE):
-        _visit(g, child, min_work, value_guards)
+        _visit(g, child, min_work, value_guards, spans)
 
 
-def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool) -> None:
+def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, spans: Spans | None) -> None:
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
         return
     if node.schedule == "parallel" or node.condition:
-        why = _plan(g, node, min_work, value_guards)
+        why = _plan(g, node, min_work, value_guards, spans)
         if not why:
             node.schedule = "parallel"
             return
         node.not_parallelized = why
     for child in scope_children(g, node_id):
-        _visit(g, child, min_work, value_guards)
+        _visit(g, child, min_work, value_guards, spans)
 
 
-def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True) -> str:
+def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True,
+          spans: Spans | None = None) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
     if m.condition and not value_guards:
         return f"parallel only when {m.condition}, a test of values this backend does not make"
     if m.offset is None:
         return "the loop comes from a macro expansion, so lift cannot annotate it in place"
-    if not canonical(m.header):
-        return "the loop header is not in OpenMP's canonical form as written (parenthesized parts)"
+    if not canonical(m.header, m.var):
+        return "the loop header is not in OpenMP's canonical loop form (OpenMP 5.x, 4.4.1) as written"
     sections, section_limits = {}, []
     for name, op in m.reductions:
         node = _container(g, name)
@@ -93,11 +106,18 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     inner = [g.nodes[n]["node"] for n in scope_descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
     loop_vars = [x.var for x in [m] + inner if not x.var_declared_in_header]
     for var in loop_vars:
-        if var in live:
+        if read_after(g, m.id, var):
             return f"loop variable '{var}' is used after the loop"
+    scratch = {c.name for _, c in scratch_containers(g, m)}
     for var in m.private:
-        if var in live:
+        if var in live and var not in scratch:
             return f"scalar '{var}' is used after the loop"
+    why = scratch_refusal(g, m, spans)
+    if why:
+        return why
+    buffers = scratch_buffers(g, m, _bounds)
+    if isinstance(buffers, str):
+        return buffers
     if min_work > 0 and _fills(g, m):
         return "not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)"
     conditions = list(section_limits)
@@ -113,14 +133,20 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     elif work:
         work_condition = f"{work} > {min_work}L"
         conditions.append(work_condition)
-    alias = alias_check(g, m)
+    # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
+    touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch]
+    identical = (lambda p, q: identical_is_safe(g, m, p, q)) if g.graph.get("identical_pointers") else None
+    alias = _alias_condition(touched, identical, _apart(g, touched), g.graph["region"].from_params)
     if isinstance(alias, str) and alias.startswith("!"):
         return alias[1:]
     if alias:
         conditions.append(alias)
     if m.condition:
         conditions.append(m.condition)
-    private = sorted(set(v for v in loop_vars if v != m.var) | set(m.private))
+    private = _clause_variables(g, m, live)
+    if isinstance(private, str):
+        return private
+    private = sorted(set(v for v in loop_vars if v != m.var) | set(private))
     scalars = [(name, op) for name, op in m.reductions]
     # A false `if` clause still privatizes: reductions and lastprivate copies would
     # then be wrong when pointers overlap, and lastprivate leaves its variable
@@ -143,8 +169,39 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         and m.span is not None
     guard = " && ".join(c for c in conditions if c != work_condition)
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
-                     versioned, sections, guard, work_condition, _schedule(g, m, inner))
+                     versioned, sections, guard, work_condition, _schedule(g, m, inner), scratch=buffers)
     return ""
+
+
+def _clause_variables(g, m: MapScope, live) -> list[str] | str:
+    """The variables `private` names for `m`, or why no clause can say what it needs.
+
+    The analysis privatizes struct members one by one (`d.x`), but a clause names
+    variables: `private(d)`. That gives each thread an uninitialized `d`, which is
+    right when every member of `d` the loop touches is privatized (written before
+    it is read in every iteration) and nothing reads `d` after the loop. A member
+    reached through a pointer (`p->x`) is not a variable of its own, and neither a
+    member nor its struct may be lastprivate or a reduction here: stay sequential.
+    """
+    members = [name for name in m.private if not name.isidentifier()]
+    odd = [name for name in m.lastprivate + [name for name, _ in m.reductions] if not name.isidentifier()]
+    if odd:
+        return f"'{odd[0]}' is a struct member, which an OpenMP clause cannot name"
+    if not members:
+        return list(m.private)
+    region = g.graph["region"]
+    touched = {region.containers[a.container].name for t in scope_descendants(g, m.id) if t in region.statements
+               for a in region.statements[t].accesses}
+    out = [name for name in m.private if name.isidentifier()]
+    for name in members:
+        base = re.match(r"[A-Za-z_]\w*", name)
+        if base is None or not name[base.end():].startswith(".") or base.group() in live:
+            return f"'{name}' is privatized, but an OpenMP clause can only name its whole variable"
+        siblings = {t for t in touched if re.match(rf"{base.group()}\b(?!\s*\()", t)}
+        if not siblings <= set(m.private):
+            return f"'{name}' is privatized, but other members of '{base.group()}' are shared in the loop"
+        out.append(base.group())
+    return sorted(set(out))
 
 
 def _touches_other_elements(g, m: MapScope, name: str) -> bool:
@@ -209,7 +266,7 @@ def _collapse(g, m: MapScope) -> int:
         return 1
     inner = g.nodes[kids[0]]["node"]
     if not isinstance(inner, MapScope) or inner.schedule != "parallel" or inner.private \
-            or not set(inner.reductions) <= set(m.reductions):
+            or not set(inner.reductions) <= set(m.reductions) or not canonical(inner.header, inner.var):
         return 1
     if m.var in names(f"{inner.begin} {inner.end}"):
         return 1
@@ -221,13 +278,53 @@ def names(text: str) -> set[str]:
     return set(re.findall(r"[A-Za-z_]\w*", text))
 
 
-def canonical(header: str) -> bool:
-    """`for (init; test; step)` with no part wrapped in parentheses (gcc rejects those)."""
-    if not header:
+def canonical(header: str, var: str) -> bool:
+    """The header is in OpenMP's canonical loop form (OpenMP 5.x, 4.4.1) as written, which gcc
+    checks for `omp for` and `omp simd`: `[type] var = lb`; `var op b` or `b op var` with `op`
+    one of `< <= > >= !=` and `b` free of `var` and of operators that bind looser than `op`
+    (`i < n && i < m` is rejected: "invalid controlling predicate"); `var++`, `++var`, `var--`,
+    `--var`, `var += s`, `var -= s`, `var = var + s`, `var = s + var` or `var = var - s`.
+    Parentheses inside a part are fine as gcc reads them (`i < (n)`, `(i) < n`, `(i)++`,
+    `i += (2)`), but an initialisation starting with one (`(i = 0)`, `(i) = 0`) or a test wrapped
+    in one (`(i < n)`) is not ("invalid controlling predicate")."""
+    if not header or "(" not in header:
         return False
-    inner = header[header.index("(") + 1:header.rindex(")")] if "(" in header else ""
-    parts = inner.split(";")
-    return len(parts) == 3 and not any(part.strip().startswith("(") for part in parts)
+    parts = without_comments(header[header.index("(") + 1:header.rindex(")")]).split(";")
+    if len(parts) != 3:
+        return False
+    init, test, step = (" ".join(part.split()) for part in parts)
+    if _wrapped(step):
+        step = step[1:-1].strip()  # gcc reads a parenthesized increment expression (`(i += 2)`)
+    init_match = re.fullmatch(rf"(?:(?:[A-Za-z_]\w*(?: ?\([^=;,]*\))?) )*{re.escape(var)} ?= ?(?P<e>.+)", init)
+    v = rf"(?:{re.escape(var)}|\( ?{re.escape(var)} ?\))"
+    test_match = re.fullmatch(rf"{v} ?(?:<=|>=|<|>|!=) ?(?P<e>.+)", test) \
+        or re.fullmatch(rf"(?P<e>.+?) ?(?:<=|>=|<|>|!=) ?{v}", test)
+    step_match = re.fullmatch(rf"(?:{v} ?(?:\+\+|--)|(?:\+\+|--) ?{v})(?P<e>)", step) \
+        or re.fullmatch(rf"{v} ?[+-]= ?(?P<e>.+)", step) \
+        or re.fullmatch(rf"{v} ?= ?(?:{v} ?[+-] ?(?P<e>.+)|(?P<f>.+?) ?\+ ?{v})", step)
+    if not (init_match and test_match and step_match):
+        return False
+    bounds = [init_match["e"], test_match["e"], step_match["e"] or step_match.groupdict().get("f") or "0"]
+    return all(_operand(b) for b in bounds) and var not in names(test_match["e"] + " " + bounds[2])
+
+
+def _wrapped(text: str) -> bool:
+    """The whole text is one parenthesized expression: its first `(` closes at its last character."""
+    depth = 0
+    for k, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return k == len(text) - 1 and k > 0
+    return False
+
+
+def _operand(text: str) -> bool:
+    """No operator outside parentheses that binds looser than a comparison (or is one)."""
+    depth, top = 0, []
+    for char in text.replace("<<", "  ").replace(">>", "  ").replace("->", "  "):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(char, 0)
+        top.append(char if depth == 0 else " ")
+    return re.search(r"&&|\|\||[?,<>]|[^=!<>]=(?!=)|==|!=", "".join(top)) is None
 
 
 def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | None:
@@ -307,17 +404,36 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
 
 def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
     """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
-    return _alias_condition(_map_memlets(g, m))
+    touched = _map_memlets(g, m)
+    return _alias_condition(touched, apart=_apart(g, touched))
 
 
 def region_alias_check(g: nx.MultiDiGraph) -> str:
     """`alias_check` over everything the region's outermost maps touch."""
-    return _alias_condition([t for child in scope_children(g, STATE)
-                             if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)])
+    touched = [t for child in scope_children(g, STATE)
+               if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)]
+    return _alias_condition(touched, apart=_apart(g, touched))
 
 
-def _alias_condition(touched: list) -> str:
-    """The disjointness test for the containers a scope touches: [(node, written?, range)]."""
+def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
+    """Pairs of pointers that need no test: parameters proved distinct at every call
+    (`Region.apart`), or, under `--assume-no-alias`, all pointers that are parameters or fields
+    reached through them (`a->col`, `Region.from_params`)."""
+    region = g.graph["region"]
+    apart = set(region.apart)
+    if g.graph.get("assume_no_alias"):
+        params = sorted({node.name for node, _, _ in touched if node.name in region.from_params})
+        apart |= {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:]}
+    return apart
+
+
+def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_params=frozenset()) -> str:
+    """The disjointness test for the containers a scope touches: [(node, written?, range)].
+
+    `identical_ok(p, q)` (nodes) says that the scope is also correct when the two pointers
+    are equal (`elementwise.py`): that pair then tests "disjoint, or the same pointer".
+    `apart` holds the pairs of pointers that need no test (`_apart`); a pair of `from_params`
+    (pointers the caller hands in) that cannot be tested names the flag that would spare it."""
     written = {node.container for node, w, _ in touched if w}
     shared = {}
     for node, w, rng in touched:
@@ -337,6 +453,9 @@ def _alias_condition(touched: list) -> str:
                 continue
             if qnode.name == shared[p][0].name:
                 continue  # two fields of one array of structs never overlap
+            if frozenset((qnode.name, shared[p][0].name)) in apart \
+                    and all(x.storage == "param" or not x.name.isidentifier() for x in (qnode, shared[p][0])):
+                continue  # (a local of the same name as a parameter is another pointer)
             if p not in written and q not in written:
                 continue
             if qnode.kind in ("pointer", "memory") and (q, p) in pairs:
@@ -360,9 +479,14 @@ def _alias_condition(touched: list) -> str:
                 node, ranges = shared[c]
                 spans[c] = _span(node, ranges)
             if spans[c] is None:
-                return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time"
+                hint = " (--assume-no-alias promises that pointer parameters never overlap)" \
+                    if {shared[p][0].name, shared[q][0].name} <= from_params else ""
+                return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time{hint}"
         (plo, phi), (qlo, qhi) = spans[p], spans[q]
-        checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
+        same = ""
+        if identical_ok is not None and identical_ok(shared[p][0], shared[q][0]):
+            same = f" || {equal_pointers(shared[p][0], shared[q][0])}"
+        checks.append(f"({phi} <= {qlo} || {qhi} <= {plo}{same})")
     return " && ".join(tests + checks)
 
 

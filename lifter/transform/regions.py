@@ -20,6 +20,7 @@ where that provably does what one thread did before:
   `continue`, `return`, `goto`: every thread must run the same iterations) or
   writes memory the analysis cannot name (an unknown call);
 - no child is lastprivate (its variable is only defined after a non-empty loop);
+- no child allocates scratch buffers per thread (it opens an `omp parallel` of its own);
 - no child is parallel only under a test of values (`MapScope.condition`): the
   values change inside the loop, so the test cannot move before it.
 
@@ -39,6 +40,7 @@ import networkx as nx
 
 from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpRegion, Tasklet, scope_children, scope_descendants
+from lifter.transform.loop_vars import read_after
 from lifter.transform.parallelize import alias_check, names
 
 _JUMP = re.compile(r"\b(break|continue|return|goto|longjmp)\b")
@@ -66,7 +68,7 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
         return False  # re-emittable: the body's items are exactly the children (no `if` around one)
     kids = [(k, g.nodes[k]["node"]) for k in scope_children(g, s.id)]
     planned = [n for _, n in kids if isinstance(n, MapScope) and n.plan is not None]
-    if not planned or any(n.plan.lastprivate or n.condition for n in planned):
+    if not planned or any(n.plan.lastprivate or n.condition or n.plan.scratch for n in planned):
         return False
     inside = [g.nodes[n]["node"] for n in scope_descendants(g, s.id)]
     if any(isinstance(n, Tasklet) and _JUMP.search(n.code) for n in inside):
@@ -87,7 +89,7 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
         if alias.startswith("!"):
             return False
         guards.append(alias)
-    if not s.var_declared_in_header and s.var in g.graph["live_after"]:
+    if not s.var_declared_in_header and read_after(g, s.id, s.var):
         return False
     singles, run = [], []
     for k, n in kids:
@@ -103,6 +105,10 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
         run.append(k)
     if run:
         singles.append(run)
+    for run in singles:
+        first, last = g.nodes[run[0]]["node"].span[0], g.nodes[run[-1]]["node"].span[1]
+        if any(first <= n.offset < last for n in planned):
+            return False  # an `omp for` inside an `omp single` is a closely nested worksharing region
     works = [n.plan.work for n in planned]
     condition = " || ".join(dict.fromkeys(f"({w})" for w in works)) if all(works) else ""
     guard = " && ".join(dict.fromkeys(c for c in guards if c))

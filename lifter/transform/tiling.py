@@ -23,8 +23,12 @@ v < ub (or <=); v++)` with bounds that do not mention other loops of the band
 (a band ends before the first loop whose bounds use an outer band loop, like
 syrk's `j <= i`: that loop stays whole inside the innermost point loop) (no triangular bands), unit step, and loop
 variables not read after the nest. The tile loop declares its own variable:
-`for (int i_t = 0; i_t < n; i_t += 32)` and the point loop becomes
-`for (i = i_t; i < (i_t + 32 < n ? i_t + 32 : n); i++)`.
+`for (long i_t = 0; i_t < n; i_t += 32)` and the point loop becomes
+`for (i = i_t; i < (i_t + 32 < n ? i_t + 32 : n); i++)`. The tile variable is at
+least a `long` (`_tile_type`), so neither `i_t + 32` nor the last `i_t += 32`
+overflows where `i` itself stops just below its type's maximum; a size larger
+than a constant trip count is cut to it (one tile), and the command line
+refuses sizes above `MAX_TILE_SIZE`.
 
 Tile sizes: from `--tile-sizes` (outermost first; the last repeats), else from
 the caches in /sys/devices/system/cpu/cpu0/cache (fallback 32 KiB L1, 256 KiB
@@ -46,12 +50,15 @@ from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.locality import (move_child, origins_above, distribute, legal_tree, perfect_band,
                                        refresh_map_memlets, refresh_verdicts, restore, snapshot, stride_kind)
+from lifter.transform.loop_vars import escaping
 
 CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
 FALLBACK_CACHE = {1: 32 * 1024, 2: 256 * 1024}
 LINE_BYTES = 64
 ELEMENT_BYTES = 8  # the model assumes doubles; smaller elements only make the blocks fit better
 UNROLLED_TRIPS = 16  # gcc -O3 unrolls constant loops this short completely
+MAX_TILE_SIZE = 1 << 20  # far beyond any cache; keeps `i_t + size` far from a 64-bit maximum
+_NARROW_WORDS = {"unsigned", "signed", "int", "short"}  # integer types no wider than an int
 
 HEADER = re.compile(
     r"for\s*\(\s*(?P<type>(?:(?:unsigned|signed|long|int|short|size_t|ptrdiff_t)\s+)*)"
@@ -141,7 +148,7 @@ def _tile(g, region: Region, band: list[str], sizes) -> bool:
     if any(h is None for h in headers):
         return False
     below = [d for d in scope_descendants(g, band[-1]) if isinstance(g.nodes[d]["node"], MapScope)]
-    if ({m.var for m in maps} | {g.nodes[d]["node"].var for d in below}) & set(g.graph["live_after"]):
+    if escaping(g, band + below):
         return False  # the loop variables end with other values after a tiled nest
     tasklets = [t for t in scope_descendants(g, band[-1]) if isinstance(g.nodes[t]["node"], Tasklet)]
     if any(region.statements[t].opaque_reason for t in tasklets):
@@ -153,6 +160,8 @@ def _tile(g, region: Region, band: list[str], sizes) -> bool:
         return False
     chosen = list(sizes) if sizes else model_sizes(len(band), _arrays(region, tasklets))
     chosen = [chosen[min(d, len(chosen) - 1)] for d in range(len(band))]
+    trips = [_constant(m.trip_count) for m in maps]  # rectangular: the same for every outer iteration
+    chosen = [min(size, MAX_TILE_SIZE, max(n, 2) if n is not None else size) for size, n in zip(chosen, trips)]
     saved = snapshot(g)
     tile_rewrite(g, region, band, headers, chosen)
     if not legal_tree(g, region):
@@ -292,7 +301,7 @@ def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes:
     for m_id, h, size in zip(band, headers, sizes):
         m = g.nodes[m_id]["node"]
         name = fresh_name(f"{h['var']}_t", taken)
-        kind = h["type"] or f"__typeof__({h['var']})"
+        kind = _tile_type(h)
         tile_id = f"{m_id}.tile"
         tile = MapScope(tile_id, name, m.begin, m.end, size, False, m.schedule, m.line, m.column, m.depth,
                         m.function, m.offset, True, _ceil_div(m.trip_count, size),
@@ -310,6 +319,14 @@ def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes:
         m.trip_count = m.max_trip_count = f"{size}L"
         m.transformations.append("tiling")
     move_child(g, band[0], above, 0)
+
+
+def _tile_type(h: dict) -> str:
+    """The tile variable's type: `long` for counters no wider than an int, else the counter's own
+    type (at least as wide as `long`), so that the tile loop's `+ size` cannot overflow."""
+    if not h["type"]:
+        return f"__typeof__({h['var']} + 0L)"  # declared before the loop: its type, widened
+    return "long" if set(h["type"].split()) <= _NARROW_WORDS else h["type"]
 
 
 def nest_names(g) -> set[str]:

@@ -56,6 +56,7 @@ from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.locality import (copy_map, legal_tree, move_child, origins_above, restore, shift_orders,
                                        snapshot, stride_kind)
+from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import identifier_count, rename_identifiers
 from lifter.transform.tiling import HEADER, fresh_name, nest_names, unrolled_whole
 from lifter.transform.vectorize import qualifies
@@ -70,8 +71,8 @@ _SIDE_EFFECT = re.compile(r"\w\s*\(|\+\+|--|(?<![<>=!])=(?!=)")
 
 def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> None:
     """Unroll and jam the loops around every qualifying innermost map of the graph."""
-    if not g.graph.get("reemittable"):
-        return
+    if not g.graph.get("reemittable") or escaping(g):
+        return  # a jammed copy would leave a loop variable read after its loop at another value
     innermost = [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)
                  and not any(isinstance(g.nodes[k]["node"], MapScope) for k in scope_children(g, n))]
     taken = nest_names(g)

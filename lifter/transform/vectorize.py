@@ -6,7 +6,10 @@ floating-point reductions, which `simd reduction(...)` lets it reorder. So a
 map qualifies only when it has no inner maps, every access is unit-stride or
 invariant along it, it needs no private scalars, its pointers need no run-time
 alias check, and no enclosing map is versioned (the sequential copy of a
-versioned loop is emitted as written, without directives).
+versioned loop is emitted as written, without directives). A variable declared
+outside the loop and read after it must see a non-empty loop: `omp simd` makes it
+linear, which sets it after the last iteration but leaves it alone when there is
+none (the loop as written sets it to its start).
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from lifter.analysis.model import Region
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.locality import stride_kind
+from lifter.transform.loop_vars import read_after
 from lifter.transform.parallelize import alias_check, canonical
 
 
@@ -27,17 +31,27 @@ def plan_simd(g: nx.MultiDiGraph) -> None:
             m.simd = True
 
 
+def _runs(m: MapScope) -> bool:
+    """The loop runs at least once whenever it is reached (a positive constant trip count)."""
+    try:
+        return int((m.trip_count or "0").rstrip("L")) > 0
+    except ValueError:
+        return False
+
+
 def qualifies(g, region: Region, m: MapScope, restructured: bool = False) -> bool:
     """`m` may get `omp simd`. `restructured`: the nest will be re-emitted from the graph, only
     where its reorder guard holds (unroll-and-jam asks so): that test of the whole nest's
     pointers covers the loop's, and a versioned loop's sequential copy is then re-emitted too,
     without directives."""
-    if m.schedule != "parallel" or m.offset is None or m.private or m.lastprivate or not canonical(m.header):
+    if m.schedule != "parallel" or m.offset is None or m.private or m.lastprivate or not canonical(m.header, m.var):
         return False
     kids = scope_children(g, m.id)
     if any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
         return False
-    if any(region.containers_by_name(name).ndim > 0 for name, _ in m.reductions):
+    if not m.var_declared_in_header and not _runs(m) and read_after(g, m.id, m.var):
+        return False
+    if any(region.containers_by_name(name).ndim > 0 or not name.isidentifier() for name, _ in m.reductions):
         return False
     parent = scope_parent(g, m.id)
     if parent != STATE and g.nodes[parent]["node"].plan is not None and g.nodes[parent]["node"].plan.collapse > 1:

@@ -81,6 +81,7 @@ from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Scope, scope_children, scope_parent
 from lifter.transform.locality import (ancestors, lower_in_dims, move_child, origins_above, perfect_band,
                                        refresh_map_memlets, reorder_guard, restore, snapshot)
+from lifter.transform.loop_vars import escaping
 from lifter.transform.tiling import canonical_header, fresh_name, nest_names
 
 MAX_SKEW = 3  # coefficients tried per pair of dimensions: 0..MAX_SKEW
@@ -179,7 +180,7 @@ def _wavefront(g, region: Region, band: Band, sizes, min_work: int) -> bool:
     names = {m.var for m in maps.values()}
     if any(word_tokens(f"{h['lb']} {h['ub']}") & names for h in headers.values()):
         return False  # not rectangular
-    if names & set(g.graph["live_after"]):
+    if escaping(g, every):
         return False  # the loop variables end with other values after the rewritten nest
     for k in range(len(band.nests[0])):
         if len({(headers[n[k]]["lb"], headers[n[k]]["op"], headers[n[k]]["ub"]) for n in band.nests}) != 1:

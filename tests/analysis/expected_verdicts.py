@@ -118,6 +118,14 @@ EXPECTED = {
         dict(function='kernel_doitgen', line=40, var='s', parallel=True, reduction=[('sum', '+')], private=[]),
         dict(function='kernel_doitgen', line=43, var='p', parallel=True, reduction=[], private=[]),
     ],
+    'stencils/row_filter.c': [
+        # row (malloc'd) and w (fixed size) are rewritten whole before they are read in every i
+        dict(function='kernel_row_filter', line=25, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_row_filter', line=26, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_row_filter', line=28, var='t', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_row_filter', line=30, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_row_filter', line=32, var='t', parallel=True, reduction=[('s', '+')], private=[]),
+    ],
     'stencils/jacobi1d.c': [
         dict(function='kernel_jacobi1d', line=20, var='t', parallel=False, reduction=[], private=[]),
         dict(function='kernel_jacobi1d', line=21, var='i', parallel=True, reduction=[], private=[]),

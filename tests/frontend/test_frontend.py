@@ -12,6 +12,7 @@ from lifter.driver import LiftOptions, lift_file, lift_source
 from lifter.frontend import PreprocessOptions, SourceFile, load
 from lifter.frontend.parse import strip_asm
 from lifter.frontend.preprocess import _quote, unescape_marker
+from tests.harness import check_program
 
 DATA = Path(__file__).parent / "data"
 GCC = shutil.which("gcc")
@@ -120,7 +121,6 @@ UNSUPPORTED = {
     "auto_type": ("int f(int x){\n  __auto_type y = x;\n  return y; }\n", 2, "__auto_type"),
     "labels_as_values": ("int f(int x){\n  void *p = &&l;\n  goto *p;\n l: return x; }\n", 2, "labels as values"),
     "case_range": ("int f(int x){\n switch(x){\n case 1 ... 5: return 1; }\n return 0; }\n", 3, "case ranges"),
-    "generic": ("int f(int x){\n  return _Generic((x), int: 1, default: 0); }\n", 2, "_Generic"),
 }
 
 
@@ -134,6 +134,36 @@ def test_unsupported_construct_is_clean_error(tmp_path, name):
     d = info.value.diagnostic
     assert (d.path, d.line, d.severity) == (str(src), line, "error")
     assert why in d.message
+
+
+GENERIC_PROGRAM = """#include <stdio.h>
+#define TWICE(x) _Generic((x), float: 2.0f * (x), default: 2 * (x))
+double a[1000], b[1000];
+int main(void)
+{
+  for (int i = 0; i < 1000; i++)
+    b[i] = i;
+  for (int i = 1; i < 1000; i++)
+    a[i] = TWICE(b[i]) + _Generic(a[i], double: a[i - 1], default: 0);
+  printf("%g %g\\n", a[999], _Generic(b[0], int: 0.0, double: b[999]));
+  return 0;
+}
+"""
+
+
+@needs_gcc
+def test_generic_selection_passes_through_and_keeps_its_loop_sequential(tmp_path):
+    """`_Generic` (parsed from pycparser 3.11 on) is kept as written; the analysis does not see
+    which association is chosen, so a loop with one stays sequential and the remark says why.
+    The chosen association here carries a dependence: a parallel loop would print another sum."""
+    check_program(GENERIC_PROGRAM, "generic.c", tmp_path, threads=4)
+    result = lift_file(str(tmp_path / "generic.c"))
+    assert "_Generic(a[i], double: a[i - 1], default: 0)" in result.output
+    assert "#pragma omp" not in result.output.split("a[i] = TWICE")[0].split("b[i] = i;")[1]
+    alone = lift_source("void f(int n, double *restrict a, double *restrict b)\n{\n  for (int i = 0; i < n; i++)\n"
+                        "    a[i] = _Generic(b[i], float: 1.0f, default: b[i]);\n}\n", "k.c")
+    assert "#pragma omp" not in alone.output
+    assert "_Generic selection (line 4)" in alone.loops[0]["reason"], alone.loops
 
 
 # Units ---------------------------------------------------------------------------
@@ -161,6 +191,18 @@ def test_coordinates_name_the_file_exactly(tmp_path):
     src.write_text("int main(void) { return 0; }\n")
     unit = load(SourceFile(str(src), src.read_text()), PreprocessOptions())
     assert unit.ast.ext[-1].coord.file == str(src)
+
+
+def test_coordinates_undo_every_escape_of_the_line_markers():
+    """gcc -E writes \\\\, \\" and \\n in a line marker's name (a tab or a byte that is not UTF-8
+    as it is); pycparser keeps the escapes (and drops a trailing escaped quote)."""
+    names = ['ends in "', "new\nline.h", "tab\tand\\back", "caf\udce9.h", 'q"\\"\\\\.h']
+    text = "".join(f"#line 1 {_quote(name)}\nint v{k};\n" for k, name in enumerate(names))
+    unit = load(SourceFile("k.c", text), PreprocessOptions())
+    assert [d.coord.file for d in unit.ast.ext[-len(names):]] == names
+    with pytest.raises(LiftError) as info:
+        load(SourceFile("k.c", text + '#line 7 "x\\"y\\n"\nint int;\n'), PreprocessOptions())
+    assert (info.value.diagnostic.path, info.value.diagnostic.line) == ('x"y\n', 7)
 
 
 def test_lift_source_uses_options_defines():

@@ -50,8 +50,10 @@ def test_piecewise_bounds_in_c_agree_with_isl(text, tmp_path: Path):
 
 
 def test_fdtd2d_time_loop_gets_one_parallel_region():
-    out = lift_source((CORPUS / "stencils/fdtd2d.c").read_text(), "fdtd2d.c").output
-    kernel = out[out.index("static void kernel_fdtd2d"):out.index("static double checksum")]
+    # External linkage: the kernel's callers are not all in the file, so its arrays may overlap.
+    source = (CORPUS / "stencils/fdtd2d.c").read_text().replace("static void kernel_fdtd2d", "void kernel_fdtd2d")
+    out = lift_source(source, "fdtd2d.c").output
+    kernel = out[out.index("void kernel_fdtd2d"):out.index("static double checksum")]
     region = kernel.index("#pragma omp parallel if(")
     assert kernel.index("if (") < region < kernel.index("for (int t = 0; t < tmax; t++)") < kernel.index("#pragma omp for")
     assert kernel.count("#pragma omp for") == 4

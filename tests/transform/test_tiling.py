@@ -87,9 +87,9 @@ def _loops(result):
 def test_matmul_band_is_tiled_with_the_parallel_tile_loop_outermost():
     result = lift_source(GEMM_LE, "g.c", LiftOptions(tile_sizes=(16, 8, 4)))
     body = _kernel(result.output)
-    assert "for (__typeof__(i) i_t = 1; i_t <= n; i_t += 16)" in body
+    assert "for (__typeof__(i + 0L) i_t = 1; i_t <= n; i_t += 16)" in body
     assert "for (i = i_t; i <= (i_t + 15 <= n ? i_t + 15 : n); i++)" in body
-    assert "for (__typeof__(j) j_t = 1; j_t <= n; j_t += 4)" in body
+    assert "for (__typeof__(j + 0L) j_t = 1; j_t <= n; j_t += 4)" in body
     pragma_at = body.index("#pragma omp parallel for")
     assert body.index("i_t += 16") > pragma_at > body.index("static void")
     assert body.index("i_t += 16") < body.index("k_t += 8") < body.index("j_t += 4") < body.index("i = i_t")

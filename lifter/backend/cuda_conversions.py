@@ -1,0 +1,284 @@
+"""What C allows and C++ does not, made explicit in the text before a file is lifted to CUDA.
+
+nvcc compiles .cu files as C++, which rejects implicit conversions C performs (from `void *` to
+any object pointer, from an integer to an enum, between incompatible pointers, from a pointer
+with `const` to one without when the target type is known) and calls of functions declared
+without a prototype (`int f();`, or not declared at all). The C compiler that checks the input
+(frontend/check.py, with -Wc++-compat and -Wstrict-prototypes) says where each of them is and,
+in its message or the note after it, which type is wanted; `cxx_text` turns those places into
+C that is also C++: a cast to the wanted type around the operand, the parameter list of the
+file's own definition in an empty declaration, a prototype before a call of a function the
+file defines later. The result is still C, so it is checked and lifted like the original (its
+lines are the original's: every edit stays on its line). What cannot be made explicit (the
+type has no name, the place is inside a macro, a function without a prototype is defined
+elsewhere, `e++` on an enum) is a located error naming the construct.
+
+`malloc`, `calloc` and `realloc` results are left to the `lift_void_ptr` wrapper of CXX_SHIMS
+(their text stays as written), except where the target is a pointer to a variable-length
+array, which a C++ template cannot name: there the cast is written, through `void *`.
+"""
+from __future__ import annotations
+
+import re
+
+from lifter.backend.cuda_cxx import CXX_SHIMS, CFile
+from lifter.backend.cuda_names import keyword_names
+from lifter.diagnostics import LiftError
+from lifter.frontend.check import CxxNote
+from lifter.frontend.source import SourceFile, read_source
+
+_WRAPPED = set(re.findall(r"#define (\w+)\(\.\.\.\) \(lift_void_ptr", CXX_SHIMS))
+_T = r"'(?P<type>[^']*)'(?: \{aka '[^']*'\})?"  # the wanted type, as the compiler spells it
+_A = r"'[^']*'(?: \{aka '[^']*'\})?"  # any other type
+# messages that name the wanted type, or whose note after them does (`expected 'T' but ...`)
+_CASTS = [
+    re.compile(rf"request for implicit conversion from '(?:const |volatile )*void \*' to {_T} not permitted in C\+\+"),
+    re.compile(rf"enum conversion from {_A} to {_T} in \w+ is invalid in C\+\+"),
+    re.compile(rf"(?:initialization of|assignment to) {_T} from (?:incompatible pointer type {_A}|{_A} makes "
+               rf"(?:pointer from integer|integer from pointer) without a cast)"),
+    re.compile(rf"returning {_A} from a function with incompatible return type {_T}"),
+    re.compile(rf"pointer targets in initialization of {_T} from {_A} differ in signedness"),
+    re.compile(rf"pointer targets in assignment from {_A} to {_T} differ in signedness"),
+    re.compile(rf"pointer targets in returning {_A} from a function with return type {_T} differ in signedness"),
+    re.compile(r"pointer targets in passing argument \d+ of '[^']*' differ in signedness"),
+    re.compile(r"(?:enum conversion when )?passing argument \d+ of '[^']*' (?:is invalid in C\+\+|from incompatible "
+               r"pointer type|discards '\w+' qualifier from pointer target type|makes (?:pointer from integer|"
+               r"integer from pointer) without a cast)"),
+]
+_EXPECTED = re.compile(r"expected '(?P<type>[^']*)'(?: \{aka '[^']*'\})? but argument is of type")
+_REFUSED = re.compile(r"(?:increment|decrement) of enumeration value is invalid in C\+\+|"
+                      r"(?:initialization|assignment|return) discards '\w+' qualifier from pointer target type|"
+                      r"comparison of distinct pointer types lacks a cast")
+# Every other warning of these says that C++ reads the code otherwise or not at all.
+_NOT_CXX = {"-Wc++-compat", "-Wjump-misses-init"}
+_NO_PROTOTYPE = "function declaration isn't a prototype"
+_IMPLICIT = re.compile(r"implicit declaration of function '(?P<name>\w+)'")
+_CXX = "the CUDA output is C++"
+
+
+def cxx_text(source: SourceFile, notes: list[CxxNote]) -> str | None:
+    """The text with what C++ needs made explicit, or None if it needs nothing (see above)."""
+    fix = _Fixer(source)
+    fix.refuse_constructs()
+    for k, note in enumerate(notes):
+        if note.kind != "warning" or not note.line or keyword_names([note]):  # names: cuda_names.py
+            continue
+        after = notes[k + 1] if k + 1 < len(notes) and notes[k + 1].kind == "note" else None
+        cast = next((m for p in _CASTS if (m := p.fullmatch(note.message))), None)
+        refused = _REFUSED.fullmatch(note.message) or note.option in _NOT_CXX and cast is None
+        wanted = cast and (cast["type"] if "type" in cast.re.groupindex else
+                           after and (e := _EXPECTED.match(after.message)) and e["type"])
+        if note.path != source.path:
+            if cast:  # the header is not edited: it is C++ only if no cast is needed (a wrapped malloc)
+                header = _Fixer(read_source(note.path))
+                header.cast(note, wanted or None, cast.re is _CASTS[0])
+            if refused or cast and header.edits or _IMPLICIT.match(note.message):
+                raise fix.error(note, f"{note.message} ({_CXX}, and lift edits only the file it lifts: "
+                                      f"make this header's code C++ as well)")
+            continue
+        if refused:
+            raise fix.error(note, f"{note.message} ({_CXX}: write it as C and C++ both allow)")
+        if cast is not None:
+            fix.cast(note, wanted or None, cast.re is _CASTS[0])
+        elif note.message == _NO_PROTOTYPE:
+            fix.prototype(note)
+        elif m := _IMPLICIT.match(note.message):  # "...; did you mean 'g'?" may follow
+            fix.declare(note, m["name"])
+    if not fix.edits:
+        return None
+    out, last = [], 0
+    for start, end, text in sorted(fix.edits.values()):
+        out += [source.text[last:start], text]
+        last = end
+    out.append(source.text[last:])
+    return "".join(out)
+
+
+class _Fixer:
+    def __init__(self, source: SourceFile):
+        self.source = source
+        self.cfile = CFile(source.text)
+        self.toks = self.cfile.tokens
+        self.at = self.cfile.spans.index  # token index by start offset
+        self.edits: dict[tuple, tuple[int, int, str]] = {}
+
+    def error(self, note: CxxNote, message: str) -> LiftError:
+        return LiftError(note.path, note.line, note.column, message)
+
+    def refuse_constructs(self) -> None:
+        """C11 atomics (`_Atomic`, <stdatomic.h>) have no spelling nvcc's C++ accepts, nor do array
+        designators (`{[3] = 4}`: a `[` that starts an element of a brace list, `]` then `=`), nor
+        copies of whole volatile structs (C++ gives them no copy)."""
+        toks, found = self.toks, []
+        for i, t in enumerate(toks):
+            if t.text == "_Atomic":
+                found.append((t.start, "C11 atomics ('_Atomic')"))
+            elif t.text == "[" and i > 0 and toks[i - 1].text in ("{", ",") and self.cfile.close(i) + 2 < len(toks) \
+                    and self._assigns(self.cfile.close(i) + 1):
+                found.append((t.start, "array designators in initializers ('[i] = v')"))
+        found += [(toks[i].start, "C11 atomics (<stdatomic.h>)") for i, name, _ in self.cfile.includes
+                  if name == "stdatomic.h"]
+        found += self._volatile_aggregate_copies()
+        if found:
+            at, what = min(found)
+            line, column = self.source.position(at)
+            raise LiftError(self.source.path, line, column, f"{what}: no C++ spelling nvcc accepts ({_CXX})")
+
+    def _volatile_aggregate_copies(self) -> list[tuple[int, str]]:
+        """Uses of an object declared `volatile struct S x` (or `struct S volatile x`, arrays of
+        them) as a whole: not a member access (`x.f`, `x[i].f`), its address, its size, a
+        declaration or the discarded left operand of `(x, y)`. Names
+        are matched by spelling in the whole file, as declared (a name reused in another scope
+        for something else is refused too: a refusal, never a wrong program)."""
+        toks, names, declared = self.toks, set(), set()
+        for i in range(len(toks) - 3):
+            a, b, c, d = (t.text for t in toks[i:i + 4])
+            if a == "volatile" and b in ("struct", "union"):
+                name = i + 3
+            elif a in ("struct", "union") and c == "volatile":
+                name = i + 3
+            else:
+                continue
+            if toks[name].kind == "word" and name + 1 < len(toks) and toks[name + 1].text in "[=;,)":
+                names.add(toks[name].text)
+                declared.add(name)
+        found = []
+        for i, t in enumerate(toks):
+            if t.text not in names or i in declared or t.kind != "word":
+                continue
+            prev = toks[i - 1].text if i else ""
+            if i and toks[i - 1].kind == "word" and prev not in ("return", "case") or \
+                    prev in (".", "&", "sizeof", "*") or prev == ">" and toks[i - 2].text == "-" or \
+                    prev == "(" and toks[i - 2].text == "sizeof":
+                continue
+            j = i + 1
+            while j < len(toks) and toks[j].text == "[":
+                j = self.cfile.close(j) + 1
+            if j < len(toks) and (toks[j].text == "." or toks[j].text == "-" and toks[j + 1].text == ">"):
+                continue
+            if j < len(toks) and toks[j].text == "," and prev == "(" and not (i > 1 and toks[i - 2].kind == "word"):
+                continue  # `(g, x)`: the left operand of a comma is not copied (not a call's argument)
+            found.append((t.start, f"a whole volatile struct or union ('{t.text}') copied or assigned"))
+        return found
+
+    def _token(self, note: CxxNote, what: str) -> int:
+        i = self.at.get(self.source.offset(note.line, note.column))
+        if i is None:  # inside a directive: the compiler saw a macro's expansion
+            raise self.error(note, f"{note.message} in a macro's expansion ({_CXX}; {what} cannot be "
+                                   f"written into the macro: write it there)")
+        return i
+
+    def cast(self, note: CxxNote, wanted: str | None, from_void: bool) -> None:
+        """`(T)(operand)` around the operand of the assignment, initializer, argument or return
+        the note points into (the compiler points to an operator of it, or to its `=`)."""
+        if wanted is None or "<" in wanted:  # `struct <anonymous> *`: a type C cannot name
+            raise self.error(note, f"{note.message} ({_CXX}, which needs a cast here, and the type "
+                                   f"{'has no name' if wanted else 'is not known'})")
+        i = self._token(note, "a cast")
+        toks = self.toks
+        if toks[i].kind == "punct" and toks[i].text in "+-*/%&|^<>" and toks[i + 1].text == "=" and \
+                toks[i].end == toks[i + 1].start:
+            raise self.error(note, f"{note.message} ({_CXX}: write 'x = (type)(x {toks[i].text} y)')")
+        start = i + 1 if self._assigns(i) else self._operand_start(i)
+        end = self._operand_end(start)
+        first = toks[start]
+        vla = re.search(r"\[[^\]]*[A-Za-z_]", wanted) is not None
+        if from_void and not vla and first.text in _WRAPPED and toks[start + 1].text == "(" and \
+                self.cfile.close(start + 1) == end:
+            return  # CXX_SHIMS' wrapper converts it
+        through = "(void *)" if from_void else ""
+        where = (note.line, note.column)
+        self.edits[(where, "(")] = (first.start, first.start, f"({wanted}){through}(")
+        self.edits[(where, ")")] = (toks[end].end, toks[end].end, ")")
+
+    def _assigns(self, j: int) -> bool:
+        """Token j is the `=` of an assignment or initializer (not of `==`, `<=`, `!=`, ...)."""
+        toks = self.toks
+        if toks[j].text != "=" or j + 1 < len(toks) and toks[j + 1].text == "=" and toks[j + 1].start == toks[j].end:
+            return False
+        prev = toks[j - 1] if j > 0 and toks[j - 1].end == toks[j].start else None
+        if prev is None or prev.text not in "=!<>":
+            return True
+        return prev.text in "<>" and j > 1 and toks[j - 2].text == prev.text and toks[j - 2].end == prev.start
+
+    def _operand_start(self, i: int) -> int:
+        """Index of the first token of the assignment expression holding token i."""
+        toks, j, depth = self.toks, i, 0
+        while j > 0:
+            t = toks[j - 1]
+            if t.kind == "directive" or t.text in (";", "{", "}", "return") or depth == 0 and (
+                    t.text == "," or self._assigns(j - 1)):
+                break
+            if t.kind == "punct" and t.text in ")]":
+                depth += 1
+            elif t.kind == "punct" and t.text in "([":
+                if depth == 0:
+                    break
+                depth -= 1
+            j -= 1
+        return j
+
+    def _operand_end(self, i: int) -> int:
+        """Index of the last token of the assignment expression starting at token i."""
+        toks, j, depth = self.toks, i, 0
+        while j < len(toks):
+            t = toks[j]
+            if t.kind == "directive" or t.text == ";":
+                break
+            if t.kind == "punct" and t.text in "([{":
+                depth += 1
+            elif t.kind == "punct" and t.text in ")]}":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif t.text == "," and depth == 0:
+                break
+            j += 1
+        return j - 1
+
+    def _called_with_arguments(self, name: str) -> bool:
+        toks = self.toks
+        return any(t.text == name and k + 2 < len(toks) and toks[k + 1].text == "(" and toks[k + 2].text != ")"
+                   and k > 0 and (toks[k - 1].kind == "punct" and toks[k - 1].text != "*" or toks[k - 1].text == "return")
+                   for k, t in enumerate(toks))
+
+    def prototype(self, note: CxxNote) -> None:
+        """`int f();` declares f without a prototype; C++ reads it as `int f(void)`. The file's own
+        definition gives the parameters; a definition `f()` needs none."""
+        i = self._token(note, "a prototype")
+        toks, k = self.toks, i
+        while k + 1 < len(toks) and not (toks[k].kind == "word" and toks[k + 1].text == "(" and
+                                         toks[k + 2].text == ")"):
+            if toks[k].text in ";{":
+                return
+            k += 1
+        if k + 3 >= len(toks) or toks[k + 3].text not in (";", ","):
+            return  # a definition (its parameter list is its own) or something else
+        name = toks[k].text
+        d = self.cfile.definition(name)
+        if d is not None:
+            _, open_, close = d.groups[-1]
+            params = self.source.text[toks[open_].end:toks[close].start]
+            if params.strip():
+                self.edits[("()", toks[k + 1].end)] = (toks[k + 1].end, toks[k + 2].start, params)
+            return
+        if self._called_with_arguments(name):
+            raise self.error(note, f"'{name}' is declared without a prototype and called with arguments "
+                                   f"({_CXX}, which needs the parameter types: declare them)")
+
+    def declare(self, note: CxxNote, name: str) -> None:
+        """A call of a function not declared before it: the file's definition's prototype goes
+        before the top-level declaration holding the call."""
+        d = self.cfile.definition(name)
+        if d is None:
+            raise self.error(note, f"{note.message} ({_CXX}, which needs a declaration: include its "
+                                   f"header or declare it)")
+        offset = self.source.offset(note.line, note.column)
+        holder = next((h for h in self.cfile.decls
+                       if self.toks[h.start].start <= offset <= self.toks[h.end].end), None)
+        if holder is None:
+            raise self.error(note, f"{note.message} ({_CXX}, which needs a declaration)")
+        _, _, close = d.groups[-1]
+        at = self.toks[holder.start].start
+        head = self.source.text[self.toks[d.start].start:self.toks[close].end]
+        self.edits[("proto", name)] = (at, at, " ".join(head.split()) + "; ")

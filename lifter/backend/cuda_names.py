@@ -1,0 +1,75 @@
+"""C names that are C++ keywords, renamed in the CUDA output (nvcc compiles .cu files as C++).
+
+Which names to rename is the C compiler's word, not a list of lift's: the check of the input
+(frontend/check.py, with -Wc++-compat) warns at every identifier that is a C++ keyword
+(`new`, `class`, `template`, `bool`, `true`, ...) or one of C++'s alternative operator
+spellings (`and`, `or`, `not`, `xor`, ...). Names that a header defines as macros for C
+(`bool`, `true` from <stdbool.h>, `and` from <iso646.h>) are replaced by the preprocessor before
+the compiler sees an identifier, so they draw no warning and keep their C++ meaning, which is
+the same. Macros cannot rename the alternative spellings (C++ does not let them be macro names)
+nor `template`/`typename` (the kernels use them), so the renaming is by token over the host
+part of the output: code, kernels and the text of directives, never comments, string literals
+or the header names of `#include`. The one line lift writes with C++ keywords, a kernel's
+`template <typename LIFT_T0, ...>`, is left alone (no C code can spell that line).
+
+The same pass writes C's null pointer constant `(void *)0`, which C++ does not convert to other
+pointer types, as `nullptr` (a pointer's size, like it, and converted to every pointer type).
+"""
+from __future__ import annotations
+
+import re
+
+from lifter.frontend.check import CxxNote
+from lifter.frontend.spans import Spans
+
+_KEYWORD_NOTE = re.compile(r"""identifier ['"](\w+)['"] (?:conflicts with C\+\+ keyword|is a special operator name in C\+\+)""")
+_KERNEL_TEMPLATE = re.compile(r"^template <typename LIFT_T\d+(?:, typename LIFT_T\d+)*>$", re.M)
+_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(\w*)")
+_NULL = re.compile(r"\(\s*void\s*\*\s*\)\s*0\b")
+_NULL_TOKENS = ["(", "void", "*", ")", "0"]
+
+
+def keyword_names(notes: list[CxxNote]) -> set[str]:
+    """The C++ keywords the compiler saw used as identifiers in the user's files."""
+    return {m[1] for n in notes if n.kind == "warning" and (m := _KEYWORD_NOTE.fullmatch(n.message))}
+
+
+def rename_keywords(text: str, names: set[str]) -> str:
+    """`text` with every identifier token in `names` renamed `lift_cxx_<name>` (with a number
+    added where that name is already a word of the text), and `(void *)0` as `nullptr`."""
+    if not names and not _NULL.search(text):
+        return text
+    words = set(re.findall(r"\w+", text))
+    renamed = {}
+    for name in sorted(names):
+        new, k = f"lift_cxx_{name}", 2
+        while new in words:
+            new, k = f"lift_cxx_{name}_{k}", k + 1
+        renamed[name] = new
+        words.add(new)
+    protected = [(m.start(), m.end()) for m in _KERNEL_TEMPLATE.finditer(text)]
+    return _rewrite(text, renamed, protected)
+
+
+def _rewrite(text: str, renamed: dict[str, str], protected: list[tuple[int, int]]) -> str:
+    """The renaming and `nullptr` over the tokens of `text`, and over each directive's body after
+    its `#` (tokenized as code), except `#include` lines and the `protected` spans."""
+    out, last = [], 0
+    toks = Spans(text).tokens
+    for k, t in enumerate(toks):
+        if t.start < last:  # inside a `(void *)0` already written
+            continue
+        if t.kind == "word" and t.text in renamed and not any(a <= t.start < b for a, b in protected):
+            new = renamed[t.text]
+        elif t.text == "(" and [u.text for u in toks[k:k + 5]] == _NULL_TOKENS:
+            out += [text[last:t.start], "nullptr"]
+            last = toks[k + 4].end
+            continue
+        elif t.kind == "directive" and (head := _DIRECTIVE.match(t.text))[1] != "include":
+            new = t.text[:head.end()] + _rewrite(t.text[head.end():], renamed, [])
+        else:
+            continue
+        out += [text[last:t.start], new]
+        last = t.end
+    out.append(text[last:])
+    return "".join(out)

@@ -1,0 +1,74 @@
+"""Scratch arrays a parallel loop privatizes: may each thread have its own copy, and which copy.
+
+The analysis (`analysis/verdicts.py`) lists among a loop's private names the local arrays
+and pointer targets whose every read in an iteration gets its value from a write of the
+same iteration, and that nothing later in the region reads (a row buffer filled and used
+once per outer iteration). What it cannot see is the rest of the function: a private copy
+leaves the shared buffer as it was before the loop, so the function must not name it after
+the loop, nor hold its address elsewhere. That is decided here, on the function's tokens,
+by the same rule contraction uses (`contraction.dead_outside`): outside the region the
+function names the buffer only to declare it, or, for a pointer, to `malloc` it and `free`
+it (so it also points to memory nothing else can reach).
+
+How each thread gets its copy:
+- an array (fixed size or a VLA): OpenMP's `private(tmp)` (GCC allocates the VLA per thread);
+- a pointer target: `private(tmp)` on an enclosing `omp parallel`, in which each thread
+  points its own `tmp` at a fresh `malloc` of the elements the loop touches (the index range
+  from the map's memlets; indices below 0 would already be outside the user's allocation),
+  and frees it after its share of the loop (`ScratchBuffer`, emitted by `backend/openmp.py`).
+"""
+from __future__ import annotations
+
+import networkx as nx
+
+from lifter.frontend.spans import Spans
+from lifter.graph.build import data_id
+from lifter.graph.nodes import MapScope, ScratchBuffer
+from lifter.transform.contraction import dead_outside
+
+
+def scratch_containers(g: nx.MultiDiGraph, m: MapScope):
+    """(key, container) of the region for `m`'s private names that are arrays or pointer targets."""
+    region = g.graph["region"]
+    return [(key, c) for name in m.private for key, c in region.containers.items()
+            if c.name == name and c.kind != "scalar"]
+
+
+def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> str:
+    """'' if every scratch array of `m` may be private to each thread, else why not."""
+    region = g.graph["region"]
+    for _, c in scratch_containers(g, m):
+        name = c.name
+        if sum(x.name == name for x in region.containers.values()) > 1:
+            return f"scratch array '{name}' names two containers in the loop nest"
+        if c.kind == "array" and c.declared_in is not None:
+            continue  # declared in a loop around this one, inside the region: nothing outside sees it
+        if spans is None or not dead_outside(g, spans, name, c.kind, c.element):
+            return (f"scratch array '{name}' is private to each iteration, but the function names it "
+                    f"outside the loop nest (its values may be read after the loop)")
+    return ""
+
+
+def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds) -> list[ScratchBuffer] | str:
+    """The per-thread buffers for the pointer targets `m` privatizes, or why none can be sized.
+
+    `bounds(node, ranges)` gives the first and last index per dimension the map touches."""
+    out = []
+    for key, c in scratch_containers(g, m):
+        if c.kind != "pointer":
+            continue
+        name, data = c.name, data_id(key)
+        node = g.nodes[data]["node"]
+        ranges = [d["scope_range"] for u, _, d in g.in_edges(m.id, data=True) if u == data]
+        ranges += [d["scope_range"] for _, v, d in g.out_edges(m.id, data=True) if v == data]
+        found = bounds(node, ranges) if ranges else None
+        if found is None:
+            return f"scratch buffer '{name}' needs a copy per thread, but the range the loop touches has no bounds in C"
+        last = found[1]
+        strides = node.strides or ["1"]
+        flat = " + ".join(f"({x})*({s})" for x, s in zip(last, strides))
+        out.append(ScratchBuffer(name, f"({flat}) + 1"))
+    return out
+
+
+__all__ = ["scratch_buffers", "scratch_containers", "scratch_refusal"]

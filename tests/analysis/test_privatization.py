@@ -1,0 +1,233 @@
+"""Scratch arrays reused by every iteration: privatized when isl proves each read in an
+iteration reads a write of the same iteration and the function names the buffer nowhere
+after the loop; refused (with the reason) otherwise. Differential at 1, 2 and 8 threads."""
+import pytest
+
+from lifter import LiftOptions, lift_source
+from tests.harness import check_program, have_gcc, loops_by_function
+
+pytestmark = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
+
+# A row smoother the way applications write it: the buffer declared once, before the loop
+# over rows, filled and then read with a three-point window in each row.
+SAFE = """#include <stdio.h>
+#include <stdlib.h>
+#define NX 96
+#define NY 80
+static double grid[NY][NX], out[NY][NX];
+
+static void smooth_fixed(int ny, int nx)
+{
+    double row[NX];
+    for (int i = 0; i < ny; i++) {
+        for (int j = 0; j < nx; j++)
+            row[j] = 0.5 * grid[i][j] + 0.25 * (i > 0 ? grid[i - 1][j] : 0.0);
+        for (int j = 1; j < nx - 1; j++)
+            out[i][j] = row[j - 1] + 2.0 * row[j] + row[j + 1];
+    }
+}
+
+static void smooth_vla(int ny, int nx, const double a[ny][nx], double b[ny][nx])
+{
+    double row[nx];
+    for (int i = 0; i < ny; i++) {
+        for (int j = 0; j < nx; j++)
+            row[j] = a[i][j] * a[i][j];
+        for (int j = 1; j < nx - 1; j++)
+            b[i][j] += row[j - 1] - row[j + 1];
+    }
+}
+
+static void smooth_heap(int ny, int nx, const double *a, double *b)
+{
+    double *row = malloc(sizeof(double) * nx);
+    double *acc = (double *)malloc(sizeof(double) * 2 * nx);
+    if (!row || !acc)
+        exit(1);
+    for (int i = 0; i < ny; i++) {
+        for (int j = 0; j < nx; j++) {
+            row[j] = a[i * nx + j] + 1.0;
+            acc[2 * j] = row[j] * 3.0;
+            acc[2 * j + 1] = row[j] - 3.0;
+        }
+        for (int j = 1; j < nx - 1; j++)
+            b[i * nx + j] = row[j - 1] * acc[2 * j] + row[j + 1] * acc[2 * j + 1];
+    }
+    free(row);
+    free(acc);
+}
+
+int main(void)
+{
+    for (int i = 0; i < NY; i++)
+        for (int j = 0; j < NX; j++)
+            grid[i][j] = (double)((i * 31 + j * 17) % 23) / 23.0;
+    smooth_fixed(NY, NX);
+    static double b[NY][NX];
+    smooth_vla(NY, NX, out, b);
+    double *c = calloc(NY * NX, sizeof(double));
+    smooth_heap(NY, NX, &b[0][0], c);
+    double s = 0.0;
+    for (int i = 0; i < NY; i++)
+        for (int j = 0; j < NX; j++)
+            s += out[i][j] * (1 + j % 3) + b[i][j] + c[i * NX + j] * (1 + i % 5);
+    printf("%.12e\\n", s);
+    free(c);
+    return 0;
+}
+"""
+
+# Variants that must stay sequential: an element of the row read before this row wrote
+# it (the last column comes from the previous row), the buffer read after the loop, a
+# buffer that is really another array (a pointer into `b`), a global buffer another
+# function reads, and a buffer whose address a helper keeps.
+UNSAFE = """#include <stdio.h>
+#include <stdlib.h>
+#define NX 64
+#define NY 48
+static double grid[NY][NX], out[NY][NX];
+static double shared_row[NX];
+static double *kept;
+
+static void keep(double *p) { kept = p; }
+
+static void stale_column(int ny, int nx)
+{
+    double row[NX];
+    row[nx - 1] = 0.0;
+    for (int i = 0; i < ny; i++) {
+        for (int j = 0; j < nx - 1; j++)
+            row[j] = grid[i][j] * 2.0;
+        for (int j = 1; j < nx - 1; j++)
+            out[i][j] = row[j - 1] + row[j + 1];
+    }
+}
+
+static double read_after(int ny, int nx)
+{
+    double row[NX];
+    for (int i = 0; i < ny; i++) {
+        for (int j = 0; j < nx; j++)
+            row[j] = grid[i][j] + 1.0;
+        for (int j = 1; j < nx - 1; j++)
+            out[i][j] += row[j - 1] * row[j + 1];
+    }
+    return row[3];
+}
+
+static void into_output(int ny, int nx, double *b)
+{
+    double *row = b + (long)(ny - 1) * nx;
+    for (int i = 0; i < ny - 1; i++) {
+        for (int j = 0; j < nx; j++)
+            row[j] = grid[i][j] * 3.0;
+        for (int j = 1; j < nx - 1; j++)
+            b[i * nx + j] = row[j - 1] - row[j + 1];
+    }
+}
+
+static void global_row(int ny, int nx)
+{
+    for (int i = 0; i < ny; i++) {
+        for (int j = 0; j < nx; j++)
+            shared_row[j] = grid[i][j] - 1.0;
+        for (int j = 1; j < nx - 1; j++)
+            out[i][j] -= shared_row[j - 1];
+    }
+}
+
+static void escaping(int ny, int nx)
+{
+    double row[NX];
+    keep(row);
+    for (int i = 0; i < ny; i++) {
+        for (int j = 0; j < nx; j++)
+            row[j] = grid[i][j] * 0.5;
+        for (int j = 1; j < nx - 1; j++)
+            out[i][j] += row[j + 1];
+    }
+}
+
+int main(void)
+{
+    for (int i = 0; i < NY; i++)
+        for (int j = 0; j < NX; j++)
+            grid[i][j] = (double)((i * 13 + j * 7) % 19) / 19.0;
+    stale_column(NY, NX);
+    double s = read_after(NY, NX);
+    double *b = calloc(NY * NX, sizeof(double));
+    into_output(NY, NX, b);
+    global_row(NY, NX);
+    escaping(NY, NX);
+    s += shared_row[5] + kept[7];
+    for (int i = 0; i < NY; i++)
+        for (int j = 0; j < NX; j++)
+            s += out[i][j] * (1 + j % 3) + b[i * NX + j] * (1 + i % 4);
+    printf("%.12e\\n", s);
+    free(b);
+    return 0;
+}
+"""
+
+
+def _row_loop(loops, function):
+    return next(e for e in loops[function] if e["var"] == "i" and e["depth"] == 0)
+
+
+def test_scratch_rows_are_private_to_each_iteration():
+    loops = loops_by_function(SAFE)
+    for function in ("smooth_fixed", "smooth_vla", "smooth_heap"):
+        entry = _row_loop(loops, function)
+        assert entry["parallelized"], (function, entry["reason"])
+
+
+def test_each_thread_gets_its_own_buffer():
+    out = lift_source(SAFE, "s.c", LiftOptions(min_parallel_work=0)).output
+    # arrays (fixed size and VLA): OpenMP's private copy
+    assert out.count("#pragma omp parallel for schedule(static) private(row) /* lift */") == 2
+    # malloc'd buffers: a private pointer per thread, pointed at its own allocation of the
+    # elements the loop touches, and freed after its share of the loop
+    heap = out[out.index("smooth_heap"):out.index("int main")]
+    assert "#pragma omp parallel private(acc, row) /* lift */" in heap
+    assert "acc = malloc(sizeof *acc * (size_t)(((2L*nx - 1L)*(1)) + 1)); if (!acc) abort();" in heap
+    assert "#pragma omp for schedule(static) /* lift */" in heap
+    assert "} free(acc); free(row); }" in heap
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_privatized_scratch_rows_compute_the_same(tmp_path, threads):
+    check_program(SAFE, "scratch_rows.c", tmp_path, threads)
+
+
+def test_unsafe_scratch_buffers_stay_sequential():
+    loops = loops_by_function(UNSAFE)
+    stale = _row_loop(loops, "stale_column")
+    assert not stale["parallel"] and "row" in stale["reason"]
+    after = _row_loop(loops, "read_after")
+    assert not after["parallelized"] and "scratch array 'row'" in after["reason"]
+    assert "outside the loop nest" in after["reason"]
+    into = _row_loop(loops, "into_output")
+    assert not into["parallelized"] and "row" in into["reason"]
+    glob = _row_loop(loops, "global_row")
+    assert not glob["parallel"] and "shared_row" in glob["reason"]
+    esc = _row_loop(loops, "escaping")
+    assert not esc["parallelized"] and "scratch array 'row'" in esc["reason"]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_unsafe_scratch_buffers_compute_the_same(tmp_path, threads):
+    check_program(UNSAFE, "scratch_unsafe.c", tmp_path, threads)
+
+
+def test_cuda_gives_each_thread_a_local_row_or_keeps_the_loop_on_the_host(tmp_path):
+    """A fixed-size row becomes a local array of each GPU thread; a VLA or malloc'd row has no
+    constant size for one, so that loop stays on the host, saying why."""
+    from tests.backend.test_cuda import same_results
+    out = same_results(SAFE, tmp_path)
+    loops = loops_by_function(SAFE, target="cuda")
+    assert _row_loop(loops, "smooth_fixed")["parallelized"]
+    for function, name in (("smooth_vla", "row"), ("smooth_heap", "acc")):
+        entry = _row_loop(loops, function)
+        assert not entry["parallelized"]
+        assert entry["remark"].endswith(f"not offloaded to the GPU: private array '{name}' has no constant size")
+    assert "kernel_smooth_fixed_i_L" in out
