@@ -27,8 +27,9 @@ from tests.harness import have_gcc
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 SIZE = 70  # every integer parameter: above one tile of 64, so main tiles and remainders both run
 STEPS = 3  # time-step counts
-# (file, function): matrix products (tiled and unrolled), stencils with time loops (skewed
-# wavefronts), reductions and an array reduction.
+# (file, function), the subset CI runs: matrix products (tiled and unrolled), stencils with time loops
+# (skewed wavefronts), reductions and an array reduction, a triangular solve and factorization, a
+# stencil reading a global array, a sparse product (pointer parameters of inferred extents).
 CASES = [
     ("linalg/gemm.c", "kernel_gemm"),
     ("linalg/two_mm.c", "kernel_2mm"),
@@ -39,6 +40,10 @@ CASES = [
     ("reductions/dot.c", "kernel_dot"),
     ("reductions/sum2d.c", "kernel_rowsum"),
     ("reductions/sum2d.c", "kernel_colsum"),
+    ("linalg/trisolv.c", "kernel_trisolv"),
+    ("suite/cholesky.c", "kernel_cholesky"),
+    ("stencils/conv2d.c", "kernel_conv2d"),
+    ("sparse/spmv_csr.c", "kernel_spmv"),
 ]
 # Every corpus function with a lifted region but the drivers (main, init_*, dump*, checksum: they print or
 # fill from formulas, nothing to compare on random inputs).
@@ -130,8 +135,53 @@ ALL = [
     ("suite/trisolv.c", "kernel_trisolv"),
     ("suite/trmm.c", "kernel_trmm"),
 ]
+# What DaCe does not yet run like C (LIFT_DACE_ALL=1 checks that they still fail: strict xfails).
+_OUTSIDE = "reads a local the function sets before its lifted region: an SDFG argument (code outside regions is not exported)"
+_COMPILE = "DaCe's generated C++ does not compile (not diagnosed yet)"
+_WRONG = "DaCe's results differ from C's (not diagnosed yet)"
+_FIELDS = "struct or pointer-extent parameters: DaCe cannot evaluate the extents or bounds (not diagnosed yet)"
+KNOWN = {
+    ("datamining/correlation.c", "kernel_correlation"): _OUTSIDE,  # float_n
+    ("suite/correlation.c", "kernel_correlation"): _OUTSIDE,  # eps
+    ("suite/covariance.c", "kernel_covariance"): _OUTSIDE,  # float_n
+    ("suite/deriche.c", "kernel_deriche"): _OUTSIDE,  # a1
+    ("reductions/minmax.c", "kernel_minmax"): _OUTSIDE,  # lo, hi = x[0]
+    ("stencils/smooth1d.c", "kernel_smooth1d"): "returns a value and writes another local: the test cannot tell which",
+    ("dynprog/floyd_warshall.c", "kernel_floyd_warshall"): _COMPILE,
+    ("dynprog/nussinov.c", "kernel_nussinov"): _COMPILE,
+    ("suite/nussinov.c", "kernel_nussinov"): _COMPILE,
+    ("linalg/lu.c", "kernel_lu"): _COMPILE,
+    ("suite/lu.c", "kernel_lu"): _COMPILE,
+    ("suite/ludcmp.c", "kernel_ludcmp"): _COMPILE,
+    ("suite/adi.c", "kernel_adi"): _COMPILE,
+    ("reductions/histogram.c", "kernel_histogram"): _COMPILE,
+    ("reductions/histogram.c", "kernel_normalize"): _COMPILE,
+    ("reductions/minmax.c", "kernel_argmin"): _COMPILE,
+    ("reductions/norm2.c", "kernel_norms"): _COMPILE,
+    # sum[np] is declared in the parallel loop's body: one shared transient in the SDFG, not one per iteration
+    ("linalg/doitgen.c", "kernel_doitgen"): _WRONG,
+    ("stencils/blur_pipeline.c", "pipeline"): _WRONG,
+    ("stencils/jacobi_conv.c", "kernel_jacobi_conv"): _WRONG,
+    ("stencils/row_filter.c", "kernel_row_filter"): _WRONG,
+    ("suite/durbin.c", "kernel_durbin"): _WRONG,
+    ("suite/gramschmidt.c", "kernel_gramschmidt"): _WRONG,
+    ("suite/symm.c", "kernel_symm"): _WRONG,
+    ("miniapps/cg_dense.c", "cg_solve"): _FIELDS,
+    ("miniapps/heat2d_app.c", "set_boundary"): _FIELDS,
+    ("miniapps/heat2d_app.c", "kernel_sweep"): _FIELDS,  # bounds over src->nx: symbol R2_L0_end
+    ("miniapps/heat2d_app.c", "kernel_maxdiff"): _FIELDS,
+    ("miniapps/heat2d_app.c", "mean_temperature"): _FIELDS,
+    ("miniapps/kmeans.c", "kernel_assign"): _FIELDS,
+    ("miniapps/kmeans.c", "kernel_update"): _FIELDS,
+    ("miniapps/kmeans.c", "kmeans_init"): _FIELDS,
+    ("miniapps/particles.c", "kernel_energy"): _FIELDS,
+    ("miniapps/particles.c", "simulate"): _FIELDS,
+    ("sparse/spmv_csr.c", "csr_build"): _FIELDS,
+    ("stencils/conv2d.c", "copy_border"): _FIELDS,
+}
 if os.environ.get("LIFT_DACE_ALL"):
-    CASES = ALL
+    CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN[c], strict=True)) if c in KNOWN else c
+             for c in ALL]
 
 
 def _dace():
@@ -181,7 +231,7 @@ def _global(lib: ctypes.CDLL, name: str, like):
     return np.frombuffer(buffer, dtype=like.dtype).reshape(like.shape)
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c[1])
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}:{c[1]}")
 def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch):
     dace = _dace()
     import numpy as np
