@@ -59,7 +59,8 @@ def _isl_text(c_text: str) -> str | None:
     return _IDENT.sub(lambda m: _ISL_WORDS.get(m.group(0)) or isl_name(m.group(0)), text)
 
 
-def _last(g: nx.MultiDiGraph, node: MapScope) -> str:
+def _last(node: MapScope) -> str:
+    """The last index a map starts an iteration at (an unrolled map's last strip start)."""
     return f"({node.end}) - {node.step - 1}" if node.step > 1 and not node.tile and not node.decreasing \
         else node.end
 
@@ -145,7 +146,7 @@ def _access_set(g: nx.MultiDiGraph, chain: list[str], subset: list[tuple[str, st
     constraints, variables = [], []
     for map_id in chain:
         node = g.nodes[map_id]["node"]
-        first, last = _isl_text(node.begin), _isl_text(_last(g, node))
+        first, last = _isl_text(node.begin), _isl_text(_last(node))
         if first is None or last is None:
             return None
         v = isl_name(node.var)
