@@ -153,6 +153,8 @@ def _same_file(a: str, b: str) -> bool:
               help="Colour: auto, always, never.")
 @click.option("--emit-graph", "graph_path", metavar="FILE",
               help="Write the graphs (.dot .json .svg .sdfg).")
+@click.option("--function", "graph_function", metavar="NAME",
+              help="With --emit-graph: only function NAME (.sdfg: one file per function without it).")
 @click.option("-j", "--jobs", "jobs", type=click.IntRange(min=1), metavar="N",
               help="N files at a time (default: the cores).")
 @click.option("--fail-fast", "fail_fast", is_flag=True, help="Stop at the first failure.")
@@ -169,7 +171,7 @@ def _same_file(a: str, b: str) -> bool:
 def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, after_dirs, defines, undefines,
          forced_includes, std, language, preprocess_only, opt_level, no_tile, no_fuse, no_unroll, assume_no_alias,
          tile_sizes, report_path, html_path, remarks, rpass, rpass_missed, rpass_analysis, opt_info, color,
-         graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd, dep_file, dep_targets, dep_quoted,
+         graph_path, graph_function, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd, dep_file, dep_targets, dep_quoted,
          dep_phony):
     """Lift sequential C loop nests into parallel OpenMP C or CUDA C.
 
@@ -186,6 +188,8 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
     """
     if not inputs:
         raise click.UsageError("no input files")
+    if graph_function and not graph_path:
+        raise click.UsageError("--function NAME picks the function of --emit-graph FILE; give --emit-graph too")
     if language not in (None, "c", "none"):
         raise click.UsageError(f"language '{language}' not supported: lift reads C (-x c)")
     try:
@@ -244,7 +248,9 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
         if graph_path:
             from lifter.graph.export import write_graphs
 
-            write_graphs(result.graphs, graph_path)
+            message = write_graphs(result.graphs, graph_path, graph_function)
+            if message:
+                _echo_err(f"lift: {message}")
         if report_path:
             write_atomically(report_path, json.dumps(report_document(result.loops), indent=2) + "\n")
         if html_path:

@@ -13,25 +13,35 @@ control layer: its root node had type State.
 
 DOT: a cluster per region; inside it a cluster per loop region, per
 conditional region (labelled with its `if`, a cluster per branch inside) and
-per state (bold arrows are the transitions between them), and inside a state
-the clusters of its maps with their tasklets, each labelled with the `if`s
-around it there.
+per state (bold arrows are the transitions between them, from one state's last
+node to the next one's first, so that states stack rather than spread). A
+state is drawn as DaCe draws its dataflow: the containers it reads at the top
+and writes at the bottom, a map a cluster with an entry `in` and an exit
+`out`, memlets from the containers into the outermost entry, from each entry
+into what is inside it and back out through the exits, labelled with what they
+move (graph/picture_ranges.py); a tasklet stands for its unrolled copies with
+their count, and a legend sits above the first region. `--function NAME`
+draws one function.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
 import os
+import re
 import shutil
 import subprocess
+import textwrap
 
 import networkx as nx
 
 from lifter.diagnostics import LiftError
 from lifter.graph.control import contained, transitions
-from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
-                                scope_children)
-from lifter.graph.sdfg import to_sdfg_json
+from lifter.graph.nodes import STATE, ConditionalRegion, LoopRegion, MapScope, Memlet, Root, Tasklet, scope_children
+from lifter.graph.build import data_id
+from lifter.graph.picture_ranges import map_ranges, simplified
+from lifter.graph.sdfg import function_sdfgs, to_sdfg_json
+from lifter.graph.symbolic import c_to_symbolic
 
 
 def to_json(graphs: list[nx.MultiDiGraph]) -> dict:
@@ -53,25 +63,61 @@ def _q(text: str) -> str:
     return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
+# Left-justified lines (DOT's `\\l`), written into the file as they are.
+_LEGEND = "".join(line + "\\l" for line in [
+    "legend",
+    "ellipse: a container (array or scalar), read at the top of its state, written at the bottom",
+    "rounded frame: a map, labelled var = first..last step s",
+    "'in' / 'out': the map's entry and exit",
+    "octagon: a tasklet (one statement; xN: N unrolled copies drawn as one)",
+    "edge labels: what moves, the enclosing maps' variables fixed (into an entry,",
+    "  out of an exit: over all the map's iterations; dashed: may write)",
+    "blue, bold: control passes to the next block",
+])
+
+
+def _copy_key(node: Tasklet) -> tuple[int, str]:
+    """Unroll-and-jam's copies of one statement (transform/unroll.py) differ only in `(v + d)` for `v`."""
+    return node.line, re.sub(r"\((\w+) \+ \d+\)", r"\1", node.code)
+
+
+def unrolled_copies(g: nx.MultiDiGraph) -> tuple[dict[str, int], set[str]]:
+    """Tasklets standing for their unrolled copies (with the count drawn) and the copies they hide:
+    siblings of one scope with the same statement up to the unrolled variables' offsets."""
+    shown, hidden = {}, set()
+    for scope in [n for n, d in g.nodes(data=True) if isinstance(d["node"], (MapScope, Root))]:
+        groups: dict[tuple[int, str], list[str]] = {}
+        for child in scope_children(g, scope):
+            if isinstance(node := g.nodes[child]["node"], Tasklet):
+                groups.setdefault(_copy_key(node), []).append(child)
+        for first, *copies in groups.values():
+            if copies:
+                shown[first] = 1 + len(copies)
+                hidden.update(copies)
+    return shown, hidden
+
+
+def map_label(node: MapScope) -> str:
+    """`var = first..last step s`, the bounds in DaCe's symbolic form (`Min`/`Max` for C's conditionals) or
+    as isl simplifies them where that is shorter, the names the user's (and the tile and wave counters lift adds)."""
+    first, last = (min((t, c_to_symbolic(t) or t, simplified(t) or t), key=len) for t in (node.begin, node.end))
+    return f"{node.var} = {first}..{last}" + (f" step {node.step}" if node.step != 1 else "")
+
+
 def to_dot(graphs: list[nx.MultiDiGraph]) -> str:
-    lines = ["digraph lift {", "  compound=true; rankdir=TB; node [fontname=\"monospace\"];"]
+    lines = ["digraph lift {", "  compound=true; rankdir=TB; newrank=true;",
+             '  node [fontname="monospace", fontsize=12]; edge [fontsize=9]; graph [fontsize=12];',
+             ]
     for gi, g in enumerate(graphs):
+        g.graph["_copies"] = unrolled_copies(g)  # for _node_dot; removed again below
         lines.append(f"  subgraph cluster_{gi} {{ label={_q(g.graph['function'] + ' / ' + g.graph['name'])};")
-        _control_dot(g, contained(g, STATE), lines, gi, "    ")
-        for n, d in g.nodes(data=True):
-            node = d["node"]
-            if isinstance(node, AccessNode):
-                lines.append(f"    {_q(f'{gi}:{n}')} [shape=ellipse, label={_q(node.name)}];")
+        blocks = contained(g, STATE)
+        if gi == 0 and blocks:  # the legend above the first region, inside its frame: no width added
+            lines.append(f'    legend [shape=note, fontsize=10, label="{_LEGEND}"];')
+            lines.append(f"    legend -> {_q(f'0:{_anchor(g, blocks[0])}')} [style=invis, minlen=2];")
+        _control_dot(g, blocks, lines, gi, "    ")
         lines.append("  }")
-        for u, v, d in g.edges(data=True):
-            e = d["edge"]
-            if isinstance(e, Memlet) and not isinstance(g.nodes[u]["node"], MapScope) \
-                    and not isinstance(g.nodes[v]["node"], MapScope):
-                label = e.text or e.subset_text()
-                if e.wcr:
-                    label += f" (wcr {e.wcr})"
-                style = ", style=dashed" if e.dynamic else ""
-                lines.append(f"  {_q(f'{gi}:{u}')} -> {_q(f'{gi}:{v}')} [label={_q(label)}{style}];")
+        del g.graph["_copies"]
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -82,7 +128,7 @@ def _control_dot(g, blocks, lines, gi, indent) -> None:
     for block in blocks:
         node = g.nodes[block]["node"]
         if isinstance(node, LoopRegion):
-            label = f"loop region {node.var} = {node.begin}..{node.end} (sequential: its blocks run in order)"
+            label = f"loop region {map_label(g.nodes[node.map]['node'])} (sequential: its blocks run in order)"
             if g.nodes[node.map]["node"].parallel_region is not None:
                 label += " (in one omp parallel region)"
             lines.append(f"{indent}subgraph {_cluster(gi, block)} {{ label={_q(label)}; style=\"rounded,bold\";")
@@ -98,53 +144,160 @@ def _control_dot(g, blocks, lines, gi, indent) -> None:
         else:
             lines.append(f"{indent}subgraph {_cluster(gi, block)} {{ label={_q('state')}; style=dotted;")
             for child in contained(g, block):
-                _node_dot(g, child, lines, gi, indent + "  ", top=True)
+                _StateDot(g, gi, block, lines).draw(child, indent + "  ")
         lines.append(f"{indent}}}")
-    for u, v, _ in transitions(g, blocks):
-        lines.append(f"{indent}{_q(f'{gi}:{_anchor(g, u)}')} -> {_q(f'{gi}:{_anchor(g, v)}')} "
-                     f"[ltail={_cluster(gi, u)}, lhead={_cluster(gi, v)}, style=bold, color=blue];")
+    for u, v, _ in transitions(g, blocks):  # from u's last node to v's first, room for the containers between
+        lines.append(f"{indent}{_q(f'{gi}:{_anchor(g, u, last=True)}')} -> {_q(f'{gi}:{_anchor(g, v)}')} "
+                     f"[ltail={_cluster(gi, u)}, lhead={_cluster(gi, v)}, style=bold, color=blue, minlen=3];")
 
 
 def _cluster(gi: int, block: str) -> str:
     return _q(f"cluster_{gi}_{block}")
 
 
-def _anchor(g, block: str) -> str:
-    """The first dataflow node drawn inside a block."""
+def _anchor(g, block: str, last: bool = False) -> str:
+    """The first dataflow node drawn inside a block (a map's entry), or the last (a map's exit)."""
     while not isinstance(g.nodes[block]["node"], (MapScope, Tasklet)):
-        block = contained(g, block)[0]
-    return block
+        block = contained(g, block)[-1 if last else 0]
+    return block + (":out" if last and isinstance(g.nodes[block]["node"], MapScope) else "")
 
 
-def _node_dot(g, node_id, lines, gi, indent, top=False) -> None:
-    """A map (a cluster with its children) or a tasklet; inside a state's map, labelled with the
-    `if`s around it there (a state's own map or tasklet has its `if`s as conditional regions)."""
-    node = g.nodes[node_id]["node"]
-    guard = "" if top else "".join(f"if ({c.text}) " for c in node.conditions)
-    if isinstance(node, MapScope):
-        kind = "parallel map" if node.schedule == "parallel" else "sequential map"
-        if node.plan is not None:
-            kind += " (omp parallel for)"
-        label = f"{guard}{kind} {node.var} = {node.begin}..{node.end}"
-        lines.append(f"{indent}subgraph {_cluster(gi, node_id)} {{ label={_q(label)}; style=rounded;")
-        moved = [f"{e.subset_text()}" for _, _, dd in g.in_edges(node_id, data=True)
-                 if isinstance(e := dd["edge"], Memlet)]
-        lines.append(f"{indent}  {_q(f'{gi}:{node_id}')} [shape=invtrapezium, label={_q('in: ' + '; '.join(moved))}];")
-        for child in scope_children(g, node_id):
-            _node_dot(g, child, lines, gi, indent + "  ")
-        lines.append(f"{indent}}}")
-    elif isinstance(node, Tasklet):
-        lines.append(f"{indent}{_q(f'{gi}:{node_id}')} [shape=octagon, label={_q(guard + node.code)}];")
+class _StateDot:
+    """One state's dataflow as DaCe draws it: the containers it reads (top) and writes (bottom), each
+    map an entry `in` and an exit `out`, memlets from a container into the outermost entry, from an
+    entry into what is inside it and back out through the exits, each labelled with what moves."""
+
+    def __init__(self, g, gi: int, state: str, lines: list[str]):
+        self.g, self.gi, self.state, self.lines = g, gi, state, lines
+        self.shown, self.hidden = g.graph["_copies"]
+        self.containers: dict[tuple[str, bool], str] = {}
+        self.drawn: dict[tuple[str, bool], dict[str, list[tuple[str, str]] | None]] = {}  # (map, written?)
+
+    def _ranges(self, map_id: str, written: bool, parent: str | None) -> dict[str, list[tuple[str, str]] | None]:
+        """What the map moves per container; where that is not computed, what its parent moves (an inner
+        map is never drawn wider than its parent) or, outermost, lift's own memlet of the map."""
+        ranges = map_ranges(self.g, map_id, written)
+        for container, subset in ranges.items():
+            if subset is None and parent is not None:
+                ranges[container] = self.drawn[parent, written].get(container)
+            elif subset is None:
+                ends = self.g.out_edges(map_id, data=True) if written else self.g.in_edges(map_id, data=True)
+                ranges[container] = next((d["edge"].subset for u, v, d in ends if isinstance(d["edge"], Memlet)
+                                          and d["edge"].container == container and "?" not in str(d["edge"].subset)),
+                                         None)
+        self.drawn[map_id, written] = ranges
+        return ranges
+
+    def _id(self, node_id: str, side: str = "") -> str:
+        return _q(f"{self.gi}:{node_id}{side}")
+
+    def _edge(self, src: str, dst: str, label: str, dashed: bool = False) -> None:
+        style = ", style=dashed" if dashed else ""
+        self.lines.append(f"  {src} -> {dst} [label={_q(label)}{style}];")
+
+    def _container(self, container: str, written: bool, indent: str) -> str:
+        key = (container, written)
+        if key not in self.containers:
+            node_id = self._id(f"{self.state}:{'w' if written else 'r'}:{container}")
+            self.containers[key] = node_id
+            self.lines.append(f"{indent}{node_id} [shape=ellipse, label={_q(self.g.nodes[data_id(container)]['node'].name)}];")
+        return self.containers[key]
+
+    def draw(self, top: str, indent: str) -> None:
+        node = self.g.nodes[top]["node"]
+        if isinstance(node, MapScope):
+            for written in (False, True):
+                self._ranges(top, written, None)
+        self._node_dot(top, indent, top=True)
+        if isinstance(node, MapScope):
+            for written in (False, True):
+                for container, subset in self.drawn[top, written].items():
+                    data = self._container(container, written, indent)
+                    label = _range_text(container, subset)
+                    if written:
+                        self._edge(self._id(top, ":out"), data, label)
+                    else:
+                        self._edge(data, self._id(top), label)
+        else:
+            for _, _, d in self.g.in_edges(top, data=True):
+                if isinstance(e := d["edge"], Memlet):
+                    self._edge(self._container(e.container, False, indent), self._id(top), e.text or e.subset_text())
+            for _, _, d in self.g.out_edges(top, data=True):
+                if isinstance(e := d["edge"], Memlet):
+                    self._edge(self._id(top), self._container(e.container, True, indent), _write_text(e), e.dynamic)
+
+    def _node_dot(self, node_id: str, indent: str, top: bool = False) -> None:
+        """A map (a cluster with its entry, children and exit) or a tasklet; inside a state's map, labelled
+        with the `if`s around it there (a state's own map or tasklet has its `if`s as conditional regions)."""
+        g = self.g
+        node = g.nodes[node_id]["node"]
+        guard = "" if top else "".join(f"if ({c.text}) " for c in node.conditions)
+        if isinstance(node, MapScope):
+            kind = "parallel map" if node.schedule == "parallel" else "sequential map"
+            if node.plan is not None:
+                kind += " (omp parallel for)"
+            label = f"{guard}{kind} {map_label(node)}"
+            lines = self.lines
+            lines.append(f"{indent}subgraph {_cluster(self.gi, node_id)} {{ label={_q(label)}; style=rounded;")
+            lines.append(f"{indent}  {self._id(node_id)} [shape=invtrapezium, label=\"in\"];")
+            lines.append(f"{indent}  {self._id(node_id, ':out')} [shape=trapezium, label=\"out\"];")
+            for child in scope_children(g, node_id):
+                if child in self.hidden:
+                    continue
+                inner = g.nodes[child]["node"]
+                if isinstance(inner, MapScope):
+                    reads, writes = (self._ranges(child, w, node_id) for w in (False, True))
+                self._node_dot(child, indent + "  ")
+                if isinstance(inner, MapScope):
+                    self._edge(self._id(node_id), self._id(child),
+                               "\n".join(_range_text(c, s) for c, s in reads.items()))
+                    self._edge(self._id(child, ":out"), self._id(node_id, ":out"),
+                               "\n".join(_range_text(c, s) for c, s in writes.items()))
+                else:
+                    reads = [e for _, _, d in g.in_edges(child, data=True) if isinstance(e := d["edge"], Memlet)]
+                    writes = [e for _, _, d in g.out_edges(child, data=True) if isinstance(e := d["edge"], Memlet)]
+                    self._edge(self._id(node_id), self._id(child), "\n".join(e.text or e.subset_text() for e in reads))
+                    self._edge(self._id(child), self._id(node_id, ":out"), "\n".join(_write_text(e) for e in writes),
+                               any(e.dynamic for e in writes))
+            lines.append(f"{indent}}}")
+        elif isinstance(node, Tasklet):
+            count = f"\n(x{self.shown[node_id]}: unrolled copies)" if node_id in self.shown else ""
+            code = "\n".join(textwrap.wrap(guard + node.code, 72, break_long_words=False))
+            self.lines.append(f"{indent}{self._id(node_id)} [shape=octagon, label={_q(code + count)}];")
 
 
-def write_graphs(graphs: list[nx.MultiDiGraph], path: str) -> None:
+def _range_text(container: str, subset: list[tuple[str, str]] | None) -> str:
+    if subset is None:
+        return f"{container} (range not affine)"
+    return Memlet(container, subset, "1").subset_text()
+
+
+def _write_text(e: Memlet) -> str:
+    label = e.text or e.subset_text()
+    return label + (f" (wcr {e.wcr})" if e.wcr else "")
+
+
+def write_graphs(graphs: list[nx.MultiDiGraph], path: str, function: str | None = None) -> str | None:
+    """Write the graphs (of one function, if named) to `path`; returns a message for the user when
+    the file names differ from `path` (an SDFG per function, DaCe's unit of a callable program)."""
     from lifter.files import write_atomically
 
     ext = os.path.splitext(path)[1].lower()
+    if function is not None:
+        graphs = [g for g in graphs if g.graph["function"] == function]
+        if not graphs:
+            raise LiftError(path, 0, 0, f"no lifted loop nest in a function named '{function}'")
+    if ext == ".sdfg" and function is None and graphs:
+        stem = path[:-len(ext)]
+        written = []
+        for name, sdfg in function_sdfgs(graphs).items():
+            write_atomically(f"{stem}.{name}.sdfg", json.dumps(sdfg, indent=1) + "\n")
+            written.append(f"{stem}.{name}.sdfg")
+        return f"wrote one SDFG per function (--function NAME for one): {', '.join(written)}"
     if ext == ".json":
         write_atomically(path, json.dumps(to_json(graphs), indent=1) + "\n")
     elif ext == ".sdfg":
-        name = os.path.splitext(os.path.basename(graphs[0].graph["path"]))[0] if graphs else "lift"
+        name = function or "lift"
         write_atomically(path, json.dumps(to_sdfg_json(graphs, name), indent=1) + "\n")
     elif ext == ".dot" or ext == ".gv":
         write_atomically(path, to_dot(graphs))
@@ -159,3 +312,4 @@ def write_graphs(graphs: list[nx.MultiDiGraph], path: str) -> None:
         write_atomically(path, done.stdout.decode("utf-8", errors="replace"))
     else:
         raise LiftError(path, 0, 0, "graph file must end in .dot, .json, .sdfg or .svg")
+    return None

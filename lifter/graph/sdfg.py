@@ -30,8 +30,9 @@ import re
 
 import networkx as nx
 
-from lifter.analysis.affine import is_stand_in
 from lifter.graph.build import data_id
+from lifter.graph.sdfg_tasklet import tasklet_code
+from lifter.graph.symbolic import c_to_symbolic
 from lifter.graph.control import contained, transitions
 from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
                                 scope_children)
@@ -44,7 +45,9 @@ _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 _PYTHON_CONDITION = re.compile(r"^(?:[\w\s+\-*%()<>=!\[\]]|&&|\|\|)*$")
 _CALL = re.compile(r"[\w)]\s*\(")
 _PYTHON_WORDS = {"and", "or", "not"}
-_FUNCTIONS = {"min", "max"}
+_FUNCTIONS = {"min", "max", "Min", "Max", "int_floor"}
+_INTEGERS = {"int", "long", "long long", "short", "unsigned", "unsigned int", "unsigned long", "size_t",
+             "unsigned long long", "unsigned short", "char", "signed char", "unsigned char"}
 _DTYPES = {
     "double": "float64", "float": "float32", "long double": "float64",
     "char": "int8", "signed char": "int8", "unsigned char": "uint8", "_Bool": "bool",
@@ -62,6 +65,36 @@ def identifier(text: str) -> str:
     return name if name and not name[0].isdigit() else "_" + name
 
 
+def _element(node: AccessNode) -> str:
+    return " ".join(node.element.replace("const", "").replace("volatile", "").split())
+
+
+def inferred_extents(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, int], str]:
+    """Extents of dimensions the declarations leave open (a pointer parameter), from the accesses:
+    one past the largest index the outermost maps and tasklets touch, over the parameters only;
+    where some region's index is not of that form, none (the exporter falls back to a size symbol)."""
+    highs: dict[tuple[str, int], set[str | None]] = {}
+    for g in graphs:
+        inner = {v for _, d in g.nodes(data=True) if isinstance(m := d["node"], MapScope) for v in (m.var,)}
+        for u, v, d in g.edges(data=True):
+            e = d["edge"]
+            if not isinstance(e, Memlet) or STATE in (u, v) or not e.subset:
+                continue
+            if not any(g.has_edge(STATE, n) for n in (u, v)):
+                continue  # only the memlets of the Root's own children: ranges over the whole region
+            for k, (_, hi) in enumerate(e.subset):
+                text = c_to_symbolic(hi)
+                if text is not None and set(_IDENT.findall(text)) & inner:
+                    text = None
+                highs.setdefault((e.container, k), set()).add(text)
+    out = {}
+    for key, texts in highs.items():
+        if None not in texts:
+            ends = [f"{t} + 1" for t in sorted(texts)]
+            out[key] = ends[0] if len(ends) == 1 else f"Max({', '.join(ends)})"
+    return out
+
+
 def plain(text: str) -> str | None:
     """The C expression if sympy reads it the same way, else None: no cast (`(size_t) (n - 1)`
     would read as a call) and no call but `min` and `max`."""
@@ -71,12 +104,18 @@ def plain(text: str) -> str | None:
     return text if all(c in _FUNCTIONS for c in callees) else None
 
 
+def function_sdfgs(graphs: list[nx.MultiDiGraph]) -> dict[str, dict]:
+    """One SDFG per function with lifted regions, by function name, in the order they come."""
+    functions = list(dict.fromkeys(g.graph["function"] for g in graphs))
+    return {f: to_sdfg_json([g for g in graphs if g.graph["function"] == f], f) for f in functions}
+
+
 def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
-    sdfg = _Sdfg()
+    """The SDFG of the given regions (those of one function, for an SDFG DaCe can call), run in order."""
+    sdfg = _Sdfg(graphs)
     blocks, edges = [], []
     for g in graphs:
         sdfg.add_containers(g)
-        sdfg.symbols.update(p for p in g.nodes[STATE]["node"].params if not is_stand_in(p))
         if blocks:  # the regions of the file run one after the other
             edges.append((len(blocks) - 1, len(blocks)))
         region_blocks, region_edges = sdfg.control_blocks(g, contained(g, STATE))
@@ -84,7 +123,8 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
         blocks += region_blocks
     if not blocks:
         blocks = [_state("empty", [], [])]
-    symbols = {s: "int64" for s in sorted(sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS)}
+    free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - sdfg.bound
+    symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
     return {
         "type": "SDFG",
         "attributes": {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols},
@@ -118,15 +158,21 @@ def _state(label: str, nodes: list[dict], edges: list[dict]) -> dict:
 
 
 def _range(subset: list[tuple[str, str]]) -> dict:
-    return {"type": "Range", "ranges": [{"start": lo, "end": hi, "step": "1", "tile": "1"} for lo, hi in subset]}
+    return {"type": "Range", "ranges": [{"start": lo, "end": hi, "step": step, "tile": "1"}
+                                        for lo, hi, step in (r if len(r) == 3 else (*r, "1") for r in subset)]}
 
 
 class _Sdfg:
     """Accumulates data descriptors and symbols while the blocks are built."""
 
-    def __init__(self):
+    def __init__(self, graphs: list[nx.MultiDiGraph]):
         self.arrays: dict[str, dict] = {}
         self.symbols: set[str] = set()
+        self.bound: set[str] = set()  # map and loop variables: defined by their scope, no SDFG symbols
+        self.written = {(g.graph["name"], d["edge"].container) for g in graphs for u, _, d in g.edges(data=True)
+                        if isinstance(d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
+        self.symbol_types: dict[str, str] = {}
+        self.inferred = inferred_extents(graphs)
         self.cfg_count = 0
         self.state_count = 0
         self.extents: dict[tuple[str, str], list[str]] = {}  # (region, container) -> shape
@@ -139,8 +185,12 @@ class _Sdfg:
             node = d["node"]
             if isinstance(node, AccessNode):
                 name = identifier(node.container)
+                if self.is_symbol(region, node):
+                    self.symbol_types[name] = _DTYPES.get(_element(node), "int64")
+                    self.names[region, node.container] = name
+                    continue
                 shape = self._shape(node, name)
-                descriptor = self._descriptor(node, shape)
+                descriptor = self._descriptor(node, shape, (region, node.container) in self.written)
                 if self.arrays.get(name, descriptor) != descriptor:
                     name = f"{name}_{identifier(region)}"
                 self.arrays[name] = descriptor
@@ -152,12 +202,19 @@ class _Sdfg:
         if node.kind == "scalar" or node.kind == "memory" or ndim == 0:
             return []
         dims = list(node.dims) + [""] * (ndim - len(node.dims))
-        return [self.expr(d) or self.expr(f"{name}_size{k}", symbol=True) for k, d in enumerate(dims[:ndim])]
+        return [self.expr(d) or self.expr(self.inferred.get((node.container, k), f"{name}_size{k}"), symbol=True)
+                for k, d in enumerate(dims[:ndim])]
 
-    def _descriptor(self, node: AccessNode, shape: list[str]) -> dict:
-        dtype = _DTYPES.get(" ".join(node.element.replace("const", "").split()), "int8")
-        if not shape:
+    def is_symbol(self, region: str, node: AccessNode) -> bool:
+        """An integer scalar the region only reads: a DaCe symbol (bounds and tasklets read it by name)."""
+        return node.kind == "scalar" and not node.transient and not node.field \
+            and _element(node) in _INTEGERS and (region, node.container) not in self.written
+
+    def _descriptor(self, node: AccessNode, shape: list[str], written: bool) -> dict:
+        dtype = _DTYPES.get(_element(node), "int8")
+        if not shape and (node.transient or not written):
             return {"type": "Scalar", "attributes": {"dtype": dtype, "shape": ["1"], "transient": node.transient}}
+        shape = shape or ["1"]  # a scalar the function computes (a result): an array DaCe writes back
         strides = ["*".join(f"({d})" for d in shape[k + 1:]) or "1" for k in range(len(shape))]
         return {"type": "Array", "attributes": {
             "dtype": dtype, "shape": shape, "strides": strides, "offset": ["0"] * len(shape),
@@ -165,7 +222,7 @@ class _Sdfg:
 
     def expr(self, text: str, symbol: bool = False) -> str | None:
         """A plain expression, recording its free names as symbols; None if sympy would misread it."""
-        text = plain(text) if not symbol else text
+        text = c_to_symbolic(text) if not symbol else text
         if text is not None:
             self.symbols.update(_IDENT.findall(text))
         return text
@@ -174,13 +231,13 @@ class _Sdfg:
         """A memlet subset DaCe can parse: unreadable bounds widen to the whole extent."""
         extent = self.extents[region, container]
         if not extent:
-            return [("0", "0")]
+            return [("0", "0")]  # a scalar: its one element
         if len(subset) != len(extent):  # e.g. a flat access to a buffer seen delinearized elsewhere
             subset = [("?", "?")] * len(extent)
         out = []
         for k, size in enumerate(extent):
             lo, hi = subset[k]
-            lo, hi = plain(lo), plain(hi)
+            lo, hi = c_to_symbolic(lo), c_to_symbolic(hi)
             out.append((lo, hi) if lo is not None and hi is not None else ("0", f"{size} - 1"))
         return out
 
@@ -207,7 +264,7 @@ class _Sdfg:
         self.cfg_count += 1
         cfg_id = self.cfg_count
         v = m.var
-        self.symbols.add(v)
+        self.symbols.add(v)  # DaCe's loop regions assign their variable like an interstate edge: a symbol
         loop = g.nodes[m.map]["node"]
         begin = self.expr(m.begin) or self.expr(f"{identifier(m.map)}_begin", symbol=True)
         end = self.expr(m.end) or self.expr(f"{identifier(m.map)}_end", symbol=True)
@@ -280,14 +337,12 @@ class _StateBuilder:
         node = self.g.nodes[node_id]["node"]
         parent = self.map_ids[enclosing[-1]] if enclosing else None
         if isinstance(node, MapScope):
-            begin = self.sdfg.expr(node.begin) or "0"
-            end = self.sdfg.expr(node.end) or begin
-            if node.decreasing:
-                begin, end = end, begin
+            begin, end, step = self._map_range(node_id, node)
+            self.sdfg.bound.add(node.var)
             attributes = {"label": identifier(node.id), "params": [node.var],
-                          "range": _range([(begin, end)]), "in_connectors": {}, "out_connectors": {},
+                          "range": _range([(begin, end, step)]), "in_connectors": {}, "out_connectors": {},
                           "schedule": "Default" if node.schedule == "parallel" else "Sequential"}
-            label = f"{node.var}={begin}:{end}"
+            label = f"{node.var}={begin}:{end}" + (f":{step}" if step != "1" else "")
             entry = self._add("MapEntry", label, attributes, parent)
             exit_ = self._add("MapExit", label, {"in_connectors": {}, "out_connectors": {}}, None)
             self.nodes[entry]["scope_exit"] = str(exit_)
@@ -306,27 +361,63 @@ class _StateBuilder:
         elif isinstance(node, Tasklet):
             self._tasklet(node_id, node, enclosing, parent)
 
+    def _map_range(self, node_id: str, node: MapScope) -> tuple[str, str, str]:
+        """First, last and step of a map as DaCe reads them (the last inclusive, DaCe's too).
+
+        A tile map steps by its tile size up to the last index. A map that unroll-and-jam made step
+        by u (transform/unroll.py) runs whole strips only: its last start is `end - (u - 1)`. Its
+        remainder (the copy `<main>.<var>_rest`) starts where the strips stop,
+        `begin + floor((end - begin + 1) / u) * u`, not at the main map's begin that it was copied with.
+        """
+        begin = self.sdfg.expr(node.begin) or self.sdfg.expr(f"{identifier(node_id)}_begin", symbol=True)
+        end = self.sdfg.expr(node.end) or self.sdfg.expr(f"{identifier(node_id)}_end", symbol=True)
+        step = node.step
+        if node.decreasing:  # unroll-and-jam only rewrites increasing loops
+            return begin, end, f"-{step}"
+        if node.step > 1 and not node.tile:
+            end = f"({end}) - {node.step - 1}"
+        rest = f".{node.var}_rest"
+        main = self.g.nodes.get(node_id.replace(rest, "", 1)) if rest in node_id else None
+        if main is not None and main["node"].step > 1:
+            u = main["node"].step
+            begin = f"({begin}) + int_floor(({end}) - ({begin}) + 1, {u}) * {u}"
+        if node.decreasing:
+            return begin, end, f"-{step}"
+        return begin, end, str(step)
+
     def _tasklet(self, node_id: str, node: Tasklet, enclosing: list[str], parent) -> None:
-        reads = [(d["edge"], False) for _, _, d in self.g.in_edges(node_id, data=True)]
-        writes = [(d["edge"], True) for _, _, d in self.g.out_edges(node_id, data=True)]
-        memlets = [(e, w) for e, w in reads + writes if isinstance(e, Memlet)]
-        inputs = {f"__in{k}": None for k, (_, w) in enumerate(memlets) if not w}
-        outputs = {f"__out{k}": None for k, (_, w) in enumerate(memlets) if w}
-        attributes = {"label": identifier(node_id), "code": {"string_data": node.code, "language": "CPP"},
-                      "in_connectors": inputs, "out_connectors": outputs}
+        # integer scalars the region only reads are symbols: the tasklet reads them by name
+        reads = [e for _, _, d in self.g.in_edges(node_id, data=True)
+                 if isinstance(e := d["edge"], Memlet) and self._name(e.container) in self.sdfg.arrays]
+        writes = [e for _, _, d in self.g.out_edges(node_id, data=True) if isinstance(e := d["edge"], Memlet)]
+        code = tasklet_code(node.code, [r.text for r in reads], writes[0].text, writes[0].wcr) \
+            if len(writes) == 1 and node.opaque_reason is None and writes[0].text else None
+        if code is not None:
+            by_text = {r.text: r for r in reversed(reads)}
+            memlets = [(c, by_text[text], False, None) for c, text in code.inputs.items()]
+            memlets.append((code.output, writes[0], True, code.wcr))
+            text = {"string_data": code.code, "language": "CPP"}
+        else:  # not one assignment: the C statement as it is, over its containers' connectors
+            memlets = [(f"__in{k}", r, False, None) for k, r in enumerate(reads)]
+            memlets += [(f"__out{k}", w, True, w.wcr) for k, w in enumerate(writes)]
+            text = {"string_data": node.code, "language": "CPP"}
+        inputs = {c: None for c, _, w, _ in memlets if not w}
+        outputs = {c: None for c, _, w, _ in memlets if w}
+        attributes = {"label": identifier(node_id), "code": text, "in_connectors": inputs, "out_connectors": outputs}
         t = self._add("Tasklet", node.code.split("\n")[0][:60], attributes, parent)
-        for k, (memlet, is_write) in enumerate(memlets):
-            self._path(t, f"__out{k}" if is_write else f"__in{k}", memlet, is_write, enclosing)
+        for connector, memlet, is_write, wcr in memlets:
+            self._path(t, connector, memlet, is_write, wcr, enclosing)
         if parent is not None and not inputs:
             self._edge(parent[0], None, t, None, None)
         if parent is not None and not outputs:
             self._edge(t, None, parent[1], None, None)
 
-    def _path(self, tasklet: int, connector: str, memlet: Memlet, is_write: bool, enclosing: list[str]) -> None:
+    def _path(self, tasklet: int, connector: str, memlet: Memlet, is_write: bool, wcr: str | None,
+              enclosing: list[str]) -> None:
         """Access node -> map entries (outermost first) -> tasklet, or the mirror image for a write."""
         container = memlet.container
         name = self._name(container)
-        inner = self._memlet(container, memlet, memlet.wcr if is_write else None)
+        inner = self._memlet(container, memlet, wcr)
         if not enclosing:
             self._connect(self._access(container, is_write), tasklet, connector, inner, is_write)
             return
@@ -339,7 +430,7 @@ class _StateBuilder:
                 continue
             self.connected.add((node, container))
             outer = self._access(container, is_write) if outer_map is None else self.map_ids[outer_map][side]
-            scope_memlet = self._map_memlet(map_id, container, is_write, memlet.wcr if is_write else None)
+            scope_memlet = self._map_memlet(map_id, container, is_write, wcr)
             self._add_connector(node, f"IN_{name}", "in_connectors")
             self._add_connector(node, f"OUT_{name}", "out_connectors")
             if is_write:

@@ -109,9 +109,21 @@ def test_cli_writes_sdfg(tmp_path):
     src.write_text(JACOBI)
     out = tmp_path / "j.sdfg"
     done = subprocess.run([sys.executable, "-m", "lifter", str(src), "-o", str(tmp_path / "o.c"),
-                           "--emit-graph", str(out)], capture_output=True, text=True, timeout=120)
+                           "--emit-graph", str(out), "--function", "jacobi"], capture_output=True, text=True,
+                          timeout=120)
     assert done.returncode == 0, done.stderr
-    assert json.loads(out.read_text())["type"] == "SDFG"
+    sdfg = json.loads(out.read_text())
+    assert sdfg["type"] == "SDFG" and sdfg["attributes"]["name"] == "jacobi"
+    # without --function: one SDFG per function, and a message naming the files
+    done = subprocess.run([sys.executable, "-m", "lifter", str(src), "-o", str(tmp_path / "o.c"),
+                           "--emit-graph", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "one SDFG per function" in done.stderr, done.stderr
+    assert json.loads((tmp_path / "j.jacobi.sdfg").read_text())["attributes"]["name"] == "jacobi"
+    # a function without lifted loops is a located error
+    done = subprocess.run([sys.executable, "-m", "lifter", str(src), "-o", str(tmp_path / "o.c"),
+                           "--emit-graph", str(out), "--function", "nope"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1 and "error: no lifted loop nest in a function named 'nope'" in done.stderr
 
 
 def _dace():

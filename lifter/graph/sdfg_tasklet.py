@@ -1,0 +1,66 @@
+"""A lift tasklet's statement as DaCe tasklet code over connectors.
+
+DaCe's tasklets see no containers, only connectors that memlets bind to single elements: the
+statement `C[i][j] += (alpha * A[i][k]) * B[k][j]` becomes `__out = __in0 + ((__in1 * __in2) *
+__in3);` with `__in0` bound to `C[i][j]`, `__in1` to `alpha`, and so on. The accesses are the
+tasklet's memlets' texts (`Memlet.text`, the access as the statement's printer wrote it), so they
+are found in the statement by text: each distinct read becomes one input connector, the assigned
+element the output connector.
+
+A reduction (the write's `wcr`) leaves the old value out: `s += e` and `s = s + e` become
+`__out = e;` and DaCe's write-conflict resolution adds it (`s -= e` becomes `__out = -(e);` with
+`+`). A statement whose shape is not `access op= expression` (an opaque one, several
+statements, a call with side effects on its own) has no such form: `None`, and the exporter
+keeps the C text.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ASSIGN = re.compile(r"\s*(\+|-|\*|/|%|&|\||\^|<<|>>)?=(?!=)\s*(.*)$", re.S)
+
+
+@dataclass
+class TaskletCode:
+    code: str
+    inputs: dict[str, str]  # connector -> the access text it reads
+    output: str  # the connector written
+    wcr: str | None  # the reduction operator kept on the output memlet, None for a plain write
+
+
+def _pattern(text: str) -> re.Pattern:
+    """The access `text` as a whole access: not the tail of a longer name or member access."""
+    return re.compile(r"(?<![\w.>\]])" + re.escape(text) + (r"(?![\w\[])" if text[-1:].isalnum() or
+                                                          text[-1:] == "_" else r"(?!\[)"))
+
+
+def tasklet_code(code: str, reads: list[str], write: str, wcr: str | None) -> TaskletCode | None:
+    """The statement over connectors, or None where it is not one assignment to `write`."""
+    code = code.strip().rstrip(";")
+    if not code.startswith(write) or ";" in code or "\n" in code:
+        return None
+    match = _ASSIGN.match(code[len(write):])
+    if match is None:
+        return None
+    op, value = match.group(1), match.group(2)
+    if wcr is not None:
+        if op is None and value.startswith(f"{write} {wcr} "):  # s = s + e
+            op, value = wcr, value[len(write) + len(wcr) + 2:]
+        if op not in (wcr, "-" if wcr == "+" else None):
+            wcr = None  # not the reduction's own form: a plain read-modify-write
+    if wcr is not None and _pattern(write).search(value):
+        wcr = None  # the reduced element is read again in the value
+    if wcr is not None:
+        value = f"-({value})" if op == "-" and wcr == "+" else value
+    elif op is not None:
+        value = f"{write} {op} ({value})"
+    inputs = {}
+    for text in sorted(set(reads), key=len, reverse=True):
+        pattern = _pattern(text)
+        if not pattern.search(value):
+            continue
+        connector = f"__in{len(inputs)}"
+        inputs[connector] = text
+        value = pattern.sub(connector, value)
+    return TaskletCode(f"__out = {value};", inputs, "__out", wcr)
