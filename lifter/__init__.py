@@ -3,8 +3,7 @@
 Python API: `lift_file(path, options)` and `lift_source(text, path, options)`
 return a LiftResult (output text, per-loop report entries, remarks, graphs).
 """
-__version__ = "0.1.0"
-
-from lifter.driver import LiftOptions, LiftResult, lift_file, lift_source  # noqa: E402
+from lifter.driver import LiftOptions, LiftResult, lift_file, lift_source
+from lifter.version import __version__
 
 __all__ = ["LiftOptions", "LiftResult", "lift_file", "lift_source", "__version__"]

@@ -27,7 +27,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from lifter.cache import TOOL, Cache
+from lifter.version import TOOL
+from lifter.cache import Cache
 from lifter.depfile import DepOptions, default_depfile, dependencies, dependency_rule, make_quote
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.driver import LiftOptions, LiftResult, lift_file

@@ -12,13 +12,12 @@ import hashlib
 import json
 import os
 
-from lifter import __version__
+from lifter.version import TOOL
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.driver import LiftOptions
 from lifter.files import write_atomically
 from lifter.frontend.source import ENCODING_ERRORS
 
-TOOL = f"lift {__version__}"
 CACHE_FORMAT = 1
 
 

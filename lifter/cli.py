@@ -18,7 +18,7 @@ import sys
 
 import click
 
-from lifter import __version__
+from lifter.version import __version__
 from lifter import batch
 from lifter.cli_help import GroupedCommand, usage_error
 from lifter.files import write_atomically  # noqa: F401  (part of this module's interface)
@@ -111,7 +111,7 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("-d", "--output-dir", "outdir", metavar="OUTDIR",
               help="Lift every INPUT into OUTDIR.")
 @click.option("--target", type=click.Choice(["openmp", "cuda", "mpi"]),
-              help="Code to emit (default: from -o's extension: .cu cuda, .mpi.c mpi, else openmp).")
+              help="Code to emit (default: from -o's extension).")
 @click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="Add DIR to the include search path.")
 @click.option("--isystem", "-isystem", "system_dirs", multiple=True, metavar="DIR",
               help="Add DIR to the system include path.")
@@ -154,7 +154,7 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("--emit-graph", "graph_path", metavar="FILE",
               help="Write the graphs (.dot .json .svg .sdfg).")
 @click.option("--function", "graph_function", metavar="NAME",
-              help="With --emit-graph: only function NAME (.sdfg: one file per function without it).")
+              help="With --emit-graph: only function NAME.")
 @click.option("-j", "--jobs", "jobs", type=click.IntRange(min=1), metavar="N",
               help="N files at a time (default: the cores).")
 @click.option("--fail-fast", "fail_fast", is_flag=True, help="Stop at the first failure.")

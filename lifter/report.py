@@ -12,6 +12,7 @@ from __future__ import annotations
 import networkx as nx
 from pycparser import c_ast
 
+from lifter.version import TOOL
 from lifter.analysis.model import ProgramModel
 from lifter.conditions import readable
 from lifter.frontend.source import SourceFile
@@ -27,7 +28,6 @@ PASS_OF = {"distribution": "distribute", "interchange": "interchange", "fusion":
 
 def report_document(loops: list[dict], **extra) -> dict:
     """The JSON report: its version, the tool, the loops (and, in batch mode, the files)."""
-    from lifter.batch import TOOL  # here: the pipeline imports this module, batch imports the pipeline
 
     return {"version": REPORT_VERSION, "tool": TOOL, "loops": loops, **extra}
 
