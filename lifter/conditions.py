@@ -28,7 +28,26 @@ def readable(condition: str) -> str:
         expr = ast.ext[0].body.block_items[0]
     except Exception:  # noqa: BLE001  pycparser's errors and assertions: show the text as it is
         return _SUFFIX.sub(r"\1", condition)
-    return c_generator.CGenerator(reduce_parentheses=True).visit(_simplify(expr))
+    return _Generator(reduce_parentheses=True).visit(_simplify(expr))
+
+
+class _Generator(c_generator.CGenerator):
+    """pycparser's generator with no parentheses around a unary operand of a binary operator:
+    3.12 prints `&a[i] + 1`, 3.11 `(&a[i]) + 1`; the text must not depend on the version."""
+
+    _operands: tuple = ()
+
+    def _parenthesize_if(self, n, condition):
+        if isinstance(n, c_ast.UnaryOp) and any(n is o for o in self._operands):
+            return self._visit_expr(n)
+        return super()._parenthesize_if(n, condition)
+
+    def visit_BinaryOp(self, n):
+        outer, self._operands = self._operands, (n.left, n.right)
+        try:
+            return super().visit_BinaryOp(n)
+        finally:
+            self._operands = outer
 
 
 def _constant(node) -> int | None:
