@@ -14,6 +14,7 @@ from pycparser import c_ast
 
 from lifter.version import TOOL
 from lifter.analysis.model import ProgramModel
+from lifter.analysis.scop import header_var
 from lifter.conditions import readable
 from lifter.frontend.source import SourceFile
 from lifter.graph.nodes import MapScope, scope_parent
@@ -184,7 +185,7 @@ def _unreported(source: SourceFile, ast: c_ast.FileAST, entries: list[dict]) -> 
 
 def _match(node: c_ast.For, reported: dict[int, list[dict]]) -> dict | None:
     """The entry of the loop `node`: on its line, with its loop variable, not yet taken by another."""
-    var = _for_var(node)
+    var = header_var(node) or ""
     for e in reported.get(node.coord.line, []):
         if e["var"] == var and not e.get("_matched"):
             e["_matched"] = True
@@ -192,18 +193,9 @@ def _match(node: c_ast.For, reported: dict[int, list[dict]]) -> dict | None:
     return None
 
 
-def _for_var(node: c_ast.For) -> str:
-    init = node.init
-    if isinstance(init, c_ast.DeclList) and init.decls:
-        return init.decls[0].name
-    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
-        return init.lvalue.name
-    return ""
-
-
 def _missing(source: SourceFile, node: c_ast.For, function: str, depth: int, outer: dict | None) -> dict:
     entry = {"file": source.path, "line": node.coord.line, "column": node.coord.column, "function": function,
-             "depth": depth, "var": _for_var(node)}
+             "depth": depth, "var": header_var(node) or ""}
     entry.update(parallel=False, parallelized=False, reduction=[], private=[], transformations=[])
     if outer is None:
         why, code = "the loop is part of a statement lift does not model", "not-modelable"

@@ -11,7 +11,7 @@ from lifter.analysis.inner_loops import early_exits, inner_regions
 from lifter.analysis.liveness import Liveness
 from lifter.analysis.model import ProgramModel, Region, UnliftedLoop
 from lifter.analysis.pragmas import PragmaRole, strongest
-from lifter.analysis.scop import NotModelable, RegionBuilder
+from lifter.analysis.scop import NotModelable, RegionBuilder, header_var
 from lifter.analysis.symbols import SymbolTable, Typedefs
 from lifter.analysis.verdicts import compute_verdicts
 from lifter.analysis.walk import walk
@@ -82,8 +82,8 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                     return
                 except BudgetExceeded as exc:
                     # Inner nests would cost as much again, level after level: the whole nest stays as written.
-                    unlifted.append(UnliftedLoop(node.coord.line, node.coord.column, name, depth, _loop_var(node),
-                                                 exc.reason, "budget"))
+                    unlifted.append(UnliftedLoop(node.coord.line, node.coord.column, name, depth,
+                                                 header_var(node) or "", exc.reason, "budget"))
                     return
                 except NotModelable as exc:
                     reason, code = exc.reason, exc.code
@@ -92,7 +92,7 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                 except isl.Error as exc:
                     reason = f"the polyhedral library could not model it ({str(exc).splitlines()[0]})"
                     code = "not-modelable"
-                var = _loop_var(node)
+                var = header_var(node) or ""
                 unlifted.append(UnliftedLoop(node.coord.line, node.coord.column, name, depth, var, reason, code))
                 visit(node.stmt, depth + 1, enclosing + [node])
                 return
@@ -108,7 +108,7 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                     if role is PragmaRole.BOUND:
                         reason += ", which must stay right before it"
                     unlifted.append(UnliftedLoop(child.coord.line, child.coord.column, name, depth,
-                                                 _loop_var(child), reason, "user-pragma"))
+                                                 header_var(child) or "", reason, "user-pragma"))
                     if role is PragmaRole.BOUND:
                         visit(child.stmt, depth + 1, inner + [child])
                 pragmas = pragmas + [child.string] if isinstance(child, c_ast.Pragma) else []
@@ -129,12 +129,3 @@ def _rebuilder(name, symbols, locate, liveness, enclosing):
         region.rebuild = rebuild
         return region
     return rebuild
-
-
-def _loop_var(node: c_ast.For) -> str:
-    init = node.init
-    if isinstance(init, c_ast.DeclList) and init.decls:
-        return init.decls[0].name
-    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
-        return init.lvalue.name
-    return ""
