@@ -56,16 +56,13 @@ def normalize_argv(argv: list[str]) -> list[str]:
         elif arg in _SPACED and i + 1 < len(argv):
             out += [_SPACED[arg], argv[i + 1]]
             i += 1
-        elif _JOINED.match(arg) and arg not in _SPACED:
-            m = _JOINED.match(arg)
+        elif (m := _JOINED.match(arg)) and arg not in _SPACED:
             out += [_SPACED[m[1]], m[2]]
-        elif _RPASS.match(arg):
-            m = _RPASS.match(arg)
+        elif m := _RPASS.match(arg):
             out += [f"--rpass{m[1] or ''}", m[2]]
         elif arg.startswith("-fopt-info"):
             out += ["--opt-info", arg]
-        elif _COLOR_FLAG.match(arg):
-            m = _COLOR_FLAG.match(arg)
+        elif m := _COLOR_FLAG.match(arg):
             out += ["--diagnostics-color", "never" if m[1] else m[2] or "always"]
         elif arg == "-include" and i + 1 < len(argv):
             out += ["--include", argv[i + 1]]

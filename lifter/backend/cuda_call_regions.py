@@ -120,10 +120,10 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
     try:
         if kind == "do":
             body_end = spans.statement_end(k + 1)
-            paren, close = body_end + 1, spans._match(body_end + 1, "(", ")")
+            paren, close = body_end + 1, spans.closing(body_end + 1, "(", ")")
             body = (k + 1, body_end)
         else:
-            paren, close = k + 1, spans._match(k + 1, "(", ")")
+            paren, close = k + 1, spans.closing(k + 1, "(", ")")
             body = (close, end)
     except Unparsable:
         return None

@@ -220,6 +220,7 @@ _BRACKET_QUALIFIERS = {"restrict", "__restrict", "__restrict__", "const", "volat
 
 
 def split_params(toks, start: int, end: int) -> list[list[int]]:
+    """The token indices of each comma-separated part of toks[start:end], commas inside brackets kept."""
     params, cur, depth = [], [], 0
     for k in range(start, end):
         t = toks[k]

@@ -218,12 +218,12 @@ def _enclosing_loop(spans: Spans, starts: list[int], start: int, end: int) -> _L
                 o -= 1
             if o < 1:
                 return None
-            body, body_end, braced, p = o + 1, spans._match(o, "{", "}") - 1, True, o - 1
+            body, body_end, braced, p = o + 1, spans.closing(o, "{", "}") - 1, True, o - 1
         after = body_end + 1 if braced else body_end
         if toks[p].text == "do":
             spans._expect(after, "while")
             spans._expect(after + 1, "(")
-            close = spans._match(after + 1, "(", ")")
+            close = spans.closing(after + 1, "(", ")")
             spans._expect(close, ";")
             return _LoopTokens("do", p, after + 1, close, body, body_end, close + 1, braced)
         if toks[p].text != ")":

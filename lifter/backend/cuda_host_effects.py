@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+from lifter.backend.cuda_cxx import split_params
 from lifter.frontend.spans import Spans, Token, Unparsable
 
 
@@ -256,16 +257,7 @@ def _declared(decl: list[Token]) -> set[str]:
 def _pointer_declarators(toks: list[Token], k: int, end: int) -> list[int]:
     """The `*` of a declaration (tokens k..end) that begin a declarator after a comma (`const double
     *a = g->u, *b = h->u;`): not dereferences (a `*` after `=`, or inside brackets, still is one)."""
-    depth, out = 0, []
-    for x in range(k, end):
-        t = toks[x]
-        if t.kind == "punct" and t.text in "([{":
-            depth += 1
-        elif t.kind == "punct" and t.text in ")]}":
-            depth -= 1
-        elif depth == 0 and t.text == "*" and x > k and toks[x - 1].text == ",":
-            out.append(x)
-    return out
+    return [part[0] for part in split_params(toks, k, end)[1:] if part and toks[part[0]].text == "*"]
 
 
 def _host_of(path: str, hosts: set[str]) -> str | None:

@@ -14,7 +14,7 @@ from lifter.backend.cuda_data import comment_text
 from lifter.backend.cuda_text import (_base, _c_ndim, _calls, _dedent, _free_words, _header_type, _indent, _int,
                                       _isl_c, _substitute, _words)
 from lifter.backend.edits import apply
-from lifter.frontend.spans import Spans
+from lifter.frontend.spans import Spans, Unparsable
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import MapScope, scope_children, scope_descendants, scope_parent
 
@@ -261,20 +261,16 @@ class _KernelCode:
         """Variable-length arrays declared in the body, which device code cannot have: a one-dimensional
         one (`double sum[np];`) whose size the host knows becomes each thread's slice of a scratch
         buffer the launch allocates (`k.scratch`); any other is refused."""
-        toks = Spans(k.body).tokens
+        spans = Spans(k.body)
+        toks = spans.tokens
         edits = []
         for i, t in enumerate(toks[:-1]):
             if t.kind == "word" and t.text in declared_inside and toks[i + 1].text == "[" and i > 0 and \
                     (toks[i - 1].kind == "word" or toks[i - 1].text in ("*", ",")):
-                depth, j = 0, i + 1
-                while j < len(toks):
-                    if toks[j].text == "[":
-                        depth += 1
-                    elif toks[j].text == "]":
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    j += 1
+                try:
+                    j = spans.closing(i + 1, "[", "]") - 1
+                except Unparsable:
+                    raise NotOffloaded(f"the size of '{t.text}', declared in the loop body, cannot be read") from None
                 size_words = {x.text for x in toks[i + 2:j] if x.kind == "word"}
                 if not size_words & variables:
                     continue

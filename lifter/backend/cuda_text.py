@@ -11,7 +11,7 @@ import re
 
 from lifter.backend.cuda_cxx import KEYWORDS
 from lifter.backend.edits import apply
-from lifter.frontend.spans import Spans, Token
+from lifter.frontend.spans import Spans, Token, Unparsable
 from lifter.graph.nodes import AccessNode
 from lifter.graph.ranges import bound_c, readable
 
@@ -216,20 +216,16 @@ CAST_WORDS = {"int", "long", "unsigned", "signed", "short", "size_t", "ptrdiff_t
 def _subscript_interval(access: str, name: str, stmt, region, functions, written: set[str]) -> tuple[str, str] | None:
     """(lo, hi) C text bounding the first subscript of `access` (`A[i * m + j][k]`) over the
     statement's iterations, or None when an operand is unknown (a load, a call, a changing name)."""
-    toks = Spans(access).tokens
+    spans = Spans(access)
+    toks = spans.tokens
     pat = Spans(name).tokens
     n = len(pat)
     if [t.text for t in toks[:n]] != [t.text for t in pat] or len(toks) <= n or toks[n].text != "[":
         return None
-    depth, j = 0, n
-    while j < len(toks):
-        if toks[j].text == "[":
-            depth += 1
-        elif toks[j].text == "]":
-            depth -= 1
-            if depth == 0:
-                break
-        j += 1
+    try:
+        j = spans.closing(n, "[", "]") - 1
+    except Unparsable:
+        return None
     loop_vars = {region.loops[l].var: pos for pos, l in enumerate(stmt.loops) if l in region.loops}
     parser = _Interval(toks[n + 1:j], stmt.domain, loop_vars, written, functions)
     try:

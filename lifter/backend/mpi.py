@@ -195,7 +195,7 @@ def _setup(spans: Spans) -> list[Insertion]:
         elif tok.text == "}":
             depth -= 1
         elif depth == 0 and tok.text == "main" and i + 1 < len(tokens) and tokens[i + 1].text == "(":
-            close = spans._match(i + 1, "(", ")")
+            close = spans.closing(i + 1, "(", ")")
             if close < len(tokens) and tokens[close].text == "{":
                 return [Insertion(tokens[close].end, " lift_mpi_setup();")]
     return []

@@ -135,14 +135,7 @@ def compiler_version(compiler: str) -> str:
 
 def preprocess(path: str, text: str, options: PreprocessOptions) -> Preprocessed:
     """Run the preprocessor on `text` as if it were the file `path`."""
-    directory = os.path.dirname(os.path.abspath(path)) if path != "<stdin>" else os.getcwd()
-    command = [find_compiler(), "-E", "-x", "c", *ISO_SHIM_FLAGS, "-iquote", directory, *options.flags(), "-"]
-    # A UTF-8 byte-order mark is dropped as cc drops it (it must not precede the #line).
-    body = text[1:] if text.startswith("\ufeff") else text
-    done = _run_bounded(command, (_name_line(path) + body).encode("utf-8", errors="surrogateescape"),
-                        options.max_output_bytes)
-    if done.timed_out:
-        raise LiftError(path, 0, 0, f"preprocessing took longer than {PREPROCESS_TIMEOUT_S} s") from None
+    done = _cc_e(path, text, options, ISO_SHIM_FLAGS)
     if done.too_large:
         file, line = _last_position(done.stdout.decode("utf-8", errors="surrogateescape"), path)
         raise LiftError(file, line, 0, f"the preprocessed translation unit is larger than "
@@ -157,19 +150,27 @@ def preprocess(path: str, text: str, options: PreprocessOptions) -> Preprocessed
 
 def preprocess_only(path: str, text: str, options: PreprocessOptions) -> bytes:
     """`cc -E` on the file with the user's flags (none of lift's own): what `lift -E` prints."""
-    directory = os.path.dirname(os.path.abspath(path)) if path != "<stdin>" else os.getcwd()
-    command = [find_compiler(), "-E", "-x", "c", "-iquote", directory, *options.flags(), "-"]
-    body = text[1:] if text.startswith("\ufeff") else text
-    done = _run_bounded(command, (_name_line(path) + body).encode("utf-8", errors="surrogateescape"),
-                        options.max_output_bytes)
-    if done.timed_out:
-        raise LiftError(path, 0, 0, f"preprocessing took longer than {PREPROCESS_TIMEOUT_S} s") from None
+    done = _cc_e(path, text, options, ())
     if done.too_large:
         raise LiftError(path, 0, 0, f"the preprocessed translation unit is larger than "
                                     f"{_megabytes(options.max_output_bytes)} (lift's limit)")
     if done.returncode != 0:
         raise _first_error(path, done.stderr.decode("utf-8", errors="surrogateescape"))
     return done.stdout.replace(b'"<stdin>"', _quote(path).encode("utf-8", errors="surrogateescape"))
+
+
+def _cc_e(path: str, text: str, options: PreprocessOptions, own_flags: tuple[str, ...]) -> _Finished:
+    """`cc -E` on `text` named `path` (its directory searched for quoted includes), with lift's
+    `own_flags` before the user's; a run past the time limit is an error here."""
+    directory = os.path.dirname(os.path.abspath(path)) if path != "<stdin>" else os.getcwd()
+    command = [find_compiler(), "-E", "-x", "c", *own_flags, "-iquote", directory, *options.flags(), "-"]
+    # A UTF-8 byte-order mark is dropped as cc drops it (it must not precede the #line).
+    body = text[1:] if text.startswith("\ufeff") else text
+    done = _run_bounded(command, (_name_line(path) + body).encode("utf-8", errors="surrogateescape"),
+                        options.max_output_bytes)
+    if done.timed_out:
+        raise LiftError(path, 0, 0, f"preprocessing took longer than {PREPROCESS_TIMEOUT_S} s") from None
+    return done
 
 
 @dataclass

@@ -53,7 +53,7 @@ class Spans:
                        if m.lastgroup not in ("space", "comment")]
         self.index = {t.start: i for i, t in enumerate(self.tokens)}
 
-    def _match(self, i: int, open_: str, close: str) -> int:
+    def closing(self, i: int, open_: str, close: str) -> int:
         """Index just after the bracket that closes tokens[i]."""
         depth = 0
         for j in range(i, len(self.tokens)):
@@ -80,13 +80,13 @@ class Spans:
         if tok.kind == "directive":
             raise Unparsable("preprocessor directive where a statement is expected")
         if tok.text == "{":
-            return self._match(i, "{", "}")
+            return self.closing(i, "{", "}")
         if tok.text in ("for", "while", "switch"):
             self._expect(i + 1, "(")
-            return self.statement_end(self._match(i + 1, "(", ")"))
+            return self.statement_end(self.closing(i + 1, "(", ")"))
         if tok.text == "if":
             self._expect(i + 1, "(")
-            j = self.statement_end(self._match(i + 1, "(", ")"))
+            j = self.statement_end(self.closing(i + 1, "(", ")"))
             if j < len(self.tokens) and self.tokens[j].text == "else":
                 return self.statement_end(j + 1)
             return j
@@ -94,7 +94,7 @@ class Spans:
             j = self.statement_end(i + 1)
             self._expect(j, "while")
             self._expect(j + 1, "(")
-            j = self._match(j + 1, "(", ")")
+            j = self.closing(j + 1, "(", ")")
             self._expect(j, ";")
             return j + 1
         depth = 0
@@ -117,7 +117,7 @@ class Spans:
         if i is None or self.tokens[i].text != "for":
             raise Unparsable("no 'for' at this place")
         self._expect(i + 1, "(")
-        body = self._match(i + 1, "(", ")")
+        body = self.closing(i + 1, "(", ")")
         end = self.statement_end(body)
         return ForSpan(offset, self.tokens[body - 1].end, self.tokens[body].start, self.tokens[end - 1].end)
 
@@ -126,7 +126,7 @@ class Spans:
         i = self.index.get(offset)
         if i is None or self.tokens[i].text != "{":
             raise Unparsable("no block here")
-        close = self._match(i, "{", "}") - 1
+        close = self.closing(i, "{", "}") - 1
         items, j = [], i + 1
         while j < close:
             if self.tokens[j].text == ";":
