@@ -7,7 +7,7 @@
    declared, the bound read that other variable and the copy went outside the allocation.)
    The place: backend/cuda.py, `_rows` took the bounds (here the interval of the subscript),
    which may name variables declared inside the nest; now such bounds are refused
-   (`_host_visible`) and the whole array moves. gcc -O1: "13402962154616937620". */
+   (`_host_visible`) and the whole array moves. gcc -O1: "15114153160867676332". */
 #include <stdio.h>
 #define N 9
 static unsigned U3[N][N];
