@@ -108,8 +108,10 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         first, length = section
         sections[name] = f"{first}:{length}"
         try:
-            if not 1 <= int(length.rstrip("L").strip("()")) <= MAX_REDUCTION_ELEMENTS:
-                return Refusal(f"reduction into array '{name}': each thread would copy {length} elements",
+            elements = int(length.rstrip("L").strip("()"))
+            if not 1 <= elements <= MAX_REDUCTION_ELEMENTS:
+                return Refusal(f"reduction into array '{name}': each thread would copy {length} elements"
+                               if elements > 0 else f"reduction into array '{name}': the section is empty",
                                "array-reduction")
         except ValueError:
             # Each thread gets a private copy on its stack: keep it small. An empty section (a loop
