@@ -3,6 +3,8 @@
 
     python3 scripts/fuzz.py loops  --seed 1 --count 1000 -j 2 --keep fuzz-out
     python3 scripts/fuzz.py csmith --seed 1 --count 1000 -j 2 --keep fuzz-out --max-funcs 3 --max-block-depth 3
+    python3 scripts/fuzz.py csmith --seed 1 --count 1000 -j 1 --csmith-arg=--max-array-dim --csmith-arg=3 \
+        --csmith-arg=--max-array-len-per-dim --csmith-arg=10   # any csmith option, passed on as given
     python3 scripts/fuzz.py idioms --seed 1 --count 1000 -j 1 --threads 1,2,8 --keep fuzz-out
     python3 scripts/fuzz.py loops  --seed 7 --count 50 --keep fuzz-out --reduce   # creduce each failure
 

@@ -75,6 +75,7 @@ from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.cuda_text import (_atomic_update, _bound, _c_ndim, _calls, _isl_c, _sanitize, _subscript_interval,
                                       _union, _words)
 from lifter.backend.edits import apply, line_start
+from lifter.analysis.minplus import declared_names
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Unparsable
 from lifter.graph.build import STATE, data_id
@@ -286,6 +287,7 @@ class _Region(_KernelCode):
         self.ctx, self.g = ctx, g
         self.text = ctx.source.text
         self.region = g.graph.get("region")
+        self.inner_names: set[str] | None = None  # names declared inside the region (_host_visible)
         self.state = g.nodes[STATE]["node"]
         self.function = self.state.function
         self.reemit = bool(g.graph.get("reemittable"))
@@ -567,15 +569,15 @@ class _Region(_KernelCode):
         if rng is not None and rng is not False:
             if strides:  # a flat buffer indexed as A[i*m + j]: the flat range of the box
                 bounds = [(_bound(rng, False, d), _bound(rng, True, d)) for d in range(len(strides))]
-                if all(lo is not None and hi is not None for lo, hi in bounds):
+                if all(self._host_visible(lo, hi) for lo, hi in bounds):
                     return (" + ".join(f"({lo}) * ({st})" for (lo, _), st in zip(bounds, strides)),
                             " + ".join(f"({hi}) * ({st})" for (_, hi), st in zip(bounds, strides)))
             else:
                 lo, hi = _bound(rng, False), _bound(rng, True)
-                if lo is not None and hi is not None:
+                if self._host_visible(lo, hi):
                     return lo, hi
         rows = self._interval_rows(a.key, written_only=rng is a.write and a.write is not None)
-        if rows is not None:
+        if rows is not None and self._host_visible(*rows):
             return rows
         dims = getattr(node, "dims", None) or []
         if dims and dims[0] and not strides and not (set(_words(dims[0])) & self._region_written()):
@@ -583,6 +585,18 @@ class _Region(_KernelCode):
         if node.kind == "array":
             return "0L", f"(long)(sizeof({node.name}) / sizeof(({node.name})[0])) - 1L"
         raise NotOffloaded(f"the rows of '{node.name}' the nest touches cannot be bounded")
+
+    def _host_visible(self, lo: str | None, hi: str | None) -> bool:
+        """Whether a row bound is C the host can evaluate around the region: it names no variable
+        declared inside it (a counter of a loop kept as one statement, `for (unsigned j = m; j-- > 0;)`,
+        or a local of the body; an outer variable of that name would be another object)."""
+        if lo is None or hi is None:
+            return False
+        if self.inner_names is None:
+            self.inner_names = {c.name for c in self.region.containers.values() if c.declared_in is not None} | \
+                set().union(*(declared_names(s.node) for s in self.region.statements.values())) \
+                if self.region is not None else set()
+        return not set(_words(lo + " " + hi)) & self.inner_names
 
     def _region_written(self) -> set[str]:
         """Names whose value may change inside the region: written scalars and loop variables."""

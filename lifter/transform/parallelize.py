@@ -108,12 +108,15 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         first, length = section
         sections[name] = f"{first}:{length}"
         try:
-            if int(length.rstrip("L").strip("()")) > MAX_REDUCTION_ELEMENTS:
-                return Refusal(f"reduction into array '{name}': each thread would copy {length} elements",
+            elements = int(length.rstrip("L").strip("()"))
+            if not 1 <= elements <= MAX_REDUCTION_ELEMENTS:
+                return Refusal(f"reduction into array '{name}': each thread would copy {length} elements"
+                               if elements > 0 else f"reduction into array '{name}': the section is empty",
                                "array-reduction")
         except ValueError:
-            # Each thread gets a private copy on its stack: keep it small.
-            section_limits.append(f"{length} <= {MAX_REDUCTION_ELEMENTS}L")
+            # Each thread gets a private copy on its stack: keep it small. An empty section (a loop
+            # with no iterations: `A[j]` for j < i at i = 0) crashes gcc 12's code at run time.
+            section_limits.append(f"{length} >= 1L && {length} <= {MAX_REDUCTION_ELEMENTS}L")
     live = g.graph["live_after"]
     inner = [g.nodes[n]["node"] for n in scope_descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
     loop_vars = [x.var for x in [m] + inner if not x.var_declared_in_header]

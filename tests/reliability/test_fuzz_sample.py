@@ -100,7 +100,8 @@ def test_idiom_programs(tmp_path):
                     reason="Csmith is not installed (apt-get install -y csmith libcsmith-dev)")
 def test_csmith_programs(tmp_path):
     cfg = fuzz.Config(mode="csmith", seed=20240611, count=CSMITH_PROGRAMS, jobs=2, keep=str(tmp_path / "kept"),
-                      run_timeout=5, lift_timeout=60, max_funcs=3, max_block_depth=3)
+                      run_timeout=5, lift_timeout=60, max_funcs=3, max_block_depth=3,
+                      csmith_args=("--max-array-dim", "3", "--max-array-len-per-dim", "10"))
     summary = fuzz.fuzz(cfg)
     assert summary["tried"] >= CSMITH_PROGRAMS // 2, summary["discards"]
     assert not summary["failures"], _failures(summary)
