@@ -387,11 +387,13 @@ class _Collector:
         paths = sorted((p, element) for position, p, element in summary.fields if position == k)
         if not paths:
             return []
-        if path:
-            element = self.symbols.table.field_symbol(arg, self.symbols.lookup).element
-        else:
-            element = self._element(arg) if _offset(arg) is not None else None  # (not `&a[e].g`)
-        if {e for _, e in paths} != {element}:
+        base = arg.left if isinstance(arg, c_ast.BinaryOp) else arg.expr.name \
+            if isinstance(arg, c_ast.UnaryOp) and isinstance(arg.expr, c_ast.ArrayRef) else arg
+        if isinstance(base, c_ast.StructRef):
+            element = self.symbols.table.field_symbol(base, self.symbols.lookup).element
+        else:  # (`&a[e].g`, `&a[i][j]`: the callee's paths start inside an element)
+            element = self._element(arg) if isinstance(base, c_ast.ID) else None
+        if isinstance(arg, c_ast.Cast) or {e for _, e in paths} != {element}:
             return None
         refs = []
         for field, _ in paths:
@@ -450,16 +452,12 @@ class _Collector:
         `s.f[e]` is)."""
         while isinstance(arg, c_ast.Cast):
             arg = arg.expr
-        if isinstance(arg, c_ast.StructRef):
-            return self._field_target(arg)
         read, addressed = [], False
         if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
             read.append(arg.right)
             arg = arg.left
             while isinstance(arg, c_ast.Cast):
                 arg = arg.expr
-            if not isinstance(arg, c_ast.ID):
-                return None
         elif isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
             arg, addressed = arg.expr, True
             while isinstance(arg, c_ast.StructRef) and arg.type == ".":
@@ -467,6 +465,9 @@ class _Collector:
             while isinstance(arg, c_ast.ArrayRef):
                 read.append(arg.subscript)
                 arg = arg.name
+        if isinstance(arg, c_ast.StructRef):
+            target = self._field_target(arg)
+            return target[:3] + (read, target[4]) if target is not None else None
         if not isinstance(arg, c_ast.ID):
             return None
         sym = self.symbols.lookup(arg.name)

@@ -249,3 +249,26 @@ def test_only_element_types_that_share_no_scalar_type_are_kept_apart():
     assert verdicts == {"long_from_double": True, "unsigned_from_int": False, "long_from_char": False,
                         "long_from_item": False, "int_from_item": True}, verdicts
     assert "overlap" in loops["unsigned_from_int"][0]["reason"]
+
+
+# The caller writes a field that the helper reads through its pointer parameter: the call's
+# read is seen under the caller's own key `c->last`, so the flow dependence is found.
+FIELD_FLOW = """
+typedef struct { long hits; double last; } Counter;
+
+static double peek(const Counter *p) { return p->last; }
+
+void once(long n, Counter *c, double *out)
+{
+    for (long i = 0; i < n; i++) {
+        if (i == 5)
+            c->last = 2.0;
+        out[i] = peek(c);
+    }
+}
+"""
+
+
+def test_a_field_the_caller_writes_and_a_helper_reads_is_a_flow_dependence():
+    entry = loops_by_function(FIELD_FLOW)["once"][0]
+    assert not entry["parallel"] and "c->last" in entry["reason"], entry["reason"]
