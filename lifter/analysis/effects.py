@@ -8,6 +8,7 @@ pseudo-container `<world>`, which keeps every loop around them sequential.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -348,15 +349,19 @@ class _Collector:
             target = self._pointer_target(a)
             if target is None:
                 return False
-            key, name, ndim, subscripts = target
+            key, name, ndim, subscripts, path = target
             to_read.extend(subscripts)
+            fields = self._field_refs(k, a, summary, key, name, path, line)
+            if fields is None:
+                return False
+            refs.extend(fields)
             span = spans.get(k)
-            offset = _offset(a) if span is not None and ndim == 1 else None
+            offset = _offset(a) if span is not None and ndim == 1 and not path else None
             for is_write in (False, True):
                 if k not in (summary.writes if is_write else summary.reads):
                     continue
                 if offset is None:
-                    refs.append(Ref(key, name, [None] * ndim, is_write, is_write, c_text(a), line))
+                    refs.append(Ref(key, name, [None] * ndim, is_write, is_write, c_text(a), line, field_path=path))
                     continue
                 var = f"__lift_span{k}"  # the callee's offset: the subscript is `offset + var`
                 index = self.rewrite(c_ast.BinaryOp("+", offset, c_ast.ID(var)))
@@ -373,6 +378,34 @@ class _Collector:
             self.reads(a)
         self.effects.refs.extend(refs)
         return True
+
+    def _field_refs(self, k: int, arg, summary, key: str, name: str, path: str, line: int) -> list | None:
+        """The callee's field accesses through parameter k (`p->f`, CallEffects.fields) as the
+        caller keys them, `x->f`: this caller's own `x->f` is a container apart from x's
+        elements. None (the call stays unknown) where a path cannot be mapped: an argument of
+        another element type or cast, or a field that is not a scalar outside any union."""
+        paths = sorted((p, element) for position, p, element in summary.fields if position == k)
+        if not paths:
+            return []
+        base = arg.left if isinstance(arg, c_ast.BinaryOp) else arg.expr.name \
+            if isinstance(arg, c_ast.UnaryOp) and isinstance(arg.expr, c_ast.ArrayRef) else arg
+        if isinstance(base, c_ast.StructRef):
+            element = self.symbols.table.field_symbol(base, self.symbols.lookup).element
+        else:  # (`&a[e].g`, `&a[i][j]`: the callee's paths start inside an element)
+            element = self._element(arg) if isinstance(base, c_ast.ID) else None
+        if isinstance(arg, c_ast.Cast) or {e for _, e in paths} != {element}:
+            return None
+        refs = []
+        for field, _ in paths:
+            node = struct_ref(name, path + field)
+            sym = self.symbols.table.field_symbol(node, self.symbols.lookup)
+            if sym is None or sym.kind != "scalar" or self.symbols.table.in_union(node, self.symbols.lookup):
+                return None
+            for is_write in (False, True):
+                if k in (summary.writes if is_write else summary.reads):
+                    refs.append(Ref(f"{key}{field}", name, [], is_write, True, c_text(arg), line,
+                                    field_path=path + field))
+        return refs
 
     def _row_argument(self, arg, span: str | None):
         """(key, name, outer subscripts, first column) for an argument that points into one row
@@ -413,8 +446,10 @@ class _Collector:
         return sym.element if sym is not None else None
 
     def _pointer_target(self, arg):
-        """(key, name, dimensions, subscript expressions read) of the block a pointer argument
-        points into: `a`, `a + e`, `&a[e]`, `&a[e].f`, `&x` for arrays, pointers and scalars."""
+        """(key, name, dimensions, subscript expressions read, field path) of the block a pointer
+        argument points into: `a`, `a + e`, `&a[e]`, `&a[e].f`, `&x` for arrays, pointers and
+        scalars, and a pointer field `s.f`, `p->a.f` (keyed by its path, as the caller's
+        `s.f[e]` is)."""
         while isinstance(arg, c_ast.Cast):
             arg = arg.expr
         read, addressed = [], False
@@ -423,8 +458,6 @@ class _Collector:
             arg = arg.left
             while isinstance(arg, c_ast.Cast):
                 arg = arg.expr
-            if not isinstance(arg, c_ast.ID):
-                return None
         elif isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
             arg, addressed = arg.expr, True
             while isinstance(arg, c_ast.StructRef) and arg.type == ".":
@@ -432,16 +465,41 @@ class _Collector:
             while isinstance(arg, c_ast.ArrayRef):
                 read.append(arg.subscript)
                 arg = arg.name
+        if isinstance(arg, c_ast.StructRef):
+            target = self._field_target(arg)
+            return target[:3] + (read, target[4]) if target is not None else None
         if not isinstance(arg, c_ast.ID):
             return None
         sym = self.symbols.lookup(arg.name)
         if sym is None or sym.indirect or sym.name in self.symbols.ambiguous:
             return None
         if sym.kind == "scalar" and addressed and not read:
-            return self.scoped(arg.name), arg.name, 0, read
+            return self.scoped(arg.name), arg.name, 0, read, ""
         if sym.kind in ("array", "pointer"):
-            return self.scoped(arg.name), arg.name, sym.ndim, read
+            return self.scoped(arg.name), arg.name, sym.ndim, read, ""
         return None
+
+    def _field_target(self, arg: c_ast.StructRef):
+        """`_pointer_target` of a field `s.f` or `p->a.f` that is an array or a pointer (not one
+        loaded through another field, `p->q->f`, nor in a union)."""
+        path = self._struct_path(arg)
+        sym = self.symbols.table.field_symbol(arg, self.symbols.lookup)
+        if path is None or sym is None or sym.kind not in ("array", "pointer") or sym.indirect \
+                or "->" in path[1][1:] or self.symbols.table.in_union(arg, self.symbols.lookup):
+            return None
+        root = _root_name(arg)
+        variable = self.symbols.lookup(root)
+        if variable is None or variable.indirect or root in self.symbols.ambiguous:
+            return None
+        return f"{path[0]}{path[1]}", root, sym.ndim, [], path[1]
+
+
+def struct_ref(root: str, path: str) -> c_ast.StructRef:
+    """The StructRef chain of a field path as effects.py keys it: ('g', '->a.b') -> g->a.b."""
+    node = c_ast.ID(root)
+    for op, name in re.findall(r"(->|\.)(\w+)", path):
+        node = c_ast.StructRef(node, op, c_ast.ID(name))
+    return node
 
 
 def _offset(arg) -> c_ast.Node | None:

@@ -28,7 +28,7 @@ import re
 from pycparser import c_ast
 
 from lifter.analysis.affine import c_text, int_constant
-from lifter.analysis.effects import MEMORY, WORLD, collect_effects
+from lifter.analysis.effects import MEMORY, WORLD, collect_effects, struct_ref
 from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS, classify, replace_nodes
 
 _FIELD = re.compile(r"(?:->|\.)(\w+)")
@@ -166,11 +166,3 @@ class StandIns:
             effects = collect_effects(root, self.symbols, lambda name: name)
             self._writes = [r for r in effects.refs if r.is_write]
         return self._writes
-
-
-def struct_ref(root: str, path: str) -> c_ast.StructRef:
-    """The StructRef chain of a field path as effects.py keys it: ('g', '->a.b') -> g->a.b."""
-    node = c_ast.ID(root)
-    for op, field in re.findall(r"(->|\.)(\w+)", path):
-        node = c_ast.StructRef(node, op, c_ast.ID(field))
-    return node

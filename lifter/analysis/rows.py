@@ -23,8 +23,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.effects import MEMORY, WORLD, collect_effects
-from lifter.analysis.invariants import struct_ref
+from lifter.analysis.effects import MEMORY, WORLD, collect_effects, struct_ref
 from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS
 from lifter.analysis.walk import walk
 

@@ -21,6 +21,7 @@ from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_cons
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
 from lifter.analysis.call_spans import OFFSET
+from lifter.analysis.type_apart import type_apart
 from lifter.analysis.index_scalars import definition, entry_values, index_views
 from lifter.analysis.points_to import allocation
 from lifter.analysis.invariants import StandIns
@@ -207,7 +208,9 @@ class RegionBuilder:
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,
                       self.containers, params, context, looping_calls=looping_calls,
                       called_in_loop=self.function in self.symbols.table.called_in_loops,
-                      apart=self.symbols.table.points_to.apart(self.function, pointers), from_params=from_params)
+                      apart=self.symbols.table.points_to.apart(self.function, pointers)
+                      | type_apart(self.symbols, [c.name for c in self.containers.values() if c.kind == "pointer"]),
+                      from_params=from_params)
 
     def _is_size(self, name) -> bool:
         """A name, or a struct field's node, that may be a size parameter of a flat buffer."""

@@ -203,7 +203,7 @@ class SymbolTable:
     def field_symbol(self, node: c_ast.StructRef, lookup) -> Symbol | None:
         """What the field `s.f`, `p->f` or `p->a.b` is (its declared type, classified), or None
         where the struct's definition cannot be found; `lookup` resolves the root name."""
-        type_node = self._field_type(node, lookup)
+        type_node = self.field_type(node, lookup)
         return classify(node.field.name, type_node, self.typedefs, "field") if type_node is not None else None
 
     def in_union(self, node: c_ast.StructRef, lookup) -> bool:
@@ -216,7 +216,7 @@ class SymbolTable:
             node = node.name
         return False
 
-    def _field_type(self, node: c_ast.StructRef, lookup) -> c_ast.Node | None:
+    def field_type(self, node: c_ast.StructRef, lookup) -> c_ast.Node | None:
         struct = self._owner(node, lookup)
         if struct is None:
             return None
@@ -233,7 +233,7 @@ class SymbolTable:
             sym = lookup(base.name)
             owner = sym.decl.type if sym is not None and isinstance(sym.decl, c_ast.Decl) else None
         elif isinstance(base, c_ast.StructRef):
-            owner = self._field_type(base, lookup)
+            owner = self.field_type(base, lookup)
         else:
             return None
         owner = self.typedefs.resolve(owner) if owner is not None else None
@@ -464,7 +464,10 @@ class CallEffects:
     pointer, and calls only pure or summarized functions. `spans` narrow "any
     element" for some parameters: (position, isl condition on the offsets touched,
     `OFFSET`, over the call's arguments `arg2`, element type: offsets count these),
-    see call_spans.py.
+    see call_spans.py. `fields` names the struct fields reached through pointer
+    parameters (`p->f`, `p[e].a.b`): (position, path as `->f` or `->a.b`); such an access
+    counts in `reads`/`writes` as one of the block, and a caller, which keys `x->f` apart
+    from `x[e]`, also sees it under each path.
     """
 
     reads: frozenset
@@ -472,6 +475,7 @@ class CallEffects:
     global_reads: frozenset
     global_writes: frozenset
     spans: tuple = ()
+    fields: frozenset = frozenset()
 
 
 def call_effects(ast: c_ast.FileAST, typedefs: Typedefs, pure: set[str]) -> dict[str, CallEffects]:
@@ -510,12 +514,14 @@ class _Summarizer:
         self.pure, self.summaries, self.noreturn = pure, summaries, noreturn
         self.params: dict[str, int] = {}  # pointer parameter -> position
         self.derived: dict[str, int] = {}  # local pointer initialised into a parameter's block
+        self.derived_elements: dict[str, str] = {}  # its element type
         self.locals: set[str] = set()  # scalar parameters, local scalars and arrays
         self.reads: set = set()
         self.writes: set = set()
         self.integer_params: dict[str, int] = {}  # integer parameter -> position
         self.elements: dict[int, str] = {}  # pointer parameter's position -> its element type
         self.spans: SpanRecorder | None = None
+        self.fields: set = set()  # (position, field path, element type) of `p->f`, see CallEffects
 
     def run(self) -> CallEffects | None:
         try:
@@ -527,7 +533,8 @@ class _Summarizer:
         pos = lambda s: frozenset(r for r in s if isinstance(r, int))
         glob = lambda s: frozenset(r for r in s if isinstance(r, str))
         spans = tuple((k, condition, self.elements[k]) for k, condition in self.spans.spans())
-        return CallEffects(pos(self.reads), pos(self.writes), glob(self.reads), glob(self.writes), spans)
+        return CallEffects(pos(self.reads), pos(self.writes), glob(self.reads), glob(self.writes), spans,
+                           frozenset(self.fields))
 
     def _declare(self) -> None:
         ret = self.typedefs.resolve(self.func.decl.type.type)
@@ -552,8 +559,13 @@ class _Summarizer:
         assigned = _assigned_names(self.func.body)
         if assigned & set(self.params):
             raise _NoSummary  # the parameter points elsewhere afterwards
-        for decl in _local_decls(self.func.body):
-            sym = classify(decl.name, decl.type, self.typedefs, "local")
+        classified = [(decl, classify(decl.name, decl.type, self.typedefs, "local"))
+                      for decl in _local_decls(self.func.body)]
+        # Scalars first, then pointers in source order: a pointer's initialiser may index with
+        # a scalar declared anywhere before it, or start from a pointer declared before it.
+        classified.sort(key=lambda d: (d[1].kind == "pointer", d[0].coord.line if d[0].coord else 0,
+                                       d[0].coord.column if d[0].coord else 0))
+        for decl, sym in classified:
             if decl.name in self.params or decl.name in self.derived or decl.name in self.globals:
                 raise _NoSummary  # shadowing: keep the walk name-based and simple
             if "static" in (decl.storage or []) and "const" not in (decl.quals or []):
@@ -566,6 +578,7 @@ class _Summarizer:
                 if not isinstance(root, int):
                     raise _NoSummary
                 self.derived[decl.name] = root
+                self.derived_elements[decl.name] = sym.element
             else:
                 raise _NoSummary
 
@@ -584,11 +597,16 @@ class _Summarizer:
 
     def _root(self, node, read_subscripts: bool):
         """The root of an lvalue: `x`, `p[e]`, `p[e][f]`, `p[e].f`, `*p`, `p->f`, `g[e]`."""
+        path = ""
         while isinstance(node, c_ast.StructRef) and node.type == ".":
+            path = f".{node.field.name}{path}"
             node = node.name
         if isinstance(node, c_ast.StructRef):
-            # p->f: callers key such accesses by field path, a summary by the whole block.
-            raise _NoSummary
+            # p->f (p a parameter or derived from one): an access of p's block at field path
+            # `->f`; the field of a loaded pointer (`p->q->f`, `p[e]->f`) stays unsummarized.
+            if not isinstance(node.name, c_ast.ID):
+                raise _NoSummary
+            return self._field_root(node.name.name, f"->{node.field.name}{path}")
         if isinstance(node, c_ast.UnaryOp) and node.op == "*":
             node = node.expr
             if not isinstance(node, c_ast.ID):
@@ -600,6 +618,8 @@ class _Summarizer:
         if not isinstance(node, c_ast.ID):
             raise _NoSummary
         name = node.name
+        if path:  # `p[e].f`, `(*p).f`: the caller sees it as `x->f` too
+            return self._field_root(name, "->" + path[1:])
         if name in self.params:
             return self.params[name]
         if name in self.derived:
@@ -613,6 +633,18 @@ class _Summarizer:
         if sym is not None and sym.kind == "scalar":
             return ("scalar", name)
         raise _NoSummary
+
+    def _field_root(self, name: str, path: str):
+        """The root of a field access `name->path` (`name` a parameter or derived from one, of
+        the parameter's own element type, so that the path means the same at the call site);
+        None for a local struct array's element. Anything else is not summarized."""
+        if name in self.locals and name not in self.params and name not in self.derived:
+            return None
+        position = self.params.get(name, self.derived.get(name))
+        if position is None or self.derived_elements.get(name, self.elements[position]) != self.elements[position]:
+            raise _NoSummary  # a global or a cast pointer: its fields are not followed
+        self.fields.add((position, path, self.elements[position]))
+        return position
 
     def _access(self, node, is_write: bool, also_read: bool = False) -> None:
         root = self._root(node, read_subscripts=True)
@@ -708,10 +740,25 @@ class _Summarizer:
                     self.reads.add(root)
                 if root is not None and k in callee.writes:
                     self.writes.add(root)
+                paths = {(path, element) for position, path, element in callee.fields if position == k}
+                if paths and isinstance(root, int):
+                    if not _same_elements(a) or {element for _, element in paths} != {self.elements[root]}:
+                        raise _NoSummary  # `&p[e].g`, a cast: the callee's paths start elsewhere
+                    self.fields |= {(root, path, element) for path, element in paths}
             else:
                 self._visit(a)
         self.reads |= callee.global_reads
         self.writes |= callee.global_writes
+
+
+def _same_elements(arg) -> bool:
+    """`p`, `p + e`, `p - e`, `&p[e]`: a pointer argument to elements of p's own type, so the
+    callee's field paths are paths from p's elements too."""
+    if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
+        arg = arg.left
+    elif isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ArrayRef):
+        arg = arg.expr.name
+    return isinstance(arg, c_ast.ID)
 
 
 def _assigned_names(node) -> set[str]:
