@@ -7,7 +7,9 @@ Every `corpus/**/*.c` is lifted in-process (lifter.driver.lift_file) for each op
 OPTION_SETS: the OpenMP target at the defaults, --no-tile, --no-fuse, --no-unroll and -O1, and the
 CUDA target at the defaults, --no-tile and -O1. One file per program and option set holds the
 output text followed by the report entries and remarks as JSON (or the located error), so a
-difference in the loop verdicts shows even where the emitted C is the same. `--only SUBSTR` limits
+difference in the loop verdicts shows even where the emitted C is the same. Programs are named
+relative to the tree the script lies in, so the snapshot of the base can be taken from a copy
+(`git archive BASE | tar -x -C /tmp/base`) while the working tree changes. `--only SUBSTR` limits
 the run to programs whose path contains SUBSTR; `-j N` lifts N programs at a time.
 """
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -42,7 +45,7 @@ def snapshot_one(rel: str) -> dict[str, str]:
     texts = {}
     for name, fields in OPTION_SETS.items():
         try:
-            result = lift_file(str(ROOT / "corpus" / rel), LiftOptions(**fields))
+            result = lift_file(f"corpus/{rel}", LiftOptions(**fields))
         except LiftError as exc:
             texts[name] = f"LiftError: {exc}\n"
             continue
@@ -70,6 +73,8 @@ def main() -> int:
     parser.add_argument("--only", help="only programs whose corpus path contains this")
     parser.add_argument("-j", "--jobs", type=int, default=1)
     args = parser.parse_args()
+    args.snapdir = args.snapdir.resolve()
+    os.chdir(ROOT)  # programs are named relative to the root, so a copy of the tree snapshots the same text
     programs = _programs(args.only)
     differ: list[str] = []
     with ProcessPoolExecutor(args.jobs) as pool:
