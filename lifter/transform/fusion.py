@@ -41,16 +41,18 @@ from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import attach_source_text
 
 
-def fuse_maps(g: nx.MultiDiGraph, region: Region) -> None:
+def fuse_maps(g: nx.MultiDiGraph, region: Region) -> bool:
+    """Fuse producer-consumer sibling maps; True if any fused."""
     if not g.graph.get("reemittable") or escaping(g):
-        return  # moving a loop's statements past another's would change what its variable is read as
+        return False  # moving a loop's statements past another's would change what its variable is read as
     try:
         changed = _fuse_children(g, region, STATE)
     except isl.Error:
-        return  # raised before any fusion was committed: every attempt undoes itself first
+        return False  # raised before any fusion was committed: every attempt undoes itself first
     if changed:
         g.graph["restructured"] = True
         refresh_verdicts(g, region)
+    return changed
 
 
 MAX_RUN = 4  # loops per merged region: each merge analyses the whole run again

@@ -37,28 +37,31 @@ from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE, add_map_memlets
 from lifter.graph.ranges import access_range
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.loop_vars import escaping
 from lifter.transform.parallelize import region_alias_check
 
 MAX_BAND = 4  # 4! = 24 permutations at most
 
 
-def improve_locality(g: nx.MultiDiGraph, region: Region) -> None:
+def improve_locality(g: nx.MultiDiGraph, region: Region) -> bool:
+    """Distribute and interchange where that pays and isl proves it legal; True if the tree changed."""
     if not g.graph.get("reemittable") or escaping(g):
-        return  # distribution or interchange would change the value a loop leaves its variable
-    saved = snapshot(g)
+        return False  # distribution or interchange would change the value a loop leaves its variable
+    saved = checkpoint(g)
     changed = False
     try:
         for child in scope_children(g, STATE):
             changed |= _optimize(g, region, child)
     except isl.Error:
         # isl could not decide something: keep the nest exactly as written.
-        restore(g, saved)
-        return
+        rollback(g, saved)
+        return False
     if changed:
         g.graph["restructured"] = True
         refresh_verdicts(g, region)
         refresh_map_memlets(g, region)
+    return changed
 
 
 # -- the search ----------------------------------------------------------------------------
@@ -72,12 +75,12 @@ def _optimize(g, region: Region, node_id: str) -> bool:
     kids = scope_children(g, node_id)
     frozen = g.nodes[node_id]["node"].declares
     if len(kids) > 1 and not frozen and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
-        saved = snapshot(g)
+        saved = checkpoint(g)
         copies = distribute(g, region, node_id)
         # Distribution alone costs a pass over memory: keep it only if it enabled a permutation.
         if copies and any([_optimize(g, region, copy) for copy in copies]):
             return True
-        restore(g, saved)
+        rollback(g, saved)
     changed = False
     for child in scope_children(g, node_id):
         changed |= _optimize(g, region, child)
@@ -306,11 +309,11 @@ def _forward(region: Region, sched: dict[str, str], checked: dict) -> bool:
 
 
 def _legal_order(g, region: Region, band: list[str], order: list[str]) -> bool:
-    saved = snapshot(g)
+    saved = checkpoint(g)
     _apply_order(g, band, [next(g.nodes[b]["node"] for b in band if g.nodes[b]["node"].origin == o)
                            for o in order])
     legal = legal_tree(g, region)
-    restore(g, saved)
+    rollback(g, saved)
     return legal
 
 
@@ -430,27 +433,6 @@ def shift_orders(g, parent, siblings, after: int, by: int) -> None:
         for data in g.get_edge_data(parent, s).values():
             if isinstance(data["edge"], Scope) and data["edge"].order > after:
                 data["edge"] = Scope(data["edge"].order + by)
-
-
-def snapshot(g):
-    scopes = [(u, v, d["edge"].order) for u, v, d in g.edges(data=True) if isinstance(d["edge"], Scope)]
-    maps = {n: _loop_fields(d["node"]) for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
-    return scopes, maps, set(g.nodes)
-
-
-def restore(g, saved) -> None:
-    scopes, maps, nodes = saved
-    for u, v, key, d in list(g.edges(keys=True, data=True)):
-        if isinstance(d["edge"], Scope):
-            g.remove_edge(u, v, key)
-    for n in list(g.nodes):
-        if n not in nodes:
-            g.remove_node(n)
-    for u, v, order in scopes:
-        g.add_edge(u, v, edge=Scope(order))
-    for n, fields in maps.items():
-        for key, value in fields.items():
-            setattr(g.nodes[n]["node"], key, value)
 
 
 def refresh_verdicts(g, region: Region) -> None:

@@ -48,8 +48,9 @@ from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.locality import (move_child, origins_above, distribute, legal_tree, perfect_band,
-                                       refresh_map_memlets, refresh_verdicts, restore, snapshot, stride_kind)
+                                       refresh_map_memlets, refresh_verdicts, stride_kind)
 from lifter.transform.loop_vars import escaping
 
 CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
@@ -69,22 +70,24 @@ HEADER = re.compile(
 _ARITHMETIC = re.compile(r"[\w\s+\-*/%()\[\].]+")
 
 
-def tile_bands(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> None:
-    """Tile every profitable, legal band of the graph; `sizes` overrides the cache model."""
+def tile_bands(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:
+    """Tile every profitable, legal band of the graph; `sizes` overrides the cache model. True if
+    any band was tiled."""
     if not g.graph.get("reemittable"):
-        return
-    saved = snapshot(g)
+        return False
+    saved = checkpoint(g)
     try:
         changed = False
         for child in scope_children(g, STATE):
             changed |= _visit(g, region, child, sizes)
     except isl.Error:
-        restore(g, saved)  # isl could not decide something: keep the nest as it was
-        return
+        rollback(g, saved)  # isl could not decide something: keep the nest as it was
+        return False
     if changed:
         g.graph["restructured"] = True
         refresh_verdicts(g, region)
         refresh_map_memlets(g, region)
+    return changed
 
 
 def _visit(g, region: Region, node_id: str, sizes) -> bool:
@@ -99,11 +102,11 @@ def _visit(g, region: Region, node_id: str, sizes) -> bool:
     if len(kids) > 1 and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
         # Distribute the innermost mixed map and every map of the chain above it, so that
         # the band inside becomes perfect (gemm's `C *= beta` goes to a nest of its own).
-        saved = snapshot(g)
+        saved = checkpoint(g)
         copies = _distribute_chain(g, region, chain)
         if copies and any([_visit(g, region, copy, sizes) for copy in copies]):
             return True
-        restore(g, saved)
+        rollback(g, saved)
     changed = False
     for child in kids:
         changed |= _visit(g, region, child, sizes)
@@ -162,10 +165,10 @@ def _tile(g, region: Region, band: list[str], sizes) -> bool:
     chosen = [chosen[min(d, len(chosen) - 1)] for d in range(len(band))]
     trips = [_constant(m.trip_count) for m in maps]  # rectangular: the same for every outer iteration
     chosen = [min(size, MAX_TILE_SIZE, max(n, 2) if n is not None else size) for size, n in zip(chosen, trips)]
-    saved = snapshot(g)
+    saved = checkpoint(g)
     tile_rewrite(g, region, band, headers, chosen)
     if not legal_tree(g, region):
-        restore(g, saved)
+        rollback(g, saved)
         return False
     return True
 
