@@ -3,8 +3,8 @@
     python3 scripts/snapshot_outputs.py write  SNAPDIR      # on the base commit
     python3 scripts/snapshot_outputs.py compare SNAPDIR     # after the change: exit 1 on any difference
 
-Every `corpus/**/*.c` is lifted in-process (lifter.driver.lift_file) for each option set of
-OPTION_SETS: the OpenMP target at the defaults, --no-tile, --no-fuse, --no-unroll and -O1, and the
+Every `corpus/**/*.c` is lifted in-process (lifter.driver.lift_file; the files of corpus/apps with
+`-I corpus/apps`, as their Makefiles do) for each option set of OPTION_SETS: the OpenMP target at the defaults, --no-tile, --no-fuse, --no-unroll and -O1, and the
 CUDA target at the defaults, --no-tile and -O1. One file per program and option set holds the
 output text followed by the report entries and remarks as JSON (or the located error), so a
 difference in the loop verdicts shows even where the emitted C is the same. Programs are named
@@ -27,6 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from lifter.diagnostics import LiftError  # noqa: E402  (after the path insertion above)
 from lifter.driver import LiftOptions, lift_file  # noqa: E402
+from lifter.frontend.preprocess import PreprocessOptions  # noqa: E402
+
+APPS_INCLUDE = "corpus/apps"  # corpus/apps/app.mk's -I.. from an application's directory (hand_omp.h)
 
 OPTION_SETS: dict[str, dict] = {
     "openmp": {"target": "openmp"},
@@ -45,7 +48,8 @@ def snapshot_one(rel: str) -> dict[str, str]:
     texts = {}
     for name, fields in OPTION_SETS.items():
         try:
-            result = lift_file(f"corpus/{rel}", LiftOptions(**fields))
+            preprocess = PreprocessOptions(include_dirs=[APPS_INCLUDE] if rel.startswith("apps/") else [])
+            result = lift_file(f"corpus/{rel}", LiftOptions(**fields, preprocess=preprocess))
         except LiftError as exc:
             texts[name] = f"LiftError: {exc}\n"
             continue
@@ -54,7 +58,8 @@ def snapshot_one(rel: str) -> dict[str, str]:
             continue
         extra = {"loops": result.loops, "remarks": [dataclasses.asdict(d) for d in result.diagnostics]}
         texts[name] = result.output + "\n/* ---- report ---- */\n" + json.dumps(extra, indent=1, sort_keys=True, default=str) + "\n"
-    return texts
+    root = f"{ROOT}/"  # headers are named by absolute path: the same text for a copy of the tree
+    return {name: text.replace(root, "") for name, text in texts.items()}
 
 
 def _programs(only: str | None) -> list[str]:
