@@ -12,7 +12,8 @@ from __future__ import annotations
 from lifter.transform.contraction import contract_temporaries
 from lifter.transform.expansion import expand_scalars
 from lifter.transform.fusion import fuse_maps, fuse_regions
-from lifter.transform.locality import improve_locality, reorder_guard
+from lifter.transform.legality import reorder_guard
+from lifter.transform.locality import improve_locality
 from lifter.transform.manager import FilePass, Pass
 from lifter.transform.parallelize import plan_openmp
 from lifter.transform.regions import plan_parallel_regions

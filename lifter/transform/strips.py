@@ -11,8 +11,8 @@ cache lines wide) stays in its cache while `k` runs; the innermost loop is still
 and vectorizable, and unroll-and-jam still blocks `k` around it.
 
 That is a tiling of the band (sequential loop, parallel loop) with an untiled outer loop, legal when
-the band is permutable (`tiling.permutable`); the rewritten tree is checked once more, exactly,
-against every dependence (`locality.legal_tree`). The strip width is the innermost tile size of the
+the band is permutable (`legality.permutable`); the rewritten tree is checked once more, exactly,
+against every dependence (`legality.legal_tree`). The strip width is the innermost tile size of the
 cache model (or the last `--tile-sizes` value).
 """
 from __future__ import annotations
@@ -24,9 +24,9 @@ from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
-from lifter.transform.locality import (ancestors, legal_tree, move_child, origins_above, refresh_map_memlets,
-                                       refresh_verdicts)
-from lifter.transform.tiling import canonical_header, model_sizes, permutable, tile_rewrite
+from lifter.transform.legality import legal_tree, permutable
+from lifter.transform.rewrite import ancestors, move_child, origins_above, refresh_map_memlets, refresh_verdicts
+from lifter.transform.tiling import canonical_header, model_sizes, tile_rewrite
 
 
 def hoist_strips(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:

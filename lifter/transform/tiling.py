@@ -7,7 +7,7 @@ when the band is permutable: every dependence between two instances that share
 the iterations of the loops around the band has a non-negative distance in
 every band dimension (checked with isl on the region's dependences). The tiled
 tree is then checked once more, exactly, against every dependence under the
-schedule it implies (`locality.legal_tree`).
+schedule it implies (`legality.legal_tree`).
 
 Tiling pays only where data is reused at a distance larger than a cache
 (`_reuse`): an access invariant along a band loop, with two or more band loops
@@ -49,8 +49,9 @@ from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
-from lifter.transform.locality import (move_child, origins_above, distribute, legal_tree, perfect_band,
-                                       refresh_map_memlets, refresh_verdicts, stride_kind)
+from lifter.transform.legality import legal_tree, permutable
+from lifter.transform.locality import distribute, perfect_band, stride_kind
+from lifter.transform.rewrite import move_child, origins_above, refresh_map_memlets, refresh_verdicts
 from lifter.transform.loop_vars import escaping
 
 CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
@@ -170,31 +171,6 @@ def _tile(g, region: Region, band: list[str], sizes) -> bool:
     if not legal_tree(g, region):
         rollback(g, saved)
         return False
-    return True
-
-
-def permutable(region: Region, band: list[str], outer: list[str], inside) -> bool:
-    """No dependence between statements `inside`, at equal `outer` iterations, has a negative
-    distance along any loop of `band` (loop ids; a statement's dimension d is its depth-d loop)."""
-    inside = set(inside)
-    for kind in ("flow", "anti", "output"):
-        maps = []
-        region.dependences[kind].foreach_map(maps.append)
-        for dep in maps:
-            src = dep.get_tuple_name(isl.dim_type.in_).rsplit("_a", 1)[0]
-            dst = dep.get_tuple_name(isl.dim_type.out).rsplit("_a", 1)[0]
-            if src not in inside or dst not in inside:
-                continue
-            n_in, n_out = dep.dim(isl.dim_type.in_), dep.dim(isl.dim_type.out)
-            ins, outs = [f"i{j}" for j in range(n_in)], [f"o{j}" for j in range(n_out)]
-            same = [f"i{d} = o{d}" for d in (region.loops[o].depth for o in outer)]
-            for loop in band:
-                d = region.loops[loop].depth
-                cond = " and ".join(same + [f"o{d} < i{d}"])
-                back = isl.Map(f"{{ {dep.get_tuple_name(isl.dim_type.in_)}[{', '.join(ins)}] -> "
-                               f"{dep.get_tuple_name(isl.dim_type.out)}[{', '.join(outs)}] : {cond} }}")
-                if not dep.intersect(back).is_empty():
-                    return False
     return True
 
 
@@ -362,5 +338,5 @@ def _ceil_div(trips: str | None, size: int) -> str | None:
     return f"(({trips}) + {size - 1}L) / {size}L"
 
 
-__all__ = ["HEADER", "cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "permutable", "tile_bands",
+__all__ = ["HEADER", "cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "tile_bands",
            "tile_rewrite", "unrolled_whole"]

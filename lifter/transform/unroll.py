@@ -24,7 +24,7 @@ Legality: unroll-and-jam of L by u is strip-mining L by u and moving the point
 loop inside every loop below L; the main loop runs whole strips and the
 remainder loop the last, partial one. That tree (a tile map of size u at L's
 place, L's point loop directly above the statements) is checked against every
-dependence of the region with `locality.legal_tree`; where it fails the
+dependence of the region with `legality.legal_tree`; where it fails the
 outermost candidate is dropped and the check repeated. A point loop of a tile
 is unrolled only by a factor that divides the tile size, so that the strips
 start where the checked schedule says.
@@ -55,7 +55,9 @@ from lifter.analysis.model import Region
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
-from lifter.transform.locality import copy_map, legal_tree, move_child, origins_above, shift_orders, stride_kind
+from lifter.transform.legality import legal_tree
+from lifter.transform.locality import stride_kind
+from lifter.transform.rewrite import copy_map, move_child, origins_above, shift_orders
 from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import identifier_count, rename_identifiers
 from lifter.transform.tiling import HEADER, fresh_name, nest_names, unrolled_whole

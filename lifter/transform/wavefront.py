@@ -78,8 +78,9 @@ from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Scope, scope_children, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
-from lifter.transform.locality import (ancestors, lower_in_dims, move_child, origins_above, perfect_band,
-                                       refresh_map_memlets, reorder_guard)
+from lifter.transform.legality import lower_in_dims, reorder_guard
+from lifter.transform.locality import perfect_band
+from lifter.transform.rewrite import ancestors, move_child, origins_above, refresh_map_memlets
 from lifter.transform.loop_vars import escaping
 from lifter.transform.tiling import canonical_header, fresh_name, nest_names
 

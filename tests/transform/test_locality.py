@@ -120,7 +120,8 @@ def test_remembered_verdicts_follow_the_tree():
     and accepted again once the tree is restored."""
     from lifter.graph.nodes import MapScope
     from lifter.transform.checkpoint import checkpoint, rollback
-    from lifter.transform.locality import _apply_order, legal_tree
+    from lifter.transform.legality import legal_tree
+    from lifter.transform.locality import _apply_order
 
     g = lift_source(SKEWED, "k.c").graphs[-1]
     region = g.graph["region"]
