@@ -148,3 +148,39 @@ def test_passes_follow_the_options():
     assert _names(opt_level=1) == ["source-text", "parallelize", "parallel-regions"]
     assert _names(opt_level=0) == ["source-text"]
     assert _names(target="cuda") == ["source-text", "parallelize"]
+
+
+GEMM = """
+#define N 300
+double A[N][N], B[N][N], C[N][N];
+void kernel(void) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      for (int k = 0; k < N; k++)
+        C[i][j] += A[i][k] * B[k][j];
+}
+"""
+
+
+def test_a_failing_pass_costs_only_its_own_rewrite(monkeypatch):
+    """Outside the tests a pass that raises is rolled back: the output is the one without that pass."""
+    import lifter.transform.manager as manager
+    from lifter.transform.passes import Tile
+
+    tiled = lift_source(GEMM, "gemm.c").output
+    monkeypatch.setattr(Tile, "enabled", lambda self, options: False)
+    untiled = lift_source(GEMM, "gemm.c").output
+    assert untiled != tiled, "tiling must change this program for the test to mean anything"
+    monkeypatch.undo()
+
+    def fails(self, g, context):
+        from lifter.transform.tiling import tile_bands
+        tile_bands(g, g.graph["region"], ())  # the whole rewrite done, then a failure
+        raise RuntimeError("a bug after the rewrite")
+
+    monkeypatch.setattr(Tile, "run", fails)
+    monkeypatch.setenv(manager.CHECK_ENV, "0")
+    assert lift_source(GEMM, "gemm.c").output == untiled
+    monkeypatch.setenv(manager.CHECK_ENV, "1")
+    with pytest.raises(PassFailed, match="'tile'"):
+        lift_source(GEMM, "gemm.c")
