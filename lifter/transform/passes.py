@@ -3,9 +3,9 @@
 Each pass is a thin adapter: it says when the options ask for it and calls the module that does
 the work with what it needs from the context. The order is the design (see `transform/__init__`):
 reshaping for locality first (OpenMP at -O2), then parallelization (-O1 and up), then what
-runs on the parallelized nests. A pass that only attaches plans or text (`reshapes` false)
-leaves the control layer as it is; the manager rebuilds it after the others when they change
-the graph.
+runs on the parallelized nests. A pass that only attaches plans, flags or text (`reshapes`
+false) leaves the control layer as it is; the manager rebuilds it after the others when they
+change the graph.
 """
 from __future__ import annotations
 
@@ -137,9 +137,12 @@ class Contract(Pass):
 
 
 class Parallelize(Pass):
-    """Plan the outermost parallel maps (OmpPlan): the plan says what to privatize and reduce."""
+    """Plan the outermost parallel maps (OmpPlan): the plan says what to privatize and reduce. A
+    map parallel only under a test of values (`MapScope.condition`) becomes parallel here, which
+    changes the control layer (a sequential map around it becomes a loop over states)."""
 
     name = "parallelize"
+    reshapes = True
 
     def enabled(self, options) -> bool:
         return options.opt_level >= 1
@@ -148,7 +151,7 @@ class Parallelize(Pass):
         options = context.options
         plan_openmp(g, options.min_parallel_work, value_guards=options.target == "openmp", spans=context.spans,
                     assume_no_alias=options.assume_no_alias, identical_pointers=options.target == "openmp")
-        return True  # plans attached (the control layer is left as the tree implied before)
+        return True  # plans attached
 
 
 class ParallelRegions(Pass):
