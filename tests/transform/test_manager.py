@@ -184,3 +184,18 @@ def test_a_failing_pass_costs_only_its_own_rewrite(monkeypatch):
     monkeypatch.setenv(manager.CHECK_ENV, "1")
     with pytest.raises(PassFailed, match="'tile'"):
         lift_source(GEMM, "gemm.c")
+
+
+@pytest.mark.parametrize("opt_level", [1, 2])
+def test_control_layer_follows_parallelization_under_a_value_test(opt_level):
+    """floyd_warshall's k loop is sequential around a j loop parallel only under a test of values;
+    parallelization makes that loop parallel, so k becomes a loop over states. At -O1 no later
+    pass rebuilt the control layer, and the graph kept k as one state."""
+    from tests.harness import CORPUS
+    from lifter import lift_file
+
+    graphs = lift_file(str(CORPUS / "dynprog" / "floyd_warshall.c"), LiftOptions(opt_level=opt_level)).graphs
+    for g in graphs:
+        validate(g)
+    assert any(isinstance(d["node"], CONTROL) and type(d["node"]).__name__ == "LoopRegion"
+               for g in graphs for _, d in g.nodes(data=True))
