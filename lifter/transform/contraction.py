@@ -41,12 +41,14 @@ from lifter.transform.source_text import identifier_count, replace_subscripted
 ALLOCATORS = {"malloc", "calloc", "realloc", "aligned_alloc"}
 
 
-def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> None:
+def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> bool:
+    """Contract every temporary that qualifies (see the module doc); True if any."""
     if not g.graph.get("reemittable"):
-        return
+        return False
     region: Region = g.graph["region"]
     names = Counter(c.name for c in region.containers.values())
     taken: set[str] | None = None  # the file's identifiers, read only once a contraction is proved
+    changed = False
     for key, container in region.containers.items():
         if container.kind == "scalar" or container.storage != "local" or container.indirect \
                 or container.field or container.element in ("", "?") or names[container.name] > 1:
@@ -68,6 +70,8 @@ def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> 
             node.declarations.append(f"(void){container.name};")
         node.declares = True
         node.transformations = node.transformations + ["contraction"]
+        changed = True
+    return changed
 
 
 def _target(g, region: Region, key: str):

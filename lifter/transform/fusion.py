@@ -5,7 +5,7 @@ the same text (same variable and bounds, so the same range), they come from
 different loops at the same depth of the original nest, and one writes data
 the other reads (or both write it): the fused map makes one pass over that
 data instead of two. The fused tree is checked against every dependence under
-the schedule it implies (`locality.legal_tree`), and the fusion is refused when
+the schedule it implies (`legality.legal_tree`), and the fusion is refused when
 a map that was parallel would no longer be (fusion must not cost the two
 cores). After a fusion the bodies are fused in turn (`for i {for j A}` and
 `for i {for j B}` become `for i for j {A B}`). Maps that distribution split
@@ -34,23 +34,25 @@ from lifter.analysis.model import Region
 from lifter.analysis.scop import NotModelable
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.graph.build import STATE, build_graph
-from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants
-from lifter.transform.locality import (move_child, origins_above, legal_tree, refresh_map_memlets, refresh_verdicts,
-                                       reorder_guard)
+from lifter.graph.nodes import MapScope, Memlet, Tasklet, scope_children, scope_descendants
+from lifter.transform.legality import legal_tree, reorder_guard
+from lifter.transform.rewrite import move_child, origins_above, refresh_map_memlets, refresh_verdicts
 from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import attach_source_text
 
 
-def fuse_maps(g: nx.MultiDiGraph, region: Region) -> None:
+def fuse_maps(g: nx.MultiDiGraph, region: Region) -> bool:
+    """Fuse producer-consumer sibling maps; True if any fused."""
     if not g.graph.get("reemittable") or escaping(g):
-        return  # moving a loop's statements past another's would change what its variable is read as
+        return False  # moving a loop's statements past another's would change what its variable is read as
     try:
         changed = _fuse_children(g, region, STATE)
     except isl.Error:
-        return  # raised before any fusion was committed: every attempt undoes itself first
+        return False  # raised before any fusion was committed: every attempt undoes itself first
     if changed:
         g.graph["restructured"] = True
         refresh_verdicts(g, region)
+    return changed
 
 
 MAX_RUN = 4  # loops per merged region: each merge analyses the whole run again

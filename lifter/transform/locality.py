@@ -22,43 +22,43 @@ an outer map are expanded by `transform/expansion.py`.
 """
 from __future__ import annotations
 
-import dataclasses
 import itertools
-import re
 
 import islpy as isl
 import networkx as nx
 
-from lifter.analysis.affine import isl_name
-from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import word_tokens
-from lifter.graph.build import STATE, add_map_memlets
-from lifter.graph.ranges import access_range
-from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.graph.build import STATE
+from lifter.graph.nodes import MapScope, Scope, scope_children, scope_parent
+from lifter.transform.checkpoint import checkpoint, rollback
+from lifter.transform.legality import legal_tree
 from lifter.transform.loop_vars import escaping
-from lifter.transform.parallelize import region_alias_check
+from lifter.transform.rewrite import (ancestors, copy_map, fresh_id, move_child, origins_above, refresh_map_memlets,
+                                      refresh_verdicts, shift_orders)
 
 MAX_BAND = 4  # 4! = 24 permutations at most
 
 
-def improve_locality(g: nx.MultiDiGraph, region: Region) -> None:
+def improve_locality(g: nx.MultiDiGraph, region: Region) -> bool:
+    """Distribute and interchange where that pays and isl proves it legal; True if the tree changed."""
     if not g.graph.get("reemittable") or escaping(g):
-        return  # distribution or interchange would change the value a loop leaves its variable
-    saved = snapshot(g)
+        return False  # distribution or interchange would change the value a loop leaves its variable
+    saved = checkpoint(g)
     changed = False
     try:
         for child in scope_children(g, STATE):
             changed |= _optimize(g, region, child)
     except isl.Error:
         # isl could not decide something: keep the nest exactly as written.
-        restore(g, saved)
-        return
+        rollback(g, saved)
+        return False
     if changed:
         g.graph["restructured"] = True
         refresh_verdicts(g, region)
         refresh_map_memlets(g, region)
+    return changed
 
 
 # -- the search ----------------------------------------------------------------------------
@@ -72,12 +72,12 @@ def _optimize(g, region: Region, node_id: str) -> bool:
     kids = scope_children(g, node_id)
     frozen = g.nodes[node_id]["node"].declares
     if len(kids) > 1 and not frozen and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
-        saved = snapshot(g)
+        saved = checkpoint(g)
         copies = distribute(g, region, node_id)
         # Distribution alone costs a pass over memory: keep it only if it enabled a permutation.
         if copies and any([_optimize(g, region, copy) for copy in copies]):
             return True
-        restore(g, saved)
+        rollback(g, saved)
     changed = False
     for child in scope_children(g, node_id):
         changed |= _optimize(g, region, child)
@@ -174,143 +174,16 @@ def distribute(g, region: Region, node_id: str) -> list[str]:
 
 
 # -- legality ------------------------------------------------------------------------------
-def _tree_schedule(g, region: Region) -> dict[str, str]:
-    """The schedule of each access (by id) as the current tree orders it (tile loops included),
-    as isl text: `_forward` parses only the ones a dependence it has not yet checked needs."""
-    maps_above = [len(ancestors(g, sid)) for sid in region.statements]
-    width = 2 * max(maps_above + [len(s.loops) for s in region.statements.values()]) + 2
-    params = f"[{', '.join(isl_name(p) for p in region.params)}] -> " if region.params else ""
-    sched = {}
-    for sid, stmt in region.statements.items():
-        path = []
-        node = sid
-        while node != STATE:
-            parent = scope_parent(g, node)
-            order = next(e["edge"].order for e in g.get_edge_data(parent, node).values()
-                         if isinstance(e["edge"], Scope))
-            path.insert(0, (order, g.nodes[parent]["node"] if parent != STATE else None))
-            node = parent
-        for phase, acc in enumerate(sorted(stmt.accesses, key=lambda a: a.is_write)):
-            iters = [f"i{k}" for k in range(len(stmt.loops))]
-            dims = []
-            for level, (order, owner) in enumerate(path):
-                if owner is not None:
-                    loop = region.loops[owner.origin]
-                    var = f"i{loop.depth}"
-                    if owner.tile:  # a tile loop: the block of its point loop
-                        dims.append(f"floor(({var} - ({lower_in_dims(region, loop)}))/{owner.tile})")
-                    else:
-                        dims.append(f"-{var}" if loop.decreasing else var)
-                dims.append(str(order))
-            dims.append(str(phase))
-            dims += ["0"] * (width - len(dims))
-            sched[acc.id] = f"{params}{{ {acc.id}[{', '.join(iters)}] -> [{', '.join(dims)}] }}"
-    return sched
-
-
-def lower_in_dims(region: Region, loop) -> str:
-    """A loop's lower bound (isl text) with outer loop variables named as schedule inputs (`i0`)."""
-    text, parent = loop.lower, loop.parent
-    while parent is not None:
-        outer = region.loops[parent]
-        text = re.sub(rf"\b{re.escape(isl_name(outer.var))}\b", f"i{outer.depth}", text)
-        parent = outer.parent
-    return text
-
-
 def _innermost(g, node_id: str) -> bool:
     return not any(isinstance(g.nodes[k]["node"], MapScope) for k in scope_children(g, node_id))
 
 
-def legal_tree(g, region: Region) -> bool:
-    """Every dependence goes forward in the schedule the tree implies; a check past the
-    analysis budget fails, and so does any reordering of a nest whose pointers may overlap in a
-    way no run-time test can rule out (see `reorder_guard`).
-    """
-    if reorder_guard(g).startswith("!"):
-        return False
-    if not region.statements:
-        return True  # an empty nest has nothing to order
-    try:
-        with isl_budget():
-            return _forward(region, _tree_schedule(g, region), _checked(g, region))
-    except BudgetExceeded:
-        return False
-
-
-def reorder_guard(g) -> str:
-    """The C condition under which the nest may be reordered: '' always, '!reason' never.
-
-    The analysis treats every container as memory of its own; pointers that may overlap carry
-    dependences it cannot see. The reordered nest therefore runs only when the ranges the
-    whole nest touches are disjoint (the test `parallelize.alias_check` makes for one loop),
-    and the nest as written otherwise. Computed once, on the graph as built.
-    """
-    if "reorder_guard" not in g.graph:
-        g.graph["reorder_guard"] = region_alias_check(g)
-    return g.graph["reorder_guard"]
-
-
-def _checked(g, region: Region) -> dict:
-    """The verdicts `_forward` has reached for this region, kept on the graph.
-
-    Distribution, interchange, tiling, fusion, unrolling and strips each try many trees of one
-    nest, and a candidate usually moves a few statements only: the schedules of most access
-    pairs are the same text as in the trees tried before. A dependence's verdict depends on
-    nothing else (the pair, its two schedules), so it is looked up instead of asked of isl again.
-    The region is kept beside its verdicts, so its id names it as long as the entry lives.
-    """
-    cache = g.graph.setdefault("forward_checks", {})
-    entry = cache.get(id(region))
-    if entry is None or entry[0] is not region or entry[1] is not region.dependences:
-        entry = cache[id(region)] = (region, region.dependences, {})
-    return entry[2]
-
-
-def _forward(region: Region, sched: dict[str, str], checked: dict) -> bool:
-    """Every dependence goes forward in `sched` (each access's schedule, as isl text).
-
-    Dependences on variables declared in an innermost loop's body are left out:
-    each execution of that body has its own, and no transformation separates
-    the statements of such a body (it is never distributed, fused or tiled).
-    Each dependence (one pair of accesses) is mapped through the schedules of its two
-    accesses: applying the union of all schedules to the union of all dependences made a
-    nest of a thousand accesses take seconds per check. `checked` holds the verdict of each
-    (kind, pair, schedules) already decided.
-    """
-    local = {a.id for s in region.statements.values() for a in s.accesses
-             if region.containers[a.container].declared_in is not None
-             and region.loops_inside(region.containers[a.container].declared_in)
-             == [region.containers[a.container].declared_in]}
-    maps: dict[str, isl.Map] = {}
-
-    def parsed(access: str) -> isl.Map:
-        if access not in maps:
-            maps[access] = isl.Map(sched[access])
-        return maps[access]
-
-    for kind in ("flow", "anti", "output"):
-        parts = []
-        region.dependences[kind].foreach_map(parts.append)
-        for dep in parts:
-            source, sink = dep.get_tuple_name(isl.dim_type.in_), dep.get_tuple_name(isl.dim_type.out)
-            if source in local:
-                continue
-            key = (kind, source, sink, sched[source], sched[sink])
-            if key not in checked:
-                times = dep.apply_domain(parsed(source)).apply_range(parsed(sink))
-                checked[key] = times.is_subset(isl.Map.lex_lt(times.get_space().domain()))
-            if not checked[key]:
-                return False
-    return True
-
-
 def _legal_order(g, region: Region, band: list[str], order: list[str]) -> bool:
-    saved = snapshot(g)
+    saved = checkpoint(g)
     _apply_order(g, band, [next(g.nodes[b]["node"] for b in band if g.nodes[b]["node"].origin == o)
                            for o in order])
     legal = legal_tree(g, region)
-    restore(g, saved)
+    rollback(g, saved)
     return legal
 
 
@@ -360,27 +233,6 @@ def _parallel_first(region: Region, outer: list[str], loop: str, tasklets: list[
     return v.parallel and not v.reductions and not v.private and not v.lastprivate
 
 
-def ancestors(g, node_id: str) -> list[str]:
-    """The maps around a node, outermost first (the region's root not included)."""
-    out, parent = [], scope_parent(g, node_id)
-    while parent != STATE:
-        out.insert(0, parent)
-        parent = scope_parent(g, parent)
-    return out
-
-
-def origins_above(g, node_id: str) -> list[str]:
-    """The loops around a map, outermost first. Tile loops are left out: their blocks are
-    functions of their point loop's iterations, so the dependences they separate are the
-    ones their point loop separates."""
-    out, parent = [], scope_parent(g, node_id)
-    while parent != STATE:
-        if not g.nodes[parent]["node"].tile:
-            out.insert(0, g.nodes[parent]["node"].origin)
-        parent = scope_parent(g, parent)
-    return out
-
-
 # -- tree surgery --------------------------------------------------------------------------
 def _apply_order(g, band: list[str], maps: list[MapScope]) -> None:
     """Put the loop data of `maps` on the band's nodes, outermost first (the nodes stay)."""
@@ -398,103 +250,3 @@ _LOOP_FIELDS = ("origin", "var", "begin", "end", "step", "decreasing", "line", "
 def _loop_fields(m: MapScope) -> dict:
     return {k: (list(getattr(m, k)) if k == "transformations" else getattr(m, k)) for k in _LOOP_FIELDS}
 
-
-def copy_map(m: MapScope, new_id: str) -> MapScope:
-    """A copy of a map under a new id, without its parallel plan (list fields not shared)."""
-    return dataclasses.replace(m, id=new_id, plan=None, reductions=list(m.reductions), private=list(m.private),
-                               lastprivate=list(m.lastprivate), transformations=list(m.transformations),
-                               fused=list(m.fused), declarations=list(m.declarations))
-
-
-def fresh_id(g, wanted: str) -> str:
-    """`wanted`, or `wanted` with a suffix, whichever names no node yet. A map distributed
-    twice (by the locality pass, then again by tiling to expose a band) would otherwise give
-    its second copy the id of an earlier one, and networkx would merge the two: one node with
-    two scope edges, emitted twice."""
-    candidate, n = wanted, 1
-    while candidate in g:
-        candidate, n = f"{wanted}_{n}", n + 1
-    return candidate
-
-
-def move_child(g, child: str, new_parent: str, order: int) -> None:
-    old = scope_parent(g, child)
-    for key, data in list(g.get_edge_data(old, child).items()):
-        if isinstance(data["edge"], Scope):
-            g.remove_edge(old, child, key)
-    g.add_edge(new_parent, child, edge=Scope(order))
-
-
-def shift_orders(g, parent, siblings, after: int, by: int) -> None:
-    for s in siblings:
-        for data in g.get_edge_data(parent, s).values():
-            if isinstance(data["edge"], Scope) and data["edge"].order > after:
-                data["edge"] = Scope(data["edge"].order + by)
-
-
-def snapshot(g):
-    scopes = [(u, v, d["edge"].order) for u, v, d in g.edges(data=True) if isinstance(d["edge"], Scope)]
-    maps = {n: _loop_fields(d["node"]) for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
-    return scopes, maps, set(g.nodes)
-
-
-def restore(g, saved) -> None:
-    scopes, maps, nodes = saved
-    for u, v, key, d in list(g.edges(keys=True, data=True)):
-        if isinstance(d["edge"], Scope):
-            g.remove_edge(u, v, key)
-    for n in list(g.nodes):
-        if n not in nodes:
-            g.remove_node(n)
-    for u, v, order in scopes:
-        g.add_edge(u, v, edge=Scope(order))
-    for n, fields in maps.items():
-        for key, value in fields.items():
-            setattr(g.nodes[n]["node"], key, value)
-
-
-def refresh_verdicts(g, region: Region) -> None:
-    """Re-derive every map's verdict in its new place in the tree.
-
-    A tile loop gets the verdict of its point loop placed where the band starts:
-    it carries at most the dependences that loop carries there.
-    """
-    for n, d in g.nodes(data=True):
-        m = d["node"]
-        if not isinstance(m, MapScope):
-            continue
-        inside = {t for t in scope_descendants(g, n) if isinstance(g.nodes[t]["node"], Tasklet)}
-        v = verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after)
-        m.schedule = "parallel" if v.parallel else "sequential"
-        m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
-            list(v.lastprivate), v.reason
-        m.condition = ""  # a value condition holds only for the nest as written (verdicts.value_verdict)
-        m.depth = len(ancestors(g, n))
-
-
-def refresh_map_memlets(g, region: Region) -> None:
-    """Recompute every map's memlets (the ranges its iterations touch) in the new tree.
-
-    Outer loop variables stay symbolic only while the map's ancestors are the
-    statement's original outer loops in order; otherwise the range is taken over
-    the whole region, a superset, which keeps run-time alias checks safe.
-    """
-    for u, v, key, d in list(g.edges(keys=True, data=True)):
-        if isinstance(d["edge"], Memlet) and (isinstance(g.nodes[u]["node"], MapScope)
-                                              or isinstance(g.nodes[v]["node"], MapScope)):
-            g.remove_edge(u, v, key)
-    for n, d in list(g.nodes(data=True)):
-        if not isinstance(d["node"], MapScope):
-            continue
-        above = origins_above(g, n)
-        ranges = {}
-        for t in scope_descendants(g, n):
-            if not isinstance(g.nodes[t]["node"], Tasklet):
-                continue
-            stmt = region.statements[t]
-            outer = len(above) if stmt.loops[:len(above)] == above else 0
-            for acc in stmt.accesses:
-                r = access_range(acc.relation, outer)
-                k = (acc.container, acc.is_write)
-                ranges[k] = r if k not in ranges else ranges[k].union(r)
-        add_map_memlets(g, n, ranges)

@@ -32,7 +32,7 @@ import islpy as isl
 import networkx as nx
 
 from lifter.frontend.spans import Spans, without_comments
-from lifter.graph.build import STATE, data_id
+from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c, pw_to_c
 from lifter.transform.loop_vars import read_after

@@ -11,8 +11,8 @@ cache lines wide) stays in its cache while `k` runs; the innermost loop is still
 and vectorizable, and unroll-and-jam still blocks `k` around it.
 
 That is a tiling of the band (sequential loop, parallel loop) with an untiled outer loop, legal when
-the band is permutable (`tiling.permutable`); the rewritten tree is checked once more, exactly,
-against every dependence (`locality.legal_tree`). The strip width is the innermost tile size of the
+the band is permutable (`legality.permutable`); the rewritten tree is checked once more, exactly,
+against every dependence (`legality.legal_tree`). The strip width is the innermost tile size of the
 cache model (or the last `--tile-sizes` value).
 """
 from __future__ import annotations
@@ -23,15 +23,16 @@ from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
-from lifter.transform.locality import (ancestors, legal_tree, move_child, origins_above, refresh_map_memlets,
-                                       refresh_verdicts, restore, snapshot)
-from lifter.transform.tiling import canonical_header, model_sizes, permutable, tile_rewrite
+from lifter.transform.checkpoint import checkpoint, rollback
+from lifter.transform.legality import legal_tree, permutable
+from lifter.transform.rewrite import ancestors, move_child, origins_above, refresh_map_memlets, refresh_verdicts
+from lifter.transform.tiling import canonical_header, model_sizes, tile_rewrite
 
 
-def hoist_strips(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> None:
-    """Strip and hoist every parallel innermost loop that qualifies (see the module doc)."""
+def hoist_strips(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:
+    """Strip and hoist every parallel innermost loop that qualifies (see the module doc); True if any."""
     if not g.graph.get("reemittable"):
-        return
+        return False
     changed = False
     for node_id in list(g.nodes):
         candidate = _candidate(g, region, node_id)
@@ -41,6 +42,7 @@ def hoist_strips(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()
         g.graph["restructured"] = True
         refresh_verdicts(g, region)
         refresh_map_memlets(g, region)
+    return changed
 
 
 def _candidate(g, region: Region, node_id: str) -> str | None:
@@ -83,7 +85,7 @@ def _hoist(g, region: Region, seq_id: str, par_id: str, sizes) -> bool:
         return False
     arrays = len({a.container for t in tasklets for a in region.statements[t].accesses}) or 1
     width = sizes[-1] if sizes else model_sizes(2, arrays)[-1]
-    saved = snapshot(g)
+    saved = checkpoint(g)
     tile_rewrite(g, region, [par_id], [header], [width])  # the strip loop now sits between seq and par
     strip_id = f"{par_id}.tile"
     parent = scope_parent(g, seq_id)
@@ -92,6 +94,6 @@ def _hoist(g, region: Region, seq_id: str, par_id: str, sizes) -> bool:
     move_child(g, seq_id, strip_id, 0)
     move_child(g, par_id, seq_id, 0)
     if parent == STATE or not legal_tree(g, region):
-        restore(g, saved)
+        rollback(g, saved)
         return False
     return True

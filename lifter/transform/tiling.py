@@ -7,7 +7,7 @@ when the band is permutable: every dependence between two instances that share
 the iterations of the loops around the band has a non-negative distance in
 every band dimension (checked with isl on the region's dependences). The tiled
 tree is then checked once more, exactly, against every dependence under the
-schedule it implies (`locality.legal_tree`).
+schedule it implies (`legality.legal_tree`).
 
 Tiling pays only where data is reused at a distance larger than a cache
 (`_reuse`): an access invariant along a band loop, with two or more band loops
@@ -48,8 +48,10 @@ from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
-from lifter.transform.locality import (move_child, origins_above, distribute, legal_tree, perfect_band,
-                                       refresh_map_memlets, refresh_verdicts, restore, snapshot, stride_kind)
+from lifter.transform.checkpoint import checkpoint, rollback
+from lifter.transform.legality import legal_tree, permutable
+from lifter.transform.locality import distribute, perfect_band, stride_kind
+from lifter.transform.rewrite import move_child, origins_above, refresh_map_memlets, refresh_verdicts
 from lifter.transform.loop_vars import escaping
 
 CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
@@ -69,22 +71,24 @@ HEADER = re.compile(
 _ARITHMETIC = re.compile(r"[\w\s+\-*/%()\[\].]+")
 
 
-def tile_bands(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> None:
-    """Tile every profitable, legal band of the graph; `sizes` overrides the cache model."""
+def tile_bands(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:
+    """Tile every profitable, legal band of the graph; `sizes` overrides the cache model. True if
+    any band was tiled."""
     if not g.graph.get("reemittable"):
-        return
-    saved = snapshot(g)
+        return False
+    saved = checkpoint(g)
     try:
         changed = False
         for child in scope_children(g, STATE):
             changed |= _visit(g, region, child, sizes)
     except isl.Error:
-        restore(g, saved)  # isl could not decide something: keep the nest as it was
-        return
+        rollback(g, saved)  # isl could not decide something: keep the nest as it was
+        return False
     if changed:
         g.graph["restructured"] = True
         refresh_verdicts(g, region)
         refresh_map_memlets(g, region)
+    return changed
 
 
 def _visit(g, region: Region, node_id: str, sizes) -> bool:
@@ -99,11 +103,11 @@ def _visit(g, region: Region, node_id: str, sizes) -> bool:
     if len(kids) > 1 and any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
         # Distribute the innermost mixed map and every map of the chain above it, so that
         # the band inside becomes perfect (gemm's `C *= beta` goes to a nest of its own).
-        saved = snapshot(g)
+        saved = checkpoint(g)
         copies = _distribute_chain(g, region, chain)
         if copies and any([_visit(g, region, copy, sizes) for copy in copies]):
             return True
-        restore(g, saved)
+        rollback(g, saved)
     changed = False
     for child in kids:
         changed |= _visit(g, region, child, sizes)
@@ -162,36 +166,11 @@ def _tile(g, region: Region, band: list[str], sizes) -> bool:
     chosen = [chosen[min(d, len(chosen) - 1)] for d in range(len(band))]
     trips = [_constant(m.trip_count) for m in maps]  # rectangular: the same for every outer iteration
     chosen = [min(size, MAX_TILE_SIZE, max(n, 2) if n is not None else size) for size, n in zip(chosen, trips)]
-    saved = snapshot(g)
+    saved = checkpoint(g)
     tile_rewrite(g, region, band, headers, chosen)
     if not legal_tree(g, region):
-        restore(g, saved)
+        rollback(g, saved)
         return False
-    return True
-
-
-def permutable(region: Region, band: list[str], outer: list[str], inside) -> bool:
-    """No dependence between statements `inside`, at equal `outer` iterations, has a negative
-    distance along any loop of `band` (loop ids; a statement's dimension d is its depth-d loop)."""
-    inside = set(inside)
-    for kind in ("flow", "anti", "output"):
-        maps = []
-        region.dependences[kind].foreach_map(maps.append)
-        for dep in maps:
-            src = dep.get_tuple_name(isl.dim_type.in_).rsplit("_a", 1)[0]
-            dst = dep.get_tuple_name(isl.dim_type.out).rsplit("_a", 1)[0]
-            if src not in inside or dst not in inside:
-                continue
-            n_in, n_out = dep.dim(isl.dim_type.in_), dep.dim(isl.dim_type.out)
-            ins, outs = [f"i{j}" for j in range(n_in)], [f"o{j}" for j in range(n_out)]
-            same = [f"i{d} = o{d}" for d in (region.loops[o].depth for o in outer)]
-            for loop in band:
-                d = region.loops[loop].depth
-                cond = " and ".join(same + [f"o{d} < i{d}"])
-                back = isl.Map(f"{{ {dep.get_tuple_name(isl.dim_type.in_)}[{', '.join(ins)}] -> "
-                               f"{dep.get_tuple_name(isl.dim_type.out)}[{', '.join(outs)}] : {cond} }}")
-                if not dep.intersect(back).is_empty():
-                    return False
     return True
 
 
@@ -359,5 +338,5 @@ def _ceil_div(trips: str | None, size: int) -> str | None:
     return f"(({trips}) + {size - 1}L) / {size}L"
 
 
-__all__ = ["HEADER", "cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "permutable", "tile_bands",
+__all__ = ["HEADER", "cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "tile_bands",
            "tile_rewrite", "unrolled_whole"]

@@ -24,7 +24,7 @@ Legality: unroll-and-jam of L by u is strip-mining L by u and moving the point
 loop inside every loop below L; the main loop runs whole strips and the
 remainder loop the last, partial one. That tree (a tile map of size u at L's
 place, L's point loop directly above the statements) is checked against every
-dependence of the region with `locality.legal_tree`; where it fails the
+dependence of the region with `legality.legal_tree`; where it fails the
 outermost candidate is dropped and the check repeated. A point loop of a tile
 is unrolled only by a factor that divides the tile size, so that the strips
 start where the checked schedule says.
@@ -54,8 +54,10 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Region
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
-from lifter.transform.locality import (copy_map, legal_tree, move_child, origins_above, restore, shift_orders,
-                                       snapshot, stride_kind)
+from lifter.transform.checkpoint import checkpoint, rollback
+from lifter.transform.legality import legal_tree
+from lifter.transform.locality import stride_kind
+from lifter.transform.rewrite import copy_map, move_child, origins_above, shift_orders
 from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import identifier_count, rename_identifiers
 from lifter.transform.tiling import HEADER, fresh_name, nest_names, unrolled_whole
@@ -69,13 +71,14 @@ _PLAIN_BOUND = re.compile(r"[\w\s+\-*/%()\[\].<>=!?:]+")
 _SIDE_EFFECT = re.compile(r"\w\s*\(|\+\+|--|(?<![<>=!])=(?!=)")
 
 
-def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> None:
-    """Unroll and jam the loops around every qualifying innermost map of the graph."""
+def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> bool:
+    """Unroll and jam the loops around every qualifying innermost map of the graph; True if any."""
     if not g.graph.get("reemittable") or escaping(g):
-        return  # a jammed copy would leave a loop variable read after its loop at another value
+        return False  # a jammed copy would leave a loop variable read after its loop at another value
     innermost = [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)
                  and not any(isinstance(g.nodes[k]["node"], MapScope) for k in scope_children(g, n))]
     taken = nest_names(g)
+    changed = False
     for j in innermost:
         plan = _candidates(g, region, j)
         try:
@@ -90,6 +93,8 @@ def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> None:
                 _rewrite(g, region, loop, factor, shifts)
             _hoist_invariants(g, region, j, shifts, taken)
             g.graph["restructured"] = True
+            changed = True
+    return changed
 
 
 # -- where ------------------------------------------------------------------------------------
@@ -195,7 +200,7 @@ def _above(g, node_id: str) -> list[str]:
 # -- legality ---------------------------------------------------------------------------------
 def _legal(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
     """The strip-mined tree with the plan's point loops directly above the statements is legal."""
-    saved = snapshot(g)
+    saved = checkpoint(g)
     try:
         tasklets = scope_children(g, j)
         for loop, factor in plan:
@@ -217,7 +222,7 @@ def _legal(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
         if not legal_tree(g, region):
             return False
     finally:
-        restore(g, saved)
+        rollback(g, saved)
     return _lanes_independent(g, region, j, plan)
 
 

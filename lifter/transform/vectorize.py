@@ -23,12 +23,15 @@ from lifter.transform.loop_vars import read_after
 from lifter.transform.parallelize import alias_check, canonical
 
 
-def plan_simd(g: nx.MultiDiGraph) -> None:
+def plan_simd(g: nx.MultiDiGraph) -> bool:
+    """Mark every map that qualifies for `omp simd`; True if any."""
     region: Region = g.graph["region"]
+    changed = False
     for n, d in g.nodes(data=True):
         m = d["node"]
         if isinstance(m, MapScope) and qualifies(g, region, m):
-            m.simd = True
+            m.simd = changed = True
+    return changed
 
 
 def _runs(m: MapScope) -> bool:

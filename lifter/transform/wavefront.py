@@ -77,8 +77,10 @@ from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Scope, scope_children, scope_parent
-from lifter.transform.locality import (ancestors, lower_in_dims, move_child, origins_above, perfect_band,
-                                       refresh_map_memlets, reorder_guard, restore, snapshot)
+from lifter.transform.checkpoint import checkpoint, rollback
+from lifter.transform.legality import lower_in_dims, reorder_guard
+from lifter.transform.locality import perfect_band
+from lifter.transform.rewrite import ancestors, move_child, origins_above, refresh_map_memlets
 from lifter.transform.loop_vars import escaping
 from lifter.transform.tiling import canonical_header, fresh_name, nest_names
 
@@ -89,21 +91,22 @@ OUTER_SIZE, WAVE_SIZE, FUSED_WAVE_SIZE = 32, 32, 128
 SIGNED_TYPES = ("int", "long", "long int", "long long", "long long int")
 
 
-def wavefront_nests(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = (), min_work: int = 0) -> None:
-    """Skew, tile and run as wavefronts every qualifying band of the graph (see module doc)."""
+def wavefront_nests(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = (), min_work: int = 0) -> bool:
+    """Skew, tile and run as wavefronts every qualifying band of the graph (see module doc); True if any."""
     if not g.graph.get("reemittable") or reorder_guard(g).startswith("!"):
-        return
-    saved = snapshot(g)
+        return False
+    saved = checkpoint(g)
     changed = False
     try:
         for child in scope_children(g, STATE):
             changed |= _visit(g, region, child, sizes, min_work)
     except isl.Error:
-        restore(g, saved)  # isl could not decide something: keep the nest as it was
-        return
+        rollback(g, saved)  # isl could not decide something: keep the nest as it was
+        return False
     if changed:
         g.graph["restructured"] = True
         refresh_map_memlets(g, region)
+    return changed
 
 
 def _visit(g, region: Region, node_id: str, sizes, min_work: int) -> bool:

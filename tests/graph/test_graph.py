@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from lifter import LiftOptions, lift_file, lift_source
-from lifter.graph.control import build_control, contained, transitions
+from lifter.graph.control import contained, transitions
 from lifter.graph.export import to_dot, to_json
 from lifter.graph.nodes import (STATE, Branch, ConditionalRegion, Contains, LoopRegion, MapScope, Memlet, State,
                                 Tasklet, Transition, scope_children)
@@ -114,19 +114,19 @@ def test_control_layer_follows_fusion(fuse):
 @pytest.mark.parametrize("program", ["stencils/jacobi2d.c", "stencils/fdtd2d.c", "linalg/lu.c", "linalg/gemm.c",
                                      "linalg/two_mm.c", "datamining/correlation.c"])
 def test_control_layer_is_valid_after_every_pass(program, monkeypatch):
-    """transform() rebuilds the control layer after each pass that reshapes the scope tree
-    (distribution, interchange, expansion, fusion, tiling): the graph must be valid there, and at
-    the end under every option set."""
-    import lifter.transform
+    """The pass manager rebuilds the control layer after each pass that reshapes the scope tree
+    (distribution, interchange, expansion, fusion, tiling) and, with checking on, validates the
+    graph after every pass: the graph must be valid there, and at the end under every option set."""
+    import lifter.transform.manager
 
     rebuilt = []
 
-    def build_and_check(g):
-        build_control(g)
+    def check(g):
         validate(g)
         rebuilt.append(g.graph["name"])
 
-    monkeypatch.setattr(lifter.transform, "build_control", build_and_check)
+    monkeypatch.setenv(lifter.transform.manager.CHECK_ENV, "1")
+    monkeypatch.setattr(lifter.transform.manager, "validate", check)
     for options in (LiftOptions(), LiftOptions(opt_level=0), LiftOptions(opt_level=1),
                     LiftOptions(fuse=False, tile=False), LiftOptions(target="cuda")):
         for g in lift_file(str(CORPUS / program), options).graphs:

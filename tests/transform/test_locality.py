@@ -119,18 +119,20 @@ def test_remembered_verdicts_follow_the_tree():
     pair under the interchanged order must be refused after the original order was accepted,
     and accepted again once the tree is restored."""
     from lifter.graph.nodes import MapScope
-    from lifter.transform.locality import _apply_order, legal_tree, restore, snapshot
+    from lifter.transform.checkpoint import checkpoint, rollback
+    from lifter.transform.legality import legal_tree
+    from lifter.transform.locality import _apply_order
 
     g = lift_source(SKEWED, "k.c").graphs[-1]
     region = g.graph["region"]
     band = [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)]
     assert len(band) == 2 and legal_tree(g, region)
     assert g.graph["forward_checks"], "the verdicts are remembered on the graph"
-    saved = snapshot(g)
+    saved = checkpoint(g)
     maps = [g.nodes[n]["node"] for n in band]
     outer_first = sorted(band, key=lambda n: region.loops[g.nodes[n]["node"].origin].depth)
     _apply_order(g, outer_first, [g.nodes[outer_first[1]]["node"], g.nodes[outer_first[0]]["node"]])
     assert not legal_tree(g, region)
-    restore(g, saved)
+    rollback(g, saved)
     assert [m.origin for m in maps] == [g.nodes[n]["node"].origin for n in band]
     assert legal_tree(g, region)

@@ -8,7 +8,8 @@ from lifter import LiftOptions, lift_source
 from lifter.cli import lift as lift_command
 from lifter.graph.nodes import MapScope
 from lifter.graph.validate import validate
-from lifter.transform.tiling import model_sizes, permutable
+from lifter.transform.legality import permutable
+from lifter.transform.tiling import model_sizes
 from tests.harness import CORPUS, prepare
 
 # Rectangular, `<=` bounds, lower bound 1, sizes that tile sizes do not divide.

@@ -1,0 +1,94 @@
+"""Checkpoints of a whole dataflow graph, so a rewrite that fails or does not pay can be undone.
+
+A checkpoint holds everything a pass can change: the graph's attributes, every node and edge
+with its attribute dict, the order of every adjacency (backends and later passes iterate in
+that order, so an undone rewrite must not reorder anything), and the fields of every node and
+edge object (MapScope, Tasklet, Memlet, ...), copied down to nested lists and plans. `rollback`
+puts all of it back in place: the same graph object, the same node objects with their old
+fields, so callers that hold the graph or a node keep valid references. A field list (what to
+save) would miss whatever the next rewrite learns to change.
+
+It writes networkx's adjacency dicts (`_node`, `_succ`, `_pred`) directly: re-adding edges
+through the API cannot restore both the successor and the predecessor order of a multigraph.
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import networkx as nx
+
+
+@dataclasses.dataclass
+class Checkpoint:
+    graph: dict
+    nodes: list[tuple[Any, dict]]  # node id and attribute dict, in node order
+    succ: list[tuple[Any, list[tuple[Any, list[tuple[Any, dict]]]]]]  # u -> [(v, [(key, data)])]
+    pred: list[tuple[Any, list[Any]]]  # v -> its predecessors in order
+    objects: list[tuple[object, dict]]  # every node and edge object and a copy of its fields
+
+
+def checkpoint(g: nx.MultiDiGraph) -> Checkpoint:
+    """Everything `rollback` needs to make `g` what it is now."""
+    objects: dict[int, tuple[object, dict]] = {}
+
+    def keep(data: dict) -> dict:
+        for value in data.values():
+            if _is_object(value) and id(value) not in objects:
+                objects[id(value)] = (value, _copied(vars(value)))
+        return dict(data)
+
+    nodes = [(n, keep(d)) for n, d in g._node.items()]
+    succ = [(u, [(v, [(k, keep(d)) for k, d in keyed.items()]) for v, keyed in nbrs.items()])
+            for u, nbrs in g._succ.items()]
+    pred = [(v, list(nbrs)) for v, nbrs in g._pred.items()]
+    return Checkpoint(dict(g.graph), nodes, succ, pred, list(objects.values()))
+
+
+def rollback(g: nx.MultiDiGraph, saved: Checkpoint) -> None:
+    """Make `g` (the same object) what it was at `checkpoint`; `saved` can be rolled back to again."""
+    for obj, fields in saved.objects:
+        vars(obj).clear()
+        vars(obj).update(_copied(fields))
+    g.graph.clear()
+    g.graph.update(saved.graph)
+    g._node.clear()
+    g._succ.clear()
+    g._pred.clear()
+    for n, data in saved.nodes:
+        g._node[n] = dict(data)
+        g._succ[n] = {}
+        g._pred[n] = {}
+    for u, nbrs in saved.succ:
+        for v, keyed in nbrs:
+            g._succ[u][v] = {k: dict(d) for k, d in keyed}
+    for v, us in saved.pred:
+        for u in us:
+            g._pred[v][u] = g._succ[u][v]  # one key dict per edge pair, as networkx keeps it
+    getattr(g, "__networkx_cache__", {}).clear()
+
+
+def _copied(value):
+    """`value` with its lists, dicts, sets and dataclass objects copied all the way down; strings,
+    numbers and isl objects (immutable from Python) are shared."""
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_copied(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, set):
+        return set(value)
+    if _is_object(value):
+        copy = object.__new__(type(value))
+        vars(copy).update(_copied(vars(value)))
+        return copy
+    return value
+
+
+def _is_object(value) -> bool:
+    """A node, edge or plan object: a dataclass instance (not the class itself)."""
+    return dataclasses.is_dataclass(value) and not isinstance(value, type)
+
+
+__all__ = ["Checkpoint", "checkpoint", "rollback"]

@@ -1,0 +1,179 @@
+"""Legality of reshaped loop nests: whether a scope tree, a band or a nest may be run as proposed.
+
+Every pass that reorders statement instances (distribution, interchange, fusion, tiling,
+strip-mining, wavefronts, unroll-and-jam) proposes a tree and asks `legal_tree`, which checks
+every dependence of the region (flow, anti, output) against the schedule the tree implies, with
+isl; `permutable` is tiling's weaker question about one band (no dependence runs backwards along
+any of its loops). The dependences treat each container as memory of its own, so
+`reorder_guard` states the run-time condition (disjoint ranges) under which any reordering of
+a nest holds, or '!reason' where none can. The checks live here, one module, so a pass decides
+what to try and never how legality is proved.
+"""
+from __future__ import annotations
+
+import re
+
+import islpy as isl
+
+from lifter.analysis.affine import isl_name
+from lifter.analysis.budget import BudgetExceeded, isl_budget
+from lifter.analysis.model import Region
+from lifter.graph.build import STATE
+from lifter.graph.nodes import Scope, scope_parent
+from lifter.transform.parallelize import region_alias_check
+from lifter.transform.rewrite import ancestors
+
+
+def _tree_schedule(g, region: Region) -> dict[str, str]:
+    """The schedule of each access (by id) as the current tree orders it (tile loops included),
+    as isl text: `_forward` parses only the ones a dependence it has not yet checked needs."""
+    maps_above = [len(ancestors(g, sid)) for sid in region.statements]
+    width = 2 * max(maps_above + [len(s.loops) for s in region.statements.values()]) + 2
+    params = f"[{', '.join(isl_name(p) for p in region.params)}] -> " if region.params else ""
+    sched = {}
+    for sid, stmt in region.statements.items():
+        path = []
+        node = sid
+        while node != STATE:
+            parent = scope_parent(g, node)
+            order = next(e["edge"].order for e in g.get_edge_data(parent, node).values()
+                         if isinstance(e["edge"], Scope))
+            path.insert(0, (order, g.nodes[parent]["node"] if parent != STATE else None))
+            node = parent
+        for phase, acc in enumerate(sorted(stmt.accesses, key=lambda a: a.is_write)):
+            iters = [f"i{k}" for k in range(len(stmt.loops))]
+            dims = []
+            for level, (order, owner) in enumerate(path):
+                if owner is not None:
+                    loop = region.loops[owner.origin]
+                    var = f"i{loop.depth}"
+                    if owner.tile:  # a tile loop: the block of its point loop
+                        dims.append(f"floor(({var} - ({lower_in_dims(region, loop)}))/{owner.tile})")
+                    else:
+                        dims.append(f"-{var}" if loop.decreasing else var)
+                dims.append(str(order))
+            dims.append(str(phase))
+            dims += ["0"] * (width - len(dims))
+            sched[acc.id] = f"{params}{{ {acc.id}[{', '.join(iters)}] -> [{', '.join(dims)}] }}"
+    return sched
+
+
+def lower_in_dims(region: Region, loop) -> str:
+    """A loop's lower bound (isl text) with outer loop variables named as schedule inputs (`i0`)."""
+    text, parent = loop.lower, loop.parent
+    while parent is not None:
+        outer = region.loops[parent]
+        text = re.sub(rf"\b{re.escape(isl_name(outer.var))}\b", f"i{outer.depth}", text)
+        parent = outer.parent
+    return text
+
+
+def legal_tree(g, region: Region) -> bool:
+    """Every dependence goes forward in the schedule the tree implies; a check past the
+    analysis budget fails, and so does any reordering of a nest whose pointers may overlap in a
+    way no run-time test can rule out (see `reorder_guard`).
+    """
+    if reorder_guard(g).startswith("!"):
+        return False
+    if not region.statements:
+        return True  # an empty nest has nothing to order
+    try:
+        with isl_budget():
+            return _forward(region, _tree_schedule(g, region), _checked(g, region))
+    except BudgetExceeded:
+        return False
+
+
+def reorder_guard(g) -> str:
+    """The C condition under which the nest may be reordered: '' always, '!reason' never.
+
+    The analysis treats every container as memory of its own; pointers that may overlap carry
+    dependences it cannot see. The reordered nest therefore runs only when the ranges the
+    whole nest touches are disjoint (the test `parallelize.alias_check` makes for one loop),
+    and the nest as written otherwise. Computed once, on the graph as built.
+    """
+    if "reorder_guard" not in g.graph:
+        g.graph["reorder_guard"] = region_alias_check(g)
+    return g.graph["reorder_guard"]
+
+
+def _checked(g, region: Region) -> dict:
+    """The verdicts `_forward` has reached for this region, kept on the graph.
+
+    Distribution, interchange, tiling, fusion, unrolling and strips each try many trees of one
+    nest, and a candidate usually moves a few statements only: the schedules of most access
+    pairs are the same text as in the trees tried before. A dependence's verdict depends on
+    nothing else (the pair, its two schedules), so it is looked up instead of asked of isl again.
+    The region is kept beside its verdicts, so its id names it as long as the entry lives.
+    """
+    cache = g.graph.setdefault("forward_checks", {})
+    entry = cache.get(id(region))
+    if entry is None or entry[0] is not region or entry[1] is not region.dependences:
+        entry = cache[id(region)] = (region, region.dependences, {})
+    return entry[2]
+
+
+def _forward(region: Region, sched: dict[str, str], checked: dict) -> bool:
+    """Every dependence goes forward in `sched` (each access's schedule, as isl text).
+
+    Dependences on variables declared in an innermost loop's body are left out:
+    each execution of that body has its own, and no transformation separates
+    the statements of such a body (it is never distributed, fused or tiled).
+    Each dependence (one pair of accesses) is mapped through the schedules of its two
+    accesses: applying the union of all schedules to the union of all dependences made a
+    nest of a thousand accesses take seconds per check. `checked` holds the verdict of each
+    (kind, pair, schedules) already decided.
+    """
+    local = {a.id for s in region.statements.values() for a in s.accesses
+             if region.containers[a.container].declared_in is not None
+             and region.loops_inside(region.containers[a.container].declared_in)
+             == [region.containers[a.container].declared_in]}
+    maps: dict[str, isl.Map] = {}
+
+    def parsed(access: str) -> isl.Map:
+        if access not in maps:
+            maps[access] = isl.Map(sched[access])
+        return maps[access]
+
+    for kind in ("flow", "anti", "output"):
+        parts = []
+        region.dependences[kind].foreach_map(parts.append)
+        for dep in parts:
+            source, sink = dep.get_tuple_name(isl.dim_type.in_), dep.get_tuple_name(isl.dim_type.out)
+            if source in local:
+                continue
+            key = (kind, source, sink, sched[source], sched[sink])
+            if key not in checked:
+                times = dep.apply_domain(parsed(source)).apply_range(parsed(sink))
+                checked[key] = times.is_subset(isl.Map.lex_lt(times.get_space().domain()))
+            if not checked[key]:
+                return False
+    return True
+
+
+def permutable(region: Region, band: list[str], outer: list[str], inside) -> bool:
+    """No dependence between statements `inside`, at equal `outer` iterations, has a negative
+    distance along any loop of `band` (loop ids; a statement's dimension d is its depth-d loop)."""
+    inside = set(inside)
+    for kind in ("flow", "anti", "output"):
+        maps = []
+        region.dependences[kind].foreach_map(maps.append)
+        for dep in maps:
+            src = dep.get_tuple_name(isl.dim_type.in_).rsplit("_a", 1)[0]
+            dst = dep.get_tuple_name(isl.dim_type.out).rsplit("_a", 1)[0]
+            if src not in inside or dst not in inside:
+                continue
+            n_in, n_out = dep.dim(isl.dim_type.in_), dep.dim(isl.dim_type.out)
+            ins, outs = [f"i{j}" for j in range(n_in)], [f"o{j}" for j in range(n_out)]
+            same = [f"i{d} = o{d}" for d in (region.loops[o].depth for o in outer)]
+            for loop in band:
+                d = region.loops[loop].depth
+                cond = " and ".join(same + [f"o{d} < i{d}"])
+                back = isl.Map(f"{{ {dep.get_tuple_name(isl.dim_type.in_)}[{', '.join(ins)}] -> "
+                               f"{dep.get_tuple_name(isl.dim_type.out)}[{', '.join(outs)}] : {cond} }}")
+                if not dep.intersect(back).is_empty():
+                    return False
+    return True
+
+
+__all__ = ["legal_tree", "lower_in_dims", "permutable", "reorder_guard"]

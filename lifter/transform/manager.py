@@ -1,0 +1,145 @@
+"""The pass interface and the pass manager: every transformation of the graphs runs through here.
+
+A pass (`Pass`) has a `name` (the word the report and remarks use for what it does),
+`enabled(options)` (whether the options ask for it) and `run(graph, context) -> bool` (whether
+it changed the graph). It declares with `reshapes` whether it may change the scope tree or the
+maps' schedules, the two things the control layer (states, loop regions, `graph/control.py`) is
+a function of; that is what it does not preserve, as an LLVM pass declares what it preserves. A
+`FilePass` runs once over the file's list of graphs instead (fusion of consecutive regions
+merges graphs).
+
+The manager runs the passes in order, each over every graph. Before a pass it takes a
+checkpoint of the whole graph (`checkpoint.py`); if the pass raises, the graph is rolled back
+and the next pass runs on the graph as it was, so a failed rewrite costs an optimization, never
+a wrong output. After a pass that reshaped a graph it rebuilds the control layer, so no pass has
+to remember to. With checking on (`check=True`, or LIFT_CHECK_PASSES=1 in the environment, which
+the test suite sets), the graph validator runs after every pass, and a pass that raises or leaves
+an invalid graph fails loudly, naming the pass, instead of being rolled back.
+
+A pass that rebuilds its graph from a rewritten model (scalar expansion) hands the new graph to
+`context.replace`; the manager puts it in the list in place of the old one.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+
+from lifter.diagnostics import LiftError
+from lifter.frontend.source import SourceFile
+from lifter.frontend.spans import Spans
+from lifter.graph.control import build_control
+from lifter.graph.validate import InvalidGraph, validate
+from lifter.transform.checkpoint import checkpoint, rollback
+
+CHECK_ENV = "LIFT_CHECK_PASSES"
+
+
+@dataclass
+class PassContext:
+    """What passes read besides the graph: the options, the source text and its spans."""
+
+    options: Any  # lifter.driver.LiftOptions (the driver imports this package, not the reverse)
+    source: SourceFile
+    spans: Spans | None
+    replacement: nx.MultiDiGraph | None = None  # set by `replace` during one pass's run
+
+    def replace(self, g: nx.MultiDiGraph) -> None:
+        """Make `g` the graph the running pass leaves (instead of the one it was given)."""
+        self.replacement = g
+
+
+class Pass:
+    """One transformation of one graph (see the module doc)."""
+
+    name = ""
+    reshapes = False  # may change the scope tree or schedules: the control layer is rebuilt after a change
+
+    def enabled(self, options) -> bool:
+        return True
+
+    def run(self, g: nx.MultiDiGraph, context: PassContext) -> bool:
+        raise NotImplementedError
+
+
+class FilePass(Pass):
+    """One transformation of the file's list of graphs (it may merge, split or replace graphs)."""
+
+    def run_file(self, graphs: list[nx.MultiDiGraph], context: PassContext) -> bool:
+        raise NotImplementedError
+
+
+class PassFailed(AssertionError):
+    """Checking is on and a pass raised or left an invalid graph."""
+
+
+class PassManager:
+    def __init__(self, passes: list[Pass], check: bool | None = None):
+        self.passes = passes
+        self.check = os.environ.get(CHECK_ENV) == "1" if check is None else check
+
+    def run(self, graphs: list[nx.MultiDiGraph], context: PassContext) -> list[nx.MultiDiGraph]:
+        """Run every pass over `graphs` (changed in place, and returned)."""
+        for p in self.passes:
+            if isinstance(p, FilePass):
+                self._run_file(p, graphs, context)
+            else:
+                for index, g in enumerate(graphs):
+                    graphs[index] = self._run_graph(p, g, context)
+        return graphs
+
+    def _run_graph(self, p: Pass, g: nx.MultiDiGraph, context: PassContext) -> nx.MultiDiGraph:
+        saved = checkpoint(g)
+        context.replacement = None
+        try:
+            changed = p.run(g, context)
+            result = g if context.replacement is None else context.replacement
+            if changed and p.reshapes:
+                build_control(result)
+            self._validate(p, [result])
+            return result
+        except LiftError:
+            raise  # the input's fault, located: the driver reports it
+        except Exception as exc:  # noqa: BLE001  a failed rewrite: undo it (module doc)
+            rollback(g, saved)
+            if self.check:
+                if isinstance(exc, PassFailed):
+                    raise
+                raise PassFailed(f"pass '{p.name}' failed on {g.graph.get('name')}: {exc!r}") from exc
+            return g
+        finally:
+            context.replacement = None
+
+    def _run_file(self, p: FilePass, graphs: list[nx.MultiDiGraph], context: PassContext) -> None:
+        before = list(graphs)
+        saved = [checkpoint(g) for g in before]
+        try:
+            changed = p.run_file(graphs, context)
+            if changed and p.reshapes:
+                for g in graphs:
+                    build_control(g)
+            self._validate(p, graphs)
+        except LiftError:
+            raise
+        except Exception as exc:  # noqa: BLE001  as in _run_graph
+            graphs[:] = before
+            for g, s in zip(before, saved):
+                rollback(g, s)
+            if self.check:
+                if isinstance(exc, PassFailed):
+                    raise
+                raise PassFailed(f"pass '{p.name}' failed: {exc!r}") from exc
+
+    def _validate(self, p: Pass, graphs: list[nx.MultiDiGraph]) -> None:
+        if not self.check:
+            return
+        for g in graphs:
+            try:
+                validate(g)
+            except InvalidGraph as exc:
+                raise PassFailed(f"pass '{p.name}' left {g.graph.get('name')} invalid: {exc}") from exc
+
+
+__all__ = ["CHECK_ENV", "FilePass", "Pass", "PassContext", "PassFailed", "PassManager"]

@@ -1,0 +1,217 @@
+"""The transformations as passes (`manager.Pass`), in the order `PIPELINE` runs them.
+
+Each pass is a thin adapter: it says when the options ask for it and calls the module that does
+the work with what it needs from the context. The order is the design (see `transform/__init__`):
+reshaping for locality first (OpenMP at -O2), then parallelization (-O1 and up), then what
+runs on the parallelized nests. A pass that only attaches plans, flags or text (`reshapes`
+false) leaves the control layer as it is; the manager rebuilds it after the others when they
+change the graph.
+"""
+from __future__ import annotations
+
+from lifter.transform.contraction import contract_temporaries
+from lifter.transform.expansion import expand_scalars
+from lifter.transform.fusion import fuse_maps, fuse_regions
+from lifter.transform.legality import reorder_guard
+from lifter.transform.locality import improve_locality
+from lifter.transform.manager import FilePass, Pass
+from lifter.transform.parallelize import plan_openmp
+from lifter.transform.regions import plan_parallel_regions
+from lifter.transform.source_text import attach_source_text
+from lifter.transform.strips import hoist_strips
+from lifter.transform.tiling import tile_bands
+from lifter.transform.unroll import unroll_and_jam
+from lifter.transform.vectorize import plan_simd
+from lifter.transform.wavefront import wavefront_nests
+
+
+def _reshaping(options) -> bool:
+    """-O2 for OpenMP: the nests may be reshaped. Interchange for CPU caches puts unit stride in
+    the innermost loop; on a GPU that loop runs inside one thread, where neighbouring threads
+    should touch neighbours instead, so the CUDA target keeps the nests as written."""
+    return options.opt_level >= 2 and options.target == "openmp"
+
+
+class SourceText(Pass):
+    """Record each loop's and statement's text and span, which re-emitting a reshaped nest needs."""
+
+    name = "source-text"
+
+    def run(self, g, context) -> bool:
+        attach_source_text(g, context.source, context.spans)
+        return False  # text for the backends; the tree and schedules stay
+
+
+class FuseRegions(FilePass):
+    """Consecutive outermost loops that fuse become one region (one graph)."""
+
+    name = "fuse-regions"
+    reshapes = True
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options) and options.fuse
+
+    def run_file(self, graphs, context) -> bool:
+        fused = fuse_regions(graphs, context.source, context.spans)
+        changed = len(fused) != len(graphs)
+        graphs[:] = fused
+        return changed
+
+
+class ReorderGuard(Pass):
+    """The alias condition under which a nest may be reordered, on the graph as built."""
+
+    name = "reorder-guard"
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options)
+
+    def run(self, g, context) -> bool:
+        reorder_guard(g)
+        return False  # an analysis: stored on the graph for the passes after it
+
+
+class Locality(Pass):
+    """Scalar expansion where it unfreezes a nest, else distribution and interchange for unit stride.
+    An expanded graph is built from the rewritten model and comes back already interchanged."""
+
+    name = "interchange"
+    reshapes = True
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options)
+
+    def run(self, g, context) -> bool:
+        expanded = expand_scalars(g, context.source, context.spans)
+        if expanded is None:
+            return improve_locality(g, g.graph["region"])
+        context.replace(expanded)
+        return True
+
+
+class Fuse(Pass):
+    name = "fuse"
+    reshapes = True
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options) and options.fuse
+
+    def run(self, g, context) -> bool:
+        return fuse_maps(g, g.graph["region"])
+
+
+class Tile(Pass):
+    name = "tile"
+    reshapes = True
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options) and options.tile
+
+    def run(self, g, context) -> bool:
+        return tile_bands(g, g.graph["region"], tuple(context.options.tile_sizes))
+
+
+class Strips(Pass):
+    """Strip-mine parallel innermost loops and hoist the strips (tiling's rewrite, `strips.py`)."""
+
+    name = "strip-mine"
+    reshapes = True
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options) and options.tile
+
+    def run(self, g, context) -> bool:
+        return hoist_strips(g, g.graph["region"], tuple(context.options.tile_sizes))
+
+
+class Contract(Pass):
+    """After tiling: a map that declares its scalars never moves."""
+
+    name = "contract"
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options) and options.fuse
+
+    def run(self, g, context) -> bool:
+        return contract_temporaries(g, context.source.text, context.spans)
+
+
+class Parallelize(Pass):
+    """Plan the outermost parallel maps (OmpPlan): the plan says what to privatize and reduce. A
+    map parallel only under a test of values (`MapScope.condition`) becomes parallel here, which
+    changes the control layer (a sequential map around it becomes a loop over states)."""
+
+    name = "parallelize"
+    reshapes = True
+
+    def enabled(self, options) -> bool:
+        return options.opt_level >= 1
+
+    def run(self, g, context) -> bool:
+        options = context.options
+        plan_openmp(g, options.min_parallel_work, value_guards=options.target == "openmp", spans=context.spans,
+                    assume_no_alias=options.assume_no_alias, identical_pointers=options.target == "openmp")
+        return True  # plans attached
+
+
+class ParallelRegions(Pass):
+    """One `omp parallel` around a sequential loop whose children run in parallel."""
+
+    name = "parallel-regions"
+
+    def enabled(self, options) -> bool:
+        return options.opt_level >= 1 and options.target == "openmp"
+
+    def run(self, g, context) -> bool:
+        plan_parallel_regions(g)
+        return True  # plans attached
+
+
+class Wavefront(Pass):
+    """Nests parallelization left sequential: skewed tiles run as wavefronts."""
+
+    name = "wavefront"
+    reshapes = True
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options) and options.tile
+
+    def run(self, g, context) -> bool:
+        options = context.options
+        return wavefront_nests(g, g.graph["region"], tuple(options.tile_sizes), options.min_parallel_work)
+
+
+class Vectorize(Pass):
+    name = "vectorize"
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options)
+
+    def run(self, g, context) -> bool:
+        return plan_simd(g)
+
+
+class Unroll(Pass):
+    """Unroll and jam (register blocking): its copies are nodes the region's model does not know,
+    so no pass that reads the model may run after it."""
+
+    name = "unroll"
+    reshapes = True
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options) and options.unroll
+
+    def run(self, g, context) -> bool:
+        return unroll_and_jam(g, g.graph["region"])
+
+
+PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Fuse, Tile, Strips, Contract,
+                                    Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll)
+
+
+def passes_for(options) -> list[Pass]:
+    """The passes the options ask for, in order."""
+    return [p for p in (cls() for cls in PIPELINE) if p.enabled(options)]
+
+
+__all__ = ["PIPELINE", "passes_for"]

@@ -1,0 +1,122 @@
+"""Rewrites of the scope tree that several passes share, and what must follow a rewrite.
+
+Moving a child to another parent, shifting sibling orders, copying a map under a fresh id, the
+chain of maps above a node; after a pass changed the tree, `refresh_verdicts` and
+`refresh_map_memlets` recompute what depends on a map's place in it (its verdict, the ranges
+its iterations touch). The passes (locality, tiling, strips, fusion, wavefront, unroll) call
+these rather than edit scope edges themselves.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from lifter.analysis.model import Region
+from lifter.analysis.verdicts import Nest, verdict
+from lifter.graph.build import STATE, add_map_memlets
+from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_descendants, scope_parent
+from lifter.graph.ranges import access_range
+
+
+def ancestors(g, node_id: str) -> list[str]:
+    """The maps around a node, outermost first (the region's root not included)."""
+    out, parent = [], scope_parent(g, node_id)
+    while parent != STATE:
+        out.insert(0, parent)
+        parent = scope_parent(g, parent)
+    return out
+
+
+def origins_above(g, node_id: str) -> list[str]:
+    """The loops around a map, outermost first. Tile loops are left out: their blocks are
+    functions of their point loop's iterations, so the dependences they separate are the
+    ones their point loop separates."""
+    out, parent = [], scope_parent(g, node_id)
+    while parent != STATE:
+        if not g.nodes[parent]["node"].tile:
+            out.insert(0, g.nodes[parent]["node"].origin)
+        parent = scope_parent(g, parent)
+    return out
+
+
+def copy_map(m: MapScope, new_id: str) -> MapScope:
+    """A copy of a map under a new id, without its parallel plan (list fields not shared)."""
+    return dataclasses.replace(m, id=new_id, plan=None, reductions=list(m.reductions), private=list(m.private),
+                               lastprivate=list(m.lastprivate), transformations=list(m.transformations),
+                               fused=list(m.fused), declarations=list(m.declarations))
+
+
+def fresh_id(g, wanted: str) -> str:
+    """`wanted`, or `wanted` with a suffix, whichever names no node yet. A map distributed
+    twice (by the locality pass, then again by tiling to expose a band) would otherwise give
+    its second copy the id of an earlier one, and networkx would merge the two: one node with
+    two scope edges, emitted twice."""
+    candidate, n = wanted, 1
+    while candidate in g:
+        candidate, n = f"{wanted}_{n}", n + 1
+    return candidate
+
+
+def move_child(g, child: str, new_parent: str, order: int) -> None:
+    old = scope_parent(g, child)
+    for key, data in list(g.get_edge_data(old, child).items()):
+        if isinstance(data["edge"], Scope):
+            g.remove_edge(old, child, key)
+    g.add_edge(new_parent, child, edge=Scope(order))
+
+
+def shift_orders(g, parent, siblings, after: int, by: int) -> None:
+    for s in siblings:
+        for data in g.get_edge_data(parent, s).values():
+            if isinstance(data["edge"], Scope) and data["edge"].order > after:
+                data["edge"] = Scope(data["edge"].order + by)
+
+
+def refresh_verdicts(g, region: Region) -> None:
+    """Re-derive every map's verdict in its new place in the tree.
+
+    A tile loop gets the verdict of its point loop placed where the band starts:
+    it carries at most the dependences that loop carries there.
+    """
+    for n, d in g.nodes(data=True):
+        m = d["node"]
+        if not isinstance(m, MapScope):
+            continue
+        inside = {t for t in scope_descendants(g, n) if isinstance(g.nodes[t]["node"], Tasklet)}
+        v = verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after)
+        m.schedule = "parallel" if v.parallel else "sequential"
+        m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
+            list(v.lastprivate), v.reason
+        m.condition = ""  # a value condition holds only for the nest as written (verdicts.value_verdict)
+        m.depth = len(ancestors(g, n))
+
+
+def refresh_map_memlets(g, region: Region) -> None:
+    """Recompute every map's memlets (the ranges its iterations touch) in the new tree.
+
+    Outer loop variables stay symbolic only while the map's ancestors are the
+    statement's original outer loops in order; otherwise the range is taken over
+    the whole region, a superset, which keeps run-time alias checks safe.
+    """
+    for u, v, key, d in list(g.edges(keys=True, data=True)):
+        if isinstance(d["edge"], Memlet) and (isinstance(g.nodes[u]["node"], MapScope)
+                                              or isinstance(g.nodes[v]["node"], MapScope)):
+            g.remove_edge(u, v, key)
+    for n, d in list(g.nodes(data=True)):
+        if not isinstance(d["node"], MapScope):
+            continue
+        above = origins_above(g, n)
+        ranges = {}
+        for t in scope_descendants(g, n):
+            if not isinstance(g.nodes[t]["node"], Tasklet):
+                continue
+            stmt = region.statements[t]
+            outer = len(above) if stmt.loops[:len(above)] == above else 0
+            for acc in stmt.accesses:
+                r = access_range(acc.relation, outer)
+                k = (acc.container, acc.is_write)
+                ranges[k] = r if k not in ranges else ranges[k].union(r)
+        add_map_memlets(g, n, ranges)
+
+
+__all__ = ["ancestors", "copy_map", "fresh_id", "move_child", "origins_above", "refresh_map_memlets",
+           "refresh_verdicts", "shift_orders"]
