@@ -123,7 +123,9 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
         blocks += region_blocks
     if not blocks:
         blocks = [_state("empty", [], [])]
-    free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - sdfg.bound
+    # a map variable is defined by its map, but a loop region's variable is assigned like an interstate
+    # symbol, and DaCe declares it only if it is one (else each loop it heads declares it anew: `auto j`)
+    free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - (sdfg.bound - sdfg.loop_variables)
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
     return {
         "type": "SDFG",
@@ -168,7 +170,8 @@ class _Sdfg:
     def __init__(self, graphs: list[nx.MultiDiGraph]):
         self.arrays: dict[str, dict] = {}
         self.symbols: set[str] = set()
-        self.bound: set[str] = set()  # map and loop variables: defined by their scope, no SDFG symbols
+        self.bound: set[str] = set()  # map variables: defined by their scope, no SDFG symbols
+        self.loop_variables: set[str] = set()  # loop regions' variables: SDFG symbols
         self.written = {(g.graph["name"], d["edge"].container) for g in graphs for u, _, d in g.edges(data=True)
                         if isinstance(d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
         self.symbol_types: dict[str, str] = {}
@@ -265,6 +268,7 @@ class _Sdfg:
         cfg_id = self.cfg_count
         v = m.var
         self.symbols.add(v)  # DaCe's loop regions assign their variable like an interstate edge: a symbol
+        self.loop_variables.add(v)
         loop = g.nodes[m.map]["node"]
         begin = self.expr(m.begin) or self.expr(f"{identifier(m.map)}_begin", symbol=True)
         end = self.expr(m.end) or self.expr(f"{identifier(m.map)}_end", symbol=True)
@@ -308,6 +312,11 @@ class _Sdfg:
                 self.symbols.update(set(_IDENT.findall(python)) - _PYTHON_WORDS)
                 return {"string_data": python.strip(), "language": "Python"}
         return {"string_data": text, "language": "CPP"}
+
+
+def _exact(memlet: Memlet) -> Memlet:
+    """A tasklet's memlet of one access, which its code reads or writes exactly once."""
+    return Memlet(memlet.container, memlet.subset, "1", memlet.wcr, False, memlet.text)
 
 
 class _StateBuilder:
@@ -387,20 +396,25 @@ class _StateBuilder:
 
     def _tasklet(self, node_id: str, node: Tasklet, enclosing: list[str], parent) -> None:
         # integer scalars the region only reads are symbols: the tasklet reads them by name
-        reads = [e for _, _, d in self.g.in_edges(node_id, data=True)
-                 if isinstance(e := d["edge"], Memlet) and self._name(e.container) in self.sdfg.arrays]
+        memlets = [e for _, _, d in self.g.in_edges(node_id, data=True) if isinstance(e := d["edge"], Memlet)]
+        reads = [e for e in memlets if self._name(e.container) in self.sdfg.arrays]
+        self.sdfg.symbols.update(self._name(e.container) for e in memlets if e not in reads)
         writes = [e for _, _, d in self.g.out_edges(node_id, data=True) if isinstance(e := d["edge"], Memlet)]
-        code = tasklet_code(node.code, [r.text for r in reads], writes[0].text, writes[0].wcr) \
+        conditions = [c.text for c in node.conditions]
+        if conditions and writes:  # the old value, kept where the conditions fail
+            reads.append(Memlet(writes[0].container, writes[0].subset, "1", text=writes[0].text))
+        code = tasklet_code(node.code, [r.text for r in reads], writes[0].text, writes[0].wcr, conditions) \
             if len(writes) == 1 and node.opaque_reason is None and writes[0].text else None
-        if code is not None:
+        if code is not None:  # one element in, one out: exact memlets (a dynamic output is a pointer in DaCe)
             by_text = {r.text: r for r in reversed(reads)}
-            memlets = [(c, by_text[text], False, None) for c, text in code.inputs.items()]
-            memlets.append((code.output, writes[0], True, code.wcr))
+            memlets = [(c, _exact(by_text[text]), False, None) for c, text in code.inputs.items()]
+            memlets.append((code.output, _exact(writes[0]), True, code.wcr))
             text = {"string_data": code.code, "language": "CPP"}
         else:  # not one assignment: the C statement as it is, over its containers' connectors
             memlets = [(f"__in{k}", r, False, None) for k, r in enumerate(reads)]
             memlets += [(f"__out{k}", w, True, w.wcr) for k, w in enumerate(writes)]
-            text = {"string_data": node.code, "language": "CPP"}
+            guard = "".join(f"if ({c}) " for c in conditions)
+            text = {"string_data": f"{guard}{{ {node.code} }}" if guard else node.code, "language": "CPP"}
         inputs = {c: None for c, _, w, _ in memlets if not w}
         outputs = {c: None for c, _, w, _ in memlets if w}
         attributes = {"label": identifier(node_id), "code": text, "in_connectors": inputs, "out_connectors": outputs}

@@ -147,19 +147,15 @@ KNOWN = {
     ("suite/deriche.c", "kernel_deriche"): _OUTSIDE,  # a1
     ("reductions/minmax.c", "kernel_minmax"): _OUTSIDE,  # lo, hi = x[0]
     ("stencils/smooth1d.c", "kernel_smooth1d"): "returns a value and writes another local: the test cannot tell which",
-    ("dynprog/floyd_warshall.c", "kernel_floyd_warshall"): _COMPILE,
     ("dynprog/nussinov.c", "kernel_nussinov"): _COMPILE,
     ("suite/nussinov.c", "kernel_nussinov"): _COMPILE,
-    ("linalg/lu.c", "kernel_lu"): _COMPILE,
-    ("suite/lu.c", "kernel_lu"): _COMPILE,
-    ("suite/ludcmp.c", "kernel_ludcmp"): _COMPILE,
-    ("suite/adi.c", "kernel_adi"): _COMPILE,
     ("reductions/histogram.c", "kernel_histogram"): _COMPILE,
-    ("reductions/histogram.c", "kernel_normalize"): _COMPILE,
     ("reductions/minmax.c", "kernel_argmin"): _COMPILE,
     ("reductions/norm2.c", "kernel_norms"): _COMPILE,
     # sum[np] is declared in the parallel loop's body: one shared transient in the SDFG, not one per iteration
     ("linalg/doitgen.c", "kernel_doitgen"): _WRONG,
+    ("suite/ludcmp.c", "kernel_ludcmp"): _WRONG,
+    ("suite/adi.c", "kernel_adi"): _WRONG,
     ("stencils/blur_pipeline.c", "pipeline"): _WRONG,
     ("stencils/jacobi_conv.c", "kernel_jacobi_conv"): _WRONG,
     ("stencils/row_filter.c", "kernel_row_filter"): _WRONG,
@@ -254,6 +250,10 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch):
         shape = [int(dace.symbolic.evaluate(s, values)) for s in desc.shape]
         dtype = desc.dtype.as_numpy_dtype()
         inputs[name] = (rng.integers(0, 5, shape) if dtype.kind in "iu" else rng.random(shape)).astype(dtype)
+        if dtype.kind == "f" and len(shape) == 2 and shape[0] == shape[1]:
+            # diagonally dominant: factorizations without pivoting stay stable, so a different (parallel)
+            # order of the same sums differs from C's only by rounding
+            inputs[name] += SIZE * np.eye(shape[0], dtype=dtype)
         if not any(p[0] == name for p in params):  # a global the function uses (its C value), or a result
             globals_[name] = _global(lib, name, inputs[name])
             inputs[name] = np.zeros(shape, dtype) if globals_[name] is None else globals_[name].copy()
