@@ -273,6 +273,8 @@ class _Sdfg:
         begin = self.expr(m.begin) or self.expr(f"{identifier(m.map)}_begin", symbol=True)
         end = self.expr(m.end) or self.expr(f"{identifier(m.map)}_end", symbol=True)
         compare, sign = (">=", "-") if m.decreasing else ("<=", "+")
+        if m.decreasing:  # begin and end are the low and high bounds: it starts at the high one
+            begin, end = end, begin
         body, edges = self.control_blocks(g, contained(g, block))
         return {
             "type": "LoopRegion",
@@ -329,6 +331,16 @@ class _StateBuilder:
         self.access: dict[tuple[str, bool], int] = {}
         self.map_ids: dict[str, tuple[int, int]] = {}  # map -> (entry, exit) node index
         self.connected: set[tuple[int, str]] = set()  # (map entry or exit, container) already fed
+        # Containers private to a map (declared in its body, or OpenMP-private): per map, container ->
+        # the transient that holds them there, whose access nodes sit inside the map's scope, so DaCe
+        # allocates one per iteration; `versions` is the access node holding each one's current
+        # value, `pending` the one its children being built write into.
+        self.private: dict[str, dict[str, str]] = {}
+        self.versions: dict[tuple[str, str], int] = {}
+        self.pending: dict[tuple[str, str], int] = {}
+        self.first_last: dict[str, tuple[int, int]] = {}  # child -> its first and last node (ordering)
+        self.gates: dict[str, int] = {}  # map -> the access node its next child starts after
+        self.readers: dict[str, list[int]] = {}  # map -> its tasklets since the last gate (_after_child)
 
     def build(self, root: str, label: str) -> dict:
         self._scope(root, None)
@@ -357,9 +369,17 @@ class _StateBuilder:
             self.nodes[entry]["scope_exit"] = str(exit_)
             self.nodes[exit_]["scope_entry"], self.nodes[exit_]["scope_exit"] = str(entry), str(exit_)
             self.map_ids[node_id] = (entry, exit_)
+            self.first_last[node_id] = (entry, exit_)
+            self.private[node_id] = self._private(node_id, node)
             children = scope_children(self.g, node_id)
             for child in children:
+                gate = self.gates.get(node_id)
                 self._scope(child, enclosing + [node_id])
+                if self.private[node_id]:
+                    self._after_child(node_id, gate, child)
+            for key, node_index in self.versions.items():  # a last value nobody reads: into the exit
+                if key[0] == node_id and not any(e["src"] == str(node_index) for e in self.edges):
+                    self._edge(node_index, None, exit_, None, None)
             if not children:
                 self._edge(entry, None, exit_, None, None)
             if parent is not None:
@@ -369,6 +389,64 @@ class _StateBuilder:
                     self._edge(exit_, None, parent[1], None, None)
         elif isinstance(node, Tasklet):
             self._tasklet(node_id, node, enclosing, parent)
+
+    def _private(self, node_id: str, node: MapScope) -> dict[str, str]:
+        """The containers private to a map, each with the name of its own transient there."""
+        private = {}
+        for key, c in self.g.graph["region"].containers.items():
+            if (self.g.graph["name"], key) not in self.sdfg.names:
+                continue  # not in the graph (a container of an inner region)
+            mine = c.declared_in in (node_id, node.origin) or c.name in node.private
+            if mine and c.name not in node.lastprivate and self._name(key) in self.sdfg.arrays:
+                name = f"{self._name(key)}_{identifier(node_id)}"
+                self.sdfg.arrays[name] = {**self.sdfg.arrays[self._name(key)]}
+                self.sdfg.arrays[name]["attributes"] = {**self.sdfg.arrays[name]["attributes"], "transient": True}
+                private[key] = name
+        return private
+
+    def _after_child(self, map_id: str, gate: int | None, child: str) -> None:
+        """A map with private containers runs its children in textual order (they share those
+        containers through access nodes, not through the map's connectors, so nothing else orders
+        them): each child starts after the gate, an access node of the first private container
+        the previous child led into (DaCe lets a scope's node reach a sibling only through data);
+        what a child wrote is the value the next ones read. A tasklet that writes none of them
+        cannot lead into a gate (DaCe's code generator copies no empty memlet out of a tasklet):
+        the next child writing one is ordered after it by such an edge all the same, so that DaCe
+        refuses to compile it rather than run the write first."""
+        first, last = self.first_last[child]
+        if gate is not None and not any(e["src"] == str(gate) and e["dst"] == str(first) for e in self.edges):
+            self._edge(gate, None, first, None, None)
+        written = [k for k in self.pending if k[0] == map_id]
+        for key in written:
+            for reader in self.readers.pop(map_id, []):
+                self._edge(reader, None, self.pending[key], None, None)
+            self.versions[key] = self.pending.pop(key)
+        if first == last and not written:  # a tasklet
+            self.readers.setdefault(map_id, []).append(first)
+            return
+        key = (map_id, next(iter(self.private[map_id])))
+        if key not in written:
+            self.versions[key] = self._add("AccessNode", self.private[map_id][key[1]],
+                                           {"data": self.private[map_id][key[1]]}, self.map_ids[map_id])
+        if not any(e["src"] == str(last) and e["dst"] == str(self.versions[key]) for e in self.edges):
+            self._edge(last, None, self.versions[key], None, None)
+        self.gates[map_id] = self.versions[key]
+
+    def _private_node(self, enclosing: list[str], container: str, is_write: bool) -> tuple[int, int] | None:
+        """For a container private to one of the enclosing maps: (index in `enclosing` of the innermost
+        such map, the access node inside its scope to read from or write to), else None."""
+        for p in range(len(enclosing) - 1, -1, -1):
+            name = self.private.get(enclosing[p], {}).get(container)
+            if name is None:
+                continue
+            key, scope = (enclosing[p], container), self.map_ids[enclosing[p]]
+            table = self.pending if is_write else self.versions
+            if key not in table:
+                table[key] = self._add("AccessNode", name, {"data": name}, scope)
+                if not is_write:  # read before any write in the map: fed from the entry, for the scope's shape
+                    self._edge(scope[0], None, table[key], None, None)
+            return p, table[key]
+        return None
 
     def _map_range(self, node_id: str, node: MapScope) -> tuple[str, str, str]:
         """First, last and step of a map as DaCe reads them (the last inclusive, DaCe's too).
@@ -381,8 +459,8 @@ class _StateBuilder:
         begin = self.sdfg.expr(node.begin) or self.sdfg.expr(f"{identifier(node_id)}_begin", symbol=True)
         end = self.sdfg.expr(node.end) or self.sdfg.expr(f"{identifier(node_id)}_end", symbol=True)
         step = node.step
-        if node.decreasing:  # unroll-and-jam only rewrites increasing loops
-            return begin, end, f"-{step}"
+        if node.decreasing:  # unroll-and-jam only rewrites increasing loops; from the high bound down
+            return end, begin, f"-{step}"
         if node.step > 1 and not node.tile:
             end = f"({end}) - {node.step - 1}"
         rest = f".{node.var}_rest"
@@ -390,8 +468,6 @@ class _StateBuilder:
         if main is not None and main["node"].step > 1:
             u = main["node"].step
             begin = f"({begin}) + int_floor(({end}) - ({begin}) + 1, {u}) * {u}"
-        if node.decreasing:
-            return begin, end, f"-{step}"
         return begin, end, str(step)
 
     def _tasklet(self, node_id: str, node: Tasklet, enclosing: list[str], parent) -> None:
@@ -419,6 +495,7 @@ class _StateBuilder:
         outputs = {c: None for c, _, w, _ in memlets if w}
         attributes = {"label": identifier(node_id), "code": text, "in_connectors": inputs, "out_connectors": outputs}
         t = self._add("Tasklet", node.code.split("\n")[0][:60], attributes, parent)
+        self.first_last[node_id] = (t, t)
         for connector, memlet, is_write, wcr in memlets:
             self._path(t, connector, memlet, is_write, wcr, enclosing)
         if parent is not None and not inputs:
@@ -430,10 +507,18 @@ class _StateBuilder:
               enclosing: list[str]) -> None:
         """Access node -> map entries (outermost first) -> tasklet, or the mirror image for a write."""
         container = memlet.container
-        name = self._name(container)
-        inner = self._memlet(container, memlet, wcr)
+        private = self._private_node(enclosing, container, is_write)
+        top = None
+        if private is not None:  # the path starts (or ends) at the access node inside the private scope
+            p, top = private
+            name = self.nodes[top]["label"]
+            enclosing = enclosing[p + 1:]
+        else:
+            name = self._name(container)
+        inner = self._memlet(container, memlet, wcr, name)
         if not enclosing:
-            self._connect(self._access(container, is_write), tasklet, connector, inner, is_write)
+            outer = top if top is not None else self._access(container, is_write)
+            self._connect(outer, tasklet, connector, inner, is_write)
             return
         side = 1 if is_write else 0
         innermost = self.map_ids[enclosing[-1]][side]
@@ -443,8 +528,11 @@ class _StateBuilder:
             if (node, container) in self.connected:
                 continue
             self.connected.add((node, container))
-            outer = self._access(container, is_write) if outer_map is None else self.map_ids[outer_map][side]
-            scope_memlet = self._map_memlet(map_id, container, is_write, wcr)
+            if outer_map is not None:
+                outer = self.map_ids[outer_map][side]
+            else:
+                outer = top if top is not None else self._access(container, is_write)
+            scope_memlet = self._map_memlet(map_id, container, is_write, wcr, name)
             self._add_connector(node, f"IN_{name}", "in_connectors")
             self._add_connector(node, f"OUT_{name}", "out_connectors")
             if is_write:
@@ -472,19 +560,19 @@ class _StateBuilder:
     def _add_connector(self, node: int, connector: str, kind: str) -> None:
         self.nodes[node]["attributes"][kind][connector] = None
 
-    def _map_memlet(self, map_id: str, container: str, is_write: bool, wcr: str | None) -> dict:
+    def _map_memlet(self, map_id: str, container: str, is_write: bool, wcr: str | None, name: str) -> dict:
         """The range all iterations of a map move; the whole extent where lift has none."""
         ends = self.g.out_edges(map_id, data=True) if is_write else self.g.in_edges(map_id, data=True)
         for u, v, d in ends:
             e = d["edge"]
             if isinstance(e, Memlet) and (v if is_write else u) == data_id(container):
-                return self._memlet(container, e, wcr)
-        return self._memlet(container, Memlet(container, [], "?", dynamic=True), wcr)
+                return self._memlet(container, e, wcr, name)
+        return self._memlet(container, Memlet(container, [], "?", dynamic=True), wcr, name)
 
-    def _memlet(self, container: str, memlet: Memlet, wcr: str | None) -> dict:
+    def _memlet(self, container: str, memlet: Memlet, wcr: str | None, name: str) -> dict:
         volume = self.sdfg.expr(memlet.volume)
         subset = self.sdfg.subset(self.g.graph["name"], container, memlet.subset)
-        attributes = {"data": self._name(container), "subset": _range(subset),
+        attributes = {"data": name, "subset": _range(subset),
                       "volume": volume or "1", "dynamic": memlet.dynamic or volume is None}
         if wcr in _WCR:
             attributes["wcr"] = f"lambda a, b: {_WCR[wcr]}"
