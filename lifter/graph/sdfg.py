@@ -35,7 +35,7 @@ from lifter.graph.sdfg_tasklet import tasklet_code
 from lifter.graph.symbolic import c_to_symbolic
 from lifter.graph.control import contained, transitions
 from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
-                                scope_children)
+                                scope_children, strips_before)
 
 DACE_VERSION = "1.0.2"
 _PLAIN = re.compile(r"^[\w\s+\-*(),]*$")
@@ -463,10 +463,8 @@ class _StateBuilder:
             return end, begin, f"-{step}"
         if node.step > 1 and not node.tile:
             end = f"({end}) - {node.step - 1}"
-        rest = f".{node.var}_rest"
-        main = self.g.nodes.get(node_id.replace(rest, "", 1)) if rest in node_id else None
-        if main is not None and main["node"].step > 1:
-            u = main["node"].step
+        u = strips_before(self.g, node_id)
+        if u > 1:
             begin = f"({begin}) + int_floor(({end}) - ({begin}) + 1, {u}) * {u}"
         return begin, end, str(step)
 
