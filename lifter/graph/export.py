@@ -103,7 +103,7 @@ def map_label(node: MapScope, after: int = 1) -> str:
     as isl simplifies them where that is shorter, the names the user's (and the tile and wave counters lift adds).
     The remainder of a map unrolled by `after` starts where that map's strips of `after` stop: said in words,
     the exact first index (graph/sdfg.py writes it) is longer than the rest of the picture's labels."""
-    first, last = (min((t, c_to_symbolic(t) or t, simplified(t) or t), key=len) for t in (node.begin, node.end))
+    first, last = (min((t, simplified(t) or t, c_to_symbolic(t) or t), key=len) for t in (node.begin, node.end))
     if after > 1:
         first = f"(after the strips of {after} from {first})"
     return f"{node.var} = {first}..{last}" + (f" step {node.step}" if node.step != 1 else "")
