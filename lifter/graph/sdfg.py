@@ -421,16 +421,25 @@ class _StateBuilder:
             for reader in self.readers.pop(map_id, []):
                 self._edge(reader, None, self.pending[key], None, None)
             self.versions[key] = self.pending.pop(key)
-        if first == last and not written:  # a tasklet
+        if written:  # the child's data already leads into it
+            self.gates[map_id] = self.versions[written[0]]
+        elif first == last:  # a tasklet
             self.readers.setdefault(map_id, []).append(first)
-            return
-        key = (map_id, next(iter(self.private[map_id])))
-        if key not in written:
+        else:
+            key = (map_id, next(iter(self.private[map_id])))
             self.versions[key] = self._add("AccessNode", self.private[map_id][key[1]],
                                            {"data": self.private[map_id][key[1]]}, self.map_ids[map_id])
-        if not any(e["src"] == str(last) and e["dst"] == str(self.versions[key]) for e in self.edges):
             self._edge(last, None, self.versions[key], None, None)
-        self.gates[map_id] = self.versions[key]
+            self.gates[map_id] = self.versions[key]
+
+    def _private_names(self, code: str, enclosing: list[str]) -> str:
+        """C text that names containers directly (DaCe declares each descriptor under its name): a
+        container private to an enclosing map by the name of its transient there."""
+        containers = self.g.graph["region"].containers
+        for map_id in reversed(enclosing):  # innermost first: its own copy wins (`s_R0_L1` is no `s` any more)
+            for key, name in self.private.get(map_id, {}).items():
+                code = re.sub(rf"\b{re.escape(containers[key].name)}\b", name, code)
+        return code
 
     def _private_node(self, enclosing: list[str], container: str, is_write: bool) -> tuple[int, int] | None:
         """For a container private to one of the enclosing maps: (index in `enclosing` of the innermost
@@ -488,7 +497,8 @@ class _StateBuilder:
             memlets = [(f"__in{k}", r, False, None) for k, r in enumerate(reads)]
             memlets += [(f"__out{k}", w, True, w.wcr) for k, w in enumerate(writes)]
             guard = "".join(f"if ({c}) " for c in conditions)
-            text = {"string_data": f"{guard}{{ {node.code} }}" if guard else node.code, "language": "CPP"}
+            code_text = self._private_names(node.code, enclosing)
+            text = {"string_data": f"{guard}{{ {code_text} }}" if guard else code_text, "language": "CPP"}
         inputs = {c: None for c, _, w, _ in memlets if not w}
         outputs = {c: None for c, _, w, _ in memlets if w}
         attributes = {"label": identifier(node_id), "code": text, "in_connectors": inputs, "out_connectors": outputs}
