@@ -157,8 +157,6 @@ KNOWN = {
     ("suite/adi.c", "kernel_adi"): _WRONG,
     ("stencils/jacobi_conv.c", "kernel_jacobi_conv"): _WRONG,
     ("suite/durbin.c", "kernel_durbin"): _WRONG,
-    ("suite/gramschmidt.c", "kernel_gramschmidt"): _WRONG,
-    ("suite/symm.c", "kernel_symm"): _WRONG,
     ("miniapps/cg_dense.c", "cg_solve"): _FIELDS,
     ("miniapps/heat2d_app.c", "set_boundary"): _FIELDS,
     ("miniapps/heat2d_app.c", "kernel_sweep"): _FIELDS,  # bounds over src->nx: symbol R2_L0_end
