@@ -3,8 +3,8 @@
 The file is the JSON that DaCe's `SDFG.from_json` reads (checked against DaCe 1.0.2 by
 tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift's graph:
 
-- the input file is one SDFG; the control blocks of every lifted region (graph/control.py), in
-  textual order, are its blocks, joined by unconditional interstate edges;
+- a function is one SDFG (`function_sdfgs`); the control blocks of each of its lifted regions
+  (graph/control.py), in textual order, are its blocks, joined by unconditional interstate edges;
 - lift's control layer maps one to one: a `LoopRegion` becomes DaCe's `LoopRegion` (init,
   condition and update on its variable) holding its blocks, a `ConditionalRegion` DaCe's
   `ConditionalBlock` with one `ControlFlowRegion` per branch (the then-branch's condition in
@@ -17,7 +17,11 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
   the scope, one for writes after it);
 - every tasklet memlet becomes a memlet path from the read access node through the entries of
   its enclosing maps (each carrying that map's range of the container) to the tasklet, and back
-  out through the exits to the write access node; `wcr` becomes DaCe's reduction lambda.
+  out through the exits to the write access node; `wcr` becomes DaCe's reduction lambda;
+- a container private to a map (declared in its body, or in the map's `private`) is a transient
+  of its own whose access nodes sit inside that map's scope, the paths starting and ending there:
+  DaCe allocates it per iteration, where one shared container would be a race between the
+  parallel iterations.
 
 DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (division, modulo,
 conditionals) are replaced by the container's whole extent, which is what lift's memlets
