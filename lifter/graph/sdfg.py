@@ -436,6 +436,21 @@ class _StateBuilder:
             self._edge(last, None, self.versions[key], None, None)
             self.gates[map_id] = self.versions[key]
 
+    def _retested(self, node_id: str, node: Tasklet) -> bool:
+        """Whether a statement under one of this one's `if`s writes what that `if` tests: C tests it
+        once, a tasklet would test it again after the write (`if (x[i] < best) { best = x[i]; idx = i; }`),
+        so the statement keeps its C text."""
+        for other_id, d in self.g.nodes(data=True):
+            other = d["node"]
+            if other_id == node_id or not isinstance(other, Tasklet):
+                continue
+            tests = [c.text for c in node.conditions if c.if_id in {o.if_id for o in other.conditions}]
+            written = {self.g.nodes[v]["node"].name for _, v, e in self.g.out_edges(other_id, data=True)
+                       if isinstance(e["edge"], Memlet)}
+            if any(re.search(rf"\b{re.escape(name)}\b", text) for name in written for text in tests):
+                return True
+        return False
+
     def _private_names(self, code: str, enclosing: list[str]) -> str:
         """C text that names containers directly (DaCe declares each descriptor under its name): a
         container private to an enclosing map by the name of its transient there."""
@@ -491,7 +506,8 @@ class _StateBuilder:
         if conditions and writes:  # the old value, kept where the conditions fail
             reads.append(Memlet(writes[0].container, writes[0].subset, "1", text=writes[0].text))
         code = tasklet_code(node.code, [r.text for r in reads], writes[0].text, writes[0].wcr, conditions) \
-            if len(writes) == 1 and node.opaque_reason is None and writes[0].text else None
+            if len(writes) == 1 and node.opaque_reason is None and writes[0].text \
+            and not self._retested(node_id, node) else None
         if code is not None:  # one element in, one out: exact memlets (a dynamic output is a pointer in DaCe)
             by_text = {r.text: r for r in reversed(reads)}
             memlets = [(c, _exact(by_text[text]), False, None) for c, text in code.inputs.items()]
