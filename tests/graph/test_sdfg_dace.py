@@ -32,7 +32,8 @@ SIZE = 70  # every integer parameter: above one tile of 64, so main tiles and re
 STEPS = 3  # time-step counts
 # (file, function), the subset CI runs: matrix products (tiled and unrolled), stencils with time loops
 # (skewed wavefronts), reductions and an array reduction, a triangular solve and factorization, a
-# stencil reading a global array, a sparse product (pointer parameters of inferred extents).
+# stencil reading a global array, a sparse product (pointer parameters of inferred extents), conditional
+# statements, containers private to a parallel loop.
 CASES = [
     ("linalg/gemm.c", "kernel_gemm"),
     ("linalg/two_mm.c", "kernel_2mm"),
@@ -47,6 +48,9 @@ CASES = [
     ("suite/cholesky.c", "kernel_cholesky"),
     ("stencils/conv2d.c", "kernel_conv2d"),
     ("sparse/spmv_csr.c", "kernel_spmv"),
+    ("dynprog/floyd_warshall.c", "kernel_floyd_warshall"),  # a statement under an if inside the maps
+    ("linalg/doitgen.c", "kernel_doitgen"),  # an array declared in the parallel loop's body
+    ("suite/ludcmp.c", "kernel_ludcmp"),  # an OpenMP-private scalar, a decreasing loop
 ]
 # Every corpus function with a lifted region but the drivers (main, init_*, dump*, checksum: they print or
 # fill from formulas, nothing to compare on random inputs).
@@ -143,7 +147,7 @@ ALL = [
 # SDFG arguments, which the caller computes as the C does.
 _AFTER = "the function writes results after its lifted regions, code the export does not include"
 _WRONG = "DaCe's results differ from C's with the prelude computed (not diagnosed yet)"
-_CALLS = "calls a function of the file (pairs, max_int) that DaCe's generated C++ does not define"
+_CALLS = "calls a function of the file (pairs, max_int, kernel_forces) that DaCe's generated C++ does not define"
 _TEXT = "a statement kept as C text names its containers, which DaCe's tasklets only see as connectors"
 _LOOP = "the while loop around its regions is not exported: the SDFG runs one sweep"
 _FIELDS = "struct or pointer-extent parameters: DaCe cannot evaluate the extents or bounds (not diagnosed yet)"
@@ -168,7 +172,7 @@ KNOWN = {
     ("miniapps/kmeans.c", "kernel_assign"): _FIELDS,
     ("miniapps/kmeans.c", "kernel_update"): _FIELDS,
     ("miniapps/kmeans.c", "kmeans_init"): _FIELDS,
-    ("miniapps/particles.c", "simulate"): _FIELDS,
+    ("miniapps/particles.c", "simulate"): _CALLS,
     ("sparse/spmv_csr.c", "csr_build"): _FIELDS,
     ("stencils/conv2d.c", "copy_border"): _FIELDS,
 }
@@ -241,9 +245,22 @@ def _evaluate(e: c_ast.Node, env: dict):
     raise KeyError(type(e).__name__)
 
 
-def _signature(path: Path, function: str) -> tuple[list[tuple[str, bool, str]], str, str | None, list]:
+def _records(unit_ast: c_ast.FileAST) -> dict[str, list[tuple[str, str]]]:
+    """The typedef'd structs of plain numbers: name -> its fields (name, type) in order."""
+    out = {}
+    for node in unit_ast.ext:
+        if isinstance(node, c_ast.Typedef) and isinstance(node.type.type, c_ast.Struct) and node.type.type.decls:
+            fields = [(d.name, " ".join(d.type.type.names)) for d in node.type.type.decls
+                      if isinstance(d.type, c_ast.TypeDecl) and isinstance(d.type.type, c_ast.IdentifierType)]
+            if len(fields) == len(node.type.type.decls):
+                out[node.name] = fields
+    return out
+
+
+def _signature(path: Path, function: str) -> tuple[list[tuple[str, bool, str]], str, str | None, list, dict]:
     """The C function's parameters (name, is an array or pointer, element type), return type, the
-    expression it returns as C text (None unless every `return` returns the same one), and its prelude."""
+    expression it returns as C text (None unless every `return` returns the same one), its prelude, and
+    the structs of plain numbers of the file."""
     unit = load(read_source(str(path)), PreprocessOptions())
     (fundef,) = [n for n in unit.ast.ext if isinstance(n, c_ast.FuncDef) and n.decl.name == function]
     params = []
@@ -259,7 +276,7 @@ def _signature(path: Path, function: str) -> tuple[list[tuple[str, bool, str]], 
     returns.visit(fundef.body)
     returned = next(iter(returns.texts)) if len(returns.texts) == 1 else None
     kind = " ".join(result.names) if isinstance(result, c_ast.IdentifierType) else "void"
-    return params, kind, returned, _prelude(fundef.body)
+    return params, kind, returned, _prelude(fundef.body), _records(unit.ast)
 
 
 _CTYPES = {"double": ctypes.c_double, "float": ctypes.c_float, "int": ctypes.c_int, "long": ctypes.c_long,
@@ -294,7 +311,7 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch):
     exported = function_sdfgs(lift_file(str(path)).graphs)[case[1]]
     sdfg = dace.SDFG.from_json(exported)
     sdfg.validate()
-    params, returns, returned, prelude = _signature(path, case[1])
+    params, returns, returned, prelude, records = _signature(path, case[1])
     values = {name: (STEPS if "step" in name else SIZE) for name, array, _ in params if not array}
     # a pointer parameter's extent the export could not infer is a symbol the caller passes: a buffer of SIZE^2
     values |= {str(s): SIZE * SIZE for s in sdfg.free_symbols if re.search(r"_size\d+$", str(s))}
@@ -317,13 +334,26 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch):
     for name, array, _ in params:
         if not array and name in sdfg.arrays:
             inputs[name] = sdfg.arrays[name].dtype.as_numpy_dtype().type(values[name])
+    # an array of structs (p[i].x): the SDFG has one array per field (p_x), C the records (NumPy's aligned
+    # record dtype has C's layout)
+    structs, fields = {}, {}
+    for name, array, element in params:
+        mine = [(f, t) for f, t in records.get(element, []) if f"{name}_{f}" in inputs] if array else []
+        if mine:
+            length = max(inputs[f"{name}_{f}"].size for f, _ in mine)
+            dtype = np.dtype([(f, np.dtype(_CTYPES[t])) for f, t in records[element]], align=True)
+            structs[name] = np.zeros(length, dtype)
+            for f, _ in mine:
+                structs[name][f] = inputs[f"{name}_{f}"].reshape(-1)[:length]
+                fields[f"{name}_{f}"] = (name, f)
+                globals_.pop(f"{name}_{f}")
     expected = {name: a.copy() for name, a in inputs.items()}
     function = getattr(lib, case[1])
     function.restype = _CTYPES[returns]
     args = []
     for name, array, element in params:
         if array:  # an array the lifted regions do not touch: a buffer all the same
-            buffer = expected.get(name, np.zeros(SIZE * SIZE, np.float64))
+            buffer = structs.get(name, expected.get(name, np.zeros(SIZE * SIZE, np.float64)))
             args.append(buffer.ctypes.data_as(ctypes.c_void_p))
         else:
             args.append(_CTYPES[element](values[name]))
@@ -331,6 +361,8 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch):
     for name, c_global in globals_.items():
         if c_global is not None:
             expected[name] = c_global.copy()
+    for name, (struct, f) in fields.items():
+        expected[name] = structs[struct][f].copy()
     env = {**values, **inputs}  # the prelude, on the SDFG's side: the caller's part
     for statement in prelude:  # one it cannot evaluate (a call to malloc) sets nothing the SDFG reads
         try:
