@@ -233,8 +233,8 @@ def _evaluate(e: c_ast.Node, env: dict):
         return {"+": a + b, "-": a - b, "*": a * b}[e.op]
     if isinstance(e, c_ast.FuncCall):
         return _MATH[e.name.name](*(_evaluate(x, env) for x in e.args.exprs))
-    if isinstance(e, c_ast.ArrayRef):
-        return env[e.name.name][_evaluate(e.subscript, env)] if isinstance(e.name, c_ast.ID) else env[None]
+    if isinstance(e, c_ast.ArrayRef) and isinstance(e.name, c_ast.ID):  # r[0]
+        return env[e.name.name][_evaluate(e.subscript, env)]
     if isinstance(e, c_ast.Assignment) and e.op == "=":  # a1 = a5 = k
         value = _evaluate(e.rvalue, env)
         if isinstance(e.lvalue, c_ast.ID):
