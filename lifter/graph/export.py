@@ -37,7 +37,8 @@ import networkx as nx
 
 from lifter.diagnostics import LiftError
 from lifter.graph.control import contained, transitions
-from lifter.graph.nodes import STATE, ConditionalRegion, LoopRegion, MapScope, Memlet, Root, Tasklet, scope_children
+from lifter.graph.nodes import (STATE, ConditionalRegion, LoopRegion, MapScope, Memlet, Root, Tasklet, scope_children,
+                                strips_before)
 from lifter.graph.build import data_id
 from lifter.graph.picture_ranges import map_ranges, simplified
 from lifter.graph.sdfg import function_sdfgs, to_sdfg_json
@@ -97,10 +98,14 @@ def unrolled_copies(g: nx.MultiDiGraph) -> tuple[dict[str, int], set[str]]:
     return shown, hidden
 
 
-def map_label(node: MapScope) -> str:
+def map_label(node: MapScope, after: int = 1) -> str:
     """`var = first..last step s`, the bounds in DaCe's symbolic form (`Min`/`Max` for C's conditionals) or
-    as isl simplifies them where that is shorter, the names the user's (and the tile and wave counters lift adds)."""
-    first, last = (min((t, c_to_symbolic(t) or t, simplified(t) or t), key=len) for t in (node.begin, node.end))
+    as isl simplifies them where that is shorter, the names the user's (and the tile and wave counters lift adds).
+    The remainder of a map unrolled by `after` starts where that map's strips of `after` stop: said in words,
+    the exact first index (graph/sdfg.py writes it) is longer than the rest of the picture's labels."""
+    first, last = (min((t, simplified(t) or t, c_to_symbolic(t) or t), key=len) for t in (node.begin, node.end))
+    if after > 1:
+        first = f"(after the strips of {after} from {first})"
     return f"{node.var} = {first}..{last}" + (f" step {node.step}" if node.step != 1 else "")
 
 
@@ -236,7 +241,7 @@ class _StateDot:
             kind = "parallel map" if node.schedule == "parallel" else "sequential map"
             if node.plan is not None:
                 kind += " (omp parallel for)"
-            label = f"{guard}{kind} {map_label(node)}"
+            label = f"{guard}{kind} {map_label(node, strips_before(g, node_id))}"
             lines = self.lines
             lines.append(f"{indent}subgraph {_cluster(self.gi, node_id)} {{ label={_q(label)}; style=rounded;")
             lines.append(f"{indent}  {self._id(node_id)} [shape=invtrapezium, label=\"in\"];")

@@ -263,6 +263,15 @@ def scope_descendants(g, node_id: str) -> list[str]:
     return out
 
 
+def strips_before(g, node_id: str) -> int:
+    """The step of the unrolled map whose remainder this map is (unroll-and-jam's copy
+    `<main>.<var>_rest`, transform/unroll.py, which keeps its main map's bounds but runs after
+    the main map's whole strips), 1 for any other map."""
+    rest = f".{g.nodes[node_id]['node'].var}_rest"
+    main = g.nodes.get(node_id.replace(rest, "", 1)) if rest in node_id else None
+    return main["node"].step if main is not None and main["node"].step > 1 else 1
+
+
 def scope_parent(g, node_id: str) -> str | None:
     for u, _, d in g.in_edges(node_id, data=True):
         if isinstance(d["edge"], Scope):

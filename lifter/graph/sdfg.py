@@ -3,8 +3,8 @@
 The file is the JSON that DaCe's `SDFG.from_json` reads (checked against DaCe 1.0.2 by
 tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift's graph:
 
-- the input file is one SDFG; the control blocks of every lifted region (graph/control.py), in
-  textual order, are its blocks, joined by unconditional interstate edges;
+- a function is one SDFG (`function_sdfgs`); the control blocks of each of its lifted regions
+  (graph/control.py), in textual order, are its blocks, joined by unconditional interstate edges;
 - lift's control layer maps one to one: a `LoopRegion` becomes DaCe's `LoopRegion` (init,
   condition and update on its variable) holding its blocks, a `ConditionalRegion` DaCe's
   `ConditionalBlock` with one `ControlFlowRegion` per branch (the then-branch's condition in
@@ -17,7 +17,11 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
   the scope, one for writes after it);
 - every tasklet memlet becomes a memlet path from the read access node through the entries of
   its enclosing maps (each carrying that map's range of the container) to the tasklet, and back
-  out through the exits to the write access node; `wcr` becomes DaCe's reduction lambda.
+  out through the exits to the write access node; `wcr` becomes DaCe's reduction lambda;
+- a container private to a map (declared in its body, or in the map's `private`) is a transient
+  of its own whose access nodes sit inside that map's scope, the paths starting and ending there:
+  DaCe allocates it per iteration, where one shared container would be a race between the
+  parallel iterations.
 
 DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (division, modulo,
 conditionals) are replaced by the container's whole extent, which is what lift's memlets
@@ -35,7 +39,7 @@ from lifter.graph.sdfg_tasklet import tasklet_code
 from lifter.graph.symbolic import c_to_symbolic
 from lifter.graph.control import contained, transitions
 from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
-                                scope_children)
+                                scope_children, strips_before)
 
 DACE_VERSION = "1.0.2"
 _PLAIN = re.compile(r"^[\w\s+\-*(),]*$")
@@ -123,7 +127,9 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
         blocks += region_blocks
     if not blocks:
         blocks = [_state("empty", [], [])]
-    free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - sdfg.bound
+    # a map variable is defined by its map, but a loop region's variable is assigned like an interstate
+    # symbol, and DaCe declares it only if it is one (else each loop it heads declares it anew: `auto j`)
+    free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - (sdfg.bound - sdfg.loop_variables)
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
     return {
         "type": "SDFG",
@@ -168,7 +174,8 @@ class _Sdfg:
     def __init__(self, graphs: list[nx.MultiDiGraph]):
         self.arrays: dict[str, dict] = {}
         self.symbols: set[str] = set()
-        self.bound: set[str] = set()  # map and loop variables: defined by their scope, no SDFG symbols
+        self.bound: set[str] = set()  # map variables: defined by their scope, no SDFG symbols
+        self.loop_variables: set[str] = set()  # loop regions' variables: SDFG symbols
         self.written = {(g.graph["name"], d["edge"].container) for g in graphs for u, _, d in g.edges(data=True)
                         if isinstance(d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
         self.symbol_types: dict[str, str] = {}
@@ -265,10 +272,13 @@ class _Sdfg:
         cfg_id = self.cfg_count
         v = m.var
         self.symbols.add(v)  # DaCe's loop regions assign their variable like an interstate edge: a symbol
+        self.loop_variables.add(v)
         loop = g.nodes[m.map]["node"]
         begin = self.expr(m.begin) or self.expr(f"{identifier(m.map)}_begin", symbol=True)
         end = self.expr(m.end) or self.expr(f"{identifier(m.map)}_end", symbol=True)
         compare, sign = (">=", "-") if m.decreasing else ("<=", "+")
+        if m.decreasing:  # begin and end are the low and high bounds: it starts at the high one
+            begin, end = end, begin
         body, edges = self.control_blocks(g, contained(g, block))
         return {
             "type": "LoopRegion",
@@ -310,6 +320,11 @@ class _Sdfg:
         return {"string_data": text, "language": "CPP"}
 
 
+def _exact(memlet: Memlet) -> Memlet:
+    """A tasklet's memlet of one access, which its code reads or writes exactly once."""
+    return Memlet(memlet.container, memlet.subset, "1", memlet.wcr, False, memlet.text)
+
+
 class _StateBuilder:
     """The dataflow of one state: a map (with everything inside it) or a single tasklet."""
 
@@ -320,6 +335,16 @@ class _StateBuilder:
         self.access: dict[tuple[str, bool], int] = {}
         self.map_ids: dict[str, tuple[int, int]] = {}  # map -> (entry, exit) node index
         self.connected: set[tuple[int, str]] = set()  # (map entry or exit, container) already fed
+        # Containers private to a map (declared in its body, or OpenMP-private): per map, container ->
+        # the transient that holds them there, whose access nodes sit inside the map's scope, so DaCe
+        # allocates one per iteration; `versions` is the access node holding each one's current
+        # value, `pending` the one its children being built write into.
+        self.private: dict[str, dict[str, str]] = {}
+        self.versions: dict[tuple[str, str], int] = {}
+        self.pending: dict[tuple[str, str], int] = {}
+        self.first_last: dict[str, tuple[int, int]] = {}  # child -> its first and last node (ordering)
+        self.gates: dict[str, int] = {}  # map -> the access node its next child starts after
+        self.readers: dict[str, list[int]] = {}  # map -> its tasklets since the last gate (_after_child)
 
     def build(self, root: str, label: str) -> dict:
         self._scope(root, None)
@@ -348,9 +373,17 @@ class _StateBuilder:
             self.nodes[entry]["scope_exit"] = str(exit_)
             self.nodes[exit_]["scope_entry"], self.nodes[exit_]["scope_exit"] = str(entry), str(exit_)
             self.map_ids[node_id] = (entry, exit_)
+            self.first_last[node_id] = (entry, exit_)
+            self.private[node_id] = self._private(node_id, node)
             children = scope_children(self.g, node_id)
             for child in children:
+                gate = self.gates.get(node_id)
                 self._scope(child, enclosing + [node_id])
+                if self.private[node_id]:
+                    self._after_child(node_id, gate, child)
+            for key, node_index in self.versions.items():  # a last value nobody reads: into the exit
+                if key[0] == node_id and not any(e["src"] == str(node_index) for e in self.edges):
+                    self._edge(node_index, None, exit_, None, None)
             if not children:
                 self._edge(entry, None, exit_, None, None)
             if parent is not None:
@@ -360,6 +393,88 @@ class _StateBuilder:
                     self._edge(exit_, None, parent[1], None, None)
         elif isinstance(node, Tasklet):
             self._tasklet(node_id, node, enclosing, parent)
+
+    def _private(self, node_id: str, node: MapScope) -> dict[str, str]:
+        """The containers private to a map, each with the name of its own transient there."""
+        private = {}
+        for key, c in self.g.graph["region"].containers.items():
+            if (self.g.graph["name"], key) not in self.sdfg.names:
+                continue  # not in the graph (a container of an inner region)
+            mine = c.declared_in in (node_id, node.origin) or c.name in node.private
+            if mine and c.name not in node.lastprivate and self._name(key) in self.sdfg.arrays:
+                name = f"{self._name(key)}_{identifier(node_id)}"
+                self.sdfg.arrays[name] = {**self.sdfg.arrays[self._name(key)]}
+                self.sdfg.arrays[name]["attributes"] = {**self.sdfg.arrays[name]["attributes"], "transient": True}
+                private[key] = name
+        return private
+
+    def _after_child(self, map_id: str, gate: int | None, child: str) -> None:
+        """A map with private containers runs its children in textual order (they share those
+        containers through access nodes, not through the map's connectors, so nothing else orders
+        them): each child starts after the gate, an access node of the first private container
+        the previous child led into (DaCe lets a scope's node reach a sibling only through data);
+        what a child wrote is the value the next ones read. A tasklet that writes none of them
+        cannot lead into a gate (DaCe's code generator copies no empty memlet out of a tasklet):
+        the next child writing one is ordered after it by such an edge all the same, so that DaCe
+        refuses to compile it rather than run the write first."""
+        first, last = self.first_last[child]
+        if gate is not None and not any(e["src"] == str(gate) and e["dst"] == str(first) for e in self.edges):
+            self._edge(gate, None, first, None, None)
+        written = [k for k in self.pending if k[0] == map_id]
+        for key in written:
+            for reader in self.readers.pop(map_id, []):
+                self._edge(reader, None, self.pending[key], None, None)
+            self.versions[key] = self.pending.pop(key)
+        if written:  # the child's data already leads into it
+            self.gates[map_id] = self.versions[written[0]]
+        elif first == last:  # a tasklet
+            self.readers.setdefault(map_id, []).append(first)
+        else:
+            key = (map_id, next(iter(self.private[map_id])))
+            self.versions[key] = self._add("AccessNode", self.private[map_id][key[1]],
+                                           {"data": self.private[map_id][key[1]]}, self.map_ids[map_id])
+            self._edge(last, None, self.versions[key], None, None)
+            self.gates[map_id] = self.versions[key]
+
+    def _retested(self, node_id: str, node: Tasklet) -> bool:
+        """Whether a statement under one of this one's `if`s writes what that `if` tests: C tests it
+        once, a tasklet would test it again after the write (`if (x[i] < best) { best = x[i]; idx = i; }`),
+        so the statement keeps its C text."""
+        for other_id, d in self.g.nodes(data=True):
+            other = d["node"]
+            if other_id == node_id or not isinstance(other, Tasklet):
+                continue
+            tests = [c.text for c in node.conditions if c.if_id in {o.if_id for o in other.conditions}]
+            written = {self.g.nodes[v]["node"].name for _, v, e in self.g.out_edges(other_id, data=True)
+                       if isinstance(e["edge"], Memlet)}
+            if any(re.search(rf"\b{re.escape(name)}\b", text) for name in written for text in tests):
+                return True
+        return False
+
+    def _private_names(self, code: str, enclosing: list[str]) -> str:
+        """C text that names containers directly (DaCe declares each descriptor under its name): a
+        container private to an enclosing map by the name of its transient there."""
+        containers = self.g.graph["region"].containers
+        for map_id in reversed(enclosing):  # innermost first: its own copy wins (`s_R0_L1` is no `s` any more)
+            for key, name in self.private.get(map_id, {}).items():
+                code = re.sub(rf"\b{re.escape(containers[key].name)}\b", name, code)
+        return code
+
+    def _private_node(self, enclosing: list[str], container: str, is_write: bool) -> tuple[int, int] | None:
+        """For a container private to one of the enclosing maps: (index in `enclosing` of the innermost
+        such map, the access node inside its scope to read from or write to), else None."""
+        for p in range(len(enclosing) - 1, -1, -1):
+            name = self.private.get(enclosing[p], {}).get(container)
+            if name is None:
+                continue
+            key, scope = (enclosing[p], container), self.map_ids[enclosing[p]]
+            table = self.pending if is_write else self.versions
+            if key not in table:
+                table[key] = self._add("AccessNode", name, {"data": name}, scope)
+                if not is_write:  # read before any write in the map: fed from the entry, for the scope's shape
+                    self._edge(scope[0], None, table[key], None, None)
+            return p, table[key]
+        return None
 
     def _map_range(self, node_id: str, node: MapScope) -> tuple[str, str, str]:
         """First, last and step of a map as DaCe reads them (the last inclusive, DaCe's too).
@@ -372,39 +487,43 @@ class _StateBuilder:
         begin = self.sdfg.expr(node.begin) or self.sdfg.expr(f"{identifier(node_id)}_begin", symbol=True)
         end = self.sdfg.expr(node.end) or self.sdfg.expr(f"{identifier(node_id)}_end", symbol=True)
         step = node.step
-        if node.decreasing:  # unroll-and-jam only rewrites increasing loops
-            return begin, end, f"-{step}"
+        if node.decreasing:  # unroll-and-jam only rewrites increasing loops; from the high bound down
+            return end, begin, f"-{step}"
         if node.step > 1 and not node.tile:
             end = f"({end}) - {node.step - 1}"
-        rest = f".{node.var}_rest"
-        main = self.g.nodes.get(node_id.replace(rest, "", 1)) if rest in node_id else None
-        if main is not None and main["node"].step > 1:
-            u = main["node"].step
+        u = strips_before(self.g, node_id)
+        if u > 1:
             begin = f"({begin}) + int_floor(({end}) - ({begin}) + 1, {u}) * {u}"
-        if node.decreasing:
-            return begin, end, f"-{step}"
         return begin, end, str(step)
 
     def _tasklet(self, node_id: str, node: Tasklet, enclosing: list[str], parent) -> None:
         # integer scalars the region only reads are symbols: the tasklet reads them by name
-        reads = [e for _, _, d in self.g.in_edges(node_id, data=True)
-                 if isinstance(e := d["edge"], Memlet) and self._name(e.container) in self.sdfg.arrays]
+        memlets = [e for _, _, d in self.g.in_edges(node_id, data=True) if isinstance(e := d["edge"], Memlet)]
+        reads = [e for e in memlets if self._name(e.container) in self.sdfg.arrays]
+        self.sdfg.symbols.update(self._name(e.container) for e in memlets if e not in reads)
         writes = [e for _, _, d in self.g.out_edges(node_id, data=True) if isinstance(e := d["edge"], Memlet)]
-        code = tasklet_code(node.code, [r.text for r in reads], writes[0].text, writes[0].wcr) \
-            if len(writes) == 1 and node.opaque_reason is None and writes[0].text else None
-        if code is not None:
+        conditions = [c.text for c in node.conditions]
+        if conditions and writes:  # the old value, kept where the conditions fail
+            reads.append(Memlet(writes[0].container, writes[0].subset, "1", text=writes[0].text))
+        code = tasklet_code(node.code, [r.text for r in reads], writes[0].text, writes[0].wcr, conditions) \
+            if len(writes) == 1 and node.opaque_reason is None and writes[0].text \
+            and not self._retested(node_id, node) else None
+        if code is not None:  # one element in, one out: exact memlets (a dynamic output is a pointer in DaCe)
             by_text = {r.text: r for r in reversed(reads)}
-            memlets = [(c, by_text[text], False, None) for c, text in code.inputs.items()]
-            memlets.append((code.output, writes[0], True, code.wcr))
+            memlets = [(c, _exact(by_text[text]), False, None) for c, text in code.inputs.items()]
+            memlets.append((code.output, _exact(writes[0]), True, code.wcr))
             text = {"string_data": code.code, "language": "CPP"}
         else:  # not one assignment: the C statement as it is, over its containers' connectors
             memlets = [(f"__in{k}", r, False, None) for k, r in enumerate(reads)]
             memlets += [(f"__out{k}", w, True, w.wcr) for k, w in enumerate(writes)]
-            text = {"string_data": node.code, "language": "CPP"}
+            guard = "".join(f"if ({c}) " for c in conditions)
+            code_text = self._private_names(node.code, enclosing)
+            text = {"string_data": f"{guard}{{ {code_text} }}" if guard else code_text, "language": "CPP"}
         inputs = {c: None for c, _, w, _ in memlets if not w}
         outputs = {c: None for c, _, w, _ in memlets if w}
         attributes = {"label": identifier(node_id), "code": text, "in_connectors": inputs, "out_connectors": outputs}
         t = self._add("Tasklet", node.code.split("\n")[0][:60], attributes, parent)
+        self.first_last[node_id] = (t, t)
         for connector, memlet, is_write, wcr in memlets:
             self._path(t, connector, memlet, is_write, wcr, enclosing)
         if parent is not None and not inputs:
@@ -416,10 +535,18 @@ class _StateBuilder:
               enclosing: list[str]) -> None:
         """Access node -> map entries (outermost first) -> tasklet, or the mirror image for a write."""
         container = memlet.container
-        name = self._name(container)
-        inner = self._memlet(container, memlet, wcr)
+        private = self._private_node(enclosing, container, is_write)
+        top = None
+        if private is not None:  # the path starts (or ends) at the access node inside the private scope
+            p, top = private
+            name = self.nodes[top]["label"]
+            enclosing = enclosing[p + 1:]
+        else:
+            name = self._name(container)
+        inner = self._memlet(container, memlet, wcr, name)
         if not enclosing:
-            self._connect(self._access(container, is_write), tasklet, connector, inner, is_write)
+            outer = top if top is not None else self._access(container, is_write)
+            self._connect(outer, tasklet, connector, inner, is_write)
             return
         side = 1 if is_write else 0
         innermost = self.map_ids[enclosing[-1]][side]
@@ -429,8 +556,11 @@ class _StateBuilder:
             if (node, container) in self.connected:
                 continue
             self.connected.add((node, container))
-            outer = self._access(container, is_write) if outer_map is None else self.map_ids[outer_map][side]
-            scope_memlet = self._map_memlet(map_id, container, is_write, wcr)
+            if outer_map is not None:
+                outer = self.map_ids[outer_map][side]
+            else:
+                outer = top if top is not None else self._access(container, is_write)
+            scope_memlet = self._map_memlet(map_id, container, is_write, wcr, name)
             self._add_connector(node, f"IN_{name}", "in_connectors")
             self._add_connector(node, f"OUT_{name}", "out_connectors")
             if is_write:
@@ -458,19 +588,19 @@ class _StateBuilder:
     def _add_connector(self, node: int, connector: str, kind: str) -> None:
         self.nodes[node]["attributes"][kind][connector] = None
 
-    def _map_memlet(self, map_id: str, container: str, is_write: bool, wcr: str | None) -> dict:
+    def _map_memlet(self, map_id: str, container: str, is_write: bool, wcr: str | None, name: str) -> dict:
         """The range all iterations of a map move; the whole extent where lift has none."""
         ends = self.g.out_edges(map_id, data=True) if is_write else self.g.in_edges(map_id, data=True)
         for u, v, d in ends:
             e = d["edge"]
             if isinstance(e, Memlet) and (v if is_write else u) == data_id(container):
-                return self._memlet(container, e, wcr)
-        return self._memlet(container, Memlet(container, [], "?", dynamic=True), wcr)
+                return self._memlet(container, e, wcr, name)
+        return self._memlet(container, Memlet(container, [], "?", dynamic=True), wcr, name)
 
-    def _memlet(self, container: str, memlet: Memlet, wcr: str | None) -> dict:
+    def _memlet(self, container: str, memlet: Memlet, wcr: str | None, name: str) -> dict:
         volume = self.sdfg.expr(memlet.volume)
         subset = self.sdfg.subset(self.g.graph["name"], container, memlet.subset)
-        attributes = {"data": self._name(container), "subset": _range(subset),
+        attributes = {"data": name, "subset": _range(subset),
                       "volume": volume or "1", "dynamic": memlet.dynamic or volume is None}
         if wcr in _WCR:
             attributes["wcr"] = f"lambda a, b: {_WCR[wcr]}"

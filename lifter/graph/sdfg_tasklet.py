@@ -12,12 +12,20 @@ A reduction (the write's `wcr`) leaves the old value out: `s += e` and `s = s + 
 `+`). A statement whose shape is not `access op= expression` (an opaque one, several
 statements, a call with side effects on its own) has no such form: `None`, and the exporter
 keeps the C text.
+
+A statement under `if`s inside its map (the tasklet's `conditions`) writes its element always,
+the old value where the conditions fail: `if (c) p[i] = e` becomes `__out = (c) ? (e) : (__in0);`
+with `__in0` bound to `p[i]`, so DaCe's memlet moves exactly one element and the map stays free
+of control flow (lift only parallelizes such a map when no other iteration writes that element).
+A reduction under conditions adds the operator's identity instead (`s += e` under `c` becomes
+`__out = (c) ? (e) : 0;`); `min` and `max` have none of every type: `None`.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
+_IDENTITY = {"+": "0", "-": "0", "*": "1", "|": "0", "^": "0", "||": "0", "&&": "1"}
 _ASSIGN = re.compile(r"\s*(\+|-|\*|/|%|&|\||\^|<<|>>)?=(?!=)\s*(.*)$", re.S)
 
 
@@ -35,8 +43,10 @@ def _pattern(text: str) -> re.Pattern:
                                                           text[-1:] == "_" else r"(?!\[)"))
 
 
-def tasklet_code(code: str, reads: list[str], write: str, wcr: str | None) -> TaskletCode | None:
-    """The statement over connectors, or None where it is not one assignment to `write`."""
+def tasklet_code(code: str, reads: list[str], write: str, wcr: str | None,
+                 conditions: list[str] = ()) -> TaskletCode | None:
+    """The statement over connectors, or None where it is not one assignment to `write`; under
+    `conditions` (C text, all must hold) `reads` must hold `write` too (the value kept otherwise)."""
     code = code.strip().rstrip(";")
     if not code.startswith(write) or ";" in code or "\n" in code:
         return None
@@ -55,6 +65,11 @@ def tasklet_code(code: str, reads: list[str], write: str, wcr: str | None) -> Ta
         value = f"-({value})" if op == "-" and wcr == "+" else value
     elif op is not None:
         value = f"{write} {op} ({value})"
+    if conditions:
+        if wcr is not None and wcr not in _IDENTITY:
+            return None
+        test = " && ".join(f"({c})" for c in conditions)
+        value = f"({test}) ? ({value}) : ({write if wcr is None else _IDENTITY[wcr]})"
     inputs = {}
     for text in sorted(set(reads), key=len, reverse=True):
         pattern = _pattern(text)

@@ -6,7 +6,8 @@ written. They are translated on the syntax tree: a cast is dropped (the bounds a
 either way), `a > b ? a : b` and its mirror images become `Max`/`Min`, `min`/`max` calls the
 same, and `/` becomes `int_floor`. Floor and C's truncation agree on the operands lift's bounds
 divide (tile and wave counters, which are never negative); a conditional that is not a min or
-max, a call, or any other operator leaves the bound untranslatable (None).
+max, a call, or any other operator leaves the bound untranslatable (None). Parentheses only where
+C's (and sympy's) precedence needs them: the text is also a picture's map label.
 """
 from __future__ import annotations
 
@@ -29,40 +30,85 @@ def c_to_symbolic(text: str) -> str | None:
         return None
     expr = tree.ext[0].body.block_items[0].rvalue
     try:
-        text = _translate(expr)
+        return _translate(expr)[0]
     except _Untranslatable:
         return None
-    return text[1:-1] if isinstance(expr, c_ast.BinaryOp) and expr.op in _ARITHMETIC else text
 
 
 class _Untranslatable(Exception):
     pass
 
 
-def _translate(e: c_ast.Node) -> str:
+_ATOM = ""  # the operator of a name, constant, call or parenthesized term
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "%": 2, _ATOM: 3}
+_REGROUPS = {("+", "+"), ("+", "-"), ("*", "*")}  # `a op (b op2 c)` is `a op b op2 c` (exact integers)
+
+
+def _operand(term: tuple[str, str], op: str, right: bool) -> str:
+    text, inner = term
+    tight = _PRECEDENCE[inner] < _PRECEDENCE[op] or right and _PRECEDENCE[inner] == _PRECEDENCE[op] \
+        and (op, inner) not in _REGROUPS
+    return f"({text})" if tight else text
+
+
+def _terms(e: c_ast.Node, sign: int, out: list[tuple[int, c_ast.Node]]) -> None:
+    """The signed terms of a chain of `+` and `-` (C's integers: regrouping is exact)."""
+    if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
+        _terms(e.left, sign, out)
+        _terms(e.right, sign if e.op == "+" else -sign, out)
+    elif isinstance(e, c_ast.Cast):
+        _terms(e.expr, sign, out)
+    else:
+        out.append((sign, e))
+
+
+def _sum(e: c_ast.BinaryOp) -> tuple[str, str]:
+    """A sum with its integer constants added up, last (`n - 2 - 1 + t + 31` is `n + t + 28`)."""
+    terms: list[tuple[int, c_ast.Node]] = []
+    _terms(e, 1, terms)
+    constant, text = 0, ""
+    for sign, term in terms:
+        value = _translate(term)
+        if value[1] == _ATOM and value[0].isdigit():
+            constant += sign * int(value[0])
+            continue
+        operand = _operand(value, "+" if sign > 0 or not text else "-", bool(text))
+        text = f"{text} {'+' if sign > 0 else '-'} {operand}" if text else (operand if sign > 0 else f"-{operand}")
+    if not text:
+        return str(constant), _ATOM
+    if constant:
+        text = f"{text} {'+' if constant > 0 else '-'} {abs(constant)}"
+    return text, "+" if len(terms) > 1 else _ATOM
+
+
+def _translate(e: c_ast.Node) -> tuple[str, str]:
+    """The text and its outermost operator (`_ATOM` for none)."""
     if isinstance(e, c_ast.ID):
-        return e.name
+        return e.name, _ATOM
     if isinstance(e, c_ast.Constant) and e.type in ("int", "long int", "long long int", "unsigned int",
                                                     "unsigned long int"):
-        return e.value.rstrip("uUlL")
+        return e.value.rstrip("uUlL"), _ATOM
     if isinstance(e, c_ast.Cast):
         return _translate(e.expr)
     if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+"):
-        return f"{e.op}({_translate(e.expr)})"
+        return f"{e.op}({_translate(e.expr)[0]})", _ATOM
+    if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-"):
+        return _sum(e)
     if isinstance(e, c_ast.BinaryOp) and e.op in _ARITHMETIC:
-        return f"({_translate(e.left)} {e.op} {_translate(e.right)})"
+        left, right = _translate(e.left), _translate(e.right)
+        return f"{_operand(left, e.op, False)} {e.op} {_operand(right, e.op, True)}", e.op
     if isinstance(e, c_ast.BinaryOp) and e.op == "/":
-        return f"int_floor({_translate(e.left)}, {_translate(e.right)})"
+        return f"int_floor({_translate(e.left)[0]}, {_translate(e.right)[0]})", _ATOM
     if isinstance(e, c_ast.TernaryOp) and isinstance(e.cond, c_ast.BinaryOp) and e.cond.op in _COMPARE:
-        left, right = _translate(e.cond.left), _translate(e.cond.right)
-        yes, no = _translate(e.iftrue), _translate(e.iffalse)
+        left, right = _translate(e.cond.left)[0], _translate(e.cond.right)[0]
+        yes, no = _translate(e.iftrue)[0], _translate(e.iffalse)[0]
         function = _COMPARE[e.cond.op]
         if (yes, no) == (left, right):
-            return f"{function}({yes}, {no})"
+            return f"{function}({yes}, {no})", _ATOM
         if (yes, no) == (right, left):
-            return f"{'Min' if function == 'Max' else 'Max'}({yes}, {no})"
+            return f"{'Min' if function == 'Max' else 'Max'}({yes}, {no})", _ATOM
     if isinstance(e, c_ast.FuncCall) and isinstance(e.name, c_ast.ID) and e.name.name in ("min", "max") \
             and e.args is not None and len(e.args.exprs) == 2:
-        a, b = (_translate(x) for x in e.args.exprs)
-        return f"{e.name.name.capitalize()}({a}, {b})"
+        a, b = (_translate(x)[0] for x in e.args.exprs)
+        return f"{e.name.name.capitalize()}({a}, {b})", _ATOM
     raise _Untranslatable

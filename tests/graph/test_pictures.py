@@ -41,6 +41,8 @@ def seidel() -> str:
 def test_tiled_gemm_labels_steps_copies_and_ranges(gemm):
     assert 'label="parallel map (omp parallel for) i_t = 0..ni - 1 step 64"' in gemm
     assert 'parallel map i = i_t..min(i_t + 63, ni - 1) step 2"' in gemm
+    # its remainder does not claim the main map's first index
+    assert 'parallel map i = (after the strips of 2 from i_t)..min(i_t + 63, ni - 1)"' in gemm
     assert "(x8: unrolled copies)" in gemm and "legend" in gemm
     edges = _edges(gemm)
     # the untiled j map inside i reads row i only (lift's own memlet says the whole matrix)
