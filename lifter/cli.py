@@ -20,7 +20,7 @@ import click
 
 from lifter.version import __version__
 from lifter import batch
-from lifter.cli_help import GroupedCommand, usage_error
+from lifter.cli_help import CompilerChoice, GroupedCommand, usage_error
 from lifter.files import write_atomically  # noqa: F401  (part of this module's interface)
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.display import COLOR_CHOICES, SourceLines, render, use_color
@@ -38,7 +38,8 @@ _OPT_FLAG = re.compile(r"^-O([0-9s]|fast|z|g)?$")
 # cc flags taking a directory or a language, joined (-isystemDIR) or apart (-isystem DIR).
 _SPACED = {"-isystem": "--isystem", "-iquote": "--iquote", "-idirafter": "--idirafter", "-x": "--language"}
 _JOINED = re.compile(r"^(-isystem|-iquote|-idirafter|-x)(.+)$")
-_RPASS = re.compile(r"^-Rpass(-missed|-analysis)?=(.*)$")
+# -Rpass alone, as in clang, selects the remarks of every pass (the empty regex matches all).
+_RPASS = re.compile(r"^-Rpass(-missed|-analysis)?(?:=(.*))?$")
 _COLOR_FLAG = re.compile(r"^-f(no-)?diagnostics-colou?r(?:=(.*))?$")
 
 
@@ -61,7 +62,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
             out += [_SPACED[m[1]], m[2]]
         elif _RPASS.match(arg):
             m = _RPASS.match(arg)
-            out += [f"--rpass{m[1] or ''}", m[2]]
+            out += [f"--rpass{m[1] or ''}", m[2] or ""]
         elif arg.startswith("-fopt-info"):
             out += ["--opt-info", arg]
         elif _COLOR_FLAG.match(arg):
@@ -110,7 +111,7 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("-o", "output", metavar="FILE", help="Output file (default, or '-': stdout).")
 @click.option("-d", "--output-dir", "outdir", metavar="OUTDIR",
               help="Lift every INPUT into OUTDIR.")
-@click.option("--target", type=click.Choice(["openmp", "cuda", "mpi"]),
+@click.option("--target", type=CompilerChoice(["openmp", "cuda", "mpi"], "--target"),
               help="Code to emit (default: from -o's extension).")
 @click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="Add DIR to the include search path.")
 @click.option("--isystem", "-isystem", "system_dirs", multiple=True, metavar="DIR",
@@ -124,8 +125,8 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("--include", "-include", "forced_includes", multiple=True, metavar="FILE",
               help="Include FILE before the input.")
 @click.option("--std", "-std", "std", default="c11",
-              type=click.Choice(["c89", "c90", "c99", "c11", "c17", "c18", "c2x", "c23",
-                                 "gnu89", "gnu90", "gnu99", "gnu11", "gnu17", "gnu18", "gnu2x", "gnu23"]),
+              type=CompilerChoice(["c89", "c90", "c99", "c11", "c17", "c18", "c2x", "c23", "gnu89", "gnu90",
+                                   "gnu99", "gnu11", "gnu17", "gnu18", "gnu2x", "gnu23"], "-std="),
               help="C standard, c89 to c23, gnu89 to gnu23 (c11).")
 @click.option("--language", "-x", "language", metavar="c", help="The inputs are C (the only language).")
 @click.option("-E", "preprocess_only", is_flag=True, help="Only preprocess, as cc -E does.")
@@ -149,7 +150,8 @@ def _same_file(a: str, b: str) -> bool:
               help="Remarks of the analysis.")
 @click.option("--opt-info", "opt_info", multiple=True, metavar="FLAG",
               help="Remarks as gcc prints them.")
-@click.option("--diagnostics-color", "color", type=click.Choice(COLOR_CHOICES), default="auto",
+@click.option("--diagnostics-color", "color", type=CompilerChoice(COLOR_CHOICES, "-fdiagnostics-color="),
+              default="auto",
               help="Colour: auto, always, never.")
 @click.option("--emit-graph", "graph_path", metavar="FILE",
               help="Write the graphs (.dot .json .svg .sdfg).")
@@ -444,7 +446,7 @@ def main(argv: list[str] | None = None) -> None:
         code = lift.main(args=args, prog_name="lift", standalone_mode=False)
         sys.exit(code or 0)
     except click.ClickException as exc:
-        _echo_err(usage_error(exc))
+        _echo_err(usage_error(exc, lift))
         sys.exit(1)
     except click.Abort:
         click.echo("lift: interrupted", err=True)
