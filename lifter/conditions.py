@@ -94,16 +94,14 @@ def _truth(value: int | None) -> int | None:
 def _polynomial(node: c_ast.Node) -> c_ast.Node:
     """A sum of products rewritten with its constants folded and its like terms combined, in the
     order the terms first appear (positive ones first, the constant last): `m - 2 + 1 + n + 1`
-    is `m + n`, `m - 1 + (m - 1 + 1)` is `2 * m - 1`, `n * (n * 2)` is `2 * n * n`."""
-    terms: dict[tuple[str, ...], list] = {}
-    for coefficient, factors in _terms(node, 1):
-        key = tuple(sorted(_text(f) for f in factors))
-        if key in terms:
-            terms[key][0] += coefficient
-        else:
-            terms[key] = [coefficient, factors]
+    is `m + n`, `m - 1 + (m - 1 + 1)` is `2 * m - 1`, `n * (n * 2)` is `2 * n * n`. A constant
+    times a sum is multiplied out only where that leaves fewer terms: `2 * (n - 2) + n - 2` is
+    `3 * n - 6`, `2 * (n - 1)` stays."""
+    kept, expanded = _combined(_terms(node, 1, False)), _combined(_terms(node, 1, True))
+    terms = expanded if _count(expanded) < _count(kept) else kept
     constant = terms.pop((), [0, []])[0]
-    ordered = sorted((t for t in terms.values() if t[0]), key=lambda t: t[0] < 0)
+    ordered = [t for t in terms.values() if t[0]]
+    ordered.sort(key=lambda t: t[0] < 0)
     if ordered and ordered[0][0] < 0 < constant:
         ordered.insert(0, [constant, []])  # `1 - n`, not `-n + 1`
     else:
@@ -121,13 +119,32 @@ def _polynomial(node: c_ast.Node) -> c_ast.Node:
     return out
 
 
-def _terms(node: c_ast.Node, sign: int) -> list[tuple[int, list[c_ast.Node]]]:
-    """The terms of a sum, each as (coefficient, factors that are not constants)."""
+def _combined(terms: list[tuple[int, list[c_ast.Node]]]) -> dict[tuple[str, ...], list]:
+    """Terms with the same factors (in any order) added up: factors' text -> [coefficient, factors]."""
+    out: dict[tuple[str, ...], list] = {}
+    for coefficient, factors in terms:
+        key = tuple(sorted(_text(f) for f in factors))
+        if key in out:
+            out[key][0] += coefficient
+        else:
+            out[key] = [coefficient, factors]
+    return out
+
+
+def _count(terms: dict[tuple[str, ...], list]) -> int:
+    return sum(1 for coefficient, _ in terms.values() if coefficient)
+
+
+def _terms(node: c_ast.Node, sign: int, expand: bool) -> list[tuple[int, list[c_ast.Node]]]:
+    """The terms of a sum, each as (coefficient, factors that are not constants); with `expand`,
+    a constant times a sum counts as that sum's terms."""
     if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
-        return _terms(node.left, sign) + _terms(node.right, sign if node.op == "+" else -sign)
+        return _terms(node.left, sign, expand) + _terms(node.right, sign if node.op == "+" else -sign, expand)
     if isinstance(node, c_ast.UnaryOp) and node.op == "-":
-        return _terms(node.expr, -sign)
+        return _terms(node.expr, -sign, expand)
     coefficient, factors = _factors(node)
+    if expand and len(factors) == 1 and isinstance(factors[0], c_ast.BinaryOp) and factors[0].op in ("+", "-"):
+        return _terms(factors[0], sign * coefficient, expand)
     return [(sign * coefficient, factors)]
 
 

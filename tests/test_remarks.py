@@ -158,6 +158,8 @@ def test_may_dependence_said_as_may(kernel):
     ("(1L - (long)n) * (1) > 0L", "1 - n > 0"),
     ("100L * (((99L) - (0L) + 1) * (1)) > 40000L", "0"),  # a test of constants: never true
     ("1 && (long)n > 5L", "n > 5"),
+    ("(long)n * (2L * ((long)n - 2L) + (long)n - 2L) > 40000L", "n * (3 * n - 6) > 40000"),  # blur_pipeline.c
+    ("2L * ((long)n - 1L) > 40000L", "2 * (n - 1) > 40000"),  # multiplied out only when it makes fewer terms
     ("(size_t)n > 3 +", "(size_t)n > 3 +"),  # not C: shown as it is
 ])
 def test_conditions_in_the_users_names(generated, shown):
