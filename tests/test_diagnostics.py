@@ -103,6 +103,41 @@ def test_unsupported_extension_in_a_macro_is_named(in_dir):
     assert "in.c:5:9: note: in expansion of macro 'MAX'" in lines
 
 
+GNU_LABEL = "int f(int n)\n{\n    __label__ out;\n    if (n)\n        goto out;\nout:\n    return n;\n}\n"
+GNU_CASE_RANGE = "int f(int n)\n{\n    switch (n) {\n    case 1 ... 3:\n        return 1;\n    }\n    return 0;\n}\n"
+GNU_LABEL_VALUE = "int f(int n)\n{\n    void *p = &&done;\n    goto *p;\ndone:\n    return n;\n}\n"
+
+
+@pytest.mark.parametrize("text", [GNU_LABEL, GNU_CASE_RANGE])
+def test_unsupported_extension_at_gccs_place(in_dir, text):
+    """gcc -pedantic names the GNU extension where it is (`ISO C forbids label declarations`,
+    `range expressions in switch statements are non-standard`): lift refuses it at the same place,
+    with the same caret and range, and says it is not supported."""
+    path = in_dir(text)
+    theirs = gcc_lines(path, "-pedantic", "-std=c11")
+    assert "[-Wpedantic]" in theirs[0]
+    r = lift(path)
+    ours = r.stderr.splitlines()
+    assert r.code == 1 and ours[0].split(" error: ")[0] == theirs[0].split(" warning: ")[0]
+    assert ours[0].endswith("are not supported") and ours[1:3] == theirs[1:3]
+
+
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_label_as_value_at_clangs_place(in_dir):
+    """clang -pedantic: `use of GNU address-of-label extension` at the `&&`; lift there too. A `&&`
+    between two operands is C and never taken for one."""
+    path = in_dir(GNU_LABEL_VALUE)
+    theirs = compiler(CLANG, "-pedantic", "-fsyntax-only", path).stderr.splitlines()
+    assert theirs[0].startswith("in.c:3:15: warning: use of GNU address-of-label extension")
+    ours = lift(path).stderr.splitlines()
+    assert ours[0] == "in.c:3:15: error: labels as values ('&&label', 'goto *p') are not supported"
+    assert ours[1:3] == [theirs[1], theirs[2] + "~~~~~"]
+    path = in_dir("int f(int a, int b)\n{\n    return a && b +;\n}\n")
+    first = lift(path).stderr.splitlines()[0]
+    assert first.startswith("in.c:3:20: error: ") and "labels" not in first
+    assert compiler(CLANG, "-fsyntax-only", path).stderr.startswith("in.c:3:20: error: ")
+
+
 @pytest.mark.skipif(CLANG is None, reason="needs clang")
 def test_nested_function_is_named_at_clangs_column(in_dir):
     path = in_dir(NESTED)

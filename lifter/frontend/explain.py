@@ -20,8 +20,11 @@ UNSUPPORTED = [
     (re.compile(r"\b(?:typeof|__typeof__|__typeof)\b"), "'typeof' (a GNU extension) is not supported"),
     (re.compile(r"\b__auto_type\b"), "'__auto_type' (a GNU extension) is not supported"),
     (re.compile(r"\b_Generic\b"), "'_Generic' selections are not supported"),
-    (re.compile(r"&&\s*[A-Za-z_]\w*|\bgoto\s*\*"), "labels as values ('&&label', 'goto *p') are not supported"),
-    (re.compile(r"\bcase\b[^:]*\.\.\."), "case ranges ('case 1 ... 5:') are not supported"),
+    # `&&label` only where an operand starts (`a && b` is C). A pattern's group `at` or `goto`, where
+    # it has one, is what the caret points at (gcc's and clang's places: see _span).
+    (re.compile(r"(?:^|[=(,{\[?:]|\breturn)\s*(?P<at>&&\s*[A-Za-z_]\w*)|(?P<goto>\bgoto\s*\*)"),
+     "labels as values ('&&label', 'goto *p') are not supported"),
+    (re.compile(r"(?P<at>\bcase\b)[^:]*\.\.\."), "case ranges ('case 1 ... 5:') are not supported"),
     (re.compile(r"\b__label__\b"), "local labels ('__label__') are not supported"),
     (re.compile(r"\b__builtin_types_compatible_p\b"), "'__builtin_types_compatible_p' is not supported"),
     (re.compile(r"\b__builtin_choose_expr\b"), "'__builtin_choose_expr' is not supported"),
@@ -56,11 +59,12 @@ def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError
             return located
     if d.column > len(line) + 1:  # inside an expansion lift could not place: no column rather than a wrong one
         d = Diagnostic(d.path, d.line, 0, "error", d.message)
-    why = _unsupported(line)
-    if token == "{" and not why and _NESTED_FUNCTION.match(line):
-        why = _NESTED_WHY
-    if why:
-        return LiftError(d.path, d.line, d.column, f"{d.message}: {why}")
+    construct = _unsupported_match(line)
+    if construct is not None:  # at the construct, as gcc -pedantic points at it ("ISO C forbids ...")
+        (first, end), why = construct
+        return LiftError(d.path, d.line, first + 1, why, ranges=((first + 1, end),))
+    if token == "{" and _NESTED_FUNCTION.match(line):
+        return LiftError(d.path, d.line, d.column, f"{d.message}: {_NESTED_WHY}")
     if token and before["what"] == "syntax error" and d.column and not line[:d.column - 1].strip() \
             and _STATEMENT_START.match(token) and token not in _NOT_AFTER_EXPRESSION:
         missing = _missing_semicolon(source, d.line, token)
@@ -69,8 +73,18 @@ def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError
     return LiftError(d.path, d.line, d.column, d.message, ranges=_token_range(d.column, token))
 
 
-def _unsupported(text: str) -> str:
-    return next((why for pattern, why in UNSUPPORTED if pattern.search(text)), "")
+def _unsupported_match(text: str, start: int = 0) -> tuple[tuple[int, int], str] | None:
+    """The first unsupported construct in `text` (from `start`) and why it is refused."""
+    found = [(m, why) for m, why in ((p.search(text, start), why) for p, why in UNSUPPORTED) if m]
+    if not found:
+        return None
+    m, why = min(found, key=lambda f: _span(f[0])[0])
+    return _span(m), why
+
+
+def _span(m: re.Match) -> tuple[int, int]:
+    """Where a construct's match is: its named group where it has one that matched (`at`, `goto`)."""
+    return next((m.span(g) for g in m.re.groupindex if m[g] is not None), m.span())
 
 
 def _token_range(column: int, token: str) -> tuple[tuple[int, int], ...]:
@@ -139,9 +153,11 @@ def _in_macro(d: Diagnostic, line: str, token: str, source: SourceFile, headers:
     column = at + 1 if at >= 0 else len(text) - len(text[body:].lstrip()) + 1
     note = Diagnostic(d.path, d.line, use.start() + 1, "note", f"in expansion of macro '{name}'",
                       _token_range(use.start() + 1, name))
-    why = _unsupported(text)
-    message = f"{d.message}: {why}" if why else d.message
-    return LiftError(path, def_line, column, message, ranges=_token_range(column, token) if at >= 0 else (),
+    construct = _unsupported_match(text, body)
+    if construct is not None:
+        (first, end), why = construct
+        return LiftError(path, def_line, first + 1, why, ranges=((first + 1, end),), notes=(note,))
+    return LiftError(path, def_line, column, d.message, ranges=_token_range(column, token) if at >= 0 else (),
                      notes=(note,))
 
 
