@@ -93,6 +93,18 @@ def test_error_in_macro_expansion_has_gccs_note(in_dir):
     assert ours[3:6] == theirs[note:note + 3]
 
 
+NESTED_MACROS = ("#define INNER(x) ((x) * )\n#define OUTER(x) INNER(x + 1)\nint f(int n)\n{\n    return OUTER(n);\n}\n")
+
+
+@pytest.mark.parametrize("text", [BAD_MACRO.replace("+ )", "+ * )"), NESTED_MACROS])
+def test_error_in_macro_expansion_exactly_as_gcc(in_dir, text):
+    """The token of the definition gcc points at, even where the definition has it several times
+    (`((x) + * )`: the third `)`), and one note per macro expanded, outermost last: all as gcc."""
+    path = in_dir(text)
+    r = lift(path)
+    assert r.code == 1 and r.stderr.splitlines() == gcc_lines(path)
+
+
 def test_unsupported_extension_in_a_macro_is_named(in_dir):
     path = in_dir(TYPEOF_MACRO)
     assert compiler("gcc", "-fsyntax-only", path).returncode == 0  # GNU C: gcc takes it, lift does not
