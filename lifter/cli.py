@@ -175,12 +175,13 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
          tile_sizes, report_path, html_path, remarks, rpass, rpass_missed, rpass_analysis, opt_info, color,
          graph_path, graph_function, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd, dep_file, dep_targets, dep_quoted,
          dep_phony):
-    """Lift sequential C loop nests into parallel OpenMP C or CUDA C.
+    """Lift sequential C loop nests into parallel OpenMP C, CUDA C or MPI C.
 
     \b
     Examples:
       lift stencil.c -o stencil_omp.c      OpenMP C for multicore CPUs
       lift stencil.c -o stencil.cu         CUDA C for NVIDIA GPUs
+      lift stencil.c -o stencil.mpi.c      MPI C for clusters
       lift -DN=1000 -I include k.c -o -    preprocess like cc, print the result
       lift src/ main.c -d out -j 4         a whole tree: out/src/..., out/main.c
       lift k.c -o k.lifted.c -MMD -MP      also write k.lifted.d for make

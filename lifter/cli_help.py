@@ -15,14 +15,15 @@ GROUPS = [
                                  "undefines", "forced_includes", "std", "language", "preprocess_only"]),
     ("Optimization", ["opt_level", "target", "no_tile", "no_fuse", "no_unroll", "assume_no_alias", "tile_sizes"]),
     ("Output and reports", ["output", "report_path", "html_path", "remarks", "rpass", "rpass_missed", "rpass_analysis",
-                            "opt_info", "color", "graph_path"]),
+                            "opt_info", "color", "graph_path", "graph_function"]),
     ("Batch and make", ["outdir", "jobs", "fail_fast", "quiet", "cache_dir", "no_cache", "dep_md", "dep_mmd",
                         "dep_file", "dep_targets", "dep_quoted", "dep_phony"]),
 ]
 
 
 # Options shown in their cc or clang spelling (the command line rewrites these into the long form).
-SPELLING = {"rpass": "-Rpass=REGEX", "rpass_missed": "-Rpass-missed=REGEX", "rpass_analysis": "-Rpass-analysis=REGEX",
+SPELLING = {"rpass": "-Rpass[=REGEX]", "rpass_missed": "-Rpass-missed[=REGEX]",
+            "rpass_analysis": "-Rpass-analysis[=REGEX]",
             "opt_info": "-fopt-info[-KIND][=FILE]", "color": "-fdiagnostics-color=WHEN", "std": "-std=STD",
             "opt_level": "-O0|-O1|-O2, --opt-level N", "language": "-x c", "system_dirs": "-isystem DIR",
             "quote_dirs": "-iquote DIR", "after_dirs": "-idirafter DIR", "forced_includes": "-include FILE",
