@@ -161,6 +161,41 @@ def test_nested_function_is_named_at_clangs_column(in_dir):
     assert first.startswith("in.c:3:20: error: ") and "nested function definitions (a GNU extension)" in first
 
 
+@pytest.mark.parametrize("text", [
+    "int f(int x)\n{\n    int y = x   +    ;\n    return y;\n}\n",  # the preprocessor makes the blanks one
+    "int f(int x)\n{\n    int y = x /* plus */ + /* nothing */;\n    return y;\n}\n",  # and comments a blank
+    "int f(int n)\n{\n    int \u00e9 = 3; return n +;\n}\n",  # and writes `é` as \\U000000e9
+    "int f(int n)\n{\n    int \\u00e9x = 3;\n    return \\u00e9x + n +;\n}\n",
+])
+def test_column_in_the_users_line_as_gcc(in_dir, text):
+    """The parser reads the preprocessed line; the column is the one of the same token in the
+    user's line, as gcc's (and the caret under it)."""
+    path = in_dir(text)
+    r = lift(path)
+    assert r.code == 1 and r.stderr.splitlines()[0].split(" error: ")[0] == gcc_lines(path)[0].split(" error: ")[0]
+    assert r.stderr.splitlines()[1:3] == gcc_lines(path)[1:3]
+
+
+@pytest.mark.parametrize("text", [
+    "int f(int n)\n{\n    for (int i = 0; i < n; i++\n        n++;\n    return n;\n}\n",
+    "int f(int n)\n{\n    if (n > (2\n        return 1;\n    return 0;\n}\n",
+])
+def test_missing_parenthesis_as_gcc(in_dir, text):
+    """A line that leaves a `(` open: gcc's "expected ')'", its fix-it, and the `(` marked."""
+    path = in_dir(text)
+    assert lift(path).stderr.splitlines() == gcc_lines(path)[:4]
+
+
+@pytest.mark.parametrize("text", [
+    'int f(void)\n{\n    const char *s = "abc;\n    return 0;\n}\n',
+    "int f(void)\n{\n    int c = 3 @ 4;\n    return c;\n}\n",
+])
+def test_lexer_errors_in_gccs_words(in_dir, text):
+    path = in_dir(text)
+    theirs = next(line for line in gcc_lines(path) if " error: " in line)
+    assert lift(path).stderr.splitlines()[0] == theirs.replace(" token", "")
+
+
 def test_tabs_are_expanded_as_gcc_does(in_dir):
     """The line and caret as gcc shows them (tabs to the next multiple of 8); the column counts
     characters, as everywhere in lift (gcc's -fdiagnostics-column-unit=byte -ftabstop=1)."""

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import re
 
+import dataclasses
+
 from lifter.diagnostics import Diagnostic, LiftError
+from lifter.frontend.parse import SyntaxFailure, mangle_extended_identifiers
 from lifter.frontend.source import SourceFile
 
 # C extensions the parser does not know: a syntax error on a line (or in a macro) that uses one says so.
@@ -43,6 +46,9 @@ _STATEMENT_START = re.compile(r"^(?:[A-Za-z_]\w*|\}|\*|\(|\+\+|--)$")
 # ... but not these: a syntax error before `else` or a do loop's `while` has other causes.
 _NOT_AFTER_EXPRESSION = {"else", "while"}
 _ENDS_EXPRESSION = re.compile(r"(?:[\w)\]'\"]|\+\+|--)$")
+# C tokens, as far as telling the parser's line and the user's apart needs (longest punctuators first).
+_C_TOKEN = re.compile(r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\.?\d(?:[eEpP][+-]|[\w.])*|(?:\\[uU]|[^\W\d])"""
+                      r"""(?:\\[uU]|\w)*|\.\.\.|<<=|>>=|->|\+\+|--|<<|>>|[<>=!*/%+\-&^|]=|&&|\|\||##|\S)""")
 
 
 def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError:
@@ -51,6 +57,8 @@ def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError
     if d.path != source.path or not d.line:
         return exc
     line = source.line_text(d.line)
+    if isinstance(exc, SyntaxFailure) and exc.parsed_line is not None and d.column:
+        d = dataclasses.replace(d, column=_user_column(line, exc.parsed_line, d.column) or d.column)
     before = _BEFORE.match(d.message)
     token = before["token"] if before else ""
     if token and d.column and not line[d.column - 1:].startswith(token):
@@ -73,6 +81,21 @@ def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError
     return LiftError(d.path, d.line, d.column, d.message, ranges=_token_range(d.column, token))
 
 
+def _user_column(line: str, parsed: str, column: int) -> int | None:
+    """The parser's `column` in its line `parsed` (as the preprocessor wrote it: runs of blanks
+    made one, comments replaced, `é` written `\\U000000e9`, then mangled) as a column of the
+    user's `line`: the same token, counted from the start, when both lines have the same tokens
+    up to it (no macro expanded before it); None otherwise."""
+    theirs = [(m.start(), m.end(), m.group()) for m in _C_TOKEN.finditer(parsed)]
+    ours = [(m.start(), m.end(), mangle_extended_identifiers(m.group())[0]) for m in _C_TOKEN.finditer(_code(line))]
+    k = next((i for i, t in enumerate(theirs) if t[0] >= column - 1), len(theirs))
+    if len(ours) < k or [t[2] for t in ours[:k]] != [t[2] for t in theirs[:k]]:
+        return None
+    if k < len(theirs):
+        return ours[k][0] + 1 if k < len(ours) and ours[k][2] == theirs[k][2] else None
+    return ours[k - 1][1] + column - theirs[k - 1][1] if k else None  # past the last token
+
+
 def _unsupported_match(text: str, start: int = 0) -> tuple[tuple[int, int], str] | None:
     """The first unsupported construct in `text` (from `start`) and why it is refused."""
     found = [(m, why) for m, why in ((p.search(text, start), why) for p, why in UNSUPPORTED) if m]
@@ -93,7 +116,8 @@ def _token_range(column: int, token: str) -> tuple[tuple[int, int], ...]:
 
 def _missing_semicolon(source: SourceFile, line: int, token: str) -> LiftError | None:
     """gcc's "expected ';' before 'X'" just after the last token of the previous line, when
-    that token ends an expression (a name, a number, `)`, `]`, a string)."""
+    that token ends an expression (a name, a number, `)`, `]`, a string); "expected ')'" when
+    that line leaves a `(` open."""
     previous = line - 1
     while previous >= 1:
         text = _code(source.line_text(previous))
@@ -105,7 +129,22 @@ def _missing_semicolon(source: SourceFile, line: int, token: str) -> LiftError |
     text = _code(source.line_text(previous)).rstrip()
     if not _ENDS_EXPRESSION.search(text):
         return None
+    unclosed = _unclosed_parenthesis(text)
+    if unclosed is not None:  # gcc: the `)` is what is missing, and the `(` it closes is marked
+        return LiftError(source.path, previous, len(text) + 1, f"expected ')' before '{token}'", fixit=")",
+                         ranges=((unclosed + 1, unclosed + 1),))
     return LiftError(source.path, previous, len(text) + 1, f"expected ';' before '{token}'", fixit=";")
+
+
+def _unclosed_parenthesis(code: str) -> int | None:
+    """Where the last `(` of a line without its `)` is (strings skipped), or None."""
+    opened: list[int] = []
+    for m in _C_TOKEN.finditer(code):
+        if m.group() == "(":
+            opened.append(m.start())
+        elif m.group() == ")" and opened:
+            opened.pop()
+    return opened[-1] if opened else None
 
 
 def _code(text: str) -> str:
