@@ -174,6 +174,31 @@ def test_remark_condition_is_simplified(tmp_path):
     assert "(in parallel when n * n > 40000)" in r.stderr and "(long)" not in r.stderr
 
 
+CALL_IN_LOOP = """double x1[100];
+static void step(void)
+{
+    for (int i = 1; i < 100; i++)
+        x1[i] += x1[i - 1];
+}
+void k(int n)
+{
+    for (int r = 0; r < n; r++)
+        step();
+}
+"""
+
+
+def test_one_access_named_once(tmp_path, monkeypatch):
+    """A dependence of an access on itself (a call, in corpus/linalg/mvt.c) names it once, not
+    as `step() may read the value written to step()`."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.c").write_text(CALL_IN_LOOP)
+    r = lift("c.c", "-o", "o.c", "-Rpass-missed=.")
+    assert "c.c:9:5: remark: loop over 'r' not parallelized: may flow dependence on x1: step() (line 10) may read " \
+           "the value it wrote in an earlier iteration of 'r' [-Rpass-missed=lift]" in r.stderr.splitlines()
+    assert "written to x1[i] (line 5)" in r.stderr  # two accesses: both named
+
+
 SMALL = """#define N 100
 long t[N][N];
 long f(void)
