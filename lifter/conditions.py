@@ -4,8 +4,9 @@ The conditions lift tests before a parallel loop are generated C, written for th
 every value widened with `(long)`, products with `(1)`, `L` suffixes, pointer casts for the
 alias tests. Remarks show the same condition with those removed, constants folded and like
 terms of a sum combined (`m - 1 + 1` is `m`), so that it reads in the user's names. A test of
-constants is folded to 1 or 0: a condition that folds to 0 never lets the parallel version run. The C that is emitted is never changed; this is display
-only (a cast dropped here may matter to the compiler, not to the reader). A condition this
+constants is folded to 1 or 0: a condition that folds to 0 never lets the parallel version
+run. The C that is emitted is never changed; this is display only (a cast dropped here may
+matter to the compiler, not to the reader). A condition this
 cannot parse (a type name it does not know) is shown as it is, with the suffixes dropped.
 """
 from __future__ import annotations

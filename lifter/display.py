@@ -16,9 +16,10 @@ from lifter.diagnostics import Diagnostic
 from lifter.frontend.source import ENCODING_ERRORS, MAX_SOURCE_BYTES
 
 COLOR_CHOICES = ("auto", "always", "never")
-# gcc's default GCC_COLORS: error=01;31:warning=01;35:note=01;36:caret=01;32:locus=01:quote=01
+# gcc's default GCC_COLORS: error=01;31:warning=01;35:note=01;36:caret=01;32:locus=01:quote=01;
+# gcc has no remarks: theirs is clang's colour (bold blue).
 _SEVERITY_COLOR = {"error": "01;31", "fatal error": "01;31", "warning": "01;35", "note": "01;36",
-                   "remark": "01;32", "optimized": "01;32", "missed": "01;31"}
+                   "remark": "01;34", "optimized": "01;32", "missed": "01;31"}
 _FIXIT_COLOR = "32"
 _LOCUS_COLOR = "01"
 _TAB = 8

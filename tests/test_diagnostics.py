@@ -236,3 +236,16 @@ def test_unknown_line_shows_no_snippet(tmp_path):
     d = Diagnostic(str(tmp_path / "gone.c"), 3, 5, "error", "bad")
     assert render(d, SourceLines()) == f"{d}\n"
     assert render(Diagnostic("a.c", 0, 0, "error", "no place"), SourceLines()) == "a.c: error: no place\n"
+
+
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_remark_in_clangs_colour(in_dir):
+    """gcc has no remarks; clang paints `remark:` bold blue (its escape `0;1;34`, ours in gcc's
+    form `01;34`) and only when asked (`-fcolor-diagnostics`, lift's -fdiagnostics-color=always)."""
+    path = in_dir("void k(int n, double *restrict a)\n{\n    for (int i = 0; i < n; i++)\n"
+                  "        a[i] = 2.0 * a[i];\n}\n")
+    theirs = compiler(CLANG, "-O2", "-c", "-o", os.devnull, "-Rpass=.", "-fcolor-diagnostics", path).stderr
+    assert "\033[0;1;34mremark: " in theirs
+    ours = lift(path, "-o", "o.c", "-Rpass=.", "-fdiagnostics-color=always").stderr
+    assert "\033[01;34m\033[Kremark: \033[m\033[K" in ours
+    assert "\033[" not in lift(path, "-o", "o.c", "-Rpass=.").stderr

@@ -86,7 +86,8 @@ def test_rpass_alone_selects_every_pass_as_in_clang(kernel):
     assert remarks_of(clang("-Rpass")) and clang("-Rpass") == clang("-Rpass=.")
     for kind in ("-Rpass", "-Rpass-missed", "-Rpass-analysis"):
         alone = lift(kernel, "-o", "out.c", "-O1", kind)
-        assert alone.code == 0 and alone.stderr and alone.stderr == lift(kernel, "-o", "out.c", "-O1", kind + "=.").stderr
+        regex = lift(kernel, "-o", "out.c", "-O1", kind + "=.")
+        assert alone.code == 0 and alone.stderr and alone.stderr == regex.stderr
 
 
 def test_fopt_info_looks_like_gccs(kernel):
@@ -153,7 +154,8 @@ def test_may_dependence_said_as_may(kernel):
      "&f[(m - 2) * n + n - 2] + 1 <= &r[n + 1]"),
     ("W[c][c] >= 0", "W[c][c] >= 0"),
     # like terms combined, constants folded (as the corpus's guards came out before: covariance.c, mvt.c)
-    ("((long)m - 1L + 1L) <= 65536L && (long)n * ((long)m * 2L + 1L) > 40000L", "m <= 65536 && n * (2 * m + 1) > 40000"),
+    ("((long)m - 1L + 1L) <= 65536L && (long)n * ((long)m * 2L + 1L) > 40000L",
+     "m <= 65536 && n * (2 * m + 1) > 40000"),
     ("(long)m * ((long)n * ((long)m - 1L + 1L + ((long)m - 1L - 1L + 1L))) > 40000L", "m * n * (2 * m - 1) > 40000"),
     ("(1L - (long)n) * (1) > 0L", "1 - n > 0"),
     ("100L * (((99L) - (0L) + 1) * (1)) > 40000L", "0"),  # a test of constants: never true
