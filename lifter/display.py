@@ -71,7 +71,7 @@ class SourceLines:
 
 def render(d: Diagnostic, sources: SourceLines, color: bool = False) -> str:
     """The diagnostic and its notes, each with its source line and caret, as text ending in a newline."""
-    out = [_header(d, color)]
+    out = _included_from(d, color) + [_header(d, color)]
     out += _snippet(d, sources, color)
     previous = d
     for note in d.notes:
@@ -80,6 +80,17 @@ def render(d: Diagnostic, sources: SourceLines, color: bool = False) -> str:
             out += _snippet(note, sources, color)  # gcc shows a place once
         previous = note
     return "".join(line + "\n" for line in out)
+
+
+def _included_from(d: Diagnostic, color: bool) -> list[str]:
+    """gcc's `In file included from a.h:2,` / `                 from k.c:1:` lines (a place
+    without a line, `<command-line>` for -include FILE, is named alone, as gcc names it)."""
+    out = []
+    for k, (path, line) in enumerate(d.included_from):
+        lead = "In file included from " if k == 0 else " " * len("In file included ") + "from "
+        end = ":" if k == len(d.included_from) - 1 else ","
+        out.append(lead + _paint(f"{path}:{line}" if line else path, _LOCUS_COLOR, color) + end)
+    return out
 
 
 def _paint(text: str, code: str, color: bool) -> str:

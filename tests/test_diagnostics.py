@@ -249,3 +249,22 @@ def test_remark_in_clangs_colour(in_dir):
     ours = lift(path, "-o", "o.c", "-Rpass=.", "-fdiagnostics-color=always").stderr
     assert "\033[01;34m\033[Kremark: \033[m\033[K" in ours
     assert "\033[" not in lift(path, "-o", "o.c", "-Rpass=.").stderr
+
+
+@pytest.mark.parametrize("flags,text", [
+    ([], '#include "sub/mid.h"\nint g(void) { return 0; }\n'),  # a syntax error two headers down
+    ([], '#include "sub/sem.h"\nint g(void) { return h(); }\n'),  # the C compiler's error in a header
+    (["-include", "sub/bad.h"], "int g(void) { return 0; }\n"),  # from <command-line>
+])
+def test_error_in_a_header_says_where_it_was_included_as_gcc(in_dir, tmp_path, flags, text):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "bad.h").write_text("int f(int n)\n{\n    int y = n +;\n    return y;\n}\n")
+    (tmp_path / "sub" / "mid.h").write_text('#include "bad.h"\n')
+    (tmp_path / "sub" / "sem.h").write_text("static int h(void) { return undeclared_x; }\n")
+    path = in_dir(text)
+    theirs = compiler("gcc", "-fsyntax-only", *flags, path).stderr.splitlines()
+    ours = lift(*flags, path).stderr.splitlines()
+    context = [line for line in theirs if line.startswith(("In file included from ", "                 from "))]
+    assert context and ours[:len(context)] == context
+    first_error = next(line for line in theirs if " error: " in line)
+    assert ours[len(context)].split(" error: ")[0] == first_error.split(" error: ")[0]

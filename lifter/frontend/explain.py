@@ -16,6 +16,7 @@ import dataclasses
 
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.frontend.parse import SyntaxFailure, mangle_extended_identifiers
+from lifter.frontend.preprocess import unescape_marker
 from lifter.frontend.source import SourceFile
 
 # C extensions the parser does not know: a syntax error on a line (or in a macro) that uses one says so.
@@ -220,3 +221,41 @@ def _definitions(source: SourceFile, headers: list[str]) -> dict[str, tuple[str,
             end = text.find("\n", m.end())
             found[m["name"]] = (path, number, text[start:end if end >= 0 else len(text)], m.end() - start)
     return found
+
+
+_LINE_MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)$')
+
+
+def with_include_chain(error: LiftError, preprocessed: str) -> LiftError:
+    """`error`, when it is in a header, with the #include lines that led there (gcc's "In file
+    included from"), read from the preprocessor's line markers: flag 1 enters a file from the
+    line of the file below it, flag 2 returns to a file."""
+    d = error.diagnostic
+    if not d.line or d.included_from:
+        return error
+    stack: list[list] = []  # [file, number of the next line]
+    for text in preprocessed.split("\n"):
+        m = _LINE_MARKER.match(text) if text.startswith("# ") else None
+        if m is None:
+            if stack and stack[-1][0] == d.path and stack[-1][1] == d.line:
+                break
+            if stack:
+                stack[-1][1] += 1
+            continue
+        file, number, flags = unescape_marker(m[2]), int(m[1]), m[3].split()
+        if "1" in flags:
+            stack.append([file, number])
+        elif "2" in flags:
+            while len(stack) > 1 and stack[-1][0] != file:
+                stack.pop()
+            stack[-1:] = [[file, number]]
+        else:
+            stack[-1:] = [[file, number]]
+    else:
+        return error
+    # `-include FILE` is included from "<command-line>", which has no line (gcc shows none)
+    chain = tuple((file, 0 if file.startswith("<") else line) for file, line in reversed(stack[:-1]))
+    if not chain:
+        return error
+    return LiftError(d.path, d.line, d.column, d.message, ranges=d.ranges, fixit=d.fixit, notes=d.notes,
+                     included_from=chain)
