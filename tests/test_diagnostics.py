@@ -268,3 +268,15 @@ def test_error_in_a_header_says_where_it_was_included_as_gcc(in_dir, tmp_path, f
     assert context and ours[:len(context)] == context
     first_error = next(line for line in theirs if " error: " in line)
     assert ours[len(context)].split(" error: ")[0] == first_error.split(" error: ")[0]
+
+
+def test_syntax_error_in_a_header_placed_in_the_header(in_dir, tmp_path):
+    """The header's own line: its column as gcc's (blanks the preprocessor made one), and gcc's
+    `;` fix-it for a missing `;` in it, as for the main file."""
+    (tmp_path / "h.h").write_text("int f(int n)\n{\n    int y = n   +   ;\n    return y;\n}\n")
+    path = in_dir('#include "h.h"\nint g(void) { return 0; }\n')
+    ours, theirs = lift(path).stderr.splitlines(), gcc_lines(path)
+    assert ours[0] == theirs[0] == "In file included from in.c:1:"
+    assert ours[1].split(" error: ")[0] == theirs[1].split(" error: ")[0] == "h.h:3:21:" and ours[2:4] == theirs[2:4]
+    (tmp_path / "h.h").write_text("int f(int n)\n{\n    n = n + 1\n    return n;\n}\n")
+    assert lift(path).stderr.splitlines()[:5] == gcc_lines(path)[:5]

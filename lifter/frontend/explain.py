@@ -17,7 +17,7 @@ import dataclasses
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.frontend.parse import SyntaxFailure, mangle_extended_identifiers
 from lifter.frontend.preprocess import unescape_marker
-from lifter.frontend.source import SourceFile
+from lifter.frontend.source import SourceFile, read_source
 
 # C extensions the parser does not know: a syntax error on a line (or in a macro) that uses one says so.
 UNSUPPORTED = [
@@ -55,6 +55,11 @@ _C_TOKEN = re.compile(r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\.?\d(?:[eE
 def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError:
     """The parser's error `exc`, moved to where the problem is and with what lift does not support said."""
     d = exc.diagnostic
+    if d.path != source.path and d.path in headers:  # an error in a header the file included: explained in it
+        try:
+            source = read_source(d.path)
+        except LiftError:
+            return exc
     if d.path != source.path or not d.line:
         return exc
     line = source.line_text(d.line)
