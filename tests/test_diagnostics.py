@@ -277,6 +277,6 @@ def test_syntax_error_in_a_header_placed_in_the_header(in_dir, tmp_path):
     path = in_dir('#include "h.h"\nint g(void) { return 0; }\n')
     ours, theirs = lift(path).stderr.splitlines(), gcc_lines(path)
     assert ours[0] == theirs[0] == "In file included from in.c:1:"
-    assert ours[1].split(" error: ")[0] == theirs[1].split(" error: ")[0] == "h.h:3:21:" and ours[2:4] == theirs[2:4]
+    assert ours[1:4] == [theirs[1].replace(" token", "")] + theirs[2:4]
     (tmp_path / "h.h").write_text("int f(int n)\n{\n    n = n + 1\n    return n;\n}\n")
     assert lift(path).stderr.splitlines()[:5] == gcc_lines(path)[:5]

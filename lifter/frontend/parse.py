@@ -195,6 +195,8 @@ def _reword(msg: str) -> str:
         return f"syntax error before '{msg[len('before: '):]}'"
     if msg.lower().startswith("at end of input"):
         return "unexpected end of input (missing '}' or ';'?)"
+    if msg.lower() == "invalid expression":  # where an operand is missing: gcc's words
+        return "expected expression"
     # The lexer's words as gcc's: a quote without its end, a character C does not use.
     m = re.match(r"^(?:illegal character '([\"'])'|unmatched (['\"]))$", msg, re.I)
     if m:
