@@ -20,7 +20,7 @@ import click
 
 from lifter.version import __version__
 from lifter import batch
-from lifter.cli_help import GroupedCommand, usage_error
+from lifter.cli_help import CompilerChoice, GroupedCommand, usage_error
 from lifter.files import write_atomically  # noqa: F401  (part of this module's interface)
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.display import COLOR_CHOICES, SourceLines, render, use_color
@@ -38,7 +38,8 @@ _OPT_FLAG = re.compile(r"^-O([0-9s]|fast|z|g)?$")
 # cc flags taking a directory or a language, joined (-isystemDIR) or apart (-isystem DIR).
 _SPACED = {"-isystem": "--isystem", "-iquote": "--iquote", "-idirafter": "--idirafter", "-x": "--language"}
 _JOINED = re.compile(r"^(-isystem|-iquote|-idirafter|-x)(.+)$")
-_RPASS = re.compile(r"^-Rpass(-missed|-analysis)?=(.*)$")
+# -Rpass alone, as in clang, selects the remarks of every pass (the empty regex matches all).
+_RPASS = re.compile(r"^-Rpass(-missed|-analysis)?(?:=(.*))?$")
 _COLOR_FLAG = re.compile(r"^-f(no-)?diagnostics-colou?r(?:=(.*))?$")
 
 
@@ -59,7 +60,7 @@ def normalize_argv(argv: list[str]) -> list[str]:
         elif (m := _JOINED.match(arg)) and arg not in _SPACED:
             out += [_SPACED[m[1]], m[2]]
         elif m := _RPASS.match(arg):
-            out += [f"--rpass{m[1] or ''}", m[2]]
+            out += [f"--rpass{m[1] or ''}", m[2] or ""]
         elif arg.startswith("-fopt-info"):
             out += ["--opt-info", arg]
         elif m := _COLOR_FLAG.match(arg):
@@ -107,7 +108,7 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("-o", "output", metavar="FILE", help="Output file (default, or '-': stdout).")
 @click.option("-d", "--output-dir", "outdir", metavar="OUTDIR",
               help="Lift every INPUT into OUTDIR.")
-@click.option("--target", type=click.Choice(["openmp", "cuda", "mpi"]),
+@click.option("--target", type=CompilerChoice(["openmp", "cuda", "mpi"], "--target"),
               help="Code to emit (default: from -o's extension).")
 @click.option("-I", "include_dirs", multiple=True, metavar="DIR", help="Add DIR to the include search path.")
 @click.option("--isystem", "-isystem", "system_dirs", multiple=True, metavar="DIR",
@@ -121,8 +122,8 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("--include", "-include", "forced_includes", multiple=True, metavar="FILE",
               help="Include FILE before the input.")
 @click.option("--std", "-std", "std", default="c11",
-              type=click.Choice(["c89", "c90", "c99", "c11", "c17", "c18", "c2x", "c23",
-                                 "gnu89", "gnu90", "gnu99", "gnu11", "gnu17", "gnu18", "gnu2x", "gnu23"]),
+              type=CompilerChoice(["c89", "c90", "c99", "c11", "c17", "c18", "c2x", "c23", "gnu89", "gnu90",
+                                   "gnu99", "gnu11", "gnu17", "gnu18", "gnu2x", "gnu23"], "-std="),
               help="C standard, c89 to c23, gnu89 to gnu23 (c11).")
 @click.option("--language", "-x", "language", metavar="c", help="The inputs are C (the only language).")
 @click.option("-E", "preprocess_only", is_flag=True, help="Only preprocess, as cc -E does.")
@@ -146,7 +147,8 @@ def _same_file(a: str, b: str) -> bool:
               help="Remarks of the analysis.")
 @click.option("--opt-info", "opt_info", multiple=True, metavar="FLAG",
               help="Remarks as gcc prints them.")
-@click.option("--diagnostics-color", "color", type=click.Choice(COLOR_CHOICES), default="auto",
+@click.option("--diagnostics-color", "color", type=CompilerChoice(COLOR_CHOICES, "-fdiagnostics-color="),
+              default="auto",
               help="Colour: auto, always, never.")
 @click.option("--emit-graph", "graph_path", metavar="FILE",
               help="Write the graphs (.dot .json .svg .sdfg).")
@@ -170,12 +172,13 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
          tile_sizes, report_path, html_path, remarks, rpass, rpass_missed, rpass_analysis, opt_info, color,
          graph_path, graph_function, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd, dep_file, dep_targets, dep_quoted,
          dep_phony):
-    """Lift sequential C loop nests into parallel OpenMP C or CUDA C.
+    """Lift sequential C loop nests into parallel OpenMP C, CUDA C or MPI C.
 
     \b
     Examples:
       lift stencil.c -o stencil_omp.c      OpenMP C for multicore CPUs
       lift stencil.c -o stencil.cu         CUDA C for NVIDIA GPUs
+      lift stencil.c -o stencil.mpi.c      MPI C for clusters
       lift -DN=1000 -I include k.c -o -    preprocess like cc, print the result
       lift src/ main.c -d out -j 4         a whole tree: out/src/..., out/main.c
       lift k.c -o k.lifted.c -MMD -MP      also write k.lifted.d for make
@@ -441,7 +444,7 @@ def main(argv: list[str] | None = None) -> None:
         code = lift.main(args=args, prog_name="lift", standalone_mode=False)
         sys.exit(code or 0)
     except click.ClickException as exc:
-        _echo_err(usage_error(exc))
+        _echo_err(usage_error(exc, lift))
         sys.exit(1)
     except click.Abort:
         click.echo("lift: interrupted", err=True)

@@ -24,6 +24,9 @@ class Diagnostic:
     fixit: str = ""  # text to insert at the caret (gcc's fix-it hint: the missing ';')
     notes: tuple["Diagnostic", ...] = ()  # where the error comes from: "in expansion of macro 'M'"
     option: str = ""  # the flag that shows it, printed as clang does: "[-Rpass=lift]"
+    # For a place in a header: the #include lines that led to it, innermost first (file, line),
+    # shown above the message as gcc does ("In file included from k.c:1:").
+    included_from: tuple[tuple[str, int], ...] = ()
 
     def __str__(self) -> str:
         where = self.path
@@ -37,6 +40,8 @@ class Diagnostic:
 class LiftError(Exception):
     """A problem with the input that stops lifting this file; carries its diagnostic."""
 
-    def __init__(self, path: str, line: int, column: int, message: str, *, ranges=(), fixit: str = "", notes=()):
-        self.diagnostic = Diagnostic(path, line, column, "error", message, tuple(ranges), fixit, tuple(notes))
+    def __init__(self, path: str, line: int, column: int, message: str, *, ranges=(), fixit: str = "", notes=(),
+                 included_from=()):
+        self.diagnostic = Diagnostic(path, line, column, "error", message, tuple(ranges), fixit, tuple(notes),
+                                     included_from=tuple(included_from))
         super().__init__(str(self.diagnostic))

@@ -16,9 +16,10 @@ from lifter.diagnostics import Diagnostic
 from lifter.frontend.source import ENCODING_ERRORS, MAX_SOURCE_BYTES
 
 COLOR_CHOICES = ("auto", "always", "never")
-# gcc's default GCC_COLORS: error=01;31:warning=01;35:note=01;36:caret=01;32:locus=01:quote=01
+# gcc's default GCC_COLORS: error=01;31:warning=01;35:note=01;36:caret=01;32:locus=01:quote=01;
+# gcc has no remarks: theirs is clang's colour (bold blue).
 _SEVERITY_COLOR = {"error": "01;31", "fatal error": "01;31", "warning": "01;35", "note": "01;36",
-                   "remark": "01;32", "optimized": "01;32", "missed": "01;31"}
+                   "remark": "01;34", "optimized": "01;32", "missed": "01;31"}
 _FIXIT_COLOR = "32"
 _LOCUS_COLOR = "01"
 _TAB = 8
@@ -70,7 +71,7 @@ class SourceLines:
 
 def render(d: Diagnostic, sources: SourceLines, color: bool = False) -> str:
     """The diagnostic and its notes, each with its source line and caret, as text ending in a newline."""
-    out = [_header(d, color)]
+    out = _included_from(d, color) + [_header(d, color)]
     out += _snippet(d, sources, color)
     previous = d
     for note in d.notes:
@@ -79,6 +80,17 @@ def render(d: Diagnostic, sources: SourceLines, color: bool = False) -> str:
             out += _snippet(note, sources, color)  # gcc shows a place once
         previous = note
     return "".join(line + "\n" for line in out)
+
+
+def _included_from(d: Diagnostic, color: bool) -> list[str]:
+    """gcc's `In file included from a.h:2,` / `                 from k.c:1:` lines (a place
+    without a line, `<command-line>` for -include FILE, is named alone, as gcc names it)."""
+    out = []
+    for k, (path, line) in enumerate(d.included_from):
+        lead = "In file included from " if k == 0 else " " * len("In file included ") + "from "
+        end = ":" if k == len(d.included_from) - 1 else ","
+        out.append(lead + _paint(f"{path}:{line}" if line else path, _LOCUS_COLOR, color) + end)
+    return out
 
 
 def _paint(text: str, code: str, color: bool) -> str:

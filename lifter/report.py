@@ -82,6 +82,11 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                     entry["parallelized"], code = False, "not-offloadable"
                     entry["remark"] = (f"loop over '{loop.var}' is parallel but not offloaded to the GPU: "
                                        f"{cuda['reason']}")
+            elif planned and _plan_never_runs(planned[0].plan):
+                entry["parallelized"], code = False, "not-profitable"
+                entry["remark"] = (f"loop over '{loop.var}' not parallelized{done}: not profitable: the test that "
+                                   f"picks the parallel version, {readable(planned[0].plan.condition, False)}, "
+                                   f"is never true")
             elif planned:
                 plan = planned[0].plan
                 extra = ""
@@ -98,6 +103,11 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                 m = next(m for m in copies if m.schedule == "parallel" or m.condition)
                 why = m.not_parallelized or "an enclosing loop is already parallel"
                 code = m.not_parallelized_code if m.not_parallelized else "enclosing-parallel"
+                outer = _enclosing_plan(g, m.id)
+                if not m.not_parallelized and outer is not None and _plan_never_runs(outer[1]):
+                    code = "not-profitable"
+                    why = (f"not profitable: {_user_loop(region, outer[0])} around it runs in parallel only when "
+                           f"{readable(outer[1].condition, False)}, never true")
                 entry["remark"] = f"loop over '{loop.var}' is parallel but not parallelized{done}: {why}"
                 entry["reason"] = entry["reason"] or why
             else:
@@ -126,6 +136,23 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
         entries += _unreported(source, ast, entries)
     entries.sort(key=lambda e: (e["line"], e["column"]))
     return entries
+
+
+def _enclosing_plan(g: nx.MultiDiGraph, node_id: str):
+    """The nearest map around `node_id` that has a parallel plan, and its plan (or None)."""
+    parent = scope_parent(g, node_id)
+    while parent is not None:
+        node = g.nodes[parent]["node"]
+        if isinstance(node, MapScope) and node.plan is not None:
+            return node, node.plan
+        parent = scope_parent(g, parent)
+    return None
+
+
+def _plan_never_runs(plan) -> bool:
+    """Whether the run-time test of a parallel plan is false whatever the input (a test of
+    constants: the work is known at compile time and is too little)."""
+    return bool(plan.condition) and readable(plan.condition) == "0"
 
 
 def _classify(entry: dict, main: str, code: str) -> None:

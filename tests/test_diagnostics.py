@@ -93,6 +93,18 @@ def test_error_in_macro_expansion_has_gccs_note(in_dir):
     assert ours[3:6] == theirs[note:note + 3]
 
 
+NESTED_MACROS = ("#define INNER(x) ((x) * )\n#define OUTER(x) INNER(x + 1)\nint f(int n)\n{\n    return OUTER(n);\n}\n")
+
+
+@pytest.mark.parametrize("text", [BAD_MACRO.replace("+ )", "+ * )"), NESTED_MACROS])
+def test_error_in_macro_expansion_exactly_as_gcc(in_dir, text):
+    """The token of the definition gcc points at, even where the definition has it several times
+    (`((x) + * )`: the third `)`), and one note per macro expanded, outermost last: all as gcc."""
+    path = in_dir(text)
+    r = lift(path)
+    assert r.code == 1 and r.stderr.splitlines() == gcc_lines(path)
+
+
 def test_unsupported_extension_in_a_macro_is_named(in_dir):
     path = in_dir(TYPEOF_MACRO)
     assert compiler("gcc", "-fsyntax-only", path).returncode == 0  # GNU C: gcc takes it, lift does not
@@ -101,6 +113,41 @@ def test_unsupported_extension_in_a_macro_is_named(in_dir):
     assert r.code == 1
     assert lines[0].startswith("in.c:1:") and lines[0].endswith("'typeof' (a GNU extension) is not supported")
     assert "in.c:5:9: note: in expansion of macro 'MAX'" in lines
+
+
+GNU_LABEL = "int f(int n)\n{\n    __label__ out;\n    if (n)\n        goto out;\nout:\n    return n;\n}\n"
+GNU_CASE_RANGE = "int f(int n)\n{\n    switch (n) {\n    case 1 ... 3:\n        return 1;\n    }\n    return 0;\n}\n"
+GNU_LABEL_VALUE = "int f(int n)\n{\n    void *p = &&done;\n    goto *p;\ndone:\n    return n;\n}\n"
+
+
+@pytest.mark.parametrize("text", [GNU_LABEL, GNU_CASE_RANGE])
+def test_unsupported_extension_at_gccs_place(in_dir, text):
+    """gcc -pedantic names the GNU extension where it is (`ISO C forbids label declarations`,
+    `range expressions in switch statements are non-standard`): lift refuses it at the same place,
+    with the same caret and range, and says it is not supported."""
+    path = in_dir(text)
+    theirs = gcc_lines(path, "-pedantic", "-std=c11")
+    assert "[-Wpedantic]" in theirs[0]
+    r = lift(path)
+    ours = r.stderr.splitlines()
+    assert r.code == 1 and ours[0].split(" error: ")[0] == theirs[0].split(" warning: ")[0]
+    assert ours[0].endswith("are not supported") and ours[1:3] == theirs[1:3]
+
+
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_label_as_value_at_clangs_place(in_dir):
+    """clang -pedantic: `use of GNU address-of-label extension` at the `&&`; lift there too. A `&&`
+    between two operands is C and never taken for one."""
+    path = in_dir(GNU_LABEL_VALUE)
+    theirs = compiler(CLANG, "-pedantic", "-fsyntax-only", path).stderr.splitlines()
+    assert theirs[0].startswith("in.c:3:15: warning: use of GNU address-of-label extension")
+    ours = lift(path).stderr.splitlines()
+    assert ours[0] == "in.c:3:15: error: labels as values ('&&label', 'goto *p') are not supported"
+    assert ours[1:3] == [theirs[1], theirs[2] + "~~~~~"]
+    path = in_dir("int f(int a, int b)\n{\n    return a && b +;\n}\n")
+    first = lift(path).stderr.splitlines()[0]
+    assert first.startswith("in.c:3:20: error: ") and "labels" not in first
+    assert compiler(CLANG, "-fsyntax-only", path).stderr.startswith("in.c:3:20: error: ")
 
 
 @pytest.mark.skipif(CLANG is None, reason="needs clang")
@@ -112,6 +159,41 @@ def test_nested_function_is_named_at_clangs_column(in_dir):
     r = lift(path)
     first = r.stderr.splitlines()[0]
     assert first.startswith("in.c:3:20: error: ") and "nested function definitions (a GNU extension)" in first
+
+
+@pytest.mark.parametrize("text", [
+    "int f(int x)\n{\n    int y = x   +    ;\n    return y;\n}\n",  # the preprocessor makes the blanks one
+    "int f(int x)\n{\n    int y = x /* plus */ + /* nothing */;\n    return y;\n}\n",  # and comments a blank
+    "int f(int n)\n{\n    int \u00e9 = 3; return n +;\n}\n",  # and writes `é` as \\U000000e9
+    "int f(int n)\n{\n    int \\u00e9x = 3;\n    return \\u00e9x + n +;\n}\n",
+])
+def test_column_in_the_users_line_as_gcc(in_dir, text):
+    """The parser reads the preprocessed line; the column is the one of the same token in the
+    user's line, as gcc's (and the caret under it)."""
+    path = in_dir(text)
+    r = lift(path)
+    assert r.code == 1 and r.stderr.splitlines()[0].split(" error: ")[0] == gcc_lines(path)[0].split(" error: ")[0]
+    assert r.stderr.splitlines()[1:3] == gcc_lines(path)[1:3]
+
+
+@pytest.mark.parametrize("text", [
+    "int f(int n)\n{\n    for (int i = 0; i < n; i++\n        n++;\n    return n;\n}\n",
+    "int f(int n)\n{\n    if (n > (2\n        return 1;\n    return 0;\n}\n",
+])
+def test_missing_parenthesis_as_gcc(in_dir, text):
+    """A line that leaves a `(` open: gcc's "expected ')'", its fix-it, and the `(` marked."""
+    path = in_dir(text)
+    assert lift(path).stderr.splitlines() == gcc_lines(path)[:4]
+
+
+@pytest.mark.parametrize("text", [
+    'int f(void)\n{\n    const char *s = "abc;\n    return 0;\n}\n',
+    "int f(void)\n{\n    int c = 3 @ 4;\n    return c;\n}\n",
+])
+def test_lexer_errors_in_gccs_words(in_dir, text):
+    path = in_dir(text)
+    theirs = next(line for line in gcc_lines(path) if " error: " in line)
+    assert lift(path).stderr.splitlines()[0] == theirs.replace(" token", "")
 
 
 def test_tabs_are_expanded_as_gcc_does(in_dir):
@@ -154,3 +236,47 @@ def test_unknown_line_shows_no_snippet(tmp_path):
     d = Diagnostic(str(tmp_path / "gone.c"), 3, 5, "error", "bad")
     assert render(d, SourceLines()) == f"{d}\n"
     assert render(Diagnostic("a.c", 0, 0, "error", "no place"), SourceLines()) == "a.c: error: no place\n"
+
+
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_remark_in_clangs_colour(in_dir):
+    """gcc has no remarks; clang paints `remark:` bold blue (its escape `0;1;34`, ours in gcc's
+    form `01;34`) and only when asked (`-fcolor-diagnostics`, lift's -fdiagnostics-color=always)."""
+    path = in_dir("void k(int n, double *restrict a)\n{\n    for (int i = 0; i < n; i++)\n"
+                  "        a[i] = 2.0 * a[i];\n}\n")
+    theirs = compiler(CLANG, "-O2", "-c", "-o", os.devnull, "-Rpass=.", "-fcolor-diagnostics", path).stderr
+    assert "\033[0;1;34mremark: " in theirs
+    ours = lift(path, "-o", "o.c", "-Rpass=.", "-fdiagnostics-color=always").stderr
+    assert "\033[01;34m\033[Kremark: \033[m\033[K" in ours
+    assert "\033[" not in lift(path, "-o", "o.c", "-Rpass=.").stderr
+
+
+@pytest.mark.parametrize("flags,text", [
+    ([], '#include "sub/mid.h"\nint g(void) { return 0; }\n'),  # a syntax error two headers down
+    ([], '#include "sub/sem.h"\nint g(void) { return h(); }\n'),  # the C compiler's error in a header
+    (["-include", "sub/bad.h"], "int g(void) { return 0; }\n"),  # from <command-line>
+])
+def test_error_in_a_header_says_where_it_was_included_as_gcc(in_dir, tmp_path, flags, text):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "bad.h").write_text("int f(int n)\n{\n    int y = n +;\n    return y;\n}\n")
+    (tmp_path / "sub" / "mid.h").write_text('#include "bad.h"\n')
+    (tmp_path / "sub" / "sem.h").write_text("static int h(void) { return undeclared_x; }\n")
+    path = in_dir(text)
+    theirs = compiler("gcc", "-fsyntax-only", *flags, path).stderr.splitlines()
+    ours = lift(*flags, path).stderr.splitlines()
+    context = [line for line in theirs if line.startswith(("In file included from ", "                 from "))]
+    assert context and ours[:len(context)] == context
+    first_error = next(line for line in theirs if " error: " in line)
+    assert ours[len(context)].split(" error: ")[0] == first_error.split(" error: ")[0]
+
+
+def test_syntax_error_in_a_header_placed_in_the_header(in_dir, tmp_path):
+    """The header's own line: its column as gcc's (blanks the preprocessor made one), and gcc's
+    `;` fix-it for a missing `;` in it, as for the main file."""
+    (tmp_path / "h.h").write_text("int f(int n)\n{\n    int y = n   +   ;\n    return y;\n}\n")
+    path = in_dir('#include "h.h"\nint g(void) { return 0; }\n')
+    ours, theirs = lift(path).stderr.splitlines(), gcc_lines(path)
+    assert ours[0] == theirs[0] == "In file included from in.c:1:"
+    assert ours[1:4] == [theirs[1].replace(" token", "")] + theirs[2:4]
+    (tmp_path / "h.h").write_text("int f(int n)\n{\n    n = n + 1\n    return n;\n}\n")
+    assert lift(path).stderr.splitlines()[:5] == gcc_lines(path)[:5]

@@ -141,6 +141,36 @@ def test_unknown_option_as_gcc_says_it(tree):
     assert r.stderr.splitlines() == [theirs.replace("gcc: ", "lift: ", 1)]
 
 
+@pytest.mark.parametrize("argv", [["-x"], ["in.c", "-o"], ["in.c", "-include"], ["in.c", "-isystem"], ["in.c", "-I"],
+                                  ["in.c", "-D"], ["in.c", "-U"], ["in.c", "-MF"], ["in.c", "-MT"],
+                                  ["in.c", "-fdiagnostics-color=bogus"]])
+def test_usage_error_words_as_gccs(tree, argv):
+    """A flag without its value, or with a value it does not take: gcc's first line, word for word."""
+    theirs = gcc("-fsyntax-only", *argv).stderr.splitlines()[0]
+    r = lift(*argv)
+    assert r.code == 1
+    assert r.stderr.splitlines()[0].split("; valid")[0] == theirs.replace("gcc: ", "lift: ", 1)
+
+
+def test_bad_std_names_the_flag_as_typed(tree):
+    """gcc: `unrecognized command-line option '-std=c44'`; lift names it as typed too (not
+    click's `'--std' / '-std'`) and lists the standards it knows on the same line."""
+    assert "'-std=c44'" in gcc("-std=c44", "-fsyntax-only", "in.c").stderr
+    r = lift("in.c", "-std=c44")
+    assert r.code == 1 and r.stderr.startswith("lift: error: unrecognized argument in option '-std=c44'; ")
+    assert "c23" in r.stderr and "--std" not in r.stderr
+    r = lift("in.c", "--target", "opencl")
+    assert r.stderr == "lift: error: unrecognized argument 'opencl' to option '--target'; valid arguments are: " \
+                       "openmp, cuda, mpi\n"
+
+
+def test_click_messages_in_gccs_case(tree):
+    """click's sentences ("Invalid value ... 0<=x<=2.") in a compiler's form: lower case, no full stop."""
+    r = lift("in.c", "--opt-level", "5")
+    assert r.code == 1 and r.stderr.startswith("lift: error: invalid value for '--opt-level'")
+    assert not r.stderr.rstrip().endswith(".")
+
+
 @pytest.mark.parametrize("argv", [[], ["in.c", "--tile-sizes", "1"], ["in.c", "--target", "opencl"],
                                   ["in.c", "-o"], ["in.c", "in.c"], ["in.c", "-std=c44"]])
 def test_usage_errors_are_one_compiler_line(tree, argv):

@@ -77,6 +77,19 @@ def test_rpass_missed_looks_like_clangs(kernel):
     assert ours[ours_at + 1:ours_at + 3] == theirs[clang_at + 1:clang_at + 3]
 
 
+@pytest.mark.skipif(CLANG is None, reason="needs clang")
+def test_rpass_alone_selects_every_pass_as_in_clang(kernel):
+    """clang takes `-Rpass` without a regex and prints the remarks of every pass, as `-Rpass=.` does."""
+    def clang(flag: str) -> str:
+        return subprocess.run([CLANG, "-O2", "-c", "-o", os.devnull, flag, kernel], capture_output=True, text=True,
+                              timeout=120).stderr
+    assert remarks_of(clang("-Rpass")) and clang("-Rpass") == clang("-Rpass=.")
+    for kind in ("-Rpass", "-Rpass-missed", "-Rpass-analysis"):
+        alone = lift(kernel, "-o", "out.c", "-O1", kind)
+        regex = lift(kernel, "-o", "out.c", "-O1", kind + "=.")
+        assert alone.code == 0 and alone.stderr and alone.stderr == regex.stderr
+
+
 def test_fopt_info_looks_like_gccs(kernel):
     theirs = subprocess.run(["gcc", "-O3", "-c", "-o", os.devnull, "-fopt-info-vec-missed", kernel],
                             capture_output=True, text=True, timeout=120).stderr
@@ -93,6 +106,9 @@ def test_fopt_info_looks_like_gccs(kernel):
     (["-Rpass-missed=^parallelize$"], [7, 9]),
     (["-Rpass-missed=offload"], []),
     (["-Rpass-analysis=."], [5]),
+    (["-Rpass"], [4]),  # alone, as clang takes it: every pass
+    (["-Rpass-missed"], [7, 9]),
+    (["-Rpass-analysis"], [5]),
     (["-Rpass=.", "-Rpass-missed=.", "-Rpass-analysis=."], [4, 5, 7, 9]),
     (["-fopt-info"], [4]),
     (["-fopt-info-omp-optimized"], [4]),
@@ -135,8 +151,17 @@ def test_may_dependence_said_as_may(kernel):
     ("((long)n) * (((long)n) * (1)) > 40000L", "n * n > 40000"),
     ("((long)n - 2L) * (1) > 40000L && ((const void *)a == (const void *)b)", "n - 2 > 40000 && a == b"),
     ("(const char *)(&f[((long)m - 2L)*(n) + ((long)n - 2L)*(1)] + 1) <= (const char *)&r[(1L)*(n) + (1L)*(1)]",
-     "&f[(m - 2) * n + (n - 2)] + 1 <= &r[n + 1]"),
+     "&f[(m - 2) * n + n - 2] + 1 <= &r[n + 1]"),
     ("W[c][c] >= 0", "W[c][c] >= 0"),
+    # like terms combined, constants folded (as the corpus's guards came out before: covariance.c, mvt.c)
+    ("((long)m - 1L + 1L) <= 65536L && (long)n * ((long)m * 2L + 1L) > 40000L",
+     "m <= 65536 && n * (2 * m + 1) > 40000"),
+    ("(long)m * ((long)n * ((long)m - 1L + 1L + ((long)m - 1L - 1L + 1L))) > 40000L", "m * n * (2 * m - 1) > 40000"),
+    ("(1L - (long)n) * (1) > 0L", "1 - n > 0"),
+    ("100L * (((99L) - (0L) + 1) * (1)) > 40000L", "0"),  # a test of constants: never true
+    ("1 && (long)n > 5L", "n > 5"),
+    ("(long)n * (2L * ((long)n - 2L) + (long)n - 2L) > 40000L", "n * (3 * n - 6) > 40000"),  # blur_pipeline.c
+    ("2L * ((long)n - 1L) > 40000L", "2 * (n - 1) > 40000"),  # multiplied out only when it makes fewer terms
     ("(size_t)n > 3 +", "(size_t)n > 3 +"),  # not C: shown as it is
 ])
 def test_conditions_in_the_users_names(generated, shown):
@@ -149,6 +174,57 @@ def test_remark_condition_is_simplified(tmp_path):
                  "        a[i] = a[i] * 2.0;\n}\n")
     r = lift(p, "-o", tmp_path / "o.c", "-v")
     assert "(in parallel when n * n > 40000)" in r.stderr and "(long)" not in r.stderr
+
+
+CALL_IN_LOOP = """double x1[100];
+static void step(void)
+{
+    for (int i = 1; i < 100; i++)
+        x1[i] += x1[i - 1];
+}
+void k(int n)
+{
+    for (int r = 0; r < n; r++)
+        step();
+}
+"""
+
+
+def test_one_access_named_once(tmp_path, monkeypatch):
+    """A dependence of an access on itself (a call, in corpus/linalg/mvt.c) names it once, not
+    as `step() may read the value written to step()`."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.c").write_text(CALL_IN_LOOP)
+    r = lift("c.c", "-o", "o.c", "-Rpass-missed=.")
+    assert "c.c:9:5: remark: loop over 'r' not parallelized: may flow dependence on x1: step() (line 10) may read " \
+           "the value it wrote in an earlier iteration of 'r' [-Rpass-missed=lift]" in r.stderr.splitlines()
+    assert "written to x1[i] (line 5)" in r.stderr  # two accesses: both named
+
+
+SMALL = """#define N 100
+long t[N][N];
+long f(void)
+{
+    long s = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = i; j < N; j++)
+            s += t[i][j];
+    return s;
+}
+"""
+
+
+def test_guard_that_is_never_true_is_not_called_parallelized(tmp_path):
+    """N is a macro: the test before the parallel version is `10000 > 40000` (corpus/dynprog/nussinov.c
+    has this loop). It never runs in parallel: the remark says so (missed, not-profitable), and the
+    inner loop is not said to be under a parallel loop."""
+    (tmp_path / "s.c").write_text(SMALL)
+    r = lift(tmp_path / "s.c", "-o", tmp_path / "o.c", "-v", "--report", tmp_path / "r.json")
+    assert r.code == 0
+    outer, inner = json.load(open(tmp_path / "r.json"))["loops"]
+    assert (outer["parallelized"], outer["kind"], outer["reason_code"]) == (False, "missed", "not-profitable")
+    assert "10000 > 40000, is never true" in outer["remark"] and "[-Rpass-missed=lift]" in r.stderr
+    assert inner["reason_code"] == "not-profitable" and "already parallel" not in inner["remark"]
 
 
 SEIDEL = os.path.join(os.path.dirname(__file__), "..", "corpus", "stencils", "seidel2d.c")

@@ -459,6 +459,8 @@ def describe(region: Region, loop, dep: CarriedDependence) -> str:
     may = "may " if _may(dep) else ""
     if dep.kind == "flow":
         reads = "may read" if may else "reads"
+        if (src.text, src.line) == (dst.text, dst.line):  # one access: say it once
+            return f"{may}flow dependence on {name}: {dst.text} (line {dst.line}) {reads} the value it wrote in {when}"
         return (f"{may}flow dependence on {name}: {dst.text} (line {dst.line}) {reads} the value written to "
                 f"{src.text} (line {src.line}) in {when}")
     if dep.kind == "anti":

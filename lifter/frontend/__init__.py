@@ -7,7 +7,7 @@ from pycparser import c_ast
 
 from lifter.diagnostics import LiftError
 from lifter.frontend.check import CxxNote, check
-from lifter.frontend.explain import explain
+from lifter.frontend.explain import explain, with_include_chain
 from lifter.frontend.parse import parse
 from lifter.frontend.preprocess import PreprocessOptions, preprocess
 from lifter.frontend.source import SourceFile
@@ -29,9 +29,31 @@ def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
     try:
         ast = parse(pre.text, source.path)
     except LiftError as exc:
-        raise explain(exc, source, pre.included_files) from None
+        error = _in_macro_as_compiler_places_it(explain(exc, source, pre.included_files), source, options)
+        raise with_include_chain(error, pre.text) from None
     # after parsing: a syntax error is the parser's, with what lift does not support said
-    return TranslationUnit(source, ast, pre.included_files, check(source.path, source.text, options))
+    try:
+        notes = check(source.path, source.text, options)
+    except LiftError as exc:
+        raise with_include_chain(exc, pre.text) from None
+    return TranslationUnit(source, ast, pre.included_files, notes)
+
+
+def _in_macro_as_compiler_places_it(error: LiftError, source: SourceFile, options: PreprocessOptions) -> LiftError:
+    """A syntax error inside a macro's expansion, at the token of the definition the C compiler
+    points at, with its words and notes, when the compiler finds an error expanded at the same
+    use. explain() can only guess the token when the definition has it once (`((x) + * )` has
+    three `)`); the compiler knows which. Where the compiler accepts the file (a GNU extension
+    lift refuses), explain()'s error stays."""
+    notes = error.diagnostic.notes
+    if not notes:
+        return error
+    try:
+        check(source.path, source.text, options)
+    except LiftError as theirs:
+        if any((n.path, n.line) == (notes[0].path, notes[0].line) for n in theirs.diagnostic.notes):
+            return theirs
+    return error
 
 
 __all__ = ["CxxNote", "PreprocessOptions", "SourceFile", "TranslationUnit", "load"]

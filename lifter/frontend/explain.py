@@ -12,16 +12,23 @@ from __future__ import annotations
 
 import re
 
+import dataclasses
+
 from lifter.diagnostics import Diagnostic, LiftError
-from lifter.frontend.source import SourceFile
+from lifter.frontend.parse import SyntaxFailure, mangle_extended_identifiers
+from lifter.frontend.preprocess import unescape_marker
+from lifter.frontend.source import SourceFile, read_source
 
 # C extensions the parser does not know: a syntax error on a line (or in a macro) that uses one says so.
 UNSUPPORTED = [
     (re.compile(r"\b(?:typeof|__typeof__|__typeof)\b"), "'typeof' (a GNU extension) is not supported"),
     (re.compile(r"\b__auto_type\b"), "'__auto_type' (a GNU extension) is not supported"),
     (re.compile(r"\b_Generic\b"), "'_Generic' selections are not supported"),
-    (re.compile(r"&&\s*[A-Za-z_]\w*|\bgoto\s*\*"), "labels as values ('&&label', 'goto *p') are not supported"),
-    (re.compile(r"\bcase\b[^:]*\.\.\."), "case ranges ('case 1 ... 5:') are not supported"),
+    # `&&label` only where an operand starts (`a && b` is C). A pattern's group `at` or `goto`, where
+    # it has one, is what the caret points at (gcc's and clang's places: see _span).
+    (re.compile(r"(?:^|[=(,{\[?:]|\breturn)\s*(?P<at>&&\s*[A-Za-z_]\w*)|(?P<goto>\bgoto\s*\*)"),
+     "labels as values ('&&label', 'goto *p') are not supported"),
+    (re.compile(r"(?P<at>\bcase\b)[^:]*\.\.\."), "case ranges ('case 1 ... 5:') are not supported"),
     (re.compile(r"\b__label__\b"), "local labels ('__label__') are not supported"),
     (re.compile(r"\b__builtin_types_compatible_p\b"), "'__builtin_types_compatible_p' is not supported"),
     (re.compile(r"\b__builtin_choose_expr\b"), "'__builtin_choose_expr' is not supported"),
@@ -40,14 +47,24 @@ _STATEMENT_START = re.compile(r"^(?:[A-Za-z_]\w*|\}|\*|\(|\+\+|--)$")
 # ... but not these: a syntax error before `else` or a do loop's `while` has other causes.
 _NOT_AFTER_EXPRESSION = {"else", "while"}
 _ENDS_EXPRESSION = re.compile(r"(?:[\w)\]'\"]|\+\+|--)$")
+# C tokens, as far as telling the parser's line and the user's apart needs (longest punctuators first).
+_C_TOKEN = re.compile(r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\.?\d(?:[eEpP][+-]|[\w.])*|(?:\\[uU]|[^\W\d])"""
+                      r"""(?:\\[uU]|\w)*|\.\.\.|<<=|>>=|->|\+\+|--|<<|>>|[<>=!*/%+\-&^|]=|&&|\|\||##|\S)""")
 
 
 def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError:
     """The parser's error `exc`, moved to where the problem is and with what lift does not support said."""
     d = exc.diagnostic
+    if d.path != source.path and d.path in headers:  # an error in a header the file included: explained in it
+        try:
+            source = read_source(d.path)
+        except LiftError:
+            return exc
     if d.path != source.path or not d.line:
         return exc
     line = source.line_text(d.line)
+    if isinstance(exc, SyntaxFailure) and exc.parsed_line is not None and d.column:
+        d = dataclasses.replace(d, column=_user_column(line, exc.parsed_line, d.column) or d.column)
     before = _BEFORE.match(d.message)
     token = before["token"] if before else ""
     if token and d.column and not line[d.column - 1:].startswith(token):
@@ -56,11 +73,12 @@ def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError
             return located
     if d.column > len(line) + 1:  # inside an expansion lift could not place: no column rather than a wrong one
         d = Diagnostic(d.path, d.line, 0, "error", d.message)
-    why = _unsupported(line)
-    if token == "{" and not why and _NESTED_FUNCTION.match(line):
-        why = _NESTED_WHY
-    if why:
-        return LiftError(d.path, d.line, d.column, f"{d.message}: {why}")
+    construct = _unsupported_match(line)
+    if construct is not None:  # at the construct, as gcc -pedantic points at it ("ISO C forbids ...")
+        (first, end), why = construct
+        return LiftError(d.path, d.line, first + 1, why, ranges=((first + 1, end),))
+    if token == "{" and _NESTED_FUNCTION.match(line):
+        return LiftError(d.path, d.line, d.column, f"{d.message}: {_NESTED_WHY}")
     if token and before["what"] == "syntax error" and d.column and not line[:d.column - 1].strip() \
             and _STATEMENT_START.match(token) and token not in _NOT_AFTER_EXPRESSION:
         missing = _missing_semicolon(source, d.line, token)
@@ -69,8 +87,33 @@ def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError
     return LiftError(d.path, d.line, d.column, d.message, ranges=_token_range(d.column, token))
 
 
-def _unsupported(text: str) -> str:
-    return next((why for pattern, why in UNSUPPORTED if pattern.search(text)), "")
+def _user_column(line: str, parsed: str, column: int) -> int | None:
+    """The parser's `column` in its line `parsed` (as the preprocessor wrote it: runs of blanks
+    made one, comments replaced, `é` written `\\U000000e9`, then mangled) as a column of the
+    user's `line`: the same token, counted from the start, when both lines have the same tokens
+    up to it (no macro expanded before it); None otherwise."""
+    theirs = [(m.start(), m.end(), m.group()) for m in _C_TOKEN.finditer(parsed)]
+    ours = [(m.start(), m.end(), mangle_extended_identifiers(m.group())[0]) for m in _C_TOKEN.finditer(_code(line))]
+    k = next((i for i, t in enumerate(theirs) if t[0] >= column - 1), len(theirs))
+    if len(ours) < k or [t[2] for t in ours[:k]] != [t[2] for t in theirs[:k]]:
+        return None
+    if k < len(theirs):
+        return ours[k][0] + 1 if k < len(ours) and ours[k][2] == theirs[k][2] else None
+    return ours[k - 1][1] + column - theirs[k - 1][1] if k else None  # past the last token
+
+
+def _unsupported_match(text: str, start: int = 0) -> tuple[tuple[int, int], str] | None:
+    """The first unsupported construct in `text` (from `start`) and why it is refused."""
+    found = [(m, why) for m, why in ((p.search(text, start), why) for p, why in UNSUPPORTED) if m]
+    if not found:
+        return None
+    m, why = min(found, key=lambda f: _span(f[0])[0])
+    return _span(m), why
+
+
+def _span(m: re.Match) -> tuple[int, int]:
+    """Where a construct's match is: its named group where it has one that matched (`at`, `goto`)."""
+    return next((m.span(g) for g in m.re.groupindex if m[g] is not None), m.span())
 
 
 def _token_range(column: int, token: str) -> tuple[tuple[int, int], ...]:
@@ -79,7 +122,8 @@ def _token_range(column: int, token: str) -> tuple[tuple[int, int], ...]:
 
 def _missing_semicolon(source: SourceFile, line: int, token: str) -> LiftError | None:
     """gcc's "expected ';' before 'X'" just after the last token of the previous line, when
-    that token ends an expression (a name, a number, `)`, `]`, a string)."""
+    that token ends an expression (a name, a number, `)`, `]`, a string); "expected ')'" when
+    that line leaves a `(` open."""
     previous = line - 1
     while previous >= 1:
         text = _code(source.line_text(previous))
@@ -91,7 +135,22 @@ def _missing_semicolon(source: SourceFile, line: int, token: str) -> LiftError |
     text = _code(source.line_text(previous)).rstrip()
     if not _ENDS_EXPRESSION.search(text):
         return None
+    unclosed = _unclosed_parenthesis(text)
+    if unclosed is not None:  # gcc: the `)` is what is missing, and the `(` it closes is marked
+        return LiftError(source.path, previous, len(text) + 1, f"expected ')' before '{token}'", fixit=")",
+                         ranges=((unclosed + 1, unclosed + 1),))
     return LiftError(source.path, previous, len(text) + 1, f"expected ';' before '{token}'", fixit=";")
+
+
+def _unclosed_parenthesis(code: str) -> int | None:
+    """Where the last `(` of a line without its `)` is (strings skipped), or None."""
+    opened: list[int] = []
+    for m in _C_TOKEN.finditer(code):
+        if m.group() == "(":
+            opened.append(m.start())
+        elif m.group() == ")" and opened:
+            opened.pop()
+    return opened[-1] if opened else None
 
 
 def _code(text: str) -> str:
@@ -139,9 +198,11 @@ def _in_macro(d: Diagnostic, line: str, token: str, source: SourceFile, headers:
     column = at + 1 if at >= 0 else len(text) - len(text[body:].lstrip()) + 1
     note = Diagnostic(d.path, d.line, use.start() + 1, "note", f"in expansion of macro '{name}'",
                       _token_range(use.start() + 1, name))
-    why = _unsupported(text)
-    message = f"{d.message}: {why}" if why else d.message
-    return LiftError(path, def_line, column, message, ranges=_token_range(column, token) if at >= 0 else (),
+    construct = _unsupported_match(text, body)
+    if construct is not None:
+        (first, end), why = construct
+        return LiftError(path, def_line, first + 1, why, ranges=((first + 1, end),), notes=(note,))
+    return LiftError(path, def_line, column, d.message, ranges=_token_range(column, token) if at >= 0 else (),
                      notes=(note,))
 
 
@@ -165,3 +226,41 @@ def _definitions(source: SourceFile, headers: list[str]) -> dict[str, tuple[str,
             end = text.find("\n", m.end())
             found[m["name"]] = (path, number, text[start:end if end >= 0 else len(text)], m.end() - start)
     return found
+
+
+_LINE_MARKER = re.compile(r'^# (\d+) "((?:[^"\\]|\\.)*)"((?: \d)*)$')
+
+
+def with_include_chain(error: LiftError, preprocessed: str) -> LiftError:
+    """`error`, when it is in a header, with the #include lines that led there (gcc's "In file
+    included from"), read from the preprocessor's line markers: flag 1 enters a file from the
+    line of the file below it, flag 2 returns to a file."""
+    d = error.diagnostic
+    if not d.line or d.included_from:
+        return error
+    stack: list[list] = []  # [file, number of the next line]
+    for text in preprocessed.split("\n"):
+        m = _LINE_MARKER.match(text) if text.startswith("# ") else None
+        if m is None:
+            if stack and stack[-1][0] == d.path and stack[-1][1] == d.line:
+                break
+            if stack:
+                stack[-1][1] += 1
+            continue
+        file, number, flags = unescape_marker(m[2]), int(m[1]), m[3].split()
+        if "1" in flags:
+            stack.append([file, number])
+        elif "2" in flags:
+            while len(stack) > 1 and stack[-1][0] != file:
+                stack.pop()
+            stack[-1:] = [[file, number]]
+        else:
+            stack[-1:] = [[file, number]]
+    else:
+        return error
+    # `-include FILE` is included from "<command-line>", which has no line (gcc shows none)
+    chain = tuple((file, 0 if file.startswith("<") else line) for file, line in reversed(stack[:-1]))
+    if not chain:
+        return error
+    return LiftError(d.path, d.line, d.column, d.message, ranges=d.ranges, fixit=d.fixit, notes=d.notes,
+                     included_from=chain)

@@ -83,7 +83,7 @@ def parse(text: str, path: str) -> c_ast.FileAST:
     try:
         ast = parser.parse(PRELUDE + text, path)
     except c_parser.ParseError as exc:
-        raise _located(str(exc), parser, path) from None
+        raise _with_parsed_line(_located(str(exc), parser, path), parser.clex) from None
     except RecursionError:
         raise _at_current_token(parser, path, "expression or statement nested too deeply to parse") from None
     except Exception as exc:  # noqa: BLE001  pycparser's own assertions: never a traceback
@@ -122,6 +122,28 @@ def _nearest_coord(node: c_ast.Node, stack):
         if getattr(other, "coord", None) is not None:
             return other.coord
     return None
+
+
+class SyntaxFailure(LiftError):
+    """A syntax error, with the line as the parser read it (`parsed_line`, None if unknown): its
+    column counts in that line, which the preprocessor wrote (runs of blanks made one, comments
+    and macros replaced, extended identifiers spelled as UCNs and mangled). explain() maps the
+    column back to the user's line."""
+
+    def __init__(self, error: LiftError, parsed_line: str | None):
+        d = error.diagnostic
+        super().__init__(d.path, d.line, d.column, d.message, ranges=d.ranges, fixit=d.fixit, notes=d.notes)
+        self.parsed_line = parsed_line
+
+
+def _with_parsed_line(error: LiftError, lexer) -> SyntaxFailure:
+    """`error` with the lexer's current line (pycparser from 3.12 keeps where it starts) when the
+    error is on it."""
+    data, start = getattr(lexer, "_lexdata", None), getattr(lexer, "_line_start", None)
+    if data is None or start is None or getattr(lexer, "_lineno", None) != error.diagnostic.line:
+        return SyntaxFailure(error, None)
+    end = data.find("\n", start)
+    return SyntaxFailure(error, data[start:end if end >= 0 else len(data)])
 
 
 def _at_current_token(parser: c_parser.CParser, path: str, message: str) -> LiftError:
@@ -173,6 +195,15 @@ def _reword(msg: str) -> str:
         return f"syntax error before '{msg[len('before: '):]}'"
     if msg.lower().startswith("at end of input"):
         return "unexpected end of input (missing '}' or ';'?)"
+    if msg.lower() == "invalid expression":  # where an operand is missing: gcc's words
+        return "expected expression"
+    # The lexer's words as gcc's: a quote without its end, a character C does not use.
+    m = re.match(r"^(?:illegal character '([\"'])'|unmatched (['\"]))$", msg, re.I)
+    if m:
+        return f"missing terminating {m[1] or m[2]} character"
+    m = re.match(r"^illegal character '(.+)'$", msg, re.I)
+    if m:
+        msg = f"stray '{m[1]}' in program"
     # A byte that is not UTF-8 (kept as a lone surrogate by `surrogateescape`) is shown as the byte.
     msg = re.sub(r"\\udc([89a-f][0-9a-f])", r"\\x\1", msg)
     return msg[:1].lower() + msg[1:] if msg else "syntax error"
