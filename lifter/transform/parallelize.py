@@ -416,14 +416,18 @@ def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> int | Poly 
     (`analysis.count`): each statement under `m` once per point of its domain, the loops around
     `m` fixed at their values there. Only where those are the original loops' instances: `m` and
     the maps around it are the region's loops, in their order, none strip-mined, tiled or
-    unrolled (inside `m`, reordering keeps the instances). None otherwise, or when a domain is
+    unrolled (`m` may be the outermost tile loop of a band; inside `m`, reordering keeps the
+    instances). None otherwise, or when a domain is
     not a box of affine bounds (a stride, an `if` that cuts holes). Inside loops, a count whose
     bound over their iterations is below `min_work` is that bound (a constant)."""
     region = g.graph["region"]
     chain = [g.nodes[a]["node"] for a in ancestors(g, m.id)] + [m]
     for x in chain:
         loop = region.loops.get(x.origin)
-        if loop is None or loop.var != x.var or x.tile or x.step != loop.step or _SPLITTING & set(x.transformations):
+        # The outermost tile loop of a tiled band runs its loop's whole range, a block at a time.
+        whole = x is m and x.tile and "tiling" in x.transformations
+        if loop is None or _SPLITTING & set(x.transformations) \
+                or not whole and (loop.var != x.var or x.tile or x.step != loop.step):
             return None
     origins, outer = [x.origin for x in chain], len(chain) - 1
     total, around = {}, None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -176,3 +177,13 @@ def test_no_corpus_guard_is_a_test_of_constants(program):
             tests.append(found.group(1).split(") /* lift")[0])
     for test in tests:
         assert readable(test) not in ("0", "1"), f"{program.name}: the test {test} is constant"
+
+
+def test_outermost_tile_loop_counts_the_rows_of_its_loop():
+    """lu's row update, interchanged and tiled by 256: the tile loop over j runs j = i .. n-1 with
+    i updates each, (n - i) * i instances (its trip count rounded up to whole tiles said
+    256 * ((n - i + 255) / 256) * i: a parallel region for one short row at the end)."""
+    lu = Path(__file__).resolve().parents[2] / "corpus" / "suite" / "lu.c"
+    loops = lift_source(lu.read_text(), str(lu), LiftOptions()).loops
+    row = next(e for e in loops if e["line"] == 57 and e["var"] == "j")
+    assert "tiling" in row["transformations"] and "(in parallel when i * n - i * i > 40000)" in row["remark"]
