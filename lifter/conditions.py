@@ -24,14 +24,21 @@ def readable(condition: str, fold_tests: bool = True) -> str:
     with `fold_tests`, comparisons of constants become 1 or 0 (and `&&`, `||` with them)."""
     if not condition:
         return condition
+    expr = parse_expression(condition)
+    if expr is None:  # show the text as it is
+        return _SUFFIX.sub(r"\1", condition)
+    return _text(_simplify(expr, fold_tests))
+
+
+def parse_expression(text: str) -> c_ast.Node | None:
+    """A C expression's tree (names of types it does not declare are not types), or None."""
     global _parser
     _parser = _parser or c_parser.CParser()
     try:
-        ast = _parser.parse(f"void f(void) {{ ({condition}); }}")
-        expr = ast.ext[0].body.block_items[0]
-    except Exception:  # noqa: BLE001  pycparser's errors and assertions: show the text as it is
-        return _SUFFIX.sub(r"\1", condition)
-    return _text(_simplify(expr, fold_tests))
+        ast = _parser.parse(f"void f(void) {{ ({text}); }}")
+        return ast.ext[0].body.block_items[0]
+    except Exception:  # noqa: BLE001  pycparser's errors and assertions
+        return None
 
 
 class _Generator(c_generator.CGenerator):
@@ -53,14 +60,15 @@ class _Generator(c_generator.CGenerator):
             self._operands = outer
 
 
-def _constant(node) -> int | None:
+def int_value(node) -> int | None:
+    """The value of an integer constant (suffixes allowed) or its negation, else None."""
     if isinstance(node, c_ast.Constant) and node.type in ("int", "long int", "unsigned int", "long", "unsigned long"):
         try:
             return int(_SUFFIX.sub(r"\1", node.value).rstrip("lLuU"), 0)
         except ValueError:
             return None
     if isinstance(node, c_ast.UnaryOp) and node.op == "-":
-        value = _constant(node.expr)
+        value = int_value(node.expr)
         return None if value is None else -value
     return None
 
@@ -84,7 +92,7 @@ def _simplify(node: c_ast.Node, fold_tests: bool) -> c_ast.Node:
     if isinstance(node, c_ast.Cast):
         return _simplify(node.expr, fold_tests)
     if isinstance(node, c_ast.Constant):
-        value = _constant(node)
+        value = int_value(node)
         return _number(value) if value is not None else node
     for name, child in node.children():
         simple = _simplify(child, fold_tests)
@@ -93,7 +101,7 @@ def _simplify(node: c_ast.Node, fold_tests: bool) -> c_ast.Node:
     if isinstance(node, c_ast.BinaryOp) and node.op in _FOLD:
         return _polynomial(node)
     if isinstance(node, c_ast.BinaryOp) and fold_tests:
-        left, right = _constant(node.left), _constant(node.right)
+        left, right = int_value(node.left), int_value(node.right)
         if left is not None and right is not None and node.op in _TESTS:
             return _number(int(_TESTS[node.op](left, right)))
         if node.op in ("&&", "||"):
@@ -169,7 +177,7 @@ def _terms(node: c_ast.Node, sign: int, expand: bool) -> list[tuple[int, list[c_
 
 
 def _factors(node: c_ast.Node) -> tuple[int, list[c_ast.Node]]:
-    value = _constant(node)
+    value = int_value(node)
     if value is not None:
         return value, []
     if isinstance(node, c_ast.BinaryOp) and node.op == "*":

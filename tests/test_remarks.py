@@ -215,15 +215,17 @@ long f(void)
 
 
 def test_guard_that_is_never_true_is_not_called_parallelized(tmp_path):
-    """N is a macro: the test before the parallel version is `10000 > 40000` (corpus/dynprog/nussinov.c
-    has this loop). It never runs in parallel: the remark says so (missed, not-profitable), and the
+    """N is a macro: the triangle's work, 5050, is known and below the threshold (corpus/dynprog/nussinov.c
+    has this loop; counted as a square it was emitted with the test `10000 > 40000`). It never runs in
+    parallel: no parallel version is emitted, the remark says so (missed, not-profitable), and the
     inner loop is not said to be under a parallel loop."""
     (tmp_path / "s.c").write_text(SMALL)
     r = lift(tmp_path / "s.c", "-o", tmp_path / "o.c", "-v", "--report", tmp_path / "r.json")
     assert r.code == 0
     outer, inner = json.load(open(tmp_path / "r.json"))["loops"]
     assert (outer["parallelized"], outer["kind"], outer["reason_code"]) == (False, "missed", "not-profitable")
-    assert "10000 > 40000, is never true" in outer["remark"] and "[-Rpass-missed=lift]" in r.stderr
+    assert "not profitable: about 5050 iterations of work" in outer["remark"] and "[-Rpass-missed=lift]" in r.stderr
+    assert "omp parallel" not in (tmp_path / "o.c").read_text()
     assert inner["reason_code"] == "not-profitable" and "already parallel" not in inner["remark"]
 
 

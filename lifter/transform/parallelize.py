@@ -31,11 +31,15 @@ import re
 import islpy as isl
 import networkx as nx
 
+from lifter.analysis.affine import isl_name
+from lifter.analysis.count import Poly, add_polys, constant, count_points, largest, poly_to_c, same_value
+from lifter.conditions import readable
 from lifter.frontend.spans import Spans, without_comments
 from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c, pw_to_c
 from lifter.transform.loop_vars import read_after
+from lifter.transform.rewrite import ancestors
 from lifter.transform.elementwise import equal_pointers, identical_is_safe
 from lifter.transform.rows_check import rows_test
 from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
@@ -137,7 +141,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         return Refusal("not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)",
                        "not-profitable")
     conditions = list(section_limits)
-    work = _work(g, m, {x.var for x in [m] + inner}) if min_work > 0 else None
+    work = _work(g, m, {x.var for x in [m] + inner}, min_work) if min_work > 0 else None
     if m.depth < 2 and isinstance(work, str) and _calls_loops(g, m):
         # Each call runs a loop of its own, a row's work counted as one statement: a run-time
         # trip count says nothing of the work (a constant one still does, as before).
@@ -384,8 +388,75 @@ def _map_memlets(g, m: MapScope):
     return out
 
 
-def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | None:
+def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str], min_work: int) -> int | str | None:
     """Iterations times statements under the map: an int, a C expression, or None if unknown.
+
+    Counted exactly in the iteration domains where they describe the map (`_counted_work`),
+    else estimated from the trip counts (`_estimate`); the estimate's text, in the user's
+    factors, where it is the same polynomial (a rectangular nest). A C expression of constants (a
+    triangle's longest row of a fixed size) is folded: the work is then known here, and a
+    test that is always true or always false is never emitted.
+    """
+    work, estimate = _counted_work(g, m, min_work), _estimate(g, m, banned)
+    if work is None:
+        work = estimate
+    elif isinstance(work, dict):
+        work = estimate if isinstance(estimate, str) and same_value(estimate, work) else poly_to_c(work)
+    if isinstance(work, str) and re.fullmatch(r"-?\d+", folded := readable(work)):
+        return max(0, int(folded))
+    return work
+
+
+# Transformations after which a map no longer runs its loop's iterations, each once, in one run.
+_SPLITTING = {"unroll-and-jam", "scalar expansion"}
+
+
+def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> int | Poly | None:
+    """The statement instances one run of `m` executes, counted in their iteration domains
+    (`analysis.count`): each statement under `m` once per point of its domain, the loops around
+    `m` fixed at their values there. Only where those are the original loops' instances: `m` and
+    the maps around it are the region's loops, in their order, none strip-mined, tiled or
+    unrolled (`m` may be the outermost tile loop of a band; inside `m`, reordering keeps the
+    instances). None otherwise, or when a domain is
+    not a box of affine bounds (a stride, an `if` that cuts holes). Inside loops, a count whose
+    bound over their iterations is below `min_work` is that bound (a constant)."""
+    region = g.graph["region"]
+    chain = [g.nodes[a]["node"] for a in ancestors(g, m.id)] + [m]
+    for x in chain:
+        loop = region.loops.get(x.origin)
+        # The outermost tile loop of a tiled band runs its loop's whole range, a block at a time.
+        whole = x is m and x.tile and "tiling" in x.transformations
+        if loop is None or _SPLITTING & set(x.transformations) \
+                or not whole and (loop.var != x.var or x.tile or x.step != loop.step):
+            return None
+    origins, outer = [x.origin for x in chain], len(chain) - 1
+    total, around = {}, None
+    for sid in scope_descendants(g, m.id):
+        if not isinstance(g.nodes[sid]["node"], Tasklet):
+            continue
+        stmt = region.statements.get(sid)
+        if stmt is None or stmt.loops[:len(chain)] != origins:
+            return None
+        domain = stmt.domain
+        for k, x in enumerate(chain[:-1]):
+            domain = domain.set_dim_name(isl.dim_type.set, k, isl_name(x.var))
+        points = count_points(domain.move_dims(isl.dim_type.param, domain.dim(isl.dim_type.param),
+                                               isl.dim_type.set, 0, outer))
+        if points is None:
+            return None
+        total = add_polys(total, points)
+        values = domain.project_out(isl.dim_type.set, outer, domain.dim(isl.dim_type.set) - outer)
+        around = values if around is None else around.union(values)
+    value = constant(total)
+    if value is not None:
+        return value
+    if outer and (most := largest(total, around)) is not None and most < min_work:
+        return most  # the work of the largest run of `m`: the test would never be true
+    return total
+
+
+def _estimate(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | None:
+    """`_work` from the trip counts: a triangular loop counts as its longest run.
 
     `banned` are the variables of the map and the maps inside it: they have no
     value where the condition is evaluated, so extents that use them are unknown.
@@ -396,7 +467,7 @@ def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | None
     total_const, terms = 0, []
     for child in scope_children(g, m.id):
         node = g.nodes[child]["node"]
-        sub = _work(g, node, banned) if isinstance(node, MapScope) else 1
+        sub = _estimate(g, node, banned) if isinstance(node, MapScope) else 1
         if sub is None:
             sub = 1  # an inner loop of unknown size is at least one iteration
         if isinstance(sub, int):

@@ -1,0 +1,189 @@
+"""The profitability guard (transform/parallelize.py) on triangular and other non-rectangular
+loops (issue 21): the work it tests is the number of statement instances the loop runs, counted
+in its iteration domain, so a triangle is not taken for a square; a test of constants is never
+emitted (always false: the loop stays sequential, not-profitable; always true: no test)."""
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from lifter import LiftOptions, lift_source
+from lifter.conditions import readable
+from lifter.transform.parallelize import MIN_PARALLEL_WORK
+from tests.harness import corpus_programs, have_gcc, prepare
+
+needs_gcc = pytest.mark.skipif(not have_gcc(), reason="gcc is needed to evaluate the emitted guard")
+
+# Each nest with its statements S and T: the kernel, and with both a counter (the work, brute force).
+NESTS = {
+    "triangle": ("for (int i = 0; i < n; i++)\n        for (int j = i; j < n; j++)\n            {S}",
+                 "a[i][j] = a[i][j] * 2.0 + 1.0;", ""),
+    "tetrahedron": ("for (int i = 0; i < n; i++)\n        for (int j = 0; j < i; j++) {{\n"
+                    "            for (int k = 0; k < j; k++)\n                {S}\n            {T}\n        }}",
+                    "b[i][j] += a[j][k] * a[i][k];", "b[i][j] *= 0.5;"),
+    "skewed": ("for (int i = 0; i < n; i++)\n        for (int j = i; j < i + n; j++)\n            {S}",
+               "a[i][j - i] = a[i][j - i] + 1.0;", ""),
+}
+
+
+def _lifted(text: str) -> tuple[str, list[dict]]:
+    result = lift_source(text, "k.c", LiftOptions())
+    return result.output, result.loops
+
+
+def _kernel(nest: str, statement: str, other: str) -> str:
+    return f"void k(int n, double a[n][n], double b[n][n])\n{{\n    {nest.format(S=statement, T=other)}\n}}\n"
+
+
+@needs_gcc
+@pytest.mark.parametrize("shape", list(NESTS))
+def test_guard_computes_the_work_of_the_nest(shape, tmp_path):
+    """The C expression the guard compares with the threshold, compiled and run, equals the
+    number of statement instances the nest runs, counted by running the nest."""
+    nest = NESTS[shape][0]
+    output, _ = _lifted(_kernel(*NESTS[shape]))
+    clause = re.search(r"\bif ?\((.*?) > (\d+)L[) ].*/\* lift \*/", output)  # a clause, or a test in C
+    assert clause and int(clause.group(2)) == MIN_PARALLEL_WORK, output
+    program = tmp_path / "w.c"
+    program.write_text(
+        "#include <stdio.h>\n"
+        f"static long guard(int n) {{ return {clause.group(1)}; }}\n"
+        f"static long brute(int n) {{ long count = 0; {nest.format(S='count++;', T='count++;')} return count; }}\n"
+        "int main(void) { for (int n = 1; n < 40; n++) printf(\"%d %ld %ld\\n\", n, guard(n), brute(n));"
+        " return 0; }\n")
+    subprocess.run(["gcc", "-O1", "-o", tmp_path / "w", program], check=True)
+    rows = subprocess.run([tmp_path / "w"], check=True, capture_output=True, text=True).stdout.split("\n")
+    for row in filter(None, rows):
+        n, guard, brute = row.split()
+        assert guard == brute, f"{shape} at n = {n}: the guard counts {guard}, the nest runs {brute}"
+
+
+def test_triangle_is_counted_as_half_the_square():
+    output, loops = _lifted(_kernel(*NESTS["triangle"]))
+    assert "if(((long)n * n + (long)n) / 2 > 40000L)" in output
+    assert "(in parallel when (n * n + n) / 2 > 40000)" in loops[0]["remark"]
+
+
+SMALL_TRIANGLE = """#define N {n}
+long t[N][N];
+long f(void)
+{{
+    long s = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = i; j < N; j++)
+            s += t[i][j];
+    return s;
+}}
+"""
+
+
+def test_constant_triangle_below_the_threshold_stays_sequential():
+    """N = 100: 5050 instances (counted as a square, 10000, it was emitted with `if(10000 > 40000)`)."""
+    output, loops = _lifted(SMALL_TRIANGLE.format(n=100))
+    assert "omp parallel" not in output
+    outer, inner = loops
+    assert (outer["parallelized"], outer["reason_code"]) == (False, "not-profitable")
+    assert "about 5050 iterations of work" in outer["remark"]
+    assert inner["reason_code"] == "not-profitable" and "about 100 iterations" in inner["remark"]
+
+
+def test_constant_triangle_above_the_threshold_has_no_test():
+    """N = 400: 80200 instances, always above the threshold: parallel with no `if` clause."""
+    output, loops = _lifted(SMALL_TRIANGLE.format(n=400))
+    pragma = next(line for line in output.splitlines() if "omp parallel for" in line)
+    assert " if(" not in pragma and loops[0]["parallelized"] and not loops[0]["condition"]
+
+
+def test_constant_triangle_between_square_and_half_square_stays_sequential():
+    """N = 250: the square (62500) is above the threshold, the triangle (31375) below it."""
+    output, loops = _lifted(SMALL_TRIANGLE.format(n=250))
+    assert "omp parallel" not in output and "about 31375 iterations of work" in loops[0]["remark"]
+
+
+ROWS_IN_A_SEQUENTIAL_LOOP = """double x[100][100];
+void f(void)
+{
+    for (int i = 1; i < 100; i++)
+        for (int j = 0; j < i; j++)
+            x[i][j] = x[i - 1][j] + 1.0;
+}
+"""
+
+
+def test_inner_loop_whose_longest_run_is_below_the_threshold_stays_sequential():
+    """The row loop runs i < 100 times: a test `i > 40000` before each row would never be true."""
+    output, loops = _lifted(ROWS_IN_A_SEQUENTIAL_LOOP)
+    inner = next(e for e in loops if e["var"] == "j")
+    assert "omp parallel" not in output and "40000" not in output
+    assert inner["reason_code"] == "not-profitable" and "about 99 iterations of work" in inner["remark"]
+
+
+def test_rectangular_guard_keeps_the_users_factors():
+    text = ("void k(int n, int m, double a[n][m + 2])\n{\n    for (int i = 0; i < n; i++)\n"
+            "        for (int j = 0; j < m + 2; j++)\n            a[i][j] = a[i][j] + 1.0;\n}\n")
+    _, loops = _lifted(text)
+    assert "(in parallel when n * (m + 2) > 40000)" in loops[0]["remark"]
+
+
+TRIANGLE_PROGRAM = """#include <stdio.h>
+#ifndef N
+#define N 100
+#endif
+static double a[N][N];
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            a[i][j] = (i * 7 + j) % 13;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j <= i; j++)
+            a[i][j] = a[i][j] * 0.5 + a[j][i];
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            s += a[i][j] * (1 + (i + j) % 5);
+    printf("%.6f\\n", s);
+    return 0;
+}
+"""
+
+
+@needs_gcc
+@pytest.mark.parametrize("n", [100, 300])
+def test_triangle_with_the_guard_on_runs_as_the_original(n, tmp_path):
+    """Below (N = 100) and above (N = 300: 45150 instances) the threshold, with the guard on."""
+    source = tmp_path / "tri.c"
+    source.write_text(TRIANGLE_PROGRAM)
+    diff = prepare(source, tmp_path, defines=[f"N={n}"], min_parallel_work=MIN_PARALLEL_WORK)
+    for threads in (1, 2, 8):
+        diff.check(threads)
+
+
+_GUARDS = re.compile(r"\bif ?\((.*)\) (?:\{ )?/\* lift \*/")
+
+
+@pytest.mark.parametrize("program", corpus_programs(), ids=lambda p: str(p.relative_to(p.parents[1])))
+def test_no_corpus_guard_is_a_test_of_constants(program):
+    """Every run-time test lift emits in the corpus depends on the input: none folds to 0 (the
+    parallel version would never run) or to 1 (the test is not needed)."""
+    result = lift_source(program.read_text(), str(program), LiftOptions())
+    tests = [e["condition"] for e in result.loops if e.get("condition")]
+    for line in result.output.splitlines():
+        found = _GUARDS.search(line)
+        if found:
+            tests.append(found.group(1).split(") /* lift")[0])
+    for test in tests:
+        assert readable(test) not in ("0", "1"), f"{program.name}: the test {test} is constant"
+
+
+def test_outermost_tile_loop_counts_the_rows_of_its_loop():
+    """lu's row update, interchanged and tiled by 256: the tile loop over j runs j = i .. n-1 with
+    i updates each, (n - i) * i instances (its trip count rounded up to whole tiles said
+    256 * ((n - i + 255) / 256) * i: a parallel region for one short row at the end)."""
+    lu = Path(__file__).resolve().parents[2] / "corpus" / "suite" / "lu.c"
+    loops = lift_source(lu.read_text(), str(lu), LiftOptions()).loops
+    row = next(e for e in loops if e["line"] == 57 and e["var"] == "j")
+    assert "tiling" in row["transformations"] and "(in parallel when i * n - i * i > 40000)" in row["remark"]
