@@ -14,6 +14,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from lifter import LiftOptions, lift_file, lift_source
 from lifter.frontend.preprocess import PreprocessOptions
 
@@ -133,3 +135,27 @@ def check_program(text: str, name: str, workdir: Path, threads: int) -> None:
 
 def have_gcc() -> bool:
     return shutil.which(os.environ.get("CC", "gcc")) is not None
+
+
+# -- nvcc -------------------------------------------------------------------------------------
+
+NVCC = os.environ.get("NVCC", "nvcc")
+NVCC_ARCH = os.environ.get("LIFT_NVCC_ARCH", "sm_80")
+# .ci/run's lowest-versions run sets LIFT_TEST_NVCC=0: nvcc sees the same lifted text in both runs
+# (the emulated CUDA runs, which compile that text with g++, stay in both), and its 1.5 s a file
+# would put CI over its time limit.
+needs_nvcc = pytest.mark.skipif(
+    shutil.which(NVCC) is None or os.environ.get("LIFT_TEST_NVCC") == "0",
+    reason="nvcc not found (set NVCC to its path), or LIFT_TEST_NVCC=0")
+
+
+def nvcc_compiles(cu: Path, text: str, *, warnings: bool = True) -> None:
+    """nvcc compiles the lifted `text`, written to `cu`, without an error (nor, with
+    `warnings=False`, a warning)."""
+    cu.write_text(text, encoding="utf-8", errors="surrogateescape")
+    done = subprocess.run([NVCC, "-c", f"-arch={NVCC_ARCH}", str(cu), "-o", str(cu.with_suffix(".o"))],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, f"nvcc failed on {cu}:\n{done.stderr[-4000:]}"
+    assert "error" not in done.stderr, done.stderr[-4000:]
+    if not warnings:
+        assert "warning" not in done.stderr, done.stderr[-4000:]

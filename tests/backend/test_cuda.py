@@ -12,7 +12,7 @@ import lifter.backend
 from lifter import LiftOptions, lift_source
 from lifter.backend.cuda_cxx import CXX_SHIMS
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
-from tests.harness import outputs_match
+from tests.harness import needs_nvcc, nvcc_compiles, outputs_match
 
 EMULATION = Path(lifter.backend.__file__).parent / "cuda_emulation.h"
 CXX = os.environ.get("CXX", "g++")
@@ -598,29 +598,16 @@ def test_profiled_builds_report_every_kernel(tmp_path):
     assert any(re.match(r"lift-profile: kernel_heat_i_L\d+ launches 25 time_ms [\d.]+$", l) for l in lines), ran.stderr
 
 
-def nvcc_compiles_cleanly(src: Path, text: str) -> None:
-    """nvcc compiles the lifted `text`, written to `src`, without an error or a warning."""
-    src.write_text(text)
-    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(src.with_suffix(".o"))],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert "warning" not in done.stderr, done.stderr
-
-
 def test_without_parallel_loops_the_file_is_the_input_after_the_prelude():
     src = """int f(int n, int *a) { int s = 0; for (int i = 1; i < n; i++) a[i] += a[i - 1]; return s; }\n"""
     assert host_part(lift_cuda(src).output) == "\n" + src
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@needs_nvcc
 def test_nvcc_compiles_the_emitted_file(tmp_path):
-    src = tmp_path / "stencil.cu"
-    src.write_text(lift_cuda(STENCIL + REDUCTIONS.replace("int main(void)", "int main2(void)")
-                             .replace("#include <stdio.h>\n#include <stdlib.h>\n", "")
-                             .replace("#define N 5000", "")).output)
-    done = subprocess.run(["nvcc", "-c", "-arch=sm_80", str(src), "-o", str(tmp_path / "stencil.o")],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
+    nvcc_compiles(tmp_path / "stencil.cu", lift_cuda(STENCIL + REDUCTIONS.replace("int main(void)", "int main2(void)")
+                                                     .replace("#include <stdio.h>\n#include <stdlib.h>\n", "")
+                                                     .replace("#define N 5000", "")).output)
 
 
 PIPELINE = """#include <stdio.h>
@@ -908,10 +895,10 @@ def test_host_code_between_nests_is_read_conservatively(code, expected):
         assert eff is not None and (eff.reads, eff.writes, eff.reads_all, eff.assigned) == expected
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@needs_nvcc
 @pytest.mark.parametrize("name", ["PIPELINE", "HOST_BETWEEN", "LU", "CALL_IN_LOOP", "SCRATCH"])
 def test_nvcc_compiles_shared_scopes_host_code_in_nests_and_scratch_arrays(name, tmp_path):
-    nvcc_compiles_cleanly(tmp_path / f"{name.lower()}.cu", lift_cuda(globals()[name]).output)
+    nvcc_compiles(tmp_path / f"{name.lower()}.cu", lift_cuda(globals()[name]).output, warnings=False)
 
 
 HELPER = """#include <stdio.h>
@@ -1386,10 +1373,10 @@ def test_host_code_in_a_loop_body_may_declare_and_leave_the_loop(code, exits, as
         assert gap_effects(Spans(text), text.index("\n"), text.rindex("\n"), {"A", "B"}, {}) is None
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@needs_nvcc
 @pytest.mark.parametrize("name", ["WHILE_SOLVER", "HOST_IN_LOOP", "EARLY_EXIT", "NESTED_LOOPS"])
 def test_nvcc_compiles_data_scopes_around_loops(name, tmp_path):
-    nvcc_compiles_cleanly(tmp_path / f"{name.lower()}.cu", lift_cuda(globals()[name]).output)
+    nvcc_compiles(tmp_path / f"{name.lower()}.cu", lift_cuda(globals()[name]).output, warnings=False)
 
 
 # --------------------------------------------------------------------------------------
@@ -1538,9 +1525,9 @@ def test_a_called_function_that_reads_its_device_data_after_its_scope_syncs_firs
     assert axpy.index("lift_present_host(0, 0, 0);") < axpy.index("trace += y[0];")
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@needs_nvcc
 def test_nvcc_compiles_regions(tmp_path):
-    nvcc_compiles_cleanly(tmp_path / "regions.cu", lift_cuda(CALLS_IN_LOOP).output)
+    nvcc_compiles(tmp_path / "regions.cu", lift_cuda(CALLS_IN_LOOP).output, warnings=False)
 
 
 def test_a_nest_that_is_not_offloaded_does_not_make_the_functions_it_calls_host_device():

@@ -1,12 +1,12 @@
 """C that is not C++, lifted to CUDA: nvcc compiles the .cu (it compiles C++), the emulated run
 prints what the C original prints, and what cannot be made C++ is a located error naming it
 (cuda_names.py, cuda_conversions.py, the `extern "C"` blocks of cuda_cxx.py)."""
-import shutil
 
 import pytest
 
 from lifter.diagnostics import LiftError
-from tests.backend.test_cuda import host_part, lift_cuda, nvcc_compiles_cleanly, same_results
+from tests.backend.test_cuda import host_part, lift_cuda, same_results
+from tests.harness import needs_nvcc, nvcc_compiles
 
 VLA_MALLOC = """#include <stdio.h>
 #include <stdlib.h>
@@ -157,10 +157,10 @@ def test_emulated_run_prints_what_the_original_prints(name, tmp_path):
     same_results(globals()[name], tmp_path, rtol=1e-9)
 
 
-@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+@needs_nvcc
 @pytest.mark.parametrize("name", CASES)
 def test_nvcc_compiles_it(name, tmp_path):
-    nvcc_compiles_cleanly(tmp_path / f"{name.lower()}.cu", lift_cuda(globals()[name]).output)
+    nvcc_compiles(tmp_path / f"{name.lower()}.cu", lift_cuda(globals()[name]).output, warnings=False)
 
 
 def test_what_each_case_became():

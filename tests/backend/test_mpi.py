@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -58,10 +59,14 @@ def lift_mpi(source: Path, workdir: Path) -> tuple[Path, list[dict]]:
 
 def run_mpi(exe: Path, ranks: int) -> tuple[str, dict[int, tuple[int, int]]]:
     """Standard output, and per rank (halo bytes, gather bytes) sent."""
-    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_WAIT_POLICY="PASSIVE", OMPI_ALLOW_RUN_AS_ROOT="1",
-               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
-    done = subprocess.run(["mpirun", "--oversubscribe", "-np", str(ranks), str(exe)], capture_output=True,
-                          text=True, timeout=120, env=env)
+    # Each mpirun its own TMPDIR, short enough for its sockets' paths: runs started at once (these
+    # tests overlap them, and so does xdist) otherwise clash in Open MPI's session directory
+    # ("orte_session_dir failed").
+    with tempfile.TemporaryDirectory(prefix="ompi") as session:
+        env = dict(os.environ, OMP_NUM_THREADS="1", OMP_WAIT_POLICY="PASSIVE", OMPI_ALLOW_RUN_AS_ROOT="1",
+                   OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1", TMPDIR=session)
+        done = subprocess.run(["mpirun", "--oversubscribe", "-np", str(ranks), str(exe)], capture_output=True,
+                              text=True, timeout=120, env=env)
     assert done.returncode == 0, f"{exe} at {ranks} ranks exited with {done.returncode}:\n{done.stderr}"
     profile = {int(m[1]): (int(m[3]), int(m[4])) for m in _PROFILE.finditer(done.stderr)}
     assert len(profile) == ranks, done.stderr

@@ -17,13 +17,12 @@ import pytest
 
 import lifter.backend
 from lifter import LiftOptions, lift_file
-from tests.harness import REDUCTION_RTOL, RUN_TIMEOUT_S, compile_c, corpus_programs, outputs_match, run
+from tests.harness import (REDUCTION_RTOL, RUN_TIMEOUT_S, compile_c, corpus_programs, needs_nvcc, nvcc_compiles,
+                           outputs_match, run)
 
 PROGRAMS = corpus_programs()
 EMULATION = Path(lifter.backend.__file__).parent / "cuda_emulation.h"
 CXX = os.environ.get("CXX", "g++")
-NVCC = os.environ.get("NVCC", "nvcc")
-NVCC_ARCH = os.environ.get("LIFT_NVCC_ARCH", "sm_80")
 
 
 @functools.lru_cache(maxsize=None)
@@ -72,17 +71,7 @@ def run_emulated(exe: Path, order: str) -> str:
     return done.stdout
 
 
-def nvcc_compiles(cu: Path, text: str) -> None:
-    """nvcc compiles the lifted file `cu` (written with `text`) without an error."""
-    cu.write_text(text, encoding="utf-8", errors="surrogateescape")
-    done = subprocess.run([NVCC, "-c", f"-arch={NVCC_ARCH}", str(cu), "-o", str(cu.with_suffix(".o"))],
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"nvcc failed on {cu}:\n{done.stderr[-4000:]}"
-    assert "error" not in done.stderr, done.stderr[-4000:]
-
-
-@pytest.mark.skipif(shutil.which(NVCC) is None,
-                    reason="nvcc not found: the CUDA compile check needs the CUDA toolkit (set NVCC to its path)")
+@needs_nvcc
 @pytest.mark.parametrize("program", PROGRAMS, ids=ids)
 def test_corpus_program_compiles_with_nvcc(program, tmp_path):
     nvcc_compiles(tmp_path / f"{program.stem}.cu", lifted(program))
@@ -134,8 +123,7 @@ def test_multi_file_app_runs_like_the_original_and_links_with_c_objects(tmp_path
     assert outputs_match(expected, run_emulated(mixed, "reverse"), 0.0)
 
 
-@pytest.mark.skipif(shutil.which(NVCC) is None,
-                    reason="nvcc not found: the CUDA compile check needs the CUDA toolkit (set NVCC to its path)")
+@needs_nvcc
 @pytest.mark.parametrize("source", sorted(HEAT.glob("*.c")), ids=lambda p: f"heat/{p.name}")
 def test_multi_file_app_compiles_with_nvcc(source, tmp_path):
     nvcc_compiles(tmp_path / f"{source.stem}.cu", lifted_app(source))

@@ -17,7 +17,8 @@ import pytest
 
 from lifter import LiftOptions, lift_file
 from lifter.diagnostics import LiftError
-from tests.e2e.test_corpus_cuda import CXX, NVCC, build_emulated, emulated_rtol, nvcc_compiles, run_emulated
+from tests.e2e.test_corpus_cuda import CXX, build_emulated, emulated_rtol, run_emulated
+from tests.harness import needs_nvcc, nvcc_compiles
 from tests.harness import REPO, compile_c, have_gcc, outputs_match, run
 
 PROGRAMS = sorted((Path(__file__).parent / "issue15").glob("*.c")) + sorted((REPO / "fuzz-found").glob("*.c"))
@@ -55,7 +56,7 @@ def test_reproducer_is_refused_at_its_place_or_lifted(program):
         assert isinstance(got, str), f"{program.name}: refused: {got}"
 
 
-@pytest.mark.skipif(shutil.which(NVCC) is None, reason="nvcc not found (set NVCC to its path)")
+@needs_nvcc
 @pytest.mark.parametrize("program", _lifted_programs())
 def test_reproducer_compiles_with_nvcc(program, tmp_path):
     nvcc_compiles(tmp_path / f"{program.stem}.cu", _lift(program))
