@@ -37,6 +37,7 @@ from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, s
 from lifter.graph.ranges import bound_c, pw_to_c
 from lifter.transform.loop_vars import read_after
 from lifter.transform.elementwise import equal_pointers, identical_is_safe
+from lifter.transform.row_spans import Gathered, row_spans
 from lifter.transform.rows_check import rows_test
 from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
 
@@ -157,7 +158,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch]
     identical = (lambda p, q: identical_is_safe(g, m, p, q)) if g.graph.get("identical_pointers") else None
     alias = _alias_condition(touched, identical, _apart(g, touched), g.graph["region"].from_params,
-                             _declared_inside(g, m))
+                             _declared_inside(g, m), row_spans(g, m) if value_guards else {})
     if isinstance(alias, str) and alias.startswith("!"):
         return Refusal(alias[1:], "may-alias")
     if alias:
@@ -470,8 +471,12 @@ def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
 
 
 def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_params=frozenset(),
-                     inside=frozenset()) -> str:
+                     inside=frozenset(), rows_of=None) -> str:
     """The disjointness test for the containers a scope touches: [(node, written?, range)].
+
+    `rows_of` (`row_spans.row_spans`) gives ranges that tests of values in memory bound, for
+    containers that row loops touch (a CSR product's `val[k]`, `x[col[k]]`): used where the
+    ranges have no bounds of their own, after the tests above and the plain ranges.
 
     `identical_ok(p, q)` (nodes) says that the scope is also correct when the two pointers
     are equal (`elementwise.py`): that pair then tests "disjoint, or the same pointer".
@@ -520,22 +525,31 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
     if not pairs:
         return " && ".join(tests)
     spans = {}
-    checks = []
+    checks, gathered = [], []
     for p, q in pairs:
         for c in (p, q):
             if c not in spans:
                 node, ranges = shared[c]
                 spans[c] = _span(node, ranges)
+                if spans[c] is None and c in (rows_of or {}):
+                    test, spans[c] = rows_of[c]
+                    tests += [test] if test not in tests else []
             if spans[c] is None:
                 hint = " (--assume-no-alias promises that pointer parameters never overlap)" \
                     if {shared[p][0].name, shared[q][0].name} <= from_params else ""
                 return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time{hint}"
-        (plo, phi), (qlo, qhi) = spans[p], spans[q]
         same = ""
         if identical_ok is not None and identical_ok(shared[p][0], shared[q][0]):
             same = f" || {equal_pointers(shared[p][0], shared[q][0])}"
+        if isinstance(spans[p], Gathered) and isinstance(spans[q], Gathered):
+            return f"!'{p}' and '{q}' may overlap and both are read through index arrays"
+        if isinstance(spans[p], Gathered) or isinstance(spans[q], Gathered):
+            far, (lo, hi) = (spans[p], spans[q]) if isinstance(spans[p], Gathered) else (spans[q], spans[p])
+            gathered.append(f"({far.apart(lo, hi)}{same})")
+            continue
+        (plo, phi), (qlo, qhi) = spans[p], spans[q]
         checks.append(f"({phi} <= {qlo} || {qhi} <= {plo}{same})")
-    return " && ".join(tests + checks)
+    return " && ".join(tests + checks + gathered)
 
 
 def _span(node: AccessNode, ranges) -> tuple[str, str] | None:

@@ -1,0 +1,164 @@
+"""Run-time ranges of row loops (analysis/row_ranges.py, transform/row_spans.py): a CSR product
+with the matrix in a struct and unannotated `double *` vectors is parallel under a test of the
+row offsets and the column indices, which every overlap of the output with what the rows read
+fails, so those calls run as written."""
+import re
+import subprocess
+
+import pytest
+
+from lifter import LiftOptions, lift_source
+from tests.harness import check_program, compile_c, have_gcc, loops_by_function, run
+
+pytestmark = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
+
+PROGRAM = """#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+    int nrows;
+    int *rowptr;
+    int *col;
+    double *val;
+} Csr;
+
+#ifdef PROBE
+int probe(const Csr *a, const double *x, double *y);
+#define REPORT(a, x, y) printf("test %d\\n", probe(a, x, y))
+#else
+#define REPORT(a, x, y) ((void)0)
+#endif
+
+/* external linkage: the callers, and so the overlaps, are unknown */
+void spmv(const Csr *a, const double *x, double *y)
+{
+    for (int i = 0; i < a->nrows; i++) {
+        double sum = 0.0;
+        for (int k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+            sum += a->val[k] * x[a->col[k]];
+        y[i] = sum;
+    }
+}
+
+static double checksum(int n, const double *v)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += v[i] * (1 + i % 13);
+    return s;
+}
+
+/* a tridiagonal matrix of n rows in `val` (which may be part of a larger buffer) */
+static void tridiagonal(Csr *a, int n, double *val)
+{
+    int k = 0;
+    a->nrows = n;
+    a->val = val;
+    a->rowptr[0] = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0) { a->col[k] = i - 1; a->val[k++] = -1.0 + (i % 3) * 0.125; }
+        a->col[k] = i; a->val[k++] = 4.0;
+        if (i < n - 1) { a->col[k] = i + 1; a->val[k++] = -1.0 - (i % 5) * 0.0625; }
+        a->rowptr[i + 1] = k;
+    }
+}
+
+static void fill(int n, double *v, int seed)
+{
+    for (int i = 0; i < n; i++)
+        v[i] = 1.0 + ((i * 7 + seed) % 19) * 0.25;
+}
+
+#define CALL(a, x, y, n, label) do { REPORT(a, x, y); spmv(a, x, y); printf("%s %.12e\\n", label, checksum(n, y)); } while (0)
+
+int main(void)
+{
+    int n = 3000, nnz = 3 * n;
+    Csr a;
+    a.rowptr = malloc(sizeof(int) * (n + 1));
+    a.col = malloc(sizeof(int) * nnz);
+    double *val = malloc(sizeof(double) * nnz);
+    double *buf = malloc(sizeof(double) * (2 * n + 8));
+    double *y = malloc(sizeof(double) * n);
+    tridiagonal(&a, n, val);
+
+    fill(n, buf, 1);
+    CALL(&a, buf, y, n, "distinct");                 /* apart: the parallel loop */
+    CALL(&a, buf, buf + n, n, "adjacent");           /* x and y one after the other in one buffer */
+    CALL(&a, buf, buf, n, "in-place");               /* y is x */
+    fill(n + 8, buf, 2);
+    CALL(&a, buf, buf + 7, n, "shifted");            /* y overlaps x shifted by 7 */
+
+    /* y inside the matrix values: each row's result changes values later rows read */
+    double *big = malloc(sizeof(double) * (nnz + n));
+    tridiagonal(&a, n, big);
+    fill(n, buf, 3);
+    CALL(&a, buf, big + nnz - n / 2, n, "over-values");
+
+    /* offsets that decrease: row 1 is empty ([5, 0)), row 2 reads val[0..3), below rowptr[0] = 4:
+       rowptr[0] .. rowptr[4] does not bound what the rows read */
+    int *saved = a.rowptr;
+    int odd[5] = {4, 5, 0, 3, 9};
+    double small[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    int cols[9] = {0, 1, 2, 3, 0, 1, 2, 3, 0};
+    double xs[4] = {0.5, 0.25, 2.0, 1.5};
+    a.rowptr = odd;
+    a.col = cols;
+    a.val = small;
+    a.nrows = 4;
+    CALL(&a, xs, small, 4, "decreasing");            /* y over val[0..3], read by row 2 */
+    printf("%g %g %g\\n", small[0], small[2], small[4]);
+    a.rowptr = saved;
+    free(val); free(buf); free(y); free(big); free(saved);
+    return 0;
+}
+"""
+
+
+def _spmv():
+    return next(e for e in loops_by_function(PROGRAM)["spmv"] if e["depth"] == 0)
+
+
+def test_the_row_loop_is_parallel_under_tests_of_the_offsets_and_indices():
+    entry = _spmv()
+    assert entry["parallelized"], entry["remark"]
+    assert "lift_nondecreasing_int" in entry["condition"] and "lift_gather_apart_int" in entry["condition"]
+    # the cheap tests first, the pass over the column indices last
+    assert entry["condition"].index("lift_nondecreasing_int") < entry["condition"].index("lift_gather_apart_int")
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_every_call_computes_what_the_original_does(tmp_path, threads):
+    check_program(PROGRAM, "csr_struct.c", tmp_path, threads)
+
+
+def test_the_test_passes_only_where_the_output_overlaps_nothing_read(tmp_path):
+    """The lifted condition, evaluated before each call: true for disjoint vectors (also when
+    adjacent), false for each overlap (and for offsets that decrease)."""
+    out = lift_source(PROGRAM, "csr_struct.c", LiftOptions(min_parallel_work=0)).output
+    condition = re.search(r"\n\s*if \((.*)\) \{ /\* lift \*/\n\s*#pragma omp parallel for", out).group(1)
+    probe = f"\nint probe(const Csr *a, const double *x, double *y)\n{{\n    return {condition};\n}}\n"
+    source = tmp_path / "probe.c"
+    source.write_text(out + probe)
+    exe = tmp_path / "probe"
+    compile_c(source, exe, ["-O2", "-std=gnu11", "-fopenmp", "-DPROBE", "-Wall", "-Wextra", "-Werror"])
+    lines = run(exe, 2).splitlines()
+    tests = {after.split()[0]: line.split()[1] for line, after in zip(lines, lines[1:]) if line.startswith("test ")}
+    assert tests == {"distinct": "1", "adjacent": "1", "in-place": "0", "shifted": "0", "over-values": "0",
+                     "decreasing": "0"}
+
+
+def test_the_helpers_are_strict_c89(tmp_path):
+    out = lift_source(PROGRAM, "csr_struct.c", LiftOptions(min_parallel_work=0)).output
+    helpers = out[:out.index("#include")]
+    source = tmp_path / "helpers.c"
+    source.write_text(helpers)
+    done = subprocess.run(["gcc", "-std=c89", "-pedantic", "-Wall", "-Wextra", "-Werror", "-Wno-unused-function",
+                           "-c", str(source), "-o", str(tmp_path / "helpers.o")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_cuda_target_keeps_the_row_loop_sequential():
+    entry = next(e for e in loops_by_function(PROGRAM, target="cuda")["spmv"] if e["depth"] == 0)
+    assert not entry["parallelized"]
+    assert "cannot be bounded at run time" in entry["remark"]
