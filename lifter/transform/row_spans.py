@@ -16,7 +16,9 @@ which finds the least and greatest index and compares the elements between them 
 written range. Their cost: one pass over the hi - lo + 2 offsets, and, where a gathered
 container needs a test, one over the index array's part the loop reads (as many elements as
 the loop runs iterations of `k`), both simple enough for the compiler to vectorize, and made
-only where no cheaper test settled the question first (they come last in the `&&`). The tests
+only where no cheaper test settled the question first (they come last in the `&&`); the second,
+a quarter or so of the memory the loop itself reads in a CSR product, runs on the threads of
+an OpenMP loop when it is long. The tests
 are static functions, one per integer type, emitted once at the top of an output file that
 calls them (C89, clean under -Wall -Wextra -Werror), like rows_check.py's.
 """
@@ -33,6 +35,8 @@ from lifter.graph.ranges import access_range, bound_c
 
 NONDECREASING = "lift_nondecreasing_"
 GATHER = "lift_gather_apart_"
+# Index elements from which the pass over them is shared by the threads (like the loop it guards).
+PARALLEL_SCAN = 100_000
 _CALL = re.compile(rf"\b({NONDECREASING}|{GATHER})(\w+)\(")
 
 
@@ -139,6 +143,7 @@ def helper_definitions(text: str) -> str:
                 "    if (k0 >= k1)\n"
                 "        return 1;\n"
                 "    least = most = index[k0];\n"
+                f"    #pragma omp parallel for reduction(min: least) reduction(max: most) if (k1 - k0 > {PARALLEL_SCAN}L)\n"
                 "    for (k = k0 + 1; k < k1; k++) {\n"
                 "        least = index[k] < least ? index[k] : least;\n"
                 "        most = index[k] > most ? index[k] : most;\n"
