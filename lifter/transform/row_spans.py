@@ -66,7 +66,7 @@ def row_spans(g: nx.MultiDiGraph, m) -> dict[str, tuple[str, tuple[str, str] | G
     (first byte, one past the last) in C, or a `Gathered` range."""
     region = g.graph["region"]
     lid = m.origin or m.id
-    if m.tile or lid not in region.loops or m.depth != region.loops[lid].depth:
+    if m.tile or m.step != 1 or lid not in region.loops or m.depth != region.loops[lid].depth:
         return {}
     leaves = [n for n in scope_descendants(g, m.id)
               if isinstance(g.nodes[n]["node"], Tasklet) and n in region.statements]

@@ -162,3 +162,110 @@ def test_the_cuda_target_keeps_the_row_loop_sequential():
     entry = next(e for e in loops_by_function(PROGRAM, target="cuda")["spmv"] if e["depth"] == 0)
     assert not entry["parallelized"]
     assert "cannot be bounded at run time" in entry["remark"]
+
+
+VARIANTS = """
+typedef struct { int nrows; int *rowptr; int *col; double *val; } Csr;
+
+/* the column read only under a mask: no pass over col before the loop */
+void masked(const Csr *a, const char *mask, const double *x, double *y)
+{
+    for (int i = 0; i < a->nrows; i++) {
+        double s = 0.0;
+        for (int k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+            if (mask[k])
+                s += a->val[k] * x[a->col[k]];
+        y[i] = s;
+    }
+}
+
+/* every other row: the offsets between them bound nothing the loop reads */
+void stride2(const Csr *a, const double *x, double *y)
+{
+    for (int i = 0; i < a->nrows; i += 2) {
+        double s = 0.0;
+        for (int k = a->rowptr[i]; k < a->rowptr[i + 1]; k++)
+            s += a->val[k] * x[a->col[k]];
+        y[i] = s;
+    }
+}
+
+/* the row loop writes next to its offsets */
+void writes_offsets(int n, int *off, const int *idx, double *x, double *y)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int k = off[i]; k < off[i + 1]; k++)
+            s += x[idx[k]];
+        y[i] = s;
+        off[n + 1 + i] = 0;
+    }
+}
+"""
+
+# Offsets shifted by one row, two neighbours per entry, `long` offsets and `unsigned` indices.
+SHIFTED = """#include <stdio.h>
+#include <stdlib.h>
+
+void shifted(int n, const long *off, const unsigned *idx, const double *v, const double *x, double *y)
+{
+    for (int i = 1; i <= n; i++) {
+        double s = 0.0;
+        for (long k = off[i - 1]; k < off[i]; k++)
+            s += v[k + 1] * (x[idx[k]] + x[idx[k] + 1]);
+        y[i - 1] = s;
+    }
+}
+
+int main(void)
+{
+    int n = 20000;
+    long *off = malloc(sizeof(long) * (n + 1));
+    unsigned *idx = malloc(sizeof(unsigned) * 2 * n);
+    double *v = malloc(sizeof(double) * (2 * n + 1)), *x = malloc(sizeof(double) * (n + 2));
+    double *y = malloc(sizeof(double) * n);
+    off[0] = 0;
+    for (int i = 0; i < n; i++) {
+        off[i + 1] = off[i] + 1 + i % 2;
+        for (long k = off[i]; k < off[i + 1]; k++)
+            idx[k] = (unsigned)((i + 3 * k) % n);
+    }
+    for (long k = 0; k <= off[n]; k++)
+        v[k] = 0.5 + k % 5;
+    for (int i = 0; i < n + 2; i++)
+        x[i] = 1.0 + i % 7;
+    shifted(n, off, idx, v, x, y);       /* apart */
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += y[i] * (1 + i % 3);
+    shifted(n, off, idx, v, x, x + 1);   /* the output over the input, one further */
+    for (int i = 0; i < n + 2; i++)
+        s += x[i] * (1 + i % 5);
+    shifted(n, off, idx, v + 1, x, v);   /* the output over the values, one earlier */
+    for (int i = 0; i < 2 * n; i++)
+        s += v[i];
+    printf("%.12e\\n", s);
+    free(off); free(idx); free(v); free(x); free(y);
+    return 0;
+}
+"""
+
+
+def test_row_loops_the_test_cannot_cover_stay_sequential():
+    loops = loops_by_function(VARIANTS)
+    for function in ("masked", "stride2", "writes_offsets"):
+        entry = next(e for e in loops[function] if e["depth"] == 0)
+        assert not entry["parallelized"], function
+        assert "cannot be bounded at run time" in entry["remark"], entry["remark"]
+
+
+def test_shifted_offsets_wide_types_and_neighbours():
+    entry = next(e for e in loops_by_function(SHIFTED)["shifted"] if e["depth"] == 0)
+    assert entry["parallelized"], entry["remark"]
+    assert "lift_nondecreasing_long" in entry["condition"]
+    assert "lift_gather_apart_unsigned_int" in entry["condition"] and "0L, 1L" in entry["condition"]
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_shifted_offsets_compute_what_the_original_does(tmp_path, threads):
+    check_program(SHIFTED, "shifted.c", tmp_path, threads)
