@@ -529,11 +529,7 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
     for p, q in pairs:
         for c in (p, q):
             if c not in spans:
-                node, ranges = shared[c]
-                spans[c] = _span(node, ranges)
-                if spans[c] is None and c in (rows_of or {}):
-                    test, spans[c] = rows_of[c]
-                    tests += [test] if test not in tests else []
+                spans[c] = _pieces(*shared[c], (rows_of or {}).get(c), tests)
             if spans[c] is None:
                 hint = " (--assume-no-alias promises that pointer parameters never overlap)" \
                     if {shared[p][0].name, shared[q][0].name} <= from_params else ""
@@ -541,15 +537,38 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
         same = ""
         if identical_ok is not None and identical_ok(shared[p][0], shared[q][0]):
             same = f" || {equal_pointers(shared[p][0], shared[q][0])}"
-        if isinstance(spans[p], Gathered) and isinstance(spans[q], Gathered):
-            return f"!'{p}' and '{q}' may overlap and both are read through index arrays"
-        if isinstance(spans[p], Gathered) or isinstance(spans[q], Gathered):
-            far, (lo, hi) = (spans[p], spans[q]) if isinstance(spans[p], Gathered) else (spans[q], spans[p])
-            gathered.append(f"({far.apart(lo, hi)}{same})")
-            continue
-        (plo, phi), (qlo, qhi) = spans[p], spans[q]
-        checks.append(f"({phi} <= {qlo} || {qhi} <= {plo}{same})")
+        parts, passes = [], []  # (tests of bounds, then those that pass over an index array)
+        for a in spans[p]:
+            for b in spans[q]:
+                if isinstance(a, Gathered) and isinstance(b, Gathered):
+                    return f"!'{p}' and '{q}' may overlap and both are read through index arrays"
+                if isinstance(a, Gathered) or isinstance(b, Gathered):
+                    far, (lo, hi) = (a, b) if isinstance(a, Gathered) else (b, a)
+                    passes.append(far.apart(lo, hi))
+                else:
+                    parts.append(f"{a[1]} <= {b[0]} || {b[1]} <= {a[0]}")
+        parts += passes
+        text = parts[0] if len(parts) == 1 else " && ".join(f"({t})" for t in parts)
+        mixed = any(isinstance(x, Gathered) for x in spans[p] + spans[q])
+        (gathered if mixed else checks).append(f"({text}{same})")
     return " && ".join(tests + checks + gathered)
+
+
+def _pieces(node: AccessNode, ranges, row, tests: list) -> list | None:
+    """The ranges to test of one container: its span, or, where it has none, the range row loops
+    give it (`row_spans.row_spans`: its test joins `tests`) and the span of its other accesses."""
+    whole = _span(node, ranges)
+    if whole is not None:
+        return [whole]
+    if row is None:
+        return None
+    test, span, others = row
+    rest = [_span(node, others)] if others else []
+    if None in rest:
+        return None
+    if test not in tests:
+        tests.append(test)
+    return [span] + rest
 
 
 def _span(node: AccessNode, ranges) -> tuple[str, str] | None:

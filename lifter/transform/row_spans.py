@@ -60,9 +60,9 @@ class Gathered:
                 f"{lo}, {hi})")
 
 
-def row_spans(g: nx.MultiDiGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gathered]]:
-    """{container key: (the offsets' test, its range over the map `m`)} for the containers that
-    only row loops directly in `m` touch, each container in one row loop; the range is
+def row_spans(g: nx.MultiDiGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gathered, list]]:
+    """{container key: (the offsets' test, its range over the map `m`, the isl ranges of its
+    other accesses in `m`)} for the containers one row loop directly in `m` touches; the range is
     (first byte, one past the last) in C, or a `Gathered` range."""
     region = g.graph["region"]
     lid = m.origin or m.id
@@ -70,18 +70,20 @@ def row_spans(g: nx.MultiDiGraph, m) -> dict[str, tuple[str, tuple[str, str] | G
         return {}
     leaves = [n for n in scope_descendants(g, m.id)
               if isinstance(g.nodes[n]["node"], Tasklet) and n in region.statements]
-    others, found = set(), {}
+    others, found = {}, {}
     for sid in leaves:
         stmt, rr = region.statements[sid], region.row_ranges.get(sid)
         ours = set(rr.plain) | set(rr.gathers) if rr is not None and stmt.loops[-1] == lid else set()
-        others |= {a.container for a in stmt.accesses if a.container not in ours}
+        for a in stmt.accesses:
+            if a.container not in ours:
+                others.setdefault(a.container, []).append(access_range(a.relation, m.depth))
         for key in ours:
             found.setdefault(key, []).append((stmt, rr))
     written = {a.container for sid in leaves for a in region.statements[sid].accesses if a.is_write}
     out = {}
     for key, uses in found.items():
         node = g.nodes[data_id(key)]["node"] if data_id(key) in g else None
-        if key in others or len(uses) != 1 or node is None or node.ndim != 1 or node.strides or node.field:
+        if len(uses) != 1 or node is None or node.ndim != 1 or node.strides or node.field:
             continue
         stmt, rr = uses[0]
         if rr.rows in written or key in rr.gathers and rr.gathers[key][0] in written:
@@ -91,10 +93,11 @@ def row_spans(g: nx.MultiDiGraph, m) -> dict[str, tuple[str, tuple[str, str] | G
             continue
         if key in rr.plain:
             dlo, dhi = rr.plain[key]
-            out[key] = test, (f"(const char *)&{node.name}[{k0} + {dlo}]", f"(const char *)&{node.name}[{k1} + {dhi}]")
+            span = (f"(const char *)&{node.name}[{k0} + {dlo}]", f"(const char *)&{node.name}[{k1} + {dhi}]")
         else:
             index, index_type, dlo, dhi = rr.gathers[key]
-            out[key] = test, Gathered(region.containers[index].name, index_type, k0, k1, node.name, dlo, dhi)
+            span = Gathered(region.containers[index].name, index_type, k0, k1, node.name, dlo, dhi)
+        out[key] = test, span, others.get(key, [])
     return out
 
 

@@ -132,20 +132,89 @@ def test_every_call_computes_what_the_original_does(tmp_path, threads):
     check_program(PROGRAM, "csr_struct.c", tmp_path, threads)
 
 
-def test_the_test_passes_only_where_the_output_overlaps_nothing_read(tmp_path):
-    """The lifted condition, evaluated before each call: true for disjoint vectors (also when
-    adjacent), false for each overlap (and for offsets that decrease)."""
-    out = lift_source(PROGRAM, "csr_struct.c", LiftOptions(min_parallel_work=0)).output
+def _probed(program: str, signature: str, tmp_path) -> dict[str, str]:
+    """{label: 1 or 0}: the lifted condition of the program's one versioned loop, evaluated by
+    `probe` (of `signature`) before each call the program labels (`test <value>` then `<label> ...`)."""
+    out = lift_source(program, "probe.c", LiftOptions(min_parallel_work=0)).output
     condition = re.search(r"\n\s*if \((.*)\) \{ /\* lift \*/\n\s*#pragma omp parallel for", out).group(1)
-    probe = f"\nint probe(const Csr *a, const double *x, double *y)\n{{\n    return {condition};\n}}\n"
     source = tmp_path / "probe.c"
-    source.write_text(out + probe)
+    source.write_text(f"{out}\nint probe({signature})\n{{\n    return {condition};\n}}\n")
     exe = tmp_path / "probe"
     compile_c(source, exe, ["-O2", "-std=gnu11", "-fopenmp", "-DPROBE", "-Wall", "-Wextra", "-Werror"])
     lines = run(exe, 2).splitlines()
-    tests = {after.split()[0]: line.split()[1] for line, after in zip(lines, lines[1:]) if line.startswith("test ")}
+    return {after.split()[0]: line.split()[1] for line, after in zip(lines, lines[1:]) if line.startswith("test ")}
+
+
+def test_the_test_passes_only_where_the_output_overlaps_nothing_read(tmp_path):
+    """The lifted condition, evaluated before each call: true for disjoint vectors (also when
+    adjacent), false for each overlap (and for offsets that decrease)."""
+    tests = _probed(PROGRAM, "const Csr *a, const double *x, double *y", tmp_path)
     assert tests == {"distinct": "1", "adjacent": "1", "in-place": "0", "shifted": "0", "over-values": "0",
                      "decreasing": "0"}
+
+
+# A smoother reads x[i] besides x[col[k]]: both ranges are tested against y.
+SMOOTH = """#include <stdio.h>
+#include <stdlib.h>
+
+#ifdef PROBE
+int probe(int n, const int *rowptr, const int *col, const double *x, double *y);
+#define REPORT(n, x, y) printf("test %d\\n", probe(n, rowptr, col, x, y))
+#else
+#define REPORT(n, x, y) ((void)0)
+#endif
+
+void smooth(int n, const int *rowptr, const int *col, const double *x, double *y)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int k = rowptr[i]; k < rowptr[i + 1]; k++)
+            s += x[col[k]];
+        y[i] = 0.5 * x[i] + 0.25 * s;
+    }
+}
+
+int main(void)
+{
+    int n = 5000;
+    int *rowptr = malloc(sizeof(int) * (n + 1)), *col = malloc(sizeof(int) * 2 * n);
+    double *buf = malloc(sizeof(double) * 4 * n), *y = malloc(sizeof(double) * n);
+    for (int i = 0; i < 4 * n; i++)
+        buf[i] = 1.0 + i % 11;
+    for (int shift = 0; shift <= n; shift += n) {    /* columns in [0, n), then in [n, 2n) */
+        rowptr[0] = 0;
+        for (int i = 0; i < n; i++) {
+            col[2 * i] = shift + (i * 7) % n;
+            col[2 * i + 1] = shift + (i * 3 + 1) % n;
+            rowptr[i + 1] = 2 * i + 2;
+        }
+        const char *label[2][3] = {{"apart", "over-x-i", "after-columns"}, {"apart2", "over-x-i2", "over-columns"}};
+        double *outs[3] = {y, buf + n / 2, buf + n};
+        for (int t = 0; t < 3; t++) {
+            REPORT(n, buf, outs[t]);
+            smooth(n, rowptr, col, buf, outs[t]);
+            double s = 0.0;
+            for (int i = 0; i < n; i++)
+                s += outs[t][i] * (1 + i % 5);
+            printf("%s %.12e\\n", label[shift != 0][t], s);
+        }
+    }
+    free(rowptr); free(col); free(buf); free(y);
+    return 0;
+}
+"""
+
+
+def test_a_container_read_both_directly_and_through_indices_is_tested_both_ways(tmp_path):
+    tests = _probed(SMOOTH, "int n, const int *rowptr, const int *col, const double *x, double *y", tmp_path)
+    # y = x + n/2 overlaps x[i] always; y = x + n overlaps x[col[k]] only when the columns are in [n, 2n)
+    assert tests == {"apart": "1", "over-x-i": "0", "after-columns": "1",
+                     "apart2": "1", "over-x-i2": "0", "over-columns": "0"}
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_the_smoother_computes_what_the_original_does(tmp_path, threads):
+    check_program(SMOOTH, "smooth.c", tmp_path, threads)
 
 
 def test_the_helpers_are_strict_c89(tmp_path):
