@@ -42,9 +42,14 @@ def _pointee_leaves(symbols, name: str) -> frozenset | None:
 
 
 def integer_pointee(symbols, name: str) -> str | None:
-    """The integer type the pointer `name` points to, spelled for a cast (`int`, `unsigned long`),
-    or None if it is not one (or unsure). Characters and `_Bool` are not taken."""
+    """The integer type the pointer `name` points to, or the element type of the array `name`,
+    spelled for a cast (`int`, `unsigned long`), or None if it is not one (or unsure).
+    Characters and `_Bool` are not taken."""
     pointee = pointee_type(symbols, name)
+    sym = symbols.lookup(name)
+    if pointee is None and sym is not None and sym.kind == "array" and isinstance(sym.decl, c_ast.Decl):
+        array = symbols.table.typedefs.resolve(sym.decl.type)  # a one-dimensional array's element
+        pointee = symbols.table.typedefs.resolve(array.type) if isinstance(array, c_ast.ArrayDecl) else None
     if not isinstance(pointee, c_ast.TypeDecl) or not isinstance(pointee.type, c_ast.IdentifierType):
         return None
     words = [w for w in pointee.type.names if w not in _IGNORED_WORDS]

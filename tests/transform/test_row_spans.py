@@ -338,3 +338,40 @@ def test_shifted_offsets_wide_types_and_neighbours():
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_shifted_offsets_compute_what_the_original_does(tmp_path, threads):
     check_program(SHIFTED, "shifted.c", tmp_path, threads)
+
+
+# Offsets and indices in global arrays (their element types from the declarations), `k` declared
+# before the loop, `++k` and `k += 1` steps.
+ARRAYS = """#define N 50000
+static int rowptr[N + 1];
+static int col[3 * N];
+double val[3 * N];
+
+void spmv_global(const double *x, double *y)
+{
+    for (int i = 0; i < N; i++) {
+        double s = 0.0;
+        int k;
+        for (k = rowptr[i]; k < rowptr[i + 1]; ++k)
+            s += val[k] * x[col[k]];
+        y[i] = s;
+    }
+}
+
+void spmv_step(int n, const int *rp, const int *c, const double *v, const double *x, double *y)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int k = rp[i]; k < rp[i + 1]; k += 1)
+            s += v[k] * x[c[k]];
+        y[i] = s;
+    }
+}
+"""
+
+
+def test_offsets_in_arrays_and_other_increments():
+    loops = loops_by_function(ARRAYS)
+    for function in ("spmv_global", "spmv_step"):
+        entry = next(e for e in loops[function] if e["depth"] == 0)
+        assert entry["parallelized"] and "lift_gather_apart_int" in entry["condition"], entry["remark"]
