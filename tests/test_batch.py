@@ -497,7 +497,7 @@ APP_RUNS = {
     # The apps of issue 16, written as real applications are (corpus/apps/REACH.md says which
     # of their hot loops lift parallelizes); listed here: the loops parallel today.
     "xsmc": ("50000 500 40", {"simulation.c": ["run_event_based_simulation"]}),
-    "cgcsr": ("40 20", {"blas.c": ["dot", "axpby"]}),
+    "cgcsr": ("40 20", {"blas.c": ["dot", "axpby"], "sparse.c": ["spmv"]}),
     "cellmd": ("8 10", {"integrate.c": ["half_kick", "kinetic_energy"]}),
     "mgrid": ("8 8", {"grid.c": ["norm2"], "ops.c": ["smooth", "residual"]}),
     "isort": ("16 4", {"keys.c": ["generate_keys"], "rank.c": ["rank_keys"]}),

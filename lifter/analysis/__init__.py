@@ -11,6 +11,7 @@ from lifter.analysis.inner_loops import early_exits, inner_regions
 from lifter.analysis.liveness import Liveness
 from lifter.analysis.model import ProgramModel, Region, UnliftedLoop
 from lifter.analysis.pragmas import PragmaRole, strongest
+from lifter.analysis.row_ranges import row_ranges
 from lifter.analysis.scop import NotModelable, RegionBuilder, header_var
 from lifter.analysis.symbols import SymbolTable, Typedefs
 from lifter.analysis.verdicts import compute_verdicts
@@ -76,6 +77,7 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                         region.live_after = liveness.live_after([node], enclosing)
                         region.verdicts = compute_verdicts(region, region.live_after)
                         region.inner = inner_regions(region, symbols, locate, depth)
+                        region.row_ranges = row_ranges(region, symbols)
                     region.rebuild = _rebuilder(name, symbols, locate, liveness, enclosing)
                     regions.append(region)
                     unlifted.extend(early_exits(region, depth))
@@ -126,6 +128,7 @@ def _rebuilder(name, symbols, locate, liveness, enclosing):
             region.dependences = compute_dependences(region)
             region.live_after = liveness.live_after(roots, enclosing)
             region.verdicts = compute_verdicts(region, region.live_after)
+            region.row_ranges = row_ranges(region, symbols)
         region.rebuild = rebuild
         return region
     return rebuild

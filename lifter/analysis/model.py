@@ -135,6 +135,7 @@ class Region:
     # Loops inside opaque leaves with a verdict of their own (inner_loops.py), analysis only:
     # (depth of the loop in its function, the region of that loop)
     inner: list[tuple[int, "Region"]] = field(default_factory=list)
+    row_ranges: dict = field(default_factory=dict)  # statement id -> RowRange of an opaque row loop (row_ranges.py)
     rebuild: object = None  # (id, loops) -> the Region of those consecutive outermost loops (for fusion)
 
     def loops_inside(self, loop_id: str) -> list[str]:

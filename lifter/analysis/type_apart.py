@@ -20,6 +20,7 @@ from lifter.analysis.effects import struct_ref
 
 _IGNORED_WORDS = {"signed", "unsigned", "const", "volatile", "restrict", "__restrict", "__restrict__"}
 _ARITHMETIC = {"int", "short", "long", "long long", "float", "double", "long double", "_Bool"}
+_INTEGERS = {"int", "short", "long", "long long"}
 
 
 def type_apart(symbols, names) -> set[frozenset]:
@@ -36,6 +37,33 @@ def type_apart(symbols, names) -> set[frozenset]:
 
 def _pointee_leaves(symbols, name: str) -> frozenset | None:
     """The scalar types an lvalue through the pointer `name` may access, or None if unsure."""
+    pointee = pointee_type(symbols, name)
+    return _leaves(symbols.table, pointee, 0) if pointee is not None else None
+
+
+def integer_pointee(symbols, name: str) -> str | None:
+    """The integer type the pointer `name` points to, or the element type of the array `name`,
+    spelled for a cast (`int`, `unsigned long`), or None if it is not one (or unsure).
+    Characters and `_Bool` are not taken."""
+    pointee = pointee_type(symbols, name)
+    sym = symbols.lookup(name)
+    if pointee is None and sym is not None and sym.kind == "array" and isinstance(sym.decl, c_ast.Decl):
+        array = symbols.table.typedefs.resolve(sym.decl.type)  # a one-dimensional array's element
+        pointee = symbols.table.typedefs.resolve(array.type) if isinstance(array, c_ast.ArrayDecl) else None
+    if not isinstance(pointee, c_ast.TypeDecl) or not isinstance(pointee.type, c_ast.IdentifierType):
+        return None
+    words = [w for w in pointee.type.names if w not in _IGNORED_WORDS]
+    if len(words) > 1 and "int" in words:
+        words.remove("int")  # `long int` is `long`
+    spelled = " ".join(words) or "int"
+    if spelled not in _INTEGERS:
+        return None
+    return f"unsigned {spelled}" if "unsigned" in pointee.type.names else spelled
+
+
+def pointee_type(symbols, name: str) -> c_ast.Node | None:
+    """The type (typedefs resolved) the pointer container `name` (`x`, `s.f`, `p->a.f`) points
+    to, or None if unsure."""
     root = re.split(r"\W", name, maxsplit=1)[0]
     sym = symbols.lookup(root)
     if sym is None or root in symbols.ambiguous:
@@ -52,7 +80,7 @@ def _pointee_leaves(symbols, name: str) -> frozenset | None:
     type_node = symbols.table.typedefs.resolve(type_node) if type_node is not None else None
     if not isinstance(type_node, c_ast.PtrDecl):
         return None
-    return _leaves(symbols.table, type_node.type, 0)
+    return symbols.table.typedefs.resolve(type_node.type)
 
 
 def _leaves(table, node, depth: int) -> frozenset | None:

@@ -41,6 +41,7 @@ from lifter.graph.ranges import bound_c, pw_to_c
 from lifter.transform.loop_vars import read_after
 from lifter.transform.rewrite import ancestors
 from lifter.transform.elementwise import equal_pointers, identical_is_safe
+from lifter.transform.row_spans import Gathered, row_spans
 from lifter.transform.rows_check import rows_test
 from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
 
@@ -161,7 +162,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch]
     identical = (lambda p, q: identical_is_safe(g, m, p, q)) if g.graph.get("identical_pointers") else None
     alias = _alias_condition(touched, identical, _apart(g, touched), g.graph["region"].from_params,
-                             _declared_inside(g, m))
+                             _declared_inside(g, m), row_spans(g, m) if value_guards else {})
     if isinstance(alias, str) and alias.startswith("!"):
         return Refusal(alias[1:], "may-alias")
     if alias:
@@ -541,8 +542,12 @@ def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
 
 
 def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_params=frozenset(),
-                     inside=frozenset()) -> str:
+                     inside=frozenset(), rows_of=None) -> str:
     """The disjointness test for the containers a scope touches: [(node, written?, range)].
+
+    `rows_of` (`row_spans.row_spans`) gives ranges that tests of values in memory bound, for
+    containers that row loops touch (a CSR product's `val[k]`, `x[col[k]]`): used where the
+    ranges have no bounds of their own, after the tests above and the plain ranges.
 
     `identical_ok(p, q)` (nodes) says that the scope is also correct when the two pointers
     are equal (`elementwise.py`): that pair then tests "disjoint, or the same pointer".
@@ -591,22 +596,50 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
     if not pairs:
         return " && ".join(tests)
     spans = {}
-    checks = []
+    checks, gathered = [], []
     for p, q in pairs:
         for c in (p, q):
             if c not in spans:
-                node, ranges = shared[c]
-                spans[c] = _span(node, ranges)
+                spans[c] = _pieces(*shared[c], (rows_of or {}).get(c), tests)
             if spans[c] is None:
                 hint = " (--assume-no-alias promises that pointer parameters never overlap)" \
                     if {shared[p][0].name, shared[q][0].name} <= from_params else ""
                 return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time{hint}"
-        (plo, phi), (qlo, qhi) = spans[p], spans[q]
         same = ""
         if identical_ok is not None and identical_ok(shared[p][0], shared[q][0]):
             same = f" || {equal_pointers(shared[p][0], shared[q][0])}"
-        checks.append(f"({phi} <= {qlo} || {qhi} <= {plo}{same})")
-    return " && ".join(tests + checks)
+        parts, passes = [], []  # (tests of bounds, then those that pass over an index array)
+        for a in spans[p]:
+            for b in spans[q]:
+                if isinstance(a, Gathered) and isinstance(b, Gathered):
+                    return f"!'{p}' and '{q}' may overlap and both are read through index arrays"
+                if isinstance(a, Gathered) or isinstance(b, Gathered):
+                    far, (lo, hi) = (a, b) if isinstance(a, Gathered) else (b, a)
+                    passes.append(far.apart(lo, hi))
+                else:
+                    parts.append(f"{a[1]} <= {b[0]} || {b[1]} <= {a[0]}")
+        parts += passes
+        text = parts[0] if len(parts) == 1 else " && ".join(f"({t})" for t in parts)
+        mixed = any(isinstance(x, Gathered) for x in spans[p] + spans[q])
+        (gathered if mixed else checks).append(f"({text}{same})")
+    return " && ".join(tests + checks + gathered)
+
+
+def _pieces(node: AccessNode, ranges, row, tests: list) -> list | None:
+    """The ranges to test of one container: its span, or, where it has none, the range row loops
+    give it (`row_spans.row_spans`: its test joins `tests`) and the span of its other accesses."""
+    whole = _span(node, ranges)
+    if whole is not None:
+        return [whole]
+    if row is None:
+        return None
+    test, span, others = row
+    rest = [_span(node, others)] if others else []
+    if None in rest:
+        return None
+    if test not in tests:
+        tests.append(test)
+    return [span] + rest
 
 
 def _span(node: AccessNode, ranges) -> tuple[str, str] | None:

@@ -1,0 +1,156 @@
+"""Run-time address ranges of what row loops touch (analysis/row_ranges.py), and their C tests.
+
+A map over rows `v` whose body runs `for (k = rows[v + c]; k < rows[v + c + 1]; k++)` with
+`P[k + d]` and `Q[C[k] + d]` inside touches, over rows lo..hi, when the offsets
+`rows[lo + c] .. rows[hi + c + 1]` never decrease:
+
+- of `P`, the elements `rows[lo + c] + d .. rows[hi + c + 1] - 1 + d` (a plain range);
+- of `Q`, the elements from the least to the greatest `C[k]` for k in that range, shifted by d
+  (a gathered range).
+
+So the alias test before the map (parallelize.py) can compare them with what the map writes:
+`lift_nondecreasing_T(rows, lo + c, hi + c + 1)` first (the loop reads all those offsets
+itself; a decreasing step fails the test and the loop runs as written), then the plain range
+like any pointer's, then `lift_gather_apart_T(C, rows[lo + c], rows[hi + c + 1], Q, ...)`,
+which finds the least and greatest index and compares the elements between them with one
+written range. Their cost: one pass over the hi - lo + 2 offsets, and, where a gathered
+container needs a test, one over the index array's part the loop reads (as many elements as
+the loop runs iterations of `k`), both simple enough for the compiler to vectorize, and made
+only where no cheaper test settled the question first (they come last in the `&&`); the second,
+a quarter or so of the memory the loop itself reads in a CSR product, runs on the threads of
+an OpenMP loop when it is long. The tests
+are static functions, one per integer type, emitted once at the top of an output file that
+calls them (C89, clean under -Wall -Wextra -Werror), like rows_check.py's.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import networkx as nx
+
+from lifter.graph.build import data_id
+from lifter.graph.nodes import Tasklet, scope_descendants
+from lifter.graph.ranges import access_range, bound_c
+
+NONDECREASING = "lift_nondecreasing_"
+GATHER = "lift_gather_apart_"
+# Index elements from which the pass over them is shared by the threads (like the loop it guards).
+PARALLEL_SCAN = 100_000
+_CALL = re.compile(rf"\b({NONDECREASING}|{GATHER})(\w+)\(")
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """The elements of `base` from the least to the greatest `index[k]` (k0 <= k < k1), shifted
+    by dlo .. dhi: a range known only after a pass over the index array."""
+
+    index: str
+    index_type: str
+    k0: str
+    k1: str
+    base: str
+    dlo: int
+    dhi: int
+
+    def apart(self, lo: str, hi: str) -> str:
+        """The C test that these elements overlap no byte of lo .. hi - 1."""
+        return (f"{GATHER}{_suffix(self.index_type)}((const {self.index_type} *)({self.index}), {self.k0}, "
+                f"{self.k1}, (const char *)({self.base}), (long)sizeof *({self.base}), {self.dlo}L, {self.dhi}L, "
+                f"{lo}, {hi})")
+
+
+def row_spans(g: nx.MultiDiGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gathered, list]]:
+    """{container key: (the offsets' test, its range over the map `m`, the isl ranges of its
+    other accesses in `m`)} for the containers one row loop directly in `m` touches; the range is
+    (first byte, one past the last) in C, or a `Gathered` range."""
+    region = g.graph["region"]
+    lid = m.origin or m.id
+    if m.tile or m.step != 1 or lid not in region.loops or m.depth != region.loops[lid].depth:
+        return {}
+    leaves = [n for n in scope_descendants(g, m.id)
+              if isinstance(g.nodes[n]["node"], Tasklet) and n in region.statements]
+    others, found = {}, {}
+    for sid in leaves:
+        stmt, rr = region.statements[sid], region.row_ranges.get(sid)
+        ours = set(rr.plain) | set(rr.gathers) if rr is not None and stmt.loops[-1] == lid else set()
+        for a in stmt.accesses:
+            if a.container not in ours:
+                others.setdefault(a.container, []).append(access_range(a.relation, m.depth))
+        for key in ours:
+            found.setdefault(key, []).append((stmt, rr))
+    written = {a.container for sid in leaves for a in region.statements[sid].accesses if a.is_write}
+    out = {}
+    for key, uses in found.items():
+        node = g.nodes[data_id(key)]["node"] if data_id(key) in g else None
+        if len(uses) != 1 or node is None or node.ndim != 1 or node.strides or node.field:
+            continue
+        stmt, rr = uses[0]
+        if rr.rows in written or key in rr.gathers and rr.gathers[key][0] in written:
+            continue
+        test, k0, k1 = _offsets(region, m, stmt, rr)
+        if test is None:
+            continue
+        if key in rr.plain:
+            dlo, dhi = rr.plain[key]
+            span = (f"(const char *)&{node.name}[{k0} + {dlo}]", f"(const char *)&{node.name}[{k1} + {dhi}]")
+        else:
+            index, index_type, dlo, dhi = rr.gathers[key]
+            span = Gathered(region.containers[index].name, index_type, k0, k1, node.name, dlo, dhi)
+        out[key] = test, span, others.get(key, [])
+    return out
+
+
+def _offsets(region, m, stmt, rr) -> tuple[str | None, str, str]:
+    """The test that the offsets never decrease over the map's rows, and the first and last
+    offset (C text), or None where the rows' bounds have no C form."""
+    accesses = {a.id: a for a in stmt.accesses}
+    first = bound_c(access_range(accesses[rr.lower].relation, m.depth), 0, False)
+    last = bound_c(access_range(accesses[rr.upper].relation, m.depth), 0, True)
+    if first is None or last is None:
+        return None, "", ""
+    rows = region.containers[rr.rows].name
+    test = f"{NONDECREASING}{_suffix(rr.rows_type)}((const {rr.rows_type} *)({rows}), {first}, {last})"
+    return test, f"{rows}[{first}]", f"{rows}[{last}]"
+
+
+def _suffix(c_type: str) -> str:
+    return "_".join(c_type.split())
+
+
+def helper_definitions(text: str) -> str:
+    """Definitions of the tests `text` calls (empty if none), to go before it."""
+    out = []
+    for kind, suffix in sorted(set(_CALL.findall(text))):
+        element = suffix.replace("_", " ")
+        if kind == NONDECREASING:
+            out.append(
+                f"/* lift: offsets[first] <= offsets[first + 1] <= ... <= offsets[last] (false if first > last) */\n"
+                f"static int {NONDECREASING}{suffix}(const {element} *offsets, long first, long last)\n"
+                "{\n"
+                "    long r;\n"
+                "    int ok = first <= last;\n"
+                "    for (r = first; r < last; r++)\n"
+                "        ok &= offsets[r] <= offsets[r + 1];\n"
+                "    return ok;\n"
+                "}\n")
+        else:
+            out.append(
+                f"/* lift: no byte of the elements of size `size` at base from index min + dlo to index max + dhi,\n"
+                f"   min and max the least and greatest index[k] for k0 <= k < k1, lies in lo .. hi - 1 */\n"
+                f"static int {GATHER}{suffix}(const {element} *index, long k0, long k1, const char *base, long size,\n"
+                f"    long dlo, long dhi, const char *lo, const char *hi)\n"
+                "{\n"
+                "    long k;\n"
+                f"    {element} least, most;\n"
+                "    if (k0 >= k1)\n"
+                "        return 1;\n"
+                "    least = most = index[k0];\n"
+                f"    #pragma omp parallel for reduction(min: least) reduction(max: most) if (k1 - k0 > {PARALLEL_SCAN}L)\n"
+                "    for (k = k0 + 1; k < k1; k++) {\n"
+                "        least = index[k] < least ? index[k] : least;\n"
+                "        most = index[k] > most ? index[k] : most;\n"
+                "    }\n"
+                "    return base + ((long)most + dhi + 1) * size <= lo || hi <= base + ((long)least + dlo) * size;\n"
+                "}\n")
+    return "".join(out)
