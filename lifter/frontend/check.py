@@ -12,13 +12,15 @@ names, ...), which the CUDA backend, whose output nvcc compiles as C++, needs (`
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 from dataclasses import dataclass
 
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.frontend.preprocess import (PREPROCESS_TIMEOUT_S, PreprocessOptions, _name_line, _quote,
-                                        _run_bounded, find_compiler)
+                                        _run_bounded, find_compiler, std_spelling)
+from lifter.frontend.typeof import typeof_keywords
 
 # Warnings about C that C++ reads differently; all of them are kept (see CxxNote).
 _CHECK_FLAGS = ("-fsyntax-only", "-Wc++-compat", "-Wjump-misses-init", "-Wpointer-sign", "-Wstrict-prototypes",
@@ -50,7 +52,10 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
     # The GNU dialect of the standard asked for: lift parses GNU extensions (asm statements, ...)
     # that strict ISO mode rejects, and -std=c11 is also lift's default when none is given.
     dialect = dataclasses.replace(options, std=re.sub(r"^c(?=\d)", "gnu", options.std))
-    command = [find_compiler(), "-x", "c", *_CHECK_FLAGS, "-iquote", directory, *dialect.flags(), "-"]
+    compiler = find_compiler()
+    command = [compiler, "-x", "c", *_CHECK_FLAGS, *_typeof_unqual_shim(compiler, dialect.std), *_typeof_as_name(options.std),
+               "-iquote", directory,
+               *dialect.flags(), "-"]
     body = text[1:] if text.startswith("\ufeff") else text
     done = _run_bounded(command, (_name_line(path) + body).encode("utf-8", errors="surrogateescape"),
                         _CHECK_OUTPUT_BYTES, env=dict(os.environ, LC_ALL="C"))
@@ -88,6 +93,26 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
         detail = done.stderr.decode("utf-8", errors="surrogateescape").strip().splitlines()
         raise LiftError(path, 0, 0, detail[-1] if detail else "the C compiler rejected the file")
     return notes
+
+
+@functools.lru_cache(maxsize=None)
+def _typeof_unqual_shim(compiler: str, std: str) -> tuple[str, ...]:
+    """For a compiler that does not know `typeof_unqual` (gcc before 14): flags that check it as
+    `__typeof__`, which keeps the operand's qualifiers (so a write to a `typeof_unqual(const int)`
+    variable is refused; gcc 14 and clang 16 on check it exactly). `typeof_unqual` only where
+    lift takes it for a keyword (C23): elsewhere it is a name like any other."""
+    done = _run_bounded([compiler, "-x", "c", "-fsyntax-only", f"-std={std_spelling(std)}", "-"],
+                        b"__typeof_unqual__(const int) lift_probe;\n", _CHECK_OUTPUT_BYTES)
+    if done.returncode == 0:
+        return ()
+    words = [w for w in ("__typeof_unqual__", "__typeof_unqual", "typeof_unqual") if w in typeof_keywords(std)]
+    return tuple(f"-D{w}=__typeof__" for w in words)
+
+
+def _typeof_as_name(std: str) -> tuple[str, ...]:
+    """The file is checked in the GNU dialect of its standard, where `typeof` is a keyword; in ISO
+    C before C23 it is a name (`int typeof;`), which this flag keeps it for the compiler."""
+    return () if "typeof" in typeof_keywords(std) else ("-Dtypeof=__lift_name_typeof",)
 
 
 _SOURCE_LINE_RE = re.compile(r"^ *\d+ \| ")

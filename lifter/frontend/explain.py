@@ -18,10 +18,11 @@ from lifter.diagnostics import Diagnostic, LiftError
 from lifter.frontend.parse import SyntaxFailure, mangle_extended_identifiers
 from lifter.frontend.preprocess import unescape_marker
 from lifter.frontend.source import SourceFile, read_source
+from lifter.frontend.typeof import typeof_keywords
 
 # C extensions the parser does not know: a syntax error on a line (or in a macro) that uses one says so.
+# (The spellings of typeof that are not keywords of the standard asked for are added by _unsupported.)
 UNSUPPORTED = [
-    (re.compile(r"\b(?:typeof|__typeof__|__typeof)\b"), "'typeof' (a GNU extension) is not supported"),
     (re.compile(r"\b__auto_type\b"), "'__auto_type' (a GNU extension) is not supported"),
     (re.compile(r"\b_Generic\b"), "'_Generic' selections are not supported"),
     # `&&label` only where an operand starts (`a && b` is C). A pattern's group `at` or `goto`, where
@@ -52,8 +53,15 @@ _C_TOKEN = re.compile(r"""(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\.?\d(?:[eE
                       r"""(?:\\[uU]|\w)*|\.\.\.|<<=|>>=|->|\+\+|--|<<|>>|[<>=!*/%+\-&^|]=|&&|\|\||##|\S)""")
 
 
-def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError:
-    """The parser's error `exc`, moved to where the problem is and with what lift does not support said."""
+class Unsupported(LiftError):
+    """A syntax error explained by a construct lift does not parse (named in the message): the
+    compiler's own error for it, where it has one, says less."""
+
+
+def explain(exc: LiftError, source: SourceFile, headers: list[str], std: str = "c11") -> LiftError:
+    """The parser's error `exc` (on C of `-std=STD`), moved to where the problem is and with what
+    lift does not support said."""
+    unsupported = _unsupported(std)
     d = exc.diagnostic
     if d.path != source.path and d.path in headers:  # an error in a header the file included: explained in it
         try:
@@ -68,15 +76,15 @@ def explain(exc: LiftError, source: SourceFile, headers: list[str]) -> LiftError
     before = _BEFORE.match(d.message)
     token = before["token"] if before else ""
     if token and d.column and not line[d.column - 1:].startswith(token):
-        located = _in_macro(d, line, token, source, headers)
+        located = _in_macro(d, line, token, source, headers, unsupported)
         if located is not None:
             return located
     if d.column > len(line) + 1:  # inside an expansion lift could not place: no column rather than a wrong one
         d = Diagnostic(d.path, d.line, 0, "error", d.message)
-    construct = _unsupported_match(line)
+    construct = _unsupported_match(unsupported, line)
     if construct is not None:  # at the construct, as gcc -pedantic points at it ("ISO C forbids ...")
         (first, end), why = construct
-        return LiftError(d.path, d.line, first + 1, why, ranges=((first + 1, end),))
+        return Unsupported(d.path, d.line, first + 1, why, ranges=((first + 1, end),))
     if token == "{" and _NESTED_FUNCTION.match(line):
         return LiftError(d.path, d.line, d.column, f"{d.message}: {_NESTED_WHY}")
     if token and before["what"] == "syntax error" and d.column and not line[:d.column - 1].strip() \
@@ -102,9 +110,21 @@ def _user_column(line: str, parsed: str, column: int) -> int | None:
     return ours[k - 1][1] + column - theirs[k - 1][1] if k else None  # past the last token
 
 
-def _unsupported_match(text: str, start: int = 0) -> tuple[tuple[int, int], str] | None:
-    """The first unsupported construct in `text` (from `start`) and why it is refused."""
-    found = [(m, why) for m, why in ((p.search(text, start), why) for p, why in UNSUPPORTED) if m]
+def _unsupported(std: str) -> list[tuple[re.Pattern, str]]:
+    """UNSUPPORTED, and the spellings of typeof that `-std=STD` does not make keywords: used as
+    types, they are syntax errors for the compiler too, and the error says which standard has them."""
+    keywords = typeof_keywords(std)
+    late = [(word, standards) for word, standards in (("typeof", "C23 and the GNU dialects"), ("typeof_unqual", "C23"))
+            if word not in keywords]
+    return UNSUPPORTED + [(re.compile(rf"\b{word}(?=\s*\()"),
+                           f"'{word}' is not a keyword of -std={std} (only of {standards}): write '__{word}__', "
+                           f"or choose -std=c23") for word, standards in late]
+
+
+def _unsupported_match(patterns: list[tuple[re.Pattern, str]], text: str, start: int = 0) \
+        -> tuple[tuple[int, int], str] | None:
+    """The first construct of `patterns` in `text` (from `start`) and why it is refused."""
+    found = [(m, why) for m, why in ((p.search(text, start), why) for p, why in patterns) if m]
     if not found:
         return None
     m, why = min(found, key=lambda f: _span(f[0])[0])
@@ -182,7 +202,8 @@ def _code(text: str) -> str:
     return "".join(out)
 
 
-def _in_macro(d: Diagnostic, line: str, token: str, source: SourceFile, headers: list[str]) -> LiftError | None:
+def _in_macro(d: Diagnostic, line: str, token: str, source: SourceFile, headers: list[str],
+              unsupported: list[tuple[re.Pattern, str]]) -> LiftError | None:
     """The error inside the expansion of a macro used on the line: placed in the macro's
     definition, with gcc's note "in expansion of macro 'M'" at the use."""
     macros = _definitions(source, headers)
@@ -198,10 +219,10 @@ def _in_macro(d: Diagnostic, line: str, token: str, source: SourceFile, headers:
     column = at + 1 if at >= 0 else len(text) - len(text[body:].lstrip()) + 1
     note = Diagnostic(d.path, d.line, use.start() + 1, "note", f"in expansion of macro '{name}'",
                       _token_range(use.start() + 1, name))
-    construct = _unsupported_match(text, body)
+    construct = _unsupported_match(unsupported, text, body)
     if construct is not None:
         (first, end), why = construct
-        return LiftError(path, def_line, first + 1, why, ranges=((first + 1, end),), notes=(note,))
+        return Unsupported(path, def_line, first + 1, why, ranges=((first + 1, end),), notes=(note,))
     return LiftError(path, def_line, column, d.message, ranges=_token_range(column, token) if at >= 0 else (),
                      notes=(note,))
 
