@@ -8,7 +8,7 @@ from pycparser import c_ast, c_lexer, c_parser
 from lifter.diagnostics import LiftError
 from lifter.frontend.preprocess import unescape_marker
 from lifter.frontend.tokens import GAP, MARKER_OR_STRING, parenthesized_end, replaced_keeping_lines
-from lifter.frontend.typeof import hide_typeof, is_placeholder, prelude, typeof_keywords
+from lifter.frontend.typeof import hide_typeof, is_placeholder, prelude, restored, spelled, typeof_keywords
 
 # gcc's headers name this builtin type; pycparser needs to know it is a type.
 PRELUDE = '# 1 "<lift-prelude>"\ntypedef int __builtin_va_list;\n'
@@ -87,7 +87,7 @@ def parse(text: str, path: str, std: str = "c11") -> c_ast.FileAST:
     try:
         ast = parser.parse(PRELUDE + prelude(placeholders) + text, path)
     except c_parser.ParseError as exc:
-        raise _with_parsed_line(_located(str(exc), parser, path), parser.clex) from None
+        raise _with_parsed_line(_located(str(exc), parser, path), parser.clex, placeholders) from None
     except RecursionError:
         raise _at_current_token(parser, path, "expression or statement nested too deeply to parse") from None
     except Exception as exc:  # noqa: BLE001  pycparser's own assertions: never a traceback
@@ -142,14 +142,20 @@ class SyntaxFailure(LiftError):
         self.parsed_line = parsed_line
 
 
-def _with_parsed_line(error: LiftError, lexer) -> SyntaxFailure:
+def _with_parsed_line(error: LiftError, lexer, placeholders: dict[str, str]) -> SyntaxFailure:
     """`error` with the lexer's current line (pycparser from 3.12 keeps where it starts) when the
-    error is on it."""
+    error is on it, with the typeof placeholders (typeof.py) put back."""
     data, start = getattr(lexer, "_lexdata", None), getattr(lexer, "_line_start", None)
-    if data is None or start is None or getattr(lexer, "_lineno", None) != error.diagnostic.line:
+    d = error.diagnostic
+    if placeholders:
+        error = LiftError(d.path, d.line, d.column, spelled(d.message, placeholders), ranges=d.ranges)
+    if data is None or start is None or getattr(lexer, "_lineno", None) != d.line:
         return SyntaxFailure(error, None)
     end = data.find("\n", start)
-    return SyntaxFailure(error, data[start:end if end >= 0 else len(data)])
+    line, column = restored(data[start:end if end >= 0 else len(data)], d.column, placeholders)
+    if column != d.column:
+        error = LiftError(d.path, d.line, column, error.diagnostic.message, ranges=d.ranges)
+    return SyntaxFailure(error, line)
 
 
 def _at_current_token(parser: c_parser.CParser, path: str, message: str) -> LiftError:

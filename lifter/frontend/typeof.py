@@ -24,6 +24,8 @@ _ALWAYS = frozenset({"__typeof__", "__typeof", "__typeof_unqual__", "__typeof_un
 _C23 = ("c2x", "c23", "gnu2x", "gnu23")
 _SCAN = re.compile(MARKER_OR_STRING + r"|(?P<word>[A-Za-z_]\w*)", re.M)
 _QUICK = re.compile(r"\b(?:__)?typeof")
+_PLACEHOLDER = re.compile(re.escape(PLACEHOLDER_PREFIX) + r"\d+")
+_KEYWORD = re.compile(r"\w+")
 
 
 def typeof_keywords(std: str) -> frozenset[str]:
@@ -40,13 +42,14 @@ def is_placeholder(name: str) -> bool:
     return name.startswith(PLACEHOLDER_PREFIX)
 
 
-def hide_typeof(text: str, keywords: frozenset[str]) -> tuple[str, list[str]]:
-    """`text` with every `KEYWORD(...)` of `keywords` replaced by a placeholder type name, and the
-    placeholders in order. A keyword without its parenthesized operand is left to the parser."""
+def hide_typeof(text: str, keywords: frozenset[str]) -> tuple[str, dict[str, str]]:
+    """`text` with every `KEYWORD(...)` of `keywords` replaced by a placeholder type name, and
+    what each placeholder replaced, in order. A keyword without its parenthesized operand is left
+    to the parser."""
     if not _QUICK.search(text):
-        return text, []
+        return text, {}
     out: list[str] = []
-    names: list[str] = []
+    names: dict[str, str] = {}
     done = pos = 0
     while True:
         m = _SCAN.search(text, pos)
@@ -59,7 +62,7 @@ def hide_typeof(text: str, keywords: frozenset[str]) -> tuple[str, list[str]]:
         if end is None:
             continue
         name = f"{PLACEHOLDER_PREFIX}{len(names)}"
-        names.append(name)
+        names[name] = text[m.start():end]
         out.append(text[done:m.start()])
         out.append(replaced_keeping_lines(text[m.start():end], name))
         done = pos = end
@@ -67,7 +70,32 @@ def hide_typeof(text: str, keywords: frozenset[str]) -> tuple[str, list[str]]:
     return "".join(out), names
 
 
-def prelude(names: list[str]) -> str:
+def spelled(message: str, originals: dict[str, str]) -> str:
+    """A parser's message with each placeholder spelled as the keyword it stands for."""
+    return _PLACEHOLDER.sub(lambda m: _KEYWORD.match(originals.get(m.group(), m.group())).group(), message)
+
+
+def restored(line: str, column: int, originals: dict[str, str]) -> tuple[str, int]:
+    """A line of the parsed text with its placeholders (and the blanks padding them) replaced by
+    the text they stand for, and the 1-based `column` of that line moved with its token; a
+    placeholder of several lines stays (its first line alone is not what the user wrote)."""
+    out: list[str] = []
+    last = 0
+    for m in _PLACEHOLDER.finditer(line):
+        original = originals.get(m.group(), "")
+        if not original or "\n" in original:
+            continue
+        end = m.end()
+        while end < len(line) and end - m.start() < len(original) and line[end] == " ":
+            end += 1
+        out += [line[last:m.start()], original]
+        last = end
+        if column - 1 >= end:
+            column += len(original) - (end - m.start())
+    return "".join(out) + line[last:], column
+
+
+def prelude(names) -> str:
     """Declarations that make the parser read each placeholder as a type name (dropped from the
     AST after parsing, so that no analysis takes them for the type they stand for)."""
     return "".join(f"typedef int {name};\n" for name in names)

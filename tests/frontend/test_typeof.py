@@ -177,3 +177,18 @@ def test_typeof_unqual_drops_the_qualifiers_where_the_compiler_knows_it(tmp_path
         assert r.code == 1 and "assignment of read-only variable 'y'" in r.stderr
     if CLANG:
         assert accepted(CLANG, "c23", str(path))
+
+
+def test_syntax_error_after_typeof_at_gccs_place(tmp_path):
+    """The parser reads a placeholder where the user wrote `__typeof__(n + 1)`: the error is still
+    placed in the user's line and names the keyword, as gcc does."""
+    import subprocess
+    path = tmp_path / "in.c"
+    path.write_text("int f(int n, double s)\n{\n  return s + (typeof(s))__typeof__(n + 1)(3);\n}\n")
+    r = lift(path, "-std=gnu11")
+    gcc = subprocess.run(["gcc", "-std=gnu11", "-fsyntax-only", "-fdiagnostics-color=never", str(path)],
+                         capture_output=True, text=True, env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"})
+    first = next(line for line in gcc.stderr.splitlines() if ": error: " in line)
+    assert first == f"{path}:3:25: error: expected expression before '__typeof__'"
+    assert r.code == 1 and r.stderr.splitlines()[0] == first
+    assert r.stderr.splitlines()[2].endswith("^~~~~~~~~~")
