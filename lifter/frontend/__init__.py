@@ -7,7 +7,7 @@ from pycparser import c_ast
 
 from lifter.diagnostics import LiftError
 from lifter.frontend.check import CxxNote, check
-from lifter.frontend.explain import Unsupported, explain, with_include_chain
+from lifter.frontend.explain import Unsupported, explain, with_function, with_include_chain
 from lifter.frontend.parse import parse
 from lifter.frontend.preprocess import PreprocessOptions, preprocess
 from lifter.frontend.source import SourceFile
@@ -30,7 +30,7 @@ def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
         ast = parse(pre.text, source.path, options.std)
     except LiftError as exc:
         error = _in_macro_as_compiler_places_it(explain(exc, source, pre.included_files, options.std), source, options)
-        raise with_include_chain(error, pre.text) from None
+        raise with_include_chain(with_function(error, pre.text), pre.text) from None
     # after parsing: a syntax error is the parser's, with what lift does not support said
     try:
         notes = check(source.path, source.text, options)

@@ -28,6 +28,9 @@ _CHECK_FLAGS = ("-fsyntax-only", "-Wc++-compat", "-Wjump-misses-init", "-Wpointe
                 "-fdiagnostics-color=never", "-ftabstop=1")
 _LINE_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<kind>(?:fatal )?error|warning|note): "
                       r"(?P<msg>.*)$")
+# gcc's context lines: "k.c: In function 'f':" before the first diagnostic of a function, "k.c: At
+# top level:" when the next one is outside any.
+_CONTEXT_RE = re.compile(r"^(?P<file>.*?): (?:In function '(?P<name>[^']+)'|At top level):$")
 _OPTION_RE = re.compile(r" \[(-W[\w+=-]+)\]$")
 _CHECK_OUTPUT_BYTES = 1 << 20  # -fsyntax-only writes nothing to stdout
 
@@ -66,10 +69,14 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
     errors, notes = [], []
     error_notes: list[Diagnostic] = []  # the notes after the first error (its macro expansion)
     last: list | None = None  # the record the caret lines that follow belong to
+    function, error_function = "", ""  # the function gcc says the diagnostics are in
     for line in done.stderr.decode("utf-8", errors="surrogateescape").splitlines():
         m = _LINE_RE.match(line)
         if not m:
-            if last is not None:
+            context = _CONTEXT_RE.match(line)
+            if context:
+                function = context["name"] or ""
+            elif last is not None:
                 _read_caret_line(line, last)
             continue
         file = path if m["file"] in named else m["file"]
@@ -82,13 +89,14 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
                 error_notes.append(last)
         else:
             errors.append(last)
+            error_function = error_function if len(errors) > 1 else function
     if errors:
         file, line, column, message, ranges, fixit, _ = errors[0]
         if len(errors) > 1:
             more = len(errors) - 1
             message = f"{message} (and {more} more error{'s' * (more > 1)})"
         shown = tuple(Diagnostic(n[0], n[1], n[2], "note", n[3], n[4], n[5]) for n in error_notes)
-        raise LiftError(file, line, column, message, ranges=ranges, fixit=fixit, notes=shown)
+        raise LiftError(file, line, column, message, ranges=ranges, fixit=fixit, notes=shown, function=error_function)
     if done.returncode != 0:
         detail = done.stderr.decode("utf-8", errors="surrogateescape").strip().splitlines()
         raise LiftError(path, 0, 0, detail[-1] if detail else "the C compiler rejected the file")
