@@ -137,7 +137,12 @@ GNU_CASE_RANGE = "int f(int n)\n{\n    switch (n) {\n    case 1 ... 3:\n        
 GNU_LABEL_VALUE = "int f(int n)\n{\n    void *p = &&done;\n    goto *p;\ndone:\n    return n;\n}\n"
 
 
-@pytest.mark.parametrize("text", [GNU_LABEL, GNU_CASE_RANGE])
+GNU_DESIGNATED_RANGE = "int f(int n)\n{\n    int a[10] = { [0 ... 9] = 1 };\n    return n + a[3];\n}\n"
+GNU_ELVIS = "int f(int n)\n{\n    n = n ?: 1;\n    return n;\n}\n"
+C23_ATTRIBUTE = "int f(int n)\n{\n    [[maybe_unused]] int u = 1;\n    return n;\n}\n"
+
+
+@pytest.mark.parametrize("text", [GNU_LABEL, GNU_CASE_RANGE, GNU_DESIGNATED_RANGE, GNU_ELVIS, C23_ATTRIBUTE])
 def test_unsupported_extension_at_gccs_place(in_dir, text):
     """gcc -pedantic names the GNU extension where it is (`ISO C forbids label declarations`,
     `range expressions in switch statements are non-standard`): lift refuses it at the same place,
