@@ -27,6 +27,8 @@ class Diagnostic:
     # For a place in a header: the #include lines that led to it, innermost first (file, line),
     # shown above the message as gcc does ("In file included from k.c:1:").
     included_from: tuple[tuple[str, int], ...] = ()
+    # The function the place is in, shown above the message as gcc does ("k.c: In function 'f':").
+    function: str = ""
 
     def __str__(self) -> str:
         where = self.path
@@ -41,7 +43,7 @@ class LiftError(Exception):
     """A problem with the input that stops lifting this file; carries its diagnostic."""
 
     def __init__(self, path: str, line: int, column: int, message: str, *, ranges=(), fixit: str = "", notes=(),
-                 included_from=()):
+                 included_from=(), function: str = ""):
         self.diagnostic = Diagnostic(path, line, column, "error", message, tuple(ranges), fixit, tuple(notes),
-                                     included_from=tuple(included_from))
+                                     included_from=tuple(included_from), function=function)
         super().__init__(str(self.diagnostic))

@@ -71,7 +71,7 @@ class SourceLines:
 
 def render(d: Diagnostic, sources: SourceLines, color: bool = False) -> str:
     """The diagnostic and its notes, each with its source line and caret, as text ending in a newline."""
-    out = _included_from(d, color) + [_header(d, color)]
+    out = _included_from(d, color) + _in_function(d, color) + [_header(d, color)]
     out += _snippet(d, sources, color)
     previous = d
     for note in d.notes:
@@ -91,6 +91,13 @@ def _included_from(d: Diagnostic, color: bool) -> list[str]:
         end = ":" if k == len(d.included_from) - 1 else ","
         out.append(lead + _paint(f"{path}:{line}" if line else path, _LOCUS_COLOR, color) + end)
     return out
+
+
+def _in_function(d: Diagnostic, color: bool) -> list[str]:
+    """gcc's `k.c: In function 'f':` line above an error inside a function's body."""
+    if not d.function:
+        return []
+    return [f"{_paint(d.path + ':', _LOCUS_COLOR, color)} In function '{_paint(d.function, _LOCUS_COLOR, color)}':"]
 
 
 def _paint(text: str, code: str, color: bool) -> str:

@@ -98,13 +98,13 @@ class Differential:
 
 
 def prepare(source: Path, workdir: Path, defines: list[str] = (), target: str = "openmp",
-            min_parallel_work: int = 0, tile_sizes: tuple[int, ...] = ()) -> Differential:
+            min_parallel_work: int = 0, tile_sizes: tuple[int, ...] = (), std: str = "c11") -> Differential:
     """Lift `source`, then build the original and the output.
 
     The profitability guard is off by default here, so that every loop the
     analysis calls parallel really runs in parallel at the tests' small sizes.
     """
-    options = LiftOptions(target=target, preprocess=PreprocessOptions(defines=list(defines)),
+    options = LiftOptions(target=target, preprocess=PreprocessOptions(defines=list(defines), std=std),
                           min_parallel_work=min_parallel_work, tile_sizes=tuple(tile_sizes))
     result = lift_file(str(source), options)
     lifted = workdir / f"{source.stem}.lifted.c"

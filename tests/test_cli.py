@@ -376,7 +376,7 @@ def test_installed_script_error_has_no_traceback(tmp_path):
     p.write_text(SYNTAX)
     done = subprocess.run(["lift", str(p), "-o", str(tmp_path / "o.c")], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
-    assert done.stderr.startswith(f"{p}:3:") and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"{p}: In function 'f':\n{p}:3:") and "Traceback" not in done.stderr
     assert not (tmp_path / "o.c").exists()
 
 

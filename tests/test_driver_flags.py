@@ -121,7 +121,8 @@ def test_standard_input_errors_are_named_as_gcc_names_them(tree):
     theirs = gcc("-fsyntax-only", "-x", "c", "-", stdin=bad).stderr.splitlines()
     ours = run_lift("-", stdin=bad)
     assert ours.returncode == 1
-    assert ours.stderr.splitlines()[0] == next(line for line in theirs if "error:" in line)
+    assert ours.stderr.splitlines()[:2] == theirs[:2] == ["<stdin>: In function 'f':",
+                                                           next(line for line in theirs if "error:" in line)]
 
 
 def test_standard_input_E(tree):

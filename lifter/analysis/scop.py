@@ -28,6 +28,7 @@ from lifter.analysis.invariants import StandIns
 from lifter.analysis.rows import row_arrays
 from lifter.analysis.model import Access, Condition, Container, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute
+from lifter.analysis.unknown_types import CODE as UNKNOWN_TYPE, unknown_use
 
 
 # The opaque reason of an inner `for` left by a break or continue of its own (reported: inner_loops.py).
@@ -186,6 +187,9 @@ class RegionBuilder:
         """The region of an outermost loop; with `more`, of that loop and the loops that follow
         it directly in its block, in order (`transform/fusion.py` fuses such runs)."""
         whole = c_ast.Compound([root, *more]) if more else root
+        unknown = unknown_use(whole, self.symbols.table.unknown_types, self.symbols.unknown_types)
+        if unknown is not None:
+            raise NotModelable(unknown[0], unknown[1], UNKNOWN_TYPE)
         self.written = written_names(whole)
         self._stand_ins = StandIns(whole, self.symbols, self._is_parameter, self.written)
         for r in (root, *more):

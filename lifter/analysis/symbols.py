@@ -12,6 +12,7 @@ from pycparser import c_ast
 
 from lifter.analysis.call_spans import SpanRecorder
 from lifter.analysis.read_only import read_only_functions
+from lifter.analysis.unknown_types import UnknownTypes, typeof_functions
 from lifter.analysis.walk import walk
 from lifter.analysis.points_to import PointsTo
 
@@ -167,12 +168,17 @@ class SymbolTable:
                 self.defined.add(name)
 
         self.structs = _struct_definitions(ast)
-        self.pure_functions = _pure_functions(ast, typedefs)
-        self.call_effects = call_effects(ast, typedefs, self.pure_functions)
+        self.unknown_types = UnknownTypes(ast)
+        self.unknown_globals = {n for n, s in self.globals.items() if self.unknown_types.unknown(s.decl.type)}
+        # Functions that use a type lift does not know are summarised as unknown calls.
+        typeof_using = typeof_functions(ast, self.unknown_types, self.unknown_globals)
+        known = c_ast.FileAST([e for e in ast.ext if not (isinstance(e, c_ast.FuncDef) and e.decl.name in typeof_using)])
+        self.pure_functions = _pure_functions(known, typedefs)
+        self.call_effects = call_effects(known, typedefs, self.pure_functions)
         self.called_in_loops = _called_in_loops(ast)
         self.looping = _looping_functions(ast)
-        self.index_helpers = _index_helpers(ast, typedefs, self.pure_functions)
-        self.read_only = read_only_functions(ast, typedefs, self.pure_functions, classify)
+        self.index_helpers = _index_helpers(known, typedefs, self.pure_functions)
+        self.read_only = read_only_functions(known, typedefs, self.pure_functions, classify)
         self.points_to = PointsTo(ast)
 
     def inline_helpers(self, node: c_ast.Node, depth: int = 0) -> c_ast.Node:
@@ -301,6 +307,7 @@ class FunctionSymbols:
         for decl in _local_decls(func.body):
             self._add(classify(decl.name, decl.type, table.typedefs, "local", decl))
         self.body = func.body
+        self.unknown_types = table.unknown_globals | table.unknown_types.declared(func)  # unknown_types.py
         # Variables some pointer may point to: a write through it could change them anywhere.
         self.addressed = {n.expr.name for n in walk(func.body)
                           if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}

@@ -7,7 +7,7 @@ from pycparser import c_ast
 
 from lifter.diagnostics import LiftError
 from lifter.frontend.check import CxxNote, check
-from lifter.frontend.explain import explain, with_include_chain
+from lifter.frontend.explain import Unsupported, explain, with_function, with_include_chain
 from lifter.frontend.parse import parse
 from lifter.frontend.preprocess import PreprocessOptions, preprocess
 from lifter.frontend.source import SourceFile
@@ -27,10 +27,10 @@ class TranslationUnit:
 def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
     pre = preprocess(source.path, source.text, options)
     try:
-        ast = parse(pre.text, source.path)
+        ast = parse(pre.text, source.path, options.std)
     except LiftError as exc:
-        error = _in_macro_as_compiler_places_it(explain(exc, source, pre.included_files), source, options)
-        raise with_include_chain(error, pre.text) from None
+        error = _in_macro_as_compiler_places_it(explain(exc, source, pre.included_files, options.std), source, options)
+        raise with_include_chain(with_function(error, pre.text), pre.text) from None
     # after parsing: a syntax error is the parser's, with what lift does not support said
     try:
         notes = check(source.path, source.text, options)
@@ -44,9 +44,9 @@ def _in_macro_as_compiler_places_it(error: LiftError, source: SourceFile, option
     points at, with its words and notes, when the compiler finds an error expanded at the same
     use. explain() can only guess the token when the definition has it once (`((x) + * )` has
     three `)`); the compiler knows which. Where the compiler accepts the file (a GNU extension
-    lift refuses), explain()'s error stays."""
+    lift refuses), or explain() named a construct lift does not parse, explain()'s error stays."""
     notes = error.diagnostic.notes
-    if not notes:
+    if not notes or isinstance(error, Unsupported):
         return error
     try:
         check(source.path, source.text, options)

@@ -12,13 +12,15 @@ names, ...), which the CUDA backend, whose output nvcc compiles as C++, needs (`
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 from dataclasses import dataclass
 
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.frontend.preprocess import (PREPROCESS_TIMEOUT_S, PreprocessOptions, _name_line, _quote,
-                                        _run_bounded, find_compiler)
+                                        _run_bounded, find_compiler, std_spelling)
+from lifter.frontend.typeof import typeof_keywords
 
 # Warnings about C that C++ reads differently; all of them are kept (see CxxNote).
 _CHECK_FLAGS = ("-fsyntax-only", "-Wc++-compat", "-Wjump-misses-init", "-Wpointer-sign", "-Wstrict-prototypes",
@@ -26,6 +28,9 @@ _CHECK_FLAGS = ("-fsyntax-only", "-Wc++-compat", "-Wjump-misses-init", "-Wpointe
                 "-fdiagnostics-color=never", "-ftabstop=1")
 _LINE_RE = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): (?P<kind>(?:fatal )?error|warning|note): "
                       r"(?P<msg>.*)$")
+# gcc's context lines: "k.c: In function 'f':" before the first diagnostic of a function, "k.c: At
+# top level:" when the next one is outside any.
+_CONTEXT_RE = re.compile(r"^(?P<file>.*?): (?:In function '(?P<name>[^']+)'|At top level):$")
 _OPTION_RE = re.compile(r" \[(-W[\w+=-]+)\]$")
 _CHECK_OUTPUT_BYTES = 1 << 20  # -fsyntax-only writes nothing to stdout
 
@@ -50,7 +55,10 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
     # The GNU dialect of the standard asked for: lift parses GNU extensions (asm statements, ...)
     # that strict ISO mode rejects, and -std=c11 is also lift's default when none is given.
     dialect = dataclasses.replace(options, std=re.sub(r"^c(?=\d)", "gnu", options.std))
-    command = [find_compiler(), "-x", "c", *_CHECK_FLAGS, "-iquote", directory, *dialect.flags(), "-"]
+    compiler = find_compiler()
+    command = [compiler, "-x", "c", *_CHECK_FLAGS, *_typeof_unqual_shim(compiler, dialect.std), *_typeof_as_name(options.std),
+               "-iquote", directory,
+               *dialect.flags(), "-"]
     body = text[1:] if text.startswith("\ufeff") else text
     done = _run_bounded(command, (_name_line(path) + body).encode("utf-8", errors="surrogateescape"),
                         _CHECK_OUTPUT_BYTES, env=dict(os.environ, LC_ALL="C"))
@@ -61,10 +69,14 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
     errors, notes = [], []
     error_notes: list[Diagnostic] = []  # the notes after the first error (its macro expansion)
     last: list | None = None  # the record the caret lines that follow belong to
+    function, error_function = "", ""  # the function gcc says the diagnostics are in
     for line in done.stderr.decode("utf-8", errors="surrogateescape").splitlines():
         m = _LINE_RE.match(line)
         if not m:
-            if last is not None:
+            context = _CONTEXT_RE.match(line)
+            if context:
+                function = context["name"] or ""
+            elif last is not None:
                 _read_caret_line(line, last)
             continue
         file = path if m["file"] in named else m["file"]
@@ -77,17 +89,38 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
                 error_notes.append(last)
         else:
             errors.append(last)
+            error_function = error_function if len(errors) > 1 else function
     if errors:
         file, line, column, message, ranges, fixit, _ = errors[0]
         if len(errors) > 1:
             more = len(errors) - 1
             message = f"{message} (and {more} more error{'s' * (more > 1)})"
         shown = tuple(Diagnostic(n[0], n[1], n[2], "note", n[3], n[4], n[5]) for n in error_notes)
-        raise LiftError(file, line, column, message, ranges=ranges, fixit=fixit, notes=shown)
+        raise LiftError(file, line, column, message, ranges=ranges, fixit=fixit, notes=shown, function=error_function)
     if done.returncode != 0:
         detail = done.stderr.decode("utf-8", errors="surrogateescape").strip().splitlines()
         raise LiftError(path, 0, 0, detail[-1] if detail else "the C compiler rejected the file")
     return notes
+
+
+@functools.lru_cache(maxsize=None)
+def _typeof_unqual_shim(compiler: str, std: str) -> tuple[str, ...]:
+    """For a compiler that does not know `typeof_unqual` (gcc before 14): flags that check it as
+    `__typeof__`, which keeps the operand's qualifiers (so a write to a `typeof_unqual(const int)`
+    variable is refused; gcc 14 and clang 16 on check it exactly). `typeof_unqual` only where
+    lift takes it for a keyword (C23): elsewhere it is a name like any other."""
+    done = _run_bounded([compiler, "-x", "c", "-fsyntax-only", f"-std={std_spelling(std)}", "-"],
+                        b"__typeof_unqual__(const int) lift_probe;\n", _CHECK_OUTPUT_BYTES)
+    if done.returncode == 0:
+        return ()
+    words = [w for w in ("__typeof_unqual__", "__typeof_unqual", "typeof_unqual") if w in typeof_keywords(std)]
+    return tuple(f"-D{w}=__typeof__" for w in words)
+
+
+def _typeof_as_name(std: str) -> tuple[str, ...]:
+    """The file is checked in the GNU dialect of its standard, where `typeof` is a keyword; in ISO
+    C before C23 it is a name (`int typeof;`), which this flag keeps it for the compiler."""
+    return () if "typeof" in typeof_keywords(std) else ("-Dtypeof=__lift_name_typeof",)
 
 
 _SOURCE_LINE_RE = re.compile(r"^ *\d+ \| ")

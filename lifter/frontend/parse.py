@@ -7,6 +7,8 @@ from pycparser import c_ast, c_lexer, c_parser
 
 from lifter.diagnostics import LiftError
 from lifter.frontend.preprocess import unescape_marker
+from lifter.frontend.tokens import GAP, MARKER_OR_STRING, parenthesized_end, replaced_keeping_lines
+from lifter.frontend.typeof import hide_typeof, is_placeholder, prelude, restored, spelled, typeof_keywords
 
 # gcc's headers name this builtin type; pycparser needs to know it is a type.
 PRELUDE = '# 1 "<lift-prelude>"\ntypedef int __builtin_va_list;\n'
@@ -75,21 +77,25 @@ class _Parser(c_parser.CParser):
             self._pop_scope()
 
 
-def parse(text: str, path: str) -> c_ast.FileAST:
-    """Parse preprocessed text; a syntax error becomes a LiftError at its position."""
+def parse(text: str, path: str, std: str = "c11") -> c_ast.FileAST:
+    """Parse preprocessed text (as C of `-std=STD`); a syntax error becomes a LiftError at its
+    position."""
     parser = _Parser(lexer=_Lexer)
-    text, mangled = mangle_extended_identifiers(strip_asm(text))
+    text, placeholders = hide_typeof(strip_asm(text), typeof_keywords(std))
+    text, mangled = mangle_extended_identifiers(text)
     text, parser.clex.marker_names = _plain_marker_names(text)
     try:
-        ast = parser.parse(PRELUDE + text, path)
+        ast = parser.parse(PRELUDE + prelude(placeholders) + text, path)
     except c_parser.ParseError as exc:
-        raise _with_parsed_line(_located(str(exc), parser, path), parser.clex) from None
+        raise _with_parsed_line(_located(str(exc), parser, path), parser.clex, placeholders) from None
     except RecursionError:
         raise _at_current_token(parser, path, "expression or statement nested too deeply to parse") from None
     except Exception as exc:  # noqa: BLE001  pycparser's own assertions: never a traceback
         raise _at_current_token(parser, path, f"cannot parse this ({type(exc).__name__} in the C parser)") from None
     if mangled:
         restore_extended_identifiers(ast)
+    if placeholders:
+        ast.ext = [e for e in ast.ext if not (isinstance(e, c_ast.Typedef) and is_placeholder(e.name))]
     _check_depth(ast, path)
     return ast
 
@@ -136,14 +142,20 @@ class SyntaxFailure(LiftError):
         self.parsed_line = parsed_line
 
 
-def _with_parsed_line(error: LiftError, lexer) -> SyntaxFailure:
+def _with_parsed_line(error: LiftError, lexer, placeholders: dict[str, str]) -> SyntaxFailure:
     """`error` with the lexer's current line (pycparser from 3.12 keeps where it starts) when the
-    error is on it."""
+    error is on it, with the typeof placeholders (typeof.py) put back."""
     data, start = getattr(lexer, "_lexdata", None), getattr(lexer, "_line_start", None)
-    if data is None or start is None or getattr(lexer, "_lineno", None) != error.diagnostic.line:
+    d = error.diagnostic
+    if placeholders:
+        error = LiftError(d.path, d.line, d.column, spelled(d.message, placeholders), ranges=d.ranges)
+    if data is None or start is None or getattr(lexer, "_lineno", None) != d.line:
         return SyntaxFailure(error, None)
     end = data.find("\n", start)
-    return SyntaxFailure(error, data[start:end if end >= 0 else len(data)])
+    line, column = restored(data[start:end if end >= 0 else len(data)], d.column, placeholders)
+    if column != d.column:
+        error = LiftError(d.path, d.line, column, error.diagnostic.message, ranges=d.ranges)
+    return SyntaxFailure(error, line)
 
 
 def _at_current_token(parser: c_parser.CParser, path: str, message: str) -> LiftError:
@@ -209,16 +221,12 @@ def _reword(msg: str) -> str:
     return msg[:1].lower() + msg[1:] if msg else "syntax error"
 
 
-# The source scanners below skip line markers and string/character literals.
-_MARKER_OR_STRING = r"""(?P<marker>^\#[^\n]*)|(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
-
-
 # GNU inline assembly, which pycparser does not parse. A statement `asm volatile(...)`
 # becomes a call to an unknown function (so the analysis treats it as having any
 # effect); an asm label in a declaration (`int f(void) __asm__("g");`) is blanked.
 # Newlines are kept, so every line number stays right.
 _ASM_SCAN = re.compile(
-    _MARKER_OR_STRING +
+    MARKER_OR_STRING +
     r"""|(?P<word>[A-Za-z_]\w*)"""
     r"""|(?P<punct>[^\s\w])""",
     re.M,
@@ -227,7 +235,6 @@ _ASM_WORDS = {"asm", "__asm", "__asm__"}
 _ASM_QUALIFIERS = {"volatile", "__volatile", "__volatile__", "goto", "inline", "__inline", "__inline__"}
 _STATEMENT_START = set(";{}:")
 _ASM_QUICK = re.compile(r"(?<![\w/.])(?:asm|__asm|__asm__)\b(?![/.])")
-_GAP = re.compile(r"(?:\s|^\#[^\n]*)*", re.M)
 
 
 def strip_asm(text: str) -> str:
@@ -254,13 +261,9 @@ def strip_asm(text: str) -> str:
         if end is None:
             last = "x"
             continue
-        span = text[m.start():end]
-        # Line markers inside the span stay, so line numbers after it stay right.
-        lines = span.split("\n")
-        blank = "\n".join(ln if k and ln.startswith("#") else " " * len(ln) for k, ln in enumerate(lines))
         replacement = "__lift_asm()" if last in _STATEMENT_START else ""
         out.append(text[done:m.start()])
-        out.append(replacement + blank[len(replacement):] if "\n" not in blank[:len(replacement)] else replacement + blank)
+        out.append(replaced_keeping_lines(text[m.start():end], replacement))
         done = pos = end
         last = ")"
     out.append(text[done:])
@@ -271,37 +274,19 @@ def _asm_end(text: str, pos: int) -> int | None:
     """End of `qualifiers (...)` after an asm keyword, or None if it is not one."""
     word = re.compile(r"[A-Za-z_]\w*")
     while True:
-        pos = _GAP.match(text, pos).end()
+        pos = GAP.match(text, pos).end()
         m = word.match(text, pos)
         if not m or m.group() not in _ASM_QUALIFIERS:
             break
         pos = m.end()
-    if not text.startswith("(", pos):
-        return None
-    depth, i, n = 0, pos, len(text)
-    while i < n:
-        c = text[i]
-        if c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return None
+    return parenthesized_end(text, pos)
 
 
 # Extended identifiers (C99 6.4.2: `int café;`). gcc -E spells their characters as UCNs
 # (`caf\U000000e9`), which pycparser's lexer does not accept; they are mangled into ASCII for
 # parsing and restored in the AST, so every name is exactly what the user wrote.
 _UCN_SCAN = re.compile(
-    _MARKER_OR_STRING +
+    MARKER_OR_STRING +
     r"""|(?P<word>(?:[^\W\d]|\$|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})"""
     r"""(?:[\w$]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)""",
     re.M,

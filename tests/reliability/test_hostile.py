@@ -32,6 +32,8 @@ from tests.harness import CORPUS, REPO, have_gcc, prepare
 TIMEOUT_S = 60
 MEMORY_LIMIT_KB = 2 * 1024 * 1024
 DIAG = re.compile(r"^(?P<path>.+?):(?:(?P<line>\d+):(?:(?P<col>\d+):)?)? error: (?P<msg>.+)$", re.M)
+# gcc's context lines above an error: the #include chain and the function it is in.
+_CONTEXT = re.compile(r"^(?:.+: In function '.+':|In file included from .+|\s+from .+)$")
 MB = 1024 * 1024
 REGRESSIONS = Path(__file__).parent / "cases"
 
@@ -302,6 +304,11 @@ def test_hostile_input(case: Case, tmp_path):
     check(r, case, src, out, tmp_path)
 
 
+def _first_message(stderr: str) -> str:
+    """The first line of `stderr` that is not a context line ('' if none)."""
+    return next((line for line in stderr.splitlines() if not _CONTEXT.match(line)), "")
+
+
 def check(r: Result, case: Case, src: Path, out: Path, directory: Path) -> None:
     assert r.code is not None, f"no answer within {case.timeout} s"
     assert "Traceback" not in r.stderr, r.stderr[-3000:]
@@ -311,9 +318,10 @@ def check(r: Result, case: Case, src: Path, out: Path, directory: Path) -> None:
     assert not [p for p in directory.iterdir() if p.name.startswith(".lift-")], "temporary file left behind"
     if r.code == 1:
         assert case.expect != "ok", f"valid input rejected: {r.stderr}"
-        m = DIAG.match(r.stderr.splitlines()[0] if r.stderr else "")
+        first = _first_message(r.stderr)
+        m = DIAG.match(first)
         assert m, f"not a diagnostic: {r.stderr!r}"
-        assert m["path"] == case.filename or case.filename not in r.stderr.splitlines()[0], r.stderr
+        assert m["path"] == case.filename or case.filename not in first, r.stderr
         if case.line:
             assert m["line"], f"no line number: {r.stderr}"
         if case.msg:
@@ -340,7 +348,7 @@ def check(r: Result, case: Case, src: Path, out: Path, directory: Path) -> None:
 
 def _check_error(r: Result, msg: str | None = None):
     assert r.code == 1 and "Traceback" not in r.stderr, (r.code, r.stderr)
-    m = DIAG.match(r.stderr.splitlines()[0])
+    m = DIAG.match(_first_message(r.stderr))
     assert m, r.stderr
     if msg:
         assert re.search(msg, m["msg"]), r.stderr
