@@ -299,18 +299,30 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
 def _shared_access(region: Region, inside) -> str:
     """Why the loop must keep its order because of a `volatile` or `_Atomic` object, or ''.
 
-    Each access to a volatile object is an observable event, in program order. An
-    `_Atomic` object may be read in parallel, but a write to it is either a race
-    the dependences do not show (the analysis treats it as a plain scalar) or a
-    reduction, and OpenMP forbids `_Atomic` variables in data-sharing clauses.
+    An `_Atomic` object may be read in parallel, but a write to it is either a race the
+    dependences do not show (the analysis treats it as a plain scalar) or a reduction, and
+    OpenMP forbids `_Atomic` variables in data-sharing clauses.
     """
+    volatile = volatile_access(region, inside)
+    if volatile:
+        return volatile
     for sid in inside:
+        for a in region.statements[sid].accesses:
+            container = region.containers[a.container]
+            if "_Atomic" in container.qualifiers and a.is_write:
+                return f"it writes _Atomic '{container.name}' (line {a.line}), which no OpenMP clause may privatize or reduce"
+    return ""
+
+
+def volatile_access(region: Region, inside=None) -> str:
+    """Why no instance of the statements `inside` (all by default) may move, or '': each access
+    to a volatile object is an observable event, in program order (C11 5.1.2.3), which the
+    dependences do not record. Parallelization asks it of a loop, reordering passes of the nest."""
+    for sid in region.statements if inside is None else inside:
         for a in region.statements[sid].accesses:
             container = region.containers[a.container]
             if "volatile" in container.qualifiers:
                 return f"it accesses volatile '{container.name}' (line {a.line}), whose accesses keep their order"
-            if "_Atomic" in container.qualifiers and a.is_write:
-                return f"it writes _Atomic '{container.name}' (line {a.line}), which no OpenMP clause may privatize or reduce"
     return ""
 
 
@@ -471,4 +483,4 @@ def describe(region: Region, loop, dep: CarriedDependence) -> str:
             f"{may}write the same element in different iterations of '{var}'")
 
 
-__all__ = ["Nest", "compute_verdicts", "carried_by", "describe", "original_nest", "verdict"]
+__all__ = ["Nest", "compute_verdicts", "carried_by", "describe", "original_nest", "verdict", "volatile_access"]

@@ -18,6 +18,7 @@ import islpy as isl
 from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
+from lifter.analysis.verdicts import volatile_access
 from lifter.graph.build import STATE
 from lifter.graph.nodes import Scope, scope_parent
 from lifter.transform.parallelize import region_alias_check
@@ -90,10 +91,12 @@ def reorder_guard(g) -> str:
     The analysis treats every container as memory of its own; pointers that may overlap carry
     dependences it cannot see. The reordered nest therefore runs only when the ranges the
     whole nest touches are disjoint (the test `parallelize.alias_check` makes for one loop),
-    and the nest as written otherwise. Computed once, on the graph as built.
+    and the nest as written otherwise; a nest that accesses a volatile object is never reordered.
+    Computed once, on the graph as built.
     """
     if "reorder_guard" not in g.graph:
-        g.graph["reorder_guard"] = region_alias_check(g)
+        volatile = volatile_access(g.graph["region"])
+        g.graph["reorder_guard"] = f"!{volatile}" if volatile else region_alias_check(g)
     return g.graph["reorder_guard"]
 
 
