@@ -33,13 +33,14 @@ import ast
 import re
 
 import networkx as nx
+from pycparser import c_ast
 
 from lifter.graph.build import data_id
 from lifter.graph.sdfg_tasklet import tasklet_code
 from lifter.graph.symbolic import c_to_symbolic
 from lifter.graph.control import contained, transitions
 from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
-                                scope_children, strips_before)
+                                scope_children, scope_parent, strips_before)
 
 DACE_VERSION = "1.0.2"
 _PLAIN = re.compile(r"^[\w\s+\-*(),]*$")
@@ -345,6 +346,7 @@ class _StateBuilder:
         self.first_last: dict[str, tuple[int, int]] = {}  # child -> its first and last node (ordering)
         self.gates: dict[str, int] = {}  # map -> the access node its next child starts after
         self.readers: dict[str, list[int]] = {}  # map -> its tasklets since the last gate (_after_child)
+        self.strip_shift: dict[str, tuple[str, str]] = {}  # transient -> (strip variable, strip's first index)
 
     def build(self, root: str, label: str) -> dict:
         self._scope(root, None)
@@ -364,7 +366,12 @@ class _StateBuilder:
         if isinstance(node, MapScope):
             begin, end, step = self._map_range(node_id, node)
             self.sdfg.bound.add(node.var)
-            attributes = {"label": identifier(node.id), "params": [node.var],
+            param, down = node.var, None
+            if node.decreasing:  # DaCe 1.0.2 writes `for (j = begin; j < end + 1; j += step)`: count upwards
+                param, down = f"{node.var}_down", f"({begin}) - {step[1:]} * {node.var}_down"
+                begin, end, step = "0", f"int_floor(({begin}) - ({end}), {step[1:]})", "1"
+                self.sdfg.bound.add(param)
+            attributes = {"label": identifier(node.id), "params": [param],
                           "range": _range([(begin, end, step)]), "in_connectors": {}, "out_connectors": {},
                           "schedule": "Default" if node.schedule == "parallel" else "Sequential"}
             label = f"{node.var}={begin}:{end}" + (f":{step}" if step != "1" else "")
@@ -376,11 +383,14 @@ class _StateBuilder:
             self.first_last[node_id] = (entry, exit_)
             self.private[node_id] = self._private(node_id, node)
             children = scope_children(self.g, node_id)
+            first_edge = len(self.edges)
             for child in children:
                 gate = self.gates.get(node_id)
                 self._scope(child, enclosing + [node_id])
                 if self.private[node_id]:
                     self._after_child(node_id, gate, child)
+            if down is not None:
+                self._substitute(exit_ + 1, first_edge, node.var, down)
             for key, node_index in self.versions.items():  # a last value nobody reads: into the exit
                 if key[0] == node_id and not any(e["src"] == str(node_index) for e in self.edges):
                     self._edge(node_index, None, exit_, None, None)
@@ -394,19 +404,63 @@ class _StateBuilder:
         elif isinstance(node, Tasklet):
             self._tasklet(node_id, node, enclosing, parent)
 
+    def _substitute(self, first_node: int, first_edge: int, var: str, value: str) -> None:
+        """`var` is `value` in the ranges, memlets and code of the nodes and edges from these on (a
+        decreasing map's scope, whose parameter counts upwards)."""
+        name = re.compile(rf"(?<![\w.])(?<!->){re.escape(var)}\b")
+
+        def ranges(r: dict) -> None:
+            for dim in r["ranges"]:
+                for k in ("start", "end", "step"):
+                    dim[k] = name.sub(f"({value})", dim[k])
+
+        for n in self.nodes[first_node:]:
+            a = n["attributes"]
+            if n["type"] == "MapEntry":
+                ranges(a["range"])
+            elif n["type"] == "Tasklet":
+                a["code"]["string_data"] = name.sub(f"({value})", a["code"]["string_data"])
+        for e in self.edges[first_edge:]:
+            a = e["attributes"]["data"]["attributes"]
+            if "subset" in a:
+                ranges(a["subset"])
+                a["volume"] = name.sub(f"({value})", a["volume"])
+
     def _private(self, node_id: str, node: MapScope) -> dict[str, str]:
         """The containers private to a map, each with the name of its own transient there."""
         private = {}
         for key, c in self.g.graph["region"].containers.items():
             if (self.g.graph["name"], key) not in self.sdfg.names:
                 continue  # not in the graph (a container of an inner region)
-            mine = c.declared_in in (node_id, node.origin) or c.name in node.private
-            if mine and c.name not in node.lastprivate and self._name(key) in self.sdfg.arrays:
+            declaring = self._declaring_map(c) if c.declared_in is not None else None
+            declared = declaring == node_id if declaring is not None else c.declared_in in (node_id, node.origin)
+            if (declared or c.name in node.private) and c.name not in node.lastprivate \
+                    and self._name(key) in self.sdfg.arrays:
                 name = f"{self._name(key)}_{identifier(node_id)}"
                 self.sdfg.arrays[name] = {**self.sdfg.arrays[self._name(key)]}
                 self.sdfg.arrays[name]["attributes"] = {**self.sdfg.arrays[name]["attributes"], "transient": True}
                 private[key] = name
+                if declared and node.tile:
+                    self.strip_shift[name] = (node.var, node.begin)
         return private
+
+    def _declaring_map(self, c) -> str | None:
+        """The map whose body holds a container's declaration in the C lift writes, None where that is
+        not one map. Not every map of the loop that declared it (`declared_in`, also the `origin` of the
+        maps distribution copied from it): a scalar expanded over a strip (transform/expansion.py) is
+        declared by the strip map (its `declarations`) and lives across the point maps inside it, each
+        of which would otherwise start from a transient of its own; a variable declared by a statement
+        belongs to the map around that statement (`double d = ...;` in the inner loop after interchange,
+        not in the loop it was written in)."""
+        g, region = self.g, self.g.graph["region"]
+        declaring = re.compile(rf"\b{re.escape(c.name)}\s*\[")
+        for n, d in g.nodes(data=True):
+            if isinstance(d["node"], MapScope) and any(declaring.search(text) for text in d["node"].declarations):
+                return n
+        parents = {scope_parent(g, t) for t, d in g.nodes(data=True) if isinstance(d["node"], Tasklet)
+                   and isinstance(getattr(region.statements.get(t.split(".")[0]), "node", None), c_ast.Decl)
+                   and region.statements[t.split(".")[0]].node.name == c.name}
+        return parents.pop() if len(parents) == 1 and STATE not in parents else None
 
     def _after_child(self, map_id: str, gate: int | None, child: str) -> None:
         """A map with private containers runs its children in textual order (they share those
@@ -598,8 +652,16 @@ class _StateBuilder:
         return self._memlet(container, Memlet(container, [], "?", dynamic=True), wcr, name)
 
     def _memlet(self, container: str, memlet: Memlet, wcr: str | None, name: str) -> dict:
+        """The memlet of `name` (the container's descriptor or its private transient). A scalar expanded
+        over a strip is indexed from the loop's first index in lift's model (`j - lb`, exact there
+        because each strip has a buffer of its own), from the strip's in the C and here (`j - j_t`):
+        the buffer holds one strip."""
         volume = self.sdfg.expr(memlet.volume)
-        subset = self.sdfg.subset(self.g.graph["name"], container, memlet.subset)
+        subset = memlet.subset
+        if name in self.strip_shift:
+            var, begin = self.strip_shift[name]
+            subset = [tuple(f"({b}) - {var} + ({begin})" for b in bounds) for bounds in subset]
+        subset = self.sdfg.subset(self.g.graph["name"], container, subset)
         attributes = {"data": name, "subset": _range(subset),
                       "volume": volume or "1", "dynamic": memlet.dynamic or volume is None}
         if wcr in _WCR:

@@ -146,7 +146,6 @@ ALL = [
 # The statements before a function's first loop run on the test's side (`_prelude`): the locals they set are
 # SDFG arguments, which the caller computes as the C does.
 _AFTER = "the function writes results after its lifted regions, code the export does not include"
-_WRONG = "DaCe's results differ from C's with the prelude computed (not diagnosed yet)"
 _CALLS = "calls a function of the file (pairs, max_int, kernel_forces) that DaCe's generated C++ does not define"
 _TEXT = "a statement kept as C text names its containers, which DaCe's tasklets only see as connectors"
 _LOOP = "the while loop around its regions is not exported: the SDFG runs one sweep"
@@ -154,10 +153,7 @@ _FIELDS = "struct or pointer-extent parameters: DaCe cannot evaluate the extents
 KNOWN = {
     ("suite/correlation.c", "kernel_correlation"): _AFTER,  # corr[m - 1][m - 1] = 1.0
     ("reductions/minmax.c", "kernel_minmax"): _AFTER,  # *lo_out = lo: nothing the SDFG computes is compared
-    ("datamining/correlation.c", "kernel_correlation"): _WRONG,
-    ("suite/deriche.c", "kernel_deriche"): _WRONG,
-    ("suite/adi.c", "kernel_adi"): _WRONG,
-    ("suite/durbin.c", "kernel_durbin"): _WRONG,
+    ("datamining/correlation.c", "kernel_correlation"): _AFTER,  # corr[(m - 1) * m + (m - 1)] = 1.0
     ("dynprog/nussinov.c", "kernel_nussinov"): _CALLS,
     ("suite/nussinov.c", "kernel_nussinov"): _CALLS,
     ("reductions/histogram.c", "kernel_histogram"): _TEXT,  # hist[key[i]]++
@@ -390,7 +386,12 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch):
     for name, array in inputs.items():
         if name in globals_ and globals_[name] is None:
             continue  # a local of the function the C caller never sees (a returned one compared above)
-        np.testing.assert_allclose(array.reshape(-1), expected[name].reshape(-1), rtol=1e-10, err_msg=name)
+        # element-wise to 1e-10, or to 1e-10 of the array's largest value: DaCe compiles with -march=native
+        # (a * b + c contracted into one rounding) and reduces in parallel, so an element that cancels (durbin's
+        # recurrence, adi's sweeps) differs from C's in the last bits of the array's scale
+        scale = float(np.max(np.abs(expected[name]))) if expected[name].size else 0.0
+        np.testing.assert_allclose(array.reshape(-1), expected[name].reshape(-1), rtol=1e-10, atol=1e-10 * scale,
+                                   err_msg=name)
         compared.append(name)
     # something the SDFG computes reached the comparison (not only inputs it leaves alone)
     written = {e.data.data for state in sdfg.all_states() for e in state.edges()
