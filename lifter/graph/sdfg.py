@@ -36,7 +36,7 @@ import networkx as nx
 from pycparser import c_ast
 
 from lifter.graph.build import data_id
-from lifter.graph.sdfg_tasklet import tasklet_code
+from lifter.graph.sdfg_tasklet import statement_code, tasklet_code
 from lifter.graph.symbolic import c_to_symbolic
 from lifter.graph.control import contained, transitions
 from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
@@ -559,14 +559,22 @@ class _StateBuilder:
         conditions = [c.text for c in node.conditions]
         if conditions and writes:  # the old value, kept where the conditions fail
             reads.append(Memlet(writes[0].container, writes[0].subset, "1", text=writes[0].text))
+        retested = self._retested(node_id, node)
         code = tasklet_code(node.code, [r.text for r in reads], writes[0].text, writes[0].wcr, conditions) \
-            if len(writes) == 1 and node.opaque_reason is None and writes[0].text \
-            and not self._retested(node_id, node) else None
+            if len(writes) == 1 and node.opaque_reason is None and writes[0].text and not retested else None
+        statement = self._statement_code(node, reads, writes, conditions) if code is None and not retested \
+            else None
         if code is not None:  # one element in, one out: exact memlets (a dynamic output is a pointer in DaCe)
             by_text = {r.text: r for r in reversed(reads)}
             memlets = [(c, _exact(by_text[text]), False, None) for c, text in code.inputs.items()]
             memlets.append((code.output, _exact(writes[0]), True, code.wcr))
             text = {"string_data": code.code, "language": "CPP"}
+        elif statement is not None:  # C text over single elements: exact memlets, every output written
+            by_text = {e.text: e for e in reversed(reads + writes)}
+            wcr = {w.text: w.wcr for w in writes}
+            memlets = [(c, _exact(by_text[text]), False, None) for c, text in statement.inputs.items()]
+            memlets += [(c, _exact(by_text[text]), True, wcr[text]) for c, text in statement.outputs.items()]
+            text = {"string_data": statement.code, "language": "CPP"}
         else:  # not one assignment: the C statement as it is, over its containers' connectors
             memlets = [(f"__in{k}", r, False, None) for k, r in enumerate(reads)]
             memlets += [(f"__out{k}", w, True, w.wcr) for k, w in enumerate(writes)]
@@ -584,6 +592,18 @@ class _StateBuilder:
             self._edge(parent[0], None, t, None, None)
         if parent is not None and not outputs:
             self._edge(t, None, parent[1], None, None)
+
+    def _statement_code(self, node: Tasklet, reads: list[Memlet], writes: list[Memlet], conditions: list[str]):
+        """The statement's C text over connectors where each of its accesses is one element with its text
+        and no write reduces but by `min` or `max` (the old value an output starts from is counted once
+        by those, twice by a sum), else None."""
+        every = reads + writes
+        if node.opaque_reason is not None or not writes or any(
+                not e.text or any(lo != hi or lo == "?" for lo, hi in e.subset) for e in every) \
+                or any(w.wcr not in (None, "min", "max") for w in writes):
+            return None
+        names = {self.g.nodes[data_id(e.container)]["node"].name for e in every}
+        return statement_code(node.code, [r.text for r in reads], [w.text for w in writes], names, conditions)
 
     def _path(self, tasklet: int, connector: str, memlet: Memlet, is_write: bool, wcr: str | None,
               enclosing: list[str]) -> None:
