@@ -30,6 +30,7 @@ over-approximate to anyway; unknown extents become symbols `<name>_size<k>`.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 
 import networkx as nx
@@ -45,6 +46,7 @@ from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion
 DACE_VERSION = "1.0.2"
 _PLAIN = re.compile(r"^[\w\s+\-*(),]*$")
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+_MEMBER = re.compile(r"\b([A-Za-z_]\w*)\s*(->|\.)\s*(?=[A-Za-z_])")
 # A condition DaCe can read as Python: names, integers, arithmetic, comparisons, `&&`, `||`, `!` and
 # subscripts, no call or cast (a name or `)` before `(`), no `/` (C truncates), no bitwise operator.
 _PYTHON_CONDITION = re.compile(r"^(?:[\w\s+\-*%()<>=!\[\]]|&&|\|\|)*$")
@@ -70,6 +72,12 @@ def identifier(text: str) -> str:
     return name if name and not name[0].isdigit() else "_" + name
 
 
+def symbolic(text: str) -> str | None:
+    """A C bound as DaCe symbolic text (graph/symbolic.py), a struct member read in it (`g->nx`, `p.n`) a
+    symbol of the name its container would have (`g__nx`, `p_n`): the caller passes the member's value."""
+    return c_to_symbolic(_MEMBER.sub(lambda m: identifier(m.group(1) + m.group(2)), text)) if text else None
+
+
 def _element(node: AccessNode) -> str:
     return " ".join(node.element.replace("const", "").replace("volatile", "").split())
 
@@ -88,7 +96,7 @@ def inferred_extents(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, int], str
             if not any(g.has_edge(STATE, n) for n in (u, v)):
                 continue  # only the memlets of the Root's own children: ranges over the whole region
             for k, (_, hi) in enumerate(e.subset):
-                text = c_to_symbolic(hi)
+                text = symbolic(hi)
                 if text is not None and set(_IDENT.findall(text)) & inner:
                     text = None
                 highs.setdefault((e.container, k), set()).add(text)
@@ -192,6 +200,9 @@ class _Sdfg:
         for _, d in g.nodes(data=True):
             node = d["node"]
             if isinstance(node, AccessNode):
+                member = g.graph["region"].containers.get(node.container)
+                if node.element == "?" and getattr(member, "member_element", ""):  # g->u: its field's type
+                    node = dataclasses.replace(node, element=member.member_element)
                 name = identifier(node.container)
                 if self.is_symbol(region, node):
                     self.symbol_types[name] = _DTYPES.get(_element(node), "int64")
@@ -230,7 +241,7 @@ class _Sdfg:
 
     def expr(self, text: str, symbol: bool = False) -> str | None:
         """A plain expression, recording its free names as symbols; None if sympy would misread it."""
-        text = c_to_symbolic(text) if not symbol else text
+        text = symbolic(text) if not symbol else text
         if text is not None:
             self.symbols.update(_IDENT.findall(text))
         return text
@@ -245,7 +256,7 @@ class _Sdfg:
         out = []
         for k, size in enumerate(extent):
             lo, hi = subset[k]
-            lo, hi = c_to_symbolic(lo), c_to_symbolic(hi)
+            lo, hi = symbolic(lo), symbolic(hi)
             out.append((lo, hi) if lo is not None and hi is not None else ("0", f"{size} - 1"))
         return out
 
@@ -559,11 +570,11 @@ class _StateBuilder:
         conditions = [c.text for c in node.conditions]
         if conditions and writes:  # the old value, kept where the conditions fail
             reads.append(Memlet(writes[0].container, writes[0].subset, "1", text=writes[0].text))
-        retested = self._retested(node_id, node)
+        # one element per connector, or the memlet DaCe binds it to is a range read from its start
+        exact = not self._retested(node_id, node) and all(self._point(e) for e in reads + writes)
         code = tasklet_code(node.code, [r.text for r in reads], writes[0].text, writes[0].wcr, conditions) \
-            if len(writes) == 1 and node.opaque_reason is None and writes[0].text and not retested else None
-        statement = self._statement_code(node, reads, writes, conditions) if code is None and not retested \
-            else None
+            if len(writes) == 1 and node.opaque_reason is None and writes[0].text and exact else None
+        statement = self._statement_code(node, reads, writes, conditions) if code is None and exact else None
         if code is not None:  # one element in, one out: exact memlets (a dynamic output is a pointer in DaCe)
             by_text = {r.text: r for r in reversed(reads)}
             memlets = [(c, _exact(by_text[text]), False, None) for c, text in code.inputs.items()]
@@ -593,13 +604,16 @@ class _StateBuilder:
         if parent is not None and not outputs:
             self._edge(t, None, parent[1], None, None)
 
+    def _point(self, memlet: Memlet) -> bool:
+        """The memlet's subset in the SDFG is one element (not widened to the extent where unreadable)."""
+        return all(lo == hi for lo, hi in self.sdfg.subset(self.g.graph["name"], memlet.container, memlet.subset))
+
     def _statement_code(self, node: Tasklet, reads: list[Memlet], writes: list[Memlet], conditions: list[str]):
-        """The statement's C text over connectors where each of its accesses is one element with its text
+        """The statement's C text over connectors where each of its accesses (one element each) has its text
         and no write reduces but by `min` or `max` (the old value an output starts from is counted once
         by those, twice by a sum), else None."""
         every = reads + writes
-        if node.opaque_reason is not None or not writes or any(
-                not e.text or any(lo != hi or lo == "?" for lo, hi in e.subset) for e in every) \
+        if node.opaque_reason is not None or not writes or any(not e.text for e in every) \
                 or any(w.wcr not in (None, "min", "max") for w in writes):
             return None
         names = {self.g.nodes[data_id(e.container)]["node"].name for e in every}
