@@ -19,7 +19,7 @@ from pycparser import c_ast
 from lifter.analysis.walk import walk
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
-from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target
+from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target, struct_ref
 from lifter.analysis.call_spans import OFFSET
 from lifter.analysis.type_apart import type_apart
 from lifter.analysis.index_scalars import definition, entry_values, index_views
@@ -643,7 +643,9 @@ class RegionBuilder:
             # Memory reached through an array of pointers: rows may overlap, never privatizable.
             c = Container(ref.key, 0, "?", "memory")
         elif ref.field_path:
-            c = Container(ref.key, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar")
+            field = self.symbols.table.field_symbol(struct_ref(ref.name, ref.field_path), self.symbols.lookup)
+            c = Container(ref.key, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar",
+                          member_element=field.element if field is not None else "")
         if ref.key == ref.name or ref.field_path.startswith(("->", ".")):
             self._shape(ref.key, c)
         if sym is not None:

@@ -30,20 +30,23 @@ over-approximate to anyway; unknown extents become symbols `<name>_size<k>`.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 
 import networkx as nx
+from pycparser import c_ast
 
 from lifter.graph.build import data_id
-from lifter.graph.sdfg_tasklet import tasklet_code
+from lifter.graph.sdfg_tasklet import statement_code, tasklet_code
 from lifter.graph.symbolic import c_to_symbolic
 from lifter.graph.control import contained, transitions
 from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
-                                scope_children, strips_before)
+                                scope_children, scope_parent, strips_before)
 
 DACE_VERSION = "1.0.2"
 _PLAIN = re.compile(r"^[\w\s+\-*(),]*$")
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+_MEMBER = re.compile(r"\b([A-Za-z_]\w*)\s*(->|\.)\s*(?=[A-Za-z_])")
 # A condition DaCe can read as Python: names, integers, arithmetic, comparisons, `&&`, `||`, `!` and
 # subscripts, no call or cast (a name or `)` before `(`), no `/` (C truncates), no bitwise operator.
 _PYTHON_CONDITION = re.compile(r"^(?:[\w\s+\-*%()<>=!\[\]]|&&|\|\|)*$")
@@ -69,6 +72,12 @@ def identifier(text: str) -> str:
     return name if name and not name[0].isdigit() else "_" + name
 
 
+def symbolic(text: str) -> str | None:
+    """A C bound as DaCe symbolic text (graph/symbolic.py), a struct member read in it (`g->nx`, `p.n`) a
+    symbol of the name its container would have (`g__nx`, `p_n`): the caller passes the member's value."""
+    return c_to_symbolic(_MEMBER.sub(lambda m: identifier(m.group(1) + m.group(2)), text)) if text else None
+
+
 def _element(node: AccessNode) -> str:
     return " ".join(node.element.replace("const", "").replace("volatile", "").split())
 
@@ -87,7 +96,7 @@ def inferred_extents(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, int], str
             if not any(g.has_edge(STATE, n) for n in (u, v)):
                 continue  # only the memlets of the Root's own children: ranges over the whole region
             for k, (_, hi) in enumerate(e.subset):
-                text = c_to_symbolic(hi)
+                text = symbolic(hi)
                 if text is not None and set(_IDENT.findall(text)) & inner:
                     text = None
                 highs.setdefault((e.container, k), set()).add(text)
@@ -191,6 +200,9 @@ class _Sdfg:
         for _, d in g.nodes(data=True):
             node = d["node"]
             if isinstance(node, AccessNode):
+                member = g.graph["region"].containers.get(node.container)
+                if node.element == "?" and getattr(member, "member_element", ""):  # g->u: its field's type
+                    node = dataclasses.replace(node, element=member.member_element)
                 name = identifier(node.container)
                 if self.is_symbol(region, node):
                     self.symbol_types[name] = _DTYPES.get(_element(node), "int64")
@@ -229,7 +241,7 @@ class _Sdfg:
 
     def expr(self, text: str, symbol: bool = False) -> str | None:
         """A plain expression, recording its free names as symbols; None if sympy would misread it."""
-        text = c_to_symbolic(text) if not symbol else text
+        text = symbolic(text) if not symbol else text
         if text is not None:
             self.symbols.update(_IDENT.findall(text))
         return text
@@ -244,7 +256,7 @@ class _Sdfg:
         out = []
         for k, size in enumerate(extent):
             lo, hi = subset[k]
-            lo, hi = c_to_symbolic(lo), c_to_symbolic(hi)
+            lo, hi = symbolic(lo), symbolic(hi)
             out.append((lo, hi) if lo is not None and hi is not None else ("0", f"{size} - 1"))
         return out
 
@@ -345,6 +357,7 @@ class _StateBuilder:
         self.first_last: dict[str, tuple[int, int]] = {}  # child -> its first and last node (ordering)
         self.gates: dict[str, int] = {}  # map -> the access node its next child starts after
         self.readers: dict[str, list[int]] = {}  # map -> its tasklets since the last gate (_after_child)
+        self.strip_shift: dict[str, tuple[str, str]] = {}  # transient -> (strip variable, strip's first index)
 
     def build(self, root: str, label: str) -> dict:
         self._scope(root, None)
@@ -364,7 +377,12 @@ class _StateBuilder:
         if isinstance(node, MapScope):
             begin, end, step = self._map_range(node_id, node)
             self.sdfg.bound.add(node.var)
-            attributes = {"label": identifier(node.id), "params": [node.var],
+            param, down = node.var, None
+            if node.decreasing:  # DaCe 1.0.2 writes `for (j = begin; j < end + 1; j += step)`: count upwards
+                param, down = f"{node.var}_down", f"({begin}) - {step[1:]} * {node.var}_down"
+                begin, end, step = "0", f"int_floor(({begin}) - ({end}), {step[1:]})", "1"
+                self.sdfg.bound.add(param)
+            attributes = {"label": identifier(node.id), "params": [param],
                           "range": _range([(begin, end, step)]), "in_connectors": {}, "out_connectors": {},
                           "schedule": "Default" if node.schedule == "parallel" else "Sequential"}
             label = f"{node.var}={begin}:{end}" + (f":{step}" if step != "1" else "")
@@ -376,11 +394,14 @@ class _StateBuilder:
             self.first_last[node_id] = (entry, exit_)
             self.private[node_id] = self._private(node_id, node)
             children = scope_children(self.g, node_id)
+            first_edge = len(self.edges)
             for child in children:
                 gate = self.gates.get(node_id)
                 self._scope(child, enclosing + [node_id])
                 if self.private[node_id]:
                     self._after_child(node_id, gate, child)
+            if down is not None:
+                self._substitute(exit_ + 1, first_edge, node.var, down)
             for key, node_index in self.versions.items():  # a last value nobody reads: into the exit
                 if key[0] == node_id and not any(e["src"] == str(node_index) for e in self.edges):
                     self._edge(node_index, None, exit_, None, None)
@@ -394,19 +415,63 @@ class _StateBuilder:
         elif isinstance(node, Tasklet):
             self._tasklet(node_id, node, enclosing, parent)
 
+    def _substitute(self, first_node: int, first_edge: int, var: str, value: str) -> None:
+        """`var` is `value` in the ranges, memlets and code of the nodes and edges from these on (a
+        decreasing map's scope, whose parameter counts upwards)."""
+        name = re.compile(rf"(?<![\w.])(?<!->){re.escape(var)}\b")
+
+        def ranges(r: dict) -> None:
+            for dim in r["ranges"]:
+                for k in ("start", "end", "step"):
+                    dim[k] = name.sub(f"({value})", dim[k])
+
+        for n in self.nodes[first_node:]:
+            a = n["attributes"]
+            if n["type"] == "MapEntry":
+                ranges(a["range"])
+            elif n["type"] == "Tasklet":
+                a["code"]["string_data"] = name.sub(f"({value})", a["code"]["string_data"])
+        for e in self.edges[first_edge:]:
+            a = e["attributes"]["data"]["attributes"]
+            if "subset" in a:
+                ranges(a["subset"])
+                a["volume"] = name.sub(f"({value})", a["volume"])
+
     def _private(self, node_id: str, node: MapScope) -> dict[str, str]:
         """The containers private to a map, each with the name of its own transient there."""
         private = {}
         for key, c in self.g.graph["region"].containers.items():
             if (self.g.graph["name"], key) not in self.sdfg.names:
                 continue  # not in the graph (a container of an inner region)
-            mine = c.declared_in in (node_id, node.origin) or c.name in node.private
-            if mine and c.name not in node.lastprivate and self._name(key) in self.sdfg.arrays:
+            declaring = self._declaring_map(c) if c.declared_in is not None else None
+            declared = declaring == node_id if declaring is not None else c.declared_in in (node_id, node.origin)
+            if (declared or c.name in node.private) and c.name not in node.lastprivate \
+                    and self._name(key) in self.sdfg.arrays:
                 name = f"{self._name(key)}_{identifier(node_id)}"
                 self.sdfg.arrays[name] = {**self.sdfg.arrays[self._name(key)]}
                 self.sdfg.arrays[name]["attributes"] = {**self.sdfg.arrays[name]["attributes"], "transient": True}
                 private[key] = name
+                if declared and node.tile:
+                    self.strip_shift[name] = (node.var, node.begin)
         return private
+
+    def _declaring_map(self, c) -> str | None:
+        """The map whose body holds a container's declaration in the C lift writes, None where that is
+        not one map. Not every map of the loop that declared it (`declared_in`, also the `origin` of the
+        maps distribution copied from it): a scalar expanded over a strip (transform/expansion.py) is
+        declared by the strip map (its `declarations`) and lives across the point maps inside it, each
+        of which would otherwise start from a transient of its own; a variable declared by a statement
+        belongs to the map around that statement (`double d = ...;` in the inner loop after interchange,
+        not in the loop it was written in)."""
+        g, region = self.g, self.g.graph["region"]
+        declaring = re.compile(rf"\b{re.escape(c.name)}\s*\[")
+        for n, d in g.nodes(data=True):
+            if isinstance(d["node"], MapScope) and any(declaring.search(text) for text in d["node"].declarations):
+                return n
+        parents = {scope_parent(g, t) for t, d in g.nodes(data=True) if isinstance(d["node"], Tasklet)
+                   and isinstance(getattr(region.statements.get(t.split(".")[0]), "node", None), c_ast.Decl)
+                   and region.statements[t.split(".")[0]].node.name == c.name}
+        return parents.pop() if len(parents) == 1 and STATE not in parents else None
 
     def _after_child(self, map_id: str, gate: int | None, child: str) -> None:
         """A map with private containers runs its children in textual order (they share those
@@ -505,14 +570,22 @@ class _StateBuilder:
         conditions = [c.text for c in node.conditions]
         if conditions and writes:  # the old value, kept where the conditions fail
             reads.append(Memlet(writes[0].container, writes[0].subset, "1", text=writes[0].text))
+        # one element per connector, or the memlet DaCe binds it to is a range read from its start
+        exact = not self._retested(node_id, node) and all(self._point(e) for e in reads + writes)
         code = tasklet_code(node.code, [r.text for r in reads], writes[0].text, writes[0].wcr, conditions) \
-            if len(writes) == 1 and node.opaque_reason is None and writes[0].text \
-            and not self._retested(node_id, node) else None
+            if len(writes) == 1 and node.opaque_reason is None and writes[0].text and exact else None
+        statement = self._statement_code(node, reads, writes, conditions) if code is None and exact else None
         if code is not None:  # one element in, one out: exact memlets (a dynamic output is a pointer in DaCe)
             by_text = {r.text: r for r in reversed(reads)}
             memlets = [(c, _exact(by_text[text]), False, None) for c, text in code.inputs.items()]
             memlets.append((code.output, _exact(writes[0]), True, code.wcr))
             text = {"string_data": code.code, "language": "CPP"}
+        elif statement is not None:  # C text over single elements: exact memlets, every output written
+            by_text = {e.text: e for e in reversed(reads + writes)}
+            wcr = {w.text: w.wcr for w in writes}
+            memlets = [(c, _exact(by_text[text]), False, None) for c, text in statement.inputs.items()]
+            memlets += [(c, _exact(by_text[text]), True, wcr[text]) for c, text in statement.outputs.items()]
+            text = {"string_data": statement.code, "language": "CPP"}
         else:  # not one assignment: the C statement as it is, over its containers' connectors
             memlets = [(f"__in{k}", r, False, None) for k, r in enumerate(reads)]
             memlets += [(f"__out{k}", w, True, w.wcr) for k, w in enumerate(writes)]
@@ -530,6 +603,21 @@ class _StateBuilder:
             self._edge(parent[0], None, t, None, None)
         if parent is not None and not outputs:
             self._edge(t, None, parent[1], None, None)
+
+    def _point(self, memlet: Memlet) -> bool:
+        """The memlet's subset in the SDFG is one element (not widened to the extent where unreadable)."""
+        return all(lo == hi for lo, hi in self.sdfg.subset(self.g.graph["name"], memlet.container, memlet.subset))
+
+    def _statement_code(self, node: Tasklet, reads: list[Memlet], writes: list[Memlet], conditions: list[str]):
+        """The statement's C text over connectors where each of its accesses (one element each) has its text
+        and no write reduces but by `min` or `max` (the old value an output starts from is counted once
+        by those, twice by a sum), else None."""
+        every = reads + writes
+        if node.opaque_reason is not None or not writes or any(not e.text for e in every) \
+                or any(w.wcr not in (None, "min", "max") for w in writes):
+            return None
+        names = {self.g.nodes[data_id(e.container)]["node"].name for e in every}
+        return statement_code(node.code, [r.text for r in reads], [w.text for w in writes], names, conditions)
 
     def _path(self, tasklet: int, connector: str, memlet: Memlet, is_write: bool, wcr: str | None,
               enclosing: list[str]) -> None:
@@ -598,8 +686,16 @@ class _StateBuilder:
         return self._memlet(container, Memlet(container, [], "?", dynamic=True), wcr, name)
 
     def _memlet(self, container: str, memlet: Memlet, wcr: str | None, name: str) -> dict:
+        """The memlet of `name` (the container's descriptor or its private transient). A scalar expanded
+        over a strip is indexed from the loop's first index in lift's model (`j - lb`, exact there
+        because each strip has a buffer of its own), from the strip's in the C and here (`j - j_t`):
+        the buffer holds one strip."""
         volume = self.sdfg.expr(memlet.volume)
-        subset = self.sdfg.subset(self.g.graph["name"], container, memlet.subset)
+        subset = memlet.subset
+        if name in self.strip_shift:
+            var, begin = self.strip_shift[name]
+            subset = [tuple(f"({b}) - {var} + ({begin})" for b in bounds) for bounds in subset]
+        subset = self.sdfg.subset(self.g.graph["name"], container, subset)
         attributes = {"data": name, "subset": _range(subset),
                       "volume": volume or "1", "dynamic": memlet.dynamic or volume is None}
         if wcr in _WCR:

@@ -19,6 +19,11 @@ with `__in0` bound to `p[i]`, so DaCe's memlet moves exactly one element and the
 of control flow (lift only parallelizes such a map when no other iteration writes that element).
 A reduction under conditions adds the operator's identity instead (`s += e` under `c` becomes
 `__out = (c) ? (e) : 0;`); `min` and `max` have none of every type: `None`.
+
+A statement of another shape over single elements (`if (d > diff) diff = d;`, an `if` around
+several assignments) keeps its C text over connectors (`statement_code`): each element it writes
+is an output connector that starts as the element's old value, so the statement's own reads of it
+see what it wrote and a write it skips leaves the old value, as in C.
 """
 from __future__ import annotations
 
@@ -79,3 +84,38 @@ def tasklet_code(code: str, reads: list[str], write: str, wcr: str | None,
         inputs[connector] = text
         value = pattern.sub(connector, value)
     return TaskletCode(f"__out = {value};", inputs, "__out", wcr)
+
+
+@dataclass
+class StatementCode:
+    code: str
+    inputs: dict[str, str]  # connector -> the access text it reads (the written elements' old values too)
+    outputs: dict[str, str]  # connector -> the access text it writes
+
+
+def statement_code(code: str, reads: list[str], writes: list[str], names: set[str],
+                   conditions: list[str] = ()) -> StatementCode | None:
+    """The C statement (under `conditions`) over connectors, or None where some access of it is not
+    among `reads` and `writes` (the texts of its memlets, each one element): a container of `names`
+    still named in the text after the substitution."""
+    guard = "".join(f"if ({c}) " for c in conditions)
+    text = f"{guard}{{ {code.strip()} }}"
+    inputs, outputs = {}, {}
+    for access in sorted(set(reads) | set(writes), key=len, reverse=True):
+        pattern = _pattern(access)
+        if not pattern.search(text):
+            if access in writes:
+                return None
+            continue
+        connectors = outputs if access in writes else inputs
+        connector = f"__{'out' if access in writes else 'in'}{len(connectors)}"
+        connectors[connector] = access
+        text = pattern.sub(connector, text)
+    if any(re.search(rf"(?<![\w.])(?<!->){re.escape(name)}\b", text) for name in names):
+        return None
+    starts = []
+    for connector, access in outputs.items():
+        old = f"__in{len(inputs)}"
+        inputs[old] = access
+        starts.append(f"{connector} = {old};")
+    return StatementCode(" ".join(starts + [text]), inputs, outputs)
