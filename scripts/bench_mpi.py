@@ -77,8 +77,11 @@ def run(cmd: list[str], threads: int) -> tuple[float, str, str]:
     return elapsed, done.stdout, done.stderr
 
 
-def mpirun(exe: Path, ranks: int) -> list[str]:
-    return ["mpirun", "--oversubscribe", "-np", str(ranks), str(exe)]
+def mpirun(exe: Path, ranks: int, threads: int = 1) -> list[str]:
+    """Open MPI binds each rank to one core when there are at most two ranks: a rank's OpenMP
+    threads would then share that core, so ranks with threads are left unbound."""
+    binding = ["--bind-to", "none"] if threads > 1 else []
+    return ["mpirun", "--oversubscribe", *binding, "-np", str(ranks), str(exe)]
 
 
 def profile(stderr: str) -> dict[int, tuple[int, int]]:
@@ -108,7 +111,7 @@ def bench(program: str, sizes: str, repeat: int, workdir: Path) -> dict:
                 reference = out
             else:
                 ranks, threads = CONFIGS[name]
-                t, out, _ = run(mpirun(exe, ranks), threads)
+                t, out, _ = run(mpirun(exe, ranks, threads), threads)
             times[name].append((t, out))
     for name, runs in times.items():
         for _, out in runs:
