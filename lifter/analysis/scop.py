@@ -389,7 +389,6 @@ class RegionBuilder:
             assigned = []
             for index, sub in enumerate(item.block_items or []):
                 if continue_guard(sub):
-                    self._conditions.append(Condition(f"!({c_text(sub.cond)})", self._next_if()))
                     # The rest of the block runs only where the condition is false.
                     translate = self._translator([l.var for l in loops])
                     try:
@@ -398,7 +397,13 @@ class RegionBuilder:
                         constraints = constraints + [f"not ({cond})"]
                         self.params |= translate.parameters
                     except NotAffine:
+                        # The test itself is a statement of the body: what it reads (a kernel
+                        # needs those arrays) and writes (`cnt++ > 3`) counts even when no
+                        # statement follows it to carry the guard.
+                        self._leaf(sub.cond, loop_id, loops, constraints, beta, guarded)
+                        beta[-1] += 1
                         guarded = guarded + [sub.cond]
+                    self._conditions.append(Condition(f"!({c_text(sub.cond)})", self._next_if()))
                     continue
                 if self._item(sub, loop_id, loops, constraints, beta, guarded):
                     beta[-1] += 1

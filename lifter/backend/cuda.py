@@ -69,7 +69,8 @@ import networkx as nx
 from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers, param_name, split_params
 from lifter.backend.cuda_names import keyword_names, rename_keywords
 from lifter.backend.cuda_call_regions import aware_functions, emit_region, find_regions
-from lifter.backend.cuda_data import ArrayUse, NestData, comment_text, emit_scope, flat_nests, group_nests, reindent
+from lifter.backend.cuda_data import (ArrayUse, NestData, comment_text, emit_scope, flat_nests, group_nests,
+                                      may_overlap, reindent)
 from lifter.backend.cuda_kernels import DEVICE_FUNCTIONS, REDUCTION_OPS, NotOffloaded, _Kernel, _KernelCode
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.cuda_text import (_atomic_update, _bound, _c_ndim, _calls, _isl_c, _sanitize, _subscript_interval,
@@ -669,7 +670,26 @@ class _Region(_KernelCode):
                                   if role in ("host", "sync")))
         host_only = {self.g.nodes[data_id(k)]["node"].name for k in host_keys} - {u.host for u in uses}
         return NestData(self.function, span[0], span[1], nest, uses, self._plan_condition(), self.reduction_slots,
-                        [k.name for k in self.kernels.values()], written, host_only)
+                        [k.name for k in self.kernels.values()], written, host_only, self._host_writes(arrays))
+
+    def _host_writes(self, arrays: list[_Array]) -> list[ArrayUse]:
+        """Arrays the nest's host code writes that are no device buffer of it but may share one's
+        memory (`kernel(A1, A1)` with A0 on the device, A1 written on the host): their rows, for the
+        data scope's run-time check that they do not overlap any buffer."""
+        keys = {self.canon.get(k, k) for nid, role in self.roles.items() if role in ("host", "sync")
+                for k in self._written_arrays(nid)} - {a.key for a in arrays}
+        keys = {k for k in keys if self.g.nodes[data_id(k)]["node"].kind != "memory"  # copied whole around it
+                and any(may_overlap(self.g.nodes[data_id(k)]["node"], a.node) for a in arrays)}
+        out = []
+        for a in (self._arrays(keys) if keys else []):
+            h = a.node.name
+            try:
+                lo, hi = self._rows(a, a.write)
+            except NotOffloaded:
+                raise NotOffloaded(f"host code in the nest writes '{h}', which may share memory with a device "
+                                   f"array, and its rows cannot be bounded") from None
+            out.append(ArrayUse(h, self._dn(a.key), f"sizeof(({h})[0])", a.node, lo, hi, lo, hi))
+        return out
 
     def _plan_condition(self) -> str:
         """The planner's run-time condition (enough work, disjoint pointers) of the parallel loops at the

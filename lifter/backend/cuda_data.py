@@ -68,10 +68,14 @@ class NestData:
     kernels: list[str]
     written: set[str]  # names the nest may assign (scalars, loop variables)
     host_only: set[str] = field(default_factory=set)  # arrays only its host code touches ('<...>': unknown)
+    # arrays its host code writes that are no device buffer of it but may be one's memory under
+    # another name (`kernel(A1, A1)`): rows lo..hi, kept apart from every buffer at run time
+    host_writes: list[ArrayUse] = field(default_factory=list)
 
     def head_words(self) -> set[str]:
         """Names the scope's head evaluates for this nest (row bounds, conditions)."""
-        texts = [self.condition] + [x for a in self.arrays for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x]
+        texts = [self.condition] + [x for a in self.arrays + self.host_writes
+                                    for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x]
         return {t.text for x in texts for t in Spans(x).tokens if t.kind == "word"}
 
     def value_words(self) -> set[str]:
@@ -398,7 +402,7 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, pres
     for n in nests:
         if n.condition and n.condition not in conds:
             conds.append(n.condition)
-    cond = " && ".join(conds + sizes + [x for x in [_alias_condition(list(buffers.values()), spans)] if x])
+    cond = " && ".join(conds + sizes + [x for x in [_alias_condition(list(buffers.values()), spans, nests)] if x])
 
     body = ["LIFT_BYTES_START;"]
     for b in buffers.values():
@@ -730,25 +734,34 @@ def _gap_text(text: str, gap: GapEffects, edits: list[tuple[int, int, str]] = ()
     return "\n".join(l[common:] if l.strip() else "" for l in lines).strip("\n")
 
 
-def _alias_condition(buffers: list[_Buffer], spans: dict[str, tuple[str, str]]) -> str:
+def _alias_condition(buffers: list[_Buffer], spans: dict[str, tuple[str, str]], nests: list[NestData]) -> str:
     """Run-time check that device arrays reached through pointers do not overlap where one is written
-    (each gets its own buffer: overlapping ones would see stale copies)."""
+    (each gets its own buffer: overlapping ones would see stale copies), nor overlap what host code
+    inside the nests writes under other names (the buffer would not see those writes)."""
     checks = []
     for i, a in enumerate(buffers):
         for b in buffers[i + 1:]:
-            if not (a.written or b.written):
-                continue
-            if not (_may_alias(a.node) or _may_alias(b.node)):
-                continue
-            if a.node.restrict or b.node.restrict:
-                continue
-            if a.node.kind == "array" and b.node.kind == "array":
-                continue  # two objects of their own
-            if any(x.kind == "array" and x.storage == "local" for x in (a.node, b.node)):
-                continue  # a local array is not reached through a pointer parameter
-            (plo, phi), (qlo, qhi) = spans[a.host], spans[b.host]
-            checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
-    return " && ".join(checks)
+            if (a.written or b.written) and may_overlap(a.node, b.node):
+                (plo, phi), (qlo, qhi) = spans[a.host], spans[b.host]
+                checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
+    for w in (w for n in nests for w in n.host_writes):
+        wlo, whi = (f"(const char *)({w.host}) + ({w.lo}) * {w.row}",
+                    f"(const char *)({w.host}) + (({w.hi}) + 1L) * {w.row}")
+        for b in buffers:
+            if b.host != w.host and may_overlap(w.node, b.node):
+                qlo, qhi = spans[b.host]
+                checks.append(f"({whi} <= {qlo} || {qhi} <= {wlo})")
+    return " && ".join(_once(checks))
+
+
+def may_overlap(a: AccessNode, b: AccessNode) -> bool:
+    """Whether two containers of different names may share memory: one is reached through a
+    pointer (neither `restrict`), and neither is an array object of its own."""
+    if not (_may_alias(a) or _may_alias(b)) or a.restrict or b.restrict:
+        return False
+    if a.kind == "array" and b.kind == "array":
+        return False  # two objects of their own
+    return not any(x.kind == "array" and x.storage == "local" for x in (a, b))  # not reached through a pointer
 
 
 def _may_alias(node: AccessNode) -> bool:
