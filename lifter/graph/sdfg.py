@@ -23,6 +23,8 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
   DaCe allocates it per iteration, where one shared container would be a race between the
   parallel iterations.
 
+The file's functions that tasklets call are the SDFG's global code (graph/sdfg_calls.py).
+
 DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (division, modulo,
 conditionals) are replaced by the container's whole extent, which is what lift's memlets
 over-approximate to anyway; unknown extents become symbols `<name>_size<k>`.
@@ -37,6 +39,7 @@ import networkx as nx
 from pycparser import c_ast
 
 from lifter.graph.build import data_id
+from lifter.graph.sdfg_calls import global_code
 from lifter.graph.sdfg_tasklet import statement_code, tasklet_code
 from lifter.graph.symbolic import c_to_symbolic
 from lifter.graph.control import contained, transitions
@@ -140,9 +143,13 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     # symbol, and DaCe declares it only if it is one (else each loop it heads declares it anew: `auto j`)
     free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - (sdfg.bound - sdfg.loop_variables)
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
+    attributes = {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols}
+    definitions = global_code(graphs) if graphs else ""
+    if definitions:  # the file's functions its tasklets call (graph/sdfg_calls.py)
+        attributes["global_code"] = {"frame": {"string_data": definitions, "language": "CPP"}}
     return {
         "type": "SDFG",
-        "attributes": {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols},
+        "attributes": attributes,
         **_graph_fields(blocks, edges, 0),
         "label": identifier(name),
         "id": None,

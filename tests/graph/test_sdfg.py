@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from lifter import lift_file, lift_source
-from lifter.graph.sdfg import DACE_VERSION, to_sdfg_json
+from lifter.graph.sdfg import DACE_VERSION, function_sdfgs, to_sdfg_json
 from tests.graph.test_graph import ALTERNATING, DATA_DEPENDENT, JACOBI, NESTED, SKIPPING
 from tests.harness import corpus_programs
 
@@ -124,6 +124,33 @@ def test_cli_writes_sdfg(tmp_path):
                            "--emit-graph", str(out), "--function", "nope"], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 1 and "error: no lifted loop nest in a function named 'nope'" in done.stderr
+
+
+CALLS = """typedef unsigned char base_t;
+#define SCALE 2
+static int pairs(base_t a, base_t b) { return a + b == 3; }
+static int twice(int v) { return v + v; }
+static int scaled(int v) { return SCALE * v; }
+static void bump(int *p) { *p += 1; }
+void paired(int n, const base_t *s, int *out) { for (int i = 0; i < n; i++) out[i] = pairs(s[i], s[n - 1 - i]) + twice(i); }
+void macro(int n, int *out) { for (int i = 0; i < n; i++) out[i] = scaled(i); }
+void writes(int n, int *out) { for (int i = 0; i < n; i++) bump(&out[i]); }
+"""
+
+
+def test_called_functions_of_the_file_are_the_global_code(tmp_path):
+    """DaCe's C++ defines only the program: the functions the tasklets call come along (with the typedefs
+    they name) where they compute from their arguments only; otherwise an #error says why."""
+    src = tmp_path / "calls.c"
+    src.write_text(CALLS)
+    sdfgs = function_sdfgs(lift_file(str(src)).graphs)
+    code = {name: s["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
+            for name, s in sdfgs.items()}
+    assert "typedef unsigned char base_t;" in code["paired"] and "int pairs(base_t a, base_t b)" in code["paired"]
+    assert "int twice(int v)" in code["paired"] and "#error" not in code["paired"]
+    assert code["macro"].startswith("#error") and "'scaled' is defined with a macro" in code["macro"]
+    assert code["writes"].startswith("#error") and "calls.c:9: a statement calls 'bump'" in code["writes"]
+    assert "global_code" not in to_sdfg_json(lift_source(JACOBI, "jacobi.c").graphs, "jacobi")["attributes"]
 
 
 def _dace():
