@@ -339,6 +339,11 @@ class _Sdfg:
         return {"string_data": text, "language": "CPP"}
 
 
+def _scalar_memlet(name: str) -> dict:
+    return {"type": "Memlet", "attributes": {"data": name, "subset": _range([("0", "0")]), "volume": "1",
+                                             "dynamic": False}}
+
+
 def _exact(memlet: Memlet) -> Memlet:
     """A tasklet's memlet of one access, which its code reads or writes exactly once."""
     return Memlet(memlet.container, memlet.subset, "1", memlet.wcr, False, memlet.text)
@@ -365,6 +370,8 @@ class _StateBuilder:
         self.gates: dict[str, int] = {}  # map -> the access node its next child starts after
         self.readers: dict[str, list[int]] = {}  # map -> its tasklets since the last gate (_after_child)
         self.strip_shift: dict[str, tuple[str, str]] = {}  # transient -> (strip variable, strip's first index)
+        self.retested = self._retested_ifs()
+        self.tests: dict[tuple[str | None, int], tuple[str, int]] = {}  # (map, if) -> its text, its value's node
 
     def build(self, root: str, label: str) -> dict:
         self._scope(root, None)
@@ -508,20 +515,51 @@ class _StateBuilder:
             self._edge(last, None, self.versions[key], None, None)
             self.gates[map_id] = self.versions[key]
 
-    def _retested(self, node_id: str, node: Tasklet) -> bool:
-        """Whether a statement under one of this one's `if`s writes what that `if` tests: C tests it
-        once, a tasklet would test it again after the write (`if (x[i] < best) { best = x[i]; idx = i; }`),
-        so the statement keeps its C text."""
-        for other_id, d in self.g.nodes(data=True):
-            other = d["node"]
-            if other_id == node_id or not isinstance(other, Tasklet):
-                continue
-            tests = [c.text for c in node.conditions if c.if_id in {o.if_id for o in other.conditions}]
-            written = {self.g.nodes[v]["node"].name for _, v, e in self.g.out_edges(other_id, data=True)
+    def _retested_ifs(self) -> set[int]:
+        """The `if`s (by `if_id`) around several statements one of which writes what the `if` tests
+        (`if (x[i] < best) { best = x[i]; idx = i; }`): C tests once, but each statement's tasklet would
+        test again, the later ones after the write. Their statements read the test's value (`_test`)."""
+        under: dict[int, list[str]] = {}
+        for n, d in self.g.nodes(data=True):
+            for c in d["node"].conditions if isinstance(d["node"], Tasklet) else []:
+                under.setdefault(c.if_id, []).append(n)
+        out = set()
+        for if_id, statements in under.items():
+            tests = [c.text for s in statements for c in self.g.nodes[s]["node"].conditions if c.if_id == if_id]
+            written = {self.g.nodes[v]["node"].name for s in statements for _, v, e in self.g.out_edges(s, data=True)
                        if isinstance(e["edge"], Memlet)}
-            if any(re.search(rf"\b{re.escape(name)}\b", text) for name in written for text in tests):
-                return True
-        return False
+            if len(statements) > 1 and any(re.search(rf"\b{re.escape(name)}\b", t) for name in written for t in tests):
+                out.add(if_id)
+        return out
+
+    def _test(self, condition, reads: list[Memlet], enclosing: list[str], parent) -> tuple[str, int] | None:
+        """A retested `if`'s condition (`_retested_ifs`) as the text `__if` (or `!(__if)`, its else-branch)
+        over the connector that reads its value, and the access node holding that value: a tasklet
+        computes it once per iteration, before the statements under the `if`, which read it. None where
+        the condition is not over the statement's single-element reads."""
+        key = (enclosing[-1] if enclosing else None, condition.if_id)
+        if key not in self.tests:
+            code = tasklet_code(f"__test = {condition.text}", [r.text for r in reads], "__test", None)
+            if code is None:
+                return None
+            name = f"if{condition.if_id}_{identifier(self.g.graph['name'])}"
+            self.sdfg.arrays[name] = {"type": "Scalar", "attributes": {"dtype": "bool", "shape": ["1"],
+                                                                       "transient": True}}
+            attributes = {"label": name, "code": {"string_data": code.code, "language": "CPP"},
+                          "in_connectors": {c: None for c in code.inputs}, "out_connectors": {"__out": None}}
+            t = self._add("Tasklet", f"if ({condition.text})"[:60], attributes, parent)
+            by_text = {r.text: r for r in reversed(reads)}
+            for connector, text in code.inputs.items():
+                self._path(t, connector, _exact(by_text[text]), False, None, enclosing)
+            if parent is not None and not code.inputs:
+                self._edge(parent[0], None, t, None, None)
+            value = self._add("AccessNode", name, {"data": name}, parent)
+            self._edge(t, "__out", value, None, _scalar_memlet(name))
+            self.tests[key] = (condition.text, value)
+        text, value = self.tests[key]
+        if condition.text == text:
+            return "__if", value
+        return ("!(__if)", value) if f"!({text})" == condition.text or f"!({condition.text})" == text else None
 
     def _private_names(self, code: str, enclosing: list[str]) -> str:
         """C text that names containers directly (DaCe declares each descriptor under its name): a
@@ -578,7 +616,14 @@ class _StateBuilder:
         if conditions and writes:  # the old value, kept where the conditions fail
             reads.append(Memlet(writes[0].container, writes[0].subset, "1", text=writes[0].text))
         # one element per connector, or the memlet DaCe binds it to is a range read from its start
-        exact = not self._retested(node_id, node) and all(self._point(e) for e in reads + writes)
+        exact = all(self._point(e) for e in reads + writes)
+        tests = {}  # connector -> the access node of a retested if's value
+        for k, c in enumerate(node.conditions):
+            test = self._test(c, reads, enclosing, parent) if exact and c.if_id in self.retested else None
+            if test is not None:
+                conditions[k] = test[0].replace("__if", f"__if{k}")
+                tests[f"__if{k}"] = test[1]
+            exact = exact and (test is not None or c.if_id not in self.retested)
         code = tasklet_code(node.code, [r.text for r in reads], writes[0].text, writes[0].wcr, conditions) \
             if len(writes) == 1 and node.opaque_reason is None and writes[0].text and exact else None
         statement = self._statement_code(node, reads, writes, conditions) if code is None and exact else None
@@ -596,14 +641,17 @@ class _StateBuilder:
         else:  # not one assignment: the C statement as it is, over its containers' connectors
             memlets = [(f"__in{k}", r, False, None) for k, r in enumerate(reads)]
             memlets += [(f"__out{k}", w, True, w.wcr) for k, w in enumerate(writes)]
-            guard = "".join(f"if ({c}) " for c in conditions)
+            tests = {}
+            guard = "".join(f"if ({c.text}) " for c in node.conditions)
             code_text = self._private_names(node.code, enclosing)
             text = {"string_data": f"{guard}{{ {code_text} }}" if guard else code_text, "language": "CPP"}
-        inputs = {c: None for c, _, w, _ in memlets if not w}
+        inputs = {c: None for c, _, w, _ in memlets if not w} | dict.fromkeys(tests)
         outputs = {c: None for c, _, w, _ in memlets if w}
         attributes = {"label": identifier(node_id), "code": text, "in_connectors": inputs, "out_connectors": outputs}
         t = self._add("Tasklet", node.code.split("\n")[0][:60], attributes, parent)
         self.first_last[node_id] = (t, t)
+        for connector, value in tests.items():
+            self._edge(value, None, t, connector, _scalar_memlet(self.nodes[value]["label"]))
         for connector, memlet, is_write, wcr in memlets:
             self._path(t, connector, memlet, is_write, wcr, enclosing)
         if parent is not None and not inputs:

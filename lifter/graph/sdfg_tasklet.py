@@ -53,6 +53,9 @@ def tasklet_code(code: str, reads: list[str], write: str, wcr: str | None,
     """The statement over connectors, or None where it is not one assignment to `write`; under
     `conditions` (C text, all must hold) `reads` must hold `write` too (the value kept otherwise)."""
     code = code.strip().rstrip(";")
+    for op in ("+", "-"):  # `s++` and `++s` are `s += 1`
+        if code in (f"{write}{op}{op}", f"{op}{op}{write}"):
+            code = f"{write} {op}= 1"
     if not code.startswith(write) or ";" in code or "\n" in code:
         return None
     match = _ASSIGN.match(code[len(write):])

@@ -126,6 +126,28 @@ def test_cli_writes_sdfg(tmp_path):
     assert done.returncode == 1 and "error: no lifted loop nest in a function named 'nope'" in done.stderr
 
 
+ARGMIN = """long argmin(int n, const double *x) {
+  double best = x[0];
+  long idx = 0;
+  for (int i = 1; i < n; i++)
+    if (x[i] < best) { best = x[i]; idx = i; }
+  return idx;
+}
+"""
+
+
+def test_an_if_whose_statements_write_what_it_tests_is_tested_once():
+    """C tests `x[i] < best` once for both statements; a tasklet each testing it would test the new best."""
+    sdfg = to_sdfg_json(lift_source(ARGMIN, "argmin.c").graphs, "argmin")
+    _check_structure(sdfg)
+    (state,) = [b for b in _blocks(sdfg) if b["type"] == "SDFGState"]
+    codes = {n["label"]: n["attributes"]["code"]["string_data"] for n in state["nodes"] if n["type"] == "Tasklet"}
+    assert codes.pop("if (x[i] < best)") == "__out = __in0 < __in1;", codes
+    assert set(codes) == {"best = x[i]", "idx = i"} and all("(__if0)" in c for c in codes.values()), codes
+    test = next(n["id"] for n in state["nodes"] if n["type"] == "AccessNode" and n["label"].startswith("if"))
+    assert sum(e["src"] == str(test) for e in state["edges"]) == 2
+
+
 CALLS = """typedef unsigned char base_t;
 #define SCALE 2
 static int pairs(base_t a, base_t b) { return a + b == 3; }

@@ -52,6 +52,7 @@ CASES = [
     ("linalg/doitgen.c", "kernel_doitgen"),  # an array declared in the parallel loop's body
     ("suite/ludcmp.c", "kernel_ludcmp"),  # an OpenMP-private scalar, a decreasing loop
     ("dynprog/nussinov.c", "kernel_nussinov"),  # a call of the file's function pairs() (the global code)
+    ("reductions/minmax.c", "kernel_argmin"),  # an if around statements that write what it tests
 ]
 # Every corpus function with a lifted region but the drivers (main, init_*, dump*, checksum: they print or
 # fill from formulas, nothing to compare on random inputs).
@@ -151,8 +152,6 @@ _CALLS = "calls functions of the file that write memory through their pointers (
     "tasklet can, so the SDFG's global code is an #error with that reason"
 _TEXT = "a statement kept as C text names its containers, which DaCe's tasklets only see as connectors"
 _LOOP = "the while loop around its regions is not exported: the SDFG runs one sweep"
-_RETEST = "statements under one if write what it tests (best = ...; under if (... < best)): the export keeps them " \
-    "as C text naming the containers, which DaCe's tasklets only see as connectors"
 _SHAPES = "g->u is seen delinearized in two shapes (3-D in one region, 2-D in the other): two SDFG arrays for one " \
     "buffer, the first extent a size symbol"
 _MALLOC = "C points km->x and km->assign at buffers it allocates (malloc): the SDFG writes the caller's"
@@ -160,11 +159,9 @@ _AT = "its subscripts call the file's at(): not affine, so the export keeps the 
     "the containers"
 KNOWN = {
     ("reductions/histogram.c", "kernel_histogram"): _TEXT,  # hist[key[i]]++: an indirect write
-    ("reductions/minmax.c", "kernel_argmin"): _RETEST,  # if (x[i] < best) { best = x[i]; idx = i; }
     ("stencils/jacobi_conv.c", "kernel_jacobi_conv"): _LOOP,
     ("miniapps/cg_dense.c", "cg_solve"): _LOOP,  # returns `it`, the while loop's count
     ("miniapps/heat2d_app.c", "set_boundary"): _SHAPES,
-    ("miniapps/kmeans.c", "kernel_assign"): _RETEST,  # if (dist < bestd) { bestd = dist; best = c; }
     ("miniapps/kmeans.c", "kernel_update"): _TEXT,  # km->count[c]++ with c = km->assign[i]: an indirect write
     ("miniapps/kmeans.c", "kmeans_init"): _MALLOC,
     ("miniapps/particles.c", "simulate"): _CALLS,
