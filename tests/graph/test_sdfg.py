@@ -7,6 +7,7 @@ parallel sweeps becomes a LoopRegion. With DaCe installed at the pinned version
 SDFG must pass DaCe's own validation.
 """
 import json
+import re
 import subprocess
 from collections import Counter
 import sys
@@ -142,10 +143,47 @@ def test_an_if_whose_statements_write_what_it_tests_is_tested_once():
     _check_structure(sdfg)
     (state,) = [b for b in _blocks(sdfg) if b["type"] == "SDFGState"]
     codes = {n["label"]: n["attributes"]["code"]["string_data"] for n in state["nodes"] if n["type"] == "Tasklet"}
-    assert codes.pop("if (x[i] < best)") == "__out = __in0 < __in1;", codes
+    assert re.fullmatch(r"__out = __in\d < __in\d;", codes.pop("if (x[i] < best)")), codes
     assert set(codes) == {"best = x[i]", "idx = i"} and all("(__if0)" in c for c in codes.values()), codes
     test = next(n["id"] for n in state["nodes"] if n["type"] == "AccessNode" and n["label"].startswith("if"))
     assert sum(e["src"] == str(test) for e in state["edges"]) == 2
+
+
+HISTOGRAM = """int hist[256];
+int count[64];
+void histogram(int n, const unsigned char *key, const int *group, double *sums, const double *x) {
+  for (int i = 0; i < n; i++)
+    hist[key[i]]++;
+  for (int i = 0; i < n; i++) {
+    int g = group[i];
+    count[g] += 2;
+    for (int d = 0; d < 8; d++)
+      sums[g * 8 + d] += x[i * 8 + d];
+  }
+}
+"""
+
+
+def test_a_data_dependent_element_is_reached_through_a_connector_to_the_whole_array():
+    """DaCe binds a connector to one element only where the subset says which: `hist[key[i]]` is an
+    element of a connector bound to all of hist (dynamic), its reduction DaCe's atomic update."""
+    sdfg = to_sdfg_json(lift_source(HISTOGRAM, "histogram.c").graphs, "histogram")
+    _check_structure(sdfg)
+    tasklets = {n["label"]: (n, state) for state in _blocks(sdfg) if state["type"] == "SDFGState"
+                for n in state["nodes"] if n["type"] == "Tasklet"}
+    codes = {label: n["attributes"]["code"]["string_data"] for label, (n, _) in tasklets.items()}
+    assert codes["hist[key[i]]++"] == "{ dace::wcr_fixed<dace::ReductionType::Sum, " \
+        "std::remove_pointer_t<decltype(__arr0)>>::reduce_atomic(&__arr0[__in0], 1); }", codes
+    node, state = tasklets["hist[key[i]]++"]
+    (edge,) = [e for e in state["edges"] if e["src"] == str(node["id"])]
+    memlet = edge["attributes"]["data"]["attributes"]
+    assert edge["src_connector"] == "__arr0" and memlet["dynamic"] and memlet["wcr"] == "lambda a, b: a + b"
+    assert [(r["start"], r["end"]) for r in memlet["subset"]["ranges"]] == [("0", "256 - 1")]
+    assert codes["count[g] += 2"] in ("{ __arr0[__in0] += 2; }", "{ dace::wcr_fixed<dace::ReductionType::Sum, "
+                                      "std::remove_pointer_t<decltype(__arr0)>>::reduce_atomic(&__arr0[__in0], 2); }")
+    # a flat index into a buffer seen in two dimensions (sums[g][d]) is the offset in the pointer
+    assert re.fullmatch(r"\{ __arr0\[\(__in\d \* 8\) \+ d\] \+= __in\d; \}|.*reduce_atomic\(&__arr0\[\(__in\d \* 8\) "
+                        r"\+ d\], __in\d\); \}", codes["sums[(g * 8) + d] += x[(i * 8) + d]"]), codes
 
 
 CALLS = """typedef unsigned char base_t;

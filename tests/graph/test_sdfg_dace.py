@@ -53,6 +53,7 @@ CASES = [
     ("suite/ludcmp.c", "kernel_ludcmp"),  # an OpenMP-private scalar, a decreasing loop
     ("dynprog/nussinov.c", "kernel_nussinov"),  # a call of the file's function pairs() (the global code)
     ("reductions/minmax.c", "kernel_argmin"),  # an if around statements that write what it tests
+    ("reductions/histogram.c", "kernel_histogram"),  # hist[key[i]]++: a data-dependent element, atomically
 ]
 # Every corpus function with a lifted region but the drivers (main, init_*, dump*, checksum: they print or
 # fill from formulas, nothing to compare on random inputs).
@@ -154,15 +155,16 @@ _TEXT = "a statement kept as C text names its containers, which DaCe's tasklets 
 _LOOP = "the while loop around its regions is not exported: the SDFG runs one sweep"
 _SHAPES = "g->u is seen delinearized in two shapes (3-D in one region, 2-D in the other): two SDFG arrays for one " \
     "buffer, the first extent a size symbol"
+_SUMS = "km->sums is seen flat in one region (km->sums[t] = 0.0) and in two dimensions in the others " \
+    "(km->sums[c * dim + d]): three SDFG arrays for one buffer"
 _MALLOC = "C points km->x and km->assign at buffers it allocates (malloc): the SDFG writes the caller's"
 _AT = "its subscripts call the file's at(): not affine, so the export keeps the statements as C text naming " \
     "the containers"
 KNOWN = {
-    ("reductions/histogram.c", "kernel_histogram"): _TEXT,  # hist[key[i]]++: an indirect write
     ("stencils/jacobi_conv.c", "kernel_jacobi_conv"): _LOOP,
     ("miniapps/cg_dense.c", "cg_solve"): _LOOP,  # returns `it`, the while loop's count
     ("miniapps/heat2d_app.c", "set_boundary"): _SHAPES,
-    ("miniapps/kmeans.c", "kernel_update"): _TEXT,  # km->count[c]++ with c = km->assign[i]: an indirect write
+    ("miniapps/kmeans.c", "kernel_update"): _SUMS,
     ("miniapps/kmeans.c", "kmeans_init"): _MALLOC,
     ("miniapps/particles.c", "simulate"): _CALLS,
     ("sparse/spmv_csr.c", "csr_build"): _TEXT + " (A->col[p + k] = ...)",
