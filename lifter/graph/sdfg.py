@@ -79,30 +79,73 @@ def _element(node: AccessNode) -> str:
     return " ".join(node.element.replace("const", "").replace("volatile", "").split())
 
 
+def _region_highs(g: nx.MultiDiGraph):
+    """The memlets of the Root's own children (ranges over the whole region), each with the DaCe texts
+    of its last indices, None where one is not over the parameters only (unreadable, or naming a map's
+    variable)."""
+    inner = {v for _, d in g.nodes(data=True) if isinstance(m := d["node"], MapScope) for v in (m.var,)}
+    for u, v, d in g.edges(data=True):
+        e = d["edge"]
+        if not isinstance(e, Memlet) or STATE in (u, v) or not e.subset:
+            continue
+        if not any(g.has_edge(STATE, n) for n in (u, v)):
+            continue
+        texts = [symbolic(hi) for _, hi in e.subset]
+        yield e, [t if t is not None and not set(_IDENT.findall(t)) & inner else None for t in texts]
+
+
+def _one_past(ends: set[str | None]) -> str | None:
+    """One past the largest of the last indices, None where one is unknown."""
+    if None in ends or not ends:
+        return None
+    ends = [f"{t} + 1" for t in sorted(ends)]
+    return ends[0] if len(ends) == 1 else f"Max({', '.join(ends)})"
+
+
 def inferred_extents(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, int], str]:
     """Extents of dimensions the declarations leave open (a pointer parameter), from the accesses:
     one past the largest index the outermost maps and tasklets touch, over the parameters only;
     where some region's index is not of that form, none (the exporter falls back to a size symbol)."""
     highs: dict[tuple[str, int], set[str | None]] = {}
     for g in graphs:
-        inner = {v for _, d in g.nodes(data=True) if isinstance(m := d["node"], MapScope) for v in (m.var,)}
-        for u, v, d in g.edges(data=True):
-            e = d["edge"]
-            if not isinstance(e, Memlet) or STATE in (u, v) or not e.subset:
-                continue
-            if not any(g.has_edge(STATE, n) for n in (u, v)):
-                continue  # only the memlets of the Root's own children: ranges over the whole region
-            for k, (_, hi) in enumerate(e.subset):
-                text = symbolic(hi)
-                if text is not None and set(_IDENT.findall(text)) & inner:
-                    text = None
+        for e, texts in _region_highs(g):
+            for k, text in enumerate(texts):
                 highs.setdefault((e.container, k), set()).add(text)
+    return {key: end for key, texts in highs.items() if (end := _one_past(texts)) is not None}
+
+
+def flat_views(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, str], list[str]]:
+    """The pointers a function indexes flat everywhere but sees in several shapes (`km->sums[t]` in one
+    region, `km->sums[c * dim + d]` delinearized to two dimensions in another): (region, container) ->
+    the strides of its view there (C text). One buffer, so one descriptor, flat, which each region's
+    subsets reach through those strides; apart, DaCe would hold them as several arrays."""
+    seen: dict[str, list[tuple[str, AccessNode]]] = {}
+    for g in graphs:
+        for _, d in g.nodes(data=True):
+            n = d["node"]
+            if isinstance(n, AccessNode) and n.kind == "pointer" and not n.transient and not n.field:
+                seen.setdefault(n.container, []).append((g.graph["name"], n))
     out = {}
-    for key, texts in highs.items():
-        if None not in texts:
-            ends = [f"{t} + 1" for t in sorted(texts)]
-            out[key] = ends[0] if len(ends) == 1 else f"Max({', '.join(ends)})"
+    for container, views in seen.items():
+        if len({tuple(n.strides) or n.ndim for _, n in views}) > 1 and all(n.strides or n.ndim == 1 for _, n in views):
+            out.update({(region, container): list(n.strides) or ["1"] for region, n in views})
     return out
+
+
+def _flat_extents(graphs: list[nx.MultiDiGraph], flat: dict[tuple[str, str], list[str]]) -> dict[str, str]:
+    """The extent of each flat view's buffer (`flat_views`) from the regions' last indices through their
+    strides, as `inferred_extents` does per dimension; a size symbol where one is unknown."""
+    ends: dict[str, set[str | None]] = {}
+    for g in graphs:
+        for e, texts in _region_highs(g):
+            strides = flat.get((g.graph["name"], e.container))
+            if strides is not None:
+                strides = [symbolic(t) for t in strides]
+                end = None if None in texts + strides or len(texts) != len(strides) else \
+                    " + ".join(f"({t}) * ({s})" for t, s in zip(texts, strides))
+                ends.setdefault(e.container, set()).add(end)
+    containers = {c for _, c in flat}
+    return {c: _one_past(ends.get(c, {None})) or f"{identifier(c)}_size0" for c in containers}
 
 
 def plain(text: str) -> str | None:
@@ -190,6 +233,8 @@ class _Sdfg:
                         if isinstance(d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
         self.symbol_types: dict[str, str] = {}
         self.inferred = inferred_extents(graphs)
+        self.flat = flat_views(graphs)
+        self.flat_extents = _flat_extents(graphs, self.flat)
         self.cfg_count = 0
         self.state_count = 0
         self.extents: dict[tuple[str, str], list[str]] = {}  # (region, container) -> shape
@@ -209,7 +254,8 @@ class _Sdfg:
                     self.symbol_types[name] = _DTYPES.get(_element(node), "int64")
                     self.names[region, node.container] = name
                     continue
-                shape = self._shape(node, name)
+                flat = (region, node.container) in self.flat
+                shape = [self.expr(self.flat_extents[node.container], symbol=True)] if flat else self._shape(node, name)
                 descriptor = self._descriptor(node, shape, (region, node.container) in self.written)
                 if self.arrays.get(name, descriptor) != descriptor:
                     name = f"{name}_{identifier(region)}"
@@ -252,6 +298,13 @@ class _Sdfg:
         extent = self.extents[region, container]
         if not extent:
             return [("0", "0")]  # a scalar: its one element
+        strides = self.flat.get((region, container))
+        if strides is not None:  # one flat buffer: the box's first and last elements through the view's strides
+            strides = [self.expr(t) for t in strides]
+            bounds = [(symbolic(lo), symbolic(hi)) for lo, hi in subset]
+            if len(bounds) != len(strides) or None in strides or any(None in b for b in bounds):
+                return [("0", f"{extent[0]} - 1")]
+            return [tuple(" + ".join(f"({b[side]}) * ({t})" for b, t in zip(bounds, strides)) for side in (0, 1))]
         if len(subset) != len(extent):  # e.g. a flat access to a buffer seen delinearized elsewhere
             subset = [("?", "?")] * len(extent)
         out = []

@@ -13,10 +13,12 @@ memlets binding them.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from lifter.graph.build import data_id
-from lifter.graph.nodes import Memlet, Tasklet
+from lifter.graph.control import is_loop_region
+from lifter.graph.nodes import STATE, MapScope, Memlet, Tasklet, scope_parent
 from lifter.graph.sdfg_tasklet import over_arrays, statement_code, subscripts, tasklet_code
 from lifter.graph.symbolic import identifier
 
@@ -36,17 +38,31 @@ class StatementBuilder:
     """The tasklet part of the state builder (graph/sdfg.py): it uses the builder's nodes, edges,
     paths through the maps (`_path`), `sdfg` (descriptors, symbols) and `g` (the region's graph)."""
 
+    def _conditions(self, node_id: str) -> list:
+        """The `if`s around a statement inside its state, outermost first: those around the maps between it
+        and the state's map (`if (count[c] > 0) for (d ...)` inside the map over c), which no control
+        block shows, then its own."""
+        node = self.g.nodes[node_id]["node"]
+        out, p = list(node.conditions), scope_parent(self.g, node_id)
+        while isinstance(self.g.nodes[p]["node"], MapScope):
+            grand = scope_parent(self.g, p)
+            if grand == STATE or is_loop_region(self.g, grand):
+                break  # the state's map: its `if`s are the control layer's
+            out[:0] = self.g.nodes[p]["node"].conditions
+            p = grand
+        return out
+
     def _retested_ifs(self) -> set[int]:
         """The `if`s (by `if_id`) around several statements one of which writes what the `if` tests
         (`if (x[i] < best) { best = x[i]; idx = i; }`): C tests once, but each statement's tasklet would
         test again, the later ones after the write. Their statements read the test's value (`_test`)."""
         under: dict[int, list[str]] = {}
         for n, d in self.g.nodes(data=True):
-            for c in d["node"].conditions if isinstance(d["node"], Tasklet) else []:
+            for c in self._conditions(n) if isinstance(d["node"], Tasklet) else []:
                 under.setdefault(c.if_id, []).append(n)
         out = set()
         for if_id, statements in under.items():
-            tests = [c.text for s in statements for c in self.g.nodes[s]["node"].conditions if c.if_id == if_id]
+            tests = [c.text for s in statements for c in self._conditions(s) if c.if_id == if_id]
             written = {self.g.nodes[v]["node"].name for s in statements for _, v, e in self.g.out_edges(s, data=True)
                        if isinstance(e["edge"], Memlet)}
             if len(statements) > 1 and any(re.search(rf"\b{re.escape(name)}\b", t) for name in written for t in tests):
@@ -88,6 +104,8 @@ class StatementBuilder:
         reads = [e for e in memlets if self._name(e.container) in self.sdfg.arrays]
         self.sdfg.symbols.update(self._name(e.container) for e in memlets if e not in reads)
         writes = [e for _, _, d in self.g.out_edges(node_id, data=True) if isinstance(e := d["edge"], Memlet)]
+        own = node.conditions
+        node = dataclasses.replace(node, conditions=self._conditions(node_id))
         conditions = [c.text for c in node.conditions]
         if conditions and writes:  # the old value, kept where the conditions fail
             reads.append(Memlet(writes[0].container, writes[0].subset, "1", text=writes[0].text))
@@ -95,7 +113,8 @@ class StatementBuilder:
         points = exact = all(self._point(e) for e in reads + writes)
         tests = {}  # connector -> the access node of a retested if's value
         for k, c in enumerate(node.conditions):
-            test = self._test(c, reads, enclosing, parent) if exact and c.if_id in self.retested else None
+            # an `if` around a map, tested again inside: no tasklet before the map computes it
+            test = self._test(c, reads, enclosing, parent) if exact and c.if_id in self.retested and c in own else None
             if test is not None:
                 conditions[k] = test[0].replace("__if", f"__if{k}")
                 tests[f"__if{k}"] = test[1]
