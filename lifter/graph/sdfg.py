@@ -23,7 +23,7 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
   DaCe allocates it per iteration, where one shared container would be a race between the
   parallel iterations.
 
-The file's functions that tasklets call are the SDFG's global code (graph/sdfg_calls.py).
+The file's functions that tasklets call are the SDFG's global code (graph/sdfg_source.py).
 
 DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (division, modulo,
 conditionals) are replaced by the container's whole extent, which is what lift's memlets
@@ -39,7 +39,7 @@ import networkx as nx
 from pycparser import c_ast
 
 from lifter.graph.build import data_id
-from lifter.graph.sdfg_calls import global_code
+from lifter.graph.sdfg_source import field_elements, global_code, unknown_elements
 from lifter.graph.sdfg_statements import StatementBuilder
 from lifter.graph.symbolic import c_to_symbolic, identifier
 from lifter.graph.control import contained, transitions
@@ -181,8 +181,8 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - (sdfg.bound - sdfg.loop_variables)
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
     attributes = {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols}
-    definitions = global_code(graphs) if graphs else ""
-    if definitions:  # the file's functions its tasklets call (graph/sdfg_calls.py)
+    definitions = unknown_elements(sorted(sdfg.unknown)) + (global_code(graphs) if graphs else "")
+    if definitions:  # the file's functions its tasklets call (graph/sdfg_source.py)
         attributes["global_code"] = {"frame": {"string_data": definitions, "language": "CPP"}}
     return {
         "type": "SDFG",
@@ -233,6 +233,8 @@ class _Sdfg:
                         if isinstance(d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
         self.symbol_types: dict[str, str] = {}
         self.inferred = inferred_extents(graphs)
+        self.fields = field_elements(graphs)
+        self.unknown: set[str] = set()  # containers of unknown element types (the SDFG is refused)
         self.flat = flat_views(graphs)
         self.flat_extents = _flat_extents(graphs, self.flat)
         self.cfg_count = 0
@@ -249,6 +251,8 @@ class _Sdfg:
                 member = g.graph["region"].containers.get(node.container)
                 if node.element == "?" and getattr(member, "member_element", ""):  # g->u: its field's type
                     node = dataclasses.replace(node, element=member.member_element)
+                if node.element == "?" and (region, node.container) in self.fields:  # p.x of particle_t *p
+                    node = dataclasses.replace(node, element=self.fields[region, node.container])
                 name = identifier(node.container)
                 if self.is_symbol(region, node):
                     self.symbol_types[name] = _DTYPES.get(_element(node), "int64")
@@ -257,6 +261,8 @@ class _Sdfg:
                 flat = (region, node.container) in self.flat
                 shape = [self.expr(self.flat_extents[node.container], symbol=True)] if flat else self._shape(node, name)
                 descriptor = self._descriptor(node, shape, (region, node.container) in self.written)
+                if _element(node) not in _DTYPES:
+                    self.unknown.add(node.container)
                 if self.arrays.get(name, descriptor) != descriptor:
                     name = f"{name}_{identifier(region)}"
                 self.arrays[name] = descriptor
@@ -277,7 +283,7 @@ class _Sdfg:
             and _element(node) in _INTEGERS and (region, node.container) not in self.written
 
     def _descriptor(self, node: AccessNode, shape: list[str], written: bool) -> dict:
-        dtype = _DTYPES.get(_element(node), "int8")
+        dtype = _DTYPES.get(_element(node), "int8")  # an unknown type: refused (`unknown`)
         if not shape and (node.transient or not written):
             return {"type": "Scalar", "attributes": {"dtype": dtype, "shape": ["1"], "transient": node.transient}}
         shape = shape or ["1"]  # a scalar the function computes (a result): an array DaCe writes back

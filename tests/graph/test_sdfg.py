@@ -213,6 +213,26 @@ def test_called_functions_of_the_file_are_the_global_code(tmp_path):
     assert "global_code" not in to_sdfg_json(lift_source(JACOBI, "jacobi.c").graphs, "jacobi")["attributes"]
 
 
+FIELDS = """#include <stdio.h>
+typedef struct { double x; float w; } point_t;
+void scale(int n, point_t *p) { for (int i = 0; i < n; i++) { p[i].x = 2.0 * p[i].x; p[i].w = 0.5f * p[i].w; } }
+void show(int n, const double *v) { for (int i = 0; i < n; i++) printf("%f\\n", v[i]); }
+"""
+
+
+def test_fields_of_arrays_of_structs_have_their_declared_types(tmp_path):
+    """lift's model leaves a field's element type open (`p[i].x`); the struct declares it. A container of
+    a type still unknown (`<world>`, what printf writes) refuses the SDFG: DaCe would read it as int8."""
+    src = tmp_path / "fields.c"
+    src.write_text(FIELDS)
+    sdfgs = function_sdfgs(lift_file(str(src)).graphs)
+    arrays = sdfgs["scale"]["attributes"]["_arrays"]
+    assert (arrays["p_x"]["attributes"]["dtype"], arrays["p_w"]["attributes"]["dtype"]) == ("float64", "float32")
+    assert "global_code" not in sdfgs["scale"]["attributes"]
+    code = sdfgs["show"]["attributes"]["global_code"]["frame"]["string_data"]
+    assert code.startswith('#error "lift: the element type of') and '<world>' in code.split(':')[1], code
+
+
 def _dace():
     dace = pytest.importorskip("dace")
     if dace.__version__ != DACE_VERSION:

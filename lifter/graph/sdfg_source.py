@@ -1,4 +1,5 @@
-"""The file's functions that an SDFG's tasklets call, as the SDFG's global code.
+"""What the SDFG export takes from the C file read again: the file's functions that its tasklets
+call (the SDFG's global code) and the element types of struct fields.
 
 A statement may call a function of its file (`pairs(seq[i], seq[j])`, `sq(x - c)`); DaCe's
 generated C++ defines the program only, so the SDFG carries the definitions of the functions its
@@ -13,6 +14,11 @@ lift's graphs hold statements, not the file's other functions, so the definition
 file read again with the default preprocessing: a definition whose text a macro changes (whose
 value a `-D` of the lift run may have set otherwise) is refused too: every name in its source
 text must still be there after preprocessing.
+
+A field of an array of structs (`p[i].x`) is a container of its own, whose element type lift's
+model leaves open (`?`); it is the field's declared type in the struct of the variable's declaration
+(`field_elements`). One that cannot be found stays open, and the exporter refuses the SDFG (an
+`#error` in the global code) rather than guess a type.
 """
 from __future__ import annotations
 
@@ -60,12 +66,10 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
     if not called:
         return ""
     path = graphs[0].graph["path"]
-    try:
-        source = read_source(path)
-        ast = parse(preprocess(path, source.text, PreprocessOptions()).text, path, "c11")
-    except LiftError as exc:
+    source, ast = reread(path)
+    if ast is None:
         return _error(f"the definitions of {', '.join(sorted(called))} are not exported: the file could not "
-                      f"be read again ({exc.diagnostic.message})")
+                      f"be read again ({source})")
     functions = {e.decl.name: e for e in ast.ext if isinstance(e, c_ast.FuncDef)}
     pure = SymbolTable(ast, Typedefs(ast)).pure_functions
     needed, errors, todo = set(), [], [name for name in called if name in functions]  # others: the C library's
@@ -90,6 +94,62 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
     definitions = [e for e in ast.ext if isinstance(e, c_ast.FuncDef) and e.decl.name in needed]
     typedefs = _typedefs(ast, definitions)
     return "".join(generator.visit(e) + ";\n" for e in typedefs) + "".join(generator.visit(e) for e in definitions)
+
+
+def reread(path: str) -> tuple:
+    """(the file's source, its AST) with the default preprocessing, or (why not, None)."""
+    try:
+        source = read_source(path)
+        return source, parse(preprocess(path, source.text, PreprocessOptions()).text, path, "c11")
+    except LiftError as exc:
+        return exc.diagnostic.message, None
+
+
+def field_elements(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, str], str]:
+    """(region, container) -> the C element type of each field container (`p.x` of `particle_t *p`) whose
+    type lift leaves open, where the declaration of its variable in the function names a struct that
+    declares the field with a type of plain words (`double`)."""
+    fields = [(g, key, c) for g in graphs for key, c in g.graph["region"].containers.items()
+              if c.field and c.element == "?"]
+    if not fields:
+        return {}
+    _, ast = reread(graphs[0].graph["path"])
+    if ast is None:
+        return {}
+    typedefs = Typedefs(ast)
+    structs = {n.name: n for n in walk(ast) if isinstance(n, c_ast.Struct) and n.name and n.decls}
+    functions = {e.decl.name: e for e in ast.ext if isinstance(e, c_ast.FuncDef)}
+    out = {}
+    for g, key, c in fields:
+        func = functions.get(g.graph["function"])
+        decls = [n for n in walk(func) if isinstance(n, c_ast.Decl) and n.name == c.name] if func else []
+        element = _field_type(decls[0].type, c.field, typedefs, structs) if len(decls) == 1 else None
+        if element is not None:
+            out[g.graph["name"], key] = element
+    return out
+
+
+def _field_type(t: c_ast.Node, field: str, typedefs: Typedefs, structs: dict) -> str | None:
+    """The type of `.field` in the struct the declared type `t` points at or holds, as plain words."""
+    while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+        t = t.type
+    t = typedefs.resolve(t)
+    struct = t.type if isinstance(t, c_ast.TypeDecl) else None
+    if isinstance(struct, c_ast.Struct) and struct.decls is None:
+        struct = structs.get(struct.name)
+    if not isinstance(struct, c_ast.Struct) or not field.startswith(".") or "." in field[1:]:
+        return None
+    member = next((d for d in struct.decls or [] if d.name == field[1:]), None)
+    member = typedefs.resolve(member.type) if member is not None else None
+    if isinstance(member, c_ast.TypeDecl) and isinstance(member.type, c_ast.IdentifierType):
+        return " ".join(member.type.names)
+    return None
+
+
+def unknown_elements(names: list[str]) -> str:
+    """The `#error` refusing an SDFG with containers whose element type is unknown."""
+    return _error(f"the element type of {', '.join(names)} is unknown: DaCe would read memory with a "
+                  f"type that C does not") if names else ""
 
 
 def _error(reason: str) -> str:
