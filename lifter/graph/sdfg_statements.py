@@ -25,8 +25,8 @@ from lifter.graph.symbolic import identifier
 
 def scalar_memlet(name: str) -> dict:
     """A transient scalar's one element."""
-    return {"type": "Memlet", "attributes": {"data": name, "subset": {"type": "Range", "ranges": [{"start": "0", "end": "0", "step": "1", "tile": "1"}]}, "volume": "1",
-                                             "dynamic": False}}
+    element = {"type": "Range", "ranges": [{"start": "0", "end": "0", "step": "1", "tile": "1"}]}
+    return {"type": "Memlet", "attributes": {"data": name, "subset": element, "volume": "1", "dynamic": False}}
 
 
 def exact_memlet(memlet: Memlet) -> Memlet:
@@ -124,6 +124,9 @@ class StatementBuilder:
         statement = self._statement_code(node, reads, writes, conditions) if code is None and exact else None
         arrays = self._array_code(node, reads, writes) if not points and not tests and not any(
             c.if_id in self.retested for c in node.conditions) else None
+        code = None if code is None or self._unbound(code.code) else code
+        statement = None if statement is None or self._unbound(statement.code) else statement
+        arrays = None if arrays is None or self._unbound(arrays[0].code) else arrays
         if code is not None:  # one element in, one out: exact memlets (a dynamic output is a pointer in DaCe)
             by_text = {r.text: r for r in reversed(reads)}
             memlets = [(c, exact_memlet(by_text[text]), False, None) for c, text in code.inputs.items()]
@@ -164,6 +167,15 @@ class StatementBuilder:
         if parent is not None and not outputs:
             self._edge(t, None, parent[1], None, None)
 
+    def _unbound(self, code: str) -> bool:
+        """Whether tasklet code still names a container that is no symbol (the condition of an enclosing
+        map over data the statement itself does not read): C++ would read the program's argument of
+        that name, not the element."""
+        region = self.g.graph["name"]
+        return any(self._name(key) in self.sdfg.arrays
+                   and re.search(rf"(?<![\w.])(?<!->){re.escape(c.name)}\b", code)
+                   for key, c in self.g.graph["region"].containers.items() if (region, key) in self.sdfg.names)
+
     def _point(self, memlet: Memlet) -> bool:
         """The memlet's subset in the SDFG is one element (not widened to the extent where unreadable)."""
         return all(lo == hi for lo, hi in self.sdfg.subset(self.g.graph["name"], memlet.container, memlet.subset))
@@ -196,12 +208,14 @@ class StatementBuilder:
             if any(w.wcr != written[0].wcr for w in written):
                 return None
             descriptor = self.sdfg.arrays[self._name(container)]["attributes"]
-            name = self.g.nodes[data_id(container)]["node"].name
+            access = self.g.nodes[data_id(container)]["node"]
+            # one subscript: a flat index, the offset in the buffer where C indexes it flat (delinearized)
+            flat_buffer = bool(access.strides) or (self.g.graph["name"], container) in self.sdfg.flat
             connector = f"__arr{k}"
             for e in every:
                 if e.container == container:
-                    index = subscripts(e.text, name)
-                    if index is None or len(index) not in (1, len(descriptor["shape"])):
+                    index = subscripts(e.text, access.name) or []
+                    if len(index) != len(descriptor["shape"]) and not (len(index) == 1 and flat_buffer):
                         return None
                     flat = index[0] if len(index) == 1 else " + ".join(
                         f"({i}) * ({stride})" for i, stride in zip(index, descriptor["strides"]))

@@ -192,7 +192,9 @@ static int pairs(base_t a, base_t b) { return a + b == 3; }
 static int twice(int v) { return v + v; }
 static int scaled(int v) { return SCALE * v; }
 static void bump(int *p) { *p += 1; }
-void paired(int n, const base_t *s, int *out) { for (int i = 0; i < n; i++) out[i] = pairs(s[i], s[n - 1 - i]) + twice(i); }
+void paired(int n, const base_t *s, int *out) {
+  for (int i = 0; i < n; i++) out[i] = pairs(s[i], s[n - 1 - i]) + twice(i);
+}
 void macro(int n, int *out) { for (int i = 0; i < n; i++) out[i] = scaled(i); }
 void writes(int n, int *out) { for (int i = 0; i < n; i++) bump(&out[i]); }
 """
@@ -209,13 +211,15 @@ def test_called_functions_of_the_file_are_the_global_code(tmp_path):
     assert "typedef unsigned char base_t;" in code["paired"] and "int pairs(base_t a, base_t b)" in code["paired"]
     assert "int twice(int v)" in code["paired"] and "#error" not in code["paired"]
     assert code["macro"].startswith("#error") and "'scaled' is defined with a macro" in code["macro"]
-    assert code["writes"].startswith("#error") and "calls.c:9: a statement calls 'bump'" in code["writes"]
+    assert code["writes"].startswith("#error") and "calls.c:11: a statement calls 'bump'" in code["writes"]
     assert "global_code" not in to_sdfg_json(lift_source(JACOBI, "jacobi.c").graphs, "jacobi")["attributes"]
 
 
 FIELDS = """#include <stdio.h>
 typedef struct { double x; float w; } point_t;
-void scale(int n, point_t *p) { for (int i = 0; i < n; i++) { p[i].x = 2.0 * p[i].x; p[i].w = 0.5f * p[i].w; } }
+void scale(int n, point_t *p) {
+  for (int i = 0; i < n; i++) { p[i].x = 2.0 * p[i].x; p[i].w = 0.5f * p[i].w; }
+}
 void show(int n, const double *v) { for (int i = 0; i < n; i++) printf("%f\\n", v[i]); }
 """
 
