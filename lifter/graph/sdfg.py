@@ -27,7 +27,9 @@ The file's functions that tasklets call are the SDFG's global code (graph/sdfg_s
 
 DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (division, modulo,
 conditionals) are replaced by the container's whole extent, which is what lift's memlets
-over-approximate to anyway; unknown extents become symbols `<name>_size<k>`.
+over-approximate to anyway; unknown extents become symbols `<name>_size<k>`. A pointer that the
+function indexes flat but that lift delinearizes differently in different regions is one flat
+descriptor (`flat_views`), each region's subsets reaching it through its own strides.
 """
 from __future__ import annotations
 

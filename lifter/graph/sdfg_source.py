@@ -83,8 +83,9 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
                                  f"or writes memory beyond its arguments: DaCe's tasklets see data only "
                                  f"through memlets"))
         elif not _as_written(functions[name], path, source.text):
-            errors.append(_error(f"'{name}' is defined with a macro: the SDFG would define it with the default "
-                                 f"macros, maybe not those lift ran with"))
+            errors.append(_error(f"'{name}' is not written out in the file: a macro shapes it (the SDFG would "
+                                 f"define it with the default macros, maybe not those lift ran with) or a "
+                                 f"header defines it"))
         else:
             todo += [n.name.name for n in walk(functions[name].body) if isinstance(n, c_ast.FuncCall)
                      and isinstance(n.name, c_ast.ID) and n.name.name in functions]
