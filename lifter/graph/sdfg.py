@@ -23,9 +23,13 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
   DaCe allocates it per iteration, where one shared container would be a race between the
   parallel iterations.
 
+The file's functions that tasklets call are the SDFG's global code (graph/sdfg_source.py).
+
 DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (division, modulo,
 conditionals) are replaced by the container's whole extent, which is what lift's memlets
-over-approximate to anyway; unknown extents become symbols `<name>_size<k>`.
+over-approximate to anyway; unknown extents become symbols `<name>_size<k>`. A pointer that the
+function indexes flat but that lift delinearizes differently in different regions is one flat
+descriptor (`flat_views`), each region's subsets reaching it through its own strides.
 """
 from __future__ import annotations
 
@@ -37,8 +41,9 @@ import networkx as nx
 from pycparser import c_ast
 
 from lifter.graph.build import data_id
-from lifter.graph.sdfg_tasklet import statement_code, tasklet_code
-from lifter.graph.symbolic import c_to_symbolic
+from lifter.graph.sdfg_source import field_elements, global_code, unknown_elements
+from lifter.graph.sdfg_statements import StatementBuilder
+from lifter.graph.symbolic import c_to_symbolic, identifier
 from lifter.graph.control import contained, transitions
 from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
                                 scope_children, scope_parent, strips_before)
@@ -66,12 +71,6 @@ _WCR = {"+": "a + b", "-": "a + b", "*": "a * b", "min": "min(a, b)", "max": "ma
         "&": "a & b", "|": "a | b", "^": "a ^ b", "&&": "a and b", "||": "a or b"}
 
 
-def identifier(text: str) -> str:
-    """A DaCe-safe name for a container key such as `<world>` or `pts.x`."""
-    name = re.sub(r"\W", "_", text)
-    return name if name and not name[0].isdigit() else "_" + name
-
-
 def symbolic(text: str) -> str | None:
     """A C bound as DaCe symbolic text (graph/symbolic.py), a struct member read in it (`g->nx`, `p.n`) a
     symbol of the name its container would have (`g__nx`, `p_n`): the caller passes the member's value."""
@@ -82,30 +81,73 @@ def _element(node: AccessNode) -> str:
     return " ".join(node.element.replace("const", "").replace("volatile", "").split())
 
 
+def _region_highs(g: nx.MultiDiGraph):
+    """The memlets of the Root's own children (ranges over the whole region), each with the DaCe texts
+    of its last indices, None where one is not over the parameters only (unreadable, or naming a map's
+    variable)."""
+    inner = {v for _, d in g.nodes(data=True) if isinstance(m := d["node"], MapScope) for v in (m.var,)}
+    for u, v, d in g.edges(data=True):
+        e = d["edge"]
+        if not isinstance(e, Memlet) or STATE in (u, v) or not e.subset:
+            continue
+        if not any(g.has_edge(STATE, n) for n in (u, v)):
+            continue
+        texts = [symbolic(hi) for _, hi in e.subset]
+        yield e, [t if t is not None and not set(_IDENT.findall(t)) & inner else None for t in texts]
+
+
+def _one_past(ends: set[str | None]) -> str | None:
+    """One past the largest of the last indices, None where one is unknown."""
+    if None in ends or not ends:
+        return None
+    ends = [f"{t} + 1" for t in sorted(ends)]
+    return ends[0] if len(ends) == 1 else f"Max({', '.join(ends)})"
+
+
 def inferred_extents(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, int], str]:
     """Extents of dimensions the declarations leave open (a pointer parameter), from the accesses:
     one past the largest index the outermost maps and tasklets touch, over the parameters only;
     where some region's index is not of that form, none (the exporter falls back to a size symbol)."""
     highs: dict[tuple[str, int], set[str | None]] = {}
     for g in graphs:
-        inner = {v for _, d in g.nodes(data=True) if isinstance(m := d["node"], MapScope) for v in (m.var,)}
-        for u, v, d in g.edges(data=True):
-            e = d["edge"]
-            if not isinstance(e, Memlet) or STATE in (u, v) or not e.subset:
-                continue
-            if not any(g.has_edge(STATE, n) for n in (u, v)):
-                continue  # only the memlets of the Root's own children: ranges over the whole region
-            for k, (_, hi) in enumerate(e.subset):
-                text = symbolic(hi)
-                if text is not None and set(_IDENT.findall(text)) & inner:
-                    text = None
+        for e, texts in _region_highs(g):
+            for k, text in enumerate(texts):
                 highs.setdefault((e.container, k), set()).add(text)
+    return {key: end for key, texts in highs.items() if (end := _one_past(texts)) is not None}
+
+
+def flat_views(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, str], list[str]]:
+    """The pointers a function indexes flat everywhere but sees in several shapes (`km->sums[t]` in one
+    region, `km->sums[c * dim + d]` delinearized to two dimensions in another): (region, container) ->
+    the strides of its view there (C text). One buffer, so one descriptor, flat, which each region's
+    subsets reach through those strides; apart, DaCe would hold them as several arrays."""
+    seen: dict[str, list[tuple[str, AccessNode]]] = {}
+    for g in graphs:
+        for _, d in g.nodes(data=True):
+            n = d["node"]
+            if isinstance(n, AccessNode) and n.kind == "pointer" and not n.transient and not n.field:
+                seen.setdefault(n.container, []).append((g.graph["name"], n))
     out = {}
-    for key, texts in highs.items():
-        if None not in texts:
-            ends = [f"{t} + 1" for t in sorted(texts)]
-            out[key] = ends[0] if len(ends) == 1 else f"Max({', '.join(ends)})"
+    for container, views in seen.items():
+        if len({tuple(n.strides) or n.ndim for _, n in views}) > 1 and all(n.strides or n.ndim == 1 for _, n in views):
+            out.update({(region, container): list(n.strides) or ["1"] for region, n in views})
     return out
+
+
+def _flat_extents(graphs: list[nx.MultiDiGraph], flat: dict[tuple[str, str], list[str]]) -> dict[str, str]:
+    """The extent of each flat view's buffer (`flat_views`) from the regions' last indices through their
+    strides, as `inferred_extents` does per dimension; a size symbol where one is unknown."""
+    ends: dict[str, set[str | None]] = {}
+    for g in graphs:
+        for e, texts in _region_highs(g):
+            strides = flat.get((g.graph["name"], e.container))
+            if strides is not None:
+                strides = [symbolic(t) for t in strides]
+                end = None if None in texts + strides or len(texts) != len(strides) else \
+                    " + ".join(f"({t}) * ({s})" for t, s in zip(texts, strides))
+                ends.setdefault(e.container, set()).add(end)
+    containers = {c for _, c in flat}
+    return {c: _one_past(ends.get(c, {None})) or f"{identifier(c)}_size0" for c in containers}
 
 
 def plain(text: str) -> str | None:
@@ -140,9 +182,13 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     # symbol, and DaCe declares it only if it is one (else each loop it heads declares it anew: `auto j`)
     free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - (sdfg.bound - sdfg.loop_variables)
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
+    attributes = {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols}
+    definitions = unknown_elements(sorted(sdfg.unknown)) + (global_code(graphs) if graphs else "")
+    if definitions:  # the file's functions its tasklets call (graph/sdfg_source.py)
+        attributes["global_code"] = {"frame": {"string_data": definitions, "language": "CPP"}}
     return {
         "type": "SDFG",
-        "attributes": {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols},
+        "attributes": attributes,
         **_graph_fields(blocks, edges, 0),
         "label": identifier(name),
         "id": None,
@@ -189,6 +235,10 @@ class _Sdfg:
                         if isinstance(d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
         self.symbol_types: dict[str, str] = {}
         self.inferred = inferred_extents(graphs)
+        self.fields = field_elements(graphs)
+        self.unknown: set[str] = set()  # containers of unknown element types (the SDFG is refused)
+        self.flat = flat_views(graphs)
+        self.flat_extents = _flat_extents(graphs, self.flat)
         self.cfg_count = 0
         self.state_count = 0
         self.extents: dict[tuple[str, str], list[str]] = {}  # (region, container) -> shape
@@ -203,13 +253,18 @@ class _Sdfg:
                 member = g.graph["region"].containers.get(node.container)
                 if node.element == "?" and getattr(member, "member_element", ""):  # g->u: its field's type
                     node = dataclasses.replace(node, element=member.member_element)
+                if node.element == "?" and (region, node.container) in self.fields:  # p.x of particle_t *p
+                    node = dataclasses.replace(node, element=self.fields[region, node.container])
                 name = identifier(node.container)
                 if self.is_symbol(region, node):
                     self.symbol_types[name] = _DTYPES.get(_element(node), "int64")
                     self.names[region, node.container] = name
                     continue
-                shape = self._shape(node, name)
+                flat = (region, node.container) in self.flat
+                shape = [self.expr(self.flat_extents[node.container], symbol=True)] if flat else self._shape(node, name)
                 descriptor = self._descriptor(node, shape, (region, node.container) in self.written)
+                if _element(node) not in _DTYPES:
+                    self.unknown.add(node.container)
                 if self.arrays.get(name, descriptor) != descriptor:
                     name = f"{name}_{identifier(region)}"
                 self.arrays[name] = descriptor
@@ -230,7 +285,7 @@ class _Sdfg:
             and _element(node) in _INTEGERS and (region, node.container) not in self.written
 
     def _descriptor(self, node: AccessNode, shape: list[str], written: bool) -> dict:
-        dtype = _DTYPES.get(_element(node), "int8")
+        dtype = _DTYPES.get(_element(node), "int8")  # an unknown type: refused (`unknown`)
         if not shape and (node.transient or not written):
             return {"type": "Scalar", "attributes": {"dtype": dtype, "shape": ["1"], "transient": node.transient}}
         shape = shape or ["1"]  # a scalar the function computes (a result): an array DaCe writes back
@@ -251,6 +306,13 @@ class _Sdfg:
         extent = self.extents[region, container]
         if not extent:
             return [("0", "0")]  # a scalar: its one element
+        strides = self.flat.get((region, container))
+        if strides is not None:  # one flat buffer: the box's first and last elements through the view's strides
+            strides = [self.expr(t) for t in strides]
+            bounds = [(symbolic(lo), symbolic(hi)) for lo, hi in subset]
+            if len(bounds) != len(strides) or None in strides or any(None in b for b in bounds):
+                return [("0", f"{extent[0]} - 1")]
+            return [tuple(" + ".join(f"({b[side]}) * ({t})" for b, t in zip(bounds, strides)) for side in (0, 1))]
         if len(subset) != len(extent):  # e.g. a flat access to a buffer seen delinearized elsewhere
             subset = [("?", "?")] * len(extent)
         out = []
@@ -332,12 +394,7 @@ class _Sdfg:
         return {"string_data": text, "language": "CPP"}
 
 
-def _exact(memlet: Memlet) -> Memlet:
-    """A tasklet's memlet of one access, which its code reads or writes exactly once."""
-    return Memlet(memlet.container, memlet.subset, "1", memlet.wcr, False, memlet.text)
-
-
-class _StateBuilder:
+class _StateBuilder(StatementBuilder):
     """The dataflow of one state: a map (with everything inside it) or a single tasklet."""
 
     def __init__(self, sdfg: _Sdfg, g: nx.MultiDiGraph):
@@ -358,6 +415,8 @@ class _StateBuilder:
         self.gates: dict[str, int] = {}  # map -> the access node its next child starts after
         self.readers: dict[str, list[int]] = {}  # map -> its tasklets since the last gate (_after_child)
         self.strip_shift: dict[str, tuple[str, str]] = {}  # transient -> (strip variable, strip's first index)
+        self.retested = self._retested_ifs()
+        self.tests: dict[tuple[str | None, int], tuple[str, int]] = {}  # (map, if) -> its text, its value's node
 
     def build(self, root: str, label: str) -> dict:
         self._scope(root, None)
@@ -501,21 +560,6 @@ class _StateBuilder:
             self._edge(last, None, self.versions[key], None, None)
             self.gates[map_id] = self.versions[key]
 
-    def _retested(self, node_id: str, node: Tasklet) -> bool:
-        """Whether a statement under one of this one's `if`s writes what that `if` tests: C tests it
-        once, a tasklet would test it again after the write (`if (x[i] < best) { best = x[i]; idx = i; }`),
-        so the statement keeps its C text."""
-        for other_id, d in self.g.nodes(data=True):
-            other = d["node"]
-            if other_id == node_id or not isinstance(other, Tasklet):
-                continue
-            tests = [c.text for c in node.conditions if c.if_id in {o.if_id for o in other.conditions}]
-            written = {self.g.nodes[v]["node"].name for _, v, e in self.g.out_edges(other_id, data=True)
-                       if isinstance(e["edge"], Memlet)}
-            if any(re.search(rf"\b{re.escape(name)}\b", text) for name in written for text in tests):
-                return True
-        return False
-
     def _private_names(self, code: str, enclosing: list[str]) -> str:
         """C text that names containers directly (DaCe declares each descriptor under its name): a
         container private to an enclosing map by the name of its transient there."""
@@ -560,64 +604,6 @@ class _StateBuilder:
         if u > 1:
             begin = f"({begin}) + int_floor(({end}) - ({begin}) + 1, {u}) * {u}"
         return begin, end, str(step)
-
-    def _tasklet(self, node_id: str, node: Tasklet, enclosing: list[str], parent) -> None:
-        # integer scalars the region only reads are symbols: the tasklet reads them by name
-        memlets = [e for _, _, d in self.g.in_edges(node_id, data=True) if isinstance(e := d["edge"], Memlet)]
-        reads = [e for e in memlets if self._name(e.container) in self.sdfg.arrays]
-        self.sdfg.symbols.update(self._name(e.container) for e in memlets if e not in reads)
-        writes = [e for _, _, d in self.g.out_edges(node_id, data=True) if isinstance(e := d["edge"], Memlet)]
-        conditions = [c.text for c in node.conditions]
-        if conditions and writes:  # the old value, kept where the conditions fail
-            reads.append(Memlet(writes[0].container, writes[0].subset, "1", text=writes[0].text))
-        # one element per connector, or the memlet DaCe binds it to is a range read from its start
-        exact = not self._retested(node_id, node) and all(self._point(e) for e in reads + writes)
-        code = tasklet_code(node.code, [r.text for r in reads], writes[0].text, writes[0].wcr, conditions) \
-            if len(writes) == 1 and node.opaque_reason is None and writes[0].text and exact else None
-        statement = self._statement_code(node, reads, writes, conditions) if code is None and exact else None
-        if code is not None:  # one element in, one out: exact memlets (a dynamic output is a pointer in DaCe)
-            by_text = {r.text: r for r in reversed(reads)}
-            memlets = [(c, _exact(by_text[text]), False, None) for c, text in code.inputs.items()]
-            memlets.append((code.output, _exact(writes[0]), True, code.wcr))
-            text = {"string_data": code.code, "language": "CPP"}
-        elif statement is not None:  # C text over single elements: exact memlets, every output written
-            by_text = {e.text: e for e in reversed(reads + writes)}
-            wcr = {w.text: w.wcr for w in writes}
-            memlets = [(c, _exact(by_text[text]), False, None) for c, text in statement.inputs.items()]
-            memlets += [(c, _exact(by_text[text]), True, wcr[text]) for c, text in statement.outputs.items()]
-            text = {"string_data": statement.code, "language": "CPP"}
-        else:  # not one assignment: the C statement as it is, over its containers' connectors
-            memlets = [(f"__in{k}", r, False, None) for k, r in enumerate(reads)]
-            memlets += [(f"__out{k}", w, True, w.wcr) for k, w in enumerate(writes)]
-            guard = "".join(f"if ({c}) " for c in conditions)
-            code_text = self._private_names(node.code, enclosing)
-            text = {"string_data": f"{guard}{{ {code_text} }}" if guard else code_text, "language": "CPP"}
-        inputs = {c: None for c, _, w, _ in memlets if not w}
-        outputs = {c: None for c, _, w, _ in memlets if w}
-        attributes = {"label": identifier(node_id), "code": text, "in_connectors": inputs, "out_connectors": outputs}
-        t = self._add("Tasklet", node.code.split("\n")[0][:60], attributes, parent)
-        self.first_last[node_id] = (t, t)
-        for connector, memlet, is_write, wcr in memlets:
-            self._path(t, connector, memlet, is_write, wcr, enclosing)
-        if parent is not None and not inputs:
-            self._edge(parent[0], None, t, None, None)
-        if parent is not None and not outputs:
-            self._edge(t, None, parent[1], None, None)
-
-    def _point(self, memlet: Memlet) -> bool:
-        """The memlet's subset in the SDFG is one element (not widened to the extent where unreadable)."""
-        return all(lo == hi for lo, hi in self.sdfg.subset(self.g.graph["name"], memlet.container, memlet.subset))
-
-    def _statement_code(self, node: Tasklet, reads: list[Memlet], writes: list[Memlet], conditions: list[str]):
-        """The statement's C text over connectors where each of its accesses (one element each) has its text
-        and no write reduces but by `min` or `max` (the old value an output starts from is counted once
-        by those, twice by a sum), else None."""
-        every = reads + writes
-        if node.opaque_reason is not None or not writes or any(not e.text for e in every) \
-                or any(w.wcr not in (None, "min", "max") for w in writes):
-            return None
-        names = {self.g.nodes[data_id(e.container)]["node"].name for e in every}
-        return statement_code(node.code, [r.text for r in reads], [w.text for w in writes], names, conditions)
 
     def _path(self, tasklet: int, connector: str, memlet: Memlet, is_write: bool, wcr: str | None,
               enclosing: list[str]) -> None:

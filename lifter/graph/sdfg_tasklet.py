@@ -31,6 +31,8 @@ import re
 from dataclasses import dataclass
 
 _IDENTITY = {"+": "0", "-": "0", "*": "1", "|": "0", "^": "0", "||": "0", "&&": "1"}
+_REDUCTIONS = {"+": "Sum", "*": "Product", "min": "Min", "max": "Max", "&": "Bitwise_And", "|": "Bitwise_Or",
+               "^": "Bitwise_Xor", "&&": "Logical_And", "||": "Logical_Or"}
 _ASSIGN = re.compile(r"\s*(\+|-|\*|/|%|&|\||\^|<<|>>)?=(?!=)\s*(.*)$", re.S)
 
 
@@ -48,11 +50,15 @@ def _pattern(text: str) -> re.Pattern:
                                                           text[-1:] == "_" else r"(?!\[)"))
 
 
-def tasklet_code(code: str, reads: list[str], write: str, wcr: str | None,
-                 conditions: list[str] = ()) -> TaskletCode | None:
-    """The statement over connectors, or None where it is not one assignment to `write`; under
-    `conditions` (C text, all must hold) `reads` must hold `write` too (the value kept otherwise)."""
+def assignment(code: str, write: str, wcr: str | None) -> tuple[str | None, str, str | None] | None:
+    """The statement as (its operator, its value, its reduction) where it is one assignment to `write`
+    (`s++` is `s += 1`), else None. Under the reduction `wcr`, `s += e` and `s = s + e` give `e` (`s -= e`
+    under `+`: `-(e)`); where the value reads the reduced element again, or the operator is not the
+    reduction's, the reduction is None: a plain read-modify-write."""
     code = code.strip().rstrip(";")
+    for op in ("+", "-"):  # `s++` and `++s` are `s += 1`
+        if code in (f"{write}{op}{op}", f"{op}{op}{write}"):
+            code = f"{write} {op}= 1"
     if not code.startswith(write) or ";" in code or "\n" in code:
         return None
     match = _ASSIGN.match(code[len(write):])
@@ -66,9 +72,20 @@ def tasklet_code(code: str, reads: list[str], write: str, wcr: str | None,
             wcr = None  # not the reduction's own form: a plain read-modify-write
     if wcr is not None and _pattern(write).search(value):
         wcr = None  # the reduced element is read again in the value
-    if wcr is not None:
-        value = f"-({value})" if op == "-" and wcr == "+" else value
-    elif op is not None:
+    if wcr is not None and op == "-" and wcr == "+":
+        value = f"-({value})"
+    return op, value, wcr
+
+
+def tasklet_code(code: str, reads: list[str], write: str, wcr: str | None,
+                 conditions: list[str] = ()) -> TaskletCode | None:
+    """The statement over connectors, or None where it is not one assignment to `write`; under
+    `conditions` (C text, all must hold) `reads` must hold `write` too (the value kept otherwise)."""
+    parsed = assignment(code, write, wcr)
+    if parsed is None:
+        return None
+    op, value, wcr = parsed
+    if wcr is None and op is not None:
         value = f"{write} {op} ({value})"
     if conditions:
         if wcr is not None and wcr not in _IDENTITY:
@@ -76,7 +93,7 @@ def tasklet_code(code: str, reads: list[str], write: str, wcr: str | None,
         test = " && ".join(f"({c})" for c in conditions)
         value = f"({test}) ? ({value}) : ({write if wcr is None else _IDENTITY[wcr]})"
     inputs = {}
-    for text in sorted(set(reads), key=len, reverse=True):
+    for text in sorted(dict.fromkeys(reads), key=len, reverse=True):
         pattern = _pattern(text)
         if not pattern.search(value):
             continue
@@ -84,6 +101,48 @@ def tasklet_code(code: str, reads: list[str], write: str, wcr: str | None,
         inputs[connector] = text
         value = pattern.sub(connector, value)
     return TaskletCode(f"__out = {value};", inputs, "__out", wcr)
+
+
+def subscripts(text: str, name: str) -> list[str] | None:
+    """The subscripts of the access `text` of the container `name` (`hist[key[i]]` of `hist`: `key[i]`),
+    None where the text is not `name[...]...[...]`."""
+    rest, out = text[len(name):], []
+    if not text.startswith(name):
+        return None
+    while rest:
+        depth, end = 0, None
+        for k, ch in enumerate(rest):
+            depth += {"[": 1, "]": -1}.get(ch, 0)
+            if depth == 0:
+                end = k
+                break
+        if rest[0] != "[" or end is None:
+            return None
+        out.append(rest[1:end])
+        rest = rest[end + 1:]
+    return out or None
+
+
+def over_arrays(code: str, elements: dict[str, str], write: str | None, wcr: str | None) -> str | None:
+    """The statement with each access text of `elements` replaced by its element of an array connector
+    (`hist[key[i]]` by `__arr0[key[i]]`: DaCe binds the connector to the whole array, as a pointer,
+    where the access is data-dependent). A reduction `wcr` of such an element becomes DaCe's atomic
+    update of it, since the parallel iterations may hit the same one; None where the statement is
+    not of the reduction's form then."""
+    def replaced(text: str) -> str:
+        for access in sorted(elements, key=len, reverse=True):
+            text = _pattern(access).sub(lambda _: elements[access], text)
+        return text
+
+    if wcr is None:
+        return replaced(code.strip().rstrip(";")) + ";"
+    parsed = assignment(code, write, wcr)
+    if parsed is None or parsed[2] is None or wcr not in _REDUCTIONS:
+        return None
+    target = elements[write]
+    connector = target.split("[")[0]
+    return (f"dace::wcr_fixed<dace::ReductionType::{_REDUCTIONS[wcr]}, std::remove_pointer_t<decltype({connector})>>"
+            f"::reduce_atomic(&{target}, {replaced(parsed[1])});")
 
 
 @dataclass
@@ -101,7 +160,7 @@ def statement_code(code: str, reads: list[str], writes: list[str], names: set[st
     guard = "".join(f"if ({c}) " for c in conditions)
     text = f"{guard}{{ {code.strip()} }}"
     inputs, outputs = {}, {}
-    for access in sorted(set(reads) | set(writes), key=len, reverse=True):
+    for access in sorted(dict.fromkeys(reads + writes), key=len, reverse=True):
         pattern = _pattern(access)
         if not pattern.search(text):
             if access in writes:

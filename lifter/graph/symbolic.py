@@ -11,6 +11,7 @@ C's (and sympy's) precedence needs them: the text is also a picture's map label.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from pycparser import c_ast, c_parser
@@ -112,3 +113,9 @@ def _translate(e: c_ast.Node) -> tuple[str, str]:
         a, b = (_translate(x)[0] for x in e.args.exprs)
         return f"{e.name.name.capitalize()}({a}, {b})", _ATOM
     raise _Untranslatable
+
+
+def identifier(text: str) -> str:
+    """A DaCe-safe name for a container key such as `<world>` or `pts.x`."""
+    name = re.sub(r"\W", "_", text)
+    return name if name and not name[0].isdigit() else "_" + name

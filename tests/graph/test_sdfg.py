@@ -7,6 +7,7 @@ parallel sweeps becomes a LoopRegion. With DaCe installed at the pinned version
 SDFG must pass DaCe's own validation.
 """
 import json
+import re
 import subprocess
 from collections import Counter
 import sys
@@ -14,7 +15,7 @@ import sys
 import pytest
 
 from lifter import lift_file, lift_source
-from lifter.graph.sdfg import DACE_VERSION, to_sdfg_json
+from lifter.graph.sdfg import DACE_VERSION, function_sdfgs, to_sdfg_json
 from tests.graph.test_graph import ALTERNATING, DATA_DEPENDENT, JACOBI, NESTED, SKIPPING
 from tests.harness import corpus_programs
 
@@ -124,6 +125,116 @@ def test_cli_writes_sdfg(tmp_path):
                            "--emit-graph", str(out), "--function", "nope"], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 1 and "error: no lifted loop nest in a function named 'nope'" in done.stderr
+
+
+ARGMIN = """long argmin(int n, const double *x) {
+  double best = x[0];
+  long idx = 0;
+  for (int i = 1; i < n; i++)
+    if (x[i] < best) { best = x[i]; idx = i; }
+  return idx;
+}
+"""
+
+
+def test_an_if_whose_statements_write_what_it_tests_is_tested_once():
+    """C tests `x[i] < best` once for both statements; a tasklet each testing it would test the new best."""
+    sdfg = to_sdfg_json(lift_source(ARGMIN, "argmin.c").graphs, "argmin")
+    _check_structure(sdfg)
+    (state,) = [b for b in _blocks(sdfg) if b["type"] == "SDFGState"]
+    codes = {n["label"]: n["attributes"]["code"]["string_data"] for n in state["nodes"] if n["type"] == "Tasklet"}
+    assert re.fullmatch(r"__out = __in\d < __in\d;", codes.pop("if (x[i] < best)")), codes
+    assert set(codes) == {"best = x[i]", "idx = i"} and all("(__if0)" in c for c in codes.values()), codes
+    test = next(n["id"] for n in state["nodes"] if n["type"] == "AccessNode" and n["label"].startswith("if"))
+    assert sum(e["src"] == str(test) for e in state["edges"]) == 2
+
+
+HISTOGRAM = """int hist[256];
+int count[64];
+void histogram(int n, const unsigned char *key, const int *group, double *sums, const double *x) {
+  for (int i = 0; i < n; i++)
+    hist[key[i]]++;
+  for (int i = 0; i < n; i++) {
+    int g = group[i];
+    count[g] += 2;
+    for (int d = 0; d < 8; d++)
+      sums[g * 8 + d] += x[i * 8 + d];
+  }
+}
+"""
+
+
+def test_a_data_dependent_element_is_reached_through_a_connector_to_the_whole_array():
+    """DaCe binds a connector to one element only where the subset says which: `hist[key[i]]` is an
+    element of a connector bound to all of hist (dynamic), its reduction DaCe's atomic update."""
+    sdfg = to_sdfg_json(lift_source(HISTOGRAM, "histogram.c").graphs, "histogram")
+    _check_structure(sdfg)
+    tasklets = {n["label"]: (n, state) for state in _blocks(sdfg) if state["type"] == "SDFGState"
+                for n in state["nodes"] if n["type"] == "Tasklet"}
+    codes = {label: n["attributes"]["code"]["string_data"] for label, (n, _) in tasklets.items()}
+    assert codes["hist[key[i]]++"] == "{ dace::wcr_fixed<dace::ReductionType::Sum, " \
+        "std::remove_pointer_t<decltype(__arr0)>>::reduce_atomic(&__arr0[__in0], 1); }", codes
+    node, state = tasklets["hist[key[i]]++"]
+    (edge,) = [e for e in state["edges"] if e["src"] == str(node["id"])]
+    memlet = edge["attributes"]["data"]["attributes"]
+    assert edge["src_connector"] == "__arr0" and memlet["dynamic"] and memlet["wcr"] == "lambda a, b: a + b"
+    assert [(r["start"], r["end"]) for r in memlet["subset"]["ranges"]] == [("0", "256 - 1")]
+    assert codes["count[g] += 2"] in ("{ __arr0[__in0] += 2; }", "{ dace::wcr_fixed<dace::ReductionType::Sum, "
+                                      "std::remove_pointer_t<decltype(__arr0)>>::reduce_atomic(&__arr0[__in0], 2); }")
+    # a flat index into a buffer seen in two dimensions (sums[g][d]) is the offset in the pointer
+    assert re.fullmatch(r"\{ __arr0\[\(__in\d \* 8\) \+ d\] \+= __in\d; \}|.*reduce_atomic\(&__arr0\[\(__in\d \* 8\) "
+                        r"\+ d\], __in\d\); \}", codes["sums[(g * 8) + d] += x[(i * 8) + d]"]), codes
+
+
+CALLS = """typedef unsigned char base_t;
+#define SCALE 2
+static int pairs(base_t a, base_t b) { return a + b == 3; }
+static int twice(int v) { return v + v; }
+static int scaled(int v) { return SCALE * v; }
+static void bump(int *p) { *p += 1; }
+void paired(int n, const base_t *s, int *out) {
+  for (int i = 0; i < n; i++) out[i] = pairs(s[i], s[n - 1 - i]) + twice(i);
+}
+void macro(int n, int *out) { for (int i = 0; i < n; i++) out[i] = scaled(i); }
+void writes(int n, int *out) { for (int i = 0; i < n; i++) bump(&out[i]); }
+"""
+
+
+def test_called_functions_of_the_file_are_the_global_code(tmp_path):
+    """DaCe's C++ defines only the program: the functions the tasklets call come along (with the typedefs
+    they name) where they compute from their arguments only; otherwise an #error says why."""
+    src = tmp_path / "calls.c"
+    src.write_text(CALLS)
+    sdfgs = function_sdfgs(lift_file(str(src)).graphs)
+    code = {name: s["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
+            for name, s in sdfgs.items()}
+    assert "typedef unsigned char base_t;" in code["paired"] and "int pairs(base_t a, base_t b)" in code["paired"]
+    assert "int twice(int v)" in code["paired"] and "#error" not in code["paired"]
+    assert code["macro"].startswith("#error") and "'scaled' is not written out in the file" in code["macro"]
+    assert code["writes"].startswith("#error") and "calls.c:11: a statement calls 'bump'" in code["writes"]
+    assert "global_code" not in to_sdfg_json(lift_source(JACOBI, "jacobi.c").graphs, "jacobi")["attributes"]
+
+
+FIELDS = """#include <stdio.h>
+typedef struct { double x; float w; } point_t;
+void scale(int n, point_t *p) {
+  for (int i = 0; i < n; i++) { p[i].x = 2.0 * p[i].x; p[i].w = 0.5f * p[i].w; }
+}
+void show(int n, const double *v) { for (int i = 0; i < n; i++) printf("%f\\n", v[i]); }
+"""
+
+
+def test_fields_of_arrays_of_structs_have_their_declared_types(tmp_path):
+    """lift's model leaves a field's element type open (`p[i].x`); the struct declares it. A container of
+    a type still unknown (`<world>`, what printf writes) refuses the SDFG: DaCe would read it as int8."""
+    src = tmp_path / "fields.c"
+    src.write_text(FIELDS)
+    sdfgs = function_sdfgs(lift_file(str(src)).graphs)
+    arrays = sdfgs["scale"]["attributes"]["_arrays"]
+    assert (arrays["p_x"]["attributes"]["dtype"], arrays["p_w"]["attributes"]["dtype"]) == ("float64", "float32")
+    assert "global_code" not in sdfgs["scale"]["attributes"]
+    code = sdfgs["show"]["attributes"]["global_code"]["frame"]["string_data"]
+    assert code.startswith('#error "lift: the element type of') and '<world>' in code.split(':')[1], code
 
 
 def _dace():
