@@ -688,7 +688,7 @@ class _Region(_KernelCode):
             except NotOffloaded:
                 raise NotOffloaded(f"host code in the nest writes '{h}', which may share memory with a device "
                                    f"array, and its rows cannot be bounded") from None
-            out.append(ArrayUse(h, self._dn(a.key), f"sizeof(({h})[0])", a.node, lo, hi, lo, hi))
+            out.append(ArrayUse(h, "", f"sizeof(({h})[0])", a.node, lo, hi, lo, hi))  # no device variables: no suffix
         return out
 
     def _plan_condition(self) -> str:

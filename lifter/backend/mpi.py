@@ -22,8 +22,7 @@ from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans, Unparsable
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, scope_children
-from lifter.transform.row_spans import helper_definitions as row_span_helpers
-from lifter.transform.rows_check import helper_definitions
+from lifter.transform.row_spans import runtime_helpers
 
 MARK = "/* lift-mpi */"
 
@@ -51,7 +50,7 @@ def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
     insertions += _setup(spans)
     out = apply(text, insertions, replacements)
     head = _prelude_offset(spans)
-    return out[:head] + PRELUDE + helper_definitions(out) + row_span_helpers(out) + out[head:]
+    return out[:head] + PRELUDE + runtime_helpers(out) + out[head:]
 
 
 def _prelude_offset(spans: Spans) -> int:

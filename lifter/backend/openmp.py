@@ -7,8 +7,7 @@ from lifter.backend.edits import Insertion, apply, before_statement, line_start
 from lifter.frontend.source import SourceFile
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpRegion, scope_children
-from lifter.transform.row_spans import helper_definitions as row_span_helpers
-from lifter.transform.rows_check import helper_definitions
+from lifter.transform.row_spans import runtime_helpers
 
 MARK = "/* lift */"
 RESTRUCTURED = "/* lift: loop nest restructured for locality (see the report) */"
@@ -88,7 +87,7 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         for child in scope_children(g, STATE):
             annotate_map(g, source.text, child, insertions, replacements)
     out = apply(source.text, insertions, replacements)
-    return helper_definitions(out) + row_span_helpers(out) + out
+    return runtime_helpers(out) + out
 
 
 def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[Insertion], replacements: list) -> None:

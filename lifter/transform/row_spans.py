@@ -32,6 +32,7 @@ import networkx as nx
 from lifter.graph.build import data_id
 from lifter.graph.nodes import Tasklet, scope_descendants
 from lifter.graph.ranges import access_range, bound_c
+from lifter.transform.rows_check import helper_definitions as rows_helpers
 
 NONDECREASING = "lift_nondecreasing_"
 GATHER = "lift_gather_apart_"
@@ -154,3 +155,9 @@ def helper_definitions(text: str) -> str:
                 "    return base + ((long)most + dhi + 1) * size <= lo || hi <= base + ((long)least + dlo) * size;\n"
                 "}\n")
     return "".join(out)
+
+
+def runtime_helpers(text: str) -> str:
+    """Definitions of every run-time test `text` calls (row-pointer rows, offset rows and gathers),
+    to go before it: one call for each backend that emits such tests."""
+    return rows_helpers(text) + helper_definitions(text)
