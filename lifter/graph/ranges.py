@@ -74,3 +74,23 @@ def bound_c(s: isl.Set, dim: int, upper: bool) -> str | None:
     """Strict C text of the first or last index of a dimension, or None."""
     pw = _bound(s, dim, upper)
     return pw_to_c(pw) if pw is not None else None
+
+
+def params_c(s: isl.Set) -> str | None:
+    """A set of parameter values as a C condition (None if it needs divisions)."""
+    disjuncts = []
+
+    def basic(bs):
+        if bs.dim(isl.dim_type.div) > 0:
+            disjuncts.append(None)
+            return
+        terms = []
+        bs.foreach_constraint(lambda c: terms.append(
+            (pw_to_c(isl.PwAff.from_aff(c.get_aff())), "==" if c.is_equality() else ">=")))
+        disjuncts.append(None if any(t is None for t, _ in terms)
+                         else " && ".join(f"{t} {op} 0L" for t, op in terms) or "1")
+
+    s.foreach_basic_set(basic)
+    if not disjuncts or None in disjuncts:
+        return None
+    return "(" + " || ".join(f"({x})" for x in disjuncts) + ")"
