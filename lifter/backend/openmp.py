@@ -60,7 +60,9 @@ def scratch_lines(m: MapScope) -> tuple[list[str], str]:
     for b in plan.scratch:
         own = _own(b)
         keep = f"void *const lift_shared_{b.name} = {b.name}, *const " if b.last else ""
-        lines.append(f"    {keep}{own} = malloc(sizeof *{b.name} * (size_t)({b.count})); if (!{own}) abort();")
+        # a shared buffer's loop may run no iteration here (the count is then not positive)
+        count = f"({b.count}) > 0 ? ({b.count}) : 1" if b.last else b.count
+        lines.append(f"    {keep}{own} = malloc(sizeof *{b.name} * (size_t)({count})); if (!{own}) abort();")
     lines.append(pragma(m))
     return lines, " " + " ".join(f"free({_own(b)});" for b in plan.scratch) + " }"
 

@@ -37,7 +37,7 @@ from lifter.conditions import readable
 from lifter.frontend.spans import Spans, without_comments
 from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
-from lifter.graph.ranges import bound_c, params_c, pw_to_c
+from lifter.graph.ranges import bound_c, params_c, pw_to_c, rounded_upper_c
 from lifter.transform.loop_vars import read_after
 from lifter.transform.rewrite import ancestors
 from lifter.transform.elementwise import equal_pointers, identical_is_safe
@@ -138,7 +138,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     why = scratch_refusal(g, m, spans)
     if why:
         return Refusal(why, "scratch-array")
-    buffers = scratch_buffers(g, m, _bounds, spans)
+    buffers = scratch_buffers(g, m, lambda node, ranges: _bounds(node, ranges, grow=True), spans)
     if isinstance(buffers, str):
         return Refusal(buffers, "scratch-array")
     if min_work > 0 and _fills(g, m):
@@ -651,15 +651,17 @@ def _pieces(node: AccessNode, ranges, row, tests: list) -> list | None:
 def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
     """C expressions for the first and one-past-last byte the map touches in a container
     (for rows of pointers, valid only where their `rows_test` holds)."""
-    bounds = _bounds(node, ranges)
+    bounds = _bounds(node, ranges, grow=True)
     if bounds is None:
         return None
     first, last = bounds
     return f"(const char *)&{_element(node, first)}", f"(const char *)(&{_element(node, last)} + 1)"
 
 
-def _bounds(node: AccessNode, ranges) -> tuple[list[str], list[str]] | None:
-    """C expressions for the first and last index in each dimension the map touches."""
+def _bounds(node: AccessNode, ranges, grow: bool = False) -> tuple[list[str], list[str]] | None:
+    """C expressions for the first and last index in each dimension the map touches; `grow`
+    lets a last index be larger where the exact one floors a division (`ranges.rounded_upper_c`:
+    spans the alias tests compare, sizes of private copies)."""
     if node.kind == "memory" or node.ndim == 0:
         return None
     rng = ranges[0]
@@ -669,6 +671,8 @@ def _bounds(node: AccessNode, ranges) -> tuple[list[str], list[str]] | None:
     first, last = [], []
     for d in range(node.ndim):
         lo, hi = _piecewise_bound(rng, d, False), _piecewise_bound(rng, d, True)
+        if hi is None and grow:
+            hi = rounded_upper_c(rng, d)
         if (lo is None or hi is None) and node.kind == "array" and d < len(node.dims) and node.dims[d]:
             lo, hi = "0", f"({node.dims[d]}) - 1"  # an array's own extent bounds any index into it
         if lo is None or hi is None:

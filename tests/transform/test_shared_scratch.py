@@ -41,6 +41,21 @@ static void restrict_rows(Levels *h, const double *r, double *fc)
     }
 }
 
+/* bilinear interpolation: coarse rows i/2 and (i+1)/2 into the scratch row, then along it */
+static void prolong_rows(Levels *h, const double *uc, double *u)
+{
+    int *size = h->size;
+    int nf = size[0], nc = size[1];
+    double *row = scratch_row(h);
+    for (int i = 1; i <= size[0] - 2; i++) {
+        int below = i / 2, above = (i + 1) / 2;
+        for (int jc = 0; jc < nc; jc++)
+            row[jc] = 0.5 * (uc[below * nc + jc] + uc[above * nc + jc]);
+        for (int j = 1; j < nf - 1; j++)
+            u[i * nf + j] += 0.5 * (row[j / 2] + row[(j + 1) / 2]);
+    }
+}
+
 static double total(int n, const double *a)
 {
     double s = 0.0;
@@ -49,12 +64,15 @@ static double total(int n, const double *a)
     return s;
 }
 
-/* one restriction with the given sizes and scratch row; prints the coarse grid and the row */
+/* one restriction and one prolongation with the given sizes and scratch row; prints the
+   coarse grid, the fine grid and the row */
 static void run(const char *what, int nf, int nc, double *r, double *fc, double *row)
 {
     Levels h = {{nf, nc}, row};
     restrict_rows(&h, r, fc);
     printf("%s: fc %.12e row %.12e\\n", what, total(nc * nc, fc), total(nf, row));
+    prolong_rows(&h, fc, r);
+    printf("%s: u %.12e row %.12e\\n", what, total(nf * nf, r), total(nf, row));
 }
 
 int main(void)
@@ -69,9 +87,11 @@ int main(void)
     for (int k = 0; k < 2 * nf; k++)
         row[k] = -1.0 - k;
     run("matched", nf, nc, r, fc, row);
-    /* rows too short for the coarse grid: reads past what each iteration wrote see what the
-       earlier iterations (or nobody) wrote there, so the loop must run as written */
+    /* rows too short for the coarse grid (restriction), or too long (prolongation): reads past
+       what each iteration wrote see what earlier iterations (or nobody) wrote there, so the
+       loops must run as written */
     run("short", 90, nc, r, fc, row);
+    run("long", nf, 40, r, fc, row);
     /* the scratch row inside the fine grid it reads, and inside the coarse grid it writes */
     run("in_input", nf, nc, r, fc, r + 5 * nf);
     run("in_output", 60, 31, r, fc, fc + 40 * 31);
@@ -172,6 +192,14 @@ def test_a_scratch_row_that_outlives_the_loop_is_copied_per_thread():
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_shared_scratch_rows_compute_the_same_and_leave_the_row_as_written(tmp_path, threads):
     check_program(PROGRAM, "shared_rows.c", tmp_path, threads)
+
+
+def test_the_prolongation_reads_coarse_rows_bounded_with_a_division():
+    """uc's rows i / 2 .. (i + 1) / 2 end at ((size[0] + 1) / 2 - 1) in the alias test: C's
+    division of a non-negative value is the floor isl's bound takes."""
+    entry = _outer(loops_by_function(PROGRAM), "prolong_rows")
+    assert entry["parallelized"], entry["reason"]
+    assert "&uc[((size[0] + 1) / 2 - 1) * nc + nc - 1] + 1" in entry["remark"]
 
 
 @pytest.mark.parametrize("function", ["shrinking", "conditional", "moving", "below_zero"])
