@@ -42,8 +42,7 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
     value written earlier in the same iteration (`verdicts.uncovered_params`)."""
     info = region.containers[container]
     loop = region.loops[nest.loop]
-    if not (info.kind == "pointer" and not info.allocated and info.storage == "local" and not info.indirect
-            and not info.field and info.element not in ("", "?") and info.ndim == 1):
+    if not candidate(info):
         return None
     if info.declared_in is not None and (info.declared_in == nest.loop
                                          or info.declared_in in region.loops_inside(nest.loop)):
@@ -66,6 +65,13 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
     if condition.plain_is_universe():
         return ""
     return params_c(condition)
+
+
+def candidate(info) -> bool:
+    """A local pointer to a row of known elements, not a fresh allocation (those are the
+    verdicts' own scratch arrays), named directly: what a shared scratch row can be."""
+    return info.kind == "pointer" and not info.allocated and info.storage == "local" and not info.indirect \
+        and not info.field and info.element not in ("", "?") and info.ndim == 1
 
 
 def _changes_pointer(loop: c_ast.For, name: str) -> bool:
@@ -122,4 +128,4 @@ def _same_writes_each_iteration(region: Region, nest, writes, depths: list[int],
     return every.is_subset(written)
 
 
-__all__ = ["shared_scratch_condition"]
+__all__ = ["candidate", "shared_scratch_condition"]

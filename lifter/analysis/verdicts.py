@@ -39,7 +39,7 @@ from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.effects import GENERIC, MEMORY, WORLD
 from lifter.analysis.minplus import PathUpdate, declared_names, path_update
 from lifter.analysis.model import Access, LoopVerdict, Region
-from lifter.analysis.shared_scratch import shared_scratch_condition
+from lifter.analysis.shared_scratch import candidate, shared_scratch_condition
 from lifter.analysis.walk import walk
 
 KIND_WORDS = {"flow": "flow", "anti": "anti", "output": "output"}
@@ -148,6 +148,8 @@ def shared_scratch_verdict(region: Region, nest: Nest, live_after, index: Depend
     """The loop's verdict when buffers that outlive it may be each thread's own copy, the last
     iteration working on the buffer itself (`shared_scratch.py`); None unless that proves it
     parallel. For the nest as written only: the emitted code depends on its last iteration."""
+    if not any(candidate(c) for c in region.containers.values()):
+        return None  # spare the region a second verdict
     try:
         with isl_budget():
             v = _verdict(region, nest, live_after, index, shared_ok=True)
