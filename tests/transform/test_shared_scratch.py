@@ -102,6 +102,77 @@ int main(void)
 }
 """
 
+# Variants: a loop counting down (its last iteration is its lower bound), two shared rows in
+# one loop, and the row read after the loop (it holds the last iteration's values, as written).
+SHAPES = """#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+    int n;
+    double *row, *acc;
+} Work;
+
+static double *row_of(const Work *w) { return w->row; }
+static double *acc_of(const Work *w) { return w->acc; }
+
+static double downwards(Work *w, const double *a, double *b)
+{
+    int n = w->n;
+    double *row = row_of(w);
+    for (int i = n - 1; i >= 0; i--) {
+        for (int j = 0; j < n; j++)
+            row[j] = a[i * n + j] * (1.0 + i);
+        for (int j = 1; j < n - 1; j++)
+            b[i * n + j] = row[j - 1] - 2.0 * row[j] + row[j + 1];
+    }
+    return row[1] + row[n - 2];
+}
+
+static void two_rows(Work *w, const double *a, double *b)
+{
+    int n = w->n;
+    double *row = row_of(w), *acc = acc_of(w);
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            row[j] = a[i * n + j] + 1.0;
+            acc[2 * j] = row[j] * row[j];
+            acc[2 * j + 1] = -row[j];
+        }
+        for (int j = 1; j < n - 1; j++)
+            b[i * n + j] += acc[2 * j - 2] + acc[2 * j + 3] * row[j];
+    }
+}
+
+static double sum(int n, const double *a)
+{
+    double s = 0.0;
+    for (int k = 0; k < n; k++)
+        s += a[k] * (1 + k % 5);
+    return s;
+}
+
+int main(void)
+{
+    int n = 150;
+    double *a = malloc(sizeof(double) * n * n), *b = calloc(n * n, sizeof(double));
+    double *row = calloc(n, sizeof(double)), *acc = calloc(2 * n, sizeof(double));
+    if (!a || !b || !row || !acc)
+        return 1;
+    for (int k = 0; k < n * n; k++)
+        a[k] = (double)((k * 29) % 97) / 97.0;
+    Work w = {n, row, acc};
+    double r = downwards(&w, a, b);
+    printf("down: %.12e %.12e %.12e\\n", r, sum(n * n, b), sum(n, row));
+    two_rows(&w, a, b);
+    printf("two: %.12e %.12e %.12e\\n", sum(n * n, b), sum(n, row), sum(2 * n, acc));
+    free(a);
+    free(b);
+    free(row);
+    free(acc);
+    return 0;
+}
+"""
+
 UNSAFE = """#include <stdlib.h>
 
 typedef struct {
@@ -192,6 +263,21 @@ def test_a_scratch_row_that_outlives_the_loop_is_copied_per_thread():
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_shared_scratch_rows_compute_the_same_and_leave_the_row_as_written(tmp_path, threads):
     check_program(PROGRAM, "shared_rows.c", tmp_path, threads)
+
+
+def test_a_loop_counting_down_and_two_rows_in_one_loop():
+    loops = loops_by_function(SHAPES)
+    for function in ("downwards", "two_rows"):
+        assert _outer(loops, function)["parallelized"], _outer(loops, function)
+    out = lift_source(SHAPES, "s.c", LiftOptions(min_parallel_work=0)).output
+    assert "{ row = (i == (0)) ? lift_shared_row : lift_own_row;" in out
+    assert "#pragma omp parallel firstprivate(acc, row) /* lift */" in out
+    assert "acc = (i == ((w->n) - 1)) ? lift_shared_acc : lift_own_acc;" in out
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_the_variants_compute_the_same(tmp_path, threads):
+    check_program(SHAPES, "shared_shapes.c", tmp_path, threads)
 
 
 def test_the_prolongation_reads_coarse_rows_bounded_with_a_division():
