@@ -298,3 +298,18 @@ def test_targets_without_the_copies_keep_the_loop_sequential():
     entry = _outer(loops_by_function(PROGRAM, target="cuda"), "restrict_rows")
     assert not entry["parallelized"] and entry["reason_code"] == "scratch-array"
     assert "last iteration on the buffer itself, which this backend does not emit" in entry["remark"]
+
+
+def test_the_sdfg_keeps_the_loop_as_written():
+    """DaCe has no form for a last iteration on the shared row: the map is sequential there and
+    the row one container (a transient per iteration would leave the buffer as it was)."""
+    import json
+
+    from lifter.graph.sdfg import to_sdfg_json
+
+    graphs = [g for g in lift_source(PROGRAM, "s.c", LiftOptions(min_parallel_work=0)).graphs
+              if g.graph["function"] == "restrict_rows"]
+    text = json.dumps(to_sdfg_json(graphs, "restrict_rows"))
+    entry = text[text.index('"params": ["ic"]'):]
+    assert entry.index('"schedule": "Sequential"') < entry.index('"params"', 1)
+    assert '"row_' not in text  # no private transient of the row
