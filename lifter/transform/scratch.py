@@ -48,8 +48,10 @@ def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> str
         name = c.name
         if sum(x.name == name for x in region.containers.values()) > 1:
             return f"scratch array '{name}' names two containers in the loop nest"
-        if c.kind == "array" and c.declared_in is not None or name in m.shared_scratch:
+        if c.kind == "array" and c.declared_in is not None:
             continue  # declared in a loop around this one, inside the region: nothing outside sees it
+        if name in m.shared_scratch:
+            continue  # its last iteration leaves it as the loop as written does: others may read it
         if spans is None or not dead_outside(g, spans, name, c.kind, c.element):
             return (f"scratch array '{name}' is private to each iteration, but the function names it "
                     f"outside the loop nest (its values may be read after the loop)")
@@ -88,8 +90,8 @@ def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds, spans: Spans | None
         if m.step != 1:
             return (f"scratch buffer '{name}' outlives the loop, and its last iteration must use it, but "
                     f"the loop steps by {m.step}")
-        last = f"({m.var} == ({m.begin if m.decreasing else m.end}))"
-        out.append(ScratchBuffer(name, f"({flat}) + 1", last, body))
+        final = f"({m.var} == ({m.begin if m.decreasing else m.end}))"
+        out.append(ScratchBuffer(name, f"({flat}) + 1", final, body))
     return out
 
 
