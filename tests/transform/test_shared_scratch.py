@@ -226,6 +226,19 @@ void moving(Work *w, const double *a, double *b)
     }
 }
 
+/* a pointer that cannot change: no thread could point it at its copy */
+void fixed_pointer(Work *w, const double *a, double *b)
+{
+    int n = w->n;
+    double *const row = scratch_row(w);
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++)
+            row[j] = a[i * n + j];
+        for (int j = 1; j < n; j++)
+            b[i * n + j] = row[j - 1] * row[j];
+    }
+}
+
 /* a row before the start of the buffer: a copy from index 0 would not hold it */
 void below_zero(Work *w, const double *a, double *b)
 {
@@ -292,6 +305,14 @@ def test_the_prolongation_reads_coarse_rows_bounded_with_a_division():
 def test_unsafe_shared_scratch_rows_stay_sequential(function):
     entry = _outer(loops_by_function(UNSAFE), function)
     assert not entry["parallel"] and "row" in entry["reason"], entry
+
+
+def test_a_const_pointer_stays_sequential():
+    """(Its inner loops run in parallel, in one region around it.)"""
+    entry = _outer(loops_by_function(UNSAFE), "fixed_pointer")
+    assert entry["parallel"] and not entry["parallelized"], entry
+    out = lift_source(UNSAFE, "u.c", LiftOptions(min_parallel_work=0)).output
+    assert "lift_own_row" not in out[out.index("void fixed_pointer"):out.index("void below_zero")]
 
 
 def test_targets_without_the_copies_keep_the_loop_sequential():
