@@ -73,17 +73,21 @@ def _own(b: ScratchBuffer) -> str:
 
 
 def switch_text(m: MapScope) -> str:
-    """The statement first in the body of a loop with shared scratch buffers: the last iteration
-    works on the buffer itself, every other on the thread's copy ('' without such buffers)."""
+    """The statements first in the body of a loop with shared scratch buffers: the last iteration
+    works on the buffer itself, every other on the thread's copy ('' without such buffers). The
+    body as written follows in a block of its own (closed by `_switch_insertions`), so that its
+    declarations still open a block (C90, -Wdeclaration-after-statement)."""
     plan = m.plan
     shared = [b for b in plan.scratch if b.last] if plan is not None else []
-    return "".join(f" {b.name} = {b.last} ? lift_shared_{b.name} : lift_own_{b.name};" for b in shared)
+    if not shared:
+        return ""
+    return "".join(f" {b.name} = {b.last} ? lift_shared_{b.name} : lift_own_{b.name};" for b in shared) + " {"
 
 
 def _switch_insertions(m: MapScope) -> list[Insertion]:
-    """`switch_text` at the start of the loop's body in the user's file."""
+    """`switch_text` at the start of the loop's body in the user's file, and the end of its block."""
     bodies = [b.body for b in m.plan.scratch if b.last]
-    return [Insertion(bodies[0], switch_text(m))] if bodies else []
+    return [Insertion(bodies[0], switch_text(m)), Insertion(m.span[1] - 1, "} ")] if bodies else []
 
 
 def region_pragma(region: OmpRegion) -> str:
@@ -241,7 +245,9 @@ def _child_lines(g: nx.MultiDiGraph, child: str, indent: str, plain: bool) -> li
         opening, closing = scratch_lines(node)
         inner = indent + "    " if node.plan.versioned else indent
         lines = [inner + line for line in opening] + _map_lines(g, child, node, inner)
-        lines[len(opening)] += switch_text(node)
+        if switch_text(node):
+            lines[len(opening)] += switch_text(node)
+            lines[-1] = lines[-1].replace("}", "} }", 1)
         lines[-1] += closing
         if not node.plan.versioned:
             return lines

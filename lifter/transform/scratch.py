@@ -119,7 +119,7 @@ def _assignable(spans: Spans, before: int, name: str) -> bool:
 
 def _body_start(m: MapScope, spans: Spans | None) -> int | None:
     """The offset just after the `{` that opens the loop's body in the user's file, or None."""
-    if spans is None or m.offset is None:
+    if spans is None or m.offset is None or m.span is None:
         return None
     try:
         body = spans.for_span(m.offset).body_start
