@@ -113,6 +113,9 @@ class LoopVerdict:
     reason: str = ""
     condition: str = ""  # C test of values, made before the loop, under which it is parallel ('' always)
     code: str = ""  # why not parallel, stably (docs/report.md): 'flow-dependence', 'call-effects', ...
+    # buffers that outlive the loop, privatized with the last iteration on the buffer itself
+    # (analysis/shared_scratch.py): the emitted loop must know its last iteration
+    shared_scratch: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -39,6 +39,7 @@ from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.effects import GENERIC, MEMORY, WORLD
 from lifter.analysis.minplus import PathUpdate, declared_names, path_update
 from lifter.analysis.model import Access, LoopVerdict, Region
+from lifter.analysis.shared_scratch import candidate, shared_scratch_condition
 from lifter.analysis.walk import walk
 
 KIND_WORDS = {"flow": "flow", "anti": "anti", "output": "output"}
@@ -138,8 +139,23 @@ def compute_verdicts(region: Region, live_after) -> dict[str, LoopVerdict]:
     for loop_id in region.loops:
         nest = original_nest(region, loop_id)
         v = verdict(region, nest, live_after, index)
-        out[loop_id] = v if v.parallel else value_verdict(region, nest, live_after) or v
+        out[loop_id] = v if v.parallel else \
+            value_verdict(region, nest, live_after) or shared_scratch_verdict(region, nest, live_after, index) or v
     return out
+
+
+def shared_scratch_verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> LoopVerdict | None:
+    """The loop's verdict when buffers that outlive it may be each thread's own copy, the last
+    iteration working on the buffer itself (`shared_scratch.py`); None unless that proves it
+    parallel. For the nest as written only: the emitted code depends on its last iteration."""
+    if not any(candidate(c) for c in region.containers.values()):
+        return None  # spare the region a second verdict
+    try:
+        with isl_budget():
+            v = _verdict(region, nest, live_after, index, shared_ok=True)
+    except (BudgetExceeded, isl.Error):
+        return None
+    return v if v.parallel and v.shared_scratch else None
 
 
 def value_verdict(region: Region, nest: Nest, live_after) -> LoopVerdict | None:
@@ -234,7 +250,7 @@ def verdict(region: Region, nest: Nest, live_after, index: DependenceIndex | Non
         return LoopVerdict(False, reason=exc.reason, code="budget")
 
 
-def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> LoopVerdict:
+def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex, shared_ok: bool = False) -> LoopVerdict:
     access_of = {a.id: a for s in region.statements.values() for a in s.accesses}
     loop_id, inside = nest.loop, nest.inside
     shared = _shared_access(region, inside)
@@ -251,7 +267,7 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
                 continue
             if index.carries(nest, kind, i):
                 carried.append(CarriedDependence(kind, src, dst))
-    reductions, private, lastprivate = [], [], []
+    reductions, private, lastprivate, shared, conditions = [], [], [], [], []
     blocking = None
     for container in _ordered({d.source.container for d in carried}, carried):
         info = region.containers[container]
@@ -284,6 +300,14 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
                 continue
             private.append(info.name)
             continue
+        if shared_ok and blocking is None:
+            condition = shared_scratch_condition(region, nest, container,
+                                                 uncovered_params(region, nest, container, index))
+            if condition is not None:
+                private.append(info.name)
+                shared.append(info.name)
+                conditions.append(condition)
+                continue
         blocking = blocking or (mine[0], None, None)
     if blocking is not None:
         dep, message, code = blocking
@@ -293,7 +317,13 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex) -> 
     reason = ""
     if opaque:
         reason = f"contains code modelled conservatively ({opaque[0].opaque_reason}, line {opaque[0].line})"
-    return LoopVerdict(True, sorted(set(reductions)), sorted(set(private)), sorted(set(lastprivate)), reason)
+    condition = " && ".join(c for c in conditions if c)
+    if shared:
+        reason = (f"each thread fills its own copy of {', '.join(repr(n) for n in shared)}, the last iteration "
+                  f"the buffer itself" + (" (where the sizes tested before the loop let every read find a write "
+                                          "of the same iteration)" if condition else "") + (f"; {reason}" if reason else ""))
+    return LoopVerdict(True, sorted(set(reductions)), sorted(set(private)), sorted(set(lastprivate)), reason,
+                       condition=condition, shared_scratch=shared)
 
 
 def _shared_access(region: Region, inside) -> str:
@@ -381,23 +411,31 @@ def _elements(region: Region, nest: Nest, accesses: list[Access]) -> isl.UnionMa
 def _privatizable(region: Region, nest: Nest, container, index: DependenceIndex) -> bool:
     """Every read of the container (a scalar, or every element of a scratch array) in the loop
     gets its value from a write in the same iteration, and none reads a value from before it."""
+    return uncovered_params(region, nest, container, index).is_empty()
+
+
+def uncovered_params(region: Region, nest: Nest, container, index: DependenceIndex) -> isl.Set:
+    """The parameter values for which some read of the container in the loop does not get its
+    value from a write of the same iteration (it has no source, or one before the loop or in
+    another iteration): empty when the container is privatizable for all of them."""
     inside = nest.inside
     reads = [a for s in inside for a in region.statements[s].accesses
              if a.container == container and not a.is_write]
     read_ids = {a.id for a in reads}
+    bad = isl.Set.empty(region.context.get_space())
     for m in index.maps["no_source"]:
         if m.get_tuple_name(isl.dim_type.in_) in read_ids and not m.is_empty():
-            return False
+            bad = bad.union(m.params())
     for i, dep in enumerate(index.maps["flow"]):
         if dep.get_tuple_name(isl.dim_type.out) not in read_ids:
             continue
         src = dep.get_tuple_name(isl.dim_type.in_)
         src_stmt = src.rsplit("_a", 1)[0]
         if src_stmt not in inside:
-            return False
-        if index.carries(nest, "flow", i):
-            return False
-    return True
+            bad = bad.union(dep.params())
+        elif index.carries(nest, "flow", i):
+            bad = bad.union(carried_by(region, nest, dep).params())
+    return bad.coalesce()
 
 
 def _scratch_candidate(info) -> bool:

@@ -6,7 +6,7 @@ import networkx as nx
 from lifter.backend.edits import Insertion, apply, before_statement, line_start
 from lifter.frontend.source import SourceFile
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, OmpRegion, scope_children
+from lifter.graph.nodes import MapScope, OmpRegion, ScratchBuffer, scope_children
 from lifter.transform.row_spans import runtime_helpers
 
 MARK = "/* lift */"
@@ -45,17 +45,48 @@ def scratch_lines(m: MapScope) -> tuple[list[str], str]:
 
     A loop that privatizes pointer targets runs in an `omp parallel` of its own, in which
     each thread points its private pointer at a fresh buffer, shares the loop (`omp for`) and
-    frees the buffer; otherwise this is just the loop's directive."""
+    frees the buffer; otherwise this is just the loop's directive. A buffer that outlives the
+    loop is `firstprivate`: each thread keeps its address for the last iteration (`switch_text`)."""
     plan = m.plan
     if not plan.scratch:
         return [pragma(m)], ""
-    names = ", ".join(b.name for b in plan.scratch)
+    fresh = [b.name for b in plan.scratch if not b.last]
+    shared = [b.name for b in plan.scratch if b.last]
+    clauses = (f" private({', '.join(fresh)})" if fresh else "") + \
+        (f" firstprivate({', '.join(shared)})" if shared else "")
     condition = f" if({plan.condition})" if plan.condition and not plan.versioned else ""
-    lines = [f"#pragma omp parallel private({names}){condition} {MARK}", "{"]
+    lines = [f"#pragma omp parallel{clauses}{condition} {MARK}", "{"]
     for b in plan.scratch:
-        lines.append(f"    {b.name} = malloc(sizeof *{b.name} * (size_t)({b.count})); if (!{b.name}) abort();")
+        own = _own(b)
+        keep = f"void *const lift_shared_{b.name} = {b.name}, *const " if b.last else ""
+        # a shared buffer's loop may run no iteration here (the count is then not positive)
+        count = f"({b.count}) > 0 ? ({b.count}) : 1" if b.last else b.count
+        lines.append(f"    {keep}{own} = malloc(sizeof *{b.name} * (size_t)({count})); if (!{own}) abort();")
     lines.append(pragma(m))
-    return lines, " " + " ".join(f"free({b.name});" for b in plan.scratch) + " }"
+    return lines, " " + " ".join(f"free({_own(b)});" for b in plan.scratch) + " }"
+
+
+def _own(b: ScratchBuffer) -> str:
+    """The thread's own copy: the private pointer itself, or beside a shared buffer's address."""
+    return f"lift_own_{b.name}" if b.last else b.name
+
+
+def switch_text(m: MapScope) -> str:
+    """The statements first in the body of a loop with shared scratch buffers: the last iteration
+    works on the buffer itself, every other on the thread's copy ('' without such buffers). The
+    body as written follows in a block of its own (closed by `_switch_insertions`), so that its
+    declarations still open a block (C90, -Wdeclaration-after-statement)."""
+    plan = m.plan
+    shared = [b for b in plan.scratch if b.last] if plan is not None else []
+    if not shared:
+        return ""
+    return "".join(f" {b.name} = {b.last} ? lift_shared_{b.name} : lift_own_{b.name};" for b in shared) + " {"
+
+
+def _switch_insertions(m: MapScope) -> list[Insertion]:
+    """`switch_text` at the start of the loop's body in the user's file, and the end of its block."""
+    bodies = [b.body for b in m.plan.scratch if b.last]
+    return [Insertion(bodies[0], switch_text(m)), Insertion(m.span[1] - 1, "} ")] if bodies else []
 
 
 def region_pragma(region: OmpRegion) -> str:
@@ -87,7 +118,15 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         for child in scope_children(g, STATE):
             annotate_map(g, source.text, child, insertions, replacements)
     out = apply(source.text, insertions, replacements)
-    return runtime_helpers(out) + out
+    return _stdlib(out) + runtime_helpers(out) + out
+
+
+def _stdlib(text: str) -> str:
+    """`#include <stdlib.h>` where the output allocates copies of shared scratch buffers: the
+    user's file need not declare malloc (it got the buffer from elsewhere). A fresh scratch
+    buffer's file called malloc itself."""
+    return "#include <stdlib.h> /* lift: malloc, free and abort for per-thread copies */\n" \
+        if "lift_own_" in text else ""
 
 
 def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[Insertion], replacements: list) -> None:
@@ -102,7 +141,8 @@ def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[I
         start, end = node.span
         opening, closing = scratch_lines(node)
         indent = _indent(text, start) + "    "
-        replacements.append((start, end, _versioned(text, node, text[start:end] + closing,
+        loop = apply(text[start:end], [Insertion(i.offset - start, i.text) for i in _switch_insertions(node)])
+        replacements.append((start, end, _versioned(text, node, loop + closing,
                                                     f"\n{indent}".join(opening), node.plan.condition,
                                                     text[start:end])))
         return  # the sequential copy is as written, so nothing inside gets a directive
@@ -111,6 +151,7 @@ def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[I
         insertions.append(before_statement(text, node.offset, f"\n{_indent(text, node.offset)}".join(opening)))
         if closing:
             insertions.append(Insertion(node.span[1], closing))
+        insertions.extend(_switch_insertions(node))
     elif node.simd:
         insertions.append(before_statement(text, node.offset, simd_pragma(node)))
     for child in scope_children(g, node_id):
@@ -203,6 +244,9 @@ def _child_lines(g: nx.MultiDiGraph, child: str, indent: str, plain: bool) -> li
         opening, closing = scratch_lines(node)
         inner = indent + "    " if node.plan.versioned else indent
         lines = [inner + line for line in opening] + _map_lines(g, child, node, inner)
+        if switch_text(node):
+            lines[len(opening)] += switch_text(node)
+            lines[-1] = lines[-1].replace("}", "} }", 1)
         lines[-1] += closing
         if not node.plan.versioned:
             return lines

@@ -41,10 +41,11 @@ def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
         v = region.verdicts[lid]
         g.add_node(lid, node=MapScope(
             lid, loop.var, _bound_text(region, loop, loop.lower), _bound_text(region, loop, loop.upper), loop.step, loop.decreasing,
-            "parallel" if v.parallel and not v.condition else "sequential", loop.line, loop.column, loop.depth, loop.function,
+            "parallel" if v.parallel and not v.condition and not v.shared_scratch else "sequential", loop.line, loop.column, loop.depth, loop.function,
             loop.offset, loop.var_declared_in_header, _trip_count(region, loop), _max_trip_count(region, loop),
             list(v.reductions), list(v.private), list(v.lastprivate),
-            v.reason, v.condition, origin=lid, conditions=list(loop.conditions)))
+            v.reason, v.condition, origin=lid, conditions=list(loop.conditions),
+            shared_scratch=list(v.shared_scratch)))
     for lid, loop in region.loops.items():
         parent = loop.parent or STATE
         g.add_edge(parent, lid, edge=Scope(_position(region, lid)))

@@ -101,6 +101,10 @@ class ScratchBuffer:
 
     name: str
     count: str  # C expression, evaluated before the loop
+    # a buffer that outlives the loop (analysis/shared_scratch.py): true in the loop's last
+    # iteration, which works on the buffer itself; '' for a fresh allocation, which nothing reads after
+    last: str = ""
+    body: int | None = None  # just after the `{` of the loop's body in the user's file (with `last`)
 
 
 @dataclass
@@ -176,6 +180,8 @@ class MapScope:
     #                the map of the same origin inside it, its point loop; 0 for every other map
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent
     #                scope, outermost first (not `condition`, a run-time test of values for parallelism)
+    shared_scratch: list[str] = field(default_factory=list)  # privatized buffers that outlive the loop:
+    #                sequential until planned, like `condition` (analysis/shared_scratch.py)
 
 
 @dataclass

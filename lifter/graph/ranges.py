@@ -51,7 +51,7 @@ def pw_to_c(pw: isl.PwAff) -> str | None:
     if len(pieces) != 1:
         return None
     _, aff = pieces[0]  # the piece's domain only excludes empty loops
-    if aff.dim(isl.dim_type.div) > 0:
+    if any(aff.get_coefficient_val(isl.dim_type.div, i).to_python() for i in range(aff.dim(isl.dim_type.div))):
         return None
     if aff.get_denominator_val().to_python() != 1:
         return None
@@ -74,3 +74,54 @@ def bound_c(s: isl.Set, dim: int, upper: bool) -> str | None:
     """Strict C text of the first or last index of a dimension, or None."""
     pw = _bound(s, dim, upper)
     return pw_to_c(pw) if pw is not None else None
+
+
+def rounded_upper_c(s: isl.Set, dim: int) -> str | None:
+    """C text of a value at or above the last index of a dimension whose exact bound floors a
+    division with a positive coefficient (rows `i / 2` for i <= n - 2: `floor((1 + n)/2) - 1`),
+    else None. C's `/` truncates toward zero, never below the floor, so the text may exceed the
+    bound by one where the divided value is negative: only for ranges that may grow (alias
+    tests' spans, sizes of private copies), never for loop bounds or copies back."""
+    pw = _bound(s, dim, True)
+    if pw is None:
+        return None
+    pieces = []
+    pw.foreach_piece(lambda dom, aff: pieces.append(aff))
+    if len(pieces) != 1:
+        return None
+    aff, divisions = pieces[0], []
+    for i in range(aff.dim(isl.dim_type.div)):
+        c = aff.get_coefficient_val(isl.dim_type.div, i).to_python()
+        if c == 0:
+            continue
+        inner = aff.get_div(i)  # the division floors this rational expression
+        den = inner.get_denominator_val().to_python()
+        num = pw_to_c(isl.PwAff.from_aff(inner.scale_val(isl.Val.int_from_si(inner.get_ctx(), den))))
+        if c < 0 or num is None:
+            return None
+        divisions.append(f"{c}L*(({num}) / {den}L)")
+        aff = aff.set_coefficient_val(isl.dim_type.div, i, isl.Val.zero(aff.get_ctx()))
+    rest = pw_to_c(isl.PwAff.from_aff(aff))
+    if rest is None or not divisions:
+        return None
+    return " + ".join([rest] + divisions)
+
+
+def params_c(s: isl.Set) -> str | None:
+    """A set of parameter values as a C condition (None if it needs divisions)."""
+    disjuncts = []
+
+    def basic(bs):
+        if bs.dim(isl.dim_type.div) > 0:
+            disjuncts.append(None)
+            return
+        terms = []
+        bs.foreach_constraint(lambda c: terms.append(
+            (pw_to_c(isl.PwAff.from_aff(c.get_aff())), "==" if c.is_equality() else ">=")))
+        disjuncts.append(None if any(t is None for t, _ in terms)
+                         else " && ".join(f"{t} {op} 0L" for t, op in terms) or "1")
+
+    s.foreach_basic_set(basic)
+    if not disjuncts or None in disjuncts:
+        return None
+    return "(" + " || ".join(f"({x})" for x in disjuncts) + ")"

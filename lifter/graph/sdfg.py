@@ -13,7 +13,9 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
   no condition, DaCe's `else`), a `State` an `SDFGState` holding the dataflow of the map or
   tasklet it runs, a `Transition` an `InterstateEdge`;
 - inside a state, a map is a `MapEntry`/`MapExit` pair (schedule `Sequential` when lift keeps it
-  sequential), a statement a C++ `Tasklet`, a container an `AccessNode` (one for reads before
+  sequential, and when its scratch rows outlive it, `MapScope.shared_scratch`: DaCe has no form for
+  a last iteration that works on the shared row, so the rows stay shared and the map sequential,
+  the loop as written), a statement a C++ `Tasklet`, a container an `AccessNode` (one for reads before
   the scope, one for writes after it);
 - every tasklet memlet becomes a memlet path from the read access node through the entries of
   its enclosing maps (each carrying that map's range of the container) to the tasklet, and back
@@ -443,7 +445,8 @@ class _StateBuilder(StatementBuilder):
                 self.sdfg.bound.add(param)
             attributes = {"label": identifier(node.id), "params": [param],
                           "range": _range([(begin, end, step)]), "in_connectors": {}, "out_connectors": {},
-                          "schedule": "Default" if node.schedule == "parallel" else "Sequential"}
+                          "schedule": "Default" if node.schedule == "parallel" and not node.shared_scratch
+                          else "Sequential"}
             label = f"{node.var}={begin}:{end}" + (f":{step}" if step != "1" else "")
             entry = self._add("MapEntry", label, attributes, parent)
             exit_ = self._add("MapExit", label, {"in_connectors": {}, "out_connectors": {}}, None)
@@ -505,7 +508,7 @@ class _StateBuilder(StatementBuilder):
             declaring = self._declaring_map(c) if c.declared_in is not None else None
             declared = declaring == node_id if declaring is not None else c.declared_in in (node_id, node.origin)
             if (declared or c.name in node.private) and c.name not in node.lastprivate \
-                    and self._name(key) in self.sdfg.arrays:
+                    and c.name not in node.shared_scratch and self._name(key) in self.sdfg.arrays:
                 name = f"{self._name(key)}_{identifier(node_id)}"
                 self.sdfg.arrays[name] = {**self.sdfg.arrays[self._name(key)]}
                 self.sdfg.arrays[name]["attributes"] = {**self.sdfg.arrays[name]["attributes"], "transient": True}

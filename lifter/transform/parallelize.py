@@ -37,7 +37,7 @@ from lifter.conditions import readable
 from lifter.frontend.spans import Spans, without_comments
 from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
-from lifter.graph.ranges import bound_c, pw_to_c
+from lifter.graph.ranges import bound_c, params_c, pw_to_c, rounded_upper_c
 from lifter.transform.loop_vars import read_after
 from lifter.transform.rewrite import ancestors
 from lifter.transform.elementwise import equal_pointers, identical_is_safe
@@ -78,7 +78,7 @@ def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, 
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
         return
-    if node.schedule == "parallel" or node.condition:
+    if node.schedule == "parallel" or node.condition or node.shared_scratch:
         why = _plan(g, node, min_work, value_guards, spans)
         if not why:
             node.schedule = "parallel"
@@ -91,6 +91,9 @@ def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, 
 def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True,
           spans: Spans | None = None) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
+    if m.shared_scratch and not value_guards:
+        return Refusal(f"parallel with a copy of {', '.join(repr(n) for n in m.shared_scratch)} per thread and the "
+                       f"last iteration on the buffer itself, which this backend does not emit", "scratch-array")
     if m.condition and not value_guards:
         return Refusal(f"parallel only when {m.condition}, a test of values this backend does not make",
                        "run-time-condition")
@@ -135,7 +138,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     why = scratch_refusal(g, m, spans)
     if why:
         return Refusal(why, "scratch-array")
-    buffers = scratch_buffers(g, m, _bounds)
+    buffers = scratch_buffers(g, m, lambda node, ranges: _bounds(node, ranges, grow=True), spans)
     if isinstance(buffers, str):
         return Refusal(buffers, "scratch-array")
     if min_work > 0 and _fills(g, m):
@@ -159,7 +162,10 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         work_condition = f"{work} > {min_work}L"
         conditions.append(work_condition)
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
-    touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch]
+    # A shared one (the last iteration's) must overlap nothing else the loop touches; where the loop
+    # runs in parallel (the analysis's condition, tested with this one) it reads only what it wrote.
+    touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch
+               or t[0].name in m.shared_scratch and t[1]]
     identical = (lambda p, q: identical_is_safe(g, m, p, q)) if g.graph.get("identical_pointers") else None
     alias = _alias_condition(touched, identical, _apart(g, touched), g.graph["region"].from_params,
                              _declared_inside(g, m), row_spans(g, m) if value_guards else {})
@@ -645,15 +651,17 @@ def _pieces(node: AccessNode, ranges, row, tests: list) -> list | None:
 def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
     """C expressions for the first and one-past-last byte the map touches in a container
     (for rows of pointers, valid only where their `rows_test` holds)."""
-    bounds = _bounds(node, ranges)
+    bounds = _bounds(node, ranges, grow=True)
     if bounds is None:
         return None
     first, last = bounds
     return f"(const char *)&{_element(node, first)}", f"(const char *)(&{_element(node, last)} + 1)"
 
 
-def _bounds(node: AccessNode, ranges) -> tuple[list[str], list[str]] | None:
-    """C expressions for the first and last index in each dimension the map touches."""
+def _bounds(node: AccessNode, ranges, grow: bool = False) -> tuple[list[str], list[str]] | None:
+    """C expressions for the first and last index in each dimension the map touches; `grow`
+    lets a last index be larger where the exact one floors a division (`ranges.rounded_upper_c`:
+    spans the alias tests compare, sizes of private copies)."""
     if node.kind == "memory" or node.ndim == 0:
         return None
     rng = ranges[0]
@@ -663,6 +671,8 @@ def _bounds(node: AccessNode, ranges) -> tuple[list[str], list[str]] | None:
     first, last = [], []
     for d in range(node.ndim):
         lo, hi = _piecewise_bound(rng, d, False), _piecewise_bound(rng, d, True)
+        if hi is None and grow:
+            hi = rounded_upper_c(rng, d)
         if (lo is None or hi is None) and node.kind == "array" and d < len(node.dims) and node.dims[d]:
             lo, hi = "0", f"({node.dims[d]}) - 1"  # an array's own extent bounds any index into it
         if lo is None or hi is None:
@@ -689,33 +699,13 @@ def _piecewise_bound(rng, d: int, upper: bool) -> str | None:
     except isl.Error:
         return None
     pieces, touched = [], rng.params()
-    pw.foreach_piece(lambda dom, aff: pieces.append((_params_c(dom.gist(touched)), pw_to_c(isl.PwAff.from_aff(aff)))))
+    pw.foreach_piece(lambda dom, aff: pieces.append((params_c(dom.gist(touched)), pw_to_c(isl.PwAff.from_aff(aff)))))
     if not pieces or len(pieces) > MAX_BOUND_PIECES or any(c is None or v is None for c, v in pieces):
         return None
     out = pieces[-1][1]
     for cond, value in reversed(pieces[:-1]):
         out = f"({cond} ? {value} : {out})"
     return out
-
-
-def _params_c(s: isl.Set) -> str | None:
-    """A set of parameter values as a C condition (None if it needs divisions)."""
-    disjuncts = []
-
-    def basic(bs):
-        if bs.dim(isl.dim_type.div) > 0:
-            disjuncts.append(None)
-            return
-        terms = []
-        bs.foreach_constraint(lambda c: terms.append(
-            (pw_to_c(isl.PwAff.from_aff(c.get_aff())), "==" if c.is_equality() else ">=")))
-        disjuncts.append(None if any(t is None for t, _ in terms)
-                         else " && ".join(f"{t} {op} 0L" for t, op in terms) or "1")
-
-    s.foreach_basic_set(basic)
-    if not disjuncts or None in disjuncts:
-        return None
-    return "(" + " || ".join(f"({x})" for x in disjuncts) + ")"
 
 
 def _element(node: AccessNode, index: list[str]) -> str:

@@ -87,6 +87,7 @@ def refresh_verdicts(g, region: Region) -> None:
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
             list(v.lastprivate), v.reason
         m.condition = ""  # a value condition holds only for the nest as written (verdicts.value_verdict)
+        m.shared_scratch = []  # so does a shared scratch buffer (verdicts.shared_scratch_verdict)
         m.depth = len(ancestors(g, n))
 
 

@@ -16,12 +16,19 @@ How each thread gets its copy:
   points its own `tmp` at a fresh `malloc` of the elements the loop touches (the index range
   from the map's memlets; indices below 0 would already be outside the user's allocation),
   and frees it after its share of the loop (`ScratchBuffer`, emitted by `backend/openmp.py`).
+- a buffer that outlives the loop (`MapScope.shared_scratch`, `analysis/shared_scratch.py`:
+  the function may name it anywhere, the caller may read it): as a pointer target, but each
+  thread keeps the shared address too (`firstprivate`), and the body's first statement points
+  `tmp` at the shared buffer in the loop's last iteration (a unit step: `i == last`) and at the
+  thread's own copy in every other, so the buffer ends as the sequential loop leaves it. The
+  analysis proved that every iteration writes the same elements and reads only what it wrote,
+  from index 0 on; the alias test keeps the buffer apart from the loop's other data.
 """
 from __future__ import annotations
 
 import networkx as nx
 
-from lifter.frontend.spans import Spans
+from lifter.frontend.spans import Spans, Unparsable
 from lifter.graph.build import data_id
 from lifter.graph.nodes import MapScope, ScratchBuffer
 from lifter.transform.contraction import dead_outside
@@ -43,23 +50,29 @@ def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> str
             return f"scratch array '{name}' names two containers in the loop nest"
         if c.kind == "array" and c.declared_in is not None:
             continue  # declared in a loop around this one, inside the region: nothing outside sees it
+        if name in m.shared_scratch:
+            continue  # its last iteration leaves it as the loop as written does: others may read it
         if spans is None or not dead_outside(g, spans, name, c.kind, c.element):
             return (f"scratch array '{name}' is private to each iteration, but the function names it "
                     f"outside the loop nest (its values may be read after the loop)")
     return ""
 
 
-def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds) -> list[ScratchBuffer] | str:
+def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds, spans: Spans | None = None) -> list[ScratchBuffer] | str:
     """The per-thread buffers for the pointer targets `m` privatizes, or why none can be sized.
 
-    `bounds(node, ranges)` gives the first and last index per dimension the map touches."""
+    `bounds(node, ranges)` gives the first and last index per dimension the map touches;
+    `spans` (the file's tokens) finds the body a shared buffer's switch goes into."""
     out = []
     for key, c in scratch_containers(g, m):
         if c.kind != "pointer":
             continue
         name, data = c.name, data_id(key)
         node = g.nodes[data]["node"]
-        ranges = [d["scope_range"] for u, _, d in g.in_edges(m.id, data=True) if u == data]
+        # What an iteration of a shared buffer's loop reads it wrote before (in the copy), where
+        # the loop runs in parallel (the analysis's condition): its writes bound the copy.
+        ranges = [] if name in m.shared_scratch else \
+            [d["scope_range"] for u, _, d in g.in_edges(m.id, data=True) if u == data]
         ranges += [d["scope_range"] for _, v, d in g.out_edges(m.id, data=True) if v == data]
         found = bounds(node, ranges) if ranges else None
         if found is None:
@@ -67,8 +80,52 @@ def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds) -> list[ScratchBuff
         last = found[1]
         strides = node.strides or ["1"]
         flat = " + ".join(f"({x})*({s})" for x, s in zip(last, strides))
-        out.append(ScratchBuffer(name, f"({flat}) + 1"))
+        if name not in m.shared_scratch:
+            out.append(ScratchBuffer(name, f"({flat}) + 1"))
+            continue
+        body = _body_start(m, spans)
+        if body is None:
+            return (f"scratch buffer '{name}' outlives the loop, and its last iteration must use it, but the "
+                    f"loop's body is not a block in the user's file")
+        if m.step != 1:
+            return (f"scratch buffer '{name}' outlives the loop, and its last iteration must use it, but "
+                    f"the loop steps by {m.step}")
+        if not _assignable(spans, g.graph["span"][0], name):
+            return (f"scratch buffer '{name}' outlives the loop, and each thread must point '{name}' at its "
+                    f"copy, but it is not declared as a plain pointer before the loop (`double *const` cannot change)")
+        final = f"({m.var} == ({m.begin if m.decreasing else m.end}))"
+        out.append(ScratchBuffer(name, f"({flat}) + 1", final, body))
     return out
+
+
+def _assignable(spans: Spans, before: int, name: str) -> bool:
+    """The nearest declarator of pointer `name` before offset `before` is `* name` with no
+    `const` between (`double *row`, `double *restrict row`): the emitted body assigns it. A
+    declarator follows a type word or a `,` and precedes `=`, `;` or `,` (`return *row;` is no
+    declarator)."""
+    toks = [t for t in spans.tokens if t.end <= before]
+    for k in range(len(toks) - 2, 1, -1):
+        if toks[k].text != name or toks[k + 1].text not in ("=", ";", ","):
+            continue
+        j, qualifiers = k - 1, set()
+        while j > 1 and toks[j].text in ("const", "restrict", "__restrict", "__restrict__", "volatile"):
+            qualifiers.add(toks[j].text)
+            j -= 1
+        if toks[j].text == "*" and (toks[j - 1].kind == "word" and toks[j - 1].text not in ("return", "sizeof")
+                                    or toks[j - 1].text == ","):
+            return "const" not in qualifiers
+    return False
+
+
+def _body_start(m: MapScope, spans: Spans | None) -> int | None:
+    """The offset just after the `{` that opens the loop's body in the user's file, or None."""
+    if spans is None or m.offset is None or m.span is None:
+        return None
+    try:
+        body = spans.for_span(m.offset).body_start
+    except Unparsable:
+        return None
+    return body + 1 if spans.text[body] == "{" else None
 
 
 __all__ = ["scratch_buffers", "scratch_containers", "scratch_refusal"]

@@ -79,8 +79,9 @@ int main(void)
 
 # Variants that must stay sequential: an element of the row read before this row wrote
 # it (the last column comes from the previous row), the buffer read after the loop, a
-# buffer that is really another array (a pointer into `b`), a global buffer another
-# function reads, and a buffer whose address a helper keeps.
+# global buffer another function reads, and a buffer whose address a helper keeps; and a
+# buffer that is really another array (a pointer into `b`), which is parallel only where a
+# run-time test keeps it apart from the rest of `b` the loop touches.
 UNSAFE = """#include <stdio.h>
 #include <stdlib.h>
 #define NX 64
@@ -206,8 +207,11 @@ def test_unsafe_scratch_buffers_stay_sequential():
     after = _row_loop(loops, "read_after")
     assert not after["parallelized"] and "scratch array 'row'" in after["reason"]
     assert "outside the loop nest" in after["reason"]
+    # A pointer into `b` that outlives the loop: each thread's own copy, the last iteration on
+    # `b` itself, only where a run-time test finds the row apart from what the loop writes of
+    # `b` (tests/transform/test_shared_scratch.py; before: sequential).
     into = _row_loop(loops, "into_output")
-    assert not into["parallelized"] and "row" in into["reason"]
+    assert into["parallelized"] and "&row[" in into["remark"] and "&b[" in into["remark"], into
     glob = _row_loop(loops, "global_row")
     assert not glob["parallel"] and "shared_row" in glob["reason"]
     esc = _row_loop(loops, "escaping")

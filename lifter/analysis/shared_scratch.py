@@ -1,0 +1,131 @@
+"""Scratch rows that outlive the loop: may each thread fill its own copy of a buffer the caller keeps?
+
+A row buffer reached through a pointer the function got from elsewhere (`double *row =
+scratch_row(h);`, memory a struct of the caller holds) is filled and read again by every
+iteration of an outer loop. The loop carries anti and output dependences on it only because
+every iteration reuses the same memory. Unlike a fresh allocation (`verdicts._scratch_candidate`),
+the buffer outlives the loop: whoever reads it afterwards sees what the last iteration wrote.
+
+The loop may still run in parallel, each thread on a buffer of its own, when:
+
+1. every read of the buffer in an iteration reads a value written earlier in the same
+   iteration (isl: no read lacks a source, and no flow into a read comes from another
+   iteration or from outside the loop). Where that holds only for some values of the
+   parameters (a restriction writes `row[0 .. nf-1]` and reads up to `row[2*nc - 3]`: the
+   sizes of two levels, read from an array, are related only by the data), the set of
+   parameter values where it holds becomes a run-time condition, tested in C before the loop;
+2. every iteration writes the same elements, unconditionally (isl: each iteration's must-writes
+   are the union over all iterations). The iteration that runs last in the sequential loop then
+   works on the shared buffer itself (`transform/scratch.py`), so afterwards it holds exactly
+   what the sequential loop leaves there;
+3. no element it touches lies below index 0 (a copy is allocated from index 0 on) and the
+   pointer itself is not changed in the loop. That the shared buffer overlaps nothing else the
+   loop touches is tested at run time with the other pointers (`transform/parallelize.py`):
+   then the last iteration, on the shared buffer, races with no other.
+"""
+from __future__ import annotations
+
+import islpy as isl
+from pycparser import c_ast
+
+from lifter.analysis.affine import isl_name
+from lifter.analysis.model import Region
+from lifter.analysis.walk import walk
+from lifter.graph.ranges import params_c
+
+
+def shared_scratch_condition(region: Region, nest, container: str, uncovered: isl.Set) -> str | None:
+    """None if the container cannot be a per-thread copy of a shared buffer in the loop `nest`
+    (a `verdicts.Nest` as written), else the C condition on parameters under which it can ('' always).
+
+    `uncovered`: the parameter values for which some read of it in the loop does not read a
+    value written earlier in the same iteration (`verdicts.uncovered_params`)."""
+    info = region.containers[container]
+    loop = region.loops[nest.loop]
+    if not candidate(info):
+        return None
+    if info.declared_in is not None and (info.declared_in == nest.loop
+                                         or info.declared_in in region.loops_inside(nest.loop)):
+        return None
+    if _changes_pointer(loop.node, info.name):
+        return None
+    accesses = [a for s in nest.inside for a in region.statements[s].accesses if a.container == container]
+    writes = [a for a in accesses if a.is_write]
+    if not writes or any(not a.must for a in writes) or all(a.is_write for a in accesses):
+        return None
+    depths = [region.loops[o].depth for o in nest.outer] + [loop.depth]
+    elements = _touched(accesses, depths).range()
+    below_zero = elements.upper_bound_val(isl.dim_type.set, 0, isl.Val.int_from_si(elements.get_ctx(), -1))
+    # With one iteration or none, the loop as written runs (on the shared buffer): any condition will do there.
+    several = _iterations(region, nest, 2).params().intersect(region.context)
+    good = region.context.subtract(uncovered.union(below_zero.params())).intersect(several).coalesce()
+    if good.is_empty() or not _same_writes_each_iteration(region, nest, writes, depths, good):
+        return None
+    condition = good.gist(several).coalesce()
+    if condition.plain_is_universe():
+        return ""
+    return params_c(condition)
+
+
+def candidate(info) -> bool:
+    """A local pointer to a row of known elements, not a fresh allocation (those are the
+    verdicts' own scratch arrays), named directly: what a shared scratch row can be."""
+    return info.kind == "pointer" and not info.allocated and info.storage == "local" and not info.indirect \
+        and not info.field and info.element not in ("", "?") and info.ndim == 1
+
+
+def _changes_pointer(loop: c_ast.For, name: str) -> bool:
+    """Whether the loop assigns, increments or takes the address of the pointer variable `name`."""
+    for n in walk(loop):
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID) and n.lvalue.name == name:
+            return True
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") \
+                and isinstance(n.expr, c_ast.ID) and n.expr.name == name:
+            return True
+        if isinstance(n, c_ast.Decl) and n.name == name:
+            return True  # a declaration of its own inside the loop: another variable
+    return False
+
+
+def _touched(accesses, depths: list[int]) -> isl.Map:
+    """{ [enclosing iterations..., loop iteration] -> element } over the accesses."""
+    out = None
+    for a in accesses:
+        n = a.relation.dim(isl.dim_type.in_)
+        proj = isl.Map(f"{{ {a.id}[{', '.join(f'i{j}' for j in range(n))}] -> "
+                       f"[{', '.join(f'i{d}' for d in depths)}] }}")
+        m = a.relation.apply_domain(proj)
+        out = m if out is None else out.union(m)
+    return out.coalesce()
+
+
+def _iterations(region: Region, nest, copies: int) -> isl.Set:
+    """{ [enclosing iterations..., i_1, ..., i_copies] : i_1 < ... < i_copies } over the bounds of
+    the enclosing loops and of the loop (a superset where `if`s or steps skip some)."""
+    loops = [region.loops[o] for o in nest.outer]
+    loop = region.loops[nest.loop]
+    names = [isl_name(l.var) for l in loops]
+    own = [f"{isl_name(loop.var)}_{c}" for c in range(copies)]
+    bounds = [f"{l.lower} <= {n} <= {l.upper}" for l, n in zip(loops, names)]
+    bounds += [f"{loop.lower} <= {n} <= {loop.upper}" for n in own]
+    bounds += [f"{a} < {b}" for a, b in zip(own, own[1:])]
+    params = ", ".join(region.context.get_space().get_var_names(isl.dim_type.param))
+    return isl.Set(f"[{params}] -> {{ [{', '.join(names + own)}] : {' and '.join(bounds)} }}")
+
+
+def _same_writes_each_iteration(region: Region, nest, writes, depths: list[int], good: isl.Set) -> bool:
+    """Where `good` holds, each iteration of the loop (all of its bounds, an iteration that writes
+    nothing included) writes every element that any iteration (for the same enclosing iterations)
+    writes: so the sequentially last one leaves the buffer as the whole loop does."""
+    written = _touched(writes, depths).intersect_params(good)
+    k = len(depths) - 1
+    union = written.project_out(isl.dim_type.in_, k, 1)  # { [outer] -> element }
+    drop = isl.Map.from_domain(_iterations(region, nest, 1).intersect_params(good))
+    drop = drop.add_dims(isl.dim_type.out, k)
+    for d in range(k):
+        drop = drop.equate(isl.dim_type.in_, d, isl.dim_type.out, d)
+    every = drop.apply_range(union)  # { [outer, i] -> each element some iteration writes }
+    return every.is_subset(written)
+
+
+__all__ = ["candidate", "shared_scratch_condition"]
