@@ -138,6 +138,7 @@ class Region:
     live_after: set[str] = field(default_factory=set)  # scalars read after the region
     called_in_loop: bool = False  # its function is called inside a loop of the file
     looping_calls: set = field(default_factory=set)  # statements calling a function that loops (symbols.py)
+    irregular: set = field(default_factory=set)  # statements whose work depends on the data (irregular.py)
     # Loops inside opaque leaves with a verdict of their own (inner_loops.py), analysis only:
     # (depth of the loop in its function, the region of that loop)
     inner: list[tuple[int, "Region"]] = field(default_factory=list)

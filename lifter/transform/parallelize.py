@@ -275,18 +275,27 @@ def _fills(g, m: MapScope) -> bool:
 
 
 def _schedule(g, m: MapScope, inner: list[MapScope]) -> str:
-    """'static, 1' when inner loop bounds use `m`'s variable (triangular work), else 'static'.
+    """DYNAMIC when an iteration's work depends on the data (analysis/irregular.py), 'static, 1'
+    when inner loop bounds use `m`'s variable (triangular work), else 'static'.
 
     Plain static chunks give the first thread all the long (or all the short)
     rows of a triangle; round-robin single iterations balance it at no run-time
     cost, and neighbouring rows still go to different threads' caches only at
-    the granularity of one row.
+    the granularity of one row. Work that only the data decides has no such fixed
+    pattern: threads take chunks as they finish.
     """
+    region = g.graph["region"]
+    if any(n in region.irregular and n not in region.row_ranges for n in scope_descendants(g, m.id)):
+        return DYNAMIC
     for x in inner:
         if m.var in names(f"{x.begin} {x.end}"):
             return "static, 1"
     return "static"
 
+
+# Iterations a thread takes at a time under a dynamic schedule: each take is an atomic update of
+# a shared counter, small next to this many iterations that each run a loop of their own.
+DYNAMIC = "dynamic, 64"
 
 # An outer loop shorter than this gives two threads too few, or too uneven, chunks.
 COLLAPSE_BELOW = 16
