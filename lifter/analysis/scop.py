@@ -215,8 +215,9 @@ class RegionBuilder:
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,
                       self.containers, params, context, looping_calls=looping_calls, irregular=irregular,
                       called_in_loop=self.function in self.symbols.table.called_in_loops,
-                      apart=self.symbols.table.points_to.apart(self.function, pointers)
-                      | type_apart(self.symbols, [c.name for c in self.containers.values() if c.kind == "pointer"]),
+                      apart=self.symbols.table.points_to.apart(self.function, pointers),
+                      type_apart=type_apart(self.symbols,
+                                            [c.name for c in self.containers.values() if c.kind == "pointer"]),
                       from_params=from_params)
 
     def _is_size(self, name) -> bool:
