@@ -78,6 +78,10 @@ def normalize_argv(argv: list[str]) -> list[str]:
             out += ["--opt-level", level if level in ("0", "1", "2") else "2"]
         elif arg in ("-fargument-noalias", "-fargument-noalias-global"):
             out.append("--assume-no-alias")
+        elif arg == "-fno-strict-aliasing":
+            out.append("--no-strict-aliasing")
+        elif arg == "-fstrict-aliasing":  # as in cc, the last of the pair wins
+            out = [a for a in out if a != "--no-strict-aliasing"]
         elif _IGNORED_FLAG.match(arg) and not arg.startswith(("--",)):
             pass
         else:
@@ -134,6 +138,8 @@ def _same_file(a: str, b: str) -> bool:
 @click.option("--no-unroll", "no_unroll", is_flag=True, help="Do not unroll and jam.")
 @click.option("--assume-no-alias", "assume_no_alias", is_flag=True,
               help="Pointer parameters never overlap.")
+@click.option("--no-strict-aliasing", "no_strict_aliasing", is_flag=True,
+              help="Objects may be accessed through any type.")
 @click.option("--tile-sizes", "tile_sizes", metavar="A,B,C", callback=lambda ctx, param, value: _sizes(value),
               help="Tile sizes, outermost loop first.")
 @click.option("--report", "report_path", metavar="FILE", help="Write the per-loop verdicts as JSON.")
@@ -171,7 +177,7 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
          forced_includes, std, language, preprocess_only, opt_level, no_tile, no_fuse, no_unroll, assume_no_alias,
          tile_sizes, report_path, html_path, remarks, rpass, rpass_missed, rpass_analysis, opt_info, color,
          graph_path, graph_function, jobs, fail_fast, quiet, cache_dir, no_cache, dep_md, dep_mmd, dep_file, dep_targets, dep_quoted,
-         dep_phony):
+         dep_phony, no_strict_aliasing):
     """Lift sequential C loop nests into parallel OpenMP C, CUDA C or MPI C.
 
     \b
@@ -205,7 +211,7 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
         deps = batch.DepOptions(system=not dep_mmd, phony=dep_phony, file=dep_file,
                                 targets=list(dep_targets) + [batch.make_quote(t) for t in dep_quoted])
     locality = {"tile": not no_tile, "fuse": not no_fuse, "unroll": not no_unroll, "tile_sizes": tile_sizes,
-                "assume_no_alias": assume_no_alias}
+                "assume_no_alias": assume_no_alias, "strict_aliasing": not no_strict_aliasing}
     if outdir is not None:
         if "-" in inputs or preprocess_only or html_path:
             raise click.UsageError("-d OUTDIR lifts files: standard input ('-'), -E and --report-html take a "

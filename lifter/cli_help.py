@@ -13,7 +13,8 @@ import click
 GROUPS = [
     ("Input and preprocessing", ["inputs", "include_dirs", "system_dirs", "quote_dirs", "after_dirs", "defines",
                                  "undefines", "forced_includes", "std", "language", "preprocess_only"]),
-    ("Optimization", ["opt_level", "target", "no_tile", "no_fuse", "no_unroll", "assume_no_alias", "tile_sizes"]),
+    ("Optimization", ["opt_level", "target", "no_tile", "no_fuse", "no_unroll", "assume_no_alias",
+                      "no_strict_aliasing", "tile_sizes"]),
     ("Output and reports", ["output", "report_path", "html_path", "remarks", "rpass", "rpass_missed", "rpass_analysis",
                             "opt_info", "color", "graph_path", "graph_function"]),
     ("Batch and make", ["outdir", "jobs", "fail_fast", "quiet", "cache_dir", "no_cache", "dep_md", "dep_mmd",
@@ -27,7 +28,7 @@ SPELLING = {"rpass": "-Rpass[=REGEX]", "rpass_missed": "-Rpass-missed[=REGEX]",
             "opt_info": "-fopt-info[-KIND][=FILE]", "color": "-fdiagnostics-color=WHEN", "std": "-std=STD",
             "opt_level": "-O0|-O1|-O2, --opt-level N", "language": "-x c", "system_dirs": "-isystem DIR",
             "quote_dirs": "-iquote DIR", "after_dirs": "-idirafter DIR", "forced_includes": "-include FILE",
-            "assume_no_alias": "--assume-no-alias"}
+            "assume_no_alias": "--assume-no-alias", "no_strict_aliasing": "-fno-strict-aliasing"}
 
 
 def _record(ctx: click.Context, param: click.Parameter) -> tuple[str, str] | None:

@@ -34,6 +34,7 @@ class LiftOptions:
     fuse: bool = True  # -O2: fuse producer-consumer sibling loops that share data
     unroll: bool = True  # -O2: unroll and jam the loops around vectorizable innermost loops
     assume_no_alias: bool = False  # pointer parameters never overlap each other (cc's -fargument-noalias)
+    strict_aliasing: bool = True  # C's type rules keep pointers apart (cc's -fno-strict-aliasing: off)
     tile_sizes: tuple[int, ...] = ()  # outermost first (the last repeats); empty: from the cache sizes
 
 

@@ -134,10 +134,12 @@ class Region:
     verdicts: dict[str, LoopVerdict] = field(default_factory=dict)
     may_alias: list[tuple[str, str]] = field(default_factory=list)  # pointer pairs to check at run time
     apart: set = field(default_factory=set)  # pointer parameter pairs that never share an object (points_to.py)
+    type_apart: set = field(default_factory=set)  # pointer pairs C's aliasing rules keep apart (type_apart.py)
     from_params: set = field(default_factory=set)  # pointers that are parameters or fields reached from them (`a->col`)
     live_after: set[str] = field(default_factory=set)  # scalars read after the region
     called_in_loop: bool = False  # its function is called inside a loop of the file
     looping_calls: set = field(default_factory=set)  # statements calling a function that loops (symbols.py)
+    irregular: set = field(default_factory=set)  # statements whose work depends on the data (irregular.py)
     # Loops inside opaque leaves with a verdict of their own (inner_loops.py), analysis only:
     # (depth of the loop in its function, the region of that loop)
     inner: list[tuple[int, "Region"]] = field(default_factory=list)

@@ -25,6 +25,7 @@ from lifter.analysis.type_apart import type_apart
 from lifter.analysis.index_scalars import definition, entry_values, index_views
 from lifter.analysis.points_to import allocation
 from lifter.analysis.invariants import StandIns
+from lifter.analysis.irregular import irregular_work
 from lifter.analysis.rows import row_arrays
 from lifter.analysis.model import Access, Condition, Container, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute
@@ -209,11 +210,14 @@ class RegionBuilder:
         looping_calls = {sid for sid, st in self.statements.items()
                          if any(isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in looping
                                 for n in walk(st.node))}
+        irregular = {sid for sid, st in self.statements.items()
+                     if irregular_work(st.node, self.symbols.table.irregular)}
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,
-                      self.containers, params, context, looping_calls=looping_calls,
+                      self.containers, params, context, looping_calls=looping_calls, irregular=irregular,
                       called_in_loop=self.function in self.symbols.table.called_in_loops,
-                      apart=self.symbols.table.points_to.apart(self.function, pointers)
-                      | type_apart(self.symbols, [c.name for c in self.containers.values() if c.kind == "pointer"]),
+                      apart=self.symbols.table.points_to.apart(self.function, pointers),
+                      type_apart=type_apart(self.symbols,
+                                            [c.name for c in self.containers.values() if c.kind == "pointer"]),
                       from_params=from_params)
 
     def _is_size(self, name) -> bool:

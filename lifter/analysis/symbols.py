@@ -12,6 +12,7 @@ from pycparser import c_ast
 
 from lifter.analysis.call_spans import SpanRecorder
 from lifter.analysis.read_only import read_only_functions
+from lifter.analysis.irregular import irregular_functions
 from lifter.analysis.unknown_types import UnknownTypes, typeof_functions
 from lifter.analysis.walk import walk
 from lifter.analysis.points_to import PointsTo
@@ -177,6 +178,7 @@ class SymbolTable:
         self.call_effects = call_effects(known, typedefs, self.pure_functions)
         self.called_in_loops = _called_in_loops(ast)
         self.looping = _looping_functions(ast)
+        self.irregular = irregular_functions(ast)
         self.index_helpers = _index_helpers(known, typedefs, self.pure_functions)
         self.read_only = read_only_functions(known, typedefs, self.pure_functions, classify)
         self.points_to = PointsTo(ast)

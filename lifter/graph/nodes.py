@@ -120,7 +120,7 @@ class OmpPlan:
     sections: dict[str, str] = field(default_factory=dict)  # array reductions: name -> "first:length"
     guard: str = ""  # the part of `condition` correctness needs (no aliasing, trip count, section size)
     work: str = ""  # the part of `condition` that is profitability (parametric work size)
-    schedule: str = "static"  # 'static', or 'static, 1' for loops whose iterations grow or shrink
+    schedule: str = "static"  # 'static'; 'static, 1' for triangular loops; 'dynamic, 64' for data-driven work
     worksharing: bool = False  # inside an enclosing OmpRegion: `omp for`, no `parallel`, no `if`
     scratch: list[ScratchBuffer] = field(default_factory=list)  # private pointer targets, one buffer per thread
 

@@ -61,14 +61,18 @@ class Refusal(str):
 
 
 def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True,
-                spans: Spans | None = None, assume_no_alias: bool = False, identical_pointers: bool = False) -> None:
+                spans: Spans | None = None, assume_no_alias: bool = False, identical_pointers: bool = False,
+                strict_aliasing: bool = True) -> None:
     """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off;
     `value_guards` false leaves maps that are parallel only under a test of values sequential;
     `spans` (the file's tokens) lets maps privatize scratch arrays the function names nowhere else;
     `assume_no_alias` (the user's promise) takes every pair of pointer parameters as apart;
     `identical_pointers` lets alias tests accept equal pointers where that is safe (OpenMP only:
-    the CUDA target copies each pointer to a device buffer of its own, so equal is not one array)."""
+    the CUDA target copies each pointer to a device buffer of its own, so equal is not one array);
+    `strict_aliasing` false (cc's -fno-strict-aliasing: the program may access an object through
+    another type) drops the pairs only C's type rules keep apart (`Region.type_apart`)."""
     g.graph["assume_no_alias"] = assume_no_alias
+    g.graph["strict_aliasing"] = strict_aliasing
     g.graph["identical_pointers"] = identical_pointers
     for child in scope_children(g, STATE):
         _visit(g, child, min_work, value_guards, spans)
@@ -275,18 +279,27 @@ def _fills(g, m: MapScope) -> bool:
 
 
 def _schedule(g, m: MapScope, inner: list[MapScope]) -> str:
-    """'static, 1' when inner loop bounds use `m`'s variable (triangular work), else 'static'.
+    """DYNAMIC when an iteration's work depends on the data (analysis/irregular.py), 'static, 1'
+    when inner loop bounds use `m`'s variable (triangular work), else 'static'.
 
     Plain static chunks give the first thread all the long (or all the short)
     rows of a triangle; round-robin single iterations balance it at no run-time
     cost, and neighbouring rows still go to different threads' caches only at
-    the granularity of one row.
+    the granularity of one row. Work that only the data decides has no such fixed
+    pattern: threads take chunks as they finish.
     """
+    region = g.graph["region"]
+    if any(n in region.irregular and n not in region.row_ranges for n in scope_descendants(g, m.id)):
+        return DYNAMIC
     for x in inner:
         if m.var in names(f"{x.begin} {x.end}"):
             return "static, 1"
     return "static"
 
+
+# Iterations a thread takes at a time under a dynamic schedule: each take is an atomic update of
+# a shared counter, small next to this many iterations that each run a loop of their own.
+DYNAMIC = "dynamic, 64"
 
 # An outer loop shorter than this gives two threads too few, or too uneven, chunks.
 COLLAPSE_BELOW = 16
@@ -537,10 +550,13 @@ def _declared_inside(g: nx.MultiDiGraph, m: MapScope) -> frozenset[str]:
 
 def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
     """Pairs of pointers that need no test: parameters proved distinct at every call
-    (`Region.apart`), or, under `--assume-no-alias`, all pointers that are parameters or fields
-    reached through them (`a->col`, `Region.from_params`)."""
+    (`Region.apart`), pointers whose element types C's aliasing rules keep apart unless the user
+    turned those rules off (`Region.type_apart`), or, under `--assume-no-alias`, all pointers that
+    are parameters or fields reached through them (`a->col`, `Region.from_params`)."""
     region = g.graph["region"]
     apart = set(region.apart)
+    if g.graph.get("strict_aliasing", True):
+        apart |= region.type_apart
     if g.graph.get("assume_no_alias"):
         params = sorted({node.name for node, _, _ in touched if node.name in region.from_params})
         apart |= {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:]}

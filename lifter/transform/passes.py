@@ -150,7 +150,8 @@ class Parallelize(Pass):
     def run(self, g, context) -> bool:
         options = context.options
         plan_openmp(g, options.min_parallel_work, value_guards=options.target == "openmp", spans=context.spans,
-                    assume_no_alias=options.assume_no_alias, identical_pointers=options.target == "openmp")
+                    assume_no_alias=options.assume_no_alias, identical_pointers=options.target == "openmp",
+                    strict_aliasing=options.strict_aliasing)
         return True  # plans attached
 
 

@@ -16,9 +16,9 @@ which finds the least and greatest index and compares the elements between them 
 written range. Their cost: one pass over the hi - lo + 2 offsets, and, where a gathered
 container needs a test, one over the index array's part the loop reads (as many elements as
 the loop runs iterations of `k`), both simple enough for the compiler to vectorize, and made
-only where no cheaper test settled the question first (they come last in the `&&`); the second,
-a quarter or so of the memory the loop itself reads in a CSR product, runs on the threads of
-an OpenMP loop when it is long. The tests
+only where no cheaper test settled the question first (they come last in the `&&`); both run
+on the threads of an OpenMP loop when they are long (the second reads a quarter or so of the
+memory the loop itself reads in a CSR product, and is most of the tests' cost). The tests
 are static functions, one per integer type, emitted once at the top of an output file that
 calls them (C89, clean under -Wall -Wextra -Werror), like rows_check.py's.
 """
@@ -131,6 +131,7 @@ def helper_definitions(text: str) -> str:
                 "{\n"
                 "    long r;\n"
                 "    int ok = first <= last;\n"
+                f"    #pragma omp parallel for reduction(&: ok) if (last - first > {PARALLEL_SCAN}L)\n"
                 "    for (r = first; r < last; r++)\n"
                 "        ok &= offsets[r] <= offsets[r + 1];\n"
                 "    return ok;\n"

@@ -73,7 +73,7 @@ static void fill(int n, double *v, int seed)
 
 int main(void)
 {
-    int n = 40000, nnz = 3 * n;  /* nnz above PARALLEL_SCAN: the pass over the indices is shared */
+    int n = 120000, nnz = 3 * n;  /* n and nnz above PARALLEL_SCAN: both passes are shared */
     Csr a;
     a.rowptr = malloc(sizeof(int) * (n + 1));
     a.col = malloc(sizeof(int) * nnz);
@@ -94,6 +94,12 @@ int main(void)
     tridiagonal(&a, n, big);
     fill(n, buf, 3);
     CALL(&a, buf, big + nnz - n / 2, n, "over-values");
+
+    /* one decrease near the end, in the last thread's share of the pass over the offsets */
+    tridiagonal(&a, n, val);
+    a.rowptr[n - 2] = a.rowptr[n - 1] + 1;
+    CALL(&a, buf, y, n, "decreasing-late");
+    tridiagonal(&a, n, val);
 
     /* offsets that decrease: row 1 is empty ([5, 0)), row 2 reads val[0..3), below rowptr[0] = 4:
        rowptr[0] .. rowptr[4] does not bound what the rows read */
@@ -150,7 +156,7 @@ def test_the_test_passes_only_where_the_output_overlaps_nothing_read(tmp_path):
     adjacent), false for each overlap (and for offsets that decrease)."""
     tests = _probed(PROGRAM, "const Csr *a, const double *x, double *y", tmp_path)
     assert tests == {"distinct": "1", "adjacent": "1", "in-place": "0", "shifted": "0", "over-values": "0",
-                     "decreasing": "0"}
+                     "decreasing-late": "0", "decreasing": "0"}
 
 
 # A smoother reads x[i] besides x[col[k]]: both ranges are tested against y.
