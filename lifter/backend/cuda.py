@@ -57,8 +57,8 @@ What the output is
 - Everything else is the user's text, byte for byte.
 
 Regions that cannot be offloaded (no plan, data behind unknown pointers,
-multi-dimensional variable-length arrays in a loop body, ...) stay as written, with a comment saying why; `g.graph["cuda"]`
-records the verdict of every region: {"offloaded", "reason", "kernels"}.
+multi-dimensional variable-length arrays in a loop body, ...) stay as written, with a comment saying why; `emit_cuda`
+returns the verdict on every region beside the text (outcome.Offload), for the report.
 """
 from __future__ import annotations
 
@@ -76,6 +76,7 @@ from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.cuda_text import (_atomic_update, _bound, _c_ndim, _calls, _isl_c, _sanitize, _subscript_interval,
                                       _union, _words)
 from lifter.backend.edits import apply, line_start
+from lifter.backend.outcome import Emitted, Offload, RegionOutcome
 from lifter.analysis.minplus import declared_names
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Unparsable
@@ -84,34 +85,35 @@ from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, sco
 from lifter.graph.ranges import bound_c
 
 
-def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> str:
+def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Emitted:
     """The whole .cu file: prelude, kernels before their functions, host code with launches (C names
-    that are C++ keywords renamed, from the compiler's `notes` on the input: cuda_names.py)."""
+    that are C++ keywords renamed, from the compiler's `notes` on the input: cuda_names.py), and the
+    verdict on every graph's region."""
     cfile = CFile(source.text)
     ctx = _Context(source, cfile)
+    verdicts = [Offload(False, "no loop of the nest was parallelized")] * len(graphs)
     results = []
-    for g in graphs:
+    for i, g in enumerate(graphs):
         if not any(isinstance(d["node"], MapScope) and d["node"].plan is not None for _, d in g.nodes(data=True)):
-            g.graph["cuda"] = {"offloaded": False, "reason": "no loop of the nest was parallelized", "kernels": []}
             continue
         calls = set(ctx.calls)
         try:
             result = _Region(ctx, g).offload()
         except NotOffloaded as why:
             ctx.calls = calls  # what its kernels would have called does not run on the GPU
-            g.graph["cuda"] = {"offloaded": False, "reason": str(why), "kernels": []}
-            results.append(("remark", g, str(why)))
+            verdicts[i] = Offload(False, str(why))
+            results.append(("remark", i, g, str(why)))
             continue
-        results.append(("ok", g, result))
+        results.append(("ok", i, g, result))
     # A function called from GPU code becomes __host__ __device__; a nest inside one stays on the host.
     hd = ctx.device_functions()
     edits: list[tuple[int, int, str]] = []
     kernels_at: dict[int, list[str]] = {}
     nests, barriers = [], []
-    for status, g, result in results:
+    for status, i, g, result in results:
         if status == "ok" and result.function in hd:
             status, result = "remark", "the function is also called from GPU code"
-            g.graph["cuda"] = {"offloaded": False, "reason": result, "kernels": []}
+            verdicts[i] = Offload(False, result)
         if status == "remark":
             start = _region_start(ctx, g)
             if start is not None:
@@ -120,7 +122,7 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> st
                 edits.append((line_start(source.text, start), line_start(source.text, start),
                               f"{indent}/* lift: loop nest not offloaded to the GPU: {comment_text(result)} */\n"))
             continue
-        g.graph["cuda"] = {"offloaded": True, "reason": "", "kernels": [k.name for k in result.kernels]}
+        verdicts[i] = Offload(True, kernels=tuple(k.name for k in result.kernels))
         nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
     # Consecutive nests with host code between them that can be bounded share their device data.
@@ -149,11 +151,6 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> st
         start, end = members[0].start, members[-1].end
         edits.append((start, end, emit_scope(source.text, members, gaps, _indent_at(source.text, start),
                                              present=members[0].function in present)))
-        if len(members) > 1:
-            for g in graphs:
-                info = g.graph.get("cuda") or {}
-                if info.get("offloaded") and any(k in info["kernels"] for m in members for k in m.kernels):
-                    info["shares_data_with"] = [k for m in members for k in m.kernels if k not in info["kernels"]]
     hd_at = {cfile.tokens[d.start].start for d in cfile.decls if d.name in hd}
     for offset in sorted(set(kernels_at) | hd_at):
         text = cfile.outside_c_linkage(offset, "".join(k + "\n" for k in kernels_at.get(offset, [])))
@@ -162,7 +159,7 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> st
         edits.append((offset, offset, text))
     edits += cfile.cxx_edits() + inline_project_headers(source.path, cfile)
     body = rename_keywords(apply(source.text, [], edits), keyword_names(notes))
-    return PRELUDE + cxx_section(cfile) + END_MARK + "\n" + body
+    return Emitted(PRELUDE + cxx_section(cfile) + END_MARK + "\n" + body, [RegionOutcome(offload=v) for v in verdicts])
 
 
 def _indent_at(text: str, offset: int) -> str:
