@@ -18,7 +18,8 @@ from lifter.analysis.scop import header_var
 from lifter.backend.outcome import RegionOutcome
 from lifter.conditions import readable
 from lifter.frontend.source import SourceFile
-from lifter.graph.nodes import MapScope, scope_parent
+from lifter.graph.attributes import nest
+from lifter.graph.nodes import MapScope, Schedule, scope_parent
 
 # The report's format: bumped when a field changes meaning or goes away (docs/report.schema.json).
 REPORT_VERSION = 1
@@ -46,7 +47,7 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], outcomes: li
     """
     entries = []
     for g, outcome in zip(graphs, outcomes, strict=True):
-        region = g.graph["region"]
+        region = nest(g).scop
         maps = {n: d["node"] for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
         by_origin: dict[str, list[MapScope]] = {}
         for m in maps.values():
@@ -101,8 +102,8 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], outcomes: li
                     extra += f", as omp for in the parallel region around {_user_loop(region, outer)}"
                 entry["remark"] = f"loop over '{loop.var}' parallelized{done}{extra}"
                 entry["condition"] = plan.condition
-            elif any(m.schedule == "parallel" or m.condition for m in copies):
-                m = next(m for m in copies if m.schedule == "parallel" or m.condition)
+            elif any(m.schedule == Schedule.PARALLEL or m.condition for m in copies):
+                m = next(m for m in copies if m.schedule == Schedule.PARALLEL or m.condition)
                 why = m.not_parallelized or "an enclosing loop is already parallel"
                 code = m.not_parallelized_code if m.not_parallelized else "enclosing-parallel"
                 outer = _enclosing_plan(g, m.id)

@@ -80,6 +80,7 @@ from lifter.backend.outcome import Emitted, Offload, RegionOutcome
 from lifter.analysis.minplus import declared_names
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Unparsable
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c
@@ -169,7 +170,7 @@ def _indent_at(text: str, offset: int) -> str:
 
 
 def _region_start(ctx: "_Context", g) -> int | None:
-    span = g.graph.get("span")
+    span = nest(g).text_span
     if span:
         return span[0]
     roots = [g.nodes[c]["node"] for c in scope_children(g, STATE)]
@@ -284,13 +285,13 @@ class _Region(_KernelCode):
     def __init__(self, ctx: _Context, g: nx.MultiDiGraph):
         self.ctx, self.g = ctx, g
         self.text = ctx.source.text
-        self.region = g.graph.get("region")
+        self.region = nest(g).scop
         self.inner_names: set[str] | None = None  # names declared inside the region (_host_visible)
         self.state = g.nodes[STATE]["node"]
         self.function = self.state.function
-        self.reemit = bool(g.graph.get("reemittable"))
-        self.restructured = bool(g.graph.get("restructured"))
-        self.live_after = set(g.graph.get("live_after") or ())
+        self.reemit = nest(g).reemittable
+        self.restructured = nest(g).restructured
+        self.live_after = set(nest(g).live_after)
         self.kernels: dict[str, _Kernel] = {}
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
@@ -375,8 +376,8 @@ class _Region(_KernelCode):
         return _Result(self.function, start, end, data, insert_at, list(self.kernels.values()))
 
     def _span(self) -> tuple[int, int]:
-        if self.reemit and self.g.graph.get("span"):
-            return tuple(self.g.graph["span"])
+        if self.reemit and nest(self.g).text_span:
+            return tuple(nest(self.g).text_span)
         roots = scope_children(self.g, STATE)
         if len(roots) != 1 or not isinstance(self.g.nodes[roots[0]]["node"], MapScope):
             raise NotOffloaded("the nest's text cannot be located")

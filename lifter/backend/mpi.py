@@ -21,6 +21,7 @@ from lifter.backend.openmp import annotate_map, pragma
 from lifter.backend.outcome import Emitted, RegionOutcome
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans, Unparsable
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, scope_children
 from lifter.transform.row_spans import runtime_helpers
@@ -71,9 +72,9 @@ def _prelude_offset(spans: Spans) -> int:
 
 def _region_edits(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans):
     """(insertions, replacements) for a distributed region, or None where its text cannot take them."""
-    if "span" not in g.graph:
+    if nest(g).text_span is None:
         return None
-    region_start, region_end = g.graph["span"]
+    region_start, region_end = nest(g).text_span
     if plan.time_loop is not None:
         try:
             body = spans.for_span(g.nodes[plan.time_loop]["node"].offset).body_start

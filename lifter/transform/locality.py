@@ -30,8 +30,9 @@ import networkx as nx
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import word_tokens
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, Scope, scope_children, scope_parent
+from lifter.graph.nodes import MapScope, Schedule, Scope, scope_children, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree
 from lifter.transform.loop_vars import escaping
@@ -43,7 +44,7 @@ MAX_BAND = 4  # 4! = 24 permutations at most
 
 def improve_locality(g: nx.MultiDiGraph, region: Region) -> bool:
     """Distribute and interchange where that pays and isl proves it legal; True if the tree changed."""
-    if not g.graph.get("reemittable") or escaping(g):
+    if not nest(g).reemittable or escaping(g):
         return False  # distribution or interchange would change the value a loop leaves its variable
     saved = checkpoint(g)
     changed = False
@@ -55,7 +56,7 @@ def improve_locality(g: nx.MultiDiGraph, region: Region) -> bool:
         rollback(g, saved)
         return False
     if changed:
-        g.graph["restructured"] = True
+        nest(g).restructured = True
         refresh_verdicts(g, region)
         refresh_map_memlets(g, region)
     return changed
@@ -111,7 +112,7 @@ def _permute_best(g, region: Region, band: list[str]) -> bool:
             return False
     tasklets = scope_children(g, band[-1])
     outer = origins_above(g, band[0])
-    inside_parallel = any(g.nodes[a]["node"].schedule == "parallel" for a in ancestors(g, band[0]))
+    inside_parallel = any(g.nodes[a]["node"].schedule == Schedule.PARALLEL for a in ancestors(g, band[0]))
     best, best_score = list(range(len(band))), None
     for perm in itertools.permutations(range(len(band))):
         order = [maps[p].origin for p in perm]

@@ -13,7 +13,7 @@ import dataclasses
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.graph.build import STATE, add_map_memlets
-from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_descendants, scope_parent
+from lifter.graph.nodes import MapScope, Memlet, Schedule, Scope, Tasklet, scope_descendants, scope_parent
 from lifter.graph.ranges import access_range
 
 
@@ -83,7 +83,7 @@ def refresh_verdicts(g, region: Region) -> None:
             continue
         inside = {t for t in scope_descendants(g, n) if isinstance(g.nodes[t]["node"], Tasklet)}
         v = verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after)
-        m.schedule = "parallel" if v.parallel else "sequential"
+        m.schedule = Schedule.PARALLEL if v.parallel else Schedule.SEQUENTIAL
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
             list(v.lastprivate), v.reason
         m.condition = ""  # a value condition holds only for the nest as written (verdicts.value_verdict)

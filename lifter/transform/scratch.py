@@ -29,6 +29,7 @@ from __future__ import annotations
 import networkx as nx
 
 from lifter.frontend.spans import Spans, Unparsable
+from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.nodes import MapScope, ScratchBuffer
 from lifter.transform.contraction import dead_outside
@@ -36,14 +37,14 @@ from lifter.transform.contraction import dead_outside
 
 def scratch_containers(g: nx.MultiDiGraph, m: MapScope):
     """(key, container) of the region for `m`'s private names that are arrays or pointer targets."""
-    region = g.graph["region"]
+    region = nest(g).scop
     return [(key, c) for name in m.private for key, c in region.containers.items()
             if c.name == name and c.kind != "scalar"]
 
 
 def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> str:
     """'' if every scratch array of `m` may be private to each thread, else why not."""
-    region = g.graph["region"]
+    region = nest(g).scop
     for _, c in scratch_containers(g, m):
         name = c.name
         if sum(x.name == name for x in region.containers.values()) > 1:
@@ -90,7 +91,7 @@ def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds, spans: Spans | None
         if m.step != 1:
             return (f"scratch buffer '{name}' outlives the loop, and its last iteration must use it, but "
                     f"the loop steps by {m.step}")
-        if not _assignable(spans, g.graph["span"][0], name):
+        if not _assignable(spans, nest(g).text_span[0], name):
             return (f"scratch buffer '{name}' outlives the loop, and each thread must point '{name}' at its "
                     f"copy, but it is not declared as a plain pointer before the loop (`double *const` cannot change)")
         final = f"({m.var} == ({m.begin if m.decreasing else m.end}))"

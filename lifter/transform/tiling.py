@@ -46,6 +46,7 @@ import networkx as nx
 
 from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
@@ -74,7 +75,7 @@ _ARITHMETIC = re.compile(r"[\w\s+\-*/%()\[\].]+")
 def tile_bands(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:
     """Tile every profitable, legal band of the graph; `sizes` overrides the cache model. True if
     any band was tiled."""
-    if not g.graph.get("reemittable"):
+    if not nest(g).reemittable:
         return False
     saved = checkpoint(g)
     try:
@@ -85,7 +86,7 @@ def tile_bands(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) 
         rollback(g, saved)  # isl could not decide something: keep the nest as it was
         return False
     if changed:
-        g.graph["restructured"] = True
+        nest(g).restructured = True
         refresh_verdicts(g, region)
         refresh_map_memlets(g, region)
     return changed
