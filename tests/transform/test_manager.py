@@ -35,13 +35,15 @@ def _graph():
 
 
 def _state(g):
-    """Everything a pass can change, in iteration order: adjacency both ways, and every object's fields."""
+    """Everything a pass can change, in iteration order: adjacency both ways, every object's fields,
+    and the graph's attributes with its nest record's fields (the polyhedral model by identity)."""
     def fields(obj):
         return repr(sorted(vars(obj).items())) if hasattr(obj, "__dict__") else repr(obj)
 
+    record = {k: id(v) if k == "scop" else repr(v) for k, v in vars(nest(g)).items()}
     return ([(n, fields(d["node"])) for n, d in g.nodes(data=True)],
             [(u, v, k, fields(d["edge"])) for u, v, k, d in g.edges(keys=True, data=True)],
-            [(v, list(g.pred[v])) for v in g], sorted(g.graph))
+            [(v, list(g.pred[v])) for v in g], sorted(g.graph), sorted(record.items()))
 
 
 def _maps(g):
