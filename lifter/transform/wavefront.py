@@ -76,12 +76,10 @@ from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
 from lifter.graph.attributes import nest
-from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Schedule, Scope, scope_children, scope_parent
-from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import lower_in_dims, reorder_guard
 from lifter.transform.locality import perfect_band
-from lifter.transform.rewrite import ancestors, move_child, origins_above, refresh_map_memlets
+from lifter.transform.rewrite import ancestors, move_child, origins_above, rewrite_nest
 from lifter.transform.loop_vars import escaping
 from lifter.transform.tiling import canonical_header, fresh_name, nest_names
 
@@ -96,18 +94,7 @@ def wavefront_nests(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] =
     """Skew, tile and run as wavefronts every qualifying band of the graph (see module doc); True if any."""
     if not nest(g).reemittable or reorder_guard(g).startswith("!"):
         return False
-    saved = checkpoint(g)
-    changed = False
-    try:
-        for child in scope_children(g, STATE):
-            changed |= _visit(g, region, child, sizes, min_work)
-    except isl.Error:
-        rollback(g, saved)  # isl could not decide something: keep the nest as it was
-        return False
-    if changed:
-        nest(g).restructured = True
-        refresh_map_memlets(g, region)
-    return changed
+    return rewrite_nest(g, region, lambda child: _visit(g, region, child, sizes, min_work), verdicts=False)
 
 
 def _visit(g, region: Region, node_id: str, sizes, min_work: int) -> bool:
