@@ -107,6 +107,7 @@ class Container:
     field: str = ""  # one field of an array of structs ('.x'): `name[i].x`
     qualifiers: frozenset = frozenset()  # `volatile`, `_Atomic` (symbols.SHARED_QUALIFIERS) of its declaration
     allocated: bool = False  # a local pointer declared with a fresh allocation as its value
+    const: bool = False  # declared const itself (a pointer: `double *const p`, which no code can point elsewhere)
     # a struct member's (`g->u`) declared element type, for the SDFG export's data types; `element` stays
     # '?' for it, as the analyses and backends read it (they treat a member's type as unknown)
     member_element: str = ""

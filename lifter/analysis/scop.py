@@ -637,7 +637,8 @@ class RegionBuilder:
         else:
             c = Container(ref.name, sym.ndim, sym.element, sym.kind, sym.restrict, sym.storage,
                           indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims],
-                          allocated=sym.kind == "pointer" and allocation(getattr(sym.decl, "init", None)))
+                          allocated=sym.kind == "pointer" and allocation(getattr(sym.decl, "init", None)),
+                          const=sym.const)
         if ref.key in self.rows and not ref.field_path:
             c.kind, c.restrict = ContainerKind.POINTER, False  # rows reached through pointers, tested at run time (rows.py)
         if ref.field_path and ref.field_path.startswith(".") and sym is not None and ref.subscripts \

@@ -37,6 +37,7 @@ class Symbol:
     decl: c_ast.Node | None = None
     dims: list = field(default_factory=list)  # declared extents (c_ast nodes or None)
     qualifiers: frozenset = frozenset()  # `volatile` and `_Atomic` anywhere in its type (SHARED_QUALIFIERS)
+    const: bool = False  # the declared object itself is const (a pointer: `double *const p`, not `const double *p`)
 
     @property
     def owns_storage(self) -> bool:
@@ -68,7 +69,24 @@ class Typedefs:
 def classify(name: str, type_node: c_ast.Node, typedefs: Typedefs, storage: str, decl=None) -> Symbol:
     sym = _classify(name, type_node, typedefs, storage, decl)
     sym.qualifiers = _shared_qualifiers(type_node, typedefs)
+    sym.const = _const_object(type_node, typedefs)
     return sym
+
+
+def _const_object(node: c_ast.Node, typedefs: Typedefs) -> bool:
+    """Whether the object a declaration with type `node` declares is const itself: `const` among
+    the qualifiers of its outermost declarator (a pointer's own, `double *const p`; a plain or
+    typedef-named type's), typedefs followed (bounded); the qualifiers of what a pointer points to
+    are another object's."""
+    for _ in range(50):
+        if "const" in (getattr(node, "quals", None) or []):
+            return True
+        inner = getattr(node, "type", None)
+        if not (isinstance(node, c_ast.TypeDecl) and isinstance(inner, c_ast.IdentifierType)
+                and len(inner.names) == 1 and inner.names[0] in typedefs.table):
+            return False
+        node = typedefs.table[inner.names[0]]
+    return False
 
 
 def _shared_qualifiers(node: c_ast.Node, typedefs: Typedefs) -> frozenset:
