@@ -69,8 +69,8 @@ import networkx as nx
 from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers, param_name, split_params
 from lifter.backend.cuda_names import keyword_names, rename_keywords
 from lifter.backend.cuda_call_regions import aware_functions, emit_region, find_regions
-from lifter.backend.cuda_data import (ArrayUse, NestData, comment_text, emit_scope, flat_nests, group_nests,
-                                      may_overlap, reindent)
+from lifter.backend.cuda_data import (ArrayUse, HostWrite, NestData, comment_text, emit_scope, flat_nests,
+                                      group_nests, may_overlap, reindent)
 from lifter.backend.cuda_kernels import DEVICE_FUNCTIONS, REDUCTION_OPS, NotOffloaded, _Kernel, _KernelCode
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.cuda_text import (_atomic_update, _bound, _c_ndim, _calls, _isl_c, _sanitize, _subscript_interval,
@@ -670,7 +670,7 @@ class _Region(_KernelCode):
         return NestData(self.function, span[0], span[1], nest, uses, self._plan_condition(), self.reduction_slots,
                         [k.name for k in self.kernels.values()], written, host_only, self._host_writes(arrays))
 
-    def _host_writes(self, arrays: list[_Array]) -> list[ArrayUse]:
+    def _host_writes(self, arrays: list[_Array]) -> list[HostWrite]:
         """Arrays the nest's host code writes that are no device buffer of it but may share one's
         memory (`kernel(A1, A1)` with A0 on the device, A1 written on the host): their rows, for the
         data scope's run-time check that they do not overlap any buffer."""
@@ -686,7 +686,7 @@ class _Region(_KernelCode):
             except NotOffloaded:
                 raise NotOffloaded(f"host code in the nest writes '{h}', which may share memory with a device "
                                    f"array, and its rows cannot be bounded") from None
-            out.append(ArrayUse(h, "", f"sizeof(({h})[0])", a.node, lo, hi, lo, hi))  # no device variables: no suffix
+            out.append(HostWrite(h, f"sizeof(({h})[0])", a.node, lo, hi))
         return out
 
     def _plan_condition(self) -> str:
