@@ -105,7 +105,7 @@ class Container:
     dims: list[str] = field(default_factory=list)  # declared extents as C text ('' where unknown)
     strides: list[str] = field(default_factory=list)  # a delinearized flat buffer: C stride per dimension
     field: str = ""  # one field of an array of structs ('.x'): `name[i].x`
-    qualifiers: frozenset = frozenset()  # `volatile`, `_Atomic` (symbols.SHARED_QUALIFIERS) of its declaration
+    qualifiers: frozenset = frozenset()  # `volatile`, `_Atomic` (qualifiers.SHARED_QUALIFIERS) of its declaration
     allocated: bool = False  # a local pointer declared with a fresh allocation as its value
     const: bool = False  # declared const itself (a pointer: `double *const p`, which no code can point elsewhere)
     # a struct member's (`g->u`) declared element type, for the SDFG export's data types; `element` stays

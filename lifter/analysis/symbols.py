@@ -14,12 +14,11 @@ from lifter.analysis.call_spans import SpanRecorder
 from lifter.analysis.read_only import read_only_functions
 from lifter.analysis.unknown_types import UnknownTypes, typeof_functions
 from lifter.analysis.walk import walk
+from lifter.analysis.qualifiers import const_object, shared_qualifiers
 from lifter.analysis.points_to import PointsTo
 
 INTEGER_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "_Bool", "bool"}
 FLOAT_WORDS = {"float", "double"}
-# Qualifiers that make the order and indivisibility of each access part of what the program does.
-SHARED_QUALIFIERS = frozenset({"volatile", "_Atomic"})
 
 
 @dataclass
@@ -68,40 +67,9 @@ class Typedefs:
 
 def classify(name: str, type_node: c_ast.Node, typedefs: Typedefs, storage: str, decl=None) -> Symbol:
     sym = _classify(name, type_node, typedefs, storage, decl)
-    sym.qualifiers = _shared_qualifiers(type_node, typedefs)
-    sym.const = _const_object(type_node, typedefs)
+    sym.qualifiers = shared_qualifiers(type_node, typedefs.table)
+    sym.const = const_object(type_node, typedefs.table)
     return sym
-
-
-def _const_object(node: c_ast.Node, typedefs: Typedefs) -> bool:
-    """Whether the object a declaration with type `node` declares is const itself: `const` among
-    the qualifiers of its outermost declarator (a pointer's own, `double *const p`; a plain or
-    typedef-named type's), typedefs followed (bounded); the qualifiers of what a pointer points to
-    are another object's."""
-    for _ in range(50):
-        if "const" in (getattr(node, "quals", None) or []):
-            return True
-        inner = getattr(node, "type", None)
-        if not (isinstance(node, c_ast.TypeDecl) and isinstance(inner, c_ast.IdentifierType)
-                and len(inner.names) == 1 and inner.names[0] in typedefs.table):
-            return False
-        node = typedefs.table[inner.names[0]]
-    return False
-
-
-def _shared_qualifiers(node: c_ast.Node, typedefs: Typedefs) -> frozenset:
-    """`volatile` and `_Atomic` at any level of a declared type, typedefs followed (bounded)."""
-    found: set[str] = set()
-    for _ in range(50):
-        if node is None:
-            break
-        found |= set(getattr(node, "quals", None) or []) | set(getattr(node, "dim_quals", None) or [])
-        inner = getattr(node, "type", None)
-        if isinstance(inner, c_ast.IdentifierType) and len(inner.names) == 1 and inner.names[0] in typedefs.table:
-            node = typedefs.table[inner.names[0]]
-        else:
-            node = inner if isinstance(inner, c_ast.Node) else None
-    return frozenset(found) & SHARED_QUALIFIERS
 
 
 def _classify(name: str, type_node: c_ast.Node, typedefs: Typedefs, storage: str, decl=None) -> Symbol:
