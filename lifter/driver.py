@@ -40,13 +40,15 @@ class LiftOptions:
 
 @dataclass
 class LiftResult:
-    """The output text, one report entry per loop, the remarks, the lifted graphs and the headers read."""
+    """The output text, one report entry per loop, the remarks, the lifted graphs, the headers read
+    and what the backend made of each graph's region (`backend.outcome.RegionOutcome`, in the graphs' order)."""
 
     output: str
     loops: list[dict]
     diagnostics: list[Diagnostic]
     graphs: list = field(default_factory=list)
     included_files: list[str] = field(default_factory=list)
+    outcomes: list = field(default_factory=list)
 
 
 def lift_file(path: str, options: LiftOptions | None = None) -> LiftResult:
@@ -80,10 +82,10 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     model = analyze(unit)
     graphs = build_graphs(model)
     graphs = transform(graphs, options, source)
-    output = emit(source, graphs, options.target, unit.notes)
-    loops = loop_entries(source, graphs, model, unit.ast)
+    emitted = emit(source, graphs, options.target, unit.notes)
+    loops = loop_entries(source, graphs, emitted.regions, model, unit.ast)
     remarks = [remark(e) for e in loops]
-    return LiftResult(output, loops, remarks, graphs, unit.included_files)
+    return LiftResult(emitted.text, loops, remarks, graphs, unit.included_files, emitted.regions)
 
 
 def _on_deep_stack(func, *args):

@@ -15,9 +15,11 @@ from pycparser import c_ast
 from lifter.version import TOOL
 from lifter.analysis.model import ProgramModel
 from lifter.analysis.scop import header_var
+from lifter.backend.outcome import RegionOutcome
 from lifter.conditions import readable
 from lifter.frontend.source import SourceFile
-from lifter.graph.nodes import MapScope, scope_parent
+from lifter.graph.attributes import nest
+from lifter.graph.nodes import MapScope, Schedule, scope_parent
 
 # The report's format: bumped when a field changes meaning or goes away (docs/report.schema.json).
 REPORT_VERSION = 1
@@ -33,18 +35,19 @@ def report_document(loops: list[dict], **extra) -> dict:
     return {"version": REPORT_VERSION, "tool": TOOL, "loops": loops, **extra}
 
 
-def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: ProgramModel,
-                 ast: c_ast.FileAST | None = None) -> list[dict]:
+def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], outcomes: list[RegionOutcome],
+                 model: ProgramModel, ast: c_ast.FileAST | None = None) -> list[dict]:
     """One entry per loop of the input: the analysis verdict, and what the transformations made of it.
 
     A loop that distribution split into several maps gets one entry; it counts
     as parallelized when any of its maps runs in parallel. `transformations`
     lists what reshaped it (distribution, interchange, fusion, tiling, simd);
-    a tiled loop also gets its `tile_size`.
+    a tiled loop also gets its `tile_size`. `outcomes` (one per graph) say what the backend made
+    of each region: offloaded to the GPU or not, distributed over MPI ranks or not.
     """
     entries = []
-    for g in graphs:
-        region = g.graph["region"]
+    for g, outcome in zip(graphs, outcomes, strict=True):
+        region = nest(g).scop
         maps = {n: d["node"] for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
         by_origin: dict[str, list[MapScope]] = {}
         for m in maps.values():
@@ -72,16 +75,16 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
             done = f" after {' and '.join(reshaped)}" if reshaped else ""
             if "simd" in entry["transformations"]:
                 done += ", vectorized with omp simd"
-            cuda = g.graph.get("cuda")
+            cuda = outcome.offload
             main = "offload" if cuda is not None else "parallelize"
             if planned and cuda is not None:
-                if cuda["offloaded"]:
+                if cuda.offloaded:
                     entry["remark"] = (f"loop over '{loop.var}' offloaded to the GPU{done} "
-                                       f"(kernels: {', '.join(cuda['kernels'])})")
+                                       f"(kernels: {', '.join(cuda.kernels)})")
                 else:
                     entry["parallelized"], code = False, "not-offloadable"
                     entry["remark"] = (f"loop over '{loop.var}' is parallel but not offloaded to the GPU: "
-                                       f"{cuda['reason']}")
+                                       f"{cuda.reason}")
             elif planned and _plan_never_runs(planned[0].plan):
                 entry["parallelized"], code = False, "not-profitable"
                 entry["remark"] = (f"loop over '{loop.var}' not parallelized{done}: not profitable: the test that "
@@ -99,8 +102,8 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                     extra += f", as omp for in the parallel region around {_user_loop(region, outer)}"
                 entry["remark"] = f"loop over '{loop.var}' parallelized{done}{extra}"
                 entry["condition"] = plan.condition
-            elif any(m.schedule == "parallel" or m.condition for m in copies):
-                m = next(m for m in copies if m.schedule == "parallel" or m.condition)
+            elif any(m.schedule == Schedule.PARALLEL or m.condition for m in copies):
+                m = next(m for m in copies if m.schedule == Schedule.PARALLEL or m.condition)
                 why = m.not_parallelized or "an enclosing loop is already parallel"
                 code = m.not_parallelized_code if m.not_parallelized else "enclosing-parallel"
                 outer = _enclosing_plan(g, m.id)
@@ -118,7 +121,7 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], model: Progr
                 entry["remark"] = f"loop over '{loop.var}' not parallelized{done}: {copies[0].reason or v.reason}"
             if any(m.parallel_region is not None for m in copies):
                 entry["remark"] += "; one parallel region encloses it, so threads start once, not per iteration"
-            mpi = [g.graph["mpi"][m.id] for m in copies if m.id in g.graph.get("mpi", {})]
+            mpi = [outcome.ranks[m.id] for m in copies if m.id in outcome.ranks]
             if mpi:
                 entry["remark"] += f"; {mpi[0]}"
             _classify(entry, main, code)

@@ -7,6 +7,7 @@ access relations; the sets and maps are kept as isl objects.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import islpy as isl
 from pycparser import c_ast
@@ -80,6 +81,15 @@ class Statement:
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its loop, outermost first
 
 
+class ContainerKind(StrEnum):
+    """What a container is. A str enum: the report and the exports print its value."""
+
+    ARRAY = "array"
+    POINTER = "pointer"  # the target of a pointer
+    SCALAR = "scalar"
+    MEMORY = "memory"  # memory no name can bound (`<world>`, `<memory>`, `p->f` of an unknown pointer)
+
+
 @dataclass
 class Container:
     """A piece of data the region reads or writes: an array, a pointer's target or a scalar."""
@@ -87,7 +97,7 @@ class Container:
     name: str
     ndim: int
     element: str
-    kind: str  # 'array', 'pointer' or 'scalar'
+    kind: ContainerKind  # given as its value ('array', a symbol's kind) by the analysis, kept as the enum
     restrict: bool = False
     storage: str = "local"
     declared_in: str | None = None  # id of the loop whose body declares it (then private there)
@@ -95,11 +105,15 @@ class Container:
     dims: list[str] = field(default_factory=list)  # declared extents as C text ('' where unknown)
     strides: list[str] = field(default_factory=list)  # a delinearized flat buffer: C stride per dimension
     field: str = ""  # one field of an array of structs ('.x'): `name[i].x`
-    qualifiers: frozenset = frozenset()  # `volatile`, `_Atomic` (symbols.SHARED_QUALIFIERS) of its declaration
+    qualifiers: frozenset = frozenset()  # `volatile`, `_Atomic` (qualifiers.SHARED_QUALIFIERS) of its declaration
     allocated: bool = False  # a local pointer declared with a fresh allocation as its value
+    const: bool = False  # declared const itself (a pointer: `double *const p`, which no code can point elsewhere)
     # a struct member's (`g->u`) declared element type, for the SDFG export's data types; `element` stays
     # '?' for it, as the analyses and backends read it (they treat a member's type as unknown)
     member_element: str = ""
+
+    def __post_init__(self):
+        self.kind = ContainerKind(self.kind)
 
 
 @dataclass

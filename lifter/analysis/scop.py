@@ -27,7 +27,7 @@ from lifter.analysis.points_to import allocation
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.irregular import irregular_work
 from lifter.analysis.rows import row_arrays
-from lifter.analysis.model import Access, Condition, Container, Loop, Region, Statement
+from lifter.analysis.model import Access, Condition, Container, ContainerKind, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute
 from lifter.analysis.unknown_types import CODE as UNKNOWN_TYPE, unknown_use
 
@@ -641,9 +641,10 @@ class RegionBuilder:
         else:
             c = Container(ref.name, sym.ndim, sym.element, sym.kind, sym.restrict, sym.storage,
                           indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims],
-                          allocated=sym.kind == "pointer" and allocation(getattr(sym.decl, "init", None)))
+                          allocated=sym.kind == "pointer" and allocation(getattr(sym.decl, "init", None)),
+                          const=sym.const)
         if ref.key in self.rows and not ref.field_path:
-            c.kind, c.restrict = "pointer", False  # rows reached through pointers, tested at run time (rows.py)
+            c.kind, c.restrict = ContainerKind.POINTER, False  # rows reached through pointers, tested at run time (rows.py)
         if ref.field_path and ref.field_path.startswith(".") and sym is not None and ref.subscripts \
                 and ref.name in self.field_sensitive:
             # One field of an array of structs: its own container, as aliasable as the array.

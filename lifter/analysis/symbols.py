@@ -15,12 +15,11 @@ from lifter.analysis.read_only import read_only_functions
 from lifter.analysis.irregular import irregular_functions
 from lifter.analysis.unknown_types import UnknownTypes, typeof_functions
 from lifter.analysis.walk import walk
+from lifter.analysis.qualifiers import const_object, shared_qualifiers
 from lifter.analysis.points_to import PointsTo
 
 INTEGER_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "_Bool", "bool"}
 FLOAT_WORDS = {"float", "double"}
-# Qualifiers that make the order and indivisibility of each access part of what the program does.
-SHARED_QUALIFIERS = frozenset({"volatile", "_Atomic"})
 
 
 @dataclass
@@ -38,6 +37,7 @@ class Symbol:
     decl: c_ast.Node | None = None
     dims: list = field(default_factory=list)  # declared extents (c_ast nodes or None)
     qualifiers: frozenset = frozenset()  # `volatile` and `_Atomic` anywhere in its type (SHARED_QUALIFIERS)
+    const: bool = False  # the declared object itself is const (a pointer: `double *const p`, not `const double *p`)
 
     @property
     def owns_storage(self) -> bool:
@@ -68,23 +68,9 @@ class Typedefs:
 
 def classify(name: str, type_node: c_ast.Node, typedefs: Typedefs, storage: str, decl=None) -> Symbol:
     sym = _classify(name, type_node, typedefs, storage, decl)
-    sym.qualifiers = _shared_qualifiers(type_node, typedefs)
+    sym.qualifiers = shared_qualifiers(type_node, typedefs.table)
+    sym.const = const_object(type_node, typedefs.table)
     return sym
-
-
-def _shared_qualifiers(node: c_ast.Node, typedefs: Typedefs) -> frozenset:
-    """`volatile` and `_Atomic` at any level of a declared type, typedefs followed (bounded)."""
-    found: set[str] = set()
-    for _ in range(50):
-        if node is None:
-            break
-        found |= set(getattr(node, "quals", None) or []) | set(getattr(node, "dim_quals", None) or [])
-        inner = getattr(node, "type", None)
-        if isinstance(inner, c_ast.IdentifierType) and len(inner.names) == 1 and inner.names[0] in typedefs.table:
-            node = typedefs.table[inner.names[0]]
-        else:
-            node = inner if isinstance(inner, c_ast.Node) else None
-    return frozenset(found) & SHARED_QUALIFIERS
 
 
 def _classify(name: str, type_node: c_ast.Node, typedefs: Typedefs, storage: str, decl=None) -> Symbol:

@@ -57,8 +57,8 @@ What the output is
 - Everything else is the user's text, byte for byte.
 
 Regions that cannot be offloaded (no plan, data behind unknown pointers,
-multi-dimensional variable-length arrays in a loop body, ...) stay as written, with a comment saying why; `g.graph["cuda"]`
-records the verdict of every region: {"offloaded", "reason", "kernels"}.
+multi-dimensional variable-length arrays in a loop body, ...) stay as written, with a comment saying why; `emit_cuda`
+returns the verdict on every region beside the text (outcome.Offload), for the report.
 """
 from __future__ import annotations
 
@@ -69,49 +69,52 @@ import networkx as nx
 from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers, param_name, split_params
 from lifter.backend.cuda_names import keyword_names, rename_keywords
 from lifter.backend.cuda_call_regions import aware_functions, emit_region, find_regions
-from lifter.backend.cuda_data import (ArrayUse, NestData, comment_text, emit_scope, flat_nests, group_nests,
-                                      may_overlap, reindent)
+from lifter.backend.cuda_data import (ArrayUse, HostWrite, NestData, comment_text, emit_scope, flat_nests,
+                                      group_nests, may_overlap, reindent)
 from lifter.backend.cuda_kernels import DEVICE_FUNCTIONS, REDUCTION_OPS, NotOffloaded, _Kernel, _KernelCode
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.cuda_text import (_atomic_update, _bound, _c_ndim, _calls, _isl_c, _sanitize, _subscript_interval,
                                       _union, _words)
 from lifter.backend.edits import apply, line_start
+from lifter.backend.outcome import Emitted, Offload, RegionOutcome
 from lifter.analysis.minplus import declared_names
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Unparsable
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c
 
 
-def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> str:
+def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Emitted:
     """The whole .cu file: prelude, kernels before their functions, host code with launches (C names
-    that are C++ keywords renamed, from the compiler's `notes` on the input: cuda_names.py)."""
+    that are C++ keywords renamed, from the compiler's `notes` on the input: cuda_names.py), and the
+    verdict on every graph's region."""
     cfile = CFile(source.text)
     ctx = _Context(source, cfile)
+    verdicts = [Offload(False, "no loop of the nest was parallelized")] * len(graphs)
     results = []
-    for g in graphs:
+    for i, g in enumerate(graphs):
         if not any(isinstance(d["node"], MapScope) and d["node"].plan is not None for _, d in g.nodes(data=True)):
-            g.graph["cuda"] = {"offloaded": False, "reason": "no loop of the nest was parallelized", "kernels": []}
             continue
         calls = set(ctx.calls)
         try:
             result = _Region(ctx, g).offload()
         except NotOffloaded as why:
             ctx.calls = calls  # what its kernels would have called does not run on the GPU
-            g.graph["cuda"] = {"offloaded": False, "reason": str(why), "kernels": []}
-            results.append(("remark", g, str(why)))
+            verdicts[i] = Offload(False, str(why))
+            results.append(("remark", i, g, str(why)))
             continue
-        results.append(("ok", g, result))
+        results.append(("ok", i, g, result))
     # A function called from GPU code becomes __host__ __device__; a nest inside one stays on the host.
     hd = ctx.device_functions()
     edits: list[tuple[int, int, str]] = []
     kernels_at: dict[int, list[str]] = {}
     nests, barriers = [], []
-    for status, g, result in results:
+    for status, i, g, result in results:
         if status == "ok" and result.function in hd:
             status, result = "remark", "the function is also called from GPU code"
-            g.graph["cuda"] = {"offloaded": False, "reason": result, "kernels": []}
+            verdicts[i] = Offload(False, result)
         if status == "remark":
             start = _region_start(ctx, g)
             if start is not None:
@@ -120,7 +123,7 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> st
                 edits.append((line_start(source.text, start), line_start(source.text, start),
                               f"{indent}/* lift: loop nest not offloaded to the GPU: {comment_text(result)} */\n"))
             continue
-        g.graph["cuda"] = {"offloaded": True, "reason": "", "kernels": [k.name for k in result.kernels]}
+        verdicts[i] = Offload(True, kernels=tuple(k.name for k in result.kernels))
         nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
     # Consecutive nests with host code between them that can be bounded share their device data.
@@ -149,11 +152,6 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> st
         start, end = members[0].start, members[-1].end
         edits.append((start, end, emit_scope(source.text, members, gaps, _indent_at(source.text, start),
                                              present=members[0].function in present)))
-        if len(members) > 1:
-            for g in graphs:
-                info = g.graph.get("cuda") or {}
-                if info.get("offloaded") and any(k in info["kernels"] for m in members for k in m.kernels):
-                    info["shares_data_with"] = [k for m in members for k in m.kernels if k not in info["kernels"]]
     hd_at = {cfile.tokens[d.start].start for d in cfile.decls if d.name in hd}
     for offset in sorted(set(kernels_at) | hd_at):
         text = cfile.outside_c_linkage(offset, "".join(k + "\n" for k in kernels_at.get(offset, [])))
@@ -162,7 +160,7 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> st
         edits.append((offset, offset, text))
     edits += cfile.cxx_edits() + inline_project_headers(source.path, cfile)
     body = rename_keywords(apply(source.text, [], edits), keyword_names(notes))
-    return PRELUDE + cxx_section(cfile) + END_MARK + "\n" + body
+    return Emitted(PRELUDE + cxx_section(cfile) + END_MARK + "\n" + body, [RegionOutcome(offload=v) for v in verdicts])
 
 
 def _indent_at(text: str, offset: int) -> str:
@@ -172,7 +170,7 @@ def _indent_at(text: str, offset: int) -> str:
 
 
 def _region_start(ctx: "_Context", g) -> int | None:
-    span = g.graph.get("span")
+    span = nest(g).text_span
     if span:
         return span[0]
     roots = [g.nodes[c]["node"] for c in scope_children(g, STATE)]
@@ -287,13 +285,13 @@ class _Region(_KernelCode):
     def __init__(self, ctx: _Context, g: nx.MultiDiGraph):
         self.ctx, self.g = ctx, g
         self.text = ctx.source.text
-        self.region = g.graph.get("region")
+        self.region = nest(g).scop
         self.inner_names: set[str] | None = None  # names declared inside the region (_host_visible)
         self.state = g.nodes[STATE]["node"]
         self.function = self.state.function
-        self.reemit = bool(g.graph.get("reemittable"))
-        self.restructured = bool(g.graph.get("restructured"))
-        self.live_after = set(g.graph.get("live_after") or ())
+        self.reemit = nest(g).reemittable
+        self.restructured = nest(g).restructured
+        self.live_after = set(nest(g).live_after)
         self.kernels: dict[str, _Kernel] = {}
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
@@ -378,8 +376,8 @@ class _Region(_KernelCode):
         return _Result(self.function, start, end, data, insert_at, list(self.kernels.values()))
 
     def _span(self) -> tuple[int, int]:
-        if self.reemit and self.g.graph.get("span"):
-            return tuple(self.g.graph["span"])
+        if self.reemit and nest(self.g).text_span:
+            return tuple(nest(self.g).text_span)
         roots = scope_children(self.g, STATE)
         if len(roots) != 1 or not isinstance(self.g.nodes[roots[0]]["node"], MapScope):
             raise NotOffloaded("the nest's text cannot be located")
@@ -672,7 +670,7 @@ class _Region(_KernelCode):
         return NestData(self.function, span[0], span[1], nest, uses, self._plan_condition(), self.reduction_slots,
                         [k.name for k in self.kernels.values()], written, host_only, self._host_writes(arrays))
 
-    def _host_writes(self, arrays: list[_Array]) -> list[ArrayUse]:
+    def _host_writes(self, arrays: list[_Array]) -> list[HostWrite]:
         """Arrays the nest's host code writes that are no device buffer of it but may share one's
         memory (`kernel(A1, A1)` with A0 on the device, A1 written on the host): their rows, for the
         data scope's run-time check that they do not overlap any buffer."""
@@ -688,7 +686,7 @@ class _Region(_KernelCode):
             except NotOffloaded:
                 raise NotOffloaded(f"host code in the nest writes '{h}', which may share memory with a device "
                                    f"array, and its rows cannot be bounded") from None
-            out.append(ArrayUse(h, "", f"sizeof(({h})[0])", a.node, lo, hi, lo, hi))  # no device variables: no suffix
+            out.append(HostWrite(h, f"sizeof(({h})[0])", a.node, lo, hi))
         return out
 
     def _plan_condition(self) -> str:

@@ -50,22 +50,11 @@ class CFile:
         self.includes: list[tuple[int, str, bool]] = []  # (directive token, header, quoted) of every #include
         self.c_linkage: list[tuple[int, int]] = []  # offsets inside each `extern "C" {` ... `}` (C++ only)
         self._if_depth = 0
-        self._match: dict[int, int] = {}
-        self._brackets()
         self._scan()
 
-    def _brackets(self) -> None:
-        stack = []
-        for i, t in enumerate(self.tokens):
-            if t.kind != "punct":
-                continue
-            if t.text in "([{":
-                stack.append(i)
-            elif t.text in ")]}" and stack:
-                self._match[stack.pop()] = i
-
     def close(self, i: int) -> int:
-        return self._match.get(i, len(self.tokens) - 1)
+        """The token closing the bracket at token `i` (the frontend's matches), or the last token."""
+        return self.spans.brackets.get(i, len(self.tokens) - 1)
 
     def _scan(self) -> None:
         toks, i, n = self.tokens, 0, len(self.tokens)

@@ -55,6 +55,20 @@ class ArrayUse:
 
 
 @dataclass
+class HostWrite:
+    """An array a nest's host code writes that is no device buffer of it but may share one's memory
+    under another name (`kernel(A1, A1)` with A0 on the device): it has no device variables, only
+    its rows, `first` to `last` (C expressions, evaluated before the scope), which the scope keeps
+    apart from every buffer at run time."""
+
+    host: str  # the C expression of the array on the host
+    row: str  # C expression: bytes of one row
+    node: AccessNode
+    first: str
+    last: str
+
+
+@dataclass
 class NestData:
     """One offloaded nest, everything its data scope needs to know."""
 
@@ -68,14 +82,12 @@ class NestData:
     kernels: list[str]
     written: set[str]  # names the nest may assign (scalars, loop variables)
     host_only: set[str] = field(default_factory=set)  # arrays only its host code touches ('<...>': unknown)
-    # arrays its host code writes that are no device buffer of it but may be one's memory under
-    # another name (`kernel(A1, A1)`): rows lo..hi, kept apart from every buffer at run time
-    host_writes: list[ArrayUse] = field(default_factory=list)
+    host_writes: list[HostWrite] = field(default_factory=list)
 
     def head_words(self) -> set[str]:
         """Names the scope's head evaluates for this nest (row bounds, conditions)."""
-        texts = [self.condition] + [x for a in self.arrays + self.host_writes
-                                    for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x]
+        texts = [self.condition] + [x for a in self.arrays for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x] \
+            + [x for w in self.host_writes for x in (w.first, w.last)]
         return {t.text for x in texts for t in Spans(x).tokens if t.kind == "word"}
 
     def value_words(self) -> set[str]:
@@ -395,8 +407,8 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, pres
         head += _hull(b.suffix, "lo", "rows", [(u.lo, u.hi) for _, u in b.uses])
         if b.written:
             head += _hull(b.suffix, "olo", "orows", [(u.wlo, u.whi) for _, u in b.uses if u.wlo is not None])
-    spans = {h: (f"(const char *)({h}) + lift_lo_{b.suffix} * {b.row}",
-                 f"(const char *)({h}) + (lift_lo_{b.suffix} + lift_rows_{b.suffix}) * {b.row}")
+    spans = {h: (row_address(h, f"lift_lo_{b.suffix}", b.row),
+                 row_address(h, f"(lift_lo_{b.suffix} + lift_rows_{b.suffix})", b.row))
              for h, b in buffers.items()}
     conds = []
     for n in nests:
@@ -411,7 +423,7 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, pres
         if present:
             body.append(f"lift_present_entry *lift_e_{s} = 0;")
             body.append(f"int lift_own_at_{s}, *lift_at_{s} = 0;")
-            body.append(f"LIFT_CHECK(lift_present_acquire(&lift_r_{s}, (const char *)({b.host}) + lift_lo_{s} * {b.row}, "
+            body.append(f"LIFT_CHECK(lift_present_acquire(&lift_r_{s}, {row_address(b.host, f'lift_lo_{s}', b.row)}, "
                         f"(size_t)lift_rows_{s} * {b.row}, &lift_e_{s}, &lift_own_at_{s}, &lift_at_{s}));")
         else:
             body.append(f"LIFT_CHECK(lift_malloc(&lift_r_{s}, (size_t)lift_imax(1L, lift_rows_{s}) * {b.row}));")
@@ -710,7 +722,7 @@ def _hull(s: str, lo: str, rows: str, ranges: list[tuple[str, str]]) -> list[str
 
 def _to_device(b: _Buffer) -> str:
     s, h = b.suffix, b.host
-    return (f"LIFT_TO_DEVICE(lift_r_{s}, (const char *)({h}) + lift_lo_{s} * {b.row}, "
+    return (f"LIFT_TO_DEVICE(lift_r_{s}, {row_address(h, f'lift_lo_{s}', b.row)}, "
             f"(size_t)lift_rows_{s} * {b.row});")
 
 
@@ -745,13 +757,18 @@ def _alias_condition(buffers: list[_Buffer], spans: dict[str, tuple[str, str]], 
                 (plo, phi), (qlo, qhi) = spans[a.host], spans[b.host]
                 checks.append(f"({phi} <= {qlo} || {qhi} <= {plo})")
     for w in (w for n in nests for w in n.host_writes):
-        wlo, whi = (f"(const char *)({w.host}) + ({w.lo}) * {w.row}",
-                    f"(const char *)({w.host}) + (({w.hi}) + 1L) * {w.row}")
+        wlo, whi = row_address(w.host, f"({w.first})", w.row), row_address(w.host, f"(({w.last}) + 1L)", w.row)
         for b in buffers:
             if b.host != w.host and may_overlap(w.node, b.node):
                 qlo, qhi = spans[b.host]
                 checks.append(f"({whi} <= {qlo} || {qhi} <= {wlo})")
     return " && ".join(_once(checks))
+
+
+def row_address(host: str, index: str, row: str) -> str:
+    """C text of the byte address of row `index` of the host array `host` (rows of `row` bytes):
+    the bounds of the byte ranges the scope copies and tests for overlap."""
+    return f"(const char *)({host}) + {index} * {row}"
 
 
 def may_overlap(a: AccessNode, b: AccessNode) -> bool:

@@ -16,7 +16,7 @@ from lifter.backend.cuda_text import (_base, _c_ndim, _calls, _dedent, _free_wor
 from lifter.backend.edits import apply
 from lifter.frontend.spans import Spans, Unparsable
 from lifter.graph.build import STATE, data_id
-from lifter.graph.nodes import MapScope, scope_children, scope_descendants, scope_parent
+from lifter.graph.nodes import MapScope, Schedule, scope_children, scope_descendants, scope_parent
 
 
 # Functions CUDA provides in device code (math library and a few more).
@@ -122,7 +122,7 @@ class _KernelCode:
             if len(kids) != 1:
                 break
             kid = g.nodes[kids[0]]["node"]
-            if not isinstance(kid, MapScope) or kid.schedule != "parallel":
+            if not isinstance(kid, MapScope) or kid.schedule != Schedule.PARALLEL:
                 break
             if not set(kid.reductions) <= set(m.reductions):
                 break

@@ -18,8 +18,10 @@ from lifter.backend.edits import Insertion, apply, before_statement, line_start
 from lifter.backend.mpi_plan import MPI_OPS, Distributed, RegionPlan, plan_region
 from lifter.backend.mpi_runtime import PRELUDE, exchange, table_line
 from lifter.backend.openmp import annotate_map, pragma
+from lifter.backend.outcome import Emitted, RegionOutcome
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans, Unparsable
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, scope_children
 from lifter.transform.row_spans import runtime_helpers
@@ -27,11 +29,13 @@ from lifter.transform.row_spans import runtime_helpers
 MARK = "/* lift-mpi */"
 
 
-def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
+def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> Emitted:
+    """The output text, and for every region how its top-level maps run over the ranks."""
     text = source.text
     spans = Spans(text)
     insertions: list[Insertion] = []
     replacements: list[tuple[int, int, str]] = []
+    outcomes = []
     for g in graphs:
         plan, why = plan_region(g)
         edits = _region_edits(g, plan, text, spans) if plan is not None else None
@@ -39,18 +43,18 @@ def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
             why = "its loops' text cannot be rewritten in place"
         top = [c for c in scope_children(g, STATE) if isinstance(g.nodes[c]["node"], MapScope)]
         if edits is None:
-            g.graph["mpi"] = {c: f"runs replicated on every MPI rank: {why}" for c in top}
+            outcomes.append(RegionOutcome(ranks={c: f"runs replicated on every MPI rank: {why}" for c in top}))
             for child in scope_children(g, STATE):
                 annotate_map(g, text, child, insertions, replacements)
             continue
-        g.graph["mpi"] = {u: f"distributed over the MPI ranks in blocks of '{g.nodes[u]['node'].var}'"
-                          for u in plan.distributed}
+        outcomes.append(RegionOutcome(ranks={u: f"distributed over the MPI ranks in blocks of "
+                                                f"'{g.nodes[u]['node'].var}'" for u in plan.distributed}))
         insertions += edits[0]
         replacements += edits[1]
     insertions += _setup(spans)
     out = apply(text, insertions, replacements)
     head = _prelude_offset(spans)
-    return out[:head] + PRELUDE + runtime_helpers(out) + out[head:]
+    return Emitted(out[:head] + PRELUDE + runtime_helpers(out) + out[head:], outcomes)
 
 
 def _prelude_offset(spans: Spans) -> int:
@@ -68,9 +72,9 @@ def _prelude_offset(spans: Spans) -> int:
 
 def _region_edits(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans):
     """(insertions, replacements) for a distributed region, or None where its text cannot take them."""
-    if "span" not in g.graph:
+    if nest(g).text_span is None:
         return None
-    region_start, region_end = g.graph["span"]
+    region_start, region_end = nest(g).text_span
     if plan.time_loop is not None:
         try:
             body = spans.for_span(g.nodes[plan.time_loop]["node"].offset).body_start

@@ -30,7 +30,8 @@ import islpy as isl
 import networkx as nx
 
 from lifter.analysis.affine import isl_name
-from lifter.graph.nodes import STATE, AccessNode, MapScope, Tasklet, scope_children
+from lifter.graph.attributes import nest
+from lifter.graph.nodes import STATE, AccessNode, MapScope, Schedule, Tasklet, scope_children
 from lifter.graph.ranges import pw_to_c
 
 # A reduction's MPI operator, and for those that are not idempotent the identity each rank starts
@@ -80,19 +81,19 @@ class RegionPlan:
 
 def plan_region(g: nx.MultiDiGraph) -> tuple[RegionPlan | None, str]:
     """The distribution of a region, or None with the reason it runs replicated."""
-    region = g.graph["region"]
-    if g.graph.get("restructured"):
+    region = nest(g).scop
+    if nest(g).restructured:
         return None, "the nest was restructured"
     top = scope_children(g, STATE)
     time_loop = None
     units = top
-    if len(top) == 1 and isinstance(g.nodes[top[0]]["node"], MapScope) and g.nodes[top[0]]["node"].schedule != "parallel":
+    if len(top) == 1 and isinstance(g.nodes[top[0]]["node"], MapScope) and g.nodes[top[0]]["node"].schedule != Schedule.PARALLEL:
         time_loop, units = top[0], scope_children(g, top[0])
     distributed: dict[str, Distributed] = {}
     why = "no loop of it is parallel"
     for u in units:
         node = g.nodes[u]["node"]
-        if isinstance(node, MapScope) and node.schedule == "parallel":
+        if isinstance(node, MapScope) and node.schedule == Schedule.PARALLEL:
             d, reason = _distribute(g, region, node, time_loop)
             if d is None:
                 why = reason

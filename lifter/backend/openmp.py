@@ -5,6 +5,7 @@ import networkx as nx
 
 from lifter.backend.edits import Insertion, apply, before_statement, line_start
 from lifter.frontend.source import SourceFile
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpRegion, ScratchBuffer, scope_children
 from lifter.transform.row_spans import runtime_helpers
@@ -102,11 +103,11 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
     insertions: list[Insertion] = []
     replacements: list[tuple[int, int, str]] = []
     for g in graphs:
-        if g.graph.get("restructured"):
-            start, end = g.graph["span"]
+        if nest(g).restructured:
+            start, end = nest(g).text_span
             indent = source.text[line_start(source.text, start):start]
             indent = indent if indent.strip() == "" else ""
-            guard = g.graph.get("reorder_guard", "")
+            guard = nest(g).reorder_guard or ""
             if not guard:
                 lines = [indent + RESTRUCTURED] + _nest_lines(g, STATE, indent)
             else:  # pointers that may overlap: the reordered nest only where they do not

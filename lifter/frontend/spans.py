@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 _TOKEN = re.compile(
     r"""(?P<space>\s+)"""
@@ -52,6 +53,23 @@ class Spans:
         self.tokens = [Token(m.lastgroup, m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)
                        if m.lastgroup not in ("space", "comment")]
         self.index = {t.start: i for i, t in enumerate(self.tokens)}
+
+    @cached_property
+    def brackets(self) -> dict[int, int]:
+        """Token index of every `(`, `[` and `{` -> that of the bracket closing it, over the whole
+        file and every kind at once (a closing bracket closes the innermost open one, whatever its
+        kind: unbalanced text still gets matches, as the compiler's error would follow them);
+        directives are single tokens, so brackets inside them do not count. One unclosed has none.
+        Computed once, on first use, for the readers that skip whole bracketed groups of a file."""
+        stack, out = [], {}
+        for i, t in enumerate(self.tokens):
+            if t.kind != "punct":
+                continue
+            if t.text in "([{":
+                stack.append(i)
+            elif t.text in ")]}" and stack:
+                out[stack.pop()] = i
+        return out
 
     def closing(self, i: int, open_: str, close: str) -> int:
         """Index just after the bracket that closes tokens[i]."""

@@ -15,8 +15,9 @@ import networkx as nx
 
 from lifter.analysis.affine import c_name, isl_name
 from lifter.analysis.model import ProgramModel, Region
+from lifter.graph.attributes import NestAttributes
 from lifter.graph.control import build_control
-from lifter.graph.nodes import STATE, AccessNode, MapScope, Memlet, Root, Scope, Tasklet
+from lifter.graph.nodes import STATE, AccessNode, MapScope, Memlet, Root, Schedule, Scope, Tasklet
 from lifter.graph.ranges import access_range, box, pw_to_c, readable
 
 
@@ -30,8 +31,10 @@ def build_graphs(model: ProgramModel) -> list[nx.MultiDiGraph]:
 
 def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
     # The polyhedral region rides along so that transformations can prove their legality.
-    g = nx.MultiDiGraph(name=region.id, path=path, function=region.function, live_after=region.live_after,
-                        region=region)
+    # `region`: the same model as `nest(g).scop`, for the SDFG export (graph/sdfg*.py), which still
+    # reads the old key; it goes when the export reads `nest(g).scop`.
+    g = nx.MultiDiGraph(name=region.id, path=path, function=region.function, region=region,
+                        nest=NestAttributes(region, region.live_after))
     g.add_node(STATE, node=Root(region.id, region.function, region.params))
     for key, c in region.containers.items():
         g.add_node(data_id(key), node=AccessNode(key, c.name, c.ndim, c.element, c.kind, c.restrict, c.storage,
@@ -41,7 +44,7 @@ def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
         v = region.verdicts[lid]
         g.add_node(lid, node=MapScope(
             lid, loop.var, _bound_text(region, loop, loop.lower), _bound_text(region, loop, loop.upper), loop.step, loop.decreasing,
-            "parallel" if v.parallel and not v.condition and not v.shared_scratch else "sequential", loop.line, loop.column, loop.depth, loop.function,
+            Schedule.PARALLEL if v.parallel and not v.condition and not v.shared_scratch else Schedule.SEQUENTIAL, loop.line, loop.column, loop.depth, loop.function,
             loop.offset, loop.var_declared_in_header, _trip_count(region, loop), _max_trip_count(region, loop),
             list(v.reductions), list(v.private), list(v.lastprivate),
             v.reason, v.condition, origin=lid, conditions=list(loop.conditions),

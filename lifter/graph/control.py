@@ -27,8 +27,8 @@ from itertools import groupby
 
 import networkx as nx
 
-from lifter.graph.nodes import (STATE, Branch, ConditionalRegion, Contains, LoopRegion, MapScope, State, Transition,
-                                scope_children, scope_descendants)
+from lifter.graph.nodes import (STATE, Branch, ConditionalRegion, Contains, LoopRegion, MapScope, Schedule, State,
+                                Transition, scope_children, scope_descendants)
 
 CONTROL = (State, LoopRegion, ConditionalRegion)  # the control layer's node types, besides the Root
 
@@ -36,8 +36,8 @@ CONTROL = (State, LoopRegion, ConditionalRegion)  # the control layer's node typ
 def is_loop_region(g: nx.MultiDiGraph, node_id: str) -> bool:
     """A sequential map with a parallel map inside: the time loop around parallel sweeps."""
     node = g.nodes[node_id]["node"]
-    return isinstance(node, MapScope) and node.schedule == "sequential" and any(
-        isinstance(n := g.nodes[d]["node"], MapScope) and n.schedule == "parallel"
+    return isinstance(node, MapScope) and node.schedule == Schedule.SEQUENTIAL and any(
+        isinstance(n := g.nodes[d]["node"], MapScope) and n.schedule == Schedule.PARALLEL
         for d in scope_descendants(g, node_id))
 
 

@@ -37,8 +37,8 @@ import networkx as nx
 
 from lifter.diagnostics import LiftError
 from lifter.graph.control import contained, transitions
-from lifter.graph.nodes import (STATE, ConditionalRegion, LoopRegion, MapScope, Memlet, Root, Tasklet, scope_children,
-                                strips_before)
+from lifter.graph.nodes import (STATE, ConditionalRegion, LoopRegion, MapScope, Memlet, Root, Schedule, Tasklet,
+                                scope_children, strips_before)
 from lifter.graph.build import data_id
 from lifter.graph.picture_ranges import map_ranges, simplified
 from lifter.graph.sdfg import function_sdfgs, to_sdfg_json
@@ -238,7 +238,7 @@ class _StateDot:
         node = g.nodes[node_id]["node"]
         guard = "" if top else "".join(f"if ({c.text}) " for c in node.conditions)
         if isinstance(node, MapScope):
-            kind = "parallel map" if node.schedule == "parallel" else "sequential map"
+            kind = "parallel map" if node.schedule == Schedule.PARALLEL else "sequential map"
             if node.plan is not None:
                 kind += " (omp parallel for)"
             label = f"{guard}{kind} {map_label(node, strips_before(g, node_id))}"

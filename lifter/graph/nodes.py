@@ -26,8 +26,9 @@ and backends read. It has two layers:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-from lifter.analysis.model import Condition
+from lifter.analysis.model import Condition, ContainerKind
 
 
 STATE = "state"  # node id of the Root (the name dates from when the Root was the region's only state)
@@ -142,6 +143,13 @@ class OmpRegion:
     nowait: list[bool] = field(default_factory=list)  # per single: the `omp for` after it has the barrier
 
 
+class Schedule(StrEnum):
+    """How a map's iterations run. A str enum: the exports print its value."""
+
+    PARALLEL = "parallel"  # independent (up to the map's reductions and private scalars)
+    SEQUENTIAL = "sequential"
+
+
 @dataclass
 class MapScope:
     id: str
@@ -150,7 +158,7 @@ class MapScope:
     end: str
     step: int
     decreasing: bool
-    schedule: str  # 'parallel' or 'sequential'
+    schedule: Schedule
     line: int
     column: int
     depth: int
@@ -201,7 +209,7 @@ class AccessNode:
     name: str  # the C name
     ndim: int
     element: str
-    kind: str  # 'array', 'pointer', 'scalar' or 'memory'
+    kind: ContainerKind
     restrict: bool
     storage: str
     transient: bool  # declared inside the region

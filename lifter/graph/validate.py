@@ -6,7 +6,7 @@ import networkx as nx
 from lifter.graph.control import (CONTROL, branches, condition_runs, conditions, contained, is_loop_region,
                                   transitions)
 from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, Contains, LoopRegion, MapScope, Memlet, Root,
-                                Scope, State, Tasklet, Transition, scope_children, scope_descendants)
+                                Schedule, Scope, State, Tasklet, Transition, scope_children, scope_descendants)
 
 
 class InvalidGraph(AssertionError):
@@ -45,8 +45,8 @@ def validate(g: nx.MultiDiGraph) -> None:
         if isinstance(node, (MapScope, Tasklet)):
             _check(n in scope, f"{n} is outside every scope")
         if isinstance(node, MapScope):
-            _check(node.schedule in ("parallel", "sequential"), f"map {n} has schedule {node.schedule}")
-            _check(node.plan is None or node.schedule == "parallel", f"sequential map {n} has a parallel plan")
+            _check(node.schedule in tuple(Schedule), f"map {n} has schedule {node.schedule}")
+            _check(node.plan is None or node.schedule == Schedule.PARALLEL, f"sequential map {n} has a parallel plan")
             _check(node.step > 0, f"map {n} has step {node.step}")
             if node.tile:
                 _check_tile(g, n, node)

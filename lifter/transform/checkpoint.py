@@ -1,8 +1,10 @@
 """Checkpoints of a whole dataflow graph, so a rewrite that fails or does not pay can be undone.
 
-A checkpoint holds everything a pass can change: the graph's attributes, every node and edge
-with its attribute dict, the order of every adjacency (backends and later passes iterate in
-that order, so an undone rewrite must not reorder anything), and the fields of every node and
+A checkpoint holds everything a pass can change: the graph's attributes (the fields of its
+`NestAttributes` record too, copied one level: the polyhedral model it holds is the analysis's and
+stays the same object), every node and edge with its attribute dict, the order of every
+adjacency (backends and later passes iterate in that order, so an undone rewrite must not
+reorder anything), and the fields of every node and
 edge object (MapScope, Tasklet, Memlet, ...), copied down to nested lists and plans. `rollback`
 puts all of it back in place: the same graph object, the same node objects with their old
 fields, so callers that hold the graph or a node keep valid references. A field list (what to
@@ -22,6 +24,7 @@ import networkx as nx
 @dataclasses.dataclass
 class Checkpoint:
     graph: dict
+    records: list[tuple[object, dict]]  # the graph's attribute records and a shallow copy of their fields
     nodes: list[tuple[Any, dict]]  # node id and attribute dict, in node order
     succ: list[tuple[Any, list[tuple[Any, list[tuple[Any, dict]]]]]]  # u -> [(v, [(key, data)])]
     pred: list[tuple[Any, list[Any]]]  # v -> its predecessors in order
@@ -42,7 +45,8 @@ def checkpoint(g: nx.MultiDiGraph) -> Checkpoint:
     succ = [(u, [(v, [(k, keep(d)) for k, d in keyed.items()]) for v, keyed in nbrs.items()])
             for u, nbrs in g._succ.items()]
     pred = [(v, list(nbrs)) for v, nbrs in g._pred.items()]
-    return Checkpoint(dict(g.graph), nodes, succ, pred, list(objects.values()))
+    records = [(v, dict(vars(v))) for v in g.graph.values() if _is_object(v)]
+    return Checkpoint(dict(g.graph), records, nodes, succ, pred, list(objects.values()))
 
 
 def rollback(g: nx.MultiDiGraph, saved: Checkpoint) -> None:
@@ -50,6 +54,9 @@ def rollback(g: nx.MultiDiGraph, saved: Checkpoint) -> None:
     for obj, fields in saved.objects:
         vars(obj).clear()
         vars(obj).update(_copied(fields))
+    for record, fields in saved.records:
+        vars(record).clear()
+        vars(record).update(fields)
     g.graph.clear()
     g.graph.update(saved.graph)
     g._node.clear()

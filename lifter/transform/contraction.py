@@ -34,6 +34,7 @@ import networkx as nx
 
 from lifter.analysis.model import Region
 from lifter.frontend.spans import Spans, word_tokens
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_parent
 from lifter.transform.source_text import identifier_count, replace_subscripted
@@ -43,9 +44,9 @@ ALLOCATORS = {"malloc", "calloc", "realloc", "aligned_alloc"}
 
 def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> bool:
     """Contract every temporary that qualifies (see the module doc); True if any."""
-    if not g.graph.get("reemittable"):
+    if not nest(g).reemittable:
         return False
-    region: Region = g.graph["region"]
+    region: Region = nest(g).scop
     names = Counter(c.name for c in region.containers.values())
     taken: set[str] | None = None  # the file's identifiers, read only once a contraction is proved
     changed = False
@@ -162,7 +163,7 @@ def dead_outside(g, spans: Spans, name: str, kind: str, element: str) -> bool:
     free it (see the module doc). A declaration is recognized by the element type's last word
     right before the name (`double t[n]`, `double *t`): `return t[0]` is no declaration."""
     element = element.split()[-1]
-    start, end = g.graph["span"]
+    start, end = nest(g).text_span
     body = _function_body(spans, start)
     if body is None:
         return False

@@ -21,6 +21,7 @@ import re
 import islpy as isl
 import networkx as nx
 
+from lifter.graph.attributes import nest
 from lifter.graph.nodes import AccessNode, MapScope, scope_descendants
 
 
@@ -28,7 +29,7 @@ def identical_is_safe(g: nx.MultiDiGraph, m: MapScope, p: AccessNode, q: AccessN
     """Whether `m` stays parallel when pointers `p` and `q` hold the same address."""
     if not _same_shape(p, q):
         return False
-    region = g.graph["region"]
+    region = nest(g).scop
     loop = region.loops.get(m.origin or m.id)
     if loop is None:
         return False

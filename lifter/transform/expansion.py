@@ -38,6 +38,7 @@ from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.model import Container, Region
 from lifter.analysis.verdicts import compute_verdicts
 from lifter.frontend.spans import word_tokens
+from lifter.graph.attributes import nest
 from lifter.graph.build import build_graph
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants
 from lifter.transform.locality import improve_locality
@@ -52,8 +53,8 @@ _INIT_DECL = re.compile(r"(?P<type>[A-Za-z_][\w\s]*?)\s+(?P<name>[A-Za-z_]\w*)\s
 
 def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
     """A graph of the region with frozen maps' scalars expanded, or None if that does not pay."""
-    region: Region = g.graph["region"]
-    if not g.graph.get("reemittable"):
+    region: Region = nest(g).scop
+    if not nest(g).reemittable:
         return None
     targets = {}
     for lid in region.loops:
@@ -70,7 +71,7 @@ def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
     try:
         expanded = _expanded_region(region, targets, fresh)
         g2 = build_graph(expanded, g.graph["path"])
-        g2.graph["reorder_guard"] = g.graph["reorder_guard"]  # the same pointers over the same ranges
+        nest(g2).reorder_guard = nest(g).reorder_guard  # the same pointers over the same ranges
         if not attach_source_text(g2, source, spans):
             return None
         for lid, scalars in targets.items():
@@ -81,7 +82,7 @@ def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
     if not any("interchange" in d["node"].transformations for _, d in g2.nodes(data=True)
                if isinstance(d["node"], MapScope)):
         return None
-    g2.graph["restructured"] = True
+    nest(g2).restructured = True
     # The maps carry the verdicts of the expanded code; the report states the analysis of the
     # code as written.
     expanded.verdicts = region.verdicts

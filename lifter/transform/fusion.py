@@ -33,8 +33,9 @@ from lifter.analysis.budget import BudgetExceeded
 from lifter.analysis.model import Region
 from lifter.analysis.scop import NotModelable
 from lifter.analysis.verdicts import Nest, verdict
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE, build_graph
-from lifter.graph.nodes import MapScope, Memlet, Tasklet, scope_children, scope_descendants
+from lifter.graph.nodes import MapScope, Memlet, Schedule, Tasklet, scope_children, scope_descendants
 from lifter.transform.legality import legal_tree, reorder_guard
 from lifter.transform.rewrite import move_child, origins_above, refresh_map_memlets, refresh_verdicts
 from lifter.transform.loop_vars import escaping
@@ -43,14 +44,14 @@ from lifter.transform.source_text import attach_source_text
 
 def fuse_maps(g: nx.MultiDiGraph, region: Region) -> bool:
     """Fuse producer-consumer sibling maps; True if any fused."""
-    if not g.graph.get("reemittable") or escaping(g):
+    if not nest(g).reemittable or escaping(g):
         return False  # moving a loop's statements past another's would change what its variable is read as
     try:
         changed = _fuse_children(g, region, STATE)
     except isl.Error:
         return False  # raised before any fusion was committed: every attempt undoes itself first
     if changed:
-        g.graph["restructured"] = True
+        nest(g).restructured = True
         refresh_verdicts(g, region)
     return changed
 
@@ -76,7 +77,7 @@ def fuse_regions(graphs: list[nx.MultiDiGraph], source, spans) -> list[nx.MultiD
 
 
 def _roots(g) -> list:
-    region = g.graph["region"]
+    region = nest(g).scop
     return sorted((loop for loop in region.loops.values() if loop.parent is None), key=lambda loop: loop.offset)
 
 
@@ -84,15 +85,15 @@ def _neighbours(first, second, spans) -> bool:
     """`second`'s loop is the statement right after `first`'s (tokens: comments may lie between)
     in the block that holds `first`'s loops, with the same header and data in common (by name:
     the regions' container keys differ)."""
-    a, b = first.graph["region"], second.graph["region"]
-    if a.rebuild is None or a.function != b.function or not (first.graph.get("reemittable")
-                                                             and second.graph.get("reemittable")):
+    a, b = nest(first).scop, nest(second).scop
+    if a.rebuild is None or a.function != b.function or not (nest(first).reemittable
+                                                             and nest(second).reemittable):
         return False
     last, head = scope_children(first, STATE)[-1], scope_children(second, STATE)[0]
     if _normal(first.nodes[last]["node"].header) != _normal(second.nodes[head]["node"].header):
         return False
-    start, end = first.graph["span"]
-    i, j = spans.index.get(start), spans.index.get(second.graph["span"][0])
+    start, end = nest(first).text_span
+    i, j = spans.index.get(start), spans.index.get(nest(second).text_span[0])
     if i is None or j is None or i == 0 or spans.tokens[j - 1].end != end:
         return False
     before = i - 1
@@ -110,9 +111,9 @@ def _neighbours(first, second, spans) -> bool:
 def _merged(first, second, source, spans):
     """The graph of both regions' loops as one region, if two outermost loops fuse in it."""
     roots = _roots(first) + _roots(second)
-    region_id = f"{first.graph['region'].id}{second.graph['region'].id}"
+    region_id = f"{nest(first).scop.id}{nest(second).scop.id}"
     try:
-        region = first.graph["region"].rebuild(region_id, [loop.node for loop in roots])
+        region = nest(first).scop.rebuild(region_id, [loop.node for loop in roots])
     except (NotModelable, NotAffine, BudgetExceeded, isl.Error):
         return None
     g = build_graph(region, first.graph["path"])
@@ -155,7 +156,7 @@ def _fuse(g, region: Region, first: str, second: str) -> bool:
         return False
     if not _share(g, first, second):
         return False
-    was_parallel = a.schedule == "parallel" or b.schedule == "parallel"
+    was_parallel = a.schedule == Schedule.PARALLEL or b.schedule == Schedule.PARALLEL
     inside = {t for m in (first, second) for t in scope_descendants(g, m) if isinstance(g.nodes[t]["node"], Tasklet)}
     base = len(scope_children(g, first))
     moved = scope_children(g, second)

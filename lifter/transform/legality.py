@@ -19,6 +19,7 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import volatile_access
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import Scope, scope_parent
 from lifter.transform.parallelize import region_alias_check
@@ -94,10 +95,11 @@ def reorder_guard(g) -> str:
     and the nest as written otherwise; a nest that accesses a volatile object is never reordered.
     Computed once, on the graph as built.
     """
-    if "reorder_guard" not in g.graph:
-        volatile = volatile_access(g.graph["region"])
-        g.graph["reorder_guard"] = f"!{volatile}" if volatile else region_alias_check(g)
-    return g.graph["reorder_guard"]
+    attrs = nest(g)
+    if attrs.reorder_guard is None:
+        volatile = volatile_access(attrs.scop)
+        attrs.reorder_guard = f"!{volatile}" if volatile else region_alias_check(g)
+    return attrs.reorder_guard
 
 
 def _checked(g, region: Region) -> dict:
@@ -109,7 +111,7 @@ def _checked(g, region: Region) -> dict:
     nothing else (the pair, its two schedules), so it is looked up instead of asked of isl again.
     The region is kept beside its verdicts, so its id names it as long as the entry lives.
     """
-    cache = g.graph.setdefault("forward_checks", {})
+    cache = nest(g).forward_checks
     entry = cache.get(id(region))
     if entry is None or entry[0] is not region or entry[1] is not region.dependences:
         entry = cache[id(region)] = (region, region.dependences, {})

@@ -30,35 +30,22 @@ import networkx as nx
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import word_tokens
-from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, Scope, scope_children, scope_parent
+from lifter.graph.attributes import nest
+from lifter.graph.nodes import MapScope, Schedule, Scope, scope_children, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree
 from lifter.transform.loop_vars import escaping
-from lifter.transform.rewrite import (ancestors, copy_map, fresh_id, move_child, origins_above, refresh_map_memlets,
-                                      refresh_verdicts, shift_orders)
+from lifter.transform.rewrite import (ancestors, copy_map, fresh_id, move_child, origins_above, rewrite_nest,
+                                      shift_orders)
 
 MAX_BAND = 4  # 4! = 24 permutations at most
 
 
 def improve_locality(g: nx.MultiDiGraph, region: Region) -> bool:
     """Distribute and interchange where that pays and isl proves it legal; True if the tree changed."""
-    if not g.graph.get("reemittable") or escaping(g):
+    if not nest(g).reemittable or escaping(g):
         return False  # distribution or interchange would change the value a loop leaves its variable
-    saved = checkpoint(g)
-    changed = False
-    try:
-        for child in scope_children(g, STATE):
-            changed |= _optimize(g, region, child)
-    except isl.Error:
-        # isl could not decide something: keep the nest exactly as written.
-        rollback(g, saved)
-        return False
-    if changed:
-        g.graph["restructured"] = True
-        refresh_verdicts(g, region)
-        refresh_map_memlets(g, region)
-    return changed
+    return rewrite_nest(g, region, lambda child: _optimize(g, region, child))
 
 
 # -- the search ----------------------------------------------------------------------------
@@ -111,7 +98,7 @@ def _permute_best(g, region: Region, band: list[str]) -> bool:
             return False
     tasklets = scope_children(g, band[-1])
     outer = origins_above(g, band[0])
-    inside_parallel = any(g.nodes[a]["node"].schedule == "parallel" for a in ancestors(g, band[0]))
+    inside_parallel = any(g.nodes[a]["node"].schedule == Schedule.PARALLEL for a in ancestors(g, band[0]))
     best, best_score = list(range(len(band))), None
     for perm in itertools.permutations(range(len(band))):
         order = [maps[p].origin for p in perm]

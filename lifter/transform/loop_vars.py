@@ -16,6 +16,7 @@ from __future__ import annotations
 import networkx as nx
 
 from lifter.frontend.spans import word_tokens
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants
 
@@ -23,7 +24,7 @@ from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descenda
 def read_after(g: nx.MultiDiGraph, scope: str, var: str) -> bool:
     """Whether the value `var` has when the map `scope` ends may be read: after the region, or
     by code of the region outside `scope` that is not itself inside a loop over `var`."""
-    if var in g.graph["live_after"]:
+    if var in nest(g).live_after:
         return True
     skip = {scope} | set(scope_descendants(g, scope))
     todo = [(child, False) for child in scope_children(g, STATE)]

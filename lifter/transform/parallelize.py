@@ -35,8 +35,10 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.count import Poly, add_polys, constant, count_points, largest, poly_to_c, same_value
 from lifter.conditions import readable
 from lifter.frontend.spans import Spans, without_comments
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
-from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpPlan, Tasklet, scope_children, scope_descendants
+from lifter.graph.nodes import (AccessNode, MapScope, Memlet, OmpPlan, Schedule, Tasklet, scope_children,
+                                scope_descendants)
 from lifter.graph.ranges import bound_c, params_c, pw_to_c, rounded_upper_c
 from lifter.transform.loop_vars import read_after
 from lifter.transform.rewrite import ancestors
@@ -71,9 +73,9 @@ def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_gua
     the CUDA target copies each pointer to a device buffer of its own, so equal is not one array);
     `strict_aliasing` false (cc's -fno-strict-aliasing: the program may access an object through
     another type) drops the pairs only C's type rules keep apart (`Region.type_apart`)."""
-    g.graph["assume_no_alias"] = assume_no_alias
-    g.graph["strict_aliasing"] = strict_aliasing
-    g.graph["identical_pointers"] = identical_pointers
+    nest(g).assume_no_alias = assume_no_alias
+    nest(g).strict_aliasing = strict_aliasing
+    nest(g).identical_pointers = identical_pointers
     for child in scope_children(g, STATE):
         _visit(g, child, min_work, value_guards, spans)
 
@@ -82,10 +84,10 @@ def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, 
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
         return
-    if node.schedule == "parallel" or node.condition or node.shared_scratch:
+    if node.schedule == Schedule.PARALLEL or node.condition or node.shared_scratch:
         why = _plan(g, node, min_work, value_guards, spans)
         if not why:
-            node.schedule = "parallel"
+            node.schedule = Schedule.PARALLEL
             return
         node.not_parallelized, node.not_parallelized_code = why, why.code
     for child in scope_children(g, node_id):
@@ -129,7 +131,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
             # Each thread gets a private copy on its stack: keep it small. An empty section (a loop
             # with no iterations: `A[j]` for j < i at i = 0) crashes gcc 12's code at run time.
             section_limits.append(f"{length} >= 1L && {length} <= {MAX_REDUCTION_ELEMENTS}L")
-    live = g.graph["live_after"]
+    live = nest(g).live_after
     inner = [g.nodes[n]["node"] for n in scope_descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
     loop_vars = [x.var for x in [m] + inner if not x.var_declared_in_header]
     for var in loop_vars:
@@ -170,8 +172,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     # runs in parallel (the analysis's condition, tested with this one) it reads only what it wrote.
     touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch
                or t[0].name in m.shared_scratch and t[1]]
-    identical = (lambda p, q: identical_is_safe(g, m, p, q)) if g.graph.get("identical_pointers") else None
-    alias = _alias_condition(touched, identical, _apart(g, touched), g.graph["region"].from_params,
+    identical = (lambda p, q: identical_is_safe(g, m, p, q)) if nest(g).identical_pointers else None
+    alias = _alias_condition(touched, identical, _apart(g, touched), nest(g).scop.from_params,
                              _declared_inside(g, m), row_spans(g, m) if value_guards else {})
     if isinstance(alias, str) and alias.startswith("!"):
         return Refusal(alias[1:], "may-alias")
@@ -203,7 +205,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     # Inside a sequential loop, or in a function called in a loop (perhaps a parallel
     # one), the region would be entered (and the `if` clause tested) once per outer
     # iteration, costing a team set-up each time: test in C there too.
-    versioned = bool(conditions) and (must_version or m.depth >= 1 or g.graph["region"].called_in_loop) \
+    versioned = bool(conditions) and (must_version or m.depth >= 1 or nest(g).scop.called_in_loop) \
         and m.span is not None
     guard = " && ".join(c for c in conditions if c != work_condition)
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
@@ -227,7 +229,7 @@ def _clause_variables(g, m: MapScope, live) -> list[str] | str:
         return f"'{odd[0]}' is a struct member, which an OpenMP clause cannot name"
     if not members:
         return list(m.private)
-    region = g.graph["region"]
+    region = nest(g).scop
     touched = {region.containers[a.container].name for t in scope_descendants(g, m.id) if t in region.statements
                for a in region.statements[t].accesses}
     out = [name for name in m.private if name.isidentifier()]
@@ -249,7 +251,7 @@ def _touches_other_elements(g, m: MapScope, name: str) -> bool:
     section by rebasing the array's address, so any other element reached
     through the array's name inside the loop would be read from outside that copy.
     """
-    region = g.graph["region"]
+    region = nest(g).scop
     keys = {k for k, c in region.containers.items() if c.name == name}
     return any(a.container in keys and not a.reduces
                for t in scope_descendants(g, m.id) if t in region.statements
@@ -288,7 +290,7 @@ def _schedule(g, m: MapScope, inner: list[MapScope]) -> str:
     the granularity of one row. Work that only the data decides has no such fixed
     pattern: threads take chunks as they finish.
     """
-    region = g.graph["region"]
+    region = nest(g).scop
     if any(n in region.irregular and n not in region.row_ranges for n in scope_descendants(g, m.id)):
         return DYNAMIC
     for x in inner:
@@ -312,7 +314,7 @@ def _collapse(g, m: MapScope) -> int:
     if not isinstance(extent, int) or extent >= COLLAPSE_BELOW or len(kids) != 1:
         return 1
     inner = g.nodes[kids[0]]["node"]
-    if not isinstance(inner, MapScope) or inner.schedule != "parallel" or inner.private \
+    if not isinstance(inner, MapScope) or inner.schedule != Schedule.PARALLEL or inner.private \
             or not set(inner.reductions) <= set(m.reductions) or not canonical(inner.header, inner.var):
         return 1
     if m.var in names(f"{inner.begin} {inner.end}"):
@@ -440,7 +442,7 @@ def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> int | Poly 
     instances). None otherwise, or when a domain is
     not a box of affine bounds (a stride, an `if` that cuts holes). Inside loops, a count whose
     bound over their iterations is below `min_work` is that bound (a constant)."""
-    region = g.graph["region"]
+    region = nest(g).scop
     chain = [g.nodes[a]["node"] for a in ancestors(g, m.id)] + [m]
     for x in chain:
         loop = region.loops.get(x.origin)
@@ -504,7 +506,7 @@ def _estimate(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | 
 def _calls_loops(g: nx.MultiDiGraph, m: MapScope) -> bool:
     """A statement under `m` calls a function of the file that runs a loop (a row kernel): the
     statement count of `_work` would take a row's work for one statement."""
-    calls = g.graph["region"].looping_calls
+    calls = nest(g).scop.looping_calls
     return any(n in calls for n in scope_descendants(g, m.id))
 
 
@@ -533,14 +535,14 @@ def region_alias_check(g: nx.MultiDiGraph) -> str:
     """`alias_check` over everything the region's outermost maps touch."""
     touched = [t for child in scope_children(g, STATE)
                if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)]
-    inside = frozenset(k for k, c in g.graph["region"].containers.items() if c.declared_in is not None)
+    inside = frozenset(k for k, c in nest(g).scop.containers.items() if c.declared_in is not None)
     return _alias_condition(touched, apart=_apart(g, touched), inside=inside)
 
 
 def _declared_inside(g: nx.MultiDiGraph, m: MapScope) -> frozenset[str]:
     """Containers declared in `m`'s loop or in a loop inside it. A pointer among them gets its
     value only inside the loop, so no test before the loop can read where it points."""
-    region = g.graph["region"]
+    region = nest(g).scop
     lid = m.origin or m.id
     if lid not in region.loops:  # (not a loop of the region: every local is inside, conservatively)
         return frozenset(k for k, c in region.containers.items() if c.declared_in is not None)
@@ -553,11 +555,11 @@ def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
     (`Region.apart`), pointers whose element types C's aliasing rules keep apart unless the user
     turned those rules off (`Region.type_apart`), or, under `--assume-no-alias`, all pointers that
     are parameters or fields reached through them (`a->col`, `Region.from_params`)."""
-    region = g.graph["region"]
+    region = nest(g).scop
     apart = set(region.apart)
-    if g.graph.get("strict_aliasing", True):
+    if nest(g).strict_aliasing:
         apart |= region.type_apart
-    if g.graph.get("assume_no_alias"):
+    if nest(g).assume_no_alias:
         params = sorted({node.name for node, _, _ in touched if node.name in region.from_params})
         apart |= {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:]}
     return apart

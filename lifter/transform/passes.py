@@ -23,6 +23,7 @@ from lifter.transform.tiling import tile_bands
 from lifter.transform.unroll import unroll_and_jam
 from lifter.transform.vectorize import plan_simd
 from lifter.transform.wavefront import wavefront_nests
+from lifter.graph.attributes import nest
 
 
 def _reshaping(options) -> bool:
@@ -84,7 +85,7 @@ class Locality(Pass):
     def run(self, g, context) -> bool:
         expanded = expand_scalars(g, context.source, context.spans)
         if expanded is None:
-            return improve_locality(g, g.graph["region"])
+            return improve_locality(g, nest(g).scop)
         context.replace(expanded)
         return True
 
@@ -97,7 +98,7 @@ class Fuse(Pass):
         return _reshaping(options) and options.fuse
 
     def run(self, g, context) -> bool:
-        return fuse_maps(g, g.graph["region"])
+        return fuse_maps(g, nest(g).scop)
 
 
 class Tile(Pass):
@@ -108,7 +109,7 @@ class Tile(Pass):
         return _reshaping(options) and options.tile
 
     def run(self, g, context) -> bool:
-        return tile_bands(g, g.graph["region"], tuple(context.options.tile_sizes))
+        return tile_bands(g, nest(g).scop, tuple(context.options.tile_sizes))
 
 
 class Strips(Pass):
@@ -121,7 +122,7 @@ class Strips(Pass):
         return _reshaping(options) and options.tile
 
     def run(self, g, context) -> bool:
-        return hoist_strips(g, g.graph["region"], tuple(context.options.tile_sizes))
+        return hoist_strips(g, nest(g).scop, tuple(context.options.tile_sizes))
 
 
 class Contract(Pass):
@@ -179,7 +180,7 @@ class Wavefront(Pass):
 
     def run(self, g, context) -> bool:
         options = context.options
-        return wavefront_nests(g, g.graph["region"], tuple(options.tile_sizes), options.min_parallel_work)
+        return wavefront_nests(g, nest(g).scop, tuple(options.tile_sizes), options.min_parallel_work)
 
 
 class Vectorize(Pass):
@@ -203,7 +204,7 @@ class Unroll(Pass):
         return _reshaping(options) and options.unroll
 
     def run(self, g, context) -> bool:
-        return unroll_and_jam(g, g.graph["region"])
+        return unroll_and_jam(g, nest(g).scop)
 
 
 PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Fuse, Tile, Strips, Contract,

@@ -38,6 +38,7 @@ import re
 
 import networkx as nx
 
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpRegion, Tasklet, scope_children, scope_descendants
 from lifter.transform.loop_vars import read_after
@@ -64,7 +65,7 @@ def _visit(g: nx.MultiDiGraph, node_id: str) -> None:
 
 def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
     """Attach an OmpRegion to the unplanned map `s` when that is safe and useful."""
-    if s.offset is None or s.span is None or s.declares or not g.graph.get("reemittable"):
+    if s.offset is None or s.span is None or s.declares or not nest(g).reemittable:
         return False  # re-emittable: the body's items are exactly the children (no `if` around one)
     kids = [(k, g.nodes[k]["node"]) for k in scope_children(g, s.id)]
     planned = [n for _, n in kids if isinstance(n, MapScope) and n.plan is not None]

@@ -4,17 +4,24 @@ Moving a child to another parent, shifting sibling orders, copying a map under a
 chain of maps above a node; after a pass changed the tree, `refresh_verdicts` and
 `refresh_map_memlets` recompute what depends on a map's place in it (its verdict, the ranges
 its iterations touch). The passes (locality, tiling, strips, fusion, wavefront, unroll) call
-these rather than edit scope edges themselves.
+these rather than edit scope edges themselves; `rewrite_nest` is the frame the searching passes
+(locality, tiling, wavefront) share around their rewrites of the root's subtrees.
 """
 from __future__ import annotations
 
 import dataclasses
+from typing import Callable
+
+import islpy as isl
 
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE, add_map_memlets
-from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_descendants, scope_parent
+from lifter.graph.nodes import (MapScope, Memlet, Schedule, Scope, Tasklet, scope_children, scope_descendants,
+                                scope_parent)
 from lifter.graph.ranges import access_range
+from lifter.transform.checkpoint import checkpoint, rollback
 
 
 def ancestors(g, node_id: str) -> list[str]:
@@ -83,7 +90,7 @@ def refresh_verdicts(g, region: Region) -> None:
             continue
         inside = {t for t in scope_descendants(g, n) if isinstance(g.nodes[t]["node"], Tasklet)}
         v = verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after)
-        m.schedule = "parallel" if v.parallel else "sequential"
+        m.schedule = Schedule.PARALLEL if v.parallel else Schedule.SEQUENTIAL
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
             list(v.lastprivate), v.reason
         m.condition = ""  # a value condition holds only for the nest as written (verdicts.value_verdict)
@@ -119,5 +126,31 @@ def refresh_map_memlets(g, region: Region) -> None:
         add_map_memlets(g, n, ranges)
 
 
+def rewrite_nest(g, region: Region, rewrite: Callable[[str], bool], verdicts: bool = True) -> bool:
+    """Run `rewrite` on each map or tasklet at the root (it rewrites that subtree and says whether
+    it changed it); True if any changed.
+
+    isl may fail to decide a question on the way (an isl.Error): then the whole nest is rolled back
+    to what it was before, since a half-done search may have left some subtrees rewritten. After
+    a change the nest is marked restructured (backends re-emit it whole) and the map memlets are
+    recomputed; so are the verdicts, unless `verdicts` is False: the wavefront pass sets the
+    schedules of the maps it makes itself, which a verdict of the new tree would not reproduce.
+    """
+    saved = checkpoint(g)
+    changed = False
+    try:
+        for child in scope_children(g, STATE):
+            changed |= rewrite(child)
+    except isl.Error:
+        rollback(g, saved)  # isl could not decide something: keep the nest as it was
+        return False
+    if changed:
+        nest(g).restructured = True
+        if verdicts:
+            refresh_verdicts(g, region)
+        refresh_map_memlets(g, region)
+    return changed
+
+
 __all__ = ["ancestors", "copy_map", "fresh_id", "move_child", "origins_above", "refresh_map_memlets",
-           "refresh_verdicts", "shift_orders"]
+           "refresh_verdicts", "rewrite_nest", "shift_orders"]

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.nodes import Tasklet, scope_descendants
 from lifter.graph.ranges import access_range, bound_c
@@ -65,7 +66,7 @@ def row_spans(g: nx.MultiDiGraph, m) -> dict[str, tuple[str, tuple[str, str] | G
     """{container key: (the offsets' test, its range over the map `m`, the isl ranges of its
     other accesses in `m`)} for the containers one row loop directly in `m` touches; the range is
     (first byte, one past the last) in C, or a `Gathered` range."""
-    region = g.graph["region"]
+    region = nest(g).scop
     lid = m.origin or m.id
     if m.tile or m.step != 1 or lid not in region.loops or m.depth != region.loops[lid].depth:
         return {}

@@ -29,6 +29,7 @@ from __future__ import annotations
 import networkx as nx
 
 from lifter.frontend.spans import Spans, Unparsable
+from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.nodes import MapScope, ScratchBuffer
 from lifter.transform.contraction import dead_outside
@@ -36,14 +37,14 @@ from lifter.transform.contraction import dead_outside
 
 def scratch_containers(g: nx.MultiDiGraph, m: MapScope):
     """(key, container) of the region for `m`'s private names that are arrays or pointer targets."""
-    region = g.graph["region"]
+    region = nest(g).scop
     return [(key, c) for name in m.private for key, c in region.containers.items()
             if c.name == name and c.kind != "scalar"]
 
 
 def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> str:
     """'' if every scratch array of `m` may be private to each thread, else why not."""
-    region = g.graph["region"]
+    region = nest(g).scop
     for _, c in scratch_containers(g, m):
         name = c.name
         if sum(x.name == name for x in region.containers.values()) > 1:
@@ -90,31 +91,12 @@ def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds, spans: Spans | None
         if m.step != 1:
             return (f"scratch buffer '{name}' outlives the loop, and its last iteration must use it, but "
                     f"the loop steps by {m.step}")
-        if not _assignable(spans, g.graph["span"][0], name):
+        if c.declared_in is not None or c.const:
             return (f"scratch buffer '{name}' outlives the loop, and each thread must point '{name}' at its "
                     f"copy, but it is not declared as a plain pointer before the loop (`double *const` cannot change)")
         final = f"({m.var} == ({m.begin if m.decreasing else m.end}))"
         out.append(ScratchBuffer(name, f"({flat}) + 1", final, body))
     return out
-
-
-def _assignable(spans: Spans, before: int, name: str) -> bool:
-    """The nearest declarator of pointer `name` before offset `before` is `* name` with no
-    `const` between (`double *row`, `double *restrict row`): the emitted body assigns it. A
-    declarator follows a type word or a `,` and precedes `=`, `;` or `,` (`return *row;` is no
-    declarator)."""
-    toks = [t for t in spans.tokens if t.end <= before]
-    for k in range(len(toks) - 2, 1, -1):
-        if toks[k].text != name or toks[k + 1].text not in ("=", ";", ","):
-            continue
-        j, qualifiers = k - 1, set()
-        while j > 1 and toks[j].text in ("const", "restrict", "__restrict", "__restrict__", "volatile"):
-            qualifiers.add(toks[j].text)
-            j -= 1
-        if toks[j].text == "*" and (toks[j - 1].kind == "word" and toks[j - 1].text not in ("return", "sizeof")
-                                    or toks[j - 1].text == ","):
-            return "const" not in qualifiers
-    return False
 
 
 def _body_start(m: MapScope, spans: Spans | None) -> int | None:

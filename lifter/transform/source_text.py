@@ -19,10 +19,11 @@ from pycparser import c_ast
 from lifter.analysis.model import Region
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans, Unparsable
+from lifter.graph.attributes import nest
 
 
 def attach_source_text(g: nx.MultiDiGraph, source: SourceFile, spans: Spans) -> bool:
-    region: Region = g.graph["region"]
+    region: Region = nest(g).scop
     for lid, loop in region.loops.items():
         if loop.offset is not None:
             try:
@@ -31,8 +32,8 @@ def attach_source_text(g: nx.MultiDiGraph, source: SourceFile, spans: Spans) -> 
                 g.nodes[lid]["node"].header = source.text[whole.start:whole.header_end]
             except Unparsable:
                 pass
-    g.graph["reemittable"] = _attach(g, region, source, spans)
-    return g.graph["reemittable"]
+    nest(g).reemittable = _attach(g, region, source, spans)
+    return nest(g).reemittable
 
 
 def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
@@ -45,8 +46,8 @@ def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
             m = g.nodes[lid]["node"]
             m.header = source.text[span.start:span.header_end]
             if loop.parent is None:  # the nest's span covers every outermost loop of the region
-                start, end = g.graph.get("span", (span.start, span.end))
-                g.graph["span"] = (min(start, span.start), max(end, span.end))
+                start, end = nest(g).text_span or (span.start, span.end)
+                nest(g).text_span = (min(start, span.start), max(end, span.end))
             body = loop.node.stmt
             if isinstance(body, c_ast.Compound):
                 items = [n for n in body.block_items or [] if not isinstance(n, c_ast.EmptyStatement)]

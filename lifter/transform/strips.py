@@ -21,8 +21,9 @@ import networkx as nx
 
 from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.graph.nodes import MapScope, Schedule, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree, permutable
 from lifter.transform.rewrite import ancestors, move_child, origins_above, refresh_map_memlets, refresh_verdicts
@@ -31,7 +32,7 @@ from lifter.transform.tiling import canonical_header, model_sizes, tile_rewrite
 
 def hoist_strips(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:
     """Strip and hoist every parallel innermost loop that qualifies (see the module doc); True if any."""
-    if not g.graph.get("reemittable"):
+    if not nest(g).reemittable:
         return False
     changed = False
     for node_id in list(g.nodes):
@@ -39,7 +40,7 @@ def hoist_strips(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()
         if candidate is not None:
             changed |= _hoist(g, region, node_id, candidate, sizes)
     if changed:
-        g.graph["restructured"] = True
+        nest(g).restructured = True
         refresh_verdicts(g, region)
         refresh_map_memlets(g, region)
     return changed
@@ -51,18 +52,18 @@ def _candidate(g, region: Region, node_id: str) -> str | None:
     if not isinstance(seq, MapScope) or seq.tile or seq.declares or seq.declarations:
         return None
     outer = ancestors(g, node_id)
-    if len(outer) != 1 or g.nodes[outer[0]]["node"].schedule != "sequential":
+    if len(outer) != 1 or g.nodes[outer[0]]["node"].schedule != Schedule.SEQUENTIAL:
         # Outermost, the sequential loop gets one parallel region around it instead; under a
         # parallel loop the strips would not run in parallel; under two sequential loops the
         # strip loop would still be too deep for a parallel region to pay (parallelize's guard).
         return None
-    if seq.schedule != "parallel" or not seq.reductions:
+    if seq.schedule != Schedule.PARALLEL or not seq.reductions:
         return None  # only a loop that reduces into the parallel loop's elements (LU's k, trmm's k)
     kids = scope_children(g, node_id)
     if len(kids) != 1 or not isinstance(g.nodes[kids[0]]["node"], MapScope):
         return None
     par = g.nodes[kids[0]]["node"]
-    if par.schedule != "parallel" or par.tile or par.declares or par.declarations or par.reductions \
+    if par.schedule != Schedule.PARALLEL or par.tile or par.declares or par.declarations or par.reductions \
             or par.private or par.lastprivate:
         return None
     inside = scope_children(g, kids[0])
@@ -70,7 +71,7 @@ def _candidate(g, region: Region, node_id: str) -> str | None:
         return None  # innermost loops only: the strip is what the vector loop runs over
     if seq.var in word_tokens(par.header):
         return None  # a triangular parallel loop: its strips would depend on the sequential loop
-    if {seq.var, par.var} & set(g.graph["live_after"]):
+    if {seq.var, par.var} & set(nest(g).live_after):
         return None  # the loop variables would end with other values
     if any(region.statements[t].opaque_reason for t in inside):
         return None

@@ -46,12 +46,12 @@ import networkx as nx
 
 from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
-from lifter.graph.build import STATE
+from lifter.graph.attributes import nest
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree, permutable
 from lifter.transform.locality import distribute, perfect_band, stride_kind
-from lifter.transform.rewrite import move_child, origins_above, refresh_map_memlets, refresh_verdicts
+from lifter.transform.rewrite import move_child, origins_above, rewrite_nest
 from lifter.transform.loop_vars import escaping
 
 CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
@@ -74,21 +74,9 @@ _ARITHMETIC = re.compile(r"[\w\s+\-*/%()\[\].]+")
 def tile_bands(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:
     """Tile every profitable, legal band of the graph; `sizes` overrides the cache model. True if
     any band was tiled."""
-    if not g.graph.get("reemittable"):
+    if not nest(g).reemittable:
         return False
-    saved = checkpoint(g)
-    try:
-        changed = False
-        for child in scope_children(g, STATE):
-            changed |= _visit(g, region, child, sizes)
-    except isl.Error:
-        rollback(g, saved)  # isl could not decide something: keep the nest as it was
-        return False
-    if changed:
-        g.graph["restructured"] = True
-        refresh_verdicts(g, region)
-        refresh_map_memlets(g, region)
-    return changed
+    return rewrite_nest(g, region, lambda child: _visit(g, region, child, sizes))
 
 
 def _visit(g, region: Region, node_id: str, sizes) -> bool:

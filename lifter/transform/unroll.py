@@ -52,6 +52,7 @@ from pycparser import c_ast
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Region
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
@@ -73,7 +74,7 @@ _SIDE_EFFECT = re.compile(r"\w\s*\(|\+\+|--|(?<![<>=!])=(?!=)")
 
 def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> bool:
     """Unroll and jam the loops around every qualifying innermost map of the graph; True if any."""
-    if not g.graph.get("reemittable") or escaping(g):
+    if not nest(g).reemittable or escaping(g):
         return False  # a jammed copy would leave a loop variable read after its loop at another value
     innermost = [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)
                  and not any(isinstance(g.nodes[k]["node"], MapScope) for k in scope_children(g, n))]
@@ -92,7 +93,7 @@ def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> bool:
             for loop, factor in reversed(plan):  # innermost first: its copies are jammed in turn
                 _rewrite(g, region, loop, factor, shifts)
             _hoist_invariants(g, region, j, shifts, taken)
-            g.graph["restructured"] = True
+            nest(g).restructured = True
             changed = True
     return changed
 

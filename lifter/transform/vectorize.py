@@ -16,8 +16,9 @@ from __future__ import annotations
 import networkx as nx
 
 from lifter.analysis.model import Region
+from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.graph.nodes import MapScope, Schedule, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.locality import stride_kind
 from lifter.transform.loop_vars import read_after
 from lifter.transform.parallelize import alias_check, canonical
@@ -25,7 +26,7 @@ from lifter.transform.parallelize import alias_check, canonical
 
 def plan_simd(g: nx.MultiDiGraph) -> bool:
     """Mark every map that qualifies for `omp simd`; True if any."""
-    region: Region = g.graph["region"]
+    region: Region = nest(g).scop
     changed = False
     for n, d in g.nodes(data=True):
         m = d["node"]
@@ -47,7 +48,7 @@ def qualifies(g, region: Region, m: MapScope, restructured: bool = False) -> boo
     where its reorder guard holds (unroll-and-jam asks so): that test of the whole nest's
     pointers covers the loop's, and a versioned loop's sequential copy is then re-emitted too,
     without directives."""
-    if m.schedule != "parallel" or m.offset is None or m.private or m.lastprivate or not canonical(m.header, m.var):
+    if m.schedule != Schedule.PARALLEL or m.offset is None or m.private or m.lastprivate or not canonical(m.header, m.var):
         return False
     kids = scope_children(g, m.id)
     if any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):

@@ -75,12 +75,11 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
-from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Scope, scope_children, scope_parent
-from lifter.transform.checkpoint import checkpoint, rollback
+from lifter.graph.attributes import nest
+from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Schedule, Scope, scope_children, scope_parent
 from lifter.transform.legality import lower_in_dims, reorder_guard
 from lifter.transform.locality import perfect_band
-from lifter.transform.rewrite import ancestors, move_child, origins_above, refresh_map_memlets
+from lifter.transform.rewrite import ancestors, move_child, origins_above, rewrite_nest
 from lifter.transform.loop_vars import escaping
 from lifter.transform.tiling import canonical_header, fresh_name, nest_names
 
@@ -93,20 +92,9 @@ SIGNED_TYPES = ("int", "long", "long int", "long long", "long long int")
 
 def wavefront_nests(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = (), min_work: int = 0) -> bool:
     """Skew, tile and run as wavefronts every qualifying band of the graph (see module doc); True if any."""
-    if not g.graph.get("reemittable") or reorder_guard(g).startswith("!"):
+    if not nest(g).reemittable or reorder_guard(g).startswith("!"):
         return False
-    saved = checkpoint(g)
-    changed = False
-    try:
-        for child in scope_children(g, STATE):
-            changed |= _visit(g, region, child, sizes, min_work)
-    except isl.Error:
-        rollback(g, saved)  # isl could not decide something: keep the nest as it was
-        return False
-    if changed:
-        g.graph["restructured"] = True
-        refresh_map_memlets(g, region)
-    return changed
+    return rewrite_nest(g, region, lambda child: _visit(g, region, child, sizes, min_work), verdicts=False)
 
 
 def _visit(g, region: Region, node_id: str, sizes, min_work: int) -> bool:
@@ -171,7 +159,7 @@ def _wavefront(g, region: Region, band: Band, sizes, min_work: int) -> bool:
     fused = band.nests != [[]]
     every = band.shared + [m for nest in band.nests for m in nest]
     maps = {b: g.nodes[b]["node"] for b in every}
-    if any(m.declares for m in maps.values()) or any(maps[b].schedule == "parallel" for b in band.shared):
+    if any(m.declares for m in maps.values()) or any(maps[b].schedule == Schedule.PARALLEL for b in band.shared):
         return False  # a loop of the band is parallel already (nested sweeps may be: they are fused)
     if not fused and any(m.plan is not None for m in maps.values()):
         return False
@@ -447,7 +435,7 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
     k1 = 1 + a_q
     w_first, w_last = _plus([_times(k1, p_lo), c0]), _plus([_times(k1, p_hi), d0])
     at = first_dims[p]
-    wave_map = MapScope(f"{band.dims(0)[p]}.wave", wave, w_first, w_last, 1, False, "sequential", at.line,
+    wave_map = MapScope(f"{band.dims(0)[p]}.wave", wave, w_first, w_last, 1, False, Schedule.SEQUENTIAL, at.line,
                         at.column, at.depth, at.function, at.offset, True, None, None, origin=at.origin, span=at.span,
                         header=f"for (long {wave} = {w_first}; {wave} <= {w_last}; {wave}++)",
                         reason="each wavefront of tiles reads what the ones before wrote")
@@ -458,7 +446,7 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
     floor = f"({_minus(wave, c0)}) / {k1}" if a_q else _minus(wave, c0)
     par = _tile_map(at, f"{band.dims(0)[p]}.tile", start[p], size, f"{size} * {_max(p_lo, ceil)}",
                     f"{size} * {_min(p_hi, floor)}")
-    par.schedule, par.reason, par.plan = "parallel", "", OmpPlan(worksharing=True)
+    par.schedule, par.reason, par.plan = Schedule.PARALLEL, "", OmpPlan(worksharing=True)
     chain += [wave_map, par]
     parent = above = scope_parent(g, band.shared[0])
     order = next(d["edge"].order for d in g.get_edge_data(parent, band.shared[0]).values()
@@ -491,7 +479,7 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
             top = _plus([_long(_upper(headers[band.dims(0)[k]])), str(widest[k])])
             first, last = _max(_paren(lower[k]), _paren(lo)), _min(_paren(top), _paren(hi))
             x = first_dims[k]
-            fused = MapScope(f"{band.dims(0)[k]}.fused", var, first, last, 1, False, "sequential", x.line,
+            fused = MapScope(f"{band.dims(0)[k]}.fused", var, first, last, 1, False, Schedule.SEQUENTIAL, x.line,
                              x.column, x.depth, x.function, x.offset, True, None, None, origin=x.origin,
                              span=x.span, header=f"for (long {var} = {first}; {var} <= {last}; {var}++)",
                              transformations=list(done), reason="the fused loops of the nests")
@@ -523,7 +511,7 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
         x = g.nodes[b]["node"]
         x.transformations += done
         x.plan, x.parallel_region, x.simd = None, None, False
-        x.schedule, x.reason = "sequential", x.reason or "runs inside one tile of a wavefront, in the original order"
+        x.schedule, x.reason = Schedule.SEQUENTIAL, x.reason or "runs inside one tile of a wavefront, in the original order"
     for x in chain + fused_vars + [g.nodes[b]["node"] for b in every]:
         x.depth = len(ancestors(g, x.id))
 
@@ -552,7 +540,7 @@ def _div(x: str, size: int) -> str:
 
 def _tile_map(m: MapScope, node_id: str, var: str, size: int, first: str, last: str) -> MapScope:
     """A map over the starts of tiles along one skewed dimension (`tile` = its size)."""
-    return MapScope(node_id, var, first, last, size, False, "sequential", m.line, m.column, m.depth, m.function,
+    return MapScope(node_id, var, first, last, size, False, Schedule.SEQUENTIAL, m.line, m.column, m.depth, m.function,
                     m.offset, True, None, None, origin=m.origin, tile=size, span=m.span,
                     header=f"for (long {var} = {first}; {var} <= {last}; {var} += {size})",
                     reason="its tiles need what earlier tiles wrote")

@@ -513,8 +513,8 @@ def test_a_nest_that_cannot_be_offloaded_stays_as_written_with_the_reason(tmp_pa
     assert "LIFT_LAUNCH" not in body
     assert "/* lift: loop nest not offloaded to the GPU: 'tmp' is a variable-length array" in body
     assert "double tmp[n][2];" in body
-    verdicts = [g.graph["cuda"] for g in result.graphs if g.graph["function"] == "kernel_rows"]
-    assert verdicts and not verdicts[0]["offloaded"] and "variable-length" in verdicts[0]["reason"]
+    verdicts = [o.offload for g, o in zip(result.graphs, result.outcomes) if g.graph["function"] == "kernel_rows"]
+    assert verdicts and not verdicts[0].offloaded and "variable-length" in verdicts[0].reason
     same_results(src, tmp_path, rtol=1e-9)
 
 

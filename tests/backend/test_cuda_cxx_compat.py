@@ -171,11 +171,11 @@ def test_what_each_case_became():
     assert "typedef enum { lift_cxx_false, lift_cxx_true } logical;" in enum
     assert "return (logical)(x > 0);" in enum and "logical big = (logical)(a[N - 1] > 100);" in enum
     words = lift_cuda(KEYWORD_NAMES)
-    assert "kernel_f_i_L6" in words.graphs[0].graph["cuda"]["kernels"]
+    assert "kernel_f_i_L6" in words.outcomes[0].offload.kernels
     assert "lift_cxx_template" in words.output and "lift_cxx_or" in words.output
     assert "template <typename LIFT_T0" in words.output, "lift's own template line is kept"
     externc = lift_cuda(EXTERN_C)
-    assert externc.graphs[0].graph["cuda"]["offloaded"], "the function inside extern \"C\" is found"
+    assert externc.outcomes[0].offload.offloaded, "the function inside extern \"C\" is found"
     assert '} /* extern "C" */\n/* lift: loop over \'i\'' in externc.output
     proto = host_part(lift_cuda(NO_PROTOTYPE).output)
     assert "int twice(int k);" in proto and "\nint thrice(int k); " in proto

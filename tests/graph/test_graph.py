@@ -7,10 +7,11 @@ import sys
 import pytest
 
 from lifter import LiftOptions, lift_file, lift_source
+from lifter.graph.attributes import nest
 from lifter.graph.control import contained, transitions
 from lifter.graph.export import to_dot, to_json
-from lifter.graph.nodes import (STATE, Branch, ConditionalRegion, Contains, LoopRegion, MapScope, Memlet, State,
-                                Tasklet, Transition, scope_children)
+from lifter.graph.nodes import (STATE, Branch, ConditionalRegion, Contains, LoopRegion, MapScope, Memlet, Schedule,
+                                State, Tasklet, Transition, scope_children)
 from lifter.graph.validate import InvalidGraph, validate
 from tests.harness import CORPUS, corpus_programs
 
@@ -150,7 +151,7 @@ def test_validator_rejects_a_broken_control_layer():
     broken.add_edge(first, contained(g, second)[0], edge=Contains(1))  # one state runs both sweeps
     with pytest.raises(InvalidGraph, match="runs"):
         validate(broken)
-    g.nodes[g.nodes[loop]["node"].map]["node"].schedule = "parallel"  # no longer a loop over states
+    g.nodes[g.nodes[loop]["node"].map]["node"].schedule = Schedule.PARALLEL  # no longer a loop over states
     with pytest.raises(InvalidGraph, match="stands for"):
         validate(g)
 
@@ -272,7 +273,7 @@ def _branches(g, block):
 def test_alternating_time_loop_is_a_loop_region_around_one_conditional_region():
     (g,) = lift_source(ALTERNATING, "alternate.c").graphs
     validate(g)
-    region = g.graph["region"]
+    region = nest(g).scop
     inner = sorted((l for l in region.loops.values() if l.depth == 1), key=lambda l: l.line)
     assert [[c.text for c in l.conditions] for l in inner] == [["(t % 2) == 0"], ["!((t % 2) == 0)"]]
     assert inner[0].conditions[0].if_id == inner[1].conditions[0].if_id

@@ -2,6 +2,7 @@
 from pathlib import Path
 
 from lifter import LiftOptions, lift_source
+from lifter.graph.attributes import nest
 from tests.harness import prepare
 
 GEMM = """#include <stdio.h>
@@ -124,10 +125,10 @@ def test_remembered_verdicts_follow_the_tree():
     from lifter.transform.locality import _apply_order
 
     g = lift_source(SKEWED, "k.c").graphs[-1]
-    region = g.graph["region"]
+    region = nest(g).scop
     band = [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)]
     assert len(band) == 2 and legal_tree(g, region)
-    assert g.graph["forward_checks"], "the verdicts are remembered on the graph"
+    assert nest(g).forward_checks, "the verdicts are remembered on the graph"
     saved = checkpoint(g)
     maps = [g.nodes[n]["node"] for n in band]
     outer_first = sorted(band, key=lambda n: region.loops[g.nodes[n]["node"].origin].depth)

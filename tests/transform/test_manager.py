@@ -4,6 +4,7 @@ import pytest
 
 from lifter import LiftOptions, lift_file, lift_source
 from lifter.frontend.source import SourceFile
+from lifter.graph.attributes import nest
 from lifter.graph.control import CONTROL
 from lifter.graph.nodes import LoopRegion, MapScope, Memlet
 from lifter.graph.validate import validate
@@ -34,13 +35,15 @@ def _graph():
 
 
 def _state(g):
-    """Everything a pass can change, in iteration order: adjacency both ways, and every object's fields."""
+    """Everything a pass can change, in iteration order: adjacency both ways, every object's fields,
+    and the graph's attributes with its nest record's fields (the polyhedral model by identity)."""
     def fields(obj):
         return repr(sorted(vars(obj).items())) if hasattr(obj, "__dict__") else repr(obj)
 
+    record = {k: id(v) if k == "scop" else repr(v) for k, v in vars(nest(g)).items()}
     return ([(n, fields(d["node"])) for n, d in g.nodes(data=True)],
             [(u, v, k, fields(d["edge"])) for u, v, k, d in g.edges(keys=True, data=True)],
-            [(v, list(g.pred[v])) for v in g], sorted(g.graph))
+            [(v, list(g.pred[v])) for v in g], sorted(g.graph), sorted(record.items()))
 
 
 def _maps(g):
@@ -63,7 +66,7 @@ class Breaks(Pass):
         u, v, k = next((u, v, k) for u, v, k, d in g.edges(keys=True, data=True) if isinstance(d["edge"], Memlet))
         g.remove_edge(u, v, k)
         g.add_node("extra", node=m)
-        g.graph["restructured"] = True
+        nest(g).restructured = True
         if self.raises:
             raise RuntimeError("a bug in the pass")
         return True
@@ -176,7 +179,7 @@ def test_a_failing_pass_costs_only_its_own_rewrite(monkeypatch):
 
     def fails(self, g, context):
         from lifter.transform.tiling import tile_bands
-        tile_bands(g, g.graph["region"], ())  # the whole rewrite done, then a failure
+        tile_bands(g, nest(g).scop, ())  # the whole rewrite done, then a failure
         raise RuntimeError("a bug after the rewrite")
 
     monkeypatch.setattr(Tile, "run", fails)

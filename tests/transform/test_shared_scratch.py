@@ -315,6 +315,29 @@ def test_a_const_pointer_stays_sequential():
     assert "lift_own_row" not in out[out.index("void fixed_pointer"):out.index("void below_zero")]
 
 
+def test_a_const_pointer_behind_a_typedef_stays_sequential():
+    """The pointer's own `const` comes from its declaration in the AST, typedefs followed: the
+    emitted body must not assign it (an earlier function's `double *row` is another variable)."""
+    text = UNSAFE + """
+typedef double *const fixed_row;
+void fixed_typedef(Work *w, const double *a, double *b)
+{
+    int n = w->n;
+    fixed_row row = scratch_row(w);
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++)
+            row[j] = a[i * n + j];
+        for (int j = 1; j < n; j++)
+            b[i * n + j] = row[j - 1] * row[j];
+    }
+}
+"""
+    entry = _outer(loops_by_function(text), "fixed_typedef")
+    assert entry["parallel"] and not entry["parallelized"], entry
+    out = lift_source(text, "u.c", LiftOptions(min_parallel_work=0)).output
+    assert "lift_own_row" not in out[out.index("void fixed_typedef"):]
+
+
 def test_targets_without_the_copies_keep_the_loop_sequential():
     entry = _outer(loops_by_function(PROGRAM, target="cuda"), "restrict_rows")
     assert not entry["parallelized"] and entry["reason_code"] == "scratch-array"

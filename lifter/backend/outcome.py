@@ -1,0 +1,36 @@
+"""What a backend returns besides the text: per lifted region, what became of it, for the report.
+
+The backends decide things the report must say (whether a nest went to the GPU, how a loop runs
+over the MPI ranks) only while emitting. They hand those verdicts back in these records, one per
+graph in the order given, and the driver passes them to `report.loop_entries`; the graphs stay the
+transformations' output and nothing depends on the backend running before the report reads them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Offload:
+    """The CUDA backend's verdict on one region: offloaded as `kernels`, or kept on the host for `reason`."""
+
+    offloaded: bool
+    reason: str = ""
+    kernels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RegionOutcome:
+    """What the backend made of one region: `offload` from the CUDA backend (None for the others);
+    `ranks`, from the MPI backend, how each top-level map (by node id) runs over the ranks."""
+
+    offload: Offload | None = None
+    ranks: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Emitted:
+    """The output text and one `RegionOutcome` per graph, in the graphs' order."""
+
+    text: str
+    regions: list[RegionOutcome]
