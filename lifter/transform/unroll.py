@@ -82,7 +82,7 @@ def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> bool:
     for j in innermost:
         plan = _candidates(g, region, j)
         try:
-            while plan and not _legal(g, region, j, plan):
+            while plan and not (strip_legal(g, region, j, plan) and _lanes_independent(g, region, j, plan)):
                 plan = plan[1:]
         except isl.Error:
             continue
@@ -90,7 +90,7 @@ def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> bool:
             g.nodes[j]["node"].simd = True
             shifts = {t: (t, {}) for t in scope_children(g, j)}
             for loop, factor in reversed(plan):  # innermost first: its copies are jammed in turn
-                _rewrite(g, region, loop, factor, shifts)
+                jam_rewrite(g, region, loop, factor, shifts)
             _hoist_invariants(g, region, j, shifts, taken)
             g.graph["restructured"] = True
             changed = True
@@ -113,16 +113,16 @@ def _candidates(g, region: Region, j: str) -> list[tuple[str, int]]:
     plan, child = [], j
     for factor in FACTORS:
         loop = scope_parent(g, child)
-        if loop == STATE or scope_children(g, loop) != [child] or not _unrollable(g, region, loop, stmts):
+        if loop == STATE or scope_children(g, loop) != [child] or not unrollable(g, region, loop, stmts):
             break
-        factor = _fitting(g, loop, factor)
+        factor = fitting(g, loop, factor)
         if factor and _reused(region, g.nodes[loop]["node"], stmts):
             plan.insert(0, (loop, factor))
         child = loop
     return plan
 
 
-def _unrollable(g, region: Region, loop: str, stmts) -> bool:
+def unrollable(g, region: Region, loop: str, stmts) -> bool:
     m = g.nodes[loop]["node"]
     if m.tile or m.declares or m.declarations or m.plan is not None or m.parallel_region is not None:
         return False
@@ -131,7 +131,7 @@ def _unrollable(g, region: Region, loop: str, stmts) -> bool:
         return False  # the region's `omp single` runs name its children: no new sibling there
     if any(g.nodes[a]["node"].plan is not None and g.nodes[a]["node"].plan.collapse > 1 for a in _above(g, loop)):
         return False  # collapsed loops must stay perfectly nested
-    if _parts(m) is None:
+    if header_parts(m) is None:
         return False
     below = [g.nodes[d]["node"] for d in scope_descendants(g, loop) if isinstance(g.nodes[d]["node"], MapScope)]
     if any(b.plan is not None for b in below):
@@ -144,7 +144,7 @@ def _unrollable(g, region: Region, loop: str, stmts) -> bool:
     return all(_uses(s.node, m.var) == identifier_count(g.nodes[s.id]["node"].text, m.var) for s in stmts)
 
 
-def _parts(m: MapScope) -> dict | None:
+def header_parts(m: MapScope) -> dict | None:
     """The header's type, variable, bounds and test, if the rewrite can repeat them exactly."""
     if m.step != 1 or m.decreasing:
         return None
@@ -158,7 +158,7 @@ def _parts(m: MapScope) -> dict | None:
     return {"type": match["type"].strip(), "var": m.var, "lb": lb, "op": match["op"], "ub": ub}
 
 
-def _fitting(g, loop: str, factor: int) -> int:
+def fitting(g, loop: str, factor: int) -> int:
     """The factor, halved until it divides the size of the tile whose point loop this is (0: none)."""
     m = g.nodes[loop]["node"]
     tile = next((g.nodes[a]["node"].tile for a in _above(g, loop)
@@ -198,8 +198,9 @@ def _above(g, node_id: str) -> list[str]:
 
 
 # -- legality ---------------------------------------------------------------------------------
-def _legal(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
-    """The strip-mined tree with the plan's point loops directly above the statements is legal."""
+def strip_legal(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
+    """The strip-mined tree with the plan's point loops directly above the statements (the
+    children of innermost map `j`) is legal: unroll-and-jam by the plan's factors is."""
     saved = checkpoint(g)
     try:
         tasklets = scope_children(g, j)
@@ -219,11 +220,9 @@ def _legal(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
             above = loop
         for position, t in enumerate(tasklets):
             move_child(g, t, above, position)
-        if not legal_tree(g, region):
-            return False
+        return legal_tree(g, region)
     finally:
         rollback(g, saved)
-    return _lanes_independent(g, region, j, plan)
 
 
 def _lanes_independent(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
@@ -255,12 +254,12 @@ def _order(g, parent: str, child: str) -> int:
 
 
 # -- the rewrite ------------------------------------------------------------------------------
-def _rewrite(g, region: Region, loop: str, factor: int, shifts: dict) -> None:
+def jam_rewrite(g, region: Region, loop: str, factor: int, shifts: dict) -> None:
     """Make `loop` step by `factor` over whole strips, jam the copies, add the remainder loop.
 
     `shifts`: tasklet -> (the statement it copies, {loop variable: offset}), kept up to date."""
     m = g.nodes[loop]["node"]
-    h = _parts(m)
+    h = header_parts(m)
     parent = scope_parent(g, loop)
     order = _order(g, parent, loop)
     shift_orders(g, parent, [s for s in scope_children(g, parent) if s != loop], order, 1)
@@ -322,7 +321,7 @@ def _copy_tasklet(g, node_id: str, new_id: str, names: dict[str, str]) -> str:
 
 
 # -- scalar replacement -----------------------------------------------------------------------
-_SCALAR_WORDS = {"double", "float", "int", "long", "short", "char", "unsigned", "signed"}
+SCALAR_WORDS = {"double", "float", "int", "long", "short", "char", "unsigned", "signed"}
 
 
 def _hoist_invariants(g, region: Region, j: str, shifts: dict, taken: set[str]) -> None:
@@ -340,7 +339,7 @@ def _hoist_invariants(g, region: Region, j: str, shifts: dict, taken: set[str]) 
     invariant = {s: [a for a in region.statements[s].accesses if _hoistable(region, a, written, depth, len(
         region.statements[s].loops))] for s in stmts}
     for body in {scope_parent(g, t) for t in shifts}:
-        parts, around = _parts(g.nodes[body]["node"]), scope_parent(g, body)
+        parts, around = header_parts(g.nodes[body]["node"]), scope_parent(g, body)
         if parts is None or around == STATE:
             continue
         names: dict[str, str] = {}
@@ -350,7 +349,7 @@ def _hoist_invariants(g, region: Region, j: str, shifts: dict, taken: set[str]) 
             node = g.nodes[t]["node"]
             for a in invariant[stmt]:
                 key = rename_identifiers(a.text, {v: f"({v} + {d})" for v, d in offsets.items()})
-                pattern = re.compile(rf"(?<![\w.])(?<!->){re.escape(key)}(?!\s*\[)")
+                pattern = element_pattern(key)
                 if not pattern.search(node.text):
                     continue
                 if key not in names:
@@ -364,10 +363,16 @@ def _hoist_invariants(g, region: Region, j: str, shifts: dict, taken: set[str]) 
             g.nodes[around]["node"].declares = True
 
 
+def element_pattern(key: str) -> re.Pattern:
+    """Where the text of element access `key` (`A[i][(k + 1)]`) stands whole in a statement: not
+    a suffix of a longer name or member access, not the row of a deeper subscript."""
+    return re.compile(rf"(?<![\w.])(?<!->){re.escape(key)}(?!\s*\[)")
+
+
 def _hoistable(region: Region, a, written: set[str], depth: int, ndims: int) -> bool:
     c = region.containers[a.container]
     return (not a.is_write and a.container not in written and bool(a.text) and not c.indirect
-            and c.kind in ("array", "pointer") and set(c.element.split()) - {"const"} <= _SCALAR_WORDS
+            and c.kind in ("array", "pointer") and set(c.element.split()) - {"const"} <= SCALAR_WORDS
             and a.relation.range().dim(isl.dim_type.set) > 0 and stride_kind(a.relation, depth, ndims) == 1)
 
 
@@ -384,4 +389,4 @@ def _copy_memlets(g, old: str, new: str, names: dict[str, str]) -> None:
             g.add_edge(new, v, edge=moved(d["edge"]))
 
 
-__all__ = ["unroll_and_jam"]
+__all__ = ["SCALAR_WORDS", "element_pattern", "fitting", "header_parts", "jam_rewrite", "strip_legal", "unroll_and_jam", "unrollable"]
