@@ -112,9 +112,11 @@ def _candidate(g, region: Region, k: str) -> tuple[str, int, dict[str, str]] | N
             keys[a.text] = a.container
     if not keys:
         return None
-    for s in stmts:  # a written container is named only through its written elements
+    for s, t in zip(stmts, tasklets):  # a written container is named only through its written elements
         if any(a.container in keys.values() and a.text not in keys for a in s.accesses):
             return None
+        if any(a.is_write and not element_pattern(a.text).search(g.nodes[t]["node"].text) for a in s.accesses):
+            return None  # the statement spells the element otherwise (a rewritten buffer)
     return loop, factor, keys
 
 
