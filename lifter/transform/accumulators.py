@@ -42,7 +42,7 @@ import networkx as nx
 
 from lifter.analysis.model import Region
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_parent
+from lifter.graph.nodes import MapScope, scope_children, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.locality import stride_kind
 from lifter.transform.loop_vars import escaping
@@ -147,8 +147,6 @@ def _rewrite(g, region: Region, k: str, loop: str, factor: int, keys: dict[str, 
     m.declarations += [f"{element} {name} = {runs} ? {key} : 0;" for key, (name, element) in locals_.items()]
     m.declares = True
     stores = " ".join(f"{key} = {name};" for key, (name, _) in locals_.items())
-    store = Tasklet(f"{k}.store", stores, inner.line, text=f"if ({runs}) {{ {stores} }}")
-    g.add_node(store.id, node=store)
-    g.add_edge(loop, store.id, edge=Scope(len(scope_children(g, loop))))
+    m.closing.append(f"if ({runs}) {{ {stores} }}")
     inner.transformations.append("register accumulators")
     return True

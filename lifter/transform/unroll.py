@@ -404,10 +404,7 @@ def _registers_for_writes(g, region: Region, plan: list[tuple[str, int]], shifts
             element = " ".join(w for w in region.containers[keys[key]].element.split() if w != "const")
             m.declarations.append(f"{element} {name} = {key};")
         m.declares = True
-        stores = " ".join(f"{key} = {name};" for key, name in names.items())
-        store = Tasklet(f"{body}.stores", stores, m.line, text=stores)
-        g.add_node(store.id, node=store)
-        g.add_edge(body, store.id, edge=Scope(len(tasklets)))
+        m.closing.append(" ".join(f"{key} = {name};" for key, name in names.items()))
 
 
 def _written_elements(g, region: Region, tasklets: list[str], shifts: dict, near, outer) -> dict[str, str]:
