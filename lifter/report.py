@@ -26,7 +26,8 @@ REPORT_VERSION = 1
 # The transformations' names in the graph, as pass names (what -Rpass=REGEX matches).
 PASS_OF = {"distribution": "distribute", "interchange": "interchange", "fusion": "fuse", "tiling": "tile",
            "wavefront": "wavefront", "shift": "wavefront", "skew": "wavefront", "unroll-and-jam": "unroll",
-           "simd": "vectorize", "contraction": "contract", "scalar expansion": "privatize"}
+           "simd": "vectorize", "contraction": "contract", "scalar expansion": "privatize",
+           "register accumulators": "unroll"}
 
 
 def report_document(loops: list[dict], **extra) -> dict:

@@ -269,5 +269,6 @@ def _map_lines(g: nx.MultiDiGraph, map_id: str, node: MapScope, indent: str, pla
     lines = [f"{indent}{node.header} {{"]
     lines += [indent + "    " + d for d in node.declarations]
     lines += _nest_lines(g, map_id, indent + "    ", plain, region)
+    lines += [indent + "    " + c for c in node.closing]
     lines.append(f"{indent}}}")
     return lines

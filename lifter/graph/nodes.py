@@ -179,6 +179,7 @@ class MapScope:
     header: str = ""  # the loop's `for (...)` text as written, when a nest is re-emitted
     transformations: list[str] = field(default_factory=list)  # e.g. 'distribution', 'interchange'
     declarations: list[str] = field(default_factory=list)  # plain declarations at the top of the body
+    closing: list[str] = field(default_factory=list)  # plain statements at its end (register locals written back)
     declares: bool = False  # its body declares variables, so it must stay where it is
     span: tuple[int, int] | None = None  # (start, end) of the loop statement in the user's file
     simd: bool = False  # vectorize with `omp simd` (set by transform/vectorize.py)

@@ -79,8 +79,15 @@ def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
         improve_locality(g2, expanded)
     except isl.Error:
         return None
-    if not any("interchange" in d["node"].transformations for _, d in g2.nodes(data=True)
-               if isinstance(d["node"], MapScope)):
+    interchanged = {d["node"].origin for _, d in g2.nodes(data=True)
+                    if isinstance(d["node"], MapScope) and "interchange" in d["node"].transformations}
+    if not interchanged:
+        return None
+    if any(region.containers[key].declared_in is None and lid not in interchanged
+           for lid, scalars in targets.items() for key in scalars):
+        # An assigned scalar (`_assigned_first`) pays only where its own loop then moves inward
+        # (symm's j); gramschmidt's k, which carries the nest's dependences, never does: a
+        # buffer there only froze the nest under a strip loop (its inner loops lost their threads).
         return None
     nest(g2).restructured = True
     # The maps carry the verdicts of the expanded code; the report states the analysis of the
@@ -93,7 +100,7 @@ def _expandable(g, region: Region, lid: str) -> dict[str, str]:
     """{container: declaration statement id} for a frozen map whose every declaration can expand."""
     m = g.nodes[lid]["node"]
     kids = scope_children(g, lid)
-    if not m.declares or m.declarations or not any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
+    if m.declarations or not any(isinstance(g.nodes[k]["node"], MapScope) for k in kids):
         return {}
     if all(unrolled_whole(g.nodes[d]["node"]) for d in scope_descendants(g, lid) if isinstance(g.nodes[d]["node"], MapScope)):
         return {}  # a fully unrolled window: the scalar is a register already (module doc)
@@ -103,6 +110,8 @@ def _expandable(g, region: Region, lid: str) -> dict[str, str]:
     if any(q in g.nodes[t]["node"].text for t in scope_descendants(g, lid) for q in "\"'"
            if isinstance(g.nodes[t]["node"], Tasklet)):
         return {}  # renaming works on identifiers; keep clear of string and character literals
+    if not m.declares:
+        return _assigned_first(g, region, lid, kids)
     declared = {key for key, c in region.containers.items() if c.declared_in == lid}
     out = {}
     for key in declared:
@@ -119,6 +128,29 @@ def _expandable(g, region: Region, lid: str) -> dict[str, str]:
     if len(decls) != len(out):
         return {}
     return out
+
+
+def _assigned_first(g, region: Region, lid: str, kids: list[str]) -> dict[str, str]:
+    """{container: assignment statement id} for the scalar that the map's first statement assigns
+    (`acc = 0.0;`, unconditionally), where that scalar is a local of the function used only inside
+    the map and not read after the region: then every iteration starts it afresh, as if the body
+    declared it (symm's `acc`, declared at the top of the function)."""
+    first = region.statements.get(kids[0])
+    node = first.node if first is not None else None
+    if not isinstance(node, c_ast.Assignment) or node.op != "=" or not isinstance(node.lvalue, c_ast.ID) \
+            or first.conditions or first.opaque_reason:
+        return {}
+    key = next((a.container for a in first.accesses if a.is_write), None)
+    c = region.containers.get(key)
+    if c is None or c.name != node.lvalue.name or c.kind != "scalar" or c.ndim != 0 or c.declared_in is not None \
+            or c.storage != "local" or c.element not in _ARITHMETIC_TYPES or c.qualifiers \
+            or {key, c.name} & set(region.live_after):
+        return {}
+    if any(a.container == key for a in first.accesses if not a.is_write):
+        return {}  # `acc = acc * 2;` carries the value from the iteration before
+    if any(a.container == key and lid not in stmt.loops for stmt in region.statements.values() for a in stmt.accesses):
+        return {}
+    return {key: kids[0]}
 
 
 def _expanded_region(region: Region, targets: dict[str, dict[str, str]], fresh: dict[str, str]) -> Region:
@@ -176,13 +208,17 @@ def _strip_and_rename(g, region: Region, lid: str, scalars: dict[str, tuple[str,
     strip = g.nodes[f"{lid}.tile"]["node"]
     strip.transformations = ["scalar expansion"]
     m.transformations = [t for t in m.transformations if t != "tiling"] + ["scalar expansion"]
-    names = {}
+    names, uses = {}, []
     for old, (buffer, decl) in scalars.items():
         names[old] = f"{buffer}[{m.var} - {strip.var}]"
         strip.declarations.append(f"{region.containers[buffer].element} {buffer}[{STRIP}];")
         t = g.nodes[decl]["node"]
         parts = _INIT_DECL.fullmatch(t.text.strip())
-        t.text = f"{old} = {parts['init'].strip()};"
+        if parts is not None:  # a declaration; an assignment (`_assigned_first`) stays as it is
+            t.text = f"{old} = {parts['init'].strip()};"
+        else:  # its declaration outside the nest stays: still used, not read (no -Wunused-variable)
+            uses.append(f"(void)&{old};")
+    strip.declarations += uses  # statements after every declaration (C90)
     strip.declares = True
     for n, d in g.nodes(data=True):
         t = d["node"]

@@ -9,6 +9,7 @@ change the graph.
 """
 from __future__ import annotations
 
+from lifter.transform.accumulators import accumulate_reductions
 from lifter.transform.contraction import contract_temporaries
 from lifter.transform.expansion import expand_scalars
 from lifter.transform.fusion import fuse_maps, fuse_regions
@@ -207,8 +208,22 @@ class Unroll(Pass):
         return unroll_and_jam(g, nest(g).scop)
 
 
+class Accumulate(Pass):
+    """Unroll and jam around a reduction loop, its sums in locals (`accumulators.py`); after
+    `Unroll`, whose copies it leaves alone, for the same reason it runs last."""
+
+    name = "accumulate"
+    reshapes = True
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options) and options.unroll
+
+    def run(self, g, context) -> bool:
+        return accumulate_reductions(g, g.graph["region"])
+
+
 PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Fuse, Tile, Strips, Contract,
-                                    Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll)
+                                    Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll, Accumulate)
 
 
 def passes_for(options) -> list[Pass]:

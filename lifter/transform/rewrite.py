@@ -49,7 +49,8 @@ def copy_map(m: MapScope, new_id: str) -> MapScope:
     """A copy of a map under a new id, without its parallel plan (list fields not shared)."""
     return dataclasses.replace(m, id=new_id, plan=None, reductions=list(m.reductions), private=list(m.private),
                                lastprivate=list(m.lastprivate), transformations=list(m.transformations),
-                               fused=list(m.fused), declarations=list(m.declarations))
+                               fused=list(m.fused), declarations=list(m.declarations),
+                               closing=list(m.closing))
 
 
 def fresh_id(g, wanted: str) -> str:

@@ -130,3 +130,33 @@ def test_small_constant_window_is_not_expanded(tmp_path):
     # A window longer than that still expands (the compiler keeps its loop).
     wide = lift_source(COLUMNS.replace("for (int i = 0; i < n; i++)", "for (int i = 0; i < 17; i++)"), "c.c")
     assert "s_x" in wide.output
+
+
+# symm's form: `s` is a local of the function, assigned first thing in every iteration of j,
+# used only inside j and not read after the nest: expanded as if j's body declared it.
+ASSIGNED = COLUMNS.replace("static void kernel(int n, int m) {\n  for (int j = 0; j < m; j++) {\n    double s = 0.0;",
+                           "static void kernel(int n, int m) {\n  double s;\n  for (int j = 0; j < m; j++) {\n"
+                           "    s = 0.0;")
+# ... read after the nest (its last value is the program's): stays.
+LIVE_AFTER = ASSIGNED.replace("    out[j] = s;\n  }\n}", "    out[j] = s;\n  }\n  out[0] += s;\n}")
+# ... carried from the iteration before (`s = s * 0.5`), or assigned only under a condition: stays.
+CARRIED = ASSIGNED.replace("    s = 0.0;", "    s = s * 0.5;").replace("  double s;", "  double s = 1.0;")
+CONDITIONAL = ASSIGNED.replace("    s = 0.0;", "    if (j % 3) s = 0.0;").replace("  double s;", "  double s = 1.0;")
+
+
+def test_assigned_function_scalar_is_expanded_only_where_each_iteration_starts_it(tmp_path):
+    body = _kernel(lift_source(ASSIGNED, "a.c").output)
+    assert "double s_x[256];" in body and "(void)&s;" in body and "s_x[j - j_t] = 0.0;" in body
+    assert body.index("for (int i = 0") < body.index("s_x[j - j_t] += ")
+    for text in (LIVE_AFTER, CARRIED, CONDITIONAL):
+        assert "s_x" not in lift_source(text, "a.c").output
+    for name, text in (("assigned", ASSIGNED), ("live", LIVE_AFTER), ("carried", CARRIED), ("cond", CONDITIONAL)):
+        diff = prepare(_write_program(tmp_path, name, text), tmp_path)
+        for threads in (1, 2, 8):
+            diff.check(threads)
+
+
+def _write_program(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / f"{name}.c"
+    path.write_text(text)
+    return path

@@ -147,3 +147,47 @@ def test_unrolled_corpus_kernels_compute_the_same(tmp_path):
         assert "unroll-and-jam" in {t for e in diff.loops for t in e["transformations"]}
         for threads in (1, 2, 8):
             diff.check(threads)
+
+
+def test_jammed_writes_stay_in_locals_for_one_iteration():
+    body = _kernel(lift_source(PRODUCT, "p.c").output)
+    assert "double C_r0 = C[i][j];" in body and "double C_r1 = C[(i + 1)][j];" in body
+    assert "C_r0 += 1.5 * A_0 * B[k][j];" in body and "C_r1 += 1.5 * A_7 * B[(k + 3)][j];" in body
+    assert "C[i][j] = C_r0; C[(i + 1)][j] = C_r1;" in body
+
+
+# C[b][k / 2][j]: the copies for k and k + 1 write the same element under different texts; two
+# locals would lose one copy's additions. (D[b][0][j] is the same for every k: k is unrolled.)
+HALVES = """#include <stdio.h>
+#define N 37
+static double C[3][N][N], B[N][N], D[3][N][N];
+static void kernel(int n) {
+  for (int b = 0; b < 3; b++)
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < n; j++) {
+        C[b][k / 2][j] += B[k][j] * D[b][0][j];
+        C[b][k / 2][j] += D[b][k][j];
+      }
+}
+int main(void) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      B[i][j] = (i * 3 + j) % 7;
+      for (int b = 0; b < 3; b++) D[b][i][j] = (i + 2 * j + b) % 5;
+    }
+  kernel(N);
+  for (int b = 0; b < 3; b++)
+    for (int i = 0; i < N; i += 2)
+      printf("%.17e %.17e\\n", C[b][i][i], C[b][i][(3 * i) % N]);
+  return 0;
+}
+"""
+
+
+def test_copies_writing_one_element_under_two_texts_keep_their_stores(tmp_path):
+    body = _kernel(lift_source(HALVES, "h.c").output)
+    assert "C[b][(k + 1) / 2][j] += D[b][(k + 1)][j];" in body  # unrolled and jammed
+    assert "_r0" not in body
+    diff = prepare(_write(tmp_path, "halves", HALVES), tmp_path)
+    for threads in (1, 2, 8):
+        diff.check(threads)
