@@ -41,8 +41,8 @@ import islpy as isl
 import networkx as nx
 
 from lifter.analysis.model import Region
-from lifter.graph.build import STATE
 from lifter.graph.attributes import nest
+from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, scope_children, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.locality import stride_kind
