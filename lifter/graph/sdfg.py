@@ -43,7 +43,7 @@ import networkx as nx
 from pycparser import c_ast
 
 from lifter.graph.build import data_id
-from lifter.graph.sdfg_source import field_elements, global_code, unknown_elements
+from lifter.graph.sdfg_source import global_code, unknown_elements
 from lifter.graph.sdfg_statements import StatementBuilder
 from lifter.graph.symbolic import c_to_symbolic, identifier
 from lifter.graph.control import contained, transitions
@@ -237,7 +237,6 @@ class _Sdfg:
                         if isinstance(d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
         self.symbol_types: dict[str, str] = {}
         self.inferred = inferred_extents(graphs)
-        self.fields = field_elements(graphs)
         self.unknown: set[str] = set()  # containers of unknown element types (the SDFG is refused)
         self.flat = flat_views(graphs)
         self.flat_extents = _flat_extents(graphs, self.flat)
@@ -253,10 +252,8 @@ class _Sdfg:
             node = d["node"]
             if isinstance(node, AccessNode):
                 member = g.graph["region"].containers.get(node.container)
-                if node.element == "?" and getattr(member, "member_element", ""):  # g->u: its field's type
+                if node.element == "?" and getattr(member, "member_element", ""):  # g->u, p[i].x: the field's type
                     node = dataclasses.replace(node, element=member.member_element)
-                if node.element == "?" and (region, node.container) in self.fields:  # p.x of particle_t *p
-                    node = dataclasses.replace(node, element=self.fields[region, node.container])
                 name = identifier(node.container)
                 if self.is_symbol(region, node):
                     self.symbol_types[name] = _DTYPES.get(_element(node), "int64")
