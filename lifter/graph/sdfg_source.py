@@ -13,6 +13,12 @@ The definitions are those of the AST lift analysed (`FileFacts`, which the analy
 every region): the same macros and `-D` values as the statements, so no C text is read again here.
 A function that a header defines is refused: its text may rest on the header's other declarations,
 which the SDFG does not carry.
+
+The same AST says what a function does beyond its lifted regions that the SDFG, which holds the regions
+only, would not do (`unexported_work`): a loop outside them (the `while` around jacobi_conv's sweeps, or
+after cg_solve's first loop) whose work the SDFG would skip or run once, and a buffer the function
+allocates and hands out through a struct or pointer (`km->x = malloc(...)`) before the regions write
+it, where the SDFG would write the caller's buffer instead. Either is an `#error` in the global code too.
 """
 from __future__ import annotations
 
@@ -20,6 +26,7 @@ import networkx as nx
 from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import PURE_FUNCTIONS
+from lifter.analysis.points_to import allocation
 from lifter.analysis.walk import walk
 
 # what DaCe's tasklets know themselves: the C library's math (PURE_FUNCTIONS), and these
@@ -70,6 +77,50 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
     definitions = [f for name, f in functions.items() if name in needed]
     typedefs = _typedefs(facts.typedefs, definitions)
     return "".join(generator.visit(e) + ";\n" for e in typedefs) + "".join(generator.visit(e) for e in definitions)
+
+
+def unexported_work(graphs: list[nx.MultiDiGraph]) -> str:
+    """`#error`s for what the graphs' functions do outside their regions that the SDFG would not: the
+    loops that no region holds, and the allocations the function hands out whose buffers a region writes
+    (module doc); "" where there is none."""
+    errors = []
+    for function in dict.fromkeys(g.graph["function"] for g in graphs):
+        mine = [g.graph["region"] for g in graphs if g.graph["function"] == function]
+        func = mine[0].file.functions.get(function)
+        if func is None:
+            continue
+        lifted = {id(loop.node) for region in mine for loop in region.loops.values()}
+        containers = {key for region in mine for key in region.containers}
+        for node in _outside(func.body, lifted):
+            if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+                kind = {c_ast.For: "for", c_ast.While: "while", c_ast.DoWhile: "do-while"}[type(node)]
+                errors.append(_error(f"{_place(node)}: {function}'s {kind} loop is not lifted, so the SDFG (its "
+                                     f"lifted loops only) would not run it as C does"))
+            elif isinstance(node, c_ast.Assignment) and node.op == "=" and allocation(node.rvalue) \
+                    and not isinstance(node.lvalue, c_ast.ID):
+                target = c_generator.CGenerator().visit(node.lvalue)
+                if target in containers:
+                    errors.append(_error(f"{_place(node)}: {function} points {target} at a buffer it allocates, "
+                                         f"which the caller gets back: the SDFG has no buffer to hand back and "
+                                         f"would write the caller's"))
+    return "".join(errors)
+
+
+def _outside(body: c_ast.Node, lifted: set[int]):
+    """The nodes of a function body outside its lifted loops (ids in `lifted`); those loops are skipped
+    whole, their headers too."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in lifted:
+            continue
+        yield node
+        if not isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):  # a loop outside: reported, not entered
+            stack.extend(child for _, child in reversed(node.children()))
+
+
+def _place(node: c_ast.Node) -> str:
+    return f"{node.coord.file}:{node.coord.line}" if node.coord is not None else "?"
 
 
 def unknown_elements(names: list[str]) -> str:

@@ -217,6 +217,48 @@ def test_called_functions_of_the_file_are_the_global_code(tmp_path):
     assert "global_code" not in to_sdfg_json(lift_source(JACOBI, "jacobi.c").graphs, "jacobi")["attributes"]
 
 
+AROUND = """#include <stdlib.h>
+typedef struct { int n; double *v; } vec_t;
+int sweeps(int n, int maxit, double *u) {
+  int it = 0;
+  while (it < maxit) {
+    for (int i = 0; i < n; i++) u[i] = 0.5 * u[i];
+    it++;
+  }
+  return it;
+}
+int vec_init(vec_t *a, int n) {
+  a->n = n;
+  a->v = malloc(n * sizeof(double));
+  if (!a->v) return -1;
+  for (int i = 0; i < n; i++) a->v[i] = i;
+  return 0;
+}
+void scratch(int n, double *out) {
+  double *t = malloc(n * sizeof(double));
+  for (int i = 0; i < n; i++) t[i] = 2.0 * i;
+  for (int i = 0; i < n; i++) out[i] = t[i] + 1.0;
+  free(t);
+}
+"""
+
+
+def test_work_outside_the_regions_refuses_the_sdfg(tmp_path):
+    """The SDFG holds a function's lifted loops only: a loop around them (or beside them) that lift did not
+    lift would run once or not at all, and a buffer the function allocates and hands out (a->v) would be the
+    caller's; the global code is an #error naming each. A local scratch buffer is no such thing."""
+    src = tmp_path / "around.c"
+    src.write_text(AROUND)
+    sdfgs = function_sdfgs(lift_file(str(src)).graphs)
+    code = {name: s["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
+            for name, s in sdfgs.items()}
+    assert code["sweeps"] == f'#error "lift: {src}:5: sweeps\'s while loop is not lifted, so the SDFG (its ' \
+        'lifted loops only) would not run it as C does"\n', code["sweeps"]
+    assert code["vec_init"].startswith(f'#error "lift: {src}:13: vec_init points a->v at a buffer it allocates'), \
+        code["vec_init"]
+    assert code["scratch"] == ""
+
+
 FIELDS = """#include <stdio.h>
 typedef struct { double x; float w; } point_t;
 void scale(int n, point_t *p) {
