@@ -457,8 +457,15 @@ def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch) -> None
             length = max(inputs[f"{name}_{f}"].size for f, _ in mine)
             dtype = np.dtype([(f, np.dtype(_CTYPES[t])) for f, t in records[element]], align=True)
             structs[name] = np.zeros(length, dtype)
-            for f, _ in mine:
-                structs[name][f] = inputs[f"{name}_{f}"].reshape(-1)[:length]
+            for f, t in mine:
+                # the SDFG's array of the field holds C's type (a field exported as int8 once computed
+                # kernel_forces in bytes); the inputs are drawn for the SDFG's type, so say it before comparing
+                field = inputs[f"{name}_{f}"]
+                assert field.dtype == np.dtype(_CTYPES[t]), f"{name}[i].{f} is {t} in C, {field.dtype} in the SDFG"
+                # random like the arrays (the loop above took p_x, no parameter's name, for a result: zeros, on
+                # which bytes and doubles computed the same)
+                field[...] = rng.integers(0, 5, field.shape) if field.dtype.kind in "iu" else rng.random(field.shape)
+                structs[name][f] = field.reshape(-1)[:length]
                 fields[f"{name}_{f}"] = (name, f)
                 globals_.pop(f"{name}_{f}")
     expected = {name: a.copy() for name, a in inputs.items()}
