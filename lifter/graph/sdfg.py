@@ -23,9 +23,12 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
 - a container private to a map (declared in its body, or in the map's `private`) is a transient
   of its own whose access nodes sit inside that map's scope, the paths starting and ending there:
   DaCe allocates it per iteration, where one shared container would be a race between the
-  parallel iterations.
+  parallel iterations;
+- two tasklets of one map iteration that touch a container one of them writes (not a private one)
+  are ordered by an empty memlet from the earlier to the later (`_order`).
 
-The file's functions that tasklets call are the SDFG's global code (graph/sdfg_source.py).
+The file's functions that tasklets call are the SDFG's global code, and what the function does outside
+its regions that the SDFG would not do refuses it there (graph/sdfg_source.py).
 
 DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (division, modulo,
 conditionals) are replaced by the container's whole extent, which is what lift's memlets
@@ -460,6 +463,7 @@ class _StateBuilder(StatementBuilder):
                 self._scope(child, enclosing + [node_id])
                 if self.private[node_id]:
                     self._after_child(node_id, gate, child)
+            self._order(node_id, children)
             if down is not None:
                 self._substitute(exit_ + 1, first_edge, node.var, down)
             for key, node_index in self.versions.items():  # a last value nobody reads: into the exit
@@ -560,6 +564,28 @@ class _StateBuilder(StatementBuilder):
                                            {"data": self.private[map_id][key[1]]}, self.map_ids[map_id])
             self._edge(last, None, self.versions[key], None, None)
             self.gates[map_id] = self.versions[key]
+
+    def _order(self, map_id: str, children: list[str]) -> None:
+        """A tasklet of a map iteration that touches a container an earlier tasklet there writes, or writes
+        one it reads, runs after it: an empty memlet from the earlier to the later. Through the map's
+        connectors both reach the container outside the scope, where nothing orders them within the
+        iteration; a container private to the map orders them through its access nodes already
+        (`_after_child`). Between a tasklet and an inner map, or two inner maps, DaCe 1.0.2 takes no
+        such edge (a memlet path from a map's exit must end at a data node), so they stay unordered."""
+        private = set(self.private[map_id])
+        tasklets = [c for c in children if isinstance(self.g.nodes[c]["node"], Tasklet)]
+        touched = [(self._touched(c, False) - private, self._touched(c, True) - private) for c in tasklets]
+        for j, (reads, writes) in enumerate(touched):
+            for i, (earlier_reads, earlier_writes) in enumerate(touched[:j]):
+                if earlier_writes & (reads | writes) or earlier_reads & writes:
+                    last, first = self.first_last[tasklets[i]][1], self.first_last[tasklets[j]][0]
+                    if not any(e["src"] == str(last) and e["dst"] == str(first) for e in self.edges):
+                        self._edge(last, None, first, None, None)
+
+    def _touched(self, node_id: str, written: bool) -> set[str]:
+        """The containers a tasklet or map of lift's graph writes (or reads)."""
+        edges = self.g.out_edges(node_id, data=True) if written else self.g.in_edges(node_id, data=True)
+        return {d["edge"].container for _, _, d in edges if isinstance(d["edge"], Memlet)}
 
     def _private_names(self, code: str, enclosing: list[str]) -> str:
         """C text that names containers directly (DaCe declares each descriptor under its name): a

@@ -217,6 +217,23 @@ def test_called_functions_of_the_file_are_the_global_code(tmp_path):
     assert "global_code" not in to_sdfg_json(lift_source(JACOBI, "jacobi.c").graphs, "jacobi")["attributes"]
 
 
+ONE_ITERATION = """void chain(int n, const double *b, double *restrict a, double *restrict c) {
+  for (int i = 0; i < n; i++) { a[i] = 2.0 * b[i]; c[i] = a[i] + 1.0; }
+}
+"""
+
+
+def test_statements_of_one_iteration_are_ordered():
+    """`c[i] = a[i] + 1.0` reads what `a[i] = ...` wrote in the same iteration; through the map's
+    connectors both reach `a` outside the map, so an edge of their own orders the reader after the writer
+    (no path joined them: DaCe could run the reader first)."""
+    sdfg = to_sdfg_json(lift_source(ONE_ITERATION, "chain.c").graphs, "chain")
+    (state,) = [b for b in _blocks(sdfg) if b["type"] == "SDFGState"]
+    label = {n["label"]: str(n["id"]) for n in state["nodes"] if n["type"] == "Tasklet"}
+    writer, reader = label["a[i] = 2.0 * b[i]"], label["c[i] = a[i] + 1.0"]
+    assert any(e["src"] == writer and e["dst"] == reader for e in state["edges"]), state["edges"]
+
+
 AROUND = """#include <stdlib.h>
 typedef struct { int n; double *v; } vec_t;
 int sweeps(int n, int maxit, double *u) {
