@@ -25,7 +25,8 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
   DaCe allocates it per iteration, where one shared container would be a race between the
   parallel iterations;
 - two tasklets of one map iteration that touch a container one of them writes (not a private one)
-  are ordered by an empty memlet from the earlier to the later (`_order`).
+  are ordered by an empty memlet from the earlier to the later, where the map holds no inner map
+  (`_order`).
 
 The file's functions that tasklets call are the SDFG's global code, and what the function does outside
 its regions that the SDFG would not do refuses it there (graph/sdfg_source.py).
@@ -570,10 +571,15 @@ class _StateBuilder(StatementBuilder):
         one it reads, runs after it: an empty memlet from the earlier to the later. Through the map's
         connectors both reach the container outside the scope, where nothing orders them within the
         iteration; a container private to the map orders them through its access nodes already
-        (`_after_child`). Between a tasklet and an inner map, or two inner maps, DaCe 1.0.2 takes no
-        such edge (a memlet path from a map's exit must end at a data node), so they stay unordered."""
-        private = set(self.private[map_id])
+        (`_after_child`). Only where every child is a tasklet: DaCe 1.0.2 takes no such edge out of an
+        inner map's exit (a memlet path from it must end at a data node), and edges among some children
+        only change the order DaCe's code generator visits the others in (gesummv's last statement ran
+        before the inner map over j it reads), so a map with inner maps keeps the textual order of its
+        nodes, which DaCe follows where no edge says otherwise."""
         tasklets = [c for c in children if isinstance(self.g.nodes[c]["node"], Tasklet)]
+        if len(tasklets) != len(children):
+            return
+        private = set(self.private[map_id])
         touched = [(self._touched(c, False) - private, self._touched(c, True) - private) for c in tasklets]
         for j, (reads, writes) in enumerate(touched):
             for i, (earlier_reads, earlier_writes) in enumerate(touched[:j]):
