@@ -9,7 +9,7 @@ from lifter.analysis.budget import MAX_NEST_DEPTH, BudgetExceeded, isl_budget, n
 from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.inner_loops import early_exits, inner_regions
 from lifter.analysis.liveness import Liveness
-from lifter.analysis.model import ProgramModel, Region, UnliftedLoop
+from lifter.analysis.model import FileFacts, ProgramModel, Region, UnliftedLoop
 from lifter.analysis.pragmas import PragmaRole, strongest
 from lifter.analysis.row_ranges import row_ranges
 from lifter.analysis.scop import NotModelable, RegionBuilder, header_var
@@ -54,6 +54,8 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
     typedefs = Typedefs(unit.ast)
     table = SymbolTable(unit.ast, typedefs)
     locate = ForLocator(unit)
+    facts = FileFacts(unit.source.path, {e.decl.name: e for e in unit.ast.ext if isinstance(e, c_ast.FuncDef)},
+                      [e for e in unit.ast.ext if isinstance(e, c_ast.Typedef)], frozenset(table.pure_functions))
     regions: list[Region] = []
     unlifted: list[UnliftedLoop] = []
     for func in unit.ast.ext:
@@ -73,12 +75,13 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
                         raise BudgetExceeded(f"loop nest deeper than {MAX_NEST_DEPTH} levels")
                     with isl_budget():
                         region = RegionBuilder(region_id, name, symbols, locate).build(node)
+                        region.file = facts
                         region.dependences = compute_dependences(region)
                         region.live_after = liveness.live_after([node], enclosing)
                         region.verdicts = compute_verdicts(region, region.live_after)
                         region.inner = inner_regions(region, symbols, locate, depth)
                         region.row_ranges = row_ranges(region, symbols)
-                    region.rebuild = _rebuilder(name, symbols, locate, liveness, enclosing)
+                    region.rebuild = _rebuilder(name, symbols, locate, liveness, enclosing, facts)
                     regions.append(region)
                     unlifted.extend(early_exits(region, depth))
                     return
@@ -119,12 +122,13 @@ def analyze(unit: TranslationUnit) -> ProgramModel:
     return ProgramModel(unit.source.path, regions, unlifted)
 
 
-def _rebuilder(name, symbols, locate, liveness, enclosing):
+def _rebuilder(name, symbols, locate, liveness, enclosing, facts):
     """Builds, analyses and returns the region of consecutive outermost loops of one block (the
     first is this region's root); raises like the analysis of one loop does."""
     def rebuild(region_id: str, roots: list[c_ast.For]) -> Region:
         with isl_budget():
             region = RegionBuilder(region_id, name, symbols, locate).build(*roots)
+            region.file = facts
             region.dependences = compute_dependences(region)
             region.live_after = liveness.live_after(roots, enclosing)
             region.verdicts = compute_verdicts(region, region.live_after)

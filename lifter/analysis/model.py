@@ -108,8 +108,9 @@ class Container:
     qualifiers: frozenset = frozenset()  # `volatile`, `_Atomic` (qualifiers.SHARED_QUALIFIERS) of its declaration
     allocated: bool = False  # a local pointer declared with a fresh allocation as its value
     const: bool = False  # declared const itself (a pointer: `double *const p`, which no code can point elsewhere)
-    # a struct member's (`g->u`) declared element type, for the SDFG export's data types; `element` stays
-    # '?' for it, as the analyses and backends read it (they treat a member's type as unknown)
+    # a struct member's (`g->u`, or the field `p[i].x` of an array of structs) declared element type, for the
+    # SDFG export's data types; `element` stays '?' for it, as the analyses and backends read it (they treat
+    # a member's type as unknown)
     member_element: str = ""
 
     def __post_init__(self):
@@ -159,6 +160,7 @@ class Region:
     inner: list[tuple[int, "Region"]] = field(default_factory=list)
     row_ranges: dict = field(default_factory=dict)  # statement id -> RowRange of an opaque row loop (row_ranges.py)
     rebuild: object = None  # (id, loops) -> the Region of those consecutive outermost loops (for fusion)
+    file: "FileFacts | None" = None  # the file around it, for the SDFG export (one object for all regions)
 
     def loops_inside(self, loop_id: str) -> list[str]:
         """The loop itself and every loop nested in it."""
@@ -175,6 +177,21 @@ class Region:
 
     def statements_inside(self, loop_id: str) -> list[str]:
         return [s.id for s in self.statements.values() if loop_id in s.loops]
+
+
+@dataclass
+class FileFacts:
+    """What the SDFG export needs of the file beyond its regions, from the AST lift analysed: the
+    definitions of the file's functions (those its statements call become the SDFG's global code), its
+    typedefs (those the definitions name) and which functions are pure (compute from their arguments
+    only). The AST lift analysed, not the file parsed again: the definitions are then those the
+    statements were lifted with, the same macros and `-D` values, and nothing after the frontend
+    reads C text."""
+
+    path: str
+    functions: dict  # name -> c_ast.FuncDef, every definition of the translation unit (a header's too)
+    typedefs: list  # the c_ast.Typedef nodes at file scope, in file order
+    pure_functions: frozenset
 
 
 @dataclass

@@ -648,7 +648,10 @@ class RegionBuilder:
         if ref.field_path and ref.field_path.startswith(".") and sym is not None and ref.subscripts \
                 and ref.name in self.field_sensitive:
             # One field of an array of structs: its own container, as aliasable as the array.
-            c = Container(ref.name, 1, "?", sym.kind, sym.restrict, sym.storage, field=ref.field_path)
+            field = self.symbols.table.element_field_symbol(ref.name, ref.field_path[1:], self.symbols.lookup) \
+                if "." not in ref.field_path[1:] else None
+            c = Container(ref.name, 1, "?", sym.kind, sym.restrict, sym.storage, field=ref.field_path,
+                          member_element=field.element if field is not None and field.kind == "scalar" else "")
         elif ref.field_path == "[*]":
             # Memory reached through an array of pointers: rows may overlap, never privatizable.
             c = Container(ref.key, 0, "?", "memory")

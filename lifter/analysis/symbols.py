@@ -210,15 +210,26 @@ class SymbolTable:
             node = node.name
         return False
 
+    def element_field_symbol(self, name: str, field: str, lookup) -> Symbol | None:
+        """What the field `f` of the elements of the array or pointer `name` is (`p[i].f`, a container of
+        its own in scop.py), or None where the struct cannot be found."""
+        sym = lookup(name)
+        t = self.typedefs.resolve(sym.decl.type) if sym is not None and isinstance(sym.decl, c_ast.Decl) else None
+        t = self.typedefs.resolve(t.type) if isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)) else None
+        struct = t.type if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.Struct) else None
+        type_node = self._member_type(struct, field)
+        return classify(field, type_node, self.typedefs, "field") if type_node is not None else None
+
     def field_type(self, node: c_ast.StructRef, lookup) -> c_ast.Node | None:
-        struct = self._owner(node, lookup)
+        return self._member_type(self._owner(node, lookup), node.field.name)
+
+    def _member_type(self, struct: c_ast.Struct | c_ast.Union | None, field: str) -> c_ast.Node | None:
+        """The declared type of the member `field` of a struct or union (its definition where `struct` only
+        names it)."""
         if struct is None:
             return None
         decls = struct.decls if struct.decls is not None else self.structs.get((type(struct), struct.name))
-        for decl in decls or []:
-            if decl.name == node.field.name:
-                return decl.type
-        return None
+        return next((decl.type for decl in decls or [] if decl.name == field), None)
 
     def _owner(self, node: c_ast.StructRef, lookup) -> c_ast.Struct | c_ast.Union | None:
         """The struct or union `node`'s field belongs to."""

@@ -23,9 +23,13 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
 - a container private to a map (declared in its body, or in the map's `private`) is a transient
   of its own whose access nodes sit inside that map's scope, the paths starting and ending there:
   DaCe allocates it per iteration, where one shared container would be a race between the
-  parallel iterations.
+  parallel iterations;
+- two tasklets of one map iteration that touch a container one of them writes (not a private one)
+  are ordered by an empty memlet from the earlier to the later, where the map holds no inner map
+  (`_order`).
 
-The file's functions that tasklets call are the SDFG's global code (graph/sdfg_source.py).
+The file's functions that tasklets call are the SDFG's global code, and what the function does outside
+its regions that the SDFG would not do refuses it there (graph/sdfg_source.py).
 
 DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (division, modulo,
 conditionals) are replaced by the container's whole extent, which is what lift's memlets
@@ -43,7 +47,7 @@ import networkx as nx
 from pycparser import c_ast
 
 from lifter.graph.build import data_id
-from lifter.graph.sdfg_source import field_elements, global_code, unknown_elements
+from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
 from lifter.graph.sdfg_statements import StatementBuilder
 from lifter.graph.symbolic import c_to_symbolic, identifier
 from lifter.graph.control import contained, transitions
@@ -185,7 +189,8 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - (sdfg.bound - sdfg.loop_variables)
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
     attributes = {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols}
-    definitions = unknown_elements(sorted(sdfg.unknown)) + (global_code(graphs) if graphs else "")
+    definitions = unknown_elements(sorted(sdfg.unknown)) + (unexported_work(graphs) + global_code(graphs)
+                                                              if graphs else "")
     if definitions:  # the file's functions its tasklets call (graph/sdfg_source.py)
         attributes["global_code"] = {"frame": {"string_data": definitions, "language": "CPP"}}
     return {
@@ -237,7 +242,6 @@ class _Sdfg:
                         if isinstance(d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
         self.symbol_types: dict[str, str] = {}
         self.inferred = inferred_extents(graphs)
-        self.fields = field_elements(graphs)
         self.unknown: set[str] = set()  # containers of unknown element types (the SDFG is refused)
         self.flat = flat_views(graphs)
         self.flat_extents = _flat_extents(graphs, self.flat)
@@ -253,10 +257,8 @@ class _Sdfg:
             node = d["node"]
             if isinstance(node, AccessNode):
                 member = g.graph["region"].containers.get(node.container)
-                if node.element == "?" and getattr(member, "member_element", ""):  # g->u: its field's type
+                if node.element == "?" and getattr(member, "member_element", ""):  # g->u, p[i].x: the field's type
                     node = dataclasses.replace(node, element=member.member_element)
-                if node.element == "?" and (region, node.container) in self.fields:  # p.x of particle_t *p
-                    node = dataclasses.replace(node, element=self.fields[region, node.container])
                 name = identifier(node.container)
                 if self.is_symbol(region, node):
                     self.symbol_types[name] = _DTYPES.get(_element(node), "int64")
@@ -462,6 +464,7 @@ class _StateBuilder(StatementBuilder):
                 self._scope(child, enclosing + [node_id])
                 if self.private[node_id]:
                     self._after_child(node_id, gate, child)
+            self._order(node_id, children)
             if down is not None:
                 self._substitute(exit_ + 1, first_edge, node.var, down)
             for key, node_index in self.versions.items():  # a last value nobody reads: into the exit
@@ -562,6 +565,33 @@ class _StateBuilder(StatementBuilder):
                                            {"data": self.private[map_id][key[1]]}, self.map_ids[map_id])
             self._edge(last, None, self.versions[key], None, None)
             self.gates[map_id] = self.versions[key]
+
+    def _order(self, map_id: str, children: list[str]) -> None:
+        """A tasklet of a map iteration that touches a container an earlier tasklet there writes, or writes
+        one it reads, runs after it: an empty memlet from the earlier to the later. Through the map's
+        connectors both reach the container outside the scope, where nothing orders them within the
+        iteration; a container private to the map orders them through its access nodes already
+        (`_after_child`). Only where every child is a tasklet: DaCe 1.0.2 takes no such edge out of an
+        inner map's exit (a memlet path from it must end at a data node), and edges among some children
+        only change the order DaCe's code generator visits the others in (gesummv's last statement ran
+        before the inner map over j it reads), so a map with inner maps keeps the textual order of its
+        nodes, which DaCe follows where no edge says otherwise."""
+        tasklets = [c for c in children if isinstance(self.g.nodes[c]["node"], Tasklet)]
+        if len(tasklets) != len(children):
+            return
+        private = set(self.private[map_id])
+        touched = [(self._touched(c, False) - private, self._touched(c, True) - private) for c in tasklets]
+        for j, (reads, writes) in enumerate(touched):
+            for i, (earlier_reads, earlier_writes) in enumerate(touched[:j]):
+                if earlier_writes & (reads | writes) or earlier_reads & writes:
+                    last, first = self.first_last[tasklets[i]][1], self.first_last[tasklets[j]][0]
+                    if not any(e["src"] == str(last) and e["dst"] == str(first) for e in self.edges):
+                        self._edge(last, None, first, None, None)
+
+    def _touched(self, node_id: str, written: bool) -> set[str]:
+        """The containers a tasklet or map of lift's graph writes (or reads)."""
+        edges = self.g.out_edges(node_id, data=True) if written else self.g.in_edges(node_id, data=True)
+        return {d["edge"].container for _, _, d in edges if isinstance(d["edge"], Memlet)}
 
     def _private_names(self, code: str, enclosing: list[str]) -> str:
         """C text that names containers directly (DaCe declares each descriptor under its name): a

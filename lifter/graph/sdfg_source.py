@@ -1,5 +1,4 @@
-"""What the SDFG export takes from the C file read again: the file's functions that its tasklets
-call (the SDFG's global code) and the element types of struct fields.
+"""The SDFG's global code: the definitions of the file's functions that its tasklets call.
 
 A statement may call a function of its file (`pairs(seq[i], seq[j])`, `sq(x - c)`); DaCe's
 generated C++ defines the program only, so the SDFG carries the definitions of the functions its
@@ -10,51 +9,40 @@ call of another one (`kernel_forces(n, p)` writes through its pointer) moves dat
 describes: the global code is then an `#error` with the reason, so that DaCe, which reads and
 validates the SDFG, refuses to compile it rather than run a program that hides that data.
 
-lift's graphs hold statements, not the file's other functions, so the definitions come from the
-file read again with the default preprocessing: a definition whose text a macro changes (whose
-value a `-D` of the lift run may have set otherwise) is refused too: every name in its source
-text must still be there after preprocessing.
+The definitions are those of the AST lift analysed (`FileFacts`, which the analysis hands along with
+every region): the same macros and `-D` values as the statements, so no C text is read again here.
+A function that a header defines is refused: its text may rest on the header's other declarations,
+which the SDFG does not carry.
 
-A field of an array of structs (`p[i].x`) is a container of its own, whose element type lift's
-model leaves open (`?`); it is the field's declared type in the struct of the variable's declaration
-(`field_elements`). One that cannot be found stays open, and the exporter refuses the SDFG (an
-`#error` in the global code) rather than guess a type.
+The same AST says what a function does beyond its lifted regions that the SDFG, which holds the regions
+only, would not do (`unexported_work`): a loop outside them (the `while` around jacobi_conv's sweeps, or
+after cg_solve's first loop) whose work the SDFG would skip or run once, and a buffer the function
+allocates and hands out through a struct or pointer (`km->x = malloc(...)`) before the regions write
+it, where the SDFG would write the caller's buffer instead. Either is an `#error` in the global code too.
 """
 from __future__ import annotations
-
-import re
 
 import networkx as nx
 from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import PURE_FUNCTIONS
-from lifter.analysis.symbols import SymbolTable, Typedefs
+from lifter.analysis.points_to import allocation
 from lifter.analysis.walk import walk
-from lifter.diagnostics import LiftError
-from lifter.frontend.parse import parse
-from lifter.frontend.preprocess import PreprocessOptions, preprocess
-from lifter.frontend.source import read_source
-from lifter.graph.nodes import Tasklet
 
-_CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
-_NAME = re.compile(r"\b[A-Za-z_]\w*\b")
-_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-# words before `(` that are no calls (statement keywords, operators), and what DaCe's tasklets know
-_NOT_CALLS = {"if", "for", "while", "switch", "return", "sizeof", "_Alignof", "min", "max", "Min", "Max",
-              "int_floor"}
+# what DaCe's tasklets know themselves: the C library's math (PURE_FUNCTIONS), and these
+_KNOWN = {"min", "max", "Min", "Max", "int_floor"}
 
 
 def called_functions(graphs: list[nx.MultiDiGraph]) -> dict[str, tuple[int]]:
-    """The names the graphs' statements call that no tasklet knows (not a math function), each with
-    the line of a statement calling it."""
+    """The names the regions' statements call that no tasklet knows, each with the line of a statement
+    calling it."""
     out = {}
     for g in graphs:
-        for _, d in g.nodes(data=True):
-            node = d["node"]
-            if isinstance(node, Tasklet):
-                for name in _CALLED.findall(node.code):
-                    if name not in _NOT_CALLS and name not in PURE_FUNCTIONS:
-                        out.setdefault(name, (node.line,))
+        for stmt in g.graph["region"].statements.values():
+            for n in walk(stmt.node):
+                if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) \
+                        and n.name.name not in _KNOWN and n.name.name not in PURE_FUNCTIONS:
+                    out.setdefault(n.name.name, (stmt.line,))
     return out
 
 
@@ -65,86 +53,74 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
     called = called_functions(graphs)
     if not called:
         return ""
-    path = graphs[0].graph["path"]
-    source, ast = reread(path)
-    if ast is None:
-        return _error(f"the definitions of {', '.join(sorted(called))} are not exported: the file could not "
-                      f"be read again ({source})")
-    functions = {e.decl.name: e for e in ast.ext if isinstance(e, c_ast.FuncDef)}
-    pure = SymbolTable(ast, Typedefs(ast)).pure_functions
+    facts = graphs[0].graph["region"].file
+    functions = facts.functions
     needed, errors, todo = set(), [], [name for name in called if name in functions]  # others: the C library's
     while todo:
         name = todo.pop()
         if name in needed:
             continue
         needed.add(name)
-        if name not in pure:
-            errors.append(_error(f"{path}:{called.get(name, ('?',))[0]}: a statement calls '{name}', which reads "
-                                 f"or writes memory beyond its arguments: DaCe's tasklets see data only "
+        if name not in facts.pure_functions:
+            errors.append(_error(f"{facts.path}:{called.get(name, ('?',))[0]}: a statement calls '{name}', which "
+                                 f"reads or writes memory beyond its arguments: DaCe's tasklets see data only "
                                  f"through memlets"))
-        elif not _as_written(functions[name], path, source.text):
-            errors.append(_error(f"'{name}' is not written out in the file: a macro shapes it (the SDFG would "
-                                 f"define it with the default macros, maybe not those lift ran with) or a "
-                                 f"header defines it"))
+        elif functions[name].coord is None or functions[name].coord.file != facts.path:
+            errors.append(_error(f"'{name}' is defined in a header, whose other declarations the SDFG does not "
+                                 f"carry"))
         else:
             todo += [n.name.name for n in walk(functions[name].body) if isinstance(n, c_ast.FuncCall)
                      and isinstance(n.name, c_ast.ID) and n.name.name in functions]
     if errors:
         return "".join(errors)
     generator = c_generator.CGenerator()
-    definitions = [e for e in ast.ext if isinstance(e, c_ast.FuncDef) and e.decl.name in needed]
-    typedefs = _typedefs(ast, definitions)
+    definitions = [f for name, f in functions.items() if name in needed]
+    typedefs = _typedefs(facts.typedefs, definitions)
     return "".join(generator.visit(e) + ";\n" for e in typedefs) + "".join(generator.visit(e) for e in definitions)
 
 
-def reread(path: str) -> tuple:
-    """(the file's source, its AST) with the default preprocessing, or (why not, None)."""
-    try:
-        source = read_source(path)
-        return source, parse(preprocess(path, source.text, PreprocessOptions()).text, path, "c11")
-    except LiftError as exc:
-        return exc.diagnostic.message, None
+def unexported_work(graphs: list[nx.MultiDiGraph]) -> str:
+    """`#error`s for what the graphs' functions do outside their regions that the SDFG would not: the
+    loops that no region holds, and the allocations the function hands out whose buffers a region writes
+    (module doc); "" where there is none."""
+    errors = []
+    for function in dict.fromkeys(g.graph["function"] for g in graphs):
+        mine = [g.graph["region"] for g in graphs if g.graph["function"] == function]
+        func = mine[0].file.functions.get(function)
+        if func is None:
+            continue
+        lifted = {id(loop.node) for region in mine for loop in region.loops.values()}
+        containers = {key for region in mine for key in region.containers}
+        for node in _outside(func.body, lifted):
+            if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+                kind = {c_ast.For: "for", c_ast.While: "while", c_ast.DoWhile: "do-while"}[type(node)]
+                errors.append(_error(f"{_place(node)}: {function}'s {kind} loop is not lifted, so the SDFG (its "
+                                     f"lifted loops only) would not run it as C does"))
+            elif isinstance(node, c_ast.Assignment) and node.op == "=" and allocation(node.rvalue) \
+                    and not isinstance(node.lvalue, c_ast.ID):
+                target = c_generator.CGenerator().visit(node.lvalue)
+                if target in containers:
+                    errors.append(_error(f"{_place(node)}: {function} points {target} at a buffer it allocates, "
+                                         f"which the caller gets back: the SDFG has no buffer to hand back and "
+                                         f"would write the caller's"))
+    return "".join(errors)
 
 
-def field_elements(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, str], str]:
-    """(region, container) -> the C element type of each field container (`p.x` of `particle_t *p`) whose
-    type lift leaves open, where the declaration of its variable in the function names a struct that
-    declares the field with a type of plain words (`double`)."""
-    fields = [(g, key, c) for g in graphs for key, c in g.graph["region"].containers.items()
-              if c.field and c.element == "?"]
-    if not fields:
-        return {}
-    _, ast = reread(graphs[0].graph["path"])
-    if ast is None:
-        return {}
-    typedefs = Typedefs(ast)
-    structs = {n.name: n for n in walk(ast) if isinstance(n, c_ast.Struct) and n.name and n.decls}
-    functions = {e.decl.name: e for e in ast.ext if isinstance(e, c_ast.FuncDef)}
-    out = {}
-    for g, key, c in fields:
-        func = functions.get(g.graph["function"])
-        decls = [n for n in walk(func) if isinstance(n, c_ast.Decl) and n.name == c.name] if func else []
-        element = _field_type(decls[0].type, c.field, typedefs, structs) if len(decls) == 1 else None
-        if element is not None:
-            out[g.graph["name"], key] = element
-    return out
+def _outside(body: c_ast.Node, lifted: set[int]):
+    """The nodes of a function body outside its lifted loops (ids in `lifted`); those loops are skipped
+    whole, their headers too."""
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in lifted:
+            continue
+        yield node
+        if not isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):  # a loop outside: reported, not entered
+            stack.extend(child for _, child in reversed(node.children()))
 
 
-def _field_type(t: c_ast.Node, field: str, typedefs: Typedefs, structs: dict) -> str | None:
-    """The type of `.field` in the struct the declared type `t` points at or holds, as plain words."""
-    while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
-        t = t.type
-    t = typedefs.resolve(t)
-    struct = t.type if isinstance(t, c_ast.TypeDecl) else None
-    if isinstance(struct, c_ast.Struct) and struct.decls is None:
-        struct = structs.get(struct.name)
-    if not isinstance(struct, c_ast.Struct) or not field.startswith(".") or "." in field[1:]:
-        return None
-    member = next((d for d in struct.decls or [] if d.name == field[1:]), None)
-    member = typedefs.resolve(member.type) if member is not None else None
-    if isinstance(member, c_ast.TypeDecl) and isinstance(member.type, c_ast.IdentifierType):
-        return " ".join(member.type.names)
-    return None
+def _place(node: c_ast.Node) -> str:
+    return f"{node.coord.file}:{node.coord.line}" if node.coord is not None else "?"
 
 
 def unknown_elements(names: list[str]) -> str:
@@ -159,9 +135,9 @@ def _error(reason: str) -> str:
     return f'#error "lift: {reason}"\n'
 
 
-def _typedefs(ast: c_ast.FileAST, nodes: list[c_ast.Node]) -> list[c_ast.Typedef]:
+def _typedefs(typedefs: list[c_ast.Typedef], nodes: list[c_ast.Node]) -> list[c_ast.Typedef]:
     """The file's typedefs that the nodes name, and those these name, in file order."""
-    table = {e.name: e for e in ast.ext if isinstance(e, c_ast.Typedef)}
+    table = {e.name: e for e in typedefs}
     needed, todo = set(), list(nodes)
     while todo:
         for n in walk(todo.pop()):
@@ -170,17 +146,4 @@ def _typedefs(ast: c_ast.FileAST, nodes: list[c_ast.Node]) -> list[c_ast.Typedef
                     if name in table and name not in needed:
                         needed.add(name)
                         todo.append(table[name])
-    return [e for e in ast.ext if isinstance(e, c_ast.Typedef) and e.name in needed]
-
-
-def _as_written(func: c_ast.FuncDef, path: str, text: str) -> bool:
-    """Whether no macro shaped the definition: every name of its source lines (those of its nodes, in
-    the file itself) is a name of the preprocessed definition, and no directive sits among them."""
-    lines = [n.coord.line for n in walk(func) if getattr(n, "coord", None) is not None]
-    if func.coord is None or func.coord.file != path:
-        return False
-    written = "\n".join(text.splitlines()[func.coord.line - 1:max(lines)])
-    written = _COMMENT.sub(" ", written)
-    if any(line.lstrip().startswith("#") for line in written.splitlines()):
-        return False
-    return set(_NAME.findall(written)) <= set(_NAME.findall(c_generator.CGenerator().visit(func)))
+    return [e for e in typedefs if e.name in needed]

@@ -202,7 +202,8 @@ void writes(int n, int *out) { for (int i = 0; i < n; i++) bump(&out[i]); }
 
 def test_called_functions_of_the_file_are_the_global_code(tmp_path):
     """DaCe's C++ defines only the program: the functions the tasklets call come along (with the typedefs
-    they name) where they compute from their arguments only; otherwise an #error says why."""
+    they name, and as lift analysed them: macros expanded) where they compute from their arguments only;
+    otherwise an #error says why."""
     src = tmp_path / "calls.c"
     src.write_text(CALLS)
     sdfgs = function_sdfgs(lift_file(str(src)).graphs)
@@ -210,9 +211,69 @@ def test_called_functions_of_the_file_are_the_global_code(tmp_path):
             for name, s in sdfgs.items()}
     assert "typedef unsigned char base_t;" in code["paired"] and "int pairs(base_t a, base_t b)" in code["paired"]
     assert "int twice(int v)" in code["paired"] and "#error" not in code["paired"]
-    assert code["macro"].startswith("#error") and "'scaled' is not written out in the file" in code["macro"]
+    # the definition lift analysed, its macros expanded as the statements' were (no text read again)
+    assert "#error" not in code["macro"] and "return 2 * v;" in code["macro"], code["macro"]
     assert code["writes"].startswith("#error") and "calls.c:11: a statement calls 'bump'" in code["writes"]
     assert "global_code" not in to_sdfg_json(lift_source(JACOBI, "jacobi.c").graphs, "jacobi")["attributes"]
+
+
+ONE_ITERATION = """void chain(int n, const double *b, double *restrict a, double *restrict c) {
+  for (int i = 0; i < n; i++) { a[i] = 2.0 * b[i]; c[i] = a[i] + 1.0; }
+}
+"""
+
+
+def test_statements_of_one_iteration_are_ordered():
+    """`c[i] = a[i] + 1.0` reads what `a[i] = ...` wrote in the same iteration; through the map's
+    connectors both reach `a` outside the map, so an edge of their own orders the reader after the writer
+    (no path joined them: DaCe could run the reader first)."""
+    sdfg = to_sdfg_json(lift_source(ONE_ITERATION, "chain.c").graphs, "chain")
+    (state,) = [b for b in _blocks(sdfg) if b["type"] == "SDFGState"]
+    label = {n["label"]: str(n["id"]) for n in state["nodes"] if n["type"] == "Tasklet"}
+    writer, reader = label["a[i] = 2.0 * b[i]"], label["c[i] = a[i] + 1.0"]
+    assert any(e["src"] == writer and e["dst"] == reader for e in state["edges"]), state["edges"]
+
+
+AROUND = """#include <stdlib.h>
+typedef struct { int n; double *v; } vec_t;
+int sweeps(int n, int maxit, double *u) {
+  int it = 0;
+  while (it < maxit) {
+    for (int i = 0; i < n; i++) u[i] = 0.5 * u[i];
+    it++;
+  }
+  return it;
+}
+int vec_init(vec_t *a, int n) {
+  a->n = n;
+  a->v = malloc(n * sizeof(double));
+  if (!a->v) return -1;
+  for (int i = 0; i < n; i++) a->v[i] = i;
+  return 0;
+}
+void scratch(int n, double *out) {
+  double *t = malloc(n * sizeof(double));
+  for (int i = 0; i < n; i++) t[i] = 2.0 * i;
+  for (int i = 0; i < n; i++) out[i] = t[i] + 1.0;
+  free(t);
+}
+"""
+
+
+def test_work_outside_the_regions_refuses_the_sdfg(tmp_path):
+    """The SDFG holds a function's lifted loops only: a loop around them (or beside them) that lift did not
+    lift would run once or not at all, and a buffer the function allocates and hands out (a->v) would be the
+    caller's; the global code is an #error naming each. A local scratch buffer is no such thing."""
+    src = tmp_path / "around.c"
+    src.write_text(AROUND)
+    sdfgs = function_sdfgs(lift_file(str(src)).graphs)
+    code = {name: s["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
+            for name, s in sdfgs.items()}
+    assert code["sweeps"] == f'#error "lift: {src}:5: sweeps\'s while loop is not lifted, so the SDFG (its ' \
+        'lifted loops only) would not run it as C does"\n', code["sweeps"]
+    assert code["vec_init"].startswith(f'#error "lift: {src}:13: vec_init points a->v at a buffer it allocates'), \
+        code["vec_init"]
+    assert code["scratch"] == ""
 
 
 FIELDS = """#include <stdio.h>
