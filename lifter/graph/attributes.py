@@ -1,8 +1,7 @@
 """What a dataflow graph knows about its nest as a whole, as typed fields.
 
 networkx keeps a graph's attributes in the dict `g.graph`. Its identity stays there, as the
-exports and networkx read it (`name`: the nest's id, `function`, `path`: the user's file; and,
-until the SDFG export reads `nest(g).scop`, `region`, the same model for it); every
+exports and networkx read it (`name`: the nest's id, `function`, `path`: the user's file); every
 other fact the stages hand on about the whole nest is a field of one `NestAttributes` record,
 `g.graph["nest"]`, read and written through `nest(g)`, so each fact has one declared name, type
 and meaning instead of a string key that a stage may or may not have set.

@@ -31,9 +31,7 @@ def build_graphs(model: ProgramModel) -> list[nx.MultiDiGraph]:
 
 def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
     # The polyhedral region rides along so that transformations can prove their legality.
-    # `region`: the same model as `nest(g).scop`, for the SDFG export (graph/sdfg*.py), which still
-    # reads the old key; it goes when the export reads `nest(g).scop`.
-    g = nx.MultiDiGraph(name=region.id, path=path, function=region.function, region=region,
+    g = nx.MultiDiGraph(name=region.id, path=path, function=region.function,
                         nest=NestAttributes(region, region.live_after))
     g.add_node(STATE, node=Root(region.id, region.function, region.params))
     for key, c in region.containers.items():

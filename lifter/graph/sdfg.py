@@ -46,6 +46,7 @@ import re
 import networkx as nx
 from pycparser import c_ast
 
+from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
 from lifter.graph.sdfg_statements import StatementBuilder
@@ -256,7 +257,7 @@ class _Sdfg:
         for _, d in g.nodes(data=True):
             node = d["node"]
             if isinstance(node, AccessNode):
-                member = g.graph["region"].containers.get(node.container)
+                member = nest(g).scop.containers.get(node.container)
                 if node.element == "?" and getattr(member, "member_element", ""):  # g->u, p[i].x: the field's type
                     node = dataclasses.replace(node, element=member.member_element)
                 name = identifier(node.container)
@@ -505,7 +506,7 @@ class _StateBuilder(StatementBuilder):
     def _private(self, node_id: str, node: MapScope) -> dict[str, str]:
         """The containers private to a map, each with the name of its own transient there."""
         private = {}
-        for key, c in self.g.graph["region"].containers.items():
+        for key, c in nest(self.g).scop.containers.items():
             if (self.g.graph["name"], key) not in self.sdfg.names:
                 continue  # not in the graph (a container of an inner region)
             declaring = self._declaring_map(c) if c.declared_in is not None else None
@@ -528,7 +529,7 @@ class _StateBuilder(StatementBuilder):
         of which would otherwise start from a transient of its own; a variable declared by a statement
         belongs to the map around that statement (`double d = ...;` in the inner loop after interchange,
         not in the loop it was written in)."""
-        g, region = self.g, self.g.graph["region"]
+        g, region = self.g, nest(self.g).scop
         declaring = re.compile(rf"\b{re.escape(c.name)}\s*\[")
         for n, d in g.nodes(data=True):
             if isinstance(d["node"], MapScope) and any(declaring.search(text) for text in d["node"].declarations):
@@ -596,7 +597,7 @@ class _StateBuilder(StatementBuilder):
     def _private_names(self, code: str, enclosing: list[str]) -> str:
         """C text that names containers directly (DaCe declares each descriptor under its name): a
         container private to an enclosing map by the name of its transient there."""
-        containers = self.g.graph["region"].containers
+        containers = nest(self.g).scop.containers
         for map_id in reversed(enclosing):  # innermost first: its own copy wins (`s_R0_L1` is no `s` any more)
             for key, name in self.private.get(map_id, {}).items():
                 code = re.sub(rf"\b{re.escape(containers[key].name)}\b", name, code)

@@ -28,6 +28,7 @@ from pycparser import c_ast, c_generator
 from lifter.analysis.effects import PURE_FUNCTIONS
 from lifter.analysis.points_to import allocation
 from lifter.analysis.walk import walk
+from lifter.graph.attributes import nest
 
 # what DaCe's tasklets know themselves: the C library's math (PURE_FUNCTIONS), and these
 _KNOWN = {"min", "max", "Min", "Max", "int_floor"}
@@ -38,7 +39,7 @@ def called_functions(graphs: list[nx.MultiDiGraph]) -> dict[str, tuple[int]]:
     calling it."""
     out = {}
     for g in graphs:
-        for stmt in g.graph["region"].statements.values():
+        for stmt in nest(g).scop.statements.values():
             for n in walk(stmt.node):
                 if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) \
                         and n.name.name not in _KNOWN and n.name.name not in PURE_FUNCTIONS:
@@ -53,7 +54,7 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
     called = called_functions(graphs)
     if not called:
         return ""
-    facts = graphs[0].graph["region"].file
+    facts = nest(graphs[0]).scop.file
     functions = facts.functions
     needed, errors, todo = set(), [], [name for name in called if name in functions]  # others: the C library's
     while todo:
@@ -85,7 +86,7 @@ def unexported_work(graphs: list[nx.MultiDiGraph]) -> str:
     (module doc); "" where there is none."""
     errors = []
     for function in dict.fromkeys(g.graph["function"] for g in graphs):
-        mine = [g.graph["region"] for g in graphs if g.graph["function"] == function]
+        mine = [nest(g).scop for g in graphs if g.graph["function"] == function]
         func = mine[0].file.functions.get(function)
         if func is None:
             continue

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.control import is_loop_region
 from lifter.graph.nodes import STATE, MapScope, Memlet, Tasklet, scope_parent
@@ -174,7 +175,7 @@ class StatementBuilder:
         region = self.g.graph["name"]
         return any(self._name(key) in self.sdfg.arrays
                    and re.search(rf"(?<![\w.])(?<!->){re.escape(c.name)}\b", code)
-                   for key, c in self.g.graph["region"].containers.items() if (region, key) in self.sdfg.names)
+                   for key, c in nest(self.g).scop.containers.items() if (region, key) in self.sdfg.names)
 
     def _point(self, memlet: Memlet) -> bool:
         """The memlet's subset in the SDFG is one element (not widened to the extent where unreadable)."""

@@ -219,7 +219,7 @@ class Accumulate(Pass):
         return _reshaping(options) and options.unroll
 
     def run(self, g, context) -> bool:
-        return accumulate_reductions(g, g.graph["region"])
+        return accumulate_reductions(g, nest(g).scop)
 
 
 PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Fuse, Tile, Strips, Contract,
