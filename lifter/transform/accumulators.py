@@ -43,25 +43,23 @@ import networkx as nx
 from lifter.analysis.model import Region
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, scope_children, scope_parent
+from lifter.graph.nodes import scope_children, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.locality import stride_kind
 from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import rename_identifiers
 from lifter.transform.tiling import fresh_name, nest_names, unrolled_whole
-from lifter.transform.unroll import (FACTORS, SCALAR_WORDS, element_pattern, fitting, header_parts, jam_rewrite,
-                                     strip_legal, unrollable)
+from lifter.transform.unroll import (FACTORS, SCALAR_WORDS, element_pattern, fitting, header_parts, innermost_maps,
+                                     jam_rewrite, strip_legal, unrollable)
 
 
 def accumulate_reductions(g: nx.MultiDiGraph, region: Region) -> bool:
     """Unroll and jam around every qualifying reduction loop, sums in locals; True if any."""
     if not nest(g).reemittable or escaping(g):
         return False  # as unroll.py: a loop variable read after the nest would end elsewhere
-    innermost = [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)
-                 and not any(isinstance(g.nodes[k]["node"], MapScope) for k in scope_children(g, n))]
     taken = nest_names(g)
     changed = False
-    for k in innermost:
+    for k in innermost_maps(g):
         found = _candidate(g, region, k)
         if found is None:
             continue

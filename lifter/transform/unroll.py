@@ -72,15 +72,19 @@ _PLAIN_BOUND = re.compile(r"[\w\s+\-*/%()\[\].<>=!?:]+")
 _SIDE_EFFECT = re.compile(r"\w\s*\(|\+\+|--|(?<![<>=!])=(?!=)")
 
 
+def innermost_maps(g: nx.MultiDiGraph) -> list[str]:
+    """The maps with no map inside: where unroll-and-jam and register accumulators start."""
+    return [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)
+            and not any(isinstance(g.nodes[k]["node"], MapScope) for k in scope_children(g, n))]
+
+
 def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> bool:
     """Unroll and jam the loops around every qualifying innermost map of the graph; True if any."""
     if not nest(g).reemittable or escaping(g):
         return False  # a jammed copy would leave a loop variable read after its loop at another value
-    innermost = [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)
-                 and not any(isinstance(g.nodes[k]["node"], MapScope) for k in scope_children(g, n))]
     taken = nest_names(g)
     changed = False
-    for j in innermost:
+    for j in innermost_maps(g):
         plan = _candidates(g, region, j)
         try:
             while plan and not (strip_legal(g, region, j, plan) and _lanes_independent(g, region, j, plan)):
