@@ -635,7 +635,7 @@ def main(argv=None) -> int:
     kernels = {k.strip() for k in args.kernels.split(",")} if args.kernels else None
     programs = discover(Path(args.corpus).resolve(), kernels)
     if kernels:
-        missing = kernels - {p.name for p in programs}
+        missing = {k for k in kernels if not any(selected(p.name, p.path.stem, {k}) for p in programs)}
         if missing:
             log(f"warning: no program with a lift-bench line for: {', '.join(sorted(missing))}")
     if not programs:
