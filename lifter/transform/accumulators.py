@@ -47,10 +47,9 @@ from lifter.graph.nodes import scope_children, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.locality import stride_kind
 from lifter.transform.loop_vars import escaping
-from lifter.transform.source_text import rename_identifiers
 from lifter.transform.tiling import fresh_name, nest_names, unrolled_whole
-from lifter.transform.unroll import (FACTORS, SCALAR_WORDS, element_pattern, fitting, header_parts, innermost_maps,
-                                     jam_rewrite, strip_legal, unrollable)
+from lifter.transform.unroll import (FACTORS, element_pattern, fitting, header_parts, in_register, innermost_maps,
+                                     jam_rewrite, local_type, shifted_text, strip_legal, unrollable)
 
 
 def accumulate_reductions(g: nx.MultiDiGraph, region: Region) -> bool:
@@ -102,10 +101,7 @@ def _candidate(g, region: Region, k: str) -> tuple[str, int, dict[str, str]] | N
         for a in s.accesses:
             if not a.is_write:
                 continue
-            c = region.containers[a.container]
-            if (a.relation.range().dim(isl.dim_type.set) == 0 or not a.text or c.indirect
-                    or c.kind not in ("array", "pointer") or not set(c.element.split()) - {"const"} <= SCALAR_WORDS
-                    or stride_kind(a.relation, depth, len(s.loops)) != 1
+            if (not in_register(region, a) or stride_kind(a.relation, depth, len(s.loops)) != 1
                     or stride_kind(a.relation, outer, len(s.loops)) not in (1, 3)):
                 return None
             keys[a.text] = a.container
@@ -133,11 +129,10 @@ def _rewrite(g, region: Region, k: str, loop: str, factor: int, keys: dict[str, 
         _, offsets = shifts[t]
         node = g.nodes[t]["node"]
         for key, container in keys.items():
-            shifted = rename_identifiers(key, {v: f"({v} + {d})" for v, d in offsets.items()})
+            shifted = shifted_text(key, offsets)
             if shifted not in locals_:
                 c = region.containers[container]
-                element = " ".join(w for w in c.element.split() if w != "const")
-                locals_[shifted] = (fresh_name(f"{c.name}_acc{len(locals_)}", taken), element)
+                locals_[shifted] = (fresh_name(f"{c.name}_acc{len(locals_)}", taken), local_type(c))
             node.text = element_pattern(shifted).sub(locals_[shifted][0], node.text)
     names = {region.containers[c].name for c in keys.values()}
     if any(re.search(rf"\b{re.escape(n)}\b", g.nodes[t]["node"].text) for t in scope_children(g, k) for n in names):

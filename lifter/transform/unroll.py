@@ -327,7 +327,24 @@ def _copy_tasklet(g, node_id: str, new_id: str, names: dict[str, str]) -> str:
 
 
 # -- scalar replacement -----------------------------------------------------------------------
-SCALAR_WORDS = {"double", "float", "int", "long", "short", "char", "unsigned", "signed"}
+_SCALAR_WORDS = {"double", "float", "int", "long", "short", "char", "unsigned", "signed"}
+
+
+def in_register(region: Region, a) -> bool:
+    """Access `a` is to one element of a scalar array, spelled out: a local can stand for it."""
+    c = region.containers[a.container]
+    return (bool(a.text) and not c.indirect and c.kind in ("array", "pointer")
+            and set(c.element.split()) - {"const"} <= _SCALAR_WORDS and a.relation.range().dim(isl.dim_type.set) > 0)
+
+
+def local_type(c) -> str:
+    """The type of a local holding one element of container `c` (its element type, not const)."""
+    return " ".join(w for w in c.element.split() if w != "const")
+
+
+def shifted_text(text: str, offsets: dict[str, int]) -> str:
+    """`text` in a jammed copy whose loop variables are `offsets` ahead (`A[i][k]` -> `A[i][(k + 1)]`)."""
+    return rename_identifiers(text, {v: f"({v} + {d})" for v, d in offsets.items()})
 
 
 def _hoist_invariants(g, region: Region, j: str, shifts: dict, taken: set[str]) -> None:
@@ -354,16 +371,15 @@ def _hoist_invariants(g, region: Region, j: str, shifts: dict, taken: set[str]) 
             stmt, offsets = shifts[t]
             node = g.nodes[t]["node"]
             for a in invariant[stmt]:
-                key = rename_identifiers(a.text, {v: f"({v} + {d})" for v, d in offsets.items()})
+                key = shifted_text(a.text, offsets)
                 pattern = element_pattern(key)
                 if not pattern.search(node.text):
                     continue
                 if key not in names:
                     c = region.containers[a.container]
                     names[key] = fresh_name(f"{c.name}_{len(names)}", local)
-                    element = " ".join(w for w in c.element.split() if w != "const")
                     g.nodes[around]["node"].declarations.append(
-                        f"const {element} {names[key]} = {parts['lb']} {parts['op']} {parts['ub']} ? {key} : 0;")
+                        f"const {local_type(c)} {names[key]} = {parts['lb']} {parts['op']} {parts['ub']} ? {key} : 0;")
                 node.text = pattern.sub(names[key], node.text)
         if names:
             g.nodes[around]["node"].declares = True
@@ -406,8 +422,7 @@ def _registers_for_writes(g, region: Region, plan: list[tuple[str, int]], shifts
         for t, text in texts.items():
             g.nodes[t]["node"].text = text
         for key, name in names.items():
-            element = " ".join(w for w in region.containers[keys[key]].element.split() if w != "const")
-            m.declarations.append(f"{element} {name} = {key};")
+            m.declarations.append(f"{local_type(region.containers[keys[key]])} {name} = {key};")
         m.declares = True
         m.closing.append(" ".join(f"{key} = {name};" for key, name in names.items()))
 
@@ -422,25 +437,20 @@ def _written_elements(g, region: Region, tasklets: list[str], shifts: dict, near
         if not isinstance(stmt.node, c_ast.Assignment) or stmt.conditions:
             return {}
         for a in stmt.accesses:
-            if not a.is_write:
-                continue
-            c = region.containers[a.container]
-            if a.relation.range().dim(isl.dim_type.set) == 0 or not a.text or c.indirect \
-                    or c.kind not in ("array", "pointer") or not set(c.element.split()) - {"const"} <= SCALAR_WORDS \
-                    or not _copies_apart(a, near, outer, len(stmt.loops)):
+            if a.is_write and not (in_register(region, a) and _copies_apart(a, near, outer, len(stmt.loops))):
                 return {}
     for t in tasklets:
         stmt, offsets = shifts[t]
         for a in region.statements[stmt].accesses:
             if a.is_write:
-                key = rename_identifiers(a.text, {v: f"({v} + {d})" for v, d in offsets.items()})
+                key = shifted_text(a.text, offsets)
                 if not element_pattern(key).search(g.nodes[t]["node"].text):
                     return {}  # the statement spells the element otherwise (a rewritten buffer)
                 keys[key] = a.container
     for t in tasklets:
         stmt, offsets = shifts[t]
         for a in region.statements[stmt].accesses:
-            key = rename_identifiers(a.text, {v: f"({v} + {d})" for v, d in offsets.items()}) if a.text else ""
+            key = shifted_text(a.text, offsets) if a.text else ""
             if a.container in keys.values() and key not in keys:
                 return {}  # the container is read elsewhere than at its written elements
     return keys
@@ -471,10 +481,8 @@ def element_pattern(key: str) -> re.Pattern:
 
 
 def _hoistable(region: Region, a, written: set[str], depth: int, ndims: int) -> bool:
-    c = region.containers[a.container]
-    return (not a.is_write and a.container not in written and bool(a.text) and not c.indirect
-            and c.kind in ("array", "pointer") and set(c.element.split()) - {"const"} <= SCALAR_WORDS
-            and a.relation.range().dim(isl.dim_type.set) > 0 and stride_kind(a.relation, depth, ndims) == 1)
+    return (not a.is_write and a.container not in written and in_register(region, a)
+            and stride_kind(a.relation, depth, ndims) == 1)
 
 
 def _copy_memlets(g, old: str, new: str, names: dict[str, str]) -> None:
@@ -490,4 +498,5 @@ def _copy_memlets(g, old: str, new: str, names: dict[str, str]) -> None:
             g.add_edge(new, v, edge=moved(d["edge"]))
 
 
-__all__ = ["SCALAR_WORDS", "element_pattern", "fitting", "header_parts", "jam_rewrite", "strip_legal", "unroll_and_jam", "unrollable"]
+__all__ = ["element_pattern", "fitting", "header_parts", "in_register", "innermost_maps", "jam_rewrite", "local_type",
+           "shifted_text", "strip_legal", "unroll_and_jam", "unrollable"]
