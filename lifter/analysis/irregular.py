@@ -18,26 +18,19 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.walk import walk
+from lifter.analysis.walk import called_names, functions_where, walk
 
 
 def irregular_functions(ast: c_ast.FileAST) -> set[str]:
     """Names of the file's functions that run such a loop, themselves or through a call of
     another such function."""
-    bodies = {ext.decl.name: ext.body for ext in ast.ext if isinstance(ext, c_ast.FuncDef)}
-    found = {name for name, body in bodies.items() if _data_dependent_loop(body)}
-    calls = {name: _called(body) for name, body in bodies.items()}
-    while True:
-        more = {name for name in bodies if name not in found and calls[name] & found}
-        if not more:
-            return found
-        found |= more
+    return functions_where(ast, _data_dependent_loop)
 
 
 def irregular_work(node: c_ast.Node, functions: set[str]) -> bool:
     """`node` (a statement) runs a loop whose trip count depends on data, itself or through a
     call of one of `functions` (`irregular_functions`)."""
-    return _data_dependent_loop(node) or bool(_called(node) & functions)
+    return _data_dependent_loop(node) or bool(called_names(node) & functions)
 
 
 def _data_dependent_loop(node: c_ast.Node) -> bool:
@@ -48,6 +41,3 @@ def _data_dependent_loop(node: c_ast.Node) -> bool:
             return True
     return False
 
-
-def _called(node: c_ast.Node) -> set[str]:
-    return {n.name.name for n in walk(node) if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)}

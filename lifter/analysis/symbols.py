@@ -14,7 +14,7 @@ from lifter.analysis.call_spans import SpanRecorder
 from lifter.analysis.read_only import read_only_functions
 from lifter.analysis.irregular import irregular_functions
 from lifter.analysis.unknown_types import UnknownTypes, typeof_functions
-from lifter.analysis.walk import walk
+from lifter.analysis.walk import functions_where, walk
 from lifter.analysis.qualifiers import const_object, shared_qualifiers
 from lifter.analysis.points_to import PointsTo
 
@@ -267,16 +267,8 @@ def _struct_definitions(ast: c_ast.FileAST) -> dict:
 def _looping_functions(ast: c_ast.FileAST) -> set[str]:
     """Names of the file's functions that run a loop, themselves or through a call of another
     such function: a call of one is a loop's worth of work, not one statement's (parallelize.py)."""
-    bodies = {ext.decl.name: ext.body for ext in ast.ext if isinstance(ext, c_ast.FuncDef)}
-    calls = {name: {n.name.name for n in walk(body) if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)}
-             for name, body in bodies.items()}
-    found = {name for name, body in bodies.items()
-             if any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in walk(body))}
-    while True:
-        more = {name for name in bodies if name not in found and calls[name] & found}
-        if not more:
-            return found
-        found |= more
+    return functions_where(ast, lambda body: any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))
+                                                 for n in walk(body)))
 
 
 def _called_in_loops(ast: c_ast.FileAST) -> set[str]:

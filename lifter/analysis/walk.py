@@ -1,4 +1,5 @@
-"""Visiting every node of a pycparser AST without recursion (deep nests must not overflow)."""
+"""Visiting every node of a pycparser AST without recursion (deep nests must not overflow), and
+the file's direct calls read from it."""
 from __future__ import annotations
 
 from pycparser import c_ast
@@ -13,3 +14,21 @@ def walk(node: c_ast.Node | None):
             continue
         yield n
         stack.extend(child for _, child in reversed(n.children()))
+
+
+def called_names(node: c_ast.Node | None) -> set[str]:
+    """Names of the functions called by name anywhere under `node`."""
+    return {n.name.name for n in walk(node) if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)}
+
+
+def functions_where(ast: c_ast.FileAST, holds) -> set[str]:
+    """Names of the file's functions whose body `holds(body)` is true of, or that call such a
+    function (directly or through others): what a call of them brings into a loop."""
+    bodies = {ext.decl.name: ext.body for ext in ast.ext if isinstance(ext, c_ast.FuncDef)}
+    calls = {name: called_names(body) for name, body in bodies.items()}
+    found = {name for name, body in bodies.items() if holds(body)}
+    while True:
+        more = {name for name in bodies if name not in found and calls[name] & found}
+        if not more:
+            return found
+        found |= more
