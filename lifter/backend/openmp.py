@@ -245,8 +245,9 @@ def _child_lines(g: nx.MultiDiGraph, child: str, indent: str, plain: bool) -> li
         opening, closing = scratch_lines(node)
         inner = indent + "    " if node.plan.versioned else indent
         lines = [inner + line for line in opening] + _map_lines(g, child, node, inner)
-        if switch_text(node):
-            lines[len(opening)] += switch_text(node)
+        switch = switch_text(node)
+        if switch:
+            lines[len(opening)] += switch
             lines[-1] = lines[-1].replace("}", "} }", 1)
         lines[-1] += closing
         if not node.plan.versioned:
