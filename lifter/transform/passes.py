@@ -9,6 +9,7 @@ change the graph.
 """
 from __future__ import annotations
 
+from lifter.graph.attributes import nest
 from lifter.transform.accumulators import accumulate_reductions
 from lifter.transform.contraction import contract_temporaries
 from lifter.transform.expansion import expand_scalars
@@ -24,7 +25,6 @@ from lifter.transform.tiling import tile_bands
 from lifter.transform.unroll import unroll_and_jam
 from lifter.transform.vectorize import plan_simd
 from lifter.transform.wavefront import wavefront_nests
-from lifter.graph.attributes import nest
 
 
 def _reshaping(options) -> bool:
