@@ -126,6 +126,19 @@ def loops_by_function(text: str, target: str = "openmp") -> dict[str, list[dict]
     return out
 
 
+def write_program(workdir: Path, stem: str, text: str) -> Path:
+    """A test's C program written to `workdir/stem.c`."""
+    path = workdir / f"{stem}.c"
+    path.write_text(text)
+    return path
+
+
+def kernel_function(output: str) -> str:
+    """The text of a lifted test program's `static void kernel...` function, up to its closing brace."""
+    start = output.index("static void kernel")
+    return output[start:output.index("\n}\n", start)]
+
+
 def check_program(text: str, name: str, workdir: Path, threads: int) -> None:
     """Write a test's C program to `workdir/name`, lift it, build both, run both at `threads`."""
     source = workdir / name

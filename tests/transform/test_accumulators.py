@@ -1,10 +1,9 @@
 """Register accumulators: unroll-and-jam around a reduction loop with the sums in locals, exact
 remainders and empty loops, refused where the locals or the jam would change a result."""
-from pathlib import Path
 
 from lifter import LiftOptions, lift_source
 from lifter.graph.validate import validate
-from tests.harness import prepare
+from tests.harness import kernel_function, prepare, write_program
 
 # syrk, whose update lift interchanges to j-k (k innermost, unit stride, summing into the
 # C[i][j] it does not move along). Triangular j, sizes not divisible by 4, an empty k loop (m = 0)
@@ -66,20 +65,9 @@ int main(void) {
 SELF_READ = SYRK.replace("C[i][j] += alpha * A[i][k] * A[j][k];", "C[i][j] += alpha * A[i][k] * A[j][k] * C[i][0];")
 
 
-def _kernel(output: str) -> str:
-    start = output.index("static void kernel")
-    return output[start:output.index("\n}\n", start)]
-
-
-def _write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / f"{name}.c"
-    path.write_text(text)
-    return path
-
-
 def test_reduction_gets_register_accumulators():
     result = lift_source(SYRK, "s.c")
-    body = _kernel(result.output)
+    body = kernel_function(result.output)
     assert "for (j = 0; j + 3 <= i; j += 4) {" in body
     assert "double C_acc0 = 0 < m ? C[i][j] : 0;" in body and "double C_acc3 = 0 < m ? C[i][(j + 3)] : 0;" in body
     assert "C_acc1 += alpha * A[i][k] * A[(j + 1)][k];" in body
@@ -93,8 +81,8 @@ def test_reduction_gets_register_accumulators():
 
 
 def test_refused_where_additions_would_be_reordered_or_the_element_is_read_elsewhere():
-    assert "_acc" not in _kernel(lift_source(REORDERED, "r.c").output)
-    assert "_acc" not in _kernel(lift_source(SELF_READ, "s.c").output)
+    assert "_acc" not in kernel_function(lift_source(REORDERED, "r.c").output)
+    assert "_acc" not in kernel_function(lift_source(SELF_READ, "s.c").output)
 
 
 def test_no_unroll_leaves_reductions_alone():
@@ -103,6 +91,6 @@ def test_no_unroll_leaves_reductions_alone():
 
 def test_accumulated_programs_compute_the_same_to_the_last_bit(tmp_path):
     for name, text in (("syrk", SYRK), ("reordered", REORDERED), ("self_read", SELF_READ)):
-        diff = prepare(_write(tmp_path, name, text), tmp_path)
+        diff = prepare(write_program(tmp_path, name, text), tmp_path)
         for threads in (1, 2, 8):
             assert diff.check(threads) == diff.reference  # the same additions in the same order

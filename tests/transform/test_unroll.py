@@ -1,12 +1,11 @@
 """Unroll-and-jam: applied around vectorizable innermost loops, refused where illegal, exact remainders."""
-from pathlib import Path
 
 from click.testing import CliRunner
 
 from lifter import LiftOptions, lift_source
 from lifter.cli import lift as lift_command
 from lifter.graph.validate import validate
-from tests.harness import CORPUS, prepare
+from tests.harness import CORPUS, kernel_function, prepare, write_program
 
 # Parametric sizes; a `<=` bound, an unsigned loop variable declared in its header and trip
 # counts below the factors reach every remainder (main loops that never run included).
@@ -80,19 +79,9 @@ MACRO = PRODUCT.replace("#include <stdlib.h>\n", "#include <stdlib.h>\n#define R
     .replace("C[i][j] += 1.5 * A[i][k] * B[k][j];", "C[i][j] += 1.5 * ROW(k) * B[k][j];")
 
 
-def _kernel(output: str) -> str:
-    return output[output.index("static void kernel"):output.index("\n}\n", output.index("static void kernel"))]
-
-
-def _write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / f"{name}.c"
-    path.write_text(text)
-    return path
-
-
 def test_product_is_unrolled_and_jammed_with_remainders():
     result = lift_source(PRODUCT, "p.c")
-    body = _kernel(result.output)
+    body = kernel_function(result.output)
     assert "k += 4)" in body and "i += 2)" in body
     assert "for (; i <= (i_t + 63 <= ni - 1 ? i_t + 63 : ni - 1); i++)" in body  # i is declared outside
     assert "/ 4 * 4 : (k_t); k < (k_t + 64 < nk ? k_t + 64 : nk); k++)" in body  # k in its header
@@ -107,21 +96,21 @@ def test_product_is_unrolled_and_jammed_with_remainders():
 
 def test_unrolled_programs_compute_the_same(tmp_path):
     for name, text in (("product", PRODUCT), ("legal", LEGAL), ("illegal", ILLEGAL), ("macro", MACRO)):
-        diff = prepare(_write(tmp_path, name, text), tmp_path)
+        diff = prepare(write_program(tmp_path, name, text), tmp_path)
         for threads in (1, 2, 8):
             diff.check(threads)
 
 
 def test_illegal_unroll_and_jam_is_refused():
     result = lift_source(ILLEGAL, "c.c")
-    assert "(i + 1)" not in _kernel(result.output)
+    assert "(i + 1)" not in kernel_function(result.output)
     assert all("unroll-and-jam" not in e["transformations"] for e in result.loops)
     legal = lift_source(LEGAL, "c.c")
-    assert "A[b][(i + 1)][j] = A[b][(i + 1) - 1][j] * 0.5 + B[j];" in _kernel(legal.output)
+    assert "A[b][(i + 1)][j] = A[b][(i + 1) - 1][j] * 0.5 + B[j];" in kernel_function(legal.output)
 
 
 def test_a_variable_hidden_in_a_macro_is_not_unrolled():
-    body = _kernel(lift_source(MACRO, "m.c").output)
+    body = kernel_function(lift_source(MACRO, "m.c").output)
     assert "(i + 1)" not in body and "ROW((k + 1))" in body
 
 
@@ -131,7 +120,7 @@ def test_no_unroll_and_lower_levels_leave_nests_alone():
 
 
 def test_cli_flag(tmp_path):
-    src = _write(tmp_path, "p", PRODUCT)
+    src = write_program(tmp_path, "p", PRODUCT)
     runner = CliRunner()
     assert "--no-unroll" in runner.invoke(lift_command, ["--help"]).output
     done = runner.invoke(lift_command, [str(src), "-o", str(tmp_path / "out.c"), "--no-unroll"])
@@ -150,7 +139,7 @@ def test_unrolled_corpus_kernels_compute_the_same(tmp_path):
 
 
 def test_jammed_writes_stay_in_locals_for_one_iteration():
-    body = _kernel(lift_source(PRODUCT, "p.c").output)
+    body = kernel_function(lift_source(PRODUCT, "p.c").output)
     assert "double C_r0 = C[i][j];" in body and "double C_r1 = C[(i + 1)][j];" in body
     assert "C_r0 += 1.5 * A_0 * B[k][j];" in body and "C_r1 += 1.5 * A_7 * B[(k + 3)][j];" in body
     assert "C[i][j] = C_r0; C[(i + 1)][j] = C_r1;" in body
@@ -185,9 +174,9 @@ int main(void) {
 
 
 def test_copies_writing_one_element_under_two_texts_keep_their_stores(tmp_path):
-    body = _kernel(lift_source(HALVES, "h.c").output)
+    body = kernel_function(lift_source(HALVES, "h.c").output)
     assert "C[b][(k + 1) / 2][j] += D[b][(k + 1)][j];" in body  # unrolled and jammed
     assert "_r0" not in body
-    diff = prepare(_write(tmp_path, "halves", HALVES), tmp_path)
+    diff = prepare(write_program(tmp_path, "halves", HALVES), tmp_path)
     for threads in (1, 2, 8):
         diff.check(threads)
