@@ -26,11 +26,10 @@ The loop may still run in parallel, each thread on a buffer of its own, when:
 from __future__ import annotations
 
 import islpy as isl
-from pycparser import c_ast
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Region
-from lifter.analysis.walk import walk
+from lifter.analysis.scop import written_names
 from lifter.graph.ranges import params_c
 
 
@@ -47,8 +46,8 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
     if info.declared_in is not None and (info.declared_in == nest.loop
                                          or info.declared_in in region.loops_inside(nest.loop)):
         return None
-    if _changes_pointer(loop.node, info.name):
-        return None
+    if info.name in written_names(loop.node):
+        return None  # the loop assigns, increments, takes the address of or redeclares the pointer
     accesses = [a for s in nest.inside for a in region.statements[s].accesses if a.container == container]
     writes = [a for a in accesses if a.is_write]
     if not writes or any(not a.must for a in writes) or all(a.is_write for a in accesses):
@@ -72,19 +71,6 @@ def candidate(info) -> bool:
     verdicts' own scratch arrays), named directly: what a shared scratch row can be."""
     return info.kind == "pointer" and not info.allocated and info.storage == "local" and not info.indirect \
         and not info.field and info.element not in ("", "?") and info.ndim == 1
-
-
-def _changes_pointer(loop: c_ast.For, name: str) -> bool:
-    """Whether the loop assigns, increments or takes the address of the pointer variable `name`."""
-    for n in walk(loop):
-        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID) and n.lvalue.name == name:
-            return True
-        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") \
-                and isinstance(n.expr, c_ast.ID) and n.expr.name == name:
-            return True
-        if isinstance(n, c_ast.Decl) and n.name == name:
-            return True  # a declaration of its own inside the loop: another variable
-    return False
 
 
 def _touched(accesses, depths: list[int]) -> isl.Map:
