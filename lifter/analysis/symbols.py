@@ -484,16 +484,27 @@ def call_effects(ast: c_ast.FileAST, typedefs: Typedefs, pure: set[str]) -> dict
     candidates = {ext.decl.name: ext for ext in ast.ext if isinstance(ext, c_ast.FuncDef)}
     globals_ = {ext.name: classify(ext.name, ext.type, typedefs, "global", ext)
                 for ext in ast.ext if isinstance(ext, c_ast.Decl) and ext.name}
+    # A summary depends on the file only through the summaries of the names the body uses, so a
+    # function that failed is tried again only once one of those gained a summary since: a header
+    # of thousands of inline functions that cannot be summarized (<immintrin.h>) is walked once.
+    uses = {name: {n.name for n in walk(func) if isinstance(n, c_ast.ID)} & set(candidates)
+            for name, func in candidates.items()}
     found: dict[str, CallEffects] = {}
+    found_at: dict[str, int] = {}  # when each summary was found (a count of summaries)
+    tried_at: dict[str, int] = {}  # when each function last failed
     changed = True
     while changed:
         changed = False
         for name, func in candidates.items():
             if name in found or name in pure:
                 continue
+            if name in tried_at and not any(found_at.get(u, -1) >= tried_at[name] for u in uses[name]):
+                continue
+            tried_at[name] = len(found)
             summary = _Summarizer(func, typedefs, globals_, PURE_FUNCTIONS | pure, found,
                                   NORETURN_FUNCTIONS - set(candidates)).run()
             if summary is not None:
+                found_at[name] = len(found)
                 found[name] = summary
                 changed = True
     return found
