@@ -94,8 +94,6 @@ def region_pragma(region: OmpRegion) -> str:
     clauses = ["parallel"]
     if region.private:
         clauses.append(f"private({', '.join(region.private)})")
-    if region.condition:
-        clauses.append(f"if({region.condition})")
     return f"#pragma omp {' '.join(clauses)} {MARK}"
 
 

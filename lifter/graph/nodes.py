@@ -138,8 +138,7 @@ class OmpRegion:
 
     private: list[str] = field(default_factory=list)  # the loop's own variable when declared outside it
     singles: list[list[str]] = field(default_factory=list)  # runs of consecutive child ids for `omp single`
-    condition: str = ""  # profitability: the region's `if` clause
-    guard: str = ""  # correctness (no aliasing): tested in C before the loop, with a sequential copy
+    guard: str = ""  # profitability and correctness (no aliasing): tested in C before the loop, with a sequential copy
     nowait: list[bool] = field(default_factory=list)  # per single: the `omp for` after it has the barrier
 
 

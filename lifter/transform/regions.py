@@ -26,10 +26,10 @@ where that provably does what one thread did before:
 
 A small child loop costs a barrier inside a region, not a thread start, so the
 region runs in parallel when any child is worth it: the children's work
-conditions, or-ed, become the region's `if` clause. Their correctness
+conditions, or-ed, decide whether it does. Their correctness
 conditions (pointer disjointness) hold for the whole loop when nothing inside
 writes the names they use; otherwise (`&fict[t]`) the loop's own ranges, which
-contain every iteration's, are checked instead. They are tested once, in C,
+contain every iteration's, are checked instead. Both are tested once, in C,
 before the loop, with a sequential copy of it as the other branch.
 """
 from __future__ import annotations
@@ -112,11 +112,15 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
             return False  # an `omp for` inside an `omp single` is a closely nested worksharing region
     works = [n.plan.work for n in planned]
     condition = " || ".join(dict.fromkeys(f"({w})" for w in works)) if all(works) else ""
-    guard = " && ".join(dict.fromkeys(c for c in guards if c))
+    # The work condition is tested in C, with the loop as written in the `else` branch, not as
+    # an `if` clause: a region whose `if` is false still runs the outlined body, with its
+    # worksharing set-up and barriers per iteration of the sequential loop (jacobi_1d at
+    # n = 4000: 0.80x of the serial time with the clause, 1.0x with the plain copy).
+    work = f"({condition})" if " || " in condition else condition
+    when = " && ".join(dict.fromkeys(c for c in [work] + guards if c))
     private = [] if s.var_declared_in_header else [s.var]
     nowait = [_nowait(g, s, run) for run in singles]
-    s.parallel_region = OmpRegion(private, singles, condition, guard, nowait)
-    when = " && ".join(c for c in (f"({condition})" if condition else "", guard) if c)
+    s.parallel_region = OmpRegion(private, singles, when, nowait)
     for n in planned:
         n.plan.worksharing = True
         n.plan.versioned = False

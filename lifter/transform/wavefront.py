@@ -441,7 +441,7 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
                         reason="each wavefront of tiles reads what the ones before wrote")
     every = band.shared + [b for nest in band.nests for b in nest]
     outside = sorted({g.nodes[b]["node"].var for b in every if not g.nodes[b]["node"].var_declared_in_header})
-    wave_map.parallel_region = OmpRegion(private=outside, condition=f"{work} > {min_work}L" if work else "")
+    wave_map.parallel_region = OmpRegion(private=outside, guard=f"{work} > {min_work}L" if work else "")
     ceil = f"({wave} - {d0} + {a_q}) / {k1}" if a_q else f"{wave} - {d0}"
     floor = f"({_minus(wave, c0)}) / {k1}" if a_q else _minus(wave, c0)
     par = _tile_map(at, f"{band.dims(0)[p]}.tile", start[p], size, f"{size} * {_max(p_lo, ceil)}",

@@ -54,7 +54,7 @@ def test_fdtd2d_time_loop_gets_one_parallel_region():
     source = (CORPUS / "stencils/fdtd2d.c").read_text().replace("static void kernel_fdtd2d", "void kernel_fdtd2d")
     out = lift_source(source, "fdtd2d.c").output
     kernel = out[out.index("void kernel_fdtd2d"):out.index("static double checksum")]
-    region = kernel.index("#pragma omp parallel if(")
+    region = kernel.index("#pragma omp parallel ")
     assert kernel.index("if (") < region < kernel.index("for (int t = 0; t < tmax; t++)") < kernel.index("#pragma omp for")
     assert kernel.count("#pragma omp for") == 4
 

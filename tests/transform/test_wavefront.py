@@ -168,8 +168,9 @@ def test_seidel2d_is_skewed_tiled_and_run_as_wavefronts():
         validate(g)
     body = result.output[result.output.index("static void kernel_seidel2d"):result.output.index("int main")]
     assert "for (long t_t = 0; t_t <= (long)(tsteps - 1); t_t += 8)" in body
-    assert "#pragma omp parallel if(" in body and "#pragma omp for schedule(static)" in body
-    assert body.index("#pragma omp parallel if(") < body.index("long wave") < body.index("#pragma omp for")
+    assert "#pragma omp parallel /* lift */" in body and "#pragma omp for schedule(static)" in body
+    assert body.index("if (") < body.index("#pragma omp parallel /* lift */") < body.index("long wave") \
+        < body.index("#pragma omp for")
     assert "i_t += 16" in body and "j_t" not in body  # dim q's tiles come from the wavefront
     assert "A[i][j] = (A[i - 1][j - 1]" in body  # the statement as written
     waves = _wave_maps(result)
