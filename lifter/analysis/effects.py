@@ -562,10 +562,18 @@ def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, fie
         effects.refs.append(Ref(declared_key, node.name, [], True, guarded, node.name, line))
     else:
         collector.reads(node)
-    internal = _declared_first(node) if not isinstance(node, c_ast.Decl) else set()
+    internal = _declared_first(node) if not isinstance(node, c_ast.Decl) else {}
     if internal:
-        # Variables declared inside an opaque statement before any use are its own business.
-        effects.refs = [r for r in effects.refs if r.name not in internal or r.field_path]
+        # Variables declared inside an opaque statement before any use are its own business,
+        # but not what a pointer among them points to (`double *q = f; q[atoms[k]] = 0;`
+        # writes f): an access through one is an access to memory no name bounds.
+        kept = []
+        for r in effects.refs:
+            if r.name not in internal or r.field_path:
+                kept.append(r)
+            elif r.subscripts and _may_point(internal[r.name]):
+                kept.append(Ref(MEMORY, MEMORY, [], r.is_write, True, r.text, r.line))
+        effects.refs = kept
     # Under a data-dependent condition too: a skipped update adds the identity.
     # The caller drops the reduction if a condition reads the reduced variable.
     effects.reduction = _reduction(node, collector)
@@ -694,15 +702,15 @@ def _field_of_element(node: c_ast.StructRef) -> bool:
     return isinstance(node, c_ast.ArrayRef)
 
 
-def _declared_first(node) -> set[str]:
-    """Names whose first appearance under `node` (in preorder) is their declaration."""
+def _declared_first(node) -> dict[str, c_ast.Decl]:
+    """Names whose first appearance under `node` (in preorder) is their declaration, with it."""
     seen: set[str] = set()
-    declared: set[str] = set()
+    declared: dict[str, c_ast.Decl] = {}
 
     def visit(n):
         if isinstance(n, c_ast.Decl) and n.name:
             if n.name not in seen:
-                declared.add(n.name)
+                declared[n.name] = n
             seen.add(n.name)
         elif isinstance(n, c_ast.ID):
             seen.add(n.name)
@@ -711,6 +719,17 @@ def _declared_first(node) -> set[str]:
 
     visit(node)
     return declared
+
+
+_BASIC_TYPE_WORDS = frozenset({"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
+                               "_Bool", "_Complex", "const", "volatile"})
+
+
+def _may_point(decl: c_ast.Decl) -> bool:
+    """Whether the declared variable may hold a pointer (or an array of them): a `*` in its
+    type, or a typedef name, which may stand for a pointer type."""
+    return any(isinstance(n, c_ast.PtrDecl) or isinstance(n, c_ast.IdentifierType)
+               and not _BASIC_TYPE_WORDS.issuperset(n.names) for n in walk(decl.type))
 
 
 def _init_target(node: c_ast.For) -> str | None:

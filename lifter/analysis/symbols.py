@@ -530,12 +530,17 @@ class _Summarizer:
         self.integer_params: dict[str, int] = {}  # integer parameter -> position
         self.elements: dict[int, str] = {}  # pointer parameter's position -> its element type
         self.spans: SpanRecorder | None = None
+        # parameters read in a local pointer's initializer (`double *p = &f[idx[k]];`), seen
+        # before the span recorder exists: their spans are lost (the whole block)
+        self.declared_accesses: list[int] = []
         self.fields: set = set()  # (position, field path, element type) of `p->f`, see CallEffects
 
     def run(self) -> CallEffects | None:
         try:
             self._declare()
             self.spans = SpanRecorder(self.integer_params, _assigned_names(self.func.body), self.func.body)
+            for position in self.declared_accesses:
+                self.spans.lose(position)
             self._visit(self.func.body)
         except _NoSummary:
             return None
@@ -671,6 +676,9 @@ class _Summarizer:
 
     def _span(self, node, position: int) -> None:
         """Record `p[e]` or `*p` on a pointer parameter for its span; anything else loses it."""
+        if self.spans is None:
+            self.declared_accesses.append(position)
+            return
         if isinstance(node, c_ast.ArrayRef) and isinstance(node.name, c_ast.ID) and node.name.name in self.params:
             self.spans.access(position, node.subscript)
         elif isinstance(node, c_ast.UnaryOp) and node.op == "*" and isinstance(node.expr, c_ast.ID) \
