@@ -572,7 +572,7 @@ def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, fie
             if r.name not in internal or r.field_path:
                 kept.append(r)
             elif r.subscripts and _may_point(internal[r.name]):
-                kept.append(Ref(MEMORY, MEMORY, [], r.is_write, True, r.text, r.line))
+                kept.append(_pointee_ref(r, internal[r.name], node, collector))
         effects.refs = kept
     # Under a data-dependent condition too: a skipped update adds the identity.
     # The caller drops the reduction if a condition reads the reduced variable.
@@ -719,6 +719,37 @@ def _declared_first(node) -> dict[str, c_ast.Decl]:
 
     visit(node)
     return declared
+
+
+def _pointee_ref(r: Ref, decl: c_ast.Decl, node, collector: "_Collector") -> Ref:
+    """`r`, an access through a pointer declared inside `node`, as a may-access to any element
+    of what its initializer points into (`q = f`, `q = f + e`, `q = &f[e]`, `q = s->f`), or to any
+    memory where the pointer is assigned again or its initializer is another shape."""
+    init = decl.init
+    while isinstance(init, c_ast.Cast):
+        init = init.expr
+    if isinstance(init, c_ast.BinaryOp) and init.op == "+":
+        init = init.left
+    elif isinstance(init, c_ast.UnaryOp) and init.op == "&" and isinstance(init.expr, c_ast.ArrayRef):
+        init = init.expr.name
+    reassigned = any(_names(n.lvalue, decl.name) if isinstance(n, c_ast.Assignment) else
+                     isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&")
+                     and _names(n.expr, decl.name) for n in walk(node))
+    if not reassigned and isinstance(init, c_ast.ID):
+        sym = collector.symbols.lookup(init.name)
+        if sym is not None and sym.kind in ("array", "pointer") and not sym.indirect:
+            return Ref(collector.scoped(init.name), init.name, [None] * max(sym.ndim, 1), r.is_write, True,
+                       r.text, r.line)
+    if not reassigned and isinstance(init, c_ast.StructRef):
+        path = collector._struct_path(init)
+        if path is not None:
+            root, fields = path
+            return Ref(f"{root}{fields}", root, [None], r.is_write, True, r.text, r.line, field_path=fields)
+    return Ref(MEMORY, MEMORY, [], r.is_write, True, r.text, r.line)
+
+
+def _names(node, name: str) -> bool:
+    return isinstance(node, c_ast.ID) and node.name == name
 
 
 _BASIC_TYPE_WORDS = frozenset({"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
