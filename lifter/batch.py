@@ -38,8 +38,8 @@ from lifter.main_module import workers_can_start
 DEFAULT_CACHE = ".lift-cache"  # under the output directory
 
 # Imported once in the fork server, so every worker starts with the pipeline loaded.
-_PIPELINE_MODULES = ["lifter.batch", "lifter.analysis", "lifter.backend", "lifter.graph.build",
-                     "lifter.report", "lifter.transform"]
+_PIPELINE_MODULES = ["lifter.batch", "lifter.analysis", "lifter.backend", "lifter.backend.cuda",
+                     "lifter.backend.mpi", "lifter.graph.build", "lifter.report", "lifter.transform"]
 
 
 # ---------------------------------------------------------------- lifting through the cache

@@ -19,7 +19,7 @@ import sys
 import click
 
 from lifter.version import __version__
-from lifter import batch
+from lifter import depfile
 from lifter.cli_help import CompilerChoice, GroupedCommand, usage_error
 from lifter.files import write_atomically  # noqa: F401  (part of this module's interface)
 from lifter.diagnostics import Diagnostic, LiftError
@@ -208,8 +208,8 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
                                    after_dirs=list(after_dirs))
     deps = None
     if dep_md or dep_mmd or dep_file:
-        deps = batch.DepOptions(system=not dep_mmd, phony=dep_phony, file=dep_file,
-                                targets=list(dep_targets) + [batch.make_quote(t) for t in dep_quoted])
+        deps = depfile.DepOptions(system=not dep_mmd, phony=dep_phony, file=dep_file,
+                                targets=list(dep_targets) + [depfile.make_quote(t) for t in dep_quoted])
     locality = {"tile": not no_tile, "fuse": not no_fuse, "unroll": not no_unroll, "tile_sizes": tile_sizes,
                 "assume_no_alias": assume_no_alias, "strict_aliasing": not no_strict_aliasing}
     if outdir is not None:
@@ -230,12 +230,12 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
     options = LiftOptions(target=target_for(output, target), preprocess=preprocess, opt_level=opt_level,
                           **locality)
     if deps is not None:
-        deps.file = deps.file or batch.default_depfile(output if output not in (None, "-") else
+        deps.file = deps.file or depfile.default_depfile(output if output not in (None, "-") else
                                                        os.path.basename(path))
         if not deps.targets:
             if output in (None, "-"):
                 raise click.UsageError("-MD/-MMD with output on standard output need -MT TARGET")
-            deps.targets = [batch.make_quote(output)]
+            deps.targets = [depfile.make_quote(output)]
     for written in filter(None, (output if output != "-" else None, deps.file if deps else None,
                                  report_path, html_path, graph_path)):
         if path != "-" and os.path.exists(written) and _same_file(path, written):
@@ -245,6 +245,7 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
         if path == "-":
             result = lift_source(source.text, source.path, options)
         elif cache_dir and not graph_path:
+            from lifter import batch  # with its cache and process pool: only where a run needs them
             result, _ = batch.lift_file_cached(path, options, batch.Cache(cache_dir, options))
         else:
             result = lift_file(path, options)
@@ -267,8 +268,8 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
         else:
             write_atomically(output, result.output)
         if deps is not None:
-            headers = batch.dependencies(result.included_files, deps.system)
-            write_atomically(deps.file, batch.dependency_rule(deps.targets, path, headers, deps.phony))
+            headers = depfile.dependencies(result.included_files, deps.system)
+            write_atomically(deps.file, depfile.dependency_rule(deps.targets, path, headers, deps.phony))
     except LiftError as exc:
         _fail(exc.diagnostic)
     except OSError as exc:
@@ -345,6 +346,7 @@ def _print_remarks(loops: list[dict], selection: RemarkSelection) -> None:
 def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality, report_path, selection,
                 graph_path, jobs, fail_fast, quiet, cache_dir, no_cache, deps) -> None:
     """`lift INPUTS... -d OUTDIR`: printing around lifter.batch.lift_batch."""
+    from lifter import batch  # imported here: a single-file run needs no process pool
     if output is not None:
         raise click.UsageError("-o names one output; with -d OUTDIR the outputs are named after the inputs")
     if graph_path:

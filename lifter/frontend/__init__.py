@@ -1,4 +1,8 @@
-"""Frontend: source text -> preprocessed text -> pycparser AST, with exact source positions."""
+"""Frontend: source text -> preprocessed text -> pycparser AST, with exact source positions.
+
+The explanations of a failed parse (explain.py) are imported where a parse fails: a run over valid
+C never needs them, and every lift process would compile them.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -7,7 +11,6 @@ from pycparser import c_ast
 
 from lifter.diagnostics import LiftError
 from lifter.frontend.check import CxxNote, check
-from lifter.frontend.explain import Unsupported, explain, with_function, with_include_chain
 from lifter.frontend.parse import parse
 from lifter.frontend.preprocess import PreprocessOptions, preprocess
 from lifter.frontend.source import SourceFile
@@ -29,12 +32,14 @@ def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
     try:
         ast = parse(pre.text, source.path, options.std)
     except LiftError as exc:
+        from lifter.frontend.explain import explain, with_function, with_include_chain
         error = _in_macro_as_compiler_places_it(explain(exc, source, pre.included_files, options.std), source, options)
         raise with_include_chain(with_function(error, pre.text), pre.text) from None
     # after parsing: a syntax error is the parser's, with what lift does not support said
     try:
         notes = check(source.path, source.text, options)
     except LiftError as exc:
+        from lifter.frontend.explain import with_include_chain
         raise with_include_chain(exc, pre.text) from None
     return TranslationUnit(source, ast, pre.included_files, notes)
 
@@ -45,6 +50,7 @@ def _in_macro_as_compiler_places_it(error: LiftError, source: SourceFile, option
     use. explain() can only guess the token when the definition has it once (`((x) + * )` has
     three `)`); the compiler knows which. Where the compiler accepts the file (a GNU extension
     lift refuses), or explain() named a construct lift does not parse, explain()'s error stays."""
+    from lifter.frontend.explain import Unsupported
     notes = error.diagnostic.notes
     if not notes or isinstance(error, Unsupported):
         return error

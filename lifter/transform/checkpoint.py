@@ -78,6 +78,8 @@ def rollback(g: nx.MultiDiGraph, saved: Checkpoint) -> None:
 def _copied(value):
     """`value` with its lists, dicts, sets and dataclass objects copied all the way down; strings,
     numbers and isl objects (immutable from Python) are shared."""
+    if type(value) in _SHARED:  # most fields: tested first, a checkpoint visits every field of the graph
+        return value
     if isinstance(value, list):
         return [_copied(v) for v in value]
     if isinstance(value, tuple):
@@ -94,8 +96,13 @@ def _copied(value):
 
 
 def _is_object(value) -> bool:
-    """A node, edge or plan object: a dataclass instance (not the class itself)."""
-    return dataclasses.is_dataclass(value) and not isinstance(value, type)
+    """A node, edge or plan object: a dataclass instance (not the class itself). What
+    `dataclasses.is_dataclass` tests for an instance, without its general case (a class too)."""
+    return hasattr(type(value), _DATACLASS_FIELDS)
+
+
+_SHARED = frozenset({str, int, float, bool, type(None)})  # immutable: shared, never copied
+_DATACLASS_FIELDS = "__dataclass_fields__"  # the attribute the dataclass decorator sets on the class
 
 
 __all__ = ["Checkpoint", "checkpoint", "rollback"]
