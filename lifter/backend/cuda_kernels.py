@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from lifter.analysis.model import Kind
 from lifter.backend.cuda_data import comment_text
 from lifter.backend.cuda_text import (_base, _c_ndim, _calls, _dedent, _free_words, _header_type, _indent, _int,
                                       _isl_c, _substitute, _words)
@@ -104,7 +105,7 @@ class _KernelCode:
             red = self._container(name)
             if red is None:
                 raise NotOffloaded(f"reduction into '{name}', which is not in the graph")
-            if red.kind == "scalar" and not getattr(m.plan, "sections", {}).get(name):
+            if red.kind == Kind.SCALAR and not getattr(m.plan, "sections", {}).get(name):
                 scalar_reductions.append((name, op))
             elif not self.reemit:
                 raise NotOffloaded(f"reduction into array '{name}' in a nest whose statements cannot be re-emitted")
@@ -183,12 +184,12 @@ class _KernelCode:
             if declared is not None and declared in origins:
                 declared_inside.add(node.name)
                 continue
-            if node.kind == "memory":
+            if node.kind == Kind.MEMORY:
                 raise NotOffloaded("the loop touches memory through pointers lift cannot bound")
             kname = node.name if re.fullmatch(r"[A-Za-z_]\w*", node.name) else self.ctx.member_name(node.name)
             if kname != node.name:
                 subst[node.name] = kname
-            if node.kind == "scalar" or node.ndim == 0:
+            if node.kind == Kind.SCALAR or node.ndim == 0:
                 if node.name in red:
                     op = red[node.name]
                     if op not in REDUCTION_OPS:

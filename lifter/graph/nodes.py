@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from lifter.analysis.model import Condition, ContainerKind
+from lifter.analysis.model import Condition, Kind
 
 
 STATE = "state"  # node id of the Root (the name dates from when the Root was the region's only state)
@@ -210,7 +210,7 @@ class AccessNode:
     name: str  # the C name
     ndim: int
     element: str
-    kind: ContainerKind
+    kind: Kind
     restrict: bool
     storage: str
     transient: bool  # declared inside the region
