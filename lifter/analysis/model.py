@@ -43,6 +43,7 @@ class Loop:
     step: int  # positive; `decreasing` loops run from upper down to lower
     decreasing: bool
     var_declared_in_header: bool
+    var_type: str = ""  # the variable's type as C text where the header declares it
     children: list = field(default_factory=list)  # Loop ids and Statement ids, in order
     offset: int | None = None  # character offset of `for` in the user's file, if it is there
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent, outermost first

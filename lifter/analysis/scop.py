@@ -10,6 +10,7 @@ nest unmodelable, and it is reported as such.
 """
 from __future__ import annotations
 
+import copy
 import re
 from contextlib import contextmanager
 
@@ -63,20 +64,22 @@ def written_names(node: c_ast.Node) -> set[str]:
 
 
 class LoopHeader:
-    """The parts of an affine `for` header: variable, bounds (isl text), step and direction."""
+    """The parts of an affine `for` header: variable, bounds (isl text), step and direction, and
+    the variable's type as C text where the header declares it ('' where it does not)."""
 
-    def __init__(self, var, lower, upper, step, decreasing, declared):
+    def __init__(self, var, lower, upper, step, decreasing, var_type):
         self.var, self.lower, self.upper = var, lower, upper
-        self.step, self.decreasing, self.declared = step, decreasing, declared
+        self.step, self.decreasing, self.var_type = step, decreasing, var_type
+        self.declared = bool(var_type)
 
 
 def parse_header(node: c_ast.For, translate: AffineTranslator, symbols: FunctionSymbols) -> LoopHeader:
     """Recognise `for (i = lb; i < ub; i += c)` and its variants, or raise NotAffine."""
     init = node.init
-    declared = False
+    declared = ""
     if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
         var, start = init.decls[0].name, init.decls[0].init
-        declared = True
+        declared = _declared_type(init.decls[0])
         type_ok = _is_integer_decl(init.decls[0], symbols)
     elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
         var, start = init.lvalue.name, init.rvalue
@@ -101,6 +104,14 @@ def parse_header(node: c_ast.For, translate: AffineTranslator, symbols: Function
     if step < 0 and direction == "lower":
         return LoopHeader(var, bound_text, start_text, -step, True, declared)
     raise NotAffine("loop condition and increment go in different directions")
+
+
+def _declared_type(decl: c_ast.Decl) -> str:
+    """The type a declaration gives its name, as C text (`int`, `unsigned long`): the CUDA
+    backend declares the loop variable again in each thread."""
+    bare = copy.copy(decl)
+    bare.init = None
+    return c_text(bare)[:-len(decl.name)].strip()
 
 
 def _is_integer_decl(decl: c_ast.Decl, symbols: FunctionSymbols) -> bool:
@@ -350,7 +361,7 @@ class RegionBuilder:
         line, column = node.coord.line, node.coord.column
         loop = Loop(loop_id, header.var, node, line, column, len(outer), parent, self.function,
                     header.lower, header.upper, header.step, header.decreasing, header.declared,
-                    offset=self.locate(node), conditions=list(self._conditions), position=beta[-1])
+                    var_type=header.var_type, offset=self.locate(node), conditions=list(self._conditions), position=beta[-1])
         self.loops[loop_id] = loop
         if parent is not None:
             self.loops[parent].children.append(loop_id)

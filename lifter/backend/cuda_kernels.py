@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from lifter.analysis.model import Kind
 from lifter.backend.cuda_data import comment_text
-from lifter.backend.cuda_text import (_base, _c_ndim, _calls, _dedent, _free_words, _header_type, _indent, _int,
+from lifter.backend.cuda_text import (_base, _c_ndim, _calls, _dedent, _free_words, _indent, _int,
                                       _isl_c, _substitute, _words)
 from lifter.backend.edits import apply
 from lifter.frontend.spans import Spans, Unparsable
@@ -147,12 +147,7 @@ class _KernelCode:
             begin = _isl_c(c.end if c.decreasing else c.begin)
             value = f"({begin}) {'-' if c.decreasing else '+'} lift_t{i}" + (f" * {c.step}" if c.step != 1 else "")
             if c.var_declared_in_header:
-                ctype = _header_type(c.header, c.var) if c.header else None
-                if ctype is None and not self.reemit:
-                    ctype = _header_type(self.text[self._for_span(c).start:self._for_span(c).header_end], c.var)
-                if ctype is None:
-                    raise NotOffloaded(f"the type of '{c.var}' cannot be read from its loop header")
-                assigns.append(f"{ctype} {c.var} = {value};")
+                assigns.append(f"{c.var_type} {c.var} = {value};")
             else:
                 assigns.append(f"{c.var} = {value};")
         line = self._line(m)
