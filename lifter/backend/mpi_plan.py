@@ -32,7 +32,7 @@ import networkx as nx
 from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
-from lifter.graph.nodes import STATE, AccessNode, MapScope, Schedule, Tasklet, scope_children
+from lifter.graph.nodes import STATE, MapScope, Schedule, Tasklet, scope_children
 from lifter.graph.ranges import pw_to_c
 
 # A reduction's MPI operator, and for those that are not idempotent the identity each rank starts
