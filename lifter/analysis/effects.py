@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from lifter.analysis.model import Kind
 from lifter.analysis.walk import walk
 
 from lifter.analysis.affine import c_text, int_constant
@@ -85,9 +86,9 @@ class _Collector:
         may = may or self.guarded
         if isinstance(node, c_ast.ID):
             sym = self.symbols.lookup(node.name)
-            if sym is not None and sym.kind == "function":
+            if sym is not None and sym.kind == Kind.FUNCTION:
                 return
-            if sym is not None and sym.kind in ("array", "pointer") and not is_write:
+            if sym is not None and sym.kind in (Kind.ARRAY, Kind.POINTER) and not is_write:
                 # The bare name of an array is its address, not a read of its elements.
                 return
             key = self.scoped(node.name)
@@ -103,7 +104,7 @@ class _Collector:
             subs = [self.rewrite(s) for s in subs]
             if isinstance(base, c_ast.ID):
                 sym = self.symbols.lookup(base.name)
-                if sym is not None and sym.kind == "scalar":
+                if sym is not None and sym.kind == Kind.SCALAR:
                     self._memory(is_write, line, node)
                     return
                 if sym is not None and sym.indirect and base.name in self.rows and len(subs) == sym.ndim:
@@ -144,7 +145,7 @@ class _Collector:
         if isinstance(node, c_ast.UnaryOp) and node.op == "*":
             if isinstance(node.expr, c_ast.ID):
                 sym = self.symbols.lookup(node.expr.name)
-                if sym is not None and sym.kind in ("array", "pointer") and not sym.indirect:
+                if sym is not None and sym.kind in (Kind.ARRAY, Kind.POINTER) and not sym.indirect:
                     zero = c_ast.Constant("int", "0")
                     key = self.scoped(node.expr.name)
                     self.effects.refs.append(Ref(key, node.expr.name, [zero] + [None] * (sym.ndim - 1),
@@ -290,7 +291,7 @@ class _Collector:
                 target = target.expr
             if isinstance(target, c_ast.ID):
                 sym = self.symbols.lookup(target.name)
-                if sym is not None and sym.kind in ("array", "pointer"):
+                if sym is not None and sym.kind in (Kind.ARRAY, Kind.POINTER):
                     key = self.scoped(target.name)
                     any_index = [None] * sym.ndim
                     self.effects.refs.append(Ref(key, target.name, any_index, False, False, target.name, line))
@@ -399,7 +400,7 @@ class _Collector:
         for field, _ in paths:
             node = struct_ref(name, path + field)
             sym = self.symbols.table.field_symbol(node, self.symbols.lookup)
-            if sym is None or sym.kind != "scalar" or self.symbols.table.in_union(node, self.symbols.lookup):
+            if sym is None or sym.kind != Kind.SCALAR or self.symbols.table.in_union(node, self.symbols.lookup):
                 return None
             for is_write in (False, True):
                 if k in (summary.writes if is_write else summary.reads):
@@ -428,7 +429,7 @@ class _Collector:
         if not isinstance(node, c_ast.ID) or not index:
             return None
         sym = self.symbols.lookup(node.name)
-        if sym is None or sym.kind not in ("array", "pointer") or sym.indirect or node.name in self.rows \
+        if sym is None or sym.kind not in (Kind.ARRAY, Kind.POINTER) or sym.indirect or node.name in self.rows \
                 or node.name in self.symbols.ambiguous or sym.ndim != len(index) + 1:
             return None
         extent = int_constant(sym.dims[-1]) if sym.dims and sym.dims[-1] is not None else None
@@ -473,9 +474,9 @@ class _Collector:
         sym = self.symbols.lookup(arg.name)
         if sym is None or sym.indirect or sym.name in self.symbols.ambiguous:
             return None
-        if sym.kind == "scalar" and addressed and not read:
+        if sym.kind == Kind.SCALAR and addressed and not read:
             return self.scoped(arg.name), arg.name, 0, read, ""
-        if sym.kind in ("array", "pointer"):
+        if sym.kind in (Kind.ARRAY, Kind.POINTER):
             return self.scoped(arg.name), arg.name, sym.ndim, read, ""
         return None
 
@@ -484,7 +485,7 @@ class _Collector:
         loaded through another field, `p->q->f`, nor in a union)."""
         path = self._struct_path(arg)
         sym = self.symbols.table.field_symbol(arg, self.symbols.lookup)
-        if path is None or sym is None or sym.kind not in ("array", "pointer") or sym.indirect \
+        if path is None or sym is None or sym.kind not in (Kind.ARRAY, Kind.POINTER) or sym.indirect \
                 or "->" in path[1][1:] or self.symbols.table.in_union(arg, self.symbols.lookup):
             return None
         root = _root_name(arg)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from lifter.analysis.model import Kind
 from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
 from lifter.analysis.walk import walk
 
@@ -79,7 +80,7 @@ def entry_values(symbols: FunctionSymbols, written_names) -> dict[str, c_ast.Nod
 
     def parameter(name):
         sym = symbols.lookup(name)
-        return name not in written and sym is not None and sym.kind == "scalar" and sym.integer
+        return name not in written and sym is not None and sym.kind == Kind.SCALAR and sym.integer
 
     invariant = StandIns(body, symbols, parameter, written)
     found = {}

@@ -20,7 +20,7 @@ from pycparser import c_ast
 from lifter.analysis.affine import NotAffine
 from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.effects import MEMORY, WORLD
-from lifter.analysis.model import Region, UnliftedLoop
+from lifter.analysis.model import Kind, Region, UnliftedLoop
 from lifter.analysis.scop import LEAVES_EARLY, NotModelable, RegionBuilder, header_var, written_names
 from lifter.analysis.symbols import FunctionSymbols
 from lifter.analysis.verdicts import compute_verdicts
@@ -110,7 +110,7 @@ def _inner_region(region_id: str, function: str, node: c_ast.For, symbols: Funct
     if not _bounds_stay(sub, bounds, symbols):
         return None
     sub.dependences = compute_dependences(sub)
-    sub.live_after = {k for k, c in sub.containers.items() if c.kind == "scalar"}  # all: the rest is unseen
+    sub.live_after = {k for k, c in sub.containers.items() if c.kind == Kind.SCALAR}  # all: the rest is unseen
     sub.verdicts = compute_verdicts(sub, sub.live_after)
     return sub
 
@@ -170,7 +170,7 @@ def _bounds_stay(sub: Region, bounds: list, symbols: FunctionSymbols) -> bool:
             c = sub.containers[a.container]
             if c.name in (WORLD, MEMORY) or c.name in roots:
                 return False
-            if c.kind == "scalar" or c.restrict:
+            if c.kind == Kind.SCALAR or c.restrict:
                 continue
             sym = symbols.lookup(c.name)
             if not named or sym is None or not sym.owns_storage:

@@ -29,6 +29,7 @@ from pycparser import c_ast
 
 from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.effects import MEMORY, WORLD, collect_effects, struct_ref
+from lifter.analysis.model import Kind
 from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS, classify, replace_nodes
 
 _FIELD = re.compile(r"(?:->|\.)(\w+)")
@@ -59,7 +60,7 @@ class StandIns:
                 for w in self.writes())
         if isinstance(node, c_ast.Cast):
             to = classify("", node.to_type.type, self.symbols.table.typedefs, "local")
-            return to.kind == "scalar" and to.integer and self._invariant(node.expr)
+            return to.kind == Kind.SCALAR and to.integer and self._invariant(node.expr)
         if isinstance(node, c_ast.UnaryOp) and node.op in "+-":
             return self._invariant(node.expr)
         if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-", "*", "/", "%"):
@@ -77,7 +78,7 @@ class StandIns:
         if not isinstance(base, c_ast.ID) or base.name in self.symbols.ambiguous or base.name in self.written:
             return False
         sym = self.symbols.lookup(base.name)
-        if sym is None or sym.kind not in ("array", "pointer") or sym.ndim != 1 or sym.indirect \
+        if sym is None or sym.kind not in (Kind.ARRAY, Kind.POINTER) or sym.ndim != 1 or sym.indirect \
                 or not set(sym.element.split()) & INTEGER_WORDS or not self._invariant(node.subscript):
             return False
         return all(self._spares_element(w, sym) for w in self.writes())
@@ -110,7 +111,7 @@ class StandIns:
         """An integer field reached from a variable the region never assigns, which no write
         of the region may change."""
         sym = self.symbols.table.field_symbol(node, self.symbols.lookup)
-        if sym is None or sym.kind != "scalar" or not sym.integer \
+        if sym is None or sym.kind != Kind.SCALAR or not sym.integer \
                 or self.symbols.table.in_union(node, self.symbols.lookup):
             return False
         base = node
@@ -119,12 +120,12 @@ class StandIns:
         if not isinstance(base, c_ast.ID) or base.name in self.symbols.ambiguous:
             return False
         root = self.symbols.lookup(base.name)
-        if root is None or root.kind not in ("struct", "pointer") or base.name in self.written:
+        if root is None or root.kind not in (Kind.STRUCT, Kind.POINTER) or base.name in self.written:
             return False
         fields = set(_FIELD.findall(c_text(node)))
         # A struct variable of the function (`Inputs in`, passed by value) whose address is
         # never taken: no pointer reaches it, so only writes naming it can change it.
-        own = root.kind == "struct" and root.storage != "global" and base.name not in self.symbols.addressed
+        own = root.kind == Kind.STRUCT and root.storage != "global" and base.name not in self.symbols.addressed
         return all(self._spares(w, base.name, fields, own) for w in self.writes())
 
     def _spares(self, write, root: str, fields: set[str], own: bool = False) -> bool:
@@ -143,7 +144,7 @@ class StandIns:
             sym = self.symbols.table.field_symbol(struct_ref(write.name, write.field_path), self.symbols.lookup)
         else:
             sym = self.symbols.lookup(write.name)
-        if sym is None or sym.kind not in ("array", "pointer"):
+        if sym is None or sym.kind not in (Kind.ARRAY, Kind.POINTER):
             return False
         words = set(sym.element.split())
         if words & FLOAT_WORDS:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from lifter.analysis.model import Kind
 from lifter.analysis.symbols import FunctionSymbols
 from lifter.analysis.walk import walk
 
@@ -183,7 +184,7 @@ class Liveness:
                 if verdict == KILL and forward and not jumped:
                     break  # every way on from here passes the assignment
         for name, sym in list(self.symbols.table.globals.items()):
-            if sym.kind == "scalar" and name not in self.symbols.locals:
+            if sym.kind == Kind.SCALAR and name not in self.symbols.locals:
                 live.add(name)
         return live
 

@@ -43,7 +43,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from lifter.analysis.affine import c_text
-from lifter.analysis.model import Access, Region, Statement
+from lifter.analysis.model import Access, Kind, Region, Statement
 from lifter.analysis.walk import walk
 
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
@@ -85,7 +85,7 @@ def path_update(region: Region, stmt: Statement) -> PathUpdate | None:
     container = region.containers[key]
     kind = _element_kind(container.element)
     if kind is None or kind == "float" and rel not in ("<", ">") or container.ndim != 2 \
-            or container.strides or container.field or container.indirect or container.kind not in ("array", "pointer"):
+            or container.strides or container.field or container.indirect or container.kind not in (Kind.ARRAY, Kind.POINTER):
         return None
     if not (isinstance(x, c_ast.BinaryOp) and x.op == "+"):
         return None

@@ -43,6 +43,7 @@ class Loop:
     step: int  # positive; `decreasing` loops run from upper down to lower
     decreasing: bool
     var_declared_in_header: bool
+    var_type: str = ""  # the variable's type as C text where the header declares it
     children: list = field(default_factory=list)  # Loop ids and Statement ids, in order
     offset: int | None = None  # character offset of `for` in the user's file, if it is there
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent, outermost first
@@ -81,13 +82,16 @@ class Statement:
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its loop, outermost first
 
 
-class ContainerKind(StrEnum):
-    """What a container is. A str enum: the report and the exports print its value."""
+class Kind(StrEnum):
+    """What a declared name (`symbols.Symbol`) or a container is: one enum for both, since a
+    container's kind is its symbol's. A str enum: the report and the exports print its value."""
 
     ARRAY = "array"
     POINTER = "pointer"  # the target of a pointer
     SCALAR = "scalar"
-    MEMORY = "memory"  # memory no name can bound (`<world>`, `<memory>`, `p->f` of an unknown pointer)
+    MEMORY = "memory"  # a container only: memory no name can bound (`<world>`, `<memory>`, `p->f` of an unknown pointer)
+    STRUCT = "struct"  # a symbol only: a struct or union object
+    FUNCTION = "function"  # a symbol only
 
 
 @dataclass
@@ -97,7 +101,7 @@ class Container:
     name: str
     ndim: int
     element: str
-    kind: ContainerKind  # given as its value ('array', a symbol's kind) by the analysis, kept as the enum
+    kind: Kind  # may be given as its value ('array'); kept as the enum
     restrict: bool = False
     storage: str = "local"
     declared_in: str | None = None  # id of the loop whose body declares it (then private there)
@@ -114,7 +118,7 @@ class Container:
     member_element: str = ""
 
     def __post_init__(self):
-        self.kind = ContainerKind(self.kind)
+        self.kind = Kind(self.kind)
 
 
 @dataclass

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from lifter.analysis.model import Kind
 from lifter.analysis.walk import walk
 
 
@@ -48,14 +49,14 @@ def _own_variables(func: c_ast.FuncDef, typedefs, classify) -> set[str] | None:
     params = func.decl.type.args.params if func.decl.type.args else []
     for p in params:
         if isinstance(p, c_ast.Decl) and p.name \
-                and classify(p.name, p.type, typedefs, "param").kind in ("scalar", "struct"):
+                and classify(p.name, p.type, typedefs, "param").kind in (Kind.SCALAR, Kind.STRUCT):
             own.add(p.name)  # a copy
     for n in walk(func.body):
         if isinstance(n, c_ast.Decl) and n.name and not isinstance(n.type, c_ast.FuncDecl):
             if "static" in (n.storage or []) or "extern" in (n.storage or []):
                 return None
             kind = classify(n.name, n.type, typedefs, "local").kind
-            if kind in ("scalar", "struct") or kind == "array" and not _holds_pointers(n.type):
+            if kind in (Kind.SCALAR, Kind.STRUCT) or kind == Kind.ARRAY and not _holds_pointers(n.type):
                 own.add(n.name)
     return own
 

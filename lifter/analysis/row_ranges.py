@@ -24,7 +24,7 @@ from pycparser import c_ast
 
 from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.effects import MEMORY, WORLD
-from lifter.analysis.model import Region, Statement
+from lifter.analysis.model import Kind, Region, Statement
 from lifter.analysis.scop import header_var, written_names
 from lifter.analysis.type_apart import integer_pointee
 from lifter.analysis.walk import walk
@@ -94,7 +94,7 @@ def _row_range(region: Region, stmt: Statement, symbols) -> RowRange | None:
         if acc.is_write and acc.container in (WORLD, MEMORY, low.container):
             return None
         container = region.containers.get(acc.container)
-        if acc.id not in (low.id, high.id) and container is not None and container.kind != "scalar":
+        if acc.id not in (low.id, high.id) and container is not None and container.kind != Kind.SCALAR:
             forms.setdefault(acc.container, set())
             if acc.text not in texts:  # (a field of an element, `p[k].x`)
                 forms[acc.container].add(None)

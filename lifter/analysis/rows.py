@@ -24,6 +24,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from lifter.analysis.effects import MEMORY, WORLD, collect_effects, struct_ref
+from lifter.analysis.model import Kind
 from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS
 from lifter.analysis.walk import walk
 
@@ -99,11 +100,11 @@ def _stores_arithmetic(w, symbols) -> bool:
         if sym is None:
             return False
         if not w.subscripts:
-            return sym.kind == "scalar" and arithmetic(sym.element) \
+            return sym.kind == Kind.SCALAR and arithmetic(sym.element) \
                 and not symbols.table.in_union(struct_ref(w.name, w.field_path), symbols.lookup)
     else:
         sym = symbols.lookup(w.name)
         if sym is None:
             return False
-    return sym.kind in ("array", "pointer") and not sym.indirect and len(w.subscripts) == sym.ndim \
+    return sym.kind in (Kind.ARRAY, Kind.POINTER) and not sym.indirect and len(w.subscripts) == sym.ndim \
         and arithmetic(sym.element) and "char" not in sym.element.split()  # char may alias anything

@@ -10,6 +10,7 @@ nest unmodelable, and it is reported as such.
 """
 from __future__ import annotations
 
+import copy
 import re
 from contextlib import contextmanager
 
@@ -27,7 +28,7 @@ from lifter.analysis.points_to import allocation
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.irregular import irregular_work
 from lifter.analysis.rows import row_arrays
-from lifter.analysis.model import Access, Condition, Container, ContainerKind, Loop, Region, Statement
+from lifter.analysis.model import Access, Condition, Container, Kind, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute
 from lifter.analysis.unknown_types import CODE as UNKNOWN_TYPE, unknown_use
 
@@ -63,25 +64,27 @@ def written_names(node: c_ast.Node) -> set[str]:
 
 
 class LoopHeader:
-    """The parts of an affine `for` header: variable, bounds (isl text), step and direction."""
+    """The parts of an affine `for` header: variable, bounds (isl text), step and direction, and
+    the variable's type as C text where the header declares it ('' where it does not)."""
 
-    def __init__(self, var, lower, upper, step, decreasing, declared):
+    def __init__(self, var, lower, upper, step, decreasing, var_type):
         self.var, self.lower, self.upper = var, lower, upper
-        self.step, self.decreasing, self.declared = step, decreasing, declared
+        self.step, self.decreasing, self.var_type = step, decreasing, var_type
+        self.declared = bool(var_type)
 
 
 def parse_header(node: c_ast.For, translate: AffineTranslator, symbols: FunctionSymbols) -> LoopHeader:
     """Recognise `for (i = lb; i < ub; i += c)` and its variants, or raise NotAffine."""
     init = node.init
-    declared = False
+    declared = ""
     if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
         var, start = init.decls[0].name, init.decls[0].init
-        declared = True
+        declared = _declared_type(init.decls[0])
         type_ok = _is_integer_decl(init.decls[0], symbols)
     elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
         var, start = init.lvalue.name, init.rvalue
         sym = symbols.lookup(var)
-        type_ok = sym is not None and sym.kind == "scalar" and sym.integer and var not in symbols.ambiguous
+        type_ok = sym is not None and sym.kind == Kind.SCALAR and sym.integer and var not in symbols.ambiguous
     else:
         raise NotAffine("loop initialisation is not 'var = expression'")
     if not type_ok:
@@ -103,11 +106,19 @@ def parse_header(node: c_ast.For, translate: AffineTranslator, symbols: Function
     raise NotAffine("loop condition and increment go in different directions")
 
 
+def _declared_type(decl: c_ast.Decl) -> str:
+    """The type a declaration gives its name, as C text (`int`, `unsigned long`): the CUDA
+    backend declares the loop variable again in each thread."""
+    bare = copy.copy(decl)
+    bare.init = None
+    return c_text(bare)[:-len(decl.name)].strip()
+
+
 def _is_integer_decl(decl: c_ast.Decl, symbols: FunctionSymbols) -> bool:
     from lifter.analysis.symbols import classify
 
     sym = classify(decl.name, decl.type, symbols.table.typedefs, "local")
-    return sym.kind == "scalar" and sym.integer
+    return sym.kind == Kind.SCALAR and sym.integer
 
 
 def _step(node, var) -> int | None:
@@ -203,8 +214,8 @@ class RegionBuilder:
             self._loop(r, parent=None, outer=[], constraints=[], beta=[index], guarded=[])
         params = sorted(self.params)
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
-        pointers = [c.name for c in self.containers.values() if c.kind == "pointer" and c.storage == "param"]
-        from_params = {c.name for c in self.containers.values() if c.kind == "pointer" and (
+        pointers = [c.name for c in self.containers.values() if c.kind == Kind.POINTER and c.storage == "param"]
+        from_params = {c.name for c in self.containers.values() if c.kind == Kind.POINTER and (
             c.storage == "param" or getattr(self.symbols.lookup(re.split(r"\W", c.name, 1)[0]), "storage", "") == "param")}
         looping = self.symbols.table.looping
         looping_calls = {sid for sid, st in self.statements.items()
@@ -217,7 +228,7 @@ class RegionBuilder:
                       called_in_loop=self.function in self.symbols.table.called_in_loops,
                       apart=self.symbols.table.points_to.apart(self.function, pointers),
                       type_apart=type_apart(self.symbols,
-                                            [c.name for c in self.containers.values() if c.kind == "pointer"]),
+                                            [c.name for c in self.containers.values() if c.kind == Kind.POINTER]),
                       from_params=from_params)
 
     def _is_size(self, name) -> bool:
@@ -236,7 +247,7 @@ class RegionBuilder:
         views = index_views(root, self.symbols, written_names)
         for _, base, index in views:
             sym = self.symbols.lookup(base.name) if isinstance(base, c_ast.ID) else None
-            if sym is None or sym.kind not in ("pointer", "array") or sym.ndim != 1 or sym.indirect:
+            if sym is None or sym.kind not in (Kind.POINTER, Kind.ARRAY) or sym.ndim != 1 or sym.indirect:
                 continue
             index = self.symbols.table.inline_helpers(index)
             found.setdefault(base.name, []).append(set(monomials(index, self._is_size)))
@@ -296,7 +307,7 @@ class RegionBuilder:
         if name in self.written or name in self.symbols.ambiguous or self._scoped(name) != name:
             return False
         sym = self.symbols.lookup(name)
-        return sym is not None and sym.kind == "scalar" and sym.integer
+        return sym is not None and sym.kind == Kind.SCALAR and sym.integer
 
     def _translator(self, iterators) -> AffineTranslator:
         return AffineTranslator(iterators, self._is_parameter, self._stand_ins)
@@ -319,10 +330,10 @@ class RegionBuilder:
         from lifter.analysis.symbols import classify
 
         sym = classify(decl.name, decl.type, self.symbols.table.typedefs, "local", decl)
-        kind = "scalar" if sym.kind == "scalar" else ("array" if sym.kind == "array" else "pointer")
-        c = Container(decl.name, sym.ndim if kind != "scalar" else 0, sym.element, kind,
+        kind = sym.kind if sym.kind in (Kind.SCALAR, Kind.ARRAY) else Kind.POINTER
+        c = Container(decl.name, sym.ndim if kind != Kind.SCALAR else 0, sym.element, kind,
                       declared_in=loop_id, indirect=sym.indirect, restrict=sym.restrict)
-        if key == decl.name and kind == "pointer" and not sym.indirect:
+        if key == decl.name and kind == Kind.POINTER and not sym.indirect:
             self._shape(key, c)  # a row pointer of the nest's own, `double *out = h->r[l];`
         self.containers[key] = c
         return key
@@ -350,7 +361,7 @@ class RegionBuilder:
         line, column = node.coord.line, node.coord.column
         loop = Loop(loop_id, header.var, node, line, column, len(outer), parent, self.function,
                     header.lower, header.upper, header.step, header.decreasing, header.declared,
-                    offset=self.locate(node), conditions=list(self._conditions), position=beta[-1])
+                    var_type=header.var_type, offset=self.locate(node), conditions=list(self._conditions), position=beta[-1])
         self.loops[loop_id] = loop
         if parent is not None:
             self.loops[parent].children.append(loop_id)
@@ -633,31 +644,31 @@ class RegionBuilder:
             return self.containers[ref.key]
         sym = self.symbols.lookup(ref.name)
         if ref.key.startswith("<"):
-            c = Container(ref.key, 0, "?", "memory")
-        elif sym is None or sym.kind in ("struct", "function"):
-            c = Container(ref.name, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar")
-        elif sym.kind == "scalar":
-            c = Container(ref.name, 0, sym.element, "scalar", storage=sym.storage)
+            c = Container(ref.key, 0, "?", Kind.MEMORY)
+        elif sym is None or sym.kind in (Kind.STRUCT, Kind.FUNCTION):
+            c = Container(ref.name, len(ref.subscripts), "?", Kind.POINTER if ref.subscripts else Kind.SCALAR)
+        elif sym.kind == Kind.SCALAR:
+            c = Container(ref.name, 0, sym.element, Kind.SCALAR, storage=sym.storage)
         else:
             c = Container(ref.name, sym.ndim, sym.element, sym.kind, sym.restrict, sym.storage,
                           indirect=sym.indirect, dims=[c_text(d) if d is not None else "" for d in sym.dims],
-                          allocated=sym.kind == "pointer" and allocation(getattr(sym.decl, "init", None)),
+                          allocated=sym.kind == Kind.POINTER and allocation(getattr(sym.decl, "init", None)),
                           const=sym.const)
         if ref.key in self.rows and not ref.field_path:
-            c.kind, c.restrict = ContainerKind.POINTER, False  # rows reached through pointers, tested at run time (rows.py)
+            c.kind, c.restrict = Kind.POINTER, False  # rows reached through pointers, tested at run time (rows.py)
         if ref.field_path and ref.field_path.startswith(".") and sym is not None and ref.subscripts \
                 and ref.name in self.field_sensitive:
             # One field of an array of structs: its own container, as aliasable as the array.
             field = self.symbols.table.element_field_symbol(ref.name, ref.field_path[1:], self.symbols.lookup) \
                 if "." not in ref.field_path[1:] else None
             c = Container(ref.name, 1, "?", sym.kind, sym.restrict, sym.storage, field=ref.field_path,
-                          member_element=field.element if field is not None and field.kind == "scalar" else "")
+                          member_element=field.element if field is not None and field.kind == Kind.SCALAR else "")
         elif ref.field_path == "[*]":
             # Memory reached through an array of pointers: rows may overlap, never privatizable.
-            c = Container(ref.key, 0, "?", "memory")
+            c = Container(ref.key, 0, "?", Kind.MEMORY)
         elif ref.field_path:
             field = self.symbols.table.field_symbol(struct_ref(ref.name, ref.field_path), self.symbols.lookup)
-            c = Container(ref.key, len(ref.subscripts), "?", "pointer" if ref.subscripts else "scalar",
+            c = Container(ref.key, len(ref.subscripts), "?", Kind.POINTER if ref.subscripts else Kind.SCALAR,
                           member_element=field.element if field is not None else "")
         if ref.key == ref.name or ref.field_path.startswith(("->", ".")):
             self._shape(ref.key, c)
@@ -695,7 +706,7 @@ def _field_by_field(root: c_ast.Node, symbols) -> frozenset[str]:
     names = set()
     for name in field_uses - other_uses:
         sym = symbols.lookup(name)
-        if sym is not None and sym.kind in ("pointer", "array") and sym.ndim == 1 and not sym.indirect:
+        if sym is not None and sym.kind in (Kind.POINTER, Kind.ARRAY) and sym.ndim == 1 and not sym.indirect:
             names.add(name)
     return frozenset(names)
 

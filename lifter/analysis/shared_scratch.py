@@ -28,7 +28,7 @@ from __future__ import annotations
 import islpy as isl
 
 from lifter.analysis.affine import isl_name
-from lifter.analysis.model import Region
+from lifter.analysis.model import Kind, Region
 from lifter.analysis.scop import written_names
 from lifter.graph.ranges import params_c
 
@@ -69,7 +69,7 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
 def candidate(info) -> bool:
     """A local pointer to a row of known elements, not a fresh allocation (those are the
     verdicts' own scratch arrays), named directly: what a shared scratch row can be."""
-    return info.kind == "pointer" and not info.allocated and info.storage == "local" and not info.indirect \
+    return info.kind == Kind.POINTER and not info.allocated and info.storage == "local" and not info.indirect \
         and not info.field and info.element not in ("", "?") and info.ndim == 1
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from lifter.analysis.call_spans import SpanRecorder
+from lifter.analysis.model import Kind
 from lifter.analysis.read_only import read_only_functions
 from lifter.analysis.irregular import irregular_functions
 from lifter.analysis.unknown_types import UnknownTypes, typeof_functions
@@ -24,10 +25,10 @@ FLOAT_WORDS = {"float", "double"}
 
 @dataclass
 class Symbol:
-    """One declared name. `kind` is 'scalar', 'array', 'pointer', 'struct' or 'function'."""
+    """One declared name. `kind` is SCALAR, ARRAY, POINTER, STRUCT or FUNCTION."""
 
     name: str
-    kind: str
+    kind: Kind
     integer: bool = False  # an integer scalar (a candidate symbolic parameter)
     ndim: int = 0  # array dimensions, or pointer depth (pointers to arrays add theirs)
     restrict: bool = False
@@ -42,7 +43,7 @@ class Symbol:
     @property
     def owns_storage(self) -> bool:
         """True for arrays that are objects of their own: they cannot alias another name."""
-        return self.kind == "array" and self.storage != "param"
+        return self.kind == Kind.ARRAY and self.storage != "param"
 
 
 class Typedefs:
@@ -76,19 +77,19 @@ def classify(name: str, type_node: c_ast.Node, typedefs: Typedefs, storage: str,
 def _classify(name: str, type_node: c_ast.Node, typedefs: Typedefs, storage: str, decl=None) -> Symbol:
     node = typedefs.resolve(type_node)
     if isinstance(node, c_ast.FuncDecl):
-        return Symbol(name, "function", storage=storage, decl=decl)
+        return Symbol(name, Kind.FUNCTION, storage=storage, decl=decl)
     if isinstance(node, (c_ast.ArrayDecl, c_ast.PtrDecl)):
         ndim, restrict, dims, levels = 0, False, [], []
         base = node
         while True:
             base = typedefs.resolve(base)
             if isinstance(base, c_ast.ArrayDecl):
-                levels.append("array")
+                levels.append(Kind.ARRAY)
                 dims.append(base.dim)
                 restrict = restrict or "restrict" in (base.dim_quals or [])
                 base = base.type
             elif isinstance(base, c_ast.PtrDecl):
-                levels.append("pointer")
+                levels.append(Kind.POINTER)
                 dims.append(None)
                 restrict = restrict or "restrict" in (base.quals or [])
                 base = base.type
@@ -97,24 +98,24 @@ def _classify(name: str, type_node: c_ast.Node, typedefs: Typedefs, storage: str
         element = _element_name(typedefs.resolve(base))
         # Only the outermost level may be a pointer (or an adjusted array parameter)
         # for the data to be one contiguous block; deeper pointers make rows separate objects.
-        indirect = "pointer" in levels[1:]
-        owns = storage != "param" and "pointer" not in levels
-        return Symbol(name, "array" if owns else "pointer", ndim=len(levels), restrict=restrict,
+        indirect = Kind.POINTER in levels[1:]
+        owns = storage != "param" and Kind.POINTER not in levels
+        return Symbol(name, Kind.ARRAY if owns else Kind.POINTER, ndim=len(levels), restrict=restrict,
                       storage=storage, element=element, decl=decl, dims=dims, indirect=indirect)
     if isinstance(node, c_ast.TypeDecl):
         inner = node.type
         if isinstance(inner, (c_ast.Struct, c_ast.Union)):
-            return Symbol(name, "struct", storage=storage, decl=decl)
+            return Symbol(name, Kind.STRUCT, storage=storage, decl=decl)
         if isinstance(inner, c_ast.Enum):
-            return Symbol(name, "scalar", integer=True, storage=storage, element="int", decl=decl)
+            return Symbol(name, Kind.SCALAR, integer=True, storage=storage, element="int", decl=decl)
         if isinstance(inner, c_ast.IdentifierType):
             words = set(inner.names)
             if words & FLOAT_WORDS:
-                return Symbol(name, "scalar", storage=storage, element=" ".join(inner.names), decl=decl)
+                return Symbol(name, Kind.SCALAR, storage=storage, element=" ".join(inner.names), decl=decl)
             if words <= INTEGER_WORDS | {"const", "volatile"} or _looks_integer(inner.names):
-                return Symbol(name, "scalar", integer=True, storage=storage, element=" ".join(inner.names), decl=decl)
-            return Symbol(name, "scalar", storage=storage, element=" ".join(inner.names), decl=decl)
-    return Symbol(name, "scalar", storage=storage, element="?", decl=decl)
+                return Symbol(name, Kind.SCALAR, integer=True, storage=storage, element=" ".join(inner.names), decl=decl)
+            return Symbol(name, Kind.SCALAR, storage=storage, element=" ".join(inner.names), decl=decl)
+    return Symbol(name, Kind.SCALAR, storage=storage, element="?", decl=decl)
 
 
 def _looks_integer(names: list[str]) -> bool:
@@ -151,7 +152,7 @@ class SymbolTable:
                 self.globals[ext.name] = classify(ext.name, ext.type, typedefs, "global", ext)
             elif isinstance(ext, c_ast.FuncDef):
                 name = ext.decl.name
-                self.globals[name] = Symbol(name, "function", storage="global", decl=ext.decl)
+                self.globals[name] = Symbol(name, Kind.FUNCTION, storage="global", decl=ext.decl)
                 self.defined.add(name)
 
         self.structs = _struct_definitions(ast)
@@ -355,12 +356,12 @@ def _is_pure(func: c_ast.FuncDef, typedefs: Typedefs, callable_names: set[str]) 
     for p in params:
         if isinstance(p, c_ast.Typename):
             continue
-        if not isinstance(p, c_ast.Decl) or classify(p.name, p.type, typedefs, "param").kind != "scalar":
+        if not isinstance(p, c_ast.Decl) or classify(p.name, p.type, typedefs, "param").kind != Kind.SCALAR:
             return False
         known.add(p.name)
     for decl in _local_decls(func.body):
         sym = classify(decl.name, decl.type, typedefs, "local")
-        if sym.kind != "scalar" or "static" in (decl.storage or []):
+        if sym.kind != Kind.SCALAR or "static" in (decl.storage or []):
             return False
         known.add(decl.name)
     stack = [func.body]
@@ -561,11 +562,11 @@ class _Summarizer:
             if not isinstance(p, c_ast.Decl) or not p.name:
                 raise _NoSummary
             sym = classify(p.name, p.type, self.typedefs, "param")
-            if sym.kind == "scalar":
+            if sym.kind == Kind.SCALAR:
                 self.locals.add(p.name)
                 if sym.integer:
                     self.integer_params[p.name] = k
-            elif sym.kind == "pointer" and not sym.indirect:
+            elif sym.kind == Kind.POINTER and not sym.indirect:
                 self.params[p.name] = k
                 self.elements[k] = sym.element
             else:
@@ -577,16 +578,16 @@ class _Summarizer:
                       for decl in _local_decls(self.func.body)]
         # Scalars first, then pointers in source order: a pointer's initialiser may index with
         # a scalar declared anywhere before it, or start from a pointer declared before it.
-        classified.sort(key=lambda d: (d[1].kind == "pointer", d[0].coord.line if d[0].coord else 0,
+        classified.sort(key=lambda d: (d[1].kind == Kind.POINTER, d[0].coord.line if d[0].coord else 0,
                                        d[0].coord.column if d[0].coord else 0))
         for decl, sym in classified:
             if decl.name in self.params or decl.name in self.derived or decl.name in self.globals:
                 raise _NoSummary  # shadowing: keep the walk name-based and simple
             if "static" in (decl.storage or []) and "const" not in (decl.quals or []):
                 raise _NoSummary
-            if sym.kind == "scalar" or (sym.kind == "array" and not sym.indirect):
+            if sym.kind == Kind.SCALAR or (sym.kind == Kind.ARRAY and not sym.indirect):
                 self.locals.add(decl.name)
-            elif sym.kind == "pointer" and decl.name not in assigned and decl.init is not None \
+            elif sym.kind == Kind.POINTER and decl.name not in assigned and decl.init is not None \
                     and decl.name not in self.locals:
                 root = self._root_of_address(decl.init)
                 if not isinstance(root, int):
@@ -641,10 +642,10 @@ class _Summarizer:
         if name in self.locals:
             return None
         sym = self.globals.get(name)
-        if sym is not None and sym.kind in ("array", "pointer") and not sym.indirect \
+        if sym is not None and sym.kind in (Kind.ARRAY, Kind.POINTER) and not sym.indirect \
                 and not sym.element.startswith(("struct", "?")):
             return name  # (arrays of structs may be field-sensitive in the caller: not summarized)
-        if sym is not None and sym.kind == "scalar":
+        if sym is not None and sym.kind == Kind.SCALAR:
             return ("scalar", name)
         raise _NoSummary
 

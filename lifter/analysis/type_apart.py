@@ -17,6 +17,7 @@ import re
 from pycparser import c_ast
 
 from lifter.analysis.effects import struct_ref
+from lifter.analysis.model import Kind
 
 _IGNORED_WORDS = {"signed", "unsigned", "const", "volatile", "restrict", "__restrict", "__restrict__"}
 _ARITHMETIC = {"int", "short", "long", "long long", "float", "double", "long double", "_Bool"}
@@ -47,7 +48,7 @@ def integer_pointee(symbols, name: str) -> str | None:
     Characters and `_Bool` are not taken."""
     pointee = pointee_type(symbols, name)
     sym = symbols.lookup(name)
-    if pointee is None and sym is not None and sym.kind == "array" and isinstance(sym.decl, c_ast.Decl):
+    if pointee is None and sym is not None and sym.kind == Kind.ARRAY and isinstance(sym.decl, c_ast.Decl):
         array = symbols.table.typedefs.resolve(sym.decl.type)  # a one-dimensional array's element
         pointee = symbols.table.typedefs.resolve(array.type) if isinstance(array, c_ast.ArrayDecl) else None
     if not isinstance(pointee, c_ast.TypeDecl) or not isinstance(pointee.type, c_ast.IdentifierType):
@@ -69,7 +70,7 @@ def pointee_type(symbols, name: str) -> c_ast.Node | None:
     if sym is None or root in symbols.ambiguous:
         return None
     if root == name:
-        if sym.kind != "pointer" or sym.indirect or not isinstance(sym.decl, c_ast.Decl):
+        if sym.kind != Kind.POINTER or sym.indirect or not isinstance(sym.decl, c_ast.Decl):
             return None
         type_node = sym.decl.type
     else:

@@ -66,6 +66,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from lifter.analysis.model import Kind
 from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers, param_name, split_params
 from lifter.backend.cuda_names import keyword_names, rename_keywords
 from lifter.backend.cuda_call_regions import aware_functions, emit_region, find_regions
@@ -305,7 +306,7 @@ class _Region(_KernelCode):
         self.canon: dict[str, str] = {}
         for key in sorted(d["node"].container for _, d in g.nodes(data=True) if isinstance(d["node"], AccessNode)):
             node = g.nodes[data_id(key)]["node"]
-            if node.kind in ("array", "pointer") and node.ndim > 0:
+            if node.kind in (Kind.ARRAY, Kind.POINTER) and node.ndim > 0:
                 self.canon[key] = by_name.setdefault(node.name, key)
             else:
                 self.canon[key] = key
@@ -435,7 +436,7 @@ class _Region(_KernelCode):
         """Arrays (and unknown memory) the code touches that live outside the nest (arrays declared in it
         are the kernels' own: see _bind)."""
         return {self.canon.get(k, k) for k, (node, _, _) in self._touched(nid).items()
-                if (node.kind != "scalar" and node.ndim > 0 or node.kind == "memory") and not self._declared_inside(k)}
+                if (node.kind != Kind.SCALAR and node.ndim > 0 or node.kind == Kind.MEMORY) and not self._declared_inside(k)}
 
     def _declared_inside(self, key: str) -> bool:
         info = self.region.containers.get(key) if self.region is not None else None
@@ -443,11 +444,11 @@ class _Region(_KernelCode):
 
     def _pseudo(self, nid: str) -> bool:
         """The code touches memory lift cannot name (unknown calls, pointers it cannot bound)."""
-        return any(node.name.startswith("<") or node.kind == "memory" for node, _, _ in self._touched(nid).values())
+        return any(node.name.startswith("<") or node.kind == Kind.MEMORY for node, _, _ in self._touched(nid).values())
 
     def _written_arrays(self, nid: str) -> set[str]:
         return {k for k, (node, _, written) in self._touched(nid).items()
-                if written and (node.kind != "scalar" and node.ndim > 0)}
+                if written and (node.kind != Kind.SCALAR and node.ndim > 0)}
 
     def _node_rows(self, nid: str, key: str, written: bool) -> tuple[str, str]:
         """C text of the first and last row of device array `key` that the map or statement `nid` reads
@@ -557,7 +558,7 @@ class _Region(_KernelCode):
         for key in device:
             if key not in out:
                 raise NotOffloaded(f"the accessed range of '{key}' is not known")
-            if out[key].node.kind == "memory":
+            if out[key].node.kind == Kind.MEMORY:
                 raise NotOffloaded("the nest touches memory through pointers lift cannot bound")
         return [out[k] for k in sorted(out)]
 
@@ -581,7 +582,7 @@ class _Region(_KernelCode):
         dims = getattr(node, "dims", None) or []
         if dims and dims[0] and not strides and not (set(_words(dims[0])) & self._region_written()):
             return "0L", f"(long)({dims[0]}) - 1L"
-        if node.kind == "array":
+        if node.kind == Kind.ARRAY:
             return "0L", f"(long)(sizeof({node.name}) / sizeof(({node.name})[0])) - 1L"
         raise NotOffloaded(f"the rows of '{node.name}' the nest touches cannot be bounded")
 
@@ -676,7 +677,7 @@ class _Region(_KernelCode):
         data scope's run-time check that they do not overlap any buffer."""
         keys = {self.canon.get(k, k) for nid, role in self.roles.items() if role in ("host", "sync")
                 for k in self._written_arrays(nid)} - {a.key for a in arrays}
-        keys = {k for k in keys if self.g.nodes[data_id(k)]["node"].kind != "memory"  # copied whole around it
+        keys = {k for k in keys if self.g.nodes[data_id(k)]["node"].kind != Kind.MEMORY  # copied whole around it
                 and any(may_overlap(self.g.nodes[data_id(k)]["node"], a.node) for a in arrays)}
         out = []
         for a in (self._arrays(keys) if keys else []):

@@ -33,6 +33,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+from lifter.analysis.model import Kind
 from lifter.backend.cuda_host_effects import GapEffects, gap_effects, token_effects
 from lifter.frontend.spans import Spans, Unparsable
 from lifter.graph.nodes import AccessNode
@@ -776,13 +777,13 @@ def may_overlap(a: AccessNode, b: AccessNode) -> bool:
     pointer (neither `restrict`), and neither is an array object of its own."""
     if not (_may_alias(a) or _may_alias(b)) or a.restrict or b.restrict:
         return False
-    if a.kind == "array" and b.kind == "array":
+    if a.kind == Kind.ARRAY and b.kind == Kind.ARRAY:
         return False  # two objects of their own
-    return not any(x.kind == "array" and x.storage == "local" for x in (a, b))  # not reached through a pointer
+    return not any(x.kind == Kind.ARRAY and x.storage == "local" for x in (a, b))  # not reached through a pointer
 
 
 def _may_alias(node: AccessNode) -> bool:
-    return node.kind in ("pointer", "memory") or node.storage == "param"
+    return node.kind in (Kind.POINTER, Kind.MEMORY) or node.storage == "param"
 
 
 def comment_text(text: str) -> str:

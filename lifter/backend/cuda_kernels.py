@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from lifter.analysis.model import Kind
 from lifter.backend.cuda_data import comment_text
-from lifter.backend.cuda_text import (_base, _c_ndim, _calls, _dedent, _free_words, _header_type, _indent, _int,
+from lifter.backend.cuda_text import (_base, _c_ndim, _calls, _dedent, _free_words, _indent, _int,
                                       _isl_c, _substitute, _words)
 from lifter.backend.edits import apply
 from lifter.frontend.spans import Spans, Unparsable
@@ -104,7 +105,7 @@ class _KernelCode:
             red = self._container(name)
             if red is None:
                 raise NotOffloaded(f"reduction into '{name}', which is not in the graph")
-            if red.kind == "scalar" and not getattr(m.plan, "sections", {}).get(name):
+            if red.kind == Kind.SCALAR and not getattr(m.plan, "sections", {}).get(name):
                 scalar_reductions.append((name, op))
             elif not self.reemit:
                 raise NotOffloaded(f"reduction into array '{name}' in a nest whose statements cannot be re-emitted")
@@ -146,12 +147,7 @@ class _KernelCode:
             begin = _isl_c(c.end if c.decreasing else c.begin)
             value = f"({begin}) {'-' if c.decreasing else '+'} lift_t{i}" + (f" * {c.step}" if c.step != 1 else "")
             if c.var_declared_in_header:
-                ctype = _header_type(c.header, c.var) if c.header else None
-                if ctype is None and not self.reemit:
-                    ctype = _header_type(self.text[self._for_span(c).start:self._for_span(c).header_end], c.var)
-                if ctype is None:
-                    raise NotOffloaded(f"the type of '{c.var}' cannot be read from its loop header")
-                assigns.append(f"{ctype} {c.var} = {value};")
+                assigns.append(f"{c.var_type} {c.var} = {value};")
             else:
                 assigns.append(f"{c.var} = {value};")
         line = self._line(m)
@@ -183,12 +179,12 @@ class _KernelCode:
             if declared is not None and declared in origins:
                 declared_inside.add(node.name)
                 continue
-            if node.kind == "memory":
+            if node.kind == Kind.MEMORY:
                 raise NotOffloaded("the loop touches memory through pointers lift cannot bound")
             kname = node.name if re.fullmatch(r"[A-Za-z_]\w*", node.name) else self.ctx.member_name(node.name)
             if kname != node.name:
                 subst[node.name] = kname
-            if node.kind == "scalar" or node.ndim == 0:
+            if node.kind == Kind.SCALAR or node.ndim == 0:
                 if node.name in red:
                     op = red[node.name]
                     if op not in REDUCTION_OPS:

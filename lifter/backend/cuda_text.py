@@ -147,13 +147,6 @@ def _atomic_update(text: str, op_struct: str, op: str) -> str | None:
     return f"lift_atomic_update({op_struct}(), &({lhs}), {value});"
 
 
-def _header_type(header: str, var: str) -> str | None:
-    m = re.match(r"\s*for\s*\(\s*(.*?)\b" + re.escape(var) + r"\s*=", header, re.S)
-    if not m or not m.group(1).strip():
-        return None
-    return m.group(1).strip()
-
-
 def _dedent(text: str) -> str:
     """A statement cut from the source: its first line starts at the statement, the others keep
     their columns; shift those left by their common indentation."""

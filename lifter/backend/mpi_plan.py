@@ -30,8 +30,9 @@ import islpy as isl
 import networkx as nx
 
 from lifter.analysis.affine import isl_name
+from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
-from lifter.graph.nodes import STATE, AccessNode, MapScope, Schedule, Tasklet, scope_children
+from lifter.graph.nodes import STATE, MapScope, Schedule, Tasklet, scope_children
 from lifter.graph.ranges import pw_to_c
 
 # A reduction's MPI operator, and for those that are not idempotent the identity each rank starts
@@ -116,7 +117,7 @@ def plan_region(g: nx.MultiDiGraph) -> tuple[RegionPlan | None, str]:
             return None, "a loop or statement of it runs under an 'if'"  # may not run: keep it simple
     for d in distributed.values():
         for c, text in d.unplain.items():
-            if c in writers or region.containers[c].kind not in ("array", "pointer"):
+            if c in writers or region.containers[c].kind not in (Kind.ARRAY, Kind.POINTER):
                 return None, f"the rows '{text}' reads are not an interval of the block"
     names = {c: region.containers[c].name for c in writers}
     reads = {u: _read(region, g, u) for u in units if u not in distributed}
@@ -133,7 +134,7 @@ def _distribute(g: nx.MultiDiGraph, region, m: MapScope, time_loop: str | None) 
         return None, f"the loop over '{m.var}' reduces into an array section"
     reductions = []
     for name, op in plan.reductions:
-        scalar = [c for c in region.containers.values() if c.name == name and c.kind == "scalar"]
+        scalar = [c for c in region.containers.values() if c.name == name and c.kind == Kind.SCALAR]
         kind = MPI_TYPES.get(scalar[0].element) if len(scalar) == 1 else None
         if op not in MPI_OPS or kind is None:
             return None, f"the loop over '{m.var}' reduces into '{name}' with no MPI reduction for it"
@@ -158,12 +159,12 @@ def _distribute(g: nx.MultiDiGraph, region, m: MapScope, time_loop: str | None) 
     for sid in region.statements_inside(m.id):
         for acc in region.statements[sid].accesses:
             c = region.containers[acc.container]
-            if c.kind == "scalar":
+            if c.kind == Kind.SCALAR:
                 if acc.is_write and c.name not in plan.private and c.name not in dict(plan.reductions) \
                         and c.declared_in not in region.loops_inside(m.id):
                     return None, f"the loop over '{m.var}' writes the scalar '{c.name}'"
                 continue
-            plain = c.kind in ("array", "pointer") and not c.field and c.name.isidentifier() \
+            plain = c.kind in (Kind.ARRAY, Kind.POINTER) and not c.field and c.name.isidentifier() \
                 and acc.text.count("[") == c.ndim
             if not plain and not acc.is_write:  # fine unless a distributed loop writes it (plan_region)
                 d.unplain[acc.container] = acc.text
@@ -290,7 +291,7 @@ def _read(region, g: nx.MultiDiGraph, unit: str) -> set[str]:
         if a.is_write:
             continue
         c = region.containers[a.container]
-        out.add("*" if c.kind == "memory" else a.container)
+        out.add("*" if c.kind == Kind.MEMORY else a.container)
     node = g.nodes[unit]["node"]
     if isinstance(node, Tasklet) and node.opaque_reason:
         out.add("*")

@@ -45,7 +45,7 @@ def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
             Schedule.PARALLEL if v.parallel and not v.condition and not v.shared_scratch else Schedule.SEQUENTIAL, loop.line, loop.column, loop.depth, loop.function,
             loop.offset, loop.var_declared_in_header, _trip_count(region, loop), _max_trip_count(region, loop),
             list(v.reductions), list(v.private), list(v.lastprivate),
-            v.reason, v.condition, origin=lid, conditions=list(loop.conditions),
+            v.reason, v.condition, origin=lid, conditions=list(loop.conditions), var_type=loop.var_type,
             shared_scratch=list(v.shared_scratch)))
     for lid, loop in region.loops.items():
         parent = loop.parent or STATE

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from lifter.analysis.model import Condition, ContainerKind
+from lifter.analysis.model import Condition, Kind
 
 
 STATE = "state"  # node id of the Root (the name dates from when the Root was the region's only state)
@@ -176,6 +176,7 @@ class MapScope:
     not_parallelized_code: str = ""  # that reason, stably: the report's reason_code
     origin: str = ""  # the loop this map came from (copies made by distribution share it)
     header: str = ""  # the loop's `for (...)` text as written, when a nest is re-emitted
+    var_type: str = ""  # the variable's type as C text where the header declares it (from the AST)
     transformations: list[str] = field(default_factory=list)  # e.g. 'distribution', 'interchange'
     declarations: list[str] = field(default_factory=list)  # plain declarations at the top of the body
     closing: list[str] = field(default_factory=list)  # plain statements at its end (register locals written back)
@@ -209,7 +210,7 @@ class AccessNode:
     name: str  # the C name
     ndim: int
     element: str
-    kind: ContainerKind
+    kind: Kind
     restrict: bool
     storage: str
     transient: bool  # declared inside the region

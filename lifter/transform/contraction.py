@@ -32,7 +32,7 @@ from collections import Counter
 import islpy as isl
 import networkx as nx
 
-from lifter.analysis.model import Region
+from lifter.analysis.model import Kind, Region
 from lifter.frontend.spans import Spans, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
@@ -51,7 +51,7 @@ def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> 
     taken: set[str] | None = None  # the file's identifiers, read only once a contraction is proved
     changed = False
     for key, container in region.containers.items():
-        if container.kind == "scalar" or container.storage != "local" or container.indirect \
+        if container.kind == Kind.SCALAR or container.storage != "local" or container.indirect \
                 or container.field or container.element in ("", "?") or names[container.name] > 1:
             continue
         target = _target(g, region, key)
@@ -67,7 +67,7 @@ def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> 
             node.text = replace_subscripted(node.text, container.name, scalar)
         node = g.nodes[m]["node"]
         node.declarations = node.declarations + [f"{container.element} {scalar};"]
-        if container.kind == "array":
+        if container.kind == Kind.ARRAY:
             node.declarations.append(f"(void){container.name};")
         node.declares = True
         node.transformations = node.transformations + ["contraction"]
@@ -158,7 +158,7 @@ def _maps(union: isl.UnionMap) -> list[isl.Map]:
     return out
 
 
-def dead_outside(g, spans: Spans, name: str, kind: str, element: str) -> bool:
+def dead_outside(g, spans: Spans, name: str, kind: Kind, element: str) -> bool:
     """The function around the region names `name` outside it only to declare, allocate or
     free it (see the module doc). A declaration is recognized by the element type's last word
     right before the name (`double t[n]`, `double *t`): `return t[0]` is no declaration."""
@@ -179,7 +179,7 @@ def dead_outside(g, spans: Spans, name: str, kind: str, element: str) -> bool:
         if before == "." or (before == ">" and toks[k - 2].text == "-"):
             continue  # a member of some struct, not this variable
         after = toks[k + 1].text if k + 1 < len(toks) else ""
-        if kind == "array":
+        if kind == Kind.ARRAY:
             if declarations or after != "[" or before != element:
                 return False
             declarations += 1  # `double t[n]`: the only reference an array may have

@@ -21,6 +21,7 @@ import re
 import islpy as isl
 import networkx as nx
 
+from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
 from lifter.graph.nodes import AccessNode, MapScope, scope_descendants
 
@@ -60,7 +61,7 @@ def equal_pointers(p: AccessNode, q: AccessNode) -> str:
 
 def _same_shape(p: AccessNode, q: AccessNode) -> bool:
     plain = re.compile(r"[A-Za-z_]\w*")
-    return (p.kind == q.kind == "pointer" and p.element == q.element and p.element not in ("", "?")
+    return (p.kind == q.kind == Kind.POINTER and p.element == q.element and p.element not in ("", "?")
             and p.ndim == q.ndim and p.strides == q.strides and not p.indirect and not q.indirect
             and not p.field and not q.field and plain.fullmatch(p.name) is not None
             and plain.fullmatch(q.name) is not None)

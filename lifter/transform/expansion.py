@@ -35,7 +35,7 @@ import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.dependences import compute_dependences
-from lifter.analysis.model import Container, Region
+from lifter.analysis.model import Container, Kind, Region
 from lifter.analysis.verdicts import compute_verdicts
 from lifter.frontend.spans import word_tokens
 from lifter.graph.attributes import nest
@@ -116,7 +116,7 @@ def _expandable(g, region: Region, lid: str) -> dict[str, str]:
     out = {}
     for key in declared:
         c = region.containers[key]
-        if c.kind != "scalar" or c.ndim != 0 or c.element not in _ARITHMETIC_TYPES:
+        if c.kind != Kind.SCALAR or c.ndim != 0 or c.element not in _ARITHMETIC_TYPES:
             return {}
         decl = next((k for k in kids if k in region.statements and isinstance(region.statements[k].node, c_ast.Decl)
                      and region.statements[k].node.name == c.name), None)
@@ -142,7 +142,7 @@ def _assigned_first(g, region: Region, lid: str, kids: list[str]) -> dict[str, s
         return {}
     key = next((a.container for a in first.accesses if a.is_write), None)
     c = region.containers.get(key)
-    if c is None or c.name != node.lvalue.name or c.kind != "scalar" or c.ndim != 0 or c.declared_in is not None \
+    if c is None or c.name != node.lvalue.name or c.kind != Kind.SCALAR or c.ndim != 0 or c.declared_in is not None \
             or c.storage != "local" or c.element not in _ARITHMETIC_TYPES or c.qualifiers \
             or {key, c.name} & set(region.live_after):
         return {}
@@ -162,7 +162,7 @@ def _expanded_region(region: Region, targets: dict[str, dict[str, str]], fresh: 
             c = region.containers[key]
             new_key = fresh[key]
             containers.pop(key)
-            containers[new_key] = Container(new_key, 1, c.element, "array", storage="local",
+            containers[new_key] = Container(new_key, 1, c.element, Kind.ARRAY, storage="local",
                                             declared_in=lid, dims=[str(STRIP)])
             renamed[key] = (new_key, lid)
     statements = {}

@@ -30,7 +30,7 @@ import networkx as nx
 
 from lifter.analysis.affine import NotAffine
 from lifter.analysis.budget import BudgetExceeded
-from lifter.analysis.model import Region
+from lifter.analysis.model import Kind, Region
 from lifter.analysis.scop import NotModelable
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.graph.attributes import nest
@@ -104,7 +104,7 @@ def _neighbours(first, second, spans) -> bool:
 
     def names(region, written):
         return {region.containers[x.container].name for s in region.statements.values() for x in s.accesses
-                if x.is_write == written and region.containers[x.container].kind != "scalar"}
+                if x.is_write == written and region.containers[x.container].kind != Kind.SCALAR}
     return bool(names(a, True) & (names(b, False) | names(b, True)) or names(b, True) & names(a, False))
 
 

@@ -231,7 +231,7 @@ def _apply_order(g, band: list[str], maps: list[MapScope]) -> None:
 
 
 _LOOP_FIELDS = ("origin", "var", "begin", "end", "step", "decreasing", "line", "column", "offset",
-                "var_declared_in_header", "trip_count", "max_trip_count", "header", "transformations")
+                "var_declared_in_header", "var_type", "trip_count", "max_trip_count", "header", "transformations")
 
 
 def _loop_fields(m: MapScope) -> dict:

@@ -38,6 +38,7 @@ import re
 
 import networkx as nx
 
+from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpRegion, Tasklet, scope_children, scope_descendants
@@ -138,9 +139,9 @@ def _written_scalars(g: nx.MultiDiGraph, s: MapScope, inside: list) -> set[str] 
             if not isinstance(d["edge"], Memlet):
                 continue
             data = g.nodes[v]["node"]
-            if isinstance(data, AccessNode) and (data.kind == "memory" or data.name.startswith("<")):
+            if isinstance(data, AccessNode) and (data.kind == Kind.MEMORY or data.name.startswith("<")):
                 return None
-            if isinstance(data, AccessNode) and data.kind == "scalar":
+            if isinstance(data, AccessNode) and data.kind == Kind.SCALAR:
                 written.add(data.name)
     return written
 
@@ -177,6 +178,6 @@ def _touched(g: nx.MultiDiGraph, ids: list[str]) -> tuple[list, list]:
 def _may_alias(a: AccessNode, b: AccessNode) -> bool:
     if a.name == b.name:
         return True
-    if a.kind == "scalar" or b.kind == "scalar":
+    if a.kind == Kind.SCALAR or b.kind == Kind.SCALAR:
         return False
-    return a.kind in ("pointer", "memory") or b.kind in ("pointer", "memory")
+    return a.kind in (Kind.POINTER, Kind.MEMORY) or b.kind in (Kind.POINTER, Kind.MEMORY)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import networkx as nx
 
+from lifter.analysis.model import Kind
 from lifter.frontend.spans import Spans, Unparsable
 from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
@@ -39,7 +40,7 @@ def scratch_containers(g: nx.MultiDiGraph, m: MapScope):
     """(key, container) of the region for `m`'s private names that are arrays or pointer targets."""
     region = nest(g).scop
     return [(key, c) for name in m.private for key, c in region.containers.items()
-            if c.name == name and c.kind != "scalar"]
+            if c.name == name and c.kind != Kind.SCALAR]
 
 
 def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> str:
@@ -49,7 +50,7 @@ def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> str
         name = c.name
         if sum(x.name == name for x in region.containers.values()) > 1:
             return f"scratch array '{name}' names two containers in the loop nest"
-        if c.kind == "array" and c.declared_in is not None:
+        if c.kind == Kind.ARRAY and c.declared_in is not None:
             continue  # declared in a loop around this one, inside the region: nothing outside sees it
         if name in m.shared_scratch:
             continue  # its last iteration leaves it as the loop as written does: others may read it
@@ -66,7 +67,7 @@ def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds, spans: Spans | None
     `spans` (the file's tokens) finds the body a shared buffer's switch goes into."""
     out = []
     for key, c in scratch_containers(g, m):
-        if c.kind != "pointer":
+        if c.kind != Kind.POINTER:
             continue
         name, data = c.name, data_id(key)
         node = g.nodes[data]["node"]

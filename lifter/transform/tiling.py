@@ -273,7 +273,7 @@ def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes:
         tile = MapScope(tile_id, name, m.begin, m.end, size, False, m.schedule, m.line, m.column, m.depth,
                         m.function, m.offset, True, _ceil_div(m.trip_count, size),
                         _ceil_div(m.max_trip_count, size), origin=m.origin, tile=size,
-                        header=f"for ({kind} {name} = {h['lb']}; {name} {h['op']} {h['ub']}; {name} += {size})",
+                        header=f"for ({kind} {name} = {h['lb']}; {name} {h['op']} {h['ub']}; {name} += {size})", var_type=kind,
                         transformations=["tiling"], span=m.span, fused=list(m.fused))
         g.add_node(tile_id, node=tile)
         g.add_edge(above, tile_id, edge=Scope(order if above == parent else 0))

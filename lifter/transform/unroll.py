@@ -51,7 +51,7 @@ import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.affine import isl_name
-from lifter.analysis.model import Region
+from lifter.analysis.model import Kind, Region
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
@@ -333,7 +333,7 @@ _SCALAR_WORDS = {"double", "float", "int", "long", "short", "char", "unsigned", 
 def in_register(region: Region, a) -> bool:
     """Access `a` is to one element of a scalar array, spelled out: a local can stand for it."""
     c = region.containers[a.container]
-    return (bool(a.text) and not c.indirect and c.kind in ("array", "pointer")
+    return (bool(a.text) and not c.indirect and c.kind in (Kind.ARRAY, Kind.POINTER)
             and set(c.element.split()) - {"const"} <= _SCALAR_WORDS and a.relation.range().dim(isl.dim_type.set) > 0)
 
 

@@ -437,7 +437,7 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
     at = first_dims[p]
     wave_map = MapScope(f"{band.dims(0)[p]}.wave", wave, w_first, w_last, 1, False, Schedule.SEQUENTIAL, at.line,
                         at.column, at.depth, at.function, at.offset, True, None, None, origin=at.origin, span=at.span,
-                        header=f"for (long {wave} = {w_first}; {wave} <= {w_last}; {wave}++)",
+                        header=f"for (long {wave} = {w_first}; {wave} <= {w_last}; {wave}++)", var_type="long",
                         reason="each wavefront of tiles reads what the ones before wrote")
     every = band.shared + [b for nest in band.nests for b in nest]
     outside = sorted({g.nodes[b]["node"].var for b in every if not g.nodes[b]["node"].var_declared_in_header})
@@ -481,7 +481,7 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
             x = first_dims[k]
             fused = MapScope(f"{band.dims(0)[k]}.fused", var, first, last, 1, False, Schedule.SEQUENTIAL, x.line,
                              x.column, x.depth, x.function, x.offset, True, None, None, origin=x.origin,
-                             span=x.span, header=f"for (long {var} = {first}; {var} <= {last}; {var}++)",
+                             span=x.span, header=f"for (long {var} = {first}; {var} <= {last}; {var}++)", var_type="long",
                              transformations=list(done), reason="the fused loops of the nests")
             fused_vars.append(fused)
             for s, nest in enumerate(band.nests):
@@ -542,7 +542,7 @@ def _tile_map(m: MapScope, node_id: str, var: str, size: int, first: str, last: 
     """A map over the starts of tiles along one skewed dimension (`tile` = its size)."""
     return MapScope(node_id, var, first, last, size, False, Schedule.SEQUENTIAL, m.line, m.column, m.depth, m.function,
                     m.offset, True, None, None, origin=m.origin, tile=size, span=m.span,
-                    header=f"for (long {var} = {first}; {var} <= {last}; {var} += {size})",
+                    header=f"for (long {var} = {first}; {var} <= {last}; {var} += {size})", var_type="long",
                     reason="its tiles need what earlier tiles wrote")
 
 

@@ -46,6 +46,28 @@ def test_maps_and_memlets_of_a_stencil():
     assert writes["b"] == [("1", "n - 2")]
 
 
+TYPES = """
+void f(unsigned long n, double A[restrict n][n], double B[restrict n][n], double C[restrict n][n]) {
+  long j;
+  for (unsigned   long i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      for (int k = 0; k < n; k++)
+        C[i][j] += A[i][k] * B[k][j];
+}
+"""
+
+
+def test_a_header_declared_variable_keeps_its_type_from_the_declaration():
+    """The CUDA backend declares a loop variable again in each thread: its type is the declaration's
+    (from the AST, however it is spelled), '' for one declared before the loop, and a tile loop's
+    counter has the type tiling gave it."""
+    def types(tile):
+        (g,) = lift_source(TYPES, "types.c", LiftOptions(tile=tile)).graphs
+        return {(m.var, m.var_type) for _, d in g.nodes(data=True) if isinstance(m := d["node"], MapScope)}
+    assert types(False) == {("i", "unsigned long"), ("j", ""), ("k", "int")}
+    assert {("i", "unsigned long"), ("j_t", "__typeof__(j + 0L)"), ("k_t", "long")} <= types(True)
+
+
 def test_validator_rejects_a_broken_graph():
     (g,) = lift_source(JACOBI, "jacobi.c").graphs
     tasklet = next(n for n, d in g.nodes(data=True) if isinstance(d["node"], Tasklet))
