@@ -24,9 +24,9 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
   of its own whose access nodes sit inside that map's scope, the paths starting and ending there:
   DaCe allocates it per iteration, where one shared container would be a race between the
   parallel iterations;
-- two tasklets of one map iteration that touch a container one of them writes (not a private one)
-  are ordered by an empty memlet from the earlier to the later, where the map holds no inner map
-  (`_order`).
+- two children of one map iteration (tasklets or inner maps) that touch a container one of them writes
+  (not a private one) are ordered by an empty memlet from the earlier to the later, out of an inner
+  map through an access node (`_order`).
 
 The file's functions that tasklets call are the SDFG's global code, and what the function does outside
 its regions that the SDFG would not do refuses it there (graph/sdfg_source.py).
@@ -419,6 +419,7 @@ class _StateBuilder(StatementBuilder):
         self.first_last: dict[str, tuple[int, int]] = {}  # child -> its first and last node (ordering)
         self.gates: dict[str, int] = {}  # map -> the access node its next child starts after
         self.readers: dict[str, list[int]] = {}  # map -> its tasklets since the last gate (_after_child)
+        self.barriers: dict[str, int] = {}  # inner map -> the access node after its exit (`_after`)
         self.strip_shift: dict[str, tuple[str, str]] = {}  # transient -> (strip variable, strip's first index)
         self.retested = self._retested_ifs()
         self.tests: dict[tuple[str | None, int], tuple[str, int]] = {}  # (map, if) -> its text, its value's node
@@ -568,26 +569,36 @@ class _StateBuilder(StatementBuilder):
             self.gates[map_id] = self.versions[key]
 
     def _order(self, map_id: str, children: list[str]) -> None:
-        """A tasklet of a map iteration that touches a container an earlier tasklet there writes, or writes
-        one it reads, runs after it: an empty memlet from the earlier to the later. Through the map's
-        connectors both reach the container outside the scope, where nothing orders them within the
-        iteration; a container private to the map orders them through its access nodes already
-        (`_after_child`). Only where every child is a tasklet: DaCe 1.0.2 takes no such edge out of an
-        inner map's exit (a memlet path from it must end at a data node), and edges among some children
-        only change the order DaCe's code generator visits the others in (gesummv's last statement ran
-        before the inner map over j it reads), so a map with inner maps keeps the textual order of its
-        nodes, which DaCe follows where no edge says otherwise."""
-        tasklets = [c for c in children if isinstance(self.g.nodes[c]["node"], Tasklet)]
-        if len(tasklets) != len(children):
-            return
+        """A child of a map iteration (a tasklet or an inner map) that touches a container an earlier child
+        there writes, or writes one it reads, runs after it. Through the map's connectors both reach the
+        container outside the scope, where nothing orders them within the iteration: an empty memlet from
+        the earlier to the later, out of an inner map through an access node (`_after`: DaCe 1.0.2 takes
+        no empty edge out of a map exit to anything else). Every such pair is joined, so any order DaCe's
+        code generator visits the children in is one C allows; a container private to the map orders
+        them through its access nodes already (`_after_child`)."""
         private = set(self.private[map_id])
-        touched = [(self._touched(c, False) - private, self._touched(c, True) - private) for c in tasklets]
+        touched = [(self._touched(c, False) - private, self._touched(c, True) - private) for c in children]
         for j, (reads, writes) in enumerate(touched):
             for i, (earlier_reads, earlier_writes) in enumerate(touched[:j]):
                 if earlier_writes & (reads | writes) or earlier_reads & writes:
-                    last, first = self.first_last[tasklets[i]][1], self.first_last[tasklets[j]][0]
+                    last, first = self._after(map_id, children[i]), self.first_last[children[j]][0]
                     if not any(e["src"] == str(last) and e["dst"] == str(first) for e in self.edges):
                         self._edge(last, None, first, None, None)
+
+    def _after(self, map_id: str, child: str) -> int:
+        """The node a successor of the child waits on: a tasklet itself, after an inner map an access node
+        its exit leads into by an empty memlet, of a transient flag that holds no data (one per inner
+        map, made on first need)."""
+        last = self.first_last[child][1]
+        if self.nodes[last]["type"] != "MapExit":
+            return last
+        if child not in self.barriers:
+            name = f"order_{identifier(self.g.graph['name'])}"
+            self.sdfg.arrays[name] = {"type": "Scalar", "attributes": {"dtype": "bool", "shape": ["1"],
+                                                                       "transient": True}}
+            self.barriers[child] = self._add("AccessNode", name, {"data": name}, self.map_ids[map_id])
+            self._edge(last, None, self.barriers[child], None, None)
+        return self.barriers[child]
 
     def _touched(self, node_id: str, written: bool) -> set[str]:
         """The containers a tasklet or map of lift's graph writes (or reads)."""

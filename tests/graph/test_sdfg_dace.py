@@ -372,6 +372,41 @@ def test_dace_runs_small_programs_like_c(function, tmp_path, monkeypatch):
     _runs_like_c(path, function, tmp_path, monkeypatch)
 
 
+AROUND_INNER_MAP = """void around(int n, double a[n][n], double x[n], double t[n], double y[n], double z[n]) {
+    for (int i = 0; i < n; i++) {
+        t[i] = x[i] * 2.0;
+        for (int j = 0; j < n; j++)
+            y[i] = y[i] + a[i][j] * t[i];
+        z[i] = y[i] + t[i];
+    }
+}
+"""
+
+
+def test_dace_orders_statements_around_an_inner_map(tmp_path, monkeypatch):
+    """In one iteration of the parallel map over i, the inner map over j reads the t[i] that the first
+    statement writes and writes the y[i] that the last one reads: in DaCe's graph a path leads from the
+    first statement into the inner map and out of its exit to the last (without one, only the order DaCe's
+    code generator happens to visit them in keeps C's), and DaCe (which takes an empty edge out of a map
+    exit only into a data node) runs it like C."""
+    dace = _dace()
+    import networkx as nx
+
+    path = tmp_path / "around.c"
+    path.write_text(AROUND_INNER_MAP)
+    sdfg = dace.SDFG.from_json(function_sdfgs(lift_file(str(path)).graphs)["around"])
+    (state,) = sdfg.all_states()
+    scopes = state.scope_dict()
+    inner = [n for n in state.nodes() if isinstance(n, dace.nodes.MapEntry) and scopes[n] is not None]
+    assert len(inner) == 1, inner
+    outer = scopes[inner[0]]
+    first, last = sorted((n for n in state.nodes() if isinstance(n, dace.nodes.Tasklet) and scopes[n] is outer),
+                         key=lambda n: n.label)  # R0_S0, R0_S2: in the statements' order
+    assert nx.has_path(state.nx, first, inner[0])
+    assert nx.has_path(state.nx, state.exit_node(inner[0]), last)
+    _runs_like_c(path, "around", tmp_path, monkeypatch)
+
+
 def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch) -> None:
     """DaCe runs the SDFG of the C file's function on random inputs, and the results equal C's."""
     dace = _dace()
