@@ -498,7 +498,7 @@ APP_RUNS = {
     # of their hot loops lift parallelizes); listed here: the loops parallel today.
     "xsmc": ("50000 500 40", {"simulation.c": ["run_event_based_simulation"]}),
     "cgcsr": ("40 20", {"blas.c": ["dot", "axpby"], "sparse.c": ["spmv"]}),
-    "cellmd": ("8 10", {"integrate.c": ["half_kick", "kinetic_energy"]}),
+    "cellmd": ("8 10", {"integrate.c": ["half_kick", "kinetic_energy"], "force.c": ["compute_forces"]}),
     "mgrid": ("8 8", {"grid.c": ["norm2"], "ops.c": ["smooth", "residual", "restrict_residual", "prolongate_add"]}),
     "isort": ("16 4", {"keys.c": ["generate_keys"], "rank.c": ["rank_keys"]}),
     "stencil3d": ("40 10", {"stencil.c": ["total_heat"]}),

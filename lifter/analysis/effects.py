@@ -18,6 +18,7 @@ from lifter.analysis.walk import walk
 
 from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.call_spans import within
+from lifter.analysis.updates import REDUCTION_OPS, array_base, reduction_target, rest_spares_target, root_name, select
 
 # Functions without side effects on memory: calling them is a computation.
 PURE_FUNCTIONS = {
@@ -33,7 +34,6 @@ PURE_FUNCTIONS = {
 NORETURN_FUNCTIONS = {"abort", "exit", "_Exit", "quick_exit", "__assert_fail", "__assert_perror_fail",
                       "__assert", "__assert_rtn"}
 
-REDUCTION_OPS = {"+=": "+", "-=": "+", "*=": "*", "&=": "&", "|=": "|", "^=": "^"}
 WORLD = "<world>"
 GENERIC = "_Generic"  # the name a `_Generic` selection has in remarks (see _generic)
 # pycparser parses `_Generic` from 3.11 on (the version pyproject.toml asks for); run from a source
@@ -55,6 +55,10 @@ class Ref:
     # A call's access over a range (call_spans.py): (variable, condition, call arguments); the
     # variable, in the subscripts, takes the offsets `OFFSET` of the isl condition over `arg<k>`.
     span: tuple | None = None
+    # The operator of the reduction update (`x op= e`, `x = x op e`, `x++`) whose target this
+    # reference is, wherever it stands in the statement: inside an opaque statement (a loop whose
+    # header reads memory) the updates are marked one by one, for the loop verdict to see them.
+    update: str | None = None
 
 
 @dataclass
@@ -209,16 +213,20 @@ class _Collector:
                 self._address_taken(node.expr)
                 return
             if node.op in ("++", "--", "p++", "p--"):
+                start = len(self.effects.refs)
                 self._ref(node.expr, False)
                 self._write(node.expr)
+                self._mark_update(node, start)
                 return
             self.reads(node.expr)
             return
         if isinstance(node, c_ast.Assignment):
+            start = len(self.effects.refs)
             if node.op != "=":
                 self.reads(node.lvalue)
             self.reads(node.rvalue)
             self._write(node.lvalue)
+            self._mark_update(node, start)
             return
         if isinstance(node, c_ast.FuncCall):
             self._call(node)
@@ -230,6 +238,17 @@ class _Collector:
             return
         for _, child in node.children():
             self.reads(child)
+
+    def _mark_update(self, node, start: int) -> None:
+        """Mark the references to the target of `node`, recorded from `start` on, if `node` is a
+        reduction update (its other operand does not read the target: `_reduction`)."""
+        found = _reduction(node, self)
+        if found is None:
+            return
+        target = reduction_target(node)
+        for ref in self.effects.refs[start:]:
+            if ref.key == found[0] and ref.text == target:
+                ref.update = found[1]
 
     def _write(self, node):
         if isinstance(node, c_ast.StructRef) and _field_of_element(node):
@@ -488,7 +507,7 @@ class _Collector:
         if path is None or sym is None or sym.kind not in (Kind.ARRAY, Kind.POINTER) or sym.indirect \
                 or "->" in path[1][1:] or self.symbols.table.in_union(arg, self.symbols.lookup):
             return None
-        root = _root_name(arg)
+        root = root_name(arg)
         variable = self.symbols.lookup(root)
         if variable is None or variable.indirect or root in self.symbols.ambiguous:
             return None
@@ -535,12 +554,6 @@ def _conditional_parts(node):
     if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
         return [node.left], [node.right]
     return None
-
-
-def _array_base(node):
-    while isinstance(node, c_ast.ArrayRef):
-        node = node.name
-    return node
 
 
 def _has_pointer_ops(node) -> bool:
@@ -614,86 +627,25 @@ def _reduction(node, collector) -> tuple[str, str] | None:
         else:
             return None
     elif node.op == "=" and isinstance(node.rvalue, c_ast.TernaryOp):
-        found = _select(node.rvalue.cond, node.rvalue.iftrue, node.rvalue.iffalse, target)
+        found = select(node.rvalue.cond, node.rvalue.iftrue, node.rvalue.iffalse, target)
         if found is None:
             return None
         op, rest = found[0], [found[1]]
     else:
         return None
-    if not _rest_spares_target(node.lvalue, rest):
+    if not rest_spares_target(node.lvalue, rest):
         return None
     return key, op
 
 
-def reduction_target(node) -> str:
-    """The C text of the element a reduction statement updates (`x` in `x += e`, `m` in a min/max `if`)."""
-    if isinstance(node, c_ast.If):
-        update = minmax_update(node)
-        return c_text(update[0]) if update is not None else ""
-    if isinstance(node, c_ast.UnaryOp):
-        return c_text(node.expr)
-    return c_text(node.lvalue) if isinstance(node, c_ast.Assignment) else ""
-
-
-def _rest_spares_target(lvalue, rest) -> bool:
-    """The other operand `e` of `x op= e` does not read the reduced variable `x`.
-
-    For an array element, `e` may read other elements of the same array
-    (`A[i][j] -= A[i][k] * A[k][j]`): the statement stays a reduction
-    candidate, and the loop verdict proves with isl that, within the loop, those
-    reads never touch an element the loop reduces into. `e` must not spell the
-    target itself, nor may the target's subscripts read its array, so that the
-    update's own accesses are exactly those written like the target.
-    """
-    root = _root_name(lvalue)
-    if not any(_root_name_in(r, root) for r in rest):
-        return True
-    if not isinstance(lvalue, c_ast.ArrayRef) or not isinstance(_array_base(lvalue), c_ast.ID):
-        return False
-    if any(isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&") and _root_name_in(n, root)
-           for r in rest for n in walk(r)):
-        return False  # the array reached through a pointer expression: any element
-    target = c_text(lvalue)
-    sub = lvalue
-    while isinstance(sub, c_ast.ArrayRef):
-        if any(isinstance(n, c_ast.ID) and n.name == root for n in walk(sub.subscript)):
-            return False
-        sub = sub.name
-    return not any(c_text(n) == target for r in rest for n in walk(r) if isinstance(n, c_ast.ArrayRef))
-
-
-def _select(cond, if_true, if_false, target):
-    """`P < Q ? P : Q` style selections of `target` and e: ('min' or 'max', e), else None."""
-    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=", ">", ">="):
-        return None
-    p, q = c_text(cond.left), c_text(cond.right)
-    t, f = c_text(if_true), c_text(if_false)
-    if {p, q} != {t, f} or target not in (p, q) or p == q:
-        return None
-    smaller_first = cond.op in ("<", "<=")  # cond says left < right
-    picks_left = t == p
-    op = "min" if smaller_first == picks_left else "max"
-    other = cond.right if p == target else cond.left
-    return op, other
-
-
-def minmax_update(node: c_ast.If) -> tuple[c_ast.Node, str] | None:
-    """`if (e > m) m = e;` (and mirrored forms): the updated lvalue and 'max' or 'min'."""
-    if node.iffalse is not None:
-        return None
-    body = node.iftrue
-    if isinstance(body, c_ast.Compound) and body.block_items and len(body.block_items) == 1:
-        body = body.block_items[0]
-    if not (isinstance(body, c_ast.Assignment) and body.op == "="):
-        return None
-    target, value = c_text(body.lvalue), c_text(body.rvalue)
-    found = _select(node.cond, body.rvalue, body.lvalue, target)
-    if found is None or c_text(found[1]) != value:
-        return None
-    root = _root_name(body.lvalue)
-    if root is None or any(isinstance(n, c_ast.ID) and n.name == root for n in walk(body.rvalue)):
-        return None
-    return body.lvalue, found[0]
+def nested_updates(refs: list[Ref]) -> dict[str, str]:
+    """{container: operator} for the containers that an opaque statement touches only through
+    reduction updates of one operator family (`f[i] += d; f[j] -= d;`): inside the statement
+    the order of such updates does not matter, so the loop around it may reduce into them."""
+    ops: dict[str, set] = {}
+    for ref in refs:
+        ops.setdefault(ref.key, set()).add(ref.update)
+    return {key: found.pop() for key, found in ops.items() if len(found) == 1 and None not in found}
 
 
 def _field_of_element(node: c_ast.StructRef) -> bool:
@@ -772,16 +724,6 @@ def _init_target(node: c_ast.For) -> str | None:
     return None
 
 
-def _root_name_in(node, name) -> bool:
-    return any(isinstance(n, c_ast.ID) and n.name == name for n in walk(node))
-
-
-def _root_name(node):
-    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
-        node = node.name
-    return node.name if isinstance(node, c_ast.ID) else None
-
-
 def _key_of(lvalue, collector) -> str | None:
     if isinstance(lvalue, c_ast.ID):
         return collector.scoped(lvalue.name)
@@ -795,7 +737,7 @@ def _key_of(lvalue, collector) -> str | None:
             return f"{collector.scoped(base.name.name)}{fields}"
         return None
     if isinstance(lvalue, c_ast.ArrayRef):
-        base = _array_base(lvalue)
+        base = array_base(lvalue)
         if isinstance(base, c_ast.ID):
             return collector.scoped(base.name)
     return None

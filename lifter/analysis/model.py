@@ -79,6 +79,8 @@ class Statement:
     accesses: list[Access] = field(default_factory=list)
     reduction: tuple[str, str] | None = None  # (container, operator) for `x op= e` forms
     opaque_reason: str | None = None  # why this leaf was not modelled exactly
+    # In an opaque leaf: {container: operator} for those it touches only by reduction updates.
+    updates: dict[str, str] = field(default_factory=dict)
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its loop, outermost first
 
 

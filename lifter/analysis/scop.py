@@ -20,14 +20,17 @@ from pycparser import c_ast
 from lifter.analysis.walk import walk
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
 from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
-from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, minmax_update, reduction_target, struct_ref
+from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, nested_updates, struct_ref
+from lifter.analysis.updates import minmax_update, reduction_target
 from lifter.analysis.call_spans import OFFSET
 from lifter.analysis.type_apart import type_apart
 from lifter.analysis.index_scalars import definition, entry_values, index_views
 from lifter.analysis.points_to import allocation
+from lifter.analysis.param_copies import parameter_copies
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.irregular import irregular_work
 from lifter.analysis.rows import row_arrays
+from lifter.analysis.struct_fields import field_by_field, flat_fields
 from lifter.analysis.model import Access, Condition, Container, Kind, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute
 from lifter.analysis.unknown_types import CODE as UNKNOWN_TYPE, unknown_use
@@ -216,7 +219,8 @@ class RegionBuilder:
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
         pointers = [c.name for c in self.containers.values() if c.kind == Kind.POINTER and c.storage == "param"]
         from_params = {c.name for c in self.containers.values() if c.kind == Kind.POINTER and (
-            c.storage == "param" or getattr(self.symbols.lookup(re.split(r"\W", c.name, 1)[0]), "storage", "") == "param")}
+            c.storage == "param" or getattr(self.symbols.lookup(re.split(r"\W", c.name, 1)[0]), "storage", "") == "param"
+            or c.name in parameter_copies(self.symbols))}
         looping = self.symbols.table.looping
         looping_calls = {sid for sid, st in self.statements.items()
                          if any(isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in looping
@@ -252,14 +256,14 @@ class RegionBuilder:
             index = self.symbols.table.inline_helpers(index)
             found.setdefault(base.name, []).append(set(monomials(index, self._is_size)))
         read_as = {id(node): index for node, _, index in views}
-        for key, indices in _flat_fields(root, self.written, read_as).items():
+        for key, indices in flat_fields(root, self.written, read_as).items():
             found[key] = [set(monomials(self.symbols.table.inline_helpers(i), self._is_size)) for i in indices]
         for name, sets in found.items():
             if any(s - {()} for s in sets):
                 chain = shape_of(sets)
                 if chain is not None:
                     self.shapes[name] = chain
-        self.field_sensitive = _field_by_field(root, self.symbols)
+        self.field_sensitive = field_by_field(root, self.symbols)
         self.rows = row_arrays(root, self.symbols, self.written)
 
     def _check_control_flow(self, root: c_ast.For) -> None:
@@ -548,11 +552,14 @@ class RegionBuilder:
         translate = self._translator([l.var for l in loops])
         iterators = {l.var for l in loops}
         target = reduction_target(node) if stmt.reduction is not None else None
+        if target is None and stmt.opaque_reason:
+            stmt.updates = nested_updates(effects.refs)
         for ref in effects.refs:
             if ref.key in iterators and not ref.is_write and not ref.subscripts:
                 continue  # reading a loop variable is reading the iteration's coordinate
             self._add_access(stmt, ref, translate, iters)
-            stmt.accesses[-1].reduces = ref.key == stmt.reduction[0] and ref.text == target if target else False
+            stmt.accesses[-1].reduces = ref.key == stmt.reduction[0] and ref.text == target if target \
+                else ref.key in stmt.updates and ref.update is not None
         self.params |= translate.parameters
         self._check_divisions(translate, constraints, [l.var for l in loops])
         if self.params and params != ", ".join(isl_name(p) for p in sorted(self.params)):
@@ -676,77 +683,6 @@ class RegionBuilder:
             c.qualifiers = sym.qualifiers
         self.containers[ref.key] = c
         return c
-
-
-def _field_by_field(root: c_ast.Node, symbols) -> frozenset[str]:
-    """Arrays of structs that the nest touches only as `a[i].field`: their fields cannot overlap."""
-    field_uses, other_uses = set(), set()
-
-    def visit(node, parent_is_field):
-        if isinstance(node, c_ast.StructRef) and node.type == ".":
-            inner = node.name
-            if isinstance(inner, c_ast.ArrayRef) and isinstance(inner.name, c_ast.ID):
-                field_uses.add(inner.name.name)
-                visit(inner.subscript, False)
-                return
-            visit(inner, True)
-            return
-        if isinstance(node, c_ast.ID):
-            other_uses.add(node.name)
-            return
-        if isinstance(node, c_ast.UnaryOp) and node.op == "&":
-            for n in walk(node.expr):
-                if isinstance(n, c_ast.ID):
-                    other_uses.add(n.name)
-            return
-        for _, child in node.children():
-            visit(child, False)
-
-    visit(root, False)
-    names = set()
-    for name in field_uses - other_uses:
-        sym = symbols.lookup(name)
-        if sym is not None and sym.kind in (Kind.POINTER, Kind.ARRAY) and sym.ndim == 1 and not sym.indirect:
-            names.add(name)
-    return frozenset(names)
-
-
-def _flat_fields(root: c_ast.Node, written: set[str], read_as: dict) -> dict[str, list[c_ast.Node]]:
-    """Struct fields used only as flat buffers, `p->x[e]`: {'p->x': [e, ...]}.
-
-    A field path (from a variable the nest never assigns) qualifies when every
-    use of it in the nest indexes it exactly once; any other use (`p->rows[i][j]`,
-    `*p->x`, `p->x + 1`, passing it to a call, assigning it) rules it out. `read_as` gives
-    the index of an access as the analysis reads it (index scalars substituted), by node id.
-    """
-    indices: dict[str, list] = {}
-    other: set[str] = set()
-
-    def visit(node, parent, grand):
-        if isinstance(node, c_ast.StructRef) and not (isinstance(parent, c_ast.StructRef) and parent.name is node):
-            key = _field_key(node, written)
-            if key is not None:
-                if isinstance(parent, c_ast.ArrayRef) and parent.name is node \
-                        and not (isinstance(grand, c_ast.ArrayRef) and grand.name is parent):
-                    indices.setdefault(key, []).append(read_as.get(id(parent), parent.subscript))
-                else:
-                    other.add(key)
-        for _, child in node.children():
-            visit(child, node, parent)
-
-    visit(root, None, None)
-    return {key: found for key, found in indices.items() if key not in other}
-
-
-def _field_key(node: c_ast.StructRef, written: set[str]) -> str | None:
-    """'p->x' or 's.a.b' for a field path from a variable, as effects.py keys it."""
-    fields = ""
-    while isinstance(node, c_ast.StructRef):
-        fields = f"{node.type}{node.field.name}{fields}"
-        node = node.name
-    if isinstance(node, c_ast.ID) and node.name not in written:
-        return node.name + fields
-    return None
 
 
 def _leaves_early(body: c_ast.Node) -> bool:

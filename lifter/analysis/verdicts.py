@@ -382,7 +382,7 @@ def _reduction(region: Region, nest: Nest, container, carried: list[CarriedDepen
             if a.container != container:
                 continue
             if a.reduces:
-                ops.add(stmt.reduction[1])
+                ops.add(stmt.reduction[1] if stmt.reduction else stmt.updates[a.container])
                 updates.append(a)
             else:
                 others.append(a)

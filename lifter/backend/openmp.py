@@ -49,6 +49,9 @@ def scratch_lines(m: MapScope) -> tuple[list[str], str]:
     frees the buffer; otherwise this is just the loop's directive. A buffer that outlives the
     loop is `firstprivate`: each thread keeps its address for the last iteration (`switch_text`)."""
     plan = m.plan
+    if plan.guarded:  # the arrays themselves, for the updates outside their reduced sections
+        pointers = {f"{u.element} *const lift_shared_{u.name} = {u.name};": None for u in plan.guarded}
+        return [f"{{ {' '.join(pointers)} {MARK}", pragma(m)], " }"
     if not plan.scratch:
         return [pragma(m)], ""
     fresh = [b.name for b in plan.scratch if not b.last]
@@ -82,6 +85,14 @@ def switch_text(m: MapScope) -> str:
     if not shared:
         return ""
     return "".join(f" {b.name} = {b.last} ? lift_shared_{b.name} : lift_own_{b.name};" for b in shared) + " {"
+
+
+def guarded_replacements(text: str, m: MapScope) -> list[tuple[int, int, str]]:
+    """The planned loop's unbounded updates of reduced arrays (`transform/guarded_updates.py`):
+    inside the reduced section the update as written, on the thread's copy; outside it an atomic
+    update of the array itself."""
+    return [(u.start, u.end, f"{{ if ({u.inside}) {text[u.start:u.end]} "
+                             f"else {{ _Pragma(\"omp atomic\") {u.atomic} }} }}") for u in m.plan.guarded]
 
 
 def _switch_insertions(m: MapScope) -> list[Insertion]:
@@ -140,7 +151,8 @@ def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[I
         start, end = node.span
         opening, closing = scratch_lines(node)
         indent = _indent(text, start) + "    "
-        loop = apply(text[start:end], [Insertion(i.offset - start, i.text) for i in _switch_insertions(node)])
+        loop = apply(text[start:end], [Insertion(i.offset - start, i.text) for i in _switch_insertions(node)],
+                     [(s - start, e - start, new) for s, e, new in guarded_replacements(text, node)])
         replacements.append((start, end, _versioned(text, node, loop + closing,
                                                     f"\n{indent}".join(opening), node.plan.condition,
                                                     text[start:end])))
@@ -151,6 +163,7 @@ def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[I
         if closing:
             insertions.append(Insertion(node.span[1], closing))
         insertions.extend(_switch_insertions(node))
+        replacements.extend(guarded_replacements(text, node))
     elif node.simd:
         insertions.append(before_statement(text, node.offset, simd_pragma(node)))
     for child in scope_children(g, node_id):
@@ -161,8 +174,9 @@ def _region(g: nx.MultiDiGraph, text: str, s: MapScope, insertions: list[Inserti
     """`omp parallel` before the sequential map, `omp for` and `omp single` inside it."""
     region = s.parallel_region
     inner: list[Insertion] = []
+    inner_replacements: list = []  # inside the region's text (guarded updates, versioned children)
     for child in scope_children(g, s.id):
-        annotate_map(g, text, child, inner, replacements)
+        annotate_map(g, text, child, inner, inner_replacements)
     for run, nowait in zip(region.singles, region.nowait):
         first, last = g.nodes[run[0]]["node"].span[0], g.nodes[run[-1]]["node"].span[1]
         directive = f"#pragma omp single{' nowait' if nowait else ''} {MARK}"
@@ -170,9 +184,11 @@ def _region(g: nx.MultiDiGraph, text: str, s: MapScope, insertions: list[Inserti
     if not region.guard:
         insertions.append(before_statement(text, s.offset, region_pragma(region)))
         insertions.extend(inner)
+        replacements.extend(inner_replacements)
         return
     start, end = s.span
-    parallel = apply(text[start:end], [Insertion(i.offset - start, i.text) for i in inner])
+    parallel = apply(text[start:end], [Insertion(i.offset - start, i.text) for i in inner],
+                     [(a - start, b - start, new) for a, b, new in inner_replacements])
     replacements.append((start, end, _versioned(text, s, parallel, region_pragma(region), region.guard,
                                                 text[start:end])))
 

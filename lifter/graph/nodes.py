@@ -108,6 +108,20 @@ class ScratchBuffer:
     body: int | None = None  # just after the `{` of the loop's body in the user's file (with `last`)
 
 
+@dataclass(frozen=True)
+class GuardedUpdate:
+    """An update of a reduced array whose index has no bounds in C (`f[j] -= d`, j read from
+    memory; `transform/guarded_updates.py`): inside the reduced section it updates the thread's
+    copy, outside it the array itself, atomically, through `lift_shared_<name>`."""
+
+    name: str  # the array
+    element: str  # its element type
+    start: int  # offsets of the statement in the user's file, its `;` included
+    end: int
+    inside: str  # C condition: the index (free of side effects) falls in the reduced section
+    atomic: str  # the update on `lift_shared_<name>`, as a statement
+
+
 @dataclass
 class OmpPlan:
     """What the OpenMP backend emits for a parallel map."""
@@ -124,6 +138,7 @@ class OmpPlan:
     schedule: str = "static"  # 'static'; 'static, 1' for triangular loops; 'dynamic, 64' for data-driven work
     worksharing: bool = False  # inside an enclosing OmpRegion: `omp for`, no `parallel`, no `if`
     scratch: list[ScratchBuffer] = field(default_factory=list)  # private pointer targets, one buffer per thread
+    guarded: list[GuardedUpdate] = field(default_factory=list)  # array reductions' unbounded updates
 
 
 @dataclass

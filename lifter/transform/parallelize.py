@@ -43,6 +43,7 @@ from lifter.graph.ranges import bound_c, params_c, pw_to_c, rounded_upper_c
 from lifter.transform.loop_vars import read_after
 from lifter.transform.rewrite import ancestors
 from lifter.transform.elementwise import equal_pointers, identical_is_safe
+from lifter.transform.guarded_updates import guarded_section
 from lifter.transform.row_spans import Gathered, row_spans
 from lifter.transform.rows_check import rows_test
 from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
@@ -51,6 +52,8 @@ from lifter.transform.scratch import scratch_buffers, scratch_containers, scratc
 MIN_PARALLEL_WORK = 40_000
 # Array reductions give each thread a private copy of the section, on its stack.
 MAX_REDUCTION_ELEMENTS = 65_536
+# Reduction operators of `omp atomic` updates (`x binop= e`): an unbounded update is atomic.
+_ATOMIC_OPS = {"+", "*", "&", "|", "^"}
 
 
 class Refusal(str):
@@ -108,7 +111,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     if not canonical(m.header, m.var):
         return Refusal("the loop header is not in OpenMP's canonical loop form (OpenMP 5.x, 4.4.1) as written",
                        "non-canonical")
-    sections, section_limits = {}, []
+    sections, section_limits, guarded = {}, [], []
     for name, op in m.reductions:
         node = _container(g, name)
         if node.ndim == 0:
@@ -118,8 +121,12 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
                     f"OpenMP's private copy of the reduced section would hide them", "array-reduction")
         section = _reduction_section(g, m, node)
         if section is None:
-            return Refusal(f"reduction into array '{name}' whose written range has no bounds in C", "array-reduction")
-        first, length = section
+            section = guarded_section(g, m, node, spans) if op in _ATOMIC_OPS else "no atomic update has its operator"
+            if isinstance(section, str):
+                return Refusal(f"reduction into array '{name}' whose written range has no bounds in C ({section})",
+                               "array-reduction")
+            guarded += section[2]
+        first, length = section[:2]
         sections[name] = f"{first}:{length}"
         try:
             elements = int(length.rstrip("L").strip("()"))
@@ -147,6 +154,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     buffers = scratch_buffers(g, m, lambda node, ranges: _bounds(node, ranges, grow=True), spans)
     if isinstance(buffers, str):
         return Refusal(buffers, "scratch-array")
+    if guarded and buffers:
+        return Refusal("guarded updates of a reduced array beside per-thread scratch buffers", "array-reduction")
     if min_work > 0 and _fills(g, m):
         return Refusal("not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)",
                        "not-profitable")
@@ -174,7 +183,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
                or t[0].name in m.shared_scratch and t[1]]
     identical = (lambda p, q: identical_is_safe(g, m, p, q)) if nest(g).identical_pointers else None
     alias = _alias_condition(touched, identical, _apart(g, touched), nest(g).scop.from_params,
-                             _declared_inside(g, m), row_spans(g, m) if value_guards else {})
+                             _declared_inside(g, m), row_spans(g, m) if value_guards else {}, _typed(g))
     if isinstance(alias, str) and alias.startswith("!"):
         return Refusal(alias[1:], "may-alias")
     if alias:
@@ -209,7 +218,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         and m.span is not None
     guard = " && ".join(c for c in conditions if c != work_condition)
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
-                     versioned, sections, guard, work_condition, _schedule(g, m, inner), scratch=buffers)
+                     versioned, sections, guard, work_condition, _schedule(g, m, inner), scratch=buffers,
+                     guarded=guarded)
     return ""
 
 
@@ -528,7 +538,7 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
 def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
     """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
     touched = _map_memlets(g, m)
-    return _alias_condition(touched, apart=_apart(g, touched), inside=_declared_inside(g, m))
+    return _alias_condition(touched, apart=_apart(g, touched), inside=_declared_inside(g, m), typed=_typed(g))
 
 
 def region_alias_check(g: nx.MultiDiGraph) -> str:
@@ -536,7 +546,7 @@ def region_alias_check(g: nx.MultiDiGraph) -> str:
     touched = [t for child in scope_children(g, STATE)
                if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)]
     inside = frozenset(k for k, c in nest(g).scop.containers.items() if c.declared_in is not None)
-    return _alias_condition(touched, apart=_apart(g, touched), inside=inside)
+    return _alias_condition(touched, apart=_apart(g, touched), inside=inside, typed=_typed(g))
 
 
 def _declared_inside(g: nx.MultiDiGraph, m: MapScope) -> frozenset[str]:
@@ -565,8 +575,13 @@ def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
     return apart
 
 
+def _typed(g: nx.MultiDiGraph) -> set[frozenset]:
+    """The pointer pairs C's aliasing rules keep apart, unless the user turned them off."""
+    return nest(g).scop.type_apart if nest(g).strict_aliasing else set()
+
+
 def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_params=frozenset(),
-                     inside=frozenset(), rows_of=None) -> str:
+                     inside=frozenset(), rows_of=None, typed=frozenset()) -> str:
     """The disjointness test for the containers a scope touches: [(node, written?, range)].
 
     `rows_of` (`row_spans.row_spans`) gives ranges that tests of values in memory bound, for
@@ -575,7 +590,8 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
 
     `identical_ok(p, q)` (nodes) says that the scope is also correct when the two pointers
     are equal (`elementwise.py`): that pair then tests "disjoint, or the same pointer".
-    `apart` holds the pairs of pointers that need no test (`_apart`); a pair of `from_params`
+    `apart` holds the pairs of pointers that need no test (`_apart`), `typed` those of them that C's
+    type rules keep apart whatever the pointers' storage (`_typed`); a pair of `from_params`
     (pointers the caller hands in) that cannot be tested names the flag that would spare it.
     A local array or scalar of the region is storage of its own; a local pointer is not, and one
     declared `inside` the tested scope cannot be tested before it."""
@@ -599,8 +615,11 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
             if qnode.name == shared[p][0].name:
                 continue  # two fields of one array of structs never overlap
             if frozenset((qnode.name, shared[p][0].name)) in apart \
-                    and all(x.storage == "param" or not x.name.isidentifier() for x in (qnode, shared[p][0])):
-                continue  # (a local of the same name as a parameter is another pointer)
+                    and all(x.storage == "param" or not x.name.isidentifier() or x.name in from_params
+                            for x in (qnode, shared[p][0])):
+                continue  # (a local of the same name as a parameter is another pointer, but for a copy of one)
+            if frozenset((qnode.name, shared[p][0].name)) in typed:
+                continue  # C's type rules hold for any pointer, a local one (`double *f = s->f;`) too
             if p not in written and q not in written:
                 continue
             if qnode.kind in ("pointer", "memory") and (q, p) in pairs:

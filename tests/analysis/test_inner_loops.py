@@ -61,7 +61,8 @@ void f(int n, const int *a, const int *b, double *restrict out)
     loops = {e["line"]: e for e in lift_source(text, "nested.c").loops}
     assert loops[5]["depth"] == 1 and loops[6]["depth"] == 2
     assert loops[6]["parallel"] and not loops[6]["parallelized"]
-    assert not loops[5]["parallel"]  # rows p may share elements out[q]
+    # Rows p may share elements out[q]: parallel only as a reduction into out (issue 16).
+    assert loops[5]["reduction"] == [{"variable": "out", "operator": "+"}]
 
 
 # Loops that stay opaque leaves with no model of their own: a break out of a loop whose bounds
