@@ -308,7 +308,7 @@ def test_cache_misses_when_the_caches_or_the_compiler_version_change(tree, monke
         (caches / f"index{index}").mkdir(parents=True)
         for name, value in (("type", kind), ("level", str(level)), ("size", size)):
             (caches / f"index{index}" / name).write_text(value + "\n")
-    monkeypatch.setattr(tiling, "CACHE_DIR", caches)
+    monkeypatch.setenv(tiling.CACHE_DIR_ENV, str(caches))
     version = tree / "cc-version"
     version.write_text("cc (Test) 12.2.0\n")
     compiler = tree / "cc"

@@ -31,13 +31,15 @@ than a constant trip count is cut to it (one tile), and the command line
 refuses sizes above `MAX_TILE_SIZE`.
 
 Tile sizes: from `--tile-sizes` (outermost first; the last repeats), else from
-the caches in /sys/devices/system/cpu/cpu0/cache (fallback 32 KiB L1, 256 KiB
-L2): the blocks of every array the band touches fit in half of L2 together,
+the caches in /sys/devices/system/cpu/cpu0/cache, or in the folder of the same layout that
+`LIFT_CACHE_DIR` names (to lift for another machine, and so that tests give the same output on
+every machine) (fallback 32 KiB L1, 256 KiB L2): the blocks of every array the band touches fit in half of L2 together,
 and the innermost block spans whole cache lines.
 """
 from __future__ import annotations
 
 import math
+import os
 import re
 from pathlib import Path
 
@@ -55,6 +57,7 @@ from lifter.transform.rewrite import move_child, origins_above, rewrite_nest
 from lifter.transform.loop_vars import escaping
 
 CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
+CACHE_DIR_ENV = "LIFT_CACHE_DIR"  # a folder laid out as CACHE_DIR, read instead of it
 FALLBACK_CACHE = {1: 32 * 1024, 2: 256 * 1024}
 LINE_BYTES = 64
 ELEMENT_BYTES = 8  # the model assumes doubles; smaller elements only make the blocks fit better
@@ -212,8 +215,9 @@ def model_sizes(depth: int, arrays: int) -> list[int]:
 def cache_sizes() -> dict[int, int]:
     """Data cache sizes in bytes by level, from sysfs; the fallback model where it says nothing."""
     sizes = dict(FALLBACK_CACHE)
+    folder = Path(os.environ[CACHE_DIR_ENV]) if os.environ.get(CACHE_DIR_ENV) else CACHE_DIR
     try:
-        for index in sorted(CACHE_DIR.glob("index*")):
+        for index in sorted(folder.glob("index*")):
             kind = (index / "type").read_text().strip()
             level = int((index / "level").read_text())
             if kind in ("Data", "Unified") and level in sizes:
