@@ -59,6 +59,10 @@ class Ref:
     # reference is, wherever it stands in the statement: inside an opaque statement (a loop whose
     # header reads memory) the updates are marked one by one, for the loop verdict to see them.
     update: str | None = None
+    # For an access to memory no name bounds (`<memory>`) through a pointer whose declaration
+    # gives its element type in basic words (`double *out = h->r[l];`): that type, so that C's
+    # aliasing rules can still keep such a write off an integer (invariants.py).
+    element: str = ""
 
 
 @dataclass
@@ -698,7 +702,17 @@ def _pointee_ref(r: Ref, decl: c_ast.Decl, node, collector: "_Collector") -> Ref
         if path is not None:
             root, fields = path
             return Ref(f"{root}{fields}", root, [None], r.is_write, True, r.text, r.line, field_path=fields)
-    return Ref(MEMORY, MEMORY, [], r.is_write, True, r.text, r.line)
+    return Ref(MEMORY, MEMORY, [], r.is_write, True, r.text, r.line, element=_pointee_type(decl))
+
+
+def _pointee_type(decl: c_ast.Decl) -> str:
+    """The element type of a pointer declared `T *q` with T in basic words (`double`), else ''."""
+    pointer = decl.type
+    if not isinstance(pointer, c_ast.PtrDecl) or not isinstance(pointer.type, c_ast.TypeDecl) \
+            or not isinstance(pointer.type.type, c_ast.IdentifierType):
+        return ""
+    words = pointer.type.type.names
+    return " ".join(words) if _BASIC_TYPE_WORDS.issuperset(words) else ""
 
 
 def _names(node, name: str) -> bool:

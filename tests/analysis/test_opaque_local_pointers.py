@@ -58,6 +58,34 @@ static void kernel_address(int n, const int *atoms, double *f)
 """ + MAIN.replace("KERNEL_CALL", "kernel_address(4 * N, atoms, f)")
 
 
+# mgrid's smooth: the sweep's buffers are pointers declared in the time loop from a struct's row
+# table, so a write through them is a write no name bounds; the bound `size[l]` is an int.
+SWEEPS = r"""
+typedef struct { int *size; double **u, **r; } Grids;
+static void sweep(Grids *g, int l, int sweeps)
+{
+    int *size = g->size;
+    int n = size[l];
+    for (int s = 0; s < sweeps; s++) {
+        ELEMENT *u = g->u[l], *out = g->r[l];
+        for (int i = 1; i <= size[l] - 2; i++)
+            for (int j = 1; j < n - 1; j++)
+                out[i * n + j] = 0.5 * u[i * n + j] + 0.25 * (u[i * n + j - 1] + u[i * n + j + 1]);
+        g->r[l] = u;
+        g->u[l] = out;
+    }
+}
+"""
+
+
+def test_a_floating_point_write_through_a_local_pointer_leaves_an_integer_bound_invariant():
+    loops = {e["var"]: e for e in loops_by_function(SWEEPS.replace("ELEMENT", "double"))["sweep"]}
+    assert loops["i"]["parallelized"], loops["i"]
+    # through int pointers the same writes may change size[l]: the bound is not invariant
+    loops = {e["var"]: e for e in loops_by_function(SWEEPS.replace("ELEMENT", "int"))["sweep"]}
+    assert not loops["i"]["parallelized"] and "not provably invariant" in loops["i"]["reason"], loops["i"]
+
+
 def test_a_write_through_a_local_copy_of_a_pointer_keeps_the_loop_sequential():
     loops = {e["var"]: e for e in loops_by_function(LOCAL_COPY)["kernel_copy"]}
     assert not loops["i"]["parallelized"], loops["i"]
