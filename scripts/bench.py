@@ -36,10 +36,14 @@ How
 Each binary runs ``--repeat`` times (default 3) with ``OMP_NUM_THREADS=T``
 (default: the number of cores).  Repetitions are interleaved: repetition r runs
 every tool once (in an order rotated by r) before repetition r+1 starts, so a
-slow phase of a noisy shared machine hits all tools alike.  A run's time is its
-wall-clock time (process start to exit, ``time.perf_counter``), a cell's time
-is the median over its repetitions, and its speedup is
-``serial median / tool median``.
+slow phase of a noisy shared machine hits all tools alike.  A run's time is the
+kernel time the program reports on standard error as a line ``time: S`` (the
+suite-style kernels of ``corpus/suite`` time their kernel, as PolyBench's own
+timer does and as the figures of ``shared/PEERS.md`` were taken: loading the
+OpenMP runtime and the init functions are not the kernel's), otherwise its
+wall-clock time (process start to exit, ``time.perf_counter``); the JSON keeps
+each run's wall-clock time beside it.  A cell's time is the median over its
+repetitions, and its speedup is ``serial median / tool median``.
 
 Every run's standard output is compared with the first serial run's output,
 token by token: integer tokens must be equal, other numbers must agree to a
@@ -148,7 +152,8 @@ class Cell:
     detail: str = ""
     build_cmd: list[str] = field(default_factory=list)
     binary: Path | None = None
-    times: list[float] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)  # the program's own kernel time, else wall-clock
+    wall_times: list[float] = field(default_factory=list)  # process start to exit
     run_args: list[str] = field(default_factory=list)  # an application's command-line arguments
 
     @property
@@ -202,6 +207,18 @@ def discover(corpus: Path, kernels: set[str] | None) -> list[Program]:
         if m and selected(f"apps/{makefile.parent.name}", makefile.parent.name, kernels):
             programs.append(Program(makefile.parent, shlex.split(m.group(1)), app=True))
     return programs
+
+
+KERNEL_TIME = re.compile(r"^time: *([0-9.eE+-]+) *$", re.M)
+
+
+def kernel_time(stderr: str) -> float | None:
+    """The kernel time a program reports on standard error (`time: 0.123456`), if it does."""
+    found = KERNEL_TIME.findall(stderr or "")
+    try:
+        return float(found[-1]) if found else None
+    except ValueError:
+        return None
 
 
 def run_cmd(cmd: list[str], timeout: float, env: dict | None = None):
@@ -415,7 +432,9 @@ class Bench:
         if proc.returncode != 0:
             cell.fail("crash", f"exit status {proc.returncode}\n{proc.stderr}")
             return None
-        cell.times.append(secs)
+        cell.wall_times.append(secs)
+        own = kernel_time(proc.stderr)
+        cell.times.append(secs if own is None else own)
         return proc.stdout
 
     def measure(self, prog: Program, cells: dict[str, Cell]) -> str | None:
@@ -466,7 +485,7 @@ class Bench:
             speedup = serial / med if serial and med and tool != "serial" else None
             result["tools"][tool] = {
                 "status": cell.status, "detail": cell.detail, "build": cell.build_cmd,
-                "times": cell.times, "median": med, "speedup": speedup,
+                "times": cell.times, "wall_times": cell.wall_times, "median": med, "speedup": speedup,
             }
             shown = (f"{med:.3g} s" if med else cell.status) + (f" ({speedup:.2f}x)" if speedup else "")
             log(f"   {tool:12s} {shown}" + (f"  [{cell.detail.splitlines()[0][:100]}]"
@@ -565,7 +584,8 @@ def table(results: list[dict], tools: list[str], summary: dict, args, size: str)
     rows.append("| " + " | ".join(gm) + " |")
     sizes = {"bench": "lift-bench sizes", "large": "lift-bench large sizes", "small": "default (small) sizes"}
     title = (f"{len(results)} corpus programs, {sizes[size]}, {args.threads} threads, median of "
-             f"{args.repeat} run(s); speedup over `gcc -O3 -march=native` serial (higher is better); "
+             f"{args.repeat} run(s) of the kernel time a program reports (`time: S` on stderr; else "
+             f"process wall time); speedup over `gcc -O3 -march=native` serial (higher is better); "
              f"'wrong' = output differs from serial; 'lift/hand' = lift's speed relative to the "
              f"application's hand-written OpenMP version; 'lift tool s' = median time of the lift run itself; "
              f"'best peer' = the fastest of this run's other tools"
