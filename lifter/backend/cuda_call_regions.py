@@ -7,7 +7,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from lifter.backend.cuda_host_effects import JUMPS, NOT_CALLS, GapEffects, _address_of, gap_effects, token_effects
+from lifter.analysis.host_effects import JUMPS, NOT_CALLS, GapEffects, address_of, gap_effects, token_effects
 from lifter.backend.edits import line_start
 from lifter.frontend.spans import Spans, Token, Unparsable
 
@@ -114,7 +114,7 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
     if not called:
         return None
     inside = toks[k:end]
-    if any(x.text == "&" and _address_of(inside, n) for n, x in enumerate(inside)):
+    if any(x.text == "&" and address_of(inside, n) for n, x in enumerate(inside)):
         return None  # an address taken may reach a callee's device data behind a plain name
     kind = toks[k].text
     try:
@@ -129,15 +129,7 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
         return None
     edits: list[tuple[int, int, str]] = []
     # the header: each part evaluated by the loop; what it reads comes back first
-    parts, depth, part = [], 0, [paren + 1]
-    for j in range(paren + 1, close - 1):
-        x = toks[j]
-        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(x.text, 0) if x.kind == "punct" else 0
-        if x.text == ";" and depth == 0:
-            parts.append((part[0], j))
-            part = [j + 1]
-    parts.append((part[0], close - 1))
-    for n, (a, b) in enumerate(parts):
+    for n, (a, b) in enumerate(spans.split(paren + 1, close - 1, ";")):
         eff = GapEffects(start, start)
         if not token_effects(toks[a:b], set(), macros, eff, calls=aware):
             return None

@@ -202,37 +202,34 @@ class _Fixer:
         return prev.text in "<>" and j > 1 and toks[j - 2].text == prev.text and toks[j - 2].end == prev.start
 
     def _operand_start(self, i: int) -> int:
-        """Index of the first token of the assignment expression holding token i."""
-        toks, j, depth = self.toks, i, 0
+        """Index of the first token of the assignment expression holding token i (bracketed groups
+        before it skipped whole, with the frontend's matches)."""
+        toks, j = self.toks, i
         while j > 0:
             t = toks[j - 1]
-            if t.kind == "directive" or t.text in (";", "{", "}", "return") or depth == 0 and (
-                    t.text == "," or self._assigns(j - 1)):
+            if t.kind == "directive" or t.text in (";", "{", "}", "return") or t.text == "," or self._assigns(j - 1):
                 break
             if t.kind == "punct" and t.text in ")]":
-                depth += 1
-            elif t.kind == "punct" and t.text in "([":
-                if depth == 0:
+                if j - 1 not in self.cfile.spans.opening:
                     break
-                depth -= 1
+                j = self.cfile.spans.opening[j - 1]
+                continue
+            if t.kind == "punct" and t.text in "([":
+                break
             j -= 1
         return j
 
     def _operand_end(self, i: int) -> int:
         """Index of the last token of the assignment expression starting at token i."""
-        toks, j, depth = self.toks, i, 0
+        toks, j = self.toks, i
         while j < len(toks):
             t = toks[j]
-            if t.kind == "directive" or t.text == ";":
+            if t.kind == "directive" or t.text in (";", ",") or t.kind == "punct" and t.text in ")]}":
                 break
             if t.kind == "punct" and t.text in "([{":
-                depth += 1
-            elif t.kind == "punct" and t.text in ")]}":
-                if depth == 0:
+                if j not in self.cfile.spans.brackets:
                     break
-                depth -= 1
-            elif t.text == "," and depth == 0:
-                break
+                j = self.cfile.spans.brackets[j]
             j += 1
         return j - 1
 

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from lifter.analysis.model import Kind
 from lifter.backend.cuda_data import comment_text
-from lifter.backend.cuda_text import (_base, _c_ndim, _calls, _dedent, _free_words, _indent, _int,
-                                      _isl_c, _substitute, _words)
+from lifter.backend.cuda_text import _base, _c_ndim, _dedent, _indent, _int
+from lifter.analysis.subscript_bounds import isl_c
 from lifter.backend.edits import apply
-from lifter.frontend.spans import Spans, Unparsable
+from lifter.frontend.spans import array_declarators, called_names, free_words, replace_paths, word_tokens, words
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import MapScope, Schedule, scope_children, scope_descendants, scope_parent
 
@@ -144,7 +144,7 @@ class _KernelCode:
         trips = [self._trip(c, [x.var for x in chain[:i]]) for i, c in enumerate(chain)]
         assigns = []
         for i, c in enumerate(chain):
-            begin = _isl_c(c.end if c.decreasing else c.begin)
+            begin = isl_c(c.end if c.decreasing else c.begin)
             value = f"({begin}) {'-' if c.decreasing else '+'} lift_t{i}" + (f" * {c.step}" if c.step != 1 else "")
             if c.var_declared_in_header:
                 assigns.append(f"{c.var_type} {c.var} = {value};")
@@ -174,7 +174,7 @@ class _KernelCode:
         bound: set[str] = set()
         declared_inside: set[str] = set()
         for key, (node, read, written) in sorted(touched.items()):
-            info = self.region.containers.get(key) if self.region is not None else None
+            info = self.scop.containers.get(key) if self.scop is not None else None
             declared = getattr(info, "declared_in", None)
             if declared is not None and declared in origins:
                 declared_inside.add(node.name)
@@ -211,7 +211,7 @@ class _KernelCode:
             else:
                 if node.name in private and not k.serial:
                     dims = getattr(node, "dims", None) or []
-                    if any(not d or set(_words(d)) & (set(self.state.params) | self._region_written()) for d in dims):
+                    if any(not d or word_tokens(d) & (set(self.state.params) | self._region_written()) for d in dims):
                         raise NotOffloaded(f"private array '{node.name}' has no constant size")
                     args.append(_Arg("local", kname, node.name))
                 elif declared is not None:
@@ -231,10 +231,10 @@ class _KernelCode:
                 args.append(_Arg("local", x.var, x.var))
                 bound.add(x.var)
         text = "\n".join(k.assigns + [k.body])
-        text = _substitute(text, subst)
-        k.body = _substitute(k.body, subst)
-        k.assigns = [_substitute(a, subst) for a in k.assigns]
-        words = _free_words(text)
+        text = replace_paths(text, subst)
+        k.body = replace_paths(k.body, subst)
+        k.assigns = [replace_paths(a, subst) for a in k.assigns]
+        used = free_words(text)
         # Parameters of the nest and variables of enclosing host loops, passed by value.
         outer = []
         p = scope_parent(g, k.node_id)
@@ -244,58 +244,44 @@ class _KernelCode:
                 outer.append(pn.var)
             p = scope_parent(g, p)
         for name in list(self.state.params) + outer:
-            if name in words and name not in bound and name not in declared_inside:
+            if name in used and name not in bound and name not in declared_inside:
                 args.append(_Arg("value", name, name))
                 bound.add(name)
         self._check_vla(k, declared_inside, set(self.state.params) | bound,
                         {a.name for a in args if a.kind == "value"})
         self._check_control(k)
-        self.ctx.check_calls(_calls(text))
+        self.ctx.check_calls(called_names(text))
         k.args = args
 
     def _check_vla(self, k: _Kernel, declared_inside: set[str], variables: set[str], values: set[str]) -> None:
         """Variable-length arrays declared in the body, which device code cannot have: a one-dimensional
         one (`double sum[np];`) whose size the host knows becomes each thread's slice of a scratch
         buffer the launch allocates (`k.scratch`); any other is refused."""
-        spans = Spans(k.body)
-        toks = spans.tokens
         edits = []
-        for i, t in enumerate(toks[:-1]):
-            if t.kind == "word" and t.text in declared_inside and toks[i + 1].text == "[" and i > 0 and \
-                    (toks[i - 1].kind == "word" or toks[i - 1].text in ("*", ",")):
-                try:
-                    j = spans.closing(i + 1, "[", "]") - 1
-                except Unparsable:
-                    raise NotOffloaded(f"the size of '{t.text}', declared in the loop body, cannot be read") from None
-                size_words = {x.text for x in toks[i + 2:j] if x.kind == "word"}
-                if not size_words & variables:
-                    continue
-                start = i
-                while start > 0 and (toks[start - 1].kind == "word" or toks[start - 1].text == "*"):
-                    start -= 1
-                simple = (start == 0 or toks[start - 1].text in (";", "{", "}")) and start < i and \
-                    j + 1 < len(toks) and toks[j + 1].text == ";" and not (size_words & variables) - values and \
-                    not {x.text for x in toks[start:i]} & {"static", "extern", "typedef", "const", "volatile"}
-                if not simple:
-                    raise NotOffloaded(f"'{t.text}' is a variable-length array declared in the loop body "
-                                       "(not possible in GPU code)")
-                elem = " ".join(x.text for x in toks[start:i] if x.text not in ("register", "auto"))
-                size = k.body[toks[i + 2].start:toks[j - 1].end]
-                slot = len(k.scratch)
-                k.scratch.append((elem, size))
-                edits.append((toks[start].start, toks[j + 1].end,
-                               f"{elem} *{t.text} = ({elem} *)lift_scratch{slot} + lift_global_rank() * (long)({size}); "
-                               f"/* lift: this thread's slice of a scratch buffer (was {t.text}[{size}]) */"))
+        for d in array_declarators(k.body, declared_inside):
+            if d.size is None:
+                raise NotOffloaded(f"the size of '{d.name}', declared in the loop body, cannot be read")
+            if not d.size_words & variables:
+                continue
+            if d.statement_end is None or d.size_words & variables - values or \
+                    set(d.type_words) & {"static", "extern", "typedef", "const", "volatile"}:
+                raise NotOffloaded(f"'{d.name}' is a variable-length array declared in the loop body "
+                                   "(not possible in GPU code)")
+            elem = " ".join(w for w in d.type_words if w not in ("register", "auto"))
+            slot = len(k.scratch)
+            k.scratch.append((elem, d.size))
+            edits.append((d.start, d.statement_end,
+                          f"{elem} *{d.name} = ({elem} *)lift_scratch{slot} + lift_global_rank() * (long)({d.size}); "
+                          f"/* lift: this thread's slice of a scratch buffer (was {d.name}[{d.size}]) */"))
         k.body = apply(k.body, [], edits)
 
     def _check_control(self, k: _Kernel) -> None:
-        toks = Spans(k.body).tokens
-        words = [t.text for t in toks if t.kind == "word"]
-        if "return" in words or "goto" in words:
+        body_words = words(k.body)
+        if "return" in body_words or "goto" in body_words:
             raise NotOffloaded("the loop body returns or jumps out")
-        if "break" in words and not k.serial:
-            first = words.index("break")
-            if not any(w in ("for", "while", "do", "switch") for w in words[:first]):
+        if "break" in body_words and not k.serial:
+            first = body_words.index("break")
+            if not any(w in ("for", "while", "do", "switch") for w in body_words[:first]):
                 raise NotOffloaded("the loop body leaves the loop with 'break'")
 
     # -- data --------------------------------------------------------------------------

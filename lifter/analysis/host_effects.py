@@ -1,16 +1,20 @@
-"""What host code between offloaded nests may do to the device arrays, read from its tokens
-(`gap_effects`, `GapEffects`): the arrays it may read and write, the names it assigns, its jumps,
-and exact rotations of array pointers (`t = u; u = v; v = t;`). The data placement (cuda_data.py)
-and the call regions (cuda_call_regions.py) decide their copies from it; issue 17 plans to take
-these facts from analysis/effects.py instead.
+"""What host code between offloaded nests may do to the device arrays, read from the frontend's
+tokens (`gap_effects`, `GapEffects`): the arrays it may read and write, the names it assigns, its
+jumps, and exact rotations of array pointers (`t = u; u = v; v = t;`). The CUDA backend's data
+placement (backend/cuda_data.py) and call regions (backend/cuda_call_regions.py) decide their
+copies from it.
+
+It reads tokens, not the AST, because what it is asked about is a span of text the backend picks
+(the code between two nests it offloads, a loop's header clause), named by offsets, and its answer
+must cover that text exactly, macros as written included; effects.py's AST analysis of statements
+is the one the passes use.
 """
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
 
-from lifter.backend.cuda_cxx import split_params
-from lifter.frontend.spans import Spans, Token, Unparsable
+from lifter.frontend.spans import Spans, Token, Unparsable, after_member, match_brackets
 
 
 @dataclass
@@ -88,8 +92,8 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
                     and k + 2 < j and toks[k + 2].kind == "word" and k + 3 < j and toks[k + 3].text in ("=", ";", ",", "["))):
                 if not in_loop:
                     return None
-                eff.assigned |= _declared(toks[k:nk])
-                declarators |= {x - i for x in _pointer_declarators(toks, k, nk)}
+                eff.assigned |= _declared(spans, k, nk)
+                declarators |= {x - i for x in _pointer_declarators(spans, k, nk)}
             k = nk
     except Unparsable:
         return None
@@ -166,7 +170,7 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
     `continue` at positions `inner` jump within it; others leave it: kept in `eff.exits` if
     `exits`, else it cannot be bounded. Functions `calls` touch no memory the caller must see (their
     data scopes keep it coherent: see regions). The `*` at positions `declarators` declare pointers."""
-    match = _brackets(gap)
+    match = match_brackets(gap)
     for n, t in enumerate(gap):
         if t.kind == "word" and t.text in ("break", "continue"):
             if n in inner:
@@ -192,7 +196,7 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
     n = 0
     while n < len(gap):
         t = gap[n]
-        if t.kind != "word" or _after_member(gap, n) or (n + 1 < len(gap) and gap[n + 1].text == "("):
+        if t.kind != "word" or after_member(gap, n) or (n + 1 < len(gap) and gap[n + 1].text == "("):
             n += 1
             continue
         # a postfix chain: name ( .f | ->f | [..] )*
@@ -216,7 +220,7 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
                 m += 3
             else:
                 break
-        written = _assigned_after(gap, m) or _incremented_before(gap, n) or _address_of(gap, n - 1)
+        written = _assigned_after(gap, m) or _incremented_before(gap, n) or address_of(gap, n - 1)
         host = _host_of(path, hosts)
         if host is not None:
             if host == path and not subscripted and (_assigned_after(gap, m) or _incremented_before(gap, n)):
@@ -238,26 +242,21 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
     return True
 
 
-def _declared(decl: list[Token]) -> set[str]:
-    """Names a declaration may declare (a superset: outside initializers, every word a declarator
-    could end with)."""
-    names, depth, initializer = set(), 0, False
-    for t, u in zip(decl, decl[1:]):
-        if t.kind == "punct" and t.text in "([{":
-            depth += 1
-        elif t.kind == "punct" and t.text in ")]}":
-            depth -= 1
-        elif depth == 0 and t.text in ("=", ","):
-            initializer = t.text == "="
-        elif t.kind == "word" and not initializer and u.text in ("=", ",", ";", "[", ")"):
-            names.add(t.text)
+def _declared(spans: Spans, k: int, end: int) -> set[str]:
+    """Names the declaration at tokens k..end may declare (a superset: outside initializers, every
+    word a declarator could end with)."""
+    toks, names = spans.tokens, set()
+    for a, b in spans.split(k, end):
+        initializer = next((x for x in spans.top_level(a, b) if toks[x].text == "="), b)
+        names |= {toks[x].text for x in range(a, min(initializer, end - 1))
+                  if toks[x].kind == "word" and toks[x + 1].text in ("=", ",", ";", "[", ")")}
     return names
 
 
-def _pointer_declarators(toks: list[Token], k: int, end: int) -> list[int]:
+def _pointer_declarators(spans: Spans, k: int, end: int) -> list[int]:
     """The `*` of a declaration (tokens k..end) that begin a declarator after a comma (`const double
     *a = g->u, *b = h->u;`): not dereferences (a `*` after `=`, or inside brackets, still is one)."""
-    return [part[0] for part in split_params(toks, k, end)[1:] if part and toks[part[0]].text == "*"]
+    return [a for a, b in spans.split(k, end)[1:] if a < b and spans.tokens[a].text == "*"]
 
 
 def _host_of(path: str, hosts: set[str]) -> str | None:
@@ -270,16 +269,6 @@ def _host_of(path: str, hosts: set[str]) -> str | None:
     return best
 
 
-def _brackets(toks: list[Token]) -> dict[int, int]:
-    stack, match = [], {}
-    for n, t in enumerate(toks):
-        if t.kind == "punct" and t.text in "([{":
-            stack.append(n)
-        elif t.kind == "punct" and t.text in ")]}" and stack:
-            match[stack.pop()] = n
-    return match
-
-
 def _unary(toks: list[Token], n: int) -> bool:
     """The operator at n is a prefix operator (no operand ends right before it)."""
     if n == 0:
@@ -289,7 +278,7 @@ def _unary(toks: list[Token], n: int) -> bool:
                 or p.text in (")", "]"))
 
 
-def _address_of(toks: list[Token], n: int) -> bool:
+def address_of(toks: list[Token], n: int) -> bool:
     """Token n is a unary `&` (not half of `&&`)."""
     if n < 0 or toks[n].text != "&" or not _unary(toks, n):
         return False
@@ -302,13 +291,6 @@ def _after_cast(toks: list[Token], n: int, match: dict[int, int]) -> bool:
         return False
     opening = next((o for o, c in match.items() if c == n - 1), None)
     return opening is not None and all(t.kind == "word" or t.text == "*" for t in toks[opening + 1:n - 1])
-
-
-def _after_member(toks: list[Token], n: int) -> bool:
-    if n == 0:
-        return False
-    p = toks[n - 1]
-    return p.text == "." or p.text == ">" and n >= 2 and toks[n - 2].text == "-" and toks[n - 2].end == p.start
 
 
 def _assigned_after(toks: list[Token], m: int) -> bool:
