@@ -1,6 +1,6 @@
 """Which maps of a region run block-distributed over MPI ranks, and which rows each rank touches.
 
-The scheme (docs/architecture.md, "MPI target"): every rank holds all arrays, as the original
+The scheme (docs/backends.md, "MPI target"): every rank holds all arrays, as the original
 allocates them. A *unit* is a child of the region's root, or of the sequential time loop that
 is the root's only child. A unit that is a planned parallel map (an OpenMP plan without a
 correctness guard) whose every write of an array is the row `v + c` of its variable `v`
