@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from lifter.frontend.spans import KEYWORDS, Spans, Token, Unparsable, match_brackets, split
+from lifter.frontend.spans import KEYWORDS, Spans, Token, TokenKind, Unparsable, match_brackets, split
 from lifter.graph.ranges import bound_c, readable
 
 
@@ -76,11 +76,11 @@ class _Interval:
         if len(args) != len(params):
             raise _NoInterval()
         body = Spans(expr).tokens
-        others = {t.text for t in body if t.kind == "word"} - set(params)
+        others = {t.text for t in body if t.kind == TokenKind.WORD} - set(params)
         if others & (set(self.loop_vars) | self.written):
             raise _NoInterval()  # a global the expression reads looks like a changing name here
         by_param = dict(zip(params, args))
-        text = " ".join("( " + " ".join(by_param[t.text]) + " )" if t.kind == "word" and t.text in by_param else t.text
+        text = " ".join("( " + " ".join(by_param[t.text]) + " )" if t.kind == TokenKind.WORD and t.text in by_param else t.text
                         for t in body)
         sub = _Interval(Spans(text).tokens, self.domain, self.loop_vars, self.written, self.functions, self.depth + 1)
         iv = sub.expr()
@@ -156,14 +156,14 @@ class _Interval:
 
     def primary(self):
         t = self.take()
-        if t.kind == "number":
+        if t.kind == TokenKind.NUMBER:
             digits = t.text.rstrip("uUlL")
             try:
                 v = int(digits, 0)
             except ValueError:
                 raise _NoInterval() from None
             return (f"{v}L", f"{v}L", v)
-        if t.kind != "word" or t.text in KEYWORDS:
+        if t.kind != TokenKind.WORD or t.text in KEYWORDS:
             raise _NoInterval()
         path = [t.text]
         while self.peek() == "." or (self.peek() == "-" and self.peek(1) == ">"):
@@ -171,7 +171,7 @@ class _Interval:
             if path and self.toks[self.k - 1].text == "-":
                 self.take()
             w = self.take()
-            if w.kind != "word":
+            if w.kind != TokenKind.WORD:
                 raise _NoInterval()
             path.append(("." if self.toks[self.k - 2].text == "." else "->") + w.text)
         if self.peek() == "(" and len(path) == 1:

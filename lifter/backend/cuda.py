@@ -240,23 +240,6 @@ class _Context:
             raise NotOffloaded(f"the loop calls '{name}', which has no GPU version")
         self.calls |= seen
 
-    def expression_function(self, name: str) -> tuple[list[str], str] | None:
-        """(parameters, expression) of a function of the file whose body is `return EXPR;` (an index
-        helper like `at(i, j, n)`): subscripts calling it are bounded through its expression."""
-        d = self.cfile.definition(name)
-        if d is None:
-            return None
-        toks = self.cfile.tokens
-        inner = toks[d.body[0] + 1:d.body[1]]
-        if len(inner) < 3 or inner[0].text != "return" or inner[-1].text != ";" or \
-                any(t.text == ";" or t.kind == "directive" for t in inner[:-1]):
-            return None
-        _, open_, close = d.groups[-1]
-        params = [self.cfile.param_name(p) for p in self.cfile.params(open_, close)]
-        if None in params:
-            return None
-        return params, self.source.text[inner[1].start:inner[-2].end]
-
     def device_functions(self) -> set[str]:
         return {name for name in self.calls if self.cfile.definition(name) is not None}
 
@@ -634,7 +617,7 @@ class _Region(_KernelCode):
                 if stmt is None or not d["edge"].text:
                     return None
                 iv = subscript_interval(d["edge"].text, self.g.nodes[other]["node"].name, stmt, self.scop,
-                                        self.ctx.expression_function, written)
+                                        self.ctx.cfile.returned_expression, written)
                 if iv is None:
                     return None
                 los.append(iv[0])

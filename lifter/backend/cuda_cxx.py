@@ -11,6 +11,7 @@ import os
 
 from lifter.backend.edits import apply
 from lifter.frontend.cfile import CFile
+from lifter.frontend.spans import TokenKind
 
 
 def outside_c_linkage(cfile: CFile, offset: int, text: str) -> str:
@@ -36,7 +37,7 @@ def cxx_edits(cfile: CFile) -> list[tuple[int, int, str]]:
                 if shape is None:
                     continue
                 name, base, dims, pointer_form = shape
-                variable = [any(toks[k].kind == "word" and toks[k].text in names or toks[k].text == "*"
+                variable = [any(toks[k].kind == TokenKind.WORD and toks[k].text in names or toks[k].text == "*"
                                 for k in range(a + 1, b)) for a, b in dims]
                 if not any(variable):
                     # C99's `b[restrict 10]`, `[static n]`: qualifiers in the first brackets are not C++

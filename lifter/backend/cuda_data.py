@@ -30,12 +30,11 @@ read copied in once, each array they write copied out once): `lift-bytes: ...`.
 """
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 
 from lifter.analysis.host_effects import GapEffects, gap_effects, token_effects
 from lifter.analysis.model import Kind
-from lifter.frontend.spans import Spans, Unparsable, value_words, word_tokens
+from lifter.frontend.spans import LoopStatement, Spans, value_words, word_tokens
 from lifter.graph.nodes import AccessNode
 
 
@@ -178,28 +177,13 @@ def group_nests(spans: Spans, text: str, nests: list[NestData], macros: dict[str
     return groups
 
 
-@dataclass
-class _LoopTokens:
-    """Where a loop statement's parts are, as token indices."""
-
-    kind: str
-    keyword: int
-    paren: int  # the header's `(`
-    close: int  # just after its `)`
-    body: int  # the body's first token (after `{` when braced)
-    body_end: int  # the body's `}` when braced, else just after its statement
-    end: int  # just after the statement
-    braced: bool
-
-
 def _loops(spans: Spans, text: str, items: list, macros: dict[str, str], barriers: list[int]) -> list:
     """`items` (nests in text order) where every loop statement whose body a data scope can hold
     whole (`_loop_data`) replaces the items in it, innermost loops first."""
-    starts = [t.start for t in spans.tokens]
     tried: set[int] = set()
     while True:
         for item in items:
-            where = _enclosing_loop(spans, starts, item.start, item.end)
+            where = spans.loop_around(item.start, item.end)
             if where is None or where.keyword in tried:
                 continue
             tried.add(where.keyword)
@@ -213,41 +197,7 @@ def _loops(spans: Spans, text: str, items: list, macros: dict[str, str], barrier
             return items
 
 
-def _enclosing_loop(spans: Spans, starts: list[int], start: int, end: int) -> _LoopTokens | None:
-    """The `while`, `do` or `for` statement whose body holds the statement at [start, end) directly."""
-    toks = spans.tokens
-    i = bisect.bisect_left(starts, start)
-    if not 0 < i < len(toks) or toks[i].start != start:
-        return None
-    try:
-        p = i - 1
-        if toks[p].text in (")", "do"):  # the statement is the whole body
-            body, body_end, braced = i, spans.statement_end(i), False
-            if toks[body_end - 1].end != end:
-                return None
-        else:  # the innermost block around it
-            o = spans.enclosing(i)
-            if o is None or o < 1:
-                return None
-            body, body_end, braced, p = o + 1, spans.closing(o, "{", "}") - 1, True, o - 1
-        after = body_end + 1 if braced else body_end
-        if toks[p].text == "do":
-            spans._expect(after, "while")
-            spans._expect(after + 1, "(")
-            close = spans.closing(after + 1, "(", ")")
-            spans._expect(close, ";")
-            return _LoopTokens("do", p, after + 1, close, body, body_end, close + 1, braced)
-        if toks[p].text != ")":
-            return None
-        q = spans.opening.get(p, -1)
-        if q < 1 or toks[q - 1].text not in ("while", "for"):
-            return None
-        return _LoopTokens(toks[q - 1].text, q - 1, q, p + 1, body, body_end, after, braced)
-    except Unparsable:
-        return None
-
-
-def _loop_data(spans: Spans, text: str, where: _LoopTokens, items: list, macros: dict[str, str],
+def _loop_data(spans: Spans, text: str, where: LoopStatement, items: list, macros: dict[str, str],
                barriers: list[int]) -> LoopData | None:
     """The loop at `where` as one item of a data scope, or None when a scope cannot hold it whole:
     host code in it that cannot be bounded (calls of unknown functions, jumps other than the loop's own

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from lifter.analysis.model import Kind
 from lifter.backend.cuda_data import comment_text
@@ -40,9 +41,19 @@ class NotOffloaded(Exception):
     """Why a region stays on the host."""
 
 
+class ArgKind(StrEnum):
+    """How a kernel receives a name of the nest."""
+
+    ARRAY = "array"  # a device buffer (a view with the host array's shape)
+    VALUE = "value"  # a scalar, by value
+    LOCAL = "local"  # declared in the kernel (a private scalar, a loop variable): only its type travels
+    ACC = "acc"  # a reduction's accumulator in device memory
+    INIT = "init"  # a min/max reduction's value before the loop, each thread's start, by value
+
+
 @dataclass
 class _Arg:
-    kind: str  # 'array', 'value', 'local', 'acc', 'init'
+    kind: ArgKind
     name: str  # name inside the kernel
     host: str  # host expression (container name) or container key for arrays
     ndim: int = 0
@@ -194,9 +205,9 @@ class _KernelCode:
                         raise NotOffloaded(f"reduction into '{node.name}' of type {node.element}")
                     slot = self.reduction_slots
                     self.reduction_slots += 1
-                    args.append(_Arg("acc", kname, node.name, op=op, slot=slot))
+                    args.append(_Arg(ArgKind.ACC, kname, node.name, op=op, slot=slot))
                     if op in ("min", "max"):
-                        args.append(_Arg("init", kname, node.name, op=op, slot=slot))
+                        args.append(_Arg(ArgKind.INIT, kname, node.name, op=op, slot=slot))
                 elif written:
                     if k.serial and not (declared is not None and declared in origins):
                         raise NotOffloaded(f"code between the kernels writes '{node.name}' on the device")
@@ -205,15 +216,15 @@ class _KernelCode:
                         # had before the loop and the one it has after (a loop of one iteration
                         # carries nothing, so its scalars stay shared).
                         raise NotOffloaded(f"'{node.name}' is written in the loop but is not private to it")
-                    args.append(_Arg("local", kname, node.name))
+                    args.append(_Arg(ArgKind.LOCAL, kname, node.name))
                 else:
-                    args.append(_Arg("value", kname, node.name))
+                    args.append(_Arg(ArgKind.VALUE, kname, node.name))
             else:
                 if node.name in private and not k.serial:
                     dims = getattr(node, "dims", None) or []
                     if any(not d or word_tokens(d) & (set(self.state.params) | self._region_written()) for d in dims):
                         raise NotOffloaded(f"private array '{node.name}' has no constant size")
-                    args.append(_Arg("local", kname, node.name))
+                    args.append(_Arg(ArgKind.LOCAL, kname, node.name))
                 elif declared is not None:
                     raise NotOffloaded(f"array '{node.name}' is declared inside the nest but outside the GPU loop")
                 elif node.indirect:
@@ -222,13 +233,13 @@ class _KernelCode:
                     raise NotOffloaded(f"'{node.name}' has more than four dimensions")
                 elif kname not in bound:
                     key = self.canon.get(key, key)
-                    args.append(_Arg("array", kname, key, ndim=_c_ndim(self.g.nodes[data_id(key)]["node"])))
+                    args.append(_Arg(ArgKind.ARRAY, kname, key, ndim=_c_ndim(self.g.nodes[data_id(key)]["node"])))
                     k.arrays.add(key)
             bound.add(kname)
         # Loop variables of the maps inside: locals (those declared in their headers declare themselves).
         for x in maps:
             if not x.var_declared_in_header and x.var not in bound:
-                args.append(_Arg("local", x.var, x.var))
+                args.append(_Arg(ArgKind.LOCAL, x.var, x.var))
                 bound.add(x.var)
         text = "\n".join(k.assigns + [k.body])
         text = replace_paths(text, subst)
@@ -245,10 +256,10 @@ class _KernelCode:
             p = scope_parent(g, p)
         for name in list(self.state.params) + outer:
             if name in used and name not in bound and name not in declared_inside:
-                args.append(_Arg("value", name, name))
+                args.append(_Arg(ArgKind.VALUE, name, name))
                 bound.add(name)
         self._check_vla(k, declared_inside, set(self.state.params) | bound,
-                        {a.name for a in args if a.kind == "value"})
+                        {a.name for a in args if a.kind == ArgKind.VALUE})
         self._check_control(k)
         self.ctx.check_calls(called_names(text))
         k.args = args
@@ -290,7 +301,7 @@ class _KernelCode:
         args = []
         pre, post = [], []
         for a in k.args:
-            if a.kind == "array":
+            if a.kind == ArgKind.ARRAY:
                 node = self.g.nodes[data_id(a.host)]["node"]
                 h, s = node.name, self._dn(a.host)
                 if a.ndim == 1:
@@ -300,17 +311,17 @@ class _KernelCode:
                     extents = [f"(long)(sizeof(({h}){'[0]' * d}) / sizeof(({h}){'[0]' * (d + 1)}))"
                                for d in range(1, a.ndim)]
                     args.append(f"lift_view{a.ndim}_of({elem}, lift_d_{s}, {', '.join(extents)})")
-            elif a.kind == "value":
+            elif a.kind == ArgKind.VALUE:
                 args.append(a.host)
-            elif a.kind == "local":
+            elif a.kind == ArgKind.LOCAL:
                 args.append(f"lift_tag<LIFT_T({a.host})>()")
-            elif a.kind == "acc":
+            elif a.kind == ArgKind.ACC:
                 args.append(f"(LIFT_T({a.host}) *)(lift_dred + {16 * a.slot})")
                 pre.append(f"LIFT_CHECK(cudaMemcpy(lift_dred + {16 * a.slot}, &({a.host}), sizeof({a.host}), "
                            "cudaMemcpyHostToDevice));")
                 post.append(f"LIFT_CHECK(cudaMemcpy(&({a.host}), lift_dred + {16 * a.slot}, sizeof({a.host}), "
                             "cudaMemcpyDeviceToHost));")
-            elif a.kind == "init":
+            elif a.kind == ArgKind.INIT:
                 args.append(a.host)
         dirty = []  # rows this launch makes newer on the GPU than on the host, where tracked
         for key in sorted({self.canon.get(x, x) for x in self._written_arrays(k.node_id)} & self.tracked):
@@ -324,7 +335,7 @@ class _KernelCode:
             return (["{"] + ["    " + x for x in launch] + ["}"] if k.scratch else launch) + dirty
         d = len(k.maps)
         axes, block = AXES[d], BLOCKS[d]
-        reducing = any(a.kind == "acc" for a in k.args)
+        reducing = any(a.kind == ArgKind.ACC for a in k.args)
         by_axis = {}
         for i, axis in enumerate(axes):
             if k.scratch:  # at most 64K threads (they loop grid-stride): the scratch buffer stays small
@@ -364,12 +375,12 @@ class _KernelCode:
         for i, a in enumerate(k.args):
             t = f"LIFT_T{i}"
             tparams.append(f"typename {t}")
-            if a.kind in ("array", "value"):
+            if a.kind in (ArgKind.ARRAY, ArgKind.VALUE):
                 params.append(f"{t} {a.name}")
-            elif a.kind == "local":
+            elif a.kind == ArgKind.LOCAL:
                 params.append(f"lift_tag<{t}>")
                 top.append(f"{t} {a.name};")
-            elif a.kind == "acc":
+            elif a.kind == ArgKind.ACC:
                 params.append(f"{t} *lift_acc{a.slot}")
                 if a.op in ("min", "max"):
                     init = f"lift_init{a.slot}"
@@ -381,7 +392,7 @@ class _KernelCode:
                     init = f"({t})0"
                 top.append(f"{t} {a.name} = {init};")
                 tail.append(f"lift_block_reduce({REDUCTION_OPS[a.op]}(), lift_acc{a.slot}, {a.name});")
-            elif a.kind == "init":
+            elif a.kind == ArgKind.INIT:
                 params.append(f"{t} lift_init{a.slot}")
         d = len(k.maps)
         params += [f"char *lift_scratch{i}" for i in range(len(k.scratch))]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from lifter.frontend.check import CxxNote
-from lifter.frontend.spans import Spans
+from lifter.frontend.spans import Spans, TokenKind
 
 _KEYWORD_NOTE = re.compile(r"""identifier ['"](\w+)['"] (?:conflicts with C\+\+ keyword|is a special operator name in C\+\+)""")
 _KERNEL_TEMPLATE = re.compile(r"^template <typename LIFT_T\d+(?:, typename LIFT_T\d+)*>$", re.M)
@@ -59,13 +59,13 @@ def _rewrite(text: str, renamed: dict[str, str], protected: list[tuple[int, int]
     for k, t in enumerate(toks):
         if t.start < last:  # inside a `(void *)0` already written
             continue
-        if t.kind == "word" and t.text in renamed and not any(a <= t.start < b for a, b in protected):
+        if t.kind == TokenKind.WORD and t.text in renamed and not any(a <= t.start < b for a, b in protected):
             new = renamed[t.text]
         elif t.text == "(" and [u.text for u in toks[k:k + 5]] == _NULL_TOKENS:
             out += [text[last:t.start], "nullptr"]
             last = toks[k + 4].end
             continue
-        elif t.kind == "directive" and (head := _DIRECTIVE.match(t.text))[1] != "include":
+        elif t.kind == TokenKind.DIRECTIVE and (head := _DIRECTIVE.match(t.text))[1] != "include":
             new = t.text[:head.end()] + _rewrite(t.text[head.end():], renamed, [])
         else:
             continue

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lifter.frontend.spans import KEYWORDS, Spans, Token
+from lifter.frontend.spans import KEYWORDS, Spans, Token, TokenKind
 
 
 @dataclass
@@ -31,7 +31,7 @@ class CFile:
         self.tokens: list[Token] = self.spans.tokens
         self.decls: list[Decl] = []
         self.macros: dict[str, str] = {}
-        self.words = {t.text for t in self.tokens if t.kind == "word"}
+        self.words = {t.text for t in self.tokens if t.kind == TokenKind.WORD}
         self.system_headers: list[str] = []  # <...> included outside any #if
         self.includes: list[tuple[int, str, bool]] = []  # (directive token, header, quoted) of every #include
         self.c_linkage: list[tuple[int, int]] = []  # offsets inside each `extern "C" {` ... `}` (C++ only)
@@ -46,7 +46,7 @@ class CFile:
         toks, i, n = self.tokens, 0, len(self.tokens)
         while i < n:
             t = toks[i]
-            if t.kind == "directive":
+            if t.kind == TokenKind.DIRECTIVE:
                 self._directive(t.text, i)
                 i += 1
                 continue
@@ -59,16 +59,16 @@ class CFile:
             decl = None
             while j < n:
                 t = toks[j]
-                if t.kind == "directive":
+                if t.kind == TokenKind.DIRECTIVE:
                     j += 1
                     continue
-                if t.kind == "punct" and t.text in "([":
+                if t.kind == TokenKind.PUNCT and t.text in "([":
                     close = self.close(j)
-                    if t.text == "(" and j > start and toks[j - 1].kind == "word" and toks[j - 1].text not in KEYWORDS:
+                    if t.text == "(" and j > start and toks[j - 1].kind == TokenKind.WORD and toks[j - 1].text not in KEYWORDS:
                         groups.append((j - 1, j, close))
                     j = close + 1
                     continue
-                if t.kind == "punct" and t.text == "{":
+                if t.kind == TokenKind.PUNCT and t.text == "{":
                     close = self.close(j)
                     prev = toks[j - 1] if j > start else None
                     if prev is not None and prev.text == ")" and groups:
@@ -77,11 +77,11 @@ class CFile:
                         break
                     j = close + 1
                     continue
-                if t.kind == "punct" and t.text == ";":
+                if t.kind == TokenKind.PUNCT and t.text == ";":
                     decl = Decl(start, j, groups)
                     j += 1
                     break
-                if t.kind == "punct" and t.text == "}":  # stray: unbalanced text
+                if t.kind == TokenKind.PUNCT and t.text == "}":  # stray: unbalanced text
                     j += 1
                     break
                 j += 1
@@ -140,6 +140,22 @@ class CFile:
                 return d
         return None
 
+    def returned_expression(self, name: str) -> tuple[list[str], str] | None:
+        """(parameter names, expression text) of a function of the file whose body is only
+        `return EXPR;`, else None."""
+        d = self.definition(name)
+        if d is None:
+            return None
+        inner = self.tokens[d.body[0] + 1:d.body[1]]
+        if len(inner) < 3 or inner[0].text != "return" or inner[-1].text != ";" or \
+                any(t.text == ";" or t.kind == TokenKind.DIRECTIVE for t in inner[:-1]):
+            return None
+        _, open_, close = d.groups[-1]
+        params = [self.param_name(p) for p in self.params(open_, close)]
+        if None in params:
+            return None
+        return params, self.text[inner[1].start:inner[-2].end]
+
     def params(self, open_: int, close: int) -> list[list[int]]:
         """The token indices of each parameter between the `(` at `open_` and the `)` at `close`
         (none for `()`)."""
@@ -152,7 +168,7 @@ class CFile:
         if shape:
             return shape[0]
         toks = self.tokens
-        names = [k for k in p if toks[k].kind == "word" and toks[k].text not in KEYWORDS]
+        names = [k for k in p if toks[k].kind == TokenKind.WORD and toks[k].text not in KEYWORDS]
         return toks[names[-1]].text if names else None
 
     def param_shape(self, p: list[int]):
@@ -163,7 +179,7 @@ class CFile:
         # double (*A)[n][m]
         for idx, k in enumerate(p):
             if toks[k].text == "(" and idx + 3 < len(p) and toks[p[idx + 1]].text == "*" and \
-                    toks[p[idx + 2]].kind == "word" and toks[p[idx + 3]].text == ")":
+                    toks[p[idx + 2]].kind == TokenKind.WORD and toks[p[idx + 3]].text == ")":
                 dims = self._dims(p, idx + 4)
                 if dims:
                     return toks[p[idx + 2]].text, p[:idx], dims, True
@@ -171,7 +187,7 @@ class CFile:
         # double A[n][m]
         for idx, k in enumerate(p):
             if toks[k].text == "[":
-                if idx == 0 or toks[p[idx - 1]].kind != "word":
+                if idx == 0 or toks[p[idx - 1]].kind != TokenKind.WORD:
                     return None
                 dims = self._dims(p, idx)
                 if not dims:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cached_property
 
 _TOKEN = re.compile(
@@ -42,9 +43,23 @@ KEYWORDS = {
 }
 
 
+class TokenKind(StrEnum):
+    """What a token of the text is (blanks and comments are dropped; a directive, with its
+    continuation lines, is one token). A str enum: each is also its name in `_TOKEN`."""
+
+    WORD = "word"  # an identifier or keyword
+    NUMBER = "number"
+    STRING = "string"  # a string or character literal
+    PUNCT = "punct"  # one character of punctuation (`->` is two tokens)
+    DIRECTIVE = "directive"
+
+
+_KINDS = {k.value: k for k in TokenKind}
+
+
 @dataclass(frozen=True)
 class Token:
-    kind: str
+    kind: TokenKind
     text: str
     start: int
     end: int
@@ -65,6 +80,20 @@ class Unparsable(Exception):
 
 
 @dataclass(frozen=True)
+class LoopStatement:
+    """Where a loop statement's parts are, as token indices (`Spans.loop_around`)."""
+
+    kind: str  # its keyword: 'for', 'while' or 'do'
+    keyword: int
+    paren: int  # the header's `(`
+    close: int  # just after its `)`
+    body: int  # the body's first token (after `{` when braced)
+    body_end: int  # the body's `}` when braced, else just after its statement
+    end: int  # just after the statement
+    braced: bool
+
+
+@dataclass(frozen=True)
 class ArrayDeclarator:
     """A declarator `name[size]` in a declaration (`double *x, sum[np];`), found by `array_declarators`."""
 
@@ -81,7 +110,7 @@ class ArrayDeclarator:
 class Spans:
     def __init__(self, text: str):
         self.text = text
-        self.tokens = [Token(m.lastgroup, m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)
+        self.tokens = [Token(_KINDS[m.lastgroup], m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)
                        if m.lastgroup not in ("space", "comment")]
         self.index = {t.start: i for i, t in enumerate(self.tokens)}
 
@@ -112,7 +141,7 @@ class Spans:
         o = i - 1
         while o >= 0:
             t = self.tokens[o]
-            if t.kind == "punct" and t.text == "}" and o in self.opening:
+            if t.kind == TokenKind.PUNCT and t.text == "}" and o in self.opening:
                 o = self.opening[o] - 1
             elif t.text == "{":
                 return o
@@ -120,13 +149,47 @@ class Spans:
                 o -= 1
         return None
 
+    def loop_around(self, start: int, end: int) -> LoopStatement | None:
+        """The `while`, `do` or `for` statement whose body holds the statement at offsets
+        [start, end) directly: the statement is the whole body, or one of the body's block."""
+        toks = self.tokens
+        i = self.index.get(start)
+        if not i:
+            return None
+        try:
+            p = i - 1
+            if toks[p].text in (")", "do"):  # the statement is the whole body
+                body, body_end, braced = i, self.statement_end(i), False
+                if toks[body_end - 1].end != end:
+                    return None
+            else:  # the innermost block around it
+                o = self.enclosing(i)
+                if o is None or o < 1:
+                    return None
+                body, body_end, braced, p = o + 1, self.closing(o, "{", "}") - 1, True, o - 1
+            after = body_end + 1 if braced else body_end
+            if toks[p].text == "do":
+                self._expect(after, "while")
+                self._expect(after + 1, "(")
+                close = self.closing(after + 1, "(", ")")
+                self._expect(close, ";")
+                return LoopStatement("do", p, after + 1, close, body, body_end, close + 1, braced)
+            if toks[p].text != ")":
+                return None
+            q = self.opening.get(p, -1)
+            if q < 1 or toks[q - 1].text not in ("while", "for"):
+                return None
+            return LoopStatement(toks[q - 1].text, q - 1, q, p + 1, body, body_end, after, braced)
+        except Unparsable:
+            return None
+
     def prologue_end(self) -> int:
         """Where a runtime prelude may go: after the directives and comments the file starts with
         (feature-test macros such as `_POSIX_C_SOURCE` must precede every system header), unless a
         conditional directive is still open there; then first thing in the file."""
         depth = 0
         for tok in self.tokens:
-            if tok.kind != "directive":
+            if tok.kind != TokenKind.DIRECTIVE:
                 return self.text.rfind("\n", 0, tok.start) + 1 if depth == 0 else 0
             word = tok.text.lstrip()[1:].lstrip()
             depth += word.startswith("if") - word.startswith("endif")
@@ -137,7 +200,7 @@ class Spans:
         depth = 0
         for j in range(i, len(self.tokens)):
             tok = self.tokens[j]
-            if tok.kind == "directive":
+            if tok.kind == TokenKind.DIRECTIVE:
                 raise Unparsable("preprocessor directive inside a statement")
             if tok.text == open_:
                 depth += 1
@@ -156,7 +219,7 @@ class Spans:
         if i >= len(self.tokens):
             raise Unparsable("statement expected")
         tok = self.tokens[i]
-        if tok.kind == "directive":
+        if tok.kind == TokenKind.DIRECTIVE:
             raise Unparsable("preprocessor directive where a statement is expected")
         if tok.text == "{":
             return self.closing(i, "{", "}")
@@ -179,11 +242,11 @@ class Spans:
         depth = 0
         for j in range(i, len(self.tokens)):
             t = self.tokens[j]
-            if t.kind == "directive":
+            if t.kind == TokenKind.DIRECTIVE:
                 raise Unparsable("preprocessor directive inside a statement")
-            if t.text in "({[" and t.kind == "punct":
+            if t.text in "({[" and t.kind == TokenKind.PUNCT:
                 depth += 1
-            elif t.text in ")}]" and t.kind == "punct":
+            elif t.text in ")}]" and t.kind == TokenKind.PUNCT:
                 depth -= 1
                 if depth < 0:
                     raise Unparsable("unbalanced brackets")
@@ -224,7 +287,7 @@ def match_brackets(tokens: list[Token]) -> dict[int, int]:
     brackets inside them do not count. One left unclosed has none."""
     stack, out = [], {}
     for i, t in enumerate(tokens):
-        if t.kind != "punct":
+        if t.kind != TokenKind.PUNCT:
             continue
         if t.text in "([{":
             stack.append(i)
@@ -240,7 +303,7 @@ def top_level(tokens: list[Token], brackets: dict[int, int], start: int, end: in
     k = start
     while k < end:
         yield k
-        close = brackets.get(k) if tokens[k].kind == "punct" else None
+        close = brackets.get(k) if tokens[k].kind == TokenKind.PUNCT else None
         k = close + 1 if close is not None and close < end else k + 1
 
 
@@ -267,7 +330,7 @@ def after_member(toks: list[Token], k: int) -> bool:
 def free_words(text: str) -> set[str]:
     """Names used in C text, leaving out struct members (after `.` or `->`)."""
     toks = Spans(text).tokens
-    return {t.text for k, t in enumerate(toks) if t.kind == "word" and not after_member(toks, k)}
+    return {t.text for k, t in enumerate(toks) if t.kind == TokenKind.WORD and not after_member(toks, k)}
 
 
 def array_declarators(text: str, names: set[str]):
@@ -276,8 +339,8 @@ def array_declarators(text: str, names: set[str]):
     spans = Spans(text)
     toks = spans.tokens
     for i, t in enumerate(toks[:-1]):
-        if not (t.kind == "word" and t.text in names and toks[i + 1].text == "[" and i > 0 and
-                (toks[i - 1].kind == "word" or toks[i - 1].text in ("*", ","))):
+        if not (t.kind == TokenKind.WORD and t.text in names and toks[i + 1].text == "[" and i > 0 and
+                (toks[i - 1].kind == TokenKind.WORD or toks[i - 1].text in ("*", ","))):
             continue
         try:
             j = spans.closing(i + 1, "[", "]") - 1
@@ -285,32 +348,32 @@ def array_declarators(text: str, names: set[str]):
             yield ArrayDeclarator(t.text, None, frozenset(), (), t.start, None)
             continue
         start = i
-        while start > 0 and (toks[start - 1].kind == "word" or toks[start - 1].text == "*"):
+        while start > 0 and (toks[start - 1].kind == TokenKind.WORD or toks[start - 1].text == "*"):
             start -= 1
         alone = (start == 0 or toks[start - 1].text in (";", "{", "}")) and start < i and \
             j + 1 < len(toks) and toks[j + 1].text == ";"
         yield ArrayDeclarator(t.text, text[toks[i + 2].start:toks[j - 1].end] if i + 2 < j else "",
-                              frozenset(x.text for x in toks[i + 2:j] if x.kind == "word"),
+                              frozenset(x.text for x in toks[i + 2:j] if x.kind == TokenKind.WORD),
                               tuple(x.text for x in toks[start:i]), toks[start].start,
                               toks[j + 1].end if alone else None)
 
 
 def words(text: str) -> list[str]:
     """The identifiers of a piece of C text in order, repeats kept."""
-    return [t.text for t in Spans(text).tokens if t.kind == "word"]
+    return [t.text for t in Spans(text).tokens if t.kind == TokenKind.WORD]
 
 
 def value_words(text: str) -> set[str]:
     """Names whose values a piece of C text uses: one only under `&name[...]` (an address) is left out."""
     toks = Spans(text).tokens
-    return {t.text for n, t in enumerate(toks) if t.kind == "word" and not (
+    return {t.text for n, t in enumerate(toks) if t.kind == TokenKind.WORD and not (
         n > 0 and toks[n - 1].text == "&" and n + 1 < len(toks) and toks[n + 1].text == "[")}
 
 
 def called_names(text: str) -> set[str]:
     """The functions (or function-like macros) a piece of C text calls by name."""
     toks = Spans(text).tokens
-    return {t.text for k, t in enumerate(toks) if t.kind == "word" and k + 1 < len(toks)
+    return {t.text for k, t in enumerate(toks) if t.kind == TokenKind.WORD and k + 1 < len(toks)
             and toks[k + 1].text == "(" and not after_member(toks, k)} - KEYWORDS
 
 
@@ -341,7 +404,7 @@ def compound_update(text: str) -> tuple[str, str, str] | None:
     updated lvalue's text, the operator, the value it combines), subtraction as `+` of the negated
     value; None for any other statement."""
     toks = Spans(text).tokens
-    if not toks or toks[-1].text != ";" or any(t.kind == "directive" for t in toks):
+    if not toks or toks[-1].text != ";" or any(t.kind == TokenKind.DIRECTIVE for t in toks):
         return None
     body = toks[:-1]
     n = len(body)
@@ -360,7 +423,7 @@ def compound_update(text: str) -> tuple[str, str, str] | None:
     match = match_brackets(body)
     k, i = None, 0
     while i < n:
-        if body[i].kind == "punct" and body[i].text in "([{)]}" and i not in match:
+        if body[i].kind == TokenKind.PUNCT and body[i].text in "([{)]}" and i not in match:
             return None  # unbalanced: no statement of this form
         if body[i].text == "=":
             if i + 1 < n and body[i + 1].text == "=" and joined(i, i + 1):
