@@ -115,7 +115,7 @@ class _Fixer:
             if t.text == "_Atomic":
                 found.append((t.start, "C11 atomics ('_Atomic')"))
             elif t.text == "[" and i > 0 and toks[i - 1].text in ("{", ",") and self.cfile.close(i) + 2 < len(toks) \
-                    and self._assigns(self.cfile.close(i) + 1):
+                    and self.cfile.spans.assigns(self.cfile.close(i) + 1):
                 found.append((t.start, "array designators in initializers ('[i] = v')"))
         found += [(toks[i].start, "C11 atomics (<stdatomic.h>)") for i, name, _ in self.cfile.includes
                   if name == "stdatomic.h"]
@@ -180,8 +180,9 @@ class _Fixer:
         if toks[i].kind == TokenKind.PUNCT and toks[i].text in "+-*/%&|^<>" and toks[i + 1].text == "=" and \
                 toks[i].end == toks[i + 1].start:
             raise self.error(note, f"{note.message} ({_CXX}: write 'x = (type)(x {toks[i].text} y)')")
-        start = i + 1 if self._assigns(i) else self._operand_start(i)
-        end = self._operand_end(start)
+        spans = self.cfile.spans
+        start = i + 1 if spans.assigns(i) else spans.operand_start(i)
+        end = spans.operand_end(start)
         first = toks[start]
         vla = re.search(r"\[[^\]]*[A-Za-z_]", wanted) is not None
         if from_void and not vla and first.text in _WRAPPED and toks[start + 1].text == "(" and \
@@ -191,48 +192,6 @@ class _Fixer:
         where = (note.line, note.column)
         self.edits[(where, "(")] = (first.start, first.start, f"({wanted}){through}(")
         self.edits[(where, ")")] = (toks[end].end, toks[end].end, ")")
-
-    def _assigns(self, j: int) -> bool:
-        """Token j is the `=` of an assignment or initializer (not of `==`, `<=`, `!=`, ...)."""
-        toks = self.toks
-        if toks[j].text != "=" or j + 1 < len(toks) and toks[j + 1].text == "=" and toks[j + 1].start == toks[j].end:
-            return False
-        prev = toks[j - 1] if j > 0 and toks[j - 1].end == toks[j].start else None
-        if prev is None or prev.text not in "=!<>":
-            return True
-        return prev.text in "<>" and j > 1 and toks[j - 2].text == prev.text and toks[j - 2].end == prev.start
-
-    def _operand_start(self, i: int) -> int:
-        """Index of the first token of the assignment expression holding token i (bracketed groups
-        before it skipped whole, with the frontend's matches)."""
-        toks, j = self.toks, i
-        while j > 0:
-            t = toks[j - 1]
-            if t.kind == TokenKind.DIRECTIVE or t.text in (";", "{", "}", "return") or t.text == "," or self._assigns(j - 1):
-                break
-            if t.kind == TokenKind.PUNCT and t.text in ")]":
-                if j - 1 not in self.cfile.spans.opening:
-                    break
-                j = self.cfile.spans.opening[j - 1]
-                continue
-            if t.kind == TokenKind.PUNCT and t.text in "([":
-                break
-            j -= 1
-        return j
-
-    def _operand_end(self, i: int) -> int:
-        """Index of the last token of the assignment expression starting at token i."""
-        toks, j = self.toks, i
-        while j < len(toks):
-            t = toks[j]
-            if t.kind == TokenKind.DIRECTIVE or t.text in (";", ",") or t.kind == TokenKind.PUNCT and t.text in ")]}":
-                break
-            if t.kind == TokenKind.PUNCT and t.text in "([{":
-                if j not in self.cfile.spans.brackets:
-                    break
-                j = self.cfile.spans.brackets[j]
-            j += 1
-        return j - 1
 
     def _called_with_arguments(self, name: str) -> bool:
         toks = self.toks

@@ -183,6 +183,64 @@ class Spans:
         except Unparsable:
             return None
 
+    def assigns(self, j: int) -> bool:
+        """Token j is the `=` of an assignment or initializer (not of `==`, `<=`, `!=`, ...)."""
+        toks = self.tokens
+        if toks[j].text != "=" or j + 1 < len(toks) and toks[j + 1].text == "=" and toks[j + 1].start == toks[j].end:
+            return False
+        prev = toks[j - 1] if j > 0 and toks[j - 1].end == toks[j].start else None
+        if prev is None or prev.text not in "=!<>":
+            return True
+        return prev.text in "<>" and j > 1 and toks[j - 2].text == prev.text and toks[j - 2].end == prev.start
+
+    def operand_start(self, i: int) -> int:
+        """Index of the first token of the assignment expression holding token i: back to an
+        unmatched `(` or `[`, or to a `,` or assignment outside brackets; a directive, `;`, `{`,
+        `}` or `return` ends it even inside brackets (a statement expression is not one operand)."""
+        toks, j = self.tokens, i
+
+        def ends(t: Token) -> bool:
+            return t.kind == TokenKind.DIRECTIVE or t.text in (";", "{", "}", "return")
+
+        while j > 0:
+            t = toks[j - 1]
+            if ends(t) or t.text == "," or self.assigns(j - 1):
+                break
+            if t.kind == TokenKind.PUNCT and t.text in ")]":
+                open_ = self.opening.get(j - 1)
+                if open_ is None:
+                    break
+                inner = next((x for x in range(j - 2, open_, -1) if ends(toks[x])), None)
+                if inner is not None:
+                    return inner + 1
+                j = open_
+                continue
+            if t.kind == TokenKind.PUNCT and t.text in "([":
+                break
+            j -= 1
+        return j
+
+    def operand_end(self, i: int) -> int:
+        """Index of the last token of the assignment expression starting at token i: before a `,`
+        or closing bracket outside brackets, or a directive or `;` anywhere."""
+        toks, j, n = self.tokens, i, len(self.tokens)
+
+        def ends(t: Token) -> bool:
+            return t.kind == TokenKind.DIRECTIVE or t.text == ";"
+
+        while j < n:
+            t = toks[j]
+            if ends(t) or t.text == "," or t.kind == TokenKind.PUNCT and t.text in ")]}":
+                break
+            if t.kind == TokenKind.PUNCT and t.text in "([{":
+                close = self.brackets.get(j)
+                inner = next((x for x in range(j + 1, n if close is None else close) if ends(toks[x])), None)
+                if inner is not None or close is None:
+                    return (n if inner is None else inner) - 1
+                j = close
+            j += 1
+        return j - 1
+
     def prologue_end(self) -> int:
         """Where a runtime prelude may go: after the directives and comments the file starts with
         (feature-test macros such as `_POSIX_C_SOURCE` must precede every system header), unless a
