@@ -507,6 +507,38 @@ def compound_update(text: str) -> tuple[str, str, str] | None:
     return None
 
 
+_DIRECTIVE_HEAD = re.compile(r"[ \t]*#[ \t]*(\w*)")
+
+
+def replace_tokens(text: str, words: dict[str, str], runs: dict[tuple[str, ...], str],
+                   protected: list[tuple[int, int]] = ()) -> str:
+    """`text` with every identifier of `words` (outside the `protected` offset spans, members
+    too) and every run of tokens of `runs` replaced by its new text, also in each directive's body
+    after its `#` and name (read as code), except `#include` lines; comments and literals stay."""
+    out, last = [], 0
+    toks = Spans(text).tokens
+    firsts = {pattern[0] for pattern in runs}
+    for k, t in enumerate(toks):
+        if t.start < last:  # inside a run already replaced
+            continue
+        run = next((pattern for pattern in runs if [u.text for u in toks[k:k + len(pattern)]] == list(pattern)),
+                   None) if t.text in firsts else None
+        if t.kind == TokenKind.WORD and t.text in words and not any(a <= t.start < b for a, b in protected):
+            new = words[t.text]
+        elif run is not None:
+            out += [text[last:t.start], runs[run]]
+            last = toks[k + len(run) - 1].end
+            continue
+        elif t.kind == TokenKind.DIRECTIVE and (head := _DIRECTIVE_HEAD.match(t.text))[1] != "include":
+            new = t.text[:head.end()] + replace_tokens(t.text[head.end():], words, runs)
+        else:
+            continue
+        out += [text[last:t.start], new]
+        last = t.end
+    out.append(text[last:])
+    return "".join(out)
+
+
 def without_comments(text: str) -> str:
     """The text with each comment replaced by a space."""
     return "".join(" " if m.lastgroup == "comment" else m.group() for m in _TOKEN.finditer(text))
