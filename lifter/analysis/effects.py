@@ -694,7 +694,7 @@ def _pointee_ref(r: Ref, decl: c_ast.Decl, node, collector: "_Collector") -> Ref
                      and _names(n.expr, decl.name) for n in walk(node))
     if not reassigned and isinstance(init, c_ast.ID):
         sym = collector.symbols.lookup(init.name)
-        if sym is not None and sym.kind in ("array", "pointer") and not sym.indirect:
+        if sym is not None and sym.kind in (Kind.ARRAY, Kind.POINTER) and not sym.indirect:
             return Ref(collector.scoped(init.name), init.name, [None] * max(sym.ndim, 1), r.is_write, True,
                        r.text, r.line)
     if not reassigned and isinstance(init, c_ast.StructRef):

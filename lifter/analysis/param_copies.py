@@ -9,6 +9,7 @@ import re
 from pycparser import c_ast
 
 from lifter.analysis.affine import c_text
+from lifter.analysis.model import Kind
 from lifter.analysis.walk import walk
 
 
@@ -26,7 +27,7 @@ def parameter_copies(symbols) -> set[str]:
     out = set()
     for name, decls in declared.items():
         sym = symbols.lookup(name)
-        if len(decls) != 1 or name in assigned or sym is None or sym.kind != "pointer" or sym.storage != "local" \
+        if len(decls) != 1 or name in assigned or sym is None or sym.kind != Kind.POINTER or sym.storage != "local" \
                 or name in symbols.ambiguous or not isinstance(decls[0].init, (c_ast.ID, c_ast.StructRef)):
             continue
         root = symbols.lookup(re.split(r"\W", c_text(decls[0].init), maxsplit=1)[0])

@@ -38,7 +38,7 @@ from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.effects import GENERIC, MEMORY, WORLD
 from lifter.analysis.minplus import PathUpdate, declared_names, path_update
-from lifter.analysis.model import Access, LoopVerdict, Region
+from lifter.analysis.model import Access, Kind, LoopVerdict, Region
 from lifter.analysis.shared_scratch import candidate, shared_scratch_condition
 from lifter.analysis.walk import walk
 
@@ -273,7 +273,7 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex, sha
         info = region.containers[container]
         # Storage declared inside the loop is each iteration's own; a pointer declared there
         # is too, but not what it points to (`double *out = buf;` names buf in every iteration).
-        if info.declared_in in inner_loops and info.kind != "pointer":
+        if info.declared_in in inner_loops and info.kind != Kind.POINTER:
             continue
         mine = [d for d in carried if d.source.container == container]
         red = _reduction(region, nest, container, mine)
@@ -282,7 +282,7 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex, sha
             continue
         # A struct field (`g->last`, `s.last`) is memory that outlives the loop, and no OpenMP
         # clause can name it: never private.
-        if info.kind == "scalar" and info.name.isidentifier() and _privatizable(region, nest, container, index):
+        if info.kind == Kind.SCALAR and info.name.isidentifier() and _privatizable(region, nest, container, index):
             if container in live_after or _read_later_in_region(region, inside, container, index):
                 if _written_last(region, loop_id, inside, container):
                     lastprivate.append(info.name)
@@ -443,7 +443,7 @@ def _scratch_candidate(info) -> bool:
     struct field, no rows of pointers): the kinds a private per-thread copy can stand for.
     Whether it is dead after the loop is decided from the function's text when the loop is
     planned (`transform/parallelize.py`)."""
-    owned = info.kind == "array" or info.kind == "pointer" and info.allocated
+    owned = info.kind == Kind.ARRAY or info.kind == Kind.POINTER and info.allocated
     return owned and info.storage == "local" and not info.indirect and not info.field \
         and info.element not in ("", "?")
 

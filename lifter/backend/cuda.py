@@ -67,20 +67,21 @@ from dataclasses import dataclass
 import networkx as nx
 
 from lifter.analysis.model import Kind
-from lifter.backend.cuda_cxx import KEYWORDS, CFile, cxx_section, inline_project_headers, param_name, split_params
+from lifter.backend.cuda_cxx import cxx_edits, cxx_section, inline_project_headers, outside_c_linkage
 from lifter.backend.cuda_names import keyword_names, rename_keywords
 from lifter.backend.cuda_call_regions import aware_functions, emit_region, find_regions
 from lifter.backend.cuda_data import (ArrayUse, HostWrite, NestData, comment_text, emit_scope, flat_nests,
                                       group_nests, may_overlap, reindent)
 from lifter.backend.cuda_kernels import DEVICE_FUNCTIONS, REDUCTION_OPS, NotOffloaded, _Kernel, _KernelCode
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
-from lifter.backend.cuda_text import (_atomic_update, _bound, _c_ndim, _calls, _isl_c, _sanitize, _subscript_interval,
-                                      _union, _words)
+from lifter.backend.cuda_text import _bound, _c_ndim, _sanitize, _union
 from lifter.backend.edits import apply, line_start
 from lifter.backend.outcome import Emitted, Offload, RegionOutcome
 from lifter.analysis.minplus import declared_names
+from lifter.analysis.subscript_bounds import isl_c, subscript_interval
 from lifter.frontend.source import SourceFile
-from lifter.frontend.spans import Unparsable
+from lifter.frontend.cfile import CFile
+from lifter.frontend.spans import KEYWORDS, Unparsable, called_names, compound_update, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants
@@ -155,11 +156,11 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Em
                                              present=members[0].function in present)))
     hd_at = {cfile.tokens[d.start].start for d in cfile.decls if d.name in hd}
     for offset in sorted(set(kernels_at) | hd_at):
-        text = cfile.outside_c_linkage(offset, "".join(k + "\n" for k in kernels_at.get(offset, [])))
+        text = outside_c_linkage(cfile, offset, "".join(k + "\n" for k in kernels_at.get(offset, [])))
         if offset in hd_at:
             text += "LIFT_HD "
         edits.append((offset, offset, text))
-    edits += cfile.cxx_edits() + inline_project_headers(source.path, cfile)
+    edits += cxx_edits(cfile) + inline_project_headers(source.path, cfile)
     body = rename_keywords(apply(source.text, [], edits), keyword_names(notes))
     return Emitted(PRELUDE + cxx_section(cfile) + END_MARK + "\n" + body, [RegionOutcome(offload=v) for v in verdicts])
 
@@ -226,35 +227,18 @@ class _Context:
                 continue
             seen.add(name)
             if name in self.cfile.macros:
-                todo.extend(sorted(_calls(self.cfile.macros[name]), reverse=True))
+                todo.extend(sorted(called_names(self.cfile.macros[name]), reverse=True))
                 continue
             d = self.cfile.definition(name)
             if d is not None:
                 a, b = d.body
-                todo.extend(sorted(_calls(self.source.text[self.cfile.tokens[a].start:self.cfile.tokens[b].end]),
+                todo.extend(sorted(called_names(self.source.text[self.cfile.tokens[a].start:self.cfile.tokens[b].end]),
                                    reverse=True))
                 continue
             if name in DEVICE_FUNCTIONS or name in KEYWORDS or name.startswith(("lift_", "LIFT_")):
                 continue
             raise NotOffloaded(f"the loop calls '{name}', which has no GPU version")
         self.calls |= seen
-
-    def expression_function(self, name: str) -> tuple[list[str], str] | None:
-        """(parameters, expression) of a function of the file whose body is `return EXPR;` (an index
-        helper like `at(i, j, n)`): subscripts calling it are bounded through its expression."""
-        d = self.cfile.definition(name)
-        if d is None:
-            return None
-        toks = self.cfile.tokens
-        inner = toks[d.body[0] + 1:d.body[1]]
-        if len(inner) < 3 or inner[0].text != "return" or inner[-1].text != ";" or \
-                any(t.text == ";" or t.kind == "directive" for t in inner[:-1]):
-            return None
-        _, open_, close = d.groups[-1]
-        params = [param_name(toks, p) for p in split_params(toks, open_ + 1, close)]
-        if None in params:
-            return None
-        return params, self.source.text[inner[1].start:inner[-2].end]
 
     def device_functions(self) -> set[str]:
         return {name for name in self.calls if self.cfile.definition(name) is not None}
@@ -286,7 +270,7 @@ class _Region(_KernelCode):
     def __init__(self, ctx: _Context, g: nx.MultiDiGraph):
         self.ctx, self.g = ctx, g
         self.text = ctx.source.text
-        self.region = nest(g).scop
+        self.scop = nest(g).scop
         self.inner_names: set[str] | None = None  # names declared inside the region (_host_visible)
         self.state = g.nodes[STATE]["node"]
         self.function = self.state.function
@@ -439,7 +423,7 @@ class _Region(_KernelCode):
                 if (node.kind != Kind.SCALAR and node.ndim > 0 or node.kind == Kind.MEMORY) and not self._declared_inside(k)}
 
     def _declared_inside(self, key: str) -> bool:
-        info = self.region.containers.get(key) if self.region is not None else None
+        info = self.scop.containers.get(key) if self.scop is not None else None
         return getattr(info, "declared_in", None) is not None
 
     def _pseudo(self, nid: str) -> bool:
@@ -504,9 +488,9 @@ class _Region(_KernelCode):
         if text is None:
             if "?" in (m.begin + m.end) or m.step <= 0:
                 return None
-            b, e = _isl_c(m.begin), _isl_c(m.end)
+            b, e = isl_c(m.begin), isl_c(m.end)
             text = f"(({e}) >= ({b}) ? (({e}) - ({b})) / {m.step} + 1 : 0L)"
-        if set(_words(text)) & set(outer_vars):
+        if word_tokens(text) & set(outer_vars):
             return None
         return text
 
@@ -526,15 +510,16 @@ class _Region(_KernelCode):
             updated = {self.g.nodes[v]["node"].container for _, v, d in self.g.out_edges(nid, data=True)
                        if isinstance(d["edge"], Memlet)} & set(self.atomic)
             if updated:
-                stmt = self.region.statements.get(nid) if self.region is not None else None
+                stmt = self.scop.statements.get(nid) if self.scop is not None else None
                 red = getattr(stmt, "reduction", None)
                 if red is None or red[0] not in updated or len(updated) > 1:
                     raise NotOffloaded(f"the update of '{next(iter(updated))}' at line {node.line} is not a reduction "
                                        "statement lift can make atomic")
-                text = _atomic_update(node.text, REDUCTION_OPS[self.atomic[red[0]]], red[1])
-                if text is None:
+                update = compound_update(node.text)
+                if update is None or update[1] != red[1]:
                     raise NotOffloaded(f"the reduction statement at line {node.line} cannot be made atomic")
-                return [indent + text]
+                lhs, _, value = update
+                return [indent + f"lift_atomic_update({REDUCTION_OPS[self.atomic[red[0]]]}(), &({lhs}), {value});"]
         return [indent + node.text]
 
     def _arrays(self, device: set[str]) -> list[_Array]:
@@ -580,7 +565,7 @@ class _Region(_KernelCode):
         if rows is not None and self._host_visible(*rows):
             return rows
         dims = getattr(node, "dims", None) or []
-        if dims and dims[0] and not strides and not (set(_words(dims[0])) & self._region_written()):
+        if dims and dims[0] and not strides and not (word_tokens(dims[0]) & self._region_written()):
             return "0L", f"(long)({dims[0]}) - 1L"
         if node.kind == Kind.ARRAY:
             return "0L", f"(long)(sizeof({node.name}) / sizeof(({node.name})[0])) - 1L"
@@ -593,10 +578,10 @@ class _Region(_KernelCode):
         if lo is None or hi is None:
             return False
         if self.inner_names is None:
-            self.inner_names = {c.name for c in self.region.containers.values() if c.declared_in is not None} | \
-                set().union(*(declared_names(s.node) for s in self.region.statements.values())) \
-                if self.region is not None else set()
-        return not set(_words(lo + " " + hi)) & self.inner_names
+            self.inner_names = {c.name for c in self.scop.containers.values() if c.declared_in is not None} | \
+                set().union(*(declared_names(s.node) for s in self.scop.statements.values())) \
+                if self.scop is not None else set()
+        return not word_tokens(lo + " " + hi) & self.inner_names
 
     def _region_written(self) -> set[str]:
         """Names whose value may change inside the region: written scalars and loop variables."""
@@ -614,7 +599,7 @@ class _Region(_KernelCode):
         """Rows from the subscripts as written, bounded by interval arithmetic over the statements'
         domains: sound for subscripts isl cannot model (`A[i * m + j]`), evaluated at run time.
         Only statements that run on the GPU count (host code copies what it uses around itself)."""
-        if self.region is None:
+        if self.scop is None:
             return None
         los, his = [], []
         written = self._region_written()
@@ -628,12 +613,11 @@ class _Region(_KernelCode):
             for other, d in edges:
                 if not isinstance(d["edge"], Memlet) or self.canon.get(self.g.nodes[other]["node"].container) != key:
                     continue
-                stmt = self.region.statements.get(nid)
+                stmt = self.scop.statements.get(nid)
                 if stmt is None or not d["edge"].text:
                     return None
-                iv = _subscript_interval(d["edge"].text, self.g.nodes[other]["node"].name, stmt, self.region,
-                                         self.ctx.expression_function,
-                                         written)
+                iv = subscript_interval(d["edge"].text, self.g.nodes[other]["node"].name, stmt, self.scop,
+                                        self.ctx.cfile.returned_expression, written)
                 if iv is None:
                     return None
                 los.append(iv[0])

@@ -7,9 +7,9 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from lifter.backend.cuda_host_effects import JUMPS, NOT_CALLS, GapEffects, _address_of, gap_effects, token_effects
+from lifter.analysis.host_effects import GapEffects, address_of, gap_effects, pointer_copy, token_effects
 from lifter.backend.edits import line_start
-from lifter.frontend.spans import Spans, Token, Unparsable
+from lifter.frontend.spans import Spans, Token, TokenKind, Unparsable
 
 
 @dataclass
@@ -85,7 +85,7 @@ def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], 
     k = body[0] + 1
     while k < body[1]:
         t = toks[k]
-        if t.kind == "word" and t.text in ("while", "for", "do") and k not in tails:
+        if t.kind == TokenKind.WORD and t.text in ("while", "for", "do") and k not in tails:
             try:
                 end = spans.statement_end(k)
                 if t.text == "do":
@@ -108,13 +108,13 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
     start, stop = toks[k].start, toks[end - 1].end
     if any(a < stop and start < b for a, b in occupied):
         return None
-    words = {t.text for t in toks[k:end] if t.kind == "word"}
+    words = {t.text for t in toks[k:end] if t.kind == TokenKind.WORD}
     called = sorted(w for w in aware & words
                     if any(toks[j].text == w and toks[j + 1].text == "(" for j in range(k, end - 1)))
     if not called:
         return None
     inside = toks[k:end]
-    if any(x.text == "&" and _address_of(inside, n) for n, x in enumerate(inside)):
+    if any(x.text == "&" and address_of(inside, n) for n, x in enumerate(inside)):
         return None  # an address taken may reach a callee's device data behind a plain name
     kind = toks[k].text
     try:
@@ -129,15 +129,7 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
         return None
     edits: list[tuple[int, int, str]] = []
     # the header: each part evaluated by the loop; what it reads comes back first
-    parts, depth, part = [], 0, [paren + 1]
-    for j in range(paren + 1, close - 1):
-        x = toks[j]
-        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(x.text, 0) if x.kind == "punct" else 0
-        if x.text == ";" and depth == 0:
-            parts.append((part[0], j))
-            part = [j + 1]
-    parts.append((part[0], close - 1))
-    for n, (a, b) in enumerate(parts):
+    for n, (a, b) in enumerate(spans.split(paren + 1, close - 1, ";")):
         eff = GapEffects(start, start)
         if not token_effects(toks[a:b], set(), macros, eff, calls=aware):
             return None
@@ -183,32 +175,16 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
 
 
 def _pointed_copy(st: list[Token], macros: dict[str, str]) -> str | None:
-    """A statement `x = y;` (or a declaration `T x = y;`) where x and y are plain names or `*p`, at
-    least one of them through a pointer (heat2d_app's swap of two grid structs: `tmp = *cur; *cur =
-    *next; *next = tmp;`): the syncs with the table that make it safe (the bytes it reads come back
-    from the device first, and the bytes it writes are marked newer on the host), else None. It
-    copies only the bytes `*p` spans: a struct of pointers moves no array a data scope holds."""
-    if len(st) < 4 or st[-1].text != ";" or any(t.kind == "word" and t.text in macros for t in st):
+    """The syncs with the table that make a copy through pointers safe (`host_effects.pointer_copy`,
+    heat2d_app's swap of two grid structs: `tmp = *cur; *cur = *next; *next = tmp;`): the bytes it
+    reads come back from the device first, and the bytes it writes are marked newer on the host;
+    None for any other statement. It copies only the bytes `*p` spans: a struct of pointers moves
+    no array a data scope holds."""
+    sides = pointer_copy(st, macros)
+    if sides is None:
         return None
-    eq = [n for n, t in enumerate(st) if t.text == "="]
-    if len(eq) != 1:
-        return None
-    lhs, rhs = st[:eq[0]], st[eq[0] + 1:-1]
-    declared = len(lhs) >= 2 and all(t.kind == "word" and t.text not in NOT_CALLS | JUMPS for t in lhs) and \
-        lhs[0].text not in ("static", "extern", "typedef")
-    if declared:
-        lhs = lhs[-1:]  # a declaration of a plain variable: a fresh one, in no table entry
-    syncs, through = [], False
-    for side, writes in ((rhs, 0), (lhs, 1)):
-        if len(side) == 1 and side[0].kind == "word":
-            if not (writes and declared):  # a named struct may hold an array a data scope holds
-                syncs.append(f"lift_present_host(&({side[0].text}), sizeof({side[0].text}), {writes})")
-            continue
-        if len(side) != 2 or side[0].text != "*" or side[1].kind != "word":
-            return None
-        p, through = side[1].text, True
-        syncs.append(f"lift_present_host({p}, sizeof(*{p}), {writes})")
-    return ", ".join(syncs) if through else None
+    return ", ".join(f"lift_present_host({name}, sizeof(*{name}), {writes})" if through else
+                     f"lift_present_host(&({name}), sizeof({name}), {writes})" for name, through, writes in sides)
 
 
 def _sync(eff: GapEffects) -> str:

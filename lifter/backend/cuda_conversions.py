@@ -26,6 +26,7 @@ from lifter.backend.cuda_names import keyword_names
 from lifter.diagnostics import LiftError
 from lifter.frontend.check import CxxNote
 from lifter.frontend.source import SourceFile, read_source
+from lifter.frontend.spans import TokenKind
 
 _WRAPPED = set(re.findall(r"#define (\w+)\(\.\.\.\) \(lift_void_ptr", CXX_SHIMS))
 _T = r"'(?P<type>[^']*)'(?: \{aka '[^']*'\})?"  # the wanted type, as the compiler spells it
@@ -114,7 +115,7 @@ class _Fixer:
             if t.text == "_Atomic":
                 found.append((t.start, "C11 atomics ('_Atomic')"))
             elif t.text == "[" and i > 0 and toks[i - 1].text in ("{", ",") and self.cfile.close(i) + 2 < len(toks) \
-                    and self._assigns(self.cfile.close(i) + 1):
+                    and self.cfile.spans.assigns(self.cfile.close(i) + 1):
                 found.append((t.start, "array designators in initializers ('[i] = v')"))
         found += [(toks[i].start, "C11 atomics (<stdatomic.h>)") for i, name, _ in self.cfile.includes
                   if name == "stdatomic.h"]
@@ -139,15 +140,15 @@ class _Fixer:
                 name = i + 3
             else:
                 continue
-            if toks[name].kind == "word" and name + 1 < len(toks) and toks[name + 1].text in "[=;,)":
+            if toks[name].kind == TokenKind.WORD and name + 1 < len(toks) and toks[name + 1].text in "[=;,)":
                 names.add(toks[name].text)
                 declared.add(name)
         found = []
         for i, t in enumerate(toks):
-            if t.text not in names or i in declared or t.kind != "word":
+            if t.text not in names or i in declared or t.kind != TokenKind.WORD:
                 continue
             prev = toks[i - 1].text if i else ""
-            if i and toks[i - 1].kind == "word" and prev not in ("return", "case") or \
+            if i and toks[i - 1].kind == TokenKind.WORD and prev not in ("return", "case") or \
                     prev in (".", "&", "sizeof", "*") or prev == ">" and toks[i - 2].text == "-" or \
                     prev == "(" and toks[i - 2].text == "sizeof":
                 continue
@@ -156,7 +157,7 @@ class _Fixer:
                 j = self.cfile.close(j) + 1
             if j < len(toks) and (toks[j].text == "." or toks[j].text == "-" and toks[j + 1].text == ">"):
                 continue
-            if j < len(toks) and toks[j].text == "," and prev == "(" and not (i > 1 and toks[i - 2].kind == "word"):
+            if j < len(toks) and toks[j].text == "," and prev == "(" and not (i > 1 and toks[i - 2].kind == TokenKind.WORD):
                 continue  # `(g, x)`: the left operand of a comma is not copied (not a call's argument)
             found.append((t.start, f"a whole volatile struct or union ('{t.text}') copied or assigned"))
         return found
@@ -176,11 +177,12 @@ class _Fixer:
                                    f"{'has no name' if wanted else 'is not known'})")
         i = self._token(note, "a cast")
         toks = self.toks
-        if toks[i].kind == "punct" and toks[i].text in "+-*/%&|^<>" and toks[i + 1].text == "=" and \
+        if toks[i].kind == TokenKind.PUNCT and toks[i].text in "+-*/%&|^<>" and toks[i + 1].text == "=" and \
                 toks[i].end == toks[i + 1].start:
             raise self.error(note, f"{note.message} ({_CXX}: write 'x = (type)(x {toks[i].text} y)')")
-        start = i + 1 if self._assigns(i) else self._operand_start(i)
-        end = self._operand_end(start)
+        spans = self.cfile.spans
+        start = i + 1 if spans.assigns(i) else spans.operand_start(i)
+        end = spans.operand_end(start)
         first = toks[start]
         vla = re.search(r"\[[^\]]*[A-Za-z_]", wanted) is not None
         if from_void and not vla and first.text in _WRAPPED and toks[start + 1].text == "(" and \
@@ -191,55 +193,10 @@ class _Fixer:
         self.edits[(where, "(")] = (first.start, first.start, f"({wanted}){through}(")
         self.edits[(where, ")")] = (toks[end].end, toks[end].end, ")")
 
-    def _assigns(self, j: int) -> bool:
-        """Token j is the `=` of an assignment or initializer (not of `==`, `<=`, `!=`, ...)."""
-        toks = self.toks
-        if toks[j].text != "=" or j + 1 < len(toks) and toks[j + 1].text == "=" and toks[j + 1].start == toks[j].end:
-            return False
-        prev = toks[j - 1] if j > 0 and toks[j - 1].end == toks[j].start else None
-        if prev is None or prev.text not in "=!<>":
-            return True
-        return prev.text in "<>" and j > 1 and toks[j - 2].text == prev.text and toks[j - 2].end == prev.start
-
-    def _operand_start(self, i: int) -> int:
-        """Index of the first token of the assignment expression holding token i."""
-        toks, j, depth = self.toks, i, 0
-        while j > 0:
-            t = toks[j - 1]
-            if t.kind == "directive" or t.text in (";", "{", "}", "return") or depth == 0 and (
-                    t.text == "," or self._assigns(j - 1)):
-                break
-            if t.kind == "punct" and t.text in ")]":
-                depth += 1
-            elif t.kind == "punct" and t.text in "([":
-                if depth == 0:
-                    break
-                depth -= 1
-            j -= 1
-        return j
-
-    def _operand_end(self, i: int) -> int:
-        """Index of the last token of the assignment expression starting at token i."""
-        toks, j, depth = self.toks, i, 0
-        while j < len(toks):
-            t = toks[j]
-            if t.kind == "directive" or t.text == ";":
-                break
-            if t.kind == "punct" and t.text in "([{":
-                depth += 1
-            elif t.kind == "punct" and t.text in ")]}":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif t.text == "," and depth == 0:
-                break
-            j += 1
-        return j - 1
-
     def _called_with_arguments(self, name: str) -> bool:
         toks = self.toks
         return any(t.text == name and k + 2 < len(toks) and toks[k + 1].text == "(" and toks[k + 2].text != ")"
-                   and k > 0 and (toks[k - 1].kind == "punct" and toks[k - 1].text != "*" or toks[k - 1].text == "return")
+                   and k > 0 and (toks[k - 1].kind == TokenKind.PUNCT and toks[k - 1].text != "*" or toks[k - 1].text == "return")
                    for k, t in enumerate(toks))
 
     def prototype(self, note: CxxNote) -> None:
@@ -247,7 +204,7 @@ class _Fixer:
         definition gives the parameters; a definition `f()` needs none."""
         i = self._token(note, "a prototype")
         toks, k = self.toks, i
-        while k + 1 < len(toks) and not (toks[k].kind == "word" and toks[k + 1].text == "(" and
+        while k + 1 < len(toks) and not (toks[k].kind == TokenKind.WORD and toks[k + 1].text == "(" and
                                          toks[k + 2].text == ")"):
             if toks[k].text in ";{":
                 return

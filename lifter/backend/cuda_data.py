@@ -9,8 +9,8 @@ every array the nests touch gets one device buffer (the hull of the rows the nes
 copies follow the data, not the nests (`_Moves`): an array is copied to the device right before
 the first nest that needs it (skipped when that nest overwrites every row it moves), stays there
 across the following nests, and comes back once, at the end, if a nest wrote it. Host code
-between two nests is read conservatively from its tokens (`gap_effects`, cuda_host_effects.py): every array it may
-read is copied back right before it (if a nest made the device copy newer), every array it may
+between two nests is read conservatively from its tokens (`gap_effects`, analysis/host_effects.py):
+every array it may read is copied back right before it (if a nest made the device copy newer), every array it may
 write is copied to the device again before the next nest that uses it; code whose effects cannot
 be bounded (calls of unknown functions, writes through pointers lift cannot name, declarations
 that a data scope would hide, jumps out of the scope, reassigned array pointers) ends the scope,
@@ -30,12 +30,11 @@ read copied in once, each array they write copied out once): `lift-bytes: ...`.
 """
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 
+from lifter.analysis.host_effects import GapEffects, gap_effects, token_effects
 from lifter.analysis.model import Kind
-from lifter.backend.cuda_host_effects import GapEffects, gap_effects, token_effects
-from lifter.frontend.spans import Spans, Unparsable
+from lifter.frontend.spans import LoopStatement, Spans, value_words, word_tokens
 from lifter.graph.nodes import AccessNode
 
 
@@ -89,7 +88,7 @@ class NestData:
         """Names the scope's head evaluates for this nest (row bounds, conditions)."""
         texts = [self.condition] + [x for a in self.arrays for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x] \
             + [x for w in self.host_writes for x in (w.first, w.last)]
-        return {t.text for x in texts for t in Spans(x).tokens if t.kind == "word"}
+        return set().union(*(word_tokens(x) for x in texts))
 
     def value_words(self) -> set[str]:
         """The head's names whose values matter, not only their addresses: a name the condition uses
@@ -97,10 +96,7 @@ class NestData:
         device buffers may appear there: rotating them rotates the same set of arrays, which the
         scope's own overlap check (on the hull of all rotated buffers) keeps apart."""
         texts = [x for a in self.arrays for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x]
-        words = {t.text for x in texts for t in Spans(x).tokens if t.kind == "word"}
-        toks = Spans(self.condition).tokens if self.condition else []
-        return words | {t.text for n, t in enumerate(toks) if t.kind == "word" and not (
-            n > 0 and toks[n - 1].text == "&" and n + 1 < len(toks) and toks[n + 1].text == "[")}
+        return set().union(*(word_tokens(x) for x in texts), value_words(self.condition))
 
 
 @dataclass
@@ -181,28 +177,13 @@ def group_nests(spans: Spans, text: str, nests: list[NestData], macros: dict[str
     return groups
 
 
-@dataclass
-class _LoopTokens:
-    """Where a loop statement's parts are, as token indices."""
-
-    kind: str
-    keyword: int
-    paren: int  # the header's `(`
-    close: int  # just after its `)`
-    body: int  # the body's first token (after `{` when braced)
-    body_end: int  # the body's `}` when braced, else just after its statement
-    end: int  # just after the statement
-    braced: bool
-
-
 def _loops(spans: Spans, text: str, items: list, macros: dict[str, str], barriers: list[int]) -> list:
     """`items` (nests in text order) where every loop statement whose body a data scope can hold
     whole (`_loop_data`) replaces the items in it, innermost loops first."""
-    starts = [t.start for t in spans.tokens]
     tried: set[int] = set()
     while True:
         for item in items:
-            where = _enclosing_loop(spans, starts, item.start, item.end)
+            where = spans.loop_around(item.start, item.end)
             if where is None or where.keyword in tried:
                 continue
             tried.add(where.keyword)
@@ -216,49 +197,7 @@ def _loops(spans: Spans, text: str, items: list, macros: dict[str, str], barrier
             return items
 
 
-def _enclosing_loop(spans: Spans, starts: list[int], start: int, end: int) -> _LoopTokens | None:
-    """The `while`, `do` or `for` statement whose body holds the statement at [start, end) directly."""
-    toks = spans.tokens
-    i = bisect.bisect_left(starts, start)
-    if not 0 < i < len(toks) or toks[i].start != start:
-        return None
-    try:
-        p = i - 1
-        if toks[p].text in (")", "do"):  # the statement is the whole body
-            body, body_end, braced = i, spans.statement_end(i), False
-            if toks[body_end - 1].end != end:
-                return None
-        else:  # the innermost block around it
-            depth, o = 0, p
-            while o >= 0 and not (toks[o].text == "{" and depth == 0):
-                depth += {"}": 1, "{": -1}.get(toks[o].text, 0) if toks[o].kind == "punct" else 0
-                o -= 1
-            if o < 1:
-                return None
-            body, body_end, braced, p = o + 1, spans.closing(o, "{", "}") - 1, True, o - 1
-        after = body_end + 1 if braced else body_end
-        if toks[p].text == "do":
-            spans._expect(after, "while")
-            spans._expect(after + 1, "(")
-            close = spans.closing(after + 1, "(", ")")
-            spans._expect(close, ";")
-            return _LoopTokens("do", p, after + 1, close, body, body_end, close + 1, braced)
-        if toks[p].text != ")":
-            return None
-        depth, q = 0, p
-        while q >= 0:
-            depth += {")": 1, "(": -1}.get(toks[q].text, 0) if toks[q].kind == "punct" else 0
-            if depth == 0:
-                break
-            q -= 1
-        if q < 1 or toks[q - 1].text not in ("while", "for"):
-            return None
-        return _LoopTokens(toks[q - 1].text, q - 1, q, p + 1, body, body_end, after, braced)
-    except Unparsable:
-        return None
-
-
-def _loop_data(spans: Spans, text: str, where: _LoopTokens, items: list, macros: dict[str, str],
+def _loop_data(spans: Spans, text: str, where: LoopStatement, items: list, macros: dict[str, str],
                barriers: list[int]) -> LoopData | None:
     """The loop at `where` as one item of a data scope, or None when a scope cannot hold it whole:
     host code in it that cannot be bounded (calls of unknown functions, jumps other than the loop's own
@@ -285,15 +224,7 @@ def _loop_data(spans: Spans, text: str, where: _LoopTokens, items: list, macros:
             return None
         gaps.append(gap)
         prev = m.end if m else hi
-    header = toks[where.paren + 1:where.close - 1]
-    parts = [[]]
-    depth = 0
-    for t in header:
-        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(t.text, 0) if t.kind == "punct" else 0
-        if t.text == ";" and depth == 0:
-            parts.append([])
-        else:
-            parts[-1].append(t)
+    parts = [toks[a:b] for a, b in spans.split(where.paren + 1, where.close - 1, ";")]
     if where.kind == "for" and len(parts) != 3 or where.kind != "for" and len(parts) != 1:
         return None
     effects = []
@@ -313,7 +244,7 @@ def _loop_data(spans: Spans, text: str, where: _LoopTokens, items: list, macros:
     assigned = set().union(init.assigned, head.assigned, tail.assigned, *(g.assigned for g in gaps),
                            *(m.assigned for m in members if isinstance(m, LoopData)))
     changed = assigned.union(*(n.written for n in nests))
-    words = set().union(*(n.head_words() | {w for a in n.arrays for w in _words(a.host)} for n in nests))
+    words = set().union(*(n.head_words() | {w for a in n.arrays for w in word_tokens(a.host)} for n in nests))
     host_only = set().union(*(n.host_only for n in nests))
     if words & changed or any(h.startswith("<") for h in host_only) or host_only & hosts:
         return None
@@ -330,8 +261,8 @@ def _can_join(members: list[NestData], gaps: list[GapEffects], nest: NestData) -
     """The scope's head is evaluated before its first nest: what the nest's row bounds and condition
     use must not change before it runs, nor the pointers of the arrays it touches."""
     changed = set().union(*(m.written for m in members), *(g.assigned for g in gaps))
-    words = nest.head_words() | {w for a in nest.arrays for w in _words(a.host)}
-    earlier = {w for m in members for a in m.arrays for w in _words(a.host)}
+    words = nest.head_words() | {w for a in nest.arrays for w in word_tokens(a.host)}
+    earlier = {w for m in members for a in m.arrays for w in word_tokens(a.host)}
     # Host code inside a nest sees the host's copy of the arrays it touches that the nest's own
     # buffers do not cover: no other nest of the scope may hold them on the device.
     host_only = set().union(nest.host_only, *(m.host_only for m in members))
@@ -343,9 +274,6 @@ def _can_join(members: list[NestData], gaps: list[GapEffects], nest: NestData) -
         return False
     return not (words & changed) and not (earlier & nest.written)
 
-
-def _words(text: str) -> set[str]:
-    return {t.text for t in Spans(text).tokens if t.kind == "word"}
 
 
 # --------------------------------------------------------------------------------------

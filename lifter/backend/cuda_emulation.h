@@ -234,53 +234,22 @@ inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
 
 /* ---- atomics: one emulated thread runs at a time ------------------------ */
 
-template <class T> inline T atomicAdd(T *p, T v) {
-    T old = *p;
-    *p = old + v;
-    return old;
-}
-
-template <class T> inline T atomicSub(T *p, T v) {
-    T old = *p;
-    *p = old - v;
-    return old;
-}
-
-template <class T> inline T atomicExch(T *p, T v) {
-    T old = *p;
-    *p = v;
-    return old;
-}
-
-template <class T> inline T atomicMin(T *p, T v) {
-    T old = *p;
-    if (v < old) *p = v;
-    return old;
-}
-
-template <class T> inline T atomicMax(T *p, T v) {
-    T old = *p;
-    if (v > old) *p = v;
-    return old;
-}
-
-template <class T> inline T atomicAnd(T *p, T v) {
-    T old = *p;
-    *p = old & v;
-    return old;
-}
-
-template <class T> inline T atomicOr(T *p, T v) {
-    T old = *p;
-    *p = old | v;
-    return old;
-}
-
-template <class T> inline T atomicXor(T *p, T v) {
-    T old = *p;
-    *p = old ^ v;
-    return old;
-}
+/* Each read-modify-write returns the old value and stores `update` (of `old` and `v`). */
+#define LIFT_EMU_ATOMIC(name, update)          \
+    template <class T> inline T name(T *p, T v) { \
+        T old = *p;                            \
+        *p = (update);                         \
+        return old;                            \
+    }
+LIFT_EMU_ATOMIC(atomicAdd, old + v)
+LIFT_EMU_ATOMIC(atomicSub, old - v)
+LIFT_EMU_ATOMIC(atomicExch, v)
+LIFT_EMU_ATOMIC(atomicMin, v < old ? v : old)
+LIFT_EMU_ATOMIC(atomicMax, v > old ? v : old)
+LIFT_EMU_ATOMIC(atomicAnd, old & v)
+LIFT_EMU_ATOMIC(atomicOr, old | v)
+LIFT_EMU_ATOMIC(atomicXor, old ^ v)
+#undef LIFT_EMU_ATOMIC
 
 template <class T> inline T atomicCAS(T *p, T compare, T v) {
     T old = *p;

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from lifter.analysis.model import Kind
 from lifter.backend.cuda_data import comment_text
-from lifter.backend.cuda_text import (_base, _c_ndim, _calls, _dedent, _free_words, _indent, _int,
-                                      _isl_c, _substitute, _words)
+from lifter.backend.cuda_text import _base, _c_ndim, _dedent, _indent, _int
+from lifter.analysis.subscript_bounds import isl_c
 from lifter.backend.edits import apply
-from lifter.frontend.spans import Spans, Unparsable
+from lifter.frontend.spans import array_declarators, called_names, free_words, replace_paths, word_tokens, words
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import MapScope, Schedule, scope_children, scope_descendants, scope_parent
 
@@ -40,9 +41,19 @@ class NotOffloaded(Exception):
     """Why a region stays on the host."""
 
 
+class ArgKind(StrEnum):
+    """How a kernel receives a name of the nest."""
+
+    ARRAY = "array"  # a device buffer (a view with the host array's shape)
+    VALUE = "value"  # a scalar, by value
+    LOCAL = "local"  # declared in the kernel (a private scalar, a loop variable): only its type travels
+    ACC = "acc"  # a reduction's accumulator in device memory
+    INIT = "init"  # a min/max reduction's value before the loop, each thread's start, by value
+
+
 @dataclass
 class _Arg:
-    kind: str  # 'array', 'value', 'local', 'acc', 'init'
+    kind: ArgKind
     name: str  # name inside the kernel
     host: str  # host expression (container name) or container key for arrays
     ndim: int = 0
@@ -144,7 +155,7 @@ class _KernelCode:
         trips = [self._trip(c, [x.var for x in chain[:i]]) for i, c in enumerate(chain)]
         assigns = []
         for i, c in enumerate(chain):
-            begin = _isl_c(c.end if c.decreasing else c.begin)
+            begin = isl_c(c.end if c.decreasing else c.begin)
             value = f"({begin}) {'-' if c.decreasing else '+'} lift_t{i}" + (f" * {c.step}" if c.step != 1 else "")
             if c.var_declared_in_header:
                 assigns.append(f"{c.var_type} {c.var} = {value};")
@@ -174,7 +185,7 @@ class _KernelCode:
         bound: set[str] = set()
         declared_inside: set[str] = set()
         for key, (node, read, written) in sorted(touched.items()):
-            info = self.region.containers.get(key) if self.region is not None else None
+            info = self.scop.containers.get(key) if self.scop is not None else None
             declared = getattr(info, "declared_in", None)
             if declared is not None and declared in origins:
                 declared_inside.add(node.name)
@@ -194,9 +205,9 @@ class _KernelCode:
                         raise NotOffloaded(f"reduction into '{node.name}' of type {node.element}")
                     slot = self.reduction_slots
                     self.reduction_slots += 1
-                    args.append(_Arg("acc", kname, node.name, op=op, slot=slot))
+                    args.append(_Arg(ArgKind.ACC, kname, node.name, op=op, slot=slot))
                     if op in ("min", "max"):
-                        args.append(_Arg("init", kname, node.name, op=op, slot=slot))
+                        args.append(_Arg(ArgKind.INIT, kname, node.name, op=op, slot=slot))
                 elif written:
                     if k.serial and not (declared is not None and declared in origins):
                         raise NotOffloaded(f"code between the kernels writes '{node.name}' on the device")
@@ -205,15 +216,15 @@ class _KernelCode:
                         # had before the loop and the one it has after (a loop of one iteration
                         # carries nothing, so its scalars stay shared).
                         raise NotOffloaded(f"'{node.name}' is written in the loop but is not private to it")
-                    args.append(_Arg("local", kname, node.name))
+                    args.append(_Arg(ArgKind.LOCAL, kname, node.name))
                 else:
-                    args.append(_Arg("value", kname, node.name))
+                    args.append(_Arg(ArgKind.VALUE, kname, node.name))
             else:
                 if node.name in private and not k.serial:
                     dims = getattr(node, "dims", None) or []
-                    if any(not d or set(_words(d)) & (set(self.state.params) | self._region_written()) for d in dims):
+                    if any(not d or word_tokens(d) & (set(self.state.params) | self._region_written()) for d in dims):
                         raise NotOffloaded(f"private array '{node.name}' has no constant size")
-                    args.append(_Arg("local", kname, node.name))
+                    args.append(_Arg(ArgKind.LOCAL, kname, node.name))
                 elif declared is not None:
                     raise NotOffloaded(f"array '{node.name}' is declared inside the nest but outside the GPU loop")
                 elif node.indirect:
@@ -222,19 +233,19 @@ class _KernelCode:
                     raise NotOffloaded(f"'{node.name}' has more than four dimensions")
                 elif kname not in bound:
                     key = self.canon.get(key, key)
-                    args.append(_Arg("array", kname, key, ndim=_c_ndim(self.g.nodes[data_id(key)]["node"])))
+                    args.append(_Arg(ArgKind.ARRAY, kname, key, ndim=_c_ndim(self.g.nodes[data_id(key)]["node"])))
                     k.arrays.add(key)
             bound.add(kname)
         # Loop variables of the maps inside: locals (those declared in their headers declare themselves).
         for x in maps:
             if not x.var_declared_in_header and x.var not in bound:
-                args.append(_Arg("local", x.var, x.var))
+                args.append(_Arg(ArgKind.LOCAL, x.var, x.var))
                 bound.add(x.var)
         text = "\n".join(k.assigns + [k.body])
-        text = _substitute(text, subst)
-        k.body = _substitute(k.body, subst)
-        k.assigns = [_substitute(a, subst) for a in k.assigns]
-        words = _free_words(text)
+        text = replace_paths(text, subst)
+        k.body = replace_paths(k.body, subst)
+        k.assigns = [replace_paths(a, subst) for a in k.assigns]
+        used = free_words(text)
         # Parameters of the nest and variables of enclosing host loops, passed by value.
         outer = []
         p = scope_parent(g, k.node_id)
@@ -244,58 +255,44 @@ class _KernelCode:
                 outer.append(pn.var)
             p = scope_parent(g, p)
         for name in list(self.state.params) + outer:
-            if name in words and name not in bound and name not in declared_inside:
-                args.append(_Arg("value", name, name))
+            if name in used and name not in bound and name not in declared_inside:
+                args.append(_Arg(ArgKind.VALUE, name, name))
                 bound.add(name)
         self._check_vla(k, declared_inside, set(self.state.params) | bound,
-                        {a.name for a in args if a.kind == "value"})
+                        {a.name for a in args if a.kind == ArgKind.VALUE})
         self._check_control(k)
-        self.ctx.check_calls(_calls(text))
+        self.ctx.check_calls(called_names(text))
         k.args = args
 
     def _check_vla(self, k: _Kernel, declared_inside: set[str], variables: set[str], values: set[str]) -> None:
         """Variable-length arrays declared in the body, which device code cannot have: a one-dimensional
         one (`double sum[np];`) whose size the host knows becomes each thread's slice of a scratch
         buffer the launch allocates (`k.scratch`); any other is refused."""
-        spans = Spans(k.body)
-        toks = spans.tokens
         edits = []
-        for i, t in enumerate(toks[:-1]):
-            if t.kind == "word" and t.text in declared_inside and toks[i + 1].text == "[" and i > 0 and \
-                    (toks[i - 1].kind == "word" or toks[i - 1].text in ("*", ",")):
-                try:
-                    j = spans.closing(i + 1, "[", "]") - 1
-                except Unparsable:
-                    raise NotOffloaded(f"the size of '{t.text}', declared in the loop body, cannot be read") from None
-                size_words = {x.text for x in toks[i + 2:j] if x.kind == "word"}
-                if not size_words & variables:
-                    continue
-                start = i
-                while start > 0 and (toks[start - 1].kind == "word" or toks[start - 1].text == "*"):
-                    start -= 1
-                simple = (start == 0 or toks[start - 1].text in (";", "{", "}")) and start < i and \
-                    j + 1 < len(toks) and toks[j + 1].text == ";" and not (size_words & variables) - values and \
-                    not {x.text for x in toks[start:i]} & {"static", "extern", "typedef", "const", "volatile"}
-                if not simple:
-                    raise NotOffloaded(f"'{t.text}' is a variable-length array declared in the loop body "
-                                       "(not possible in GPU code)")
-                elem = " ".join(x.text for x in toks[start:i] if x.text not in ("register", "auto"))
-                size = k.body[toks[i + 2].start:toks[j - 1].end]
-                slot = len(k.scratch)
-                k.scratch.append((elem, size))
-                edits.append((toks[start].start, toks[j + 1].end,
-                               f"{elem} *{t.text} = ({elem} *)lift_scratch{slot} + lift_global_rank() * (long)({size}); "
-                               f"/* lift: this thread's slice of a scratch buffer (was {t.text}[{size}]) */"))
+        for d in array_declarators(k.body, declared_inside):
+            if d.size is None:
+                raise NotOffloaded(f"the size of '{d.name}', declared in the loop body, cannot be read")
+            if not d.size_words & variables:
+                continue
+            if d.statement_end is None or d.size_words & variables - values or \
+                    set(d.type_words) & {"static", "extern", "typedef", "const", "volatile"}:
+                raise NotOffloaded(f"'{d.name}' is a variable-length array declared in the loop body "
+                                   "(not possible in GPU code)")
+            elem = " ".join(w for w in d.type_words if w not in ("register", "auto"))
+            slot = len(k.scratch)
+            k.scratch.append((elem, d.size))
+            edits.append((d.start, d.statement_end,
+                          f"{elem} *{d.name} = ({elem} *)lift_scratch{slot} + lift_global_rank() * (long)({d.size}); "
+                          f"/* lift: this thread's slice of a scratch buffer (was {d.name}[{d.size}]) */"))
         k.body = apply(k.body, [], edits)
 
     def _check_control(self, k: _Kernel) -> None:
-        toks = Spans(k.body).tokens
-        words = [t.text for t in toks if t.kind == "word"]
-        if "return" in words or "goto" in words:
+        body_words = words(k.body)
+        if "return" in body_words or "goto" in body_words:
             raise NotOffloaded("the loop body returns or jumps out")
-        if "break" in words and not k.serial:
-            first = words.index("break")
-            if not any(w in ("for", "while", "do", "switch") for w in words[:first]):
+        if "break" in body_words and not k.serial:
+            first = body_words.index("break")
+            if not any(w in ("for", "while", "do", "switch") for w in body_words[:first]):
                 raise NotOffloaded("the loop body leaves the loop with 'break'")
 
     # -- data --------------------------------------------------------------------------
@@ -304,7 +301,7 @@ class _KernelCode:
         args = []
         pre, post = [], []
         for a in k.args:
-            if a.kind == "array":
+            if a.kind == ArgKind.ARRAY:
                 node = self.g.nodes[data_id(a.host)]["node"]
                 h, s = node.name, self._dn(a.host)
                 if a.ndim == 1:
@@ -314,17 +311,17 @@ class _KernelCode:
                     extents = [f"(long)(sizeof(({h}){'[0]' * d}) / sizeof(({h}){'[0]' * (d + 1)}))"
                                for d in range(1, a.ndim)]
                     args.append(f"lift_view{a.ndim}_of({elem}, lift_d_{s}, {', '.join(extents)})")
-            elif a.kind == "value":
+            elif a.kind == ArgKind.VALUE:
                 args.append(a.host)
-            elif a.kind == "local":
+            elif a.kind == ArgKind.LOCAL:
                 args.append(f"lift_tag<LIFT_T({a.host})>()")
-            elif a.kind == "acc":
+            elif a.kind == ArgKind.ACC:
                 args.append(f"(LIFT_T({a.host}) *)(lift_dred + {16 * a.slot})")
                 pre.append(f"LIFT_CHECK(cudaMemcpy(lift_dred + {16 * a.slot}, &({a.host}), sizeof({a.host}), "
                            "cudaMemcpyHostToDevice));")
                 post.append(f"LIFT_CHECK(cudaMemcpy(&({a.host}), lift_dred + {16 * a.slot}, sizeof({a.host}), "
                             "cudaMemcpyDeviceToHost));")
-            elif a.kind == "init":
+            elif a.kind == ArgKind.INIT:
                 args.append(a.host)
         dirty = []  # rows this launch makes newer on the GPU than on the host, where tracked
         for key in sorted({self.canon.get(x, x) for x in self._written_arrays(k.node_id)} & self.tracked):
@@ -338,7 +335,7 @@ class _KernelCode:
             return (["{"] + ["    " + x for x in launch] + ["}"] if k.scratch else launch) + dirty
         d = len(k.maps)
         axes, block = AXES[d], BLOCKS[d]
-        reducing = any(a.kind == "acc" for a in k.args)
+        reducing = any(a.kind == ArgKind.ACC for a in k.args)
         by_axis = {}
         for i, axis in enumerate(axes):
             if k.scratch:  # at most 64K threads (they loop grid-stride): the scratch buffer stays small
@@ -378,12 +375,12 @@ class _KernelCode:
         for i, a in enumerate(k.args):
             t = f"LIFT_T{i}"
             tparams.append(f"typename {t}")
-            if a.kind in ("array", "value"):
+            if a.kind in (ArgKind.ARRAY, ArgKind.VALUE):
                 params.append(f"{t} {a.name}")
-            elif a.kind == "local":
+            elif a.kind == ArgKind.LOCAL:
                 params.append(f"lift_tag<{t}>")
                 top.append(f"{t} {a.name};")
-            elif a.kind == "acc":
+            elif a.kind == ArgKind.ACC:
                 params.append(f"{t} *lift_acc{a.slot}")
                 if a.op in ("min", "max"):
                     init = f"lift_init{a.slot}"
@@ -395,7 +392,7 @@ class _KernelCode:
                     init = f"({t})0"
                 top.append(f"{t} {a.name} = {init};")
                 tail.append(f"lift_block_reduce({REDUCTION_OPS[a.op]}(), lift_acc{a.slot}, {a.name});")
-            elif a.kind == "init":
+            elif a.kind == ArgKind.INIT:
                 params.append(f"{t} lift_init{a.slot}")
         d = len(k.maps)
         params += [f"char *lift_scratch{i}" for i in range(len(k.scratch))]

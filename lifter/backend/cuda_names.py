@@ -20,13 +20,12 @@ from __future__ import annotations
 import re
 
 from lifter.frontend.check import CxxNote
-from lifter.frontend.spans import Spans
+from lifter.frontend.spans import replace_tokens
 
 _KEYWORD_NOTE = re.compile(r"""identifier ['"](\w+)['"] (?:conflicts with C\+\+ keyword|is a special operator name in C\+\+)""")
 _KERNEL_TEMPLATE = re.compile(r"^template <typename LIFT_T\d+(?:, typename LIFT_T\d+)*>$", re.M)
-_DIRECTIVE = re.compile(r"[ \t]*#[ \t]*(\w*)")
 _NULL = re.compile(r"\(\s*void\s*\*\s*\)\s*0\b")
-_NULL_TOKENS = ["(", "void", "*", ")", "0"]
+_NULL_TOKENS = ("(", "void", "*", ")", "0")
 
 
 def keyword_names(notes: list[CxxNote]) -> set[str]:
@@ -48,28 +47,4 @@ def rename_keywords(text: str, names: set[str]) -> str:
         renamed[name] = new
         words.add(new)
     protected = [(m.start(), m.end()) for m in _KERNEL_TEMPLATE.finditer(text)]
-    return _rewrite(text, renamed, protected)
-
-
-def _rewrite(text: str, renamed: dict[str, str], protected: list[tuple[int, int]]) -> str:
-    """The renaming and `nullptr` over the tokens of `text`, and over each directive's body after
-    its `#` (tokenized as code), except `#include` lines and the `protected` spans."""
-    out, last = [], 0
-    toks = Spans(text).tokens
-    for k, t in enumerate(toks):
-        if t.start < last:  # inside a `(void *)0` already written
-            continue
-        if t.kind == "word" and t.text in renamed and not any(a <= t.start < b for a, b in protected):
-            new = renamed[t.text]
-        elif t.text == "(" and [u.text for u in toks[k:k + 5]] == _NULL_TOKENS:
-            out += [text[last:t.start], "nullptr"]
-            last = toks[k + 4].end
-            continue
-        elif t.kind == "directive" and (head := _DIRECTIVE.match(t.text))[1] != "include":
-            new = t.text[:head.end()] + _rewrite(t.text[head.end():], renamed, [])
-        else:
-            continue
-        out += [text[last:t.start], new]
-        last = t.end
-    out.append(text[last:])
-    return "".join(out)
+    return replace_tokens(text, renamed, {_NULL_TOKENS: "nullptr"}, protected)

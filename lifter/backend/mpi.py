@@ -53,21 +53,8 @@ def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> Emitted:
         replacements += edits[1]
     insertions += _setup(spans)
     out = apply(text, insertions, replacements)
-    head = _prelude_offset(spans)
+    head = spans.prologue_end()
     return Emitted(out[:head] + PRELUDE + runtime_helpers(out) + out[head:], outcomes)
-
-
-def _prelude_offset(spans: Spans) -> int:
-    """Where the runtime goes: after the directives and comments the file starts with (feature-test
-    macros such as `_POSIX_C_SOURCE` must precede every system header), unless a conditional
-    directive is still open there; then first thing in the file."""
-    depth = 0
-    for tok in spans.tokens:
-        if tok.kind != "directive":
-            return line_start(spans.text, tok.start) if depth == 0 else 0
-        word = tok.text.lstrip()[1:].lstrip()
-        depth += word.startswith("if") - word.startswith("endif")
-    return len(spans.text) if depth == 0 else 0
 
 
 def _region_edits(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans):
@@ -192,13 +179,8 @@ def _indent(text: str, offset: int) -> str:
 def _setup(spans: Spans) -> list[Insertion]:
     """`lift_mpi_setup();` first thing in `main`, so that only rank 0 prints from the start."""
     tokens = spans.tokens
-    depth = 0
-    for i, tok in enumerate(tokens):
-        if tok.text == "{":
-            depth += 1
-        elif tok.text == "}":
-            depth -= 1
-        elif depth == 0 and tok.text == "main" and i + 1 < len(tokens) and tokens[i + 1].text == "(":
+    for i in spans.top_level(0, len(tokens)):
+        if tokens[i].text == "main" and i + 1 < len(tokens) and tokens[i + 1].text == "(":
             close = spans.closing(i + 1, "(", ")")
             if close < len(tokens) and tokens[close].text == "{":
                 return [Insertion(tokens[close].end, " lift_mpi_setup();")]

@@ -1,6 +1,6 @@
 """Which maps of a region run block-distributed over MPI ranks, and which rows each rank touches.
 
-The scheme (docs/architecture.md, "MPI target"): every rank holds all arrays, as the original
+The scheme (docs/backends.md, "MPI target"): every rank holds all arrays, as the original
 allocates them. A *unit* is a child of the region's root, or of the sequential time loop that
 is the root's only child. A unit that is a planned parallel map (an OpenMP plan without a
 correctness guard) whose every write of an array is the row `v + c` of its variable `v`
@@ -33,7 +33,7 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
 from lifter.graph.nodes import STATE, MapScope, Schedule, Tasklet, scope_children
-from lifter.graph.ranges import pw_to_c
+from lifter.graph.ranges import bound_c, pw_to_c
 
 # A reduction's MPI operator, and for those that are not idempotent the identity each rank starts
 # from and how the total joins the value before the loop (idempotent ones reduce the value itself).
@@ -247,10 +247,7 @@ def _block_range(relation: isl.Map, depth: int, context: str) -> isl.Set | None:
 
 def _rows(rng: isl.Set) -> Rows | None:
     """First and last row (dimension 0) of a range, as C over the block's bounds, or None."""
-    try:
-        first, last = pw_to_c(rng.dim_min(0)), pw_to_c(rng.dim_max(0))
-    except isl.Error:
-        return None
+    first, last = bound_c(rng, 0, False), bound_c(rng, 0, True)
     if first is None or last is None:
         return None
     return Rows(first, last)

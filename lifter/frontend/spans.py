@@ -1,4 +1,5 @@
-"""Where statements begin and end in the user's exact text.
+"""The one lexical layer over the user's exact text: tokens, bracket matches, statement ends,
+identifiers.
 
 Backends that re-emit a loop nest in a new shape need the exact text of each
 loop header and each statement. pycparser gives only start lines, so a small
@@ -6,11 +7,17 @@ tokenizer over the original text finds the extents: a statement ends at its
 `;` or closing `}` (with `if`/`else`, `do`/`while` and nested loops followed
 through). Preprocessor directives inside a span make it unusable: such code is
 never re-emitted, only annotated.
+
+Every other reader of C text (the CUDA backend's file scan `frontend/cfile.py`, the host-code
+effects `analysis/host_effects.py`) walks these tokens with the matches computed here
+(`Spans.brackets`, `opening`, `split`, `enclosing`) instead of counting brackets itself, and takes
+names from text through `word_tokens`, `free_words` and `called_names`.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cached_property
 
 _TOKEN = re.compile(
@@ -25,9 +32,34 @@ _TOKEN = re.compile(
 )
 
 
+# C's keywords and the compilers' reserved spellings: words that name no variable or function.
+KEYWORDS = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
+    "_Bool", "_Alignof", "_Alignas", "_Static_assert", "__attribute__", "__declspec", "__asm__", "asm",
+    "__asm", "typeof", "__typeof__", "__typeof", "__extension__", "__inline", "__inline__", "__restrict",
+    "__restrict__", "_Generic", "__builtin_offsetof", "offsetof", "alignof",
+}
+
+
+class TokenKind(StrEnum):
+    """What a token of the text is (blanks and comments are dropped; a directive, with its
+    continuation lines, is one token). A str enum: each is also its name in `_TOKEN`."""
+
+    WORD = "word"  # an identifier or keyword
+    NUMBER = "number"
+    STRING = "string"  # a string or character literal
+    PUNCT = "punct"  # one character of punctuation (`->` is two tokens)
+    DIRECTIVE = "directive"
+
+
+_KINDS = {k.value: k for k in TokenKind}
+
+
 @dataclass(frozen=True)
 class Token:
-    kind: str
+    kind: TokenKind
     text: str
     start: int
     end: int
@@ -47,36 +79,186 @@ class Unparsable(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class LoopStatement:
+    """Where a loop statement's parts are, as token indices (`Spans.loop_around`)."""
+
+    kind: str  # its keyword: 'for', 'while' or 'do'
+    keyword: int
+    paren: int  # the header's `(`
+    close: int  # just after its `)`
+    body: int  # the body's first token (after `{` when braced)
+    body_end: int  # the body's `}` when braced, else just after its statement
+    end: int  # just after the statement
+    braced: bool
+
+
+@dataclass(frozen=True)
+class ArrayDeclarator:
+    """A declarator `name[size]` in a declaration (`double *x, sum[np];`), found by `array_declarators`."""
+
+    name: str
+    size: str | None  # the text between the brackets; None when they are never closed
+    size_words: frozenset[str]
+    type_words: tuple[str, ...]  # the words and `*` right before the name (`double`, `register double`)
+    start: int  # offset of the first of them
+    # offset just after the `;`, where the declaration is a statement of its own (`T name[size];`,
+    # after `;`, `{` or `}`), else None
+    statement_end: int | None
+
+
 class Spans:
     def __init__(self, text: str):
         self.text = text
-        self.tokens = [Token(m.lastgroup, m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)
+        self.tokens = [Token(_KINDS[m.lastgroup], m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)
                        if m.lastgroup not in ("space", "comment")]
         self.index = {t.start: i for i, t in enumerate(self.tokens)}
 
     @cached_property
     def brackets(self) -> dict[int, int]:
         """Token index of every `(`, `[` and `{` -> that of the bracket closing it, over the whole
-        file and every kind at once (a closing bracket closes the innermost open one, whatever its
-        kind: unbalanced text still gets matches, as the compiler's error would follow them);
-        directives are single tokens, so brackets inside them do not count. One unclosed has none.
-        Computed once, on first use, for the readers that skip whole bracketed groups of a file."""
-        stack, out = [], {}
-        for i, t in enumerate(self.tokens):
-            if t.kind != "punct":
+        file (`match_brackets`). Computed once, on first use, for the readers that skip whole
+        bracketed groups of a file."""
+        return match_brackets(self.tokens)
+
+    @cached_property
+    def opening(self) -> dict[int, int]:
+        """Token index of every matched closing bracket -> that of the bracket it closes: the
+        readers that walk back from a statement skip whole groups with it."""
+        return {close: open_ for open_, close in self.brackets.items()}
+
+    def top_level(self, start: int, end: int):
+        """`top_level` over the file's tokens."""
+        return top_level(self.tokens, self.brackets, start, end)
+
+    def split(self, start: int, end: int, sep: str = ",") -> list[tuple[int, int]]:
+        """`split` over the file's tokens (a function's parameters, a `for` header's clauses)."""
+        return split(self.tokens, self.brackets, start, end, sep)
+
+    def enclosing(self, i: int) -> int | None:
+        """The `{` of the innermost block around token i (the groups before it skipped whole), or
+        None at the top level of the file."""
+        o = i - 1
+        while o >= 0:
+            t = self.tokens[o]
+            if t.kind == TokenKind.PUNCT and t.text == "}" and o in self.opening:
+                o = self.opening[o] - 1
+            elif t.text == "{":
+                return o
+            else:
+                o -= 1
+        return None
+
+    def loop_around(self, start: int, end: int) -> LoopStatement | None:
+        """The `while`, `do` or `for` statement whose body holds the statement at offsets
+        [start, end) directly: the statement is the whole body, or one of the body's block."""
+        toks = self.tokens
+        i = self.index.get(start)
+        if not i:
+            return None
+        try:
+            p = i - 1
+            if toks[p].text in (")", "do"):  # the statement is the whole body
+                body, body_end, braced = i, self.statement_end(i), False
+                if toks[body_end - 1].end != end:
+                    return None
+            else:  # the innermost block around it
+                o = self.enclosing(i)
+                if o is None or o < 1:
+                    return None
+                body, body_end, braced, p = o + 1, self.closing(o, "{", "}") - 1, True, o - 1
+            after = body_end + 1 if braced else body_end
+            if toks[p].text == "do":
+                self._expect(after, "while")
+                self._expect(after + 1, "(")
+                close = self.closing(after + 1, "(", ")")
+                self._expect(close, ";")
+                return LoopStatement("do", p, after + 1, close, body, body_end, close + 1, braced)
+            if toks[p].text != ")":
+                return None
+            q = self.opening.get(p, -1)
+            if q < 1 or toks[q - 1].text not in ("while", "for"):
+                return None
+            return LoopStatement(toks[q - 1].text, q - 1, q, p + 1, body, body_end, after, braced)
+        except Unparsable:
+            return None
+
+    def assigns(self, j: int) -> bool:
+        """Token j is the `=` of an assignment or initializer (not of `==`, `<=`, `!=`, ...)."""
+        toks = self.tokens
+        if toks[j].text != "=" or j + 1 < len(toks) and toks[j + 1].text == "=" and toks[j + 1].start == toks[j].end:
+            return False
+        prev = toks[j - 1] if j > 0 and toks[j - 1].end == toks[j].start else None
+        if prev is None or prev.text not in "=!<>":
+            return True
+        return prev.text in "<>" and j > 1 and toks[j - 2].text == prev.text and toks[j - 2].end == prev.start
+
+    def operand_start(self, i: int) -> int:
+        """Index of the first token of the assignment expression holding token i: back to an
+        unmatched `(` or `[`, or to a `,` or assignment outside brackets; a directive, `;`, `{`,
+        `}` or `return` ends it even inside brackets (a statement expression is not one operand)."""
+        toks, j = self.tokens, i
+
+        def ends(t: Token) -> bool:
+            return t.kind == TokenKind.DIRECTIVE or t.text in (";", "{", "}", "return")
+
+        while j > 0:
+            t = toks[j - 1]
+            if ends(t) or t.text == "," or self.assigns(j - 1):
+                break
+            if t.kind == TokenKind.PUNCT and t.text in ")]":
+                open_ = self.opening.get(j - 1)
+                if open_ is None:
+                    break
+                inner = next((x for x in range(j - 2, open_, -1) if ends(toks[x])), None)
+                if inner is not None:
+                    return inner + 1
+                j = open_
                 continue
-            if t.text in "([{":
-                stack.append(i)
-            elif t.text in ")]}" and stack:
-                out[stack.pop()] = i
-        return out
+            if t.kind == TokenKind.PUNCT and t.text in "([":
+                break
+            j -= 1
+        return j
+
+    def operand_end(self, i: int) -> int:
+        """Index of the last token of the assignment expression starting at token i: before a `,`
+        or closing bracket outside brackets, or a directive or `;` anywhere."""
+        toks, j, n = self.tokens, i, len(self.tokens)
+
+        def ends(t: Token) -> bool:
+            return t.kind == TokenKind.DIRECTIVE or t.text == ";"
+
+        while j < n:
+            t = toks[j]
+            if ends(t) or t.text == "," or t.kind == TokenKind.PUNCT and t.text in ")]}":
+                break
+            if t.kind == TokenKind.PUNCT and t.text in "([{":
+                close = self.brackets.get(j)
+                inner = next((x for x in range(j + 1, n if close is None else close) if ends(toks[x])), None)
+                if inner is not None or close is None:
+                    return (n if inner is None else inner) - 1
+                j = close
+            j += 1
+        return j - 1
+
+    def prologue_end(self) -> int:
+        """Where a runtime prelude may go: after the directives and comments the file starts with
+        (feature-test macros such as `_POSIX_C_SOURCE` must precede every system header), unless a
+        conditional directive is still open there; then first thing in the file."""
+        depth = 0
+        for tok in self.tokens:
+            if tok.kind != TokenKind.DIRECTIVE:
+                return self.text.rfind("\n", 0, tok.start) + 1 if depth == 0 else 0
+            word = tok.text.lstrip()[1:].lstrip()
+            depth += word.startswith("if") - word.startswith("endif")
+        return len(self.text) if depth == 0 else 0
 
     def closing(self, i: int, open_: str, close: str) -> int:
         """Index just after the bracket that closes tokens[i]."""
         depth = 0
         for j in range(i, len(self.tokens)):
             tok = self.tokens[j]
-            if tok.kind == "directive":
+            if tok.kind == TokenKind.DIRECTIVE:
                 raise Unparsable("preprocessor directive inside a statement")
             if tok.text == open_:
                 depth += 1
@@ -95,7 +277,7 @@ class Spans:
         if i >= len(self.tokens):
             raise Unparsable("statement expected")
         tok = self.tokens[i]
-        if tok.kind == "directive":
+        if tok.kind == TokenKind.DIRECTIVE:
             raise Unparsable("preprocessor directive where a statement is expected")
         if tok.text == "{":
             return self.closing(i, "{", "}")
@@ -118,11 +300,11 @@ class Spans:
         depth = 0
         for j in range(i, len(self.tokens)):
             t = self.tokens[j]
-            if t.kind == "directive":
+            if t.kind == TokenKind.DIRECTIVE:
                 raise Unparsable("preprocessor directive inside a statement")
-            if t.text in "({[" and t.kind == "punct":
+            if t.text in "({[" and t.kind == TokenKind.PUNCT:
                 depth += 1
-            elif t.text in ")}]" and t.kind == "punct":
+            elif t.text in ")}]" and t.kind == TokenKind.PUNCT:
                 depth -= 1
                 if depth < 0:
                     raise Unparsable("unbalanced brackets")
@@ -154,6 +336,207 @@ class Spans:
             items.append((self.tokens[j].start, self.tokens[end - 1].end))
             j = end
         return items
+
+
+def match_brackets(tokens: list[Token]) -> dict[int, int]:
+    """Index of every `(`, `[` and `{` of `tokens` -> that of the bracket closing it, every kind at
+    once (a closing bracket closes the innermost open one, whatever its kind: unbalanced text still
+    gets matches, as the compiler's error would follow them); directives are single tokens, so
+    brackets inside them do not count. One left unclosed has none."""
+    stack, out = [], {}
+    for i, t in enumerate(tokens):
+        if t.kind != TokenKind.PUNCT:
+            continue
+        if t.text in "([{":
+            stack.append(i)
+        elif t.text in ")]}" and stack:
+            out[stack.pop()] = i
+    return out
+
+
+def top_level(tokens: list[Token], brackets: dict[int, int], start: int, end: int):
+    """The indices of tokens[start:end] outside every bracketed group that starts there (a group
+    is skipped whole: its opening bracket is yielded, its inside and closing bracket are not);
+    `brackets` are the tokens' matches (`match_brackets`)."""
+    k = start
+    while k < end:
+        yield k
+        close = brackets.get(k) if tokens[k].kind == TokenKind.PUNCT else None
+        k = close + 1 if close is not None and close < end else k + 1
+
+
+def split(tokens: list[Token], brackets: dict[int, int], start: int, end: int, sep: str = ",") -> list[tuple[int, int]]:
+    """The (first, end) index ranges of the parts of tokens[start:end] separated by `sep` outside
+    brackets, empty parts included."""
+    parts, first = [], start
+    for k in top_level(tokens, brackets, start, end):
+        if tokens[k].text == sep:
+            parts.append((first, k))
+            first = k + 1
+    parts.append((first, end))
+    return parts
+
+
+def after_member(toks: list[Token], k: int) -> bool:
+    """Token k follows `.` or `->`: a struct member, not a name of its own."""
+    if k == 0:
+        return False
+    p = toks[k - 1]
+    return p.text == "." or p.text == ">" and k >= 2 and toks[k - 2].text == "-" and toks[k - 2].end == p.start
+
+
+def free_words(text: str) -> set[str]:
+    """Names used in C text, leaving out struct members (after `.` or `->`)."""
+    toks = Spans(text).tokens
+    return {t.text for k, t in enumerate(toks) if t.kind == TokenKind.WORD and not after_member(toks, k)}
+
+
+def array_declarators(text: str, names: set[str]):
+    """The declarators of arrays named `names` in a piece of C text (a name after a type word, `*`
+    or `,`, followed by `[`), in text order."""
+    spans = Spans(text)
+    toks = spans.tokens
+    for i, t in enumerate(toks[:-1]):
+        if not (t.kind == TokenKind.WORD and t.text in names and toks[i + 1].text == "[" and i > 0 and
+                (toks[i - 1].kind == TokenKind.WORD or toks[i - 1].text in ("*", ","))):
+            continue
+        try:
+            j = spans.closing(i + 1, "[", "]") - 1
+        except Unparsable:
+            yield ArrayDeclarator(t.text, None, frozenset(), (), t.start, None)
+            continue
+        start = i
+        while start > 0 and (toks[start - 1].kind == TokenKind.WORD or toks[start - 1].text == "*"):
+            start -= 1
+        alone = (start == 0 or toks[start - 1].text in (";", "{", "}")) and start < i and \
+            j + 1 < len(toks) and toks[j + 1].text == ";"
+        yield ArrayDeclarator(t.text, text[toks[i + 2].start:toks[j - 1].end] if i + 2 < j else "",
+                              frozenset(x.text for x in toks[i + 2:j] if x.kind == TokenKind.WORD),
+                              tuple(x.text for x in toks[start:i]), toks[start].start,
+                              toks[j + 1].end if alone else None)
+
+
+def words(text: str) -> list[str]:
+    """The identifiers of a piece of C text in order, repeats kept."""
+    return [t.text for t in Spans(text).tokens if t.kind == TokenKind.WORD]
+
+
+def value_words(text: str) -> set[str]:
+    """Names whose values a piece of C text uses: one only under `&name[...]` (an address) is left out."""
+    toks = Spans(text).tokens
+    return {t.text for n, t in enumerate(toks) if t.kind == TokenKind.WORD and not (
+        n > 0 and toks[n - 1].text == "&" and n + 1 < len(toks) and toks[n + 1].text == "[")}
+
+
+def called_names(text: str) -> set[str]:
+    """The functions (or function-like macros) a piece of C text calls by name."""
+    toks = Spans(text).tokens
+    return {t.text for k, t in enumerate(toks) if t.kind == TokenKind.WORD and k + 1 < len(toks)
+            and toks[k + 1].text == "(" and not after_member(toks, k)} - KEYWORDS
+
+
+def replace_paths(text: str, subst: dict[str, str]) -> str:
+    """`text` with each expression of `subst` (a name or member path like `g->u`, matched token by
+    token, the longest first, never as a member of something else) replaced by its new text."""
+    if not subst:
+        return text
+    toks = Spans(text).tokens
+    patterns = sorted((([t.text for t in Spans(name).tokens], new) for name, new in subst.items()),
+                      key=lambda p: -len(p[0]))
+    out, last, k = [], 0, 0
+    while k < len(toks):
+        for pat, new in patterns:
+            n = len(pat)
+            if [t.text for t in toks[k:k + n]] == pat and not after_member(toks, k):
+                out += [text[last:toks[k].start], new]
+                last = toks[k + n - 1].end
+                k += n
+                break
+        else:
+            k += 1
+    return "".join(out) + text[last:]
+
+
+def compound_update(text: str) -> tuple[str, str, str] | None:
+    """A statement `y[j] += e;`, `y[j] = y[j] + e;`, `y[j] = e * y[j];` or `h[k]++;` as (the
+    updated lvalue's text, the operator, the value it combines), subtraction as `+` of the negated
+    value; None for any other statement."""
+    toks = Spans(text).tokens
+    if not toks or toks[-1].text != ";" or any(t.kind == TokenKind.DIRECTIVE for t in toks):
+        return None
+    body = toks[:-1]
+    n = len(body)
+
+    def joined(a: int, b: int) -> bool:
+        return body[a].end == body[b].start
+
+    def cut(a: int, b: int) -> str:
+        return text[body[a].start:body[b - 1].end] if a < b else ""
+
+    sign = {"+": "1", "-": "-1"}
+    if n >= 3 and body[0].text == body[1].text and body[0].text in sign and joined(0, 1):
+        return cut(2, n), "+", sign[body[0].text]
+    if n >= 3 and body[-1].text == body[-2].text and body[-1].text in sign and joined(n - 2, n - 1):
+        return cut(0, n - 2), "+", sign[body[-1].text]
+    match = match_brackets(body)
+    k, i = None, 0
+    while i < n:
+        if body[i].kind == TokenKind.PUNCT and body[i].text in "([{)]}" and i not in match:
+            return None  # unbalanced: no statement of this form
+        if body[i].text == "=":
+            if i + 1 < n and body[i + 1].text == "=" and joined(i, i + 1):
+                return None
+            if i > 0 and body[i - 1].text in "=!<>" and joined(i - 1, i):
+                return None
+            k = i
+            break
+        i = match[i] + 1 if i in match else i + 1
+    if k is None or k == 0:
+        return None
+    if body[k - 1].text in "+-*&|^" and joined(k - 1, k):
+        rhs, op = cut(k + 1, n), body[k - 1].text
+        return (cut(0, k - 1), "+", f"-({rhs})") if op == "-" else (cut(0, k - 1), op, rhs)
+    lhs = [t.text for t in body[:k]]
+    rest = body[k + 1:]
+    m = len(lhs)
+    if [t.text for t in rest[:m]] == lhs and len(rest) > m + 1 and rest[m].text in "+-*&|^":
+        op, value = rest[m].text, text[rest[m + 1].start:rest[-1].end]
+        return (cut(0, k), "+", f"-({value})") if op == "-" else (cut(0, k), op, value)
+    if [t.text for t in rest[-m:]] == lhs and len(rest) > m + 1 and rest[-m - 1].text in "+*&|^":
+        return cut(0, k), rest[-m - 1].text, text[rest[0].start:rest[-m - 2].end]
+    return None
+
+
+_DIRECTIVE_HEAD = re.compile(r"[ \t]*#[ \t]*(\w*)")
+
+
+def replace_tokens(text: str, words: dict[str, str], runs: dict[tuple[str, ...], str],
+                   protected: list[tuple[int, int]] = ()) -> str:
+    """`text` with every identifier of `words` (outside the `protected` offset spans, members
+    too) and every run of tokens of `runs` replaced by its new text, also in each directive's body
+    after its `#` and name (read as code), except `#include` lines; comments and literals stay."""
+    out, last = [], 0
+    toks = Spans(text).tokens
+    firsts = {pattern[0] for pattern in runs}
+    for k, t in enumerate(toks):
+        if t.start < last:  # inside a run already replaced
+            continue
+        run = next((pattern for pattern in runs if [u.text for u in toks[k:k + len(pattern)]] == list(pattern)),
+                   None) if t.text in firsts else None
+        if t.kind == TokenKind.WORD and t.text in words and not any(a <= t.start < b for a, b in protected):
+            new = words[t.text]
+        elif run is not None:
+            out += [text[last:t.start], runs[run]]
+            last = toks[k + len(run) - 1].end
+            continue
+        elif t.kind == TokenKind.DIRECTIVE and (head := _DIRECTIVE_HEAD.match(t.text))[1] != "include":
+            new = t.text[:head.end()] + replace_tokens(t.text[head.end():], words, runs)
+        else:
+            continue
+        out += [text[last:t.start], new]
+        last = t.end
+    out.append(text[last:])
+    return "".join(out)
 
 
 def without_comments(text: str) -> str:

@@ -18,7 +18,7 @@ from lifter.analysis.model import ProgramModel, Region
 from lifter.graph.attributes import NestAttributes
 from lifter.graph.control import build_control
 from lifter.graph.nodes import STATE, AccessNode, MapScope, Memlet, Root, Schedule, Scope, Tasklet
-from lifter.graph.ranges import access_range, box, pw_to_c, readable
+from lifter.graph.ranges import access_range, bound_c, box, pw_to_c, readable
 
 
 def data_id(container: str) -> str:
@@ -107,10 +107,7 @@ def _max_trip_count(region: Region, loop) -> str | None:
         span = dom if span is None else span.union(dom)
     if span is None or span.is_empty():
         return None
-    try:
-        lo, hi = pw_to_c(span.dim_min(0)), pw_to_c(span.dim_max(0))
-    except isl.Error:
-        return None
+    lo, hi = bound_c(span, 0, False), bound_c(span, 0, True)
     if lo is None or hi is None:
         return None
     return f"({hi}) - ({lo}) + 1"

@@ -255,7 +255,7 @@ class Transition:
     InterstateEdge).
 
     Always unconditional and without assignments: a loop's own control is its LoopRegion's, and
-    an `if`'s is its ConditionalRegion's (docs/architecture.md, section 3).
+    an `if`'s is its ConditionalRegion's (docs/graph.md).
     """
 
 

@@ -33,7 +33,7 @@ import islpy as isl
 import networkx as nx
 
 from lifter.analysis.model import Kind, Region
-from lifter.frontend.spans import Spans, word_tokens
+from lifter.frontend.spans import Spans, TokenKind, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_parent
@@ -173,7 +173,7 @@ def dead_outside(g, spans: Spans, name: str, kind: Kind, element: str) -> bool:
     declarations = 0
     for k in range(body[0], body[1]):
         t = toks[k]
-        if t.kind != "word" or t.text != name or start <= t.start < end:
+        if t.kind != TokenKind.WORD or t.text != name or start <= t.start < end:
             continue
         before = toks[k - 1].text
         if before == "." or (before == ">" and toks[k - 2].text == "-"):
@@ -222,7 +222,7 @@ def _parameter_words(toks, close: int) -> set[str]:
         if depth == 0:
             break
         k -= 1
-    return {t.text for t in toks[max(k, 0):close] if t.kind == "word"}
+    return {t.text for t in toks[max(k, 0):close] if t.kind == TokenKind.WORD}
 
 
 def _allocation(toks, k: int) -> bool:

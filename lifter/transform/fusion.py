@@ -33,6 +33,7 @@ from lifter.analysis.budget import BudgetExceeded
 from lifter.analysis.model import Kind, Region
 from lifter.analysis.scop import NotModelable
 from lifter.analysis.verdicts import Nest, verdict
+from lifter.frontend.spans import TokenKind
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE, build_graph
 from lifter.graph.nodes import MapScope, Memlet, Schedule, Tasklet, scope_children, scope_descendants
@@ -97,7 +98,7 @@ def _neighbours(first, second, spans) -> bool:
     if i is None or j is None or i == 0 or spans.tokens[j - 1].end != end:
         return False
     before = i - 1
-    while before > 0 and spans.tokens[before].kind == "directive":
+    while before > 0 and spans.tokens[before].kind == TokenKind.DIRECTIVE:
         before -= 1  # `#pragma scop` and other lines of their own before the first loop
     if spans.tokens[before].text not in (";", "{", "}"):
         return False  # the body of an `if`, `else`, loop or label, not an item of a block

@@ -33,6 +33,7 @@ import networkx as nx
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.count import Poly, add_polys, constant, count_points, largest, poly_to_c, same_value
+from lifter.analysis.model import Kind
 from lifter.conditions import readable
 from lifter.frontend.spans import Spans, without_comments
 from lifter.graph.attributes import nest
@@ -282,7 +283,7 @@ def _fills(g, m: MapScope) -> bool:
         t = g.nodes[k]["node"]
         if not isinstance(t, Tasklet) or t.opaque_reason or "=" not in t.code:
             return False
-        if any(isinstance(d["edge"], Memlet) and g.nodes[u]["node"].kind != "scalar"
+        if any(isinstance(d["edge"], Memlet) and g.nodes[u]["node"].kind != Kind.SCALAR
                for u, _, d in g.in_edges(k, data=True)):
             return False
         if m.var in names(t.code.split("=", 1)[1]):
@@ -395,7 +396,7 @@ def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | No
             lo, hi = bound_c(d["scope_range"], 0, False), bound_c(d["scope_range"], 0, True)
             if lo is not None and hi is not None:
                 return lo, f"({hi}) - ({lo}) + 1"
-    if node.dims and node.dims[0] and node.kind == "array":
+    if node.dims and node.dims[0] and node.kind == Kind.ARRAY:
         return "0", node.dims[0]
     return None
 
@@ -598,10 +599,10 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
     written = {node.container for node, w, _ in touched if w}
     shared = {}
     for node, w, rng in touched:
-        if node.kind == "scalar" or node.transient and node.kind != "pointer":
+        if node.kind == Kind.SCALAR or node.transient and node.kind != Kind.POINTER:
             continue
         shared.setdefault(node.container, (node, []))[1].append(rng)
-    pointers = [c for c, (node, _) in shared.items() if node.kind in ("pointer", "memory") and not node.restrict]
+    pointers = [c for c, (node, _) in shared.items() if node.kind in (Kind.POINTER, Kind.MEMORY) and not node.restrict]
     # Rows of a `double **` read as a 2-D array (analysis/rows.py): tested disjoint first, so
     # that the spans after it may read their first and last row pointers.
     rows = [c for c, (node, _) in shared.items() if node.indirect and (c in written or c in pointers)]
@@ -610,7 +611,7 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
     pairs = []
     for p in pointers:
         for q, (qnode, _) in shared.items():
-            if q == p or qnode.restrict or qnode.kind == "array" and qnode.storage != "global" and not qnode.indirect:
+            if q == p or qnode.restrict or qnode.kind == Kind.ARRAY and qnode.storage != "global" and not qnode.indirect:
                 continue
             if qnode.name == shared[p][0].name:
                 continue  # two fields of one array of structs never overlap
@@ -622,7 +623,7 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
                 continue  # C's type rules hold for any pointer, a local one (`double *f = s->f;`) too
             if p not in written and q not in written:
                 continue
-            if qnode.kind in ("pointer", "memory") and (q, p) in pairs:
+            if qnode.kind in (Kind.POINTER, Kind.MEMORY) and (q, p) in pairs:
                 continue
             if p in inside or q in inside:
                 local = p if p in inside else q
@@ -699,7 +700,7 @@ def _bounds(node: AccessNode, ranges, grow: bool = False) -> tuple[list[str], li
     """C expressions for the first and last index in each dimension the map touches; `grow`
     lets a last index be larger where the exact one floors a division (`ranges.rounded_upper_c`:
     spans the alias tests compare, sizes of private copies)."""
-    if node.kind == "memory" or node.ndim == 0:
+    if node.kind == Kind.MEMORY or node.ndim == 0:
         return None
     rng = ranges[0]
     for r in ranges[1:]:
@@ -710,7 +711,7 @@ def _bounds(node: AccessNode, ranges, grow: bool = False) -> tuple[list[str], li
         lo, hi = _piecewise_bound(rng, d, False), _piecewise_bound(rng, d, True)
         if hi is None and grow:
             hi = rounded_upper_c(rng, d)
-        if (lo is None or hi is None) and node.kind == "array" and d < len(node.dims) and node.dims[d]:
+        if (lo is None or hi is None) and node.kind == Kind.ARRAY and d < len(node.dims) and node.dims[d]:
             lo, hi = "0", f"({node.dims[d]}) - 1"  # an array's own extent bounds any index into it
         if lo is None or hi is None:
             return None

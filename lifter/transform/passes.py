@@ -34,6 +34,16 @@ def _reshaping(options) -> bool:
     return options.opt_level >= 2 and options.target == "openmp"
 
 
+class _Reshaping(Pass):
+    """A pass of -O2's reshaping (`_reshaping`), off also where its `switch` (the LiftOptions field
+    of `--no-fuse`, `--no-tile`, `--no-unroll`) is."""
+
+    switch = ""
+
+    def enabled(self, options) -> bool:
+        return _reshaping(options) and (not self.switch or getattr(options, self.switch))
+
+
 class SourceText(Pass):
     """Record each loop's and statement's text and span, which re-emitting a reshaped nest needs."""
 
@@ -60,28 +70,22 @@ class FuseRegions(FilePass):
         return changed
 
 
-class ReorderGuard(Pass):
+class ReorderGuard(_Reshaping):
     """The alias condition under which a nest may be reordered, on the graph as built."""
 
     name = "reorder-guard"
-
-    def enabled(self, options) -> bool:
-        return _reshaping(options)
 
     def run(self, g, context) -> bool:
         reorder_guard(g)
         return False  # an analysis: stored on the graph for the passes after it
 
 
-class Locality(Pass):
+class Locality(_Reshaping):
     """Scalar expansion where it unfreezes a nest, else distribution and interchange for unit stride.
     An expanded graph is built from the rewritten model and comes back already interchanged."""
 
     name = "interchange"
     reshapes = True
-
-    def enabled(self, options) -> bool:
-        return _reshaping(options)
 
     def run(self, g, context) -> bool:
         expanded = expand_scalars(g, context.source, context.spans)
@@ -91,48 +95,40 @@ class Locality(Pass):
         return True
 
 
-class Fuse(Pass):
+class Fuse(_Reshaping):
     name = "fuse"
     reshapes = True
-
-    def enabled(self, options) -> bool:
-        return _reshaping(options) and options.fuse
+    switch = "fuse"
 
     def run(self, g, context) -> bool:
         return fuse_maps(g, nest(g).scop)
 
 
-class Tile(Pass):
+class Tile(_Reshaping):
     name = "tile"
     reshapes = True
-
-    def enabled(self, options) -> bool:
-        return _reshaping(options) and options.tile
+    switch = "tile"
 
     def run(self, g, context) -> bool:
         return tile_bands(g, nest(g).scop, tuple(context.options.tile_sizes))
 
 
-class Strips(Pass):
+class Strips(_Reshaping):
     """Strip-mine parallel innermost loops and hoist the strips (tiling's rewrite, `strips.py`)."""
 
     name = "strip-mine"
     reshapes = True
-
-    def enabled(self, options) -> bool:
-        return _reshaping(options) and options.tile
+    switch = "tile"
 
     def run(self, g, context) -> bool:
         return hoist_strips(g, nest(g).scop, tuple(context.options.tile_sizes))
 
 
-class Contract(Pass):
+class Contract(_Reshaping):
     """After tiling: a map that declares its scalars never moves."""
 
     name = "contract"
-
-    def enabled(self, options) -> bool:
-        return _reshaping(options) and options.fuse
+    switch = "fuse"
 
     def run(self, g, context) -> bool:
         return contract_temporaries(g, context.source.text, context.spans)
@@ -170,53 +166,44 @@ class ParallelRegions(Pass):
         return True  # plans attached
 
 
-class Wavefront(Pass):
+class Wavefront(_Reshaping):
     """Nests parallelization left sequential: skewed tiles run as wavefronts."""
 
     name = "wavefront"
     reshapes = True
-
-    def enabled(self, options) -> bool:
-        return _reshaping(options) and options.tile
+    switch = "tile"
 
     def run(self, g, context) -> bool:
         options = context.options
         return wavefront_nests(g, nest(g).scop, tuple(options.tile_sizes), options.min_parallel_work)
 
 
-class Vectorize(Pass):
+class Vectorize(_Reshaping):
     name = "vectorize"
-
-    def enabled(self, options) -> bool:
-        return _reshaping(options)
 
     def run(self, g, context) -> bool:
         return plan_simd(g)
 
 
-class Unroll(Pass):
+class Unroll(_Reshaping):
     """Unroll and jam (register blocking): its copies are nodes the region's model does not know,
     so no pass that reads the model may run after it."""
 
     name = "unroll"
     reshapes = True
-
-    def enabled(self, options) -> bool:
-        return _reshaping(options) and options.unroll
+    switch = "unroll"
 
     def run(self, g, context) -> bool:
         return unroll_and_jam(g, nest(g).scop)
 
 
-class Accumulate(Pass):
+class Accumulate(_Reshaping):
     """Unroll and jam around a reduction loop, its sums in locals (`accumulators.py`); after
     `Unroll`, whose copies it leaves alone, for the same reason it runs last."""
 
     name = "accumulate"
     reshapes = True
-
-    def enabled(self, options) -> bool:
-        return _reshaping(options) and options.unroll
+    switch = "unroll"
 
     def run(self, g, context) -> bool:
         return accumulate_reductions(g, nest(g).scop)

@@ -1,16 +1,21 @@
-"""What host code between offloaded nests may do to the device arrays, read from its tokens
-(`gap_effects`, `GapEffects`): the arrays it may read and write, the names it assigns, its jumps,
-and exact rotations of array pointers (`t = u; u = v; v = t;`). The data placement (cuda_data.py)
-and the call regions (cuda_call_regions.py) decide their copies from it; issue 17 plans to take
-these facts from analysis/effects.py instead.
+"""What host code between offloaded nests may do to the device arrays, read from the frontend's
+tokens (`gap_effects`, `GapEffects`): the arrays it may read and write, the names it assigns, its
+jumps, exact rotations of array pointers (`t = u; u = v; v = t;`), and the sides of a copy
+through pointers (`pointer_copy`: `*cur = *next;`). The CUDA backend's data
+placement (backend/cuda_data.py) and call regions (backend/cuda_call_regions.py) decide their
+copies from it.
+
+It reads tokens, not the AST, because what it is asked about is a span of text the backend picks
+(the code between two nests it offloads, a loop's header clause), named by offsets, and its answer
+must cover that text exactly, macros as written included; effects.py's AST analysis of statements
+is the one the passes use.
 """
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
 
-from lifter.backend.cuda_cxx import split_params
-from lifter.frontend.spans import Spans, Token, Unparsable
+from lifter.frontend.spans import Spans, Token, TokenKind, Unparsable, after_member, match_brackets
 
 
 @dataclass
@@ -79,17 +84,17 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
                 k += 1
                 continue
             first, nxt = toks[k], toks[k + 1] if k + 1 < j else None
-            if first.kind == "word" and nxt is not None and nxt.text == ":":
+            if first.kind == TokenKind.WORD and nxt is not None and nxt.text == ":":
                 return None  # a label
             nk = spans.statement_end(k)
             statements.append((k, nk))
-            if first.kind == "word" and (first.text in DECL_WORDS or nxt is not None and (
-                    nxt.kind == "word" or nxt.text == "*" and first.text not in macros
-                    and k + 2 < j and toks[k + 2].kind == "word" and k + 3 < j and toks[k + 3].text in ("=", ";", ",", "["))):
+            if first.kind == TokenKind.WORD and (first.text in DECL_WORDS or nxt is not None and (
+                    nxt.kind == TokenKind.WORD or nxt.text == "*" and first.text not in macros
+                    and k + 2 < j and toks[k + 2].kind == TokenKind.WORD and k + 3 < j and toks[k + 3].text in ("=", ";", ",", "["))):
                 if not in_loop:
                     return None
-                eff.assigned |= _declared(toks[k:nk])
-                declarators |= {x - i for x in _pointer_declarators(toks, k, nk)}
+                eff.assigned |= _declared(spans, k, nk)
+                declarators |= {x - i for x in _pointer_declarators(spans, k, nk)}
             k = nk
     except Unparsable:
         return None
@@ -99,7 +104,7 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
     inner: set[int] = set()
     try:
         for k in range(i, j):
-            if toks[k].kind == "word" and toks[k].text in ("for", "while", "do", "switch") and k - i not in inner:
+            if toks[k].kind == TokenKind.WORD and toks[k].text in ("for", "while", "do", "switch") and k - i not in inner:
                 inner.update(range(k + 1 - i, spans.statement_end(k) - i))
     except Unparsable:
         return None
@@ -133,9 +138,9 @@ def _rotations(toks: list[Token], statements: list[tuple[int, int]], hosts: set[
     simple = []
     for a, b in statements:
         st = toks[a:b]
-        if len(st) >= 4 and st[-1].text == ";" and st[-3].text == "=" and st[-2].kind == "word" and \
-                st[-4].kind == "word" and (len(st) == 4 or st[-5].text == "*" and st[0].kind == "word" and
-                                           all(t.kind == "word" or t.text == "*" for t in st[:-4])):
+        if len(st) >= 4 and st[-1].text == ";" and st[-3].text == "=" and st[-2].kind == TokenKind.WORD and \
+                st[-4].kind == TokenKind.WORD and (len(st) == 4 or st[-5].text == "*" and st[0].kind == TokenKind.WORD and
+                                           all(t.kind == TokenKind.WORD or t.text == "*" for t in st[:-4])):
             simple.append((a, b, st[-4].text, st[-2].text, len(st) > 4))
         else:
             simple.append(None)
@@ -166,33 +171,33 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
     `continue` at positions `inner` jump within it; others leave it: kept in `eff.exits` if
     `exits`, else it cannot be bounded. Functions `calls` touch no memory the caller must see (their
     data scopes keep it coherent: see regions). The `*` at positions `declarators` declare pointers."""
-    match = _brackets(gap)
+    match = match_brackets(gap)
     for n, t in enumerate(gap):
-        if t.kind == "word" and t.text in ("break", "continue"):
+        if t.kind == TokenKind.WORD and t.text in ("break", "continue"):
             if n in inner:
                 continue
             if not exits or n + 1 >= len(gap) or gap[n + 1].text != ";":
                 return False
             eff.exits.append((t.text, t.start, gap[n + 1].end))
-        elif t.kind == "directive" or t.kind == "word" and t.text in JUMPS:
+        elif t.kind == TokenKind.DIRECTIVE or t.kind == TokenKind.WORD and t.text in JUMPS:
             return False
-        if t.kind == "word" and n + 1 < len(gap) and gap[n + 1].text == "(" and t.text not in NOT_CALLS:
+        if t.kind == TokenKind.WORD and n + 1 < len(gap) and gap[n + 1].text == "(" and t.text not in NOT_CALLS:
             if t.text in PRINT_CALLS:
-                fmt = next((x.text for x in gap[n + 2:match.get(n + 1, n + 2)] if x.kind == "string"), "")
+                fmt = next((x.text for x in gap[n + 2:match.get(n + 1, n + 2)] if x.kind == TokenKind.STRING), "")
                 if "%s" in fmt or "%n" in fmt:
                     eff.reads_all = eff.reads_unnamed = True
             elif t.text not in PURE_CALLS and t.text not in calls:
                 return False  # an unknown function may touch anything
-        if t.kind == "word" and t.text in macros and t.text not in hosts:
+        if t.kind == TokenKind.WORD and t.text in macros and t.text not in hosts:
             body = Spans(macros[t.text]).tokens
-            if any(x.text in "[*&(=" or x.text == ">" for x in body if x.kind == "punct"):
+            if any(x.text in "[*&(=" or x.text == ">" for x in body if x.kind == TokenKind.PUNCT):
                 return False  # a macro that may hide an access or a call
-        if t.text == "*" and t.kind == "punct" and n not in declarators and (_unary(gap, n) or _after_cast(gap, n, match)):
+        if t.text == "*" and t.kind == TokenKind.PUNCT and n not in declarators and (_unary(gap, n) or _after_cast(gap, n, match)):
             return False  # a dereference of a pointer lift cannot name
     n = 0
     while n < len(gap):
         t = gap[n]
-        if t.kind != "word" or _after_member(gap, n) or (n + 1 < len(gap) and gap[n + 1].text == "("):
+        if t.kind != TokenKind.WORD or after_member(gap, n) or (n + 1 < len(gap) and gap[n + 1].text == "("):
             n += 1
             continue
         # a postfix chain: name ( .f | ->f | [..] )*
@@ -203,20 +208,20 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
                 subscripted = True
                 plain_path = False
                 m = match.get(m, len(gap) - 1) + 1
-            elif gap[m].text == "." and m + 1 < len(gap) and gap[m + 1].kind == "word":
+            elif gap[m].text == "." and m + 1 < len(gap) and gap[m + 1].kind == TokenKind.WORD:
                 member = True
                 if plain_path:
                     path += "." + gap[m + 1].text
                 m += 2
             elif gap[m].text == "-" and m + 2 < len(gap) and gap[m + 1].text == ">" and \
-                    gap[m].end == gap[m + 1].start and gap[m + 2].kind == "word":
+                    gap[m].end == gap[m + 1].start and gap[m + 2].kind == TokenKind.WORD:
                 member = True
                 if plain_path:
                     path += "->" + gap[m + 2].text
                 m += 3
             else:
                 break
-        written = _assigned_after(gap, m) or _incremented_before(gap, n) or _address_of(gap, n - 1)
+        written = _assigned_after(gap, m) or _incremented_before(gap, n) or address_of(gap, n - 1)
         host = _host_of(path, hosts)
         if host is not None:
             if host == path and not subscripted and (_assigned_after(gap, m) or _incremented_before(gap, n)):
@@ -238,26 +243,49 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
     return True
 
 
-def _declared(decl: list[Token]) -> set[str]:
-    """Names a declaration may declare (a superset: outside initializers, every word a declarator
-    could end with)."""
-    names, depth, initializer = set(), 0, False
-    for t, u in zip(decl, decl[1:]):
-        if t.kind == "punct" and t.text in "([{":
-            depth += 1
-        elif t.kind == "punct" and t.text in ")]}":
-            depth -= 1
-        elif depth == 0 and t.text in ("=", ","):
-            initializer = t.text == "="
-        elif t.kind == "word" and not initializer and u.text in ("=", ",", ";", "[", ")"):
-            names.add(t.text)
+def pointer_copy(st: list[Token], macros: dict[str, str]) -> list[tuple[str, bool, int]] | None:
+    """A statement `x = y;` (or a declaration `T x = y;`) where x and y are plain names or `*p`, at
+    least one of them through a pointer: what it reads and writes, as (name, through the pointer
+    `name`, 1 where written), the read first; a declared plain variable, a fresh one, is left out.
+    None for any other statement."""
+    if len(st) < 4 or st[-1].text != ";" or any(t.kind == TokenKind.WORD and t.text in macros for t in st):
+        return None
+    eq = [n for n, t in enumerate(st) if t.text == "="]
+    if len(eq) != 1:
+        return None
+    lhs, rhs = st[:eq[0]], st[eq[0] + 1:-1]
+    declared = len(lhs) >= 2 and all(t.kind == TokenKind.WORD and t.text not in NOT_CALLS | JUMPS for t in lhs) and \
+        lhs[0].text not in ("static", "extern", "typedef")
+    if declared:
+        lhs = lhs[-1:]
+    sides, through = [], False
+    for side, writes in ((rhs, 0), (lhs, 1)):
+        if len(side) == 1 and side[0].kind == TokenKind.WORD:
+            if not (writes and declared):  # a named struct may hold an array a data scope holds
+                sides.append((side[0].text, False, writes))
+            continue
+        if len(side) != 2 or side[0].text != "*" or side[1].kind != TokenKind.WORD:
+            return None
+        through = True
+        sides.append((side[1].text, True, writes))
+    return sides if through else None
+
+
+def _declared(spans: Spans, k: int, end: int) -> set[str]:
+    """Names the declaration at tokens k..end may declare (a superset: outside initializers, every
+    word a declarator could end with)."""
+    toks, names = spans.tokens, set()
+    for a, b in spans.split(k, end):
+        initializer = next((x for x in spans.top_level(a, b) if toks[x].text == "="), b)
+        names |= {toks[x].text for x in range(a, min(initializer, end - 1))
+                  if toks[x].kind == TokenKind.WORD and toks[x + 1].text in ("=", ",", ";", "[", ")")}
     return names
 
 
-def _pointer_declarators(toks: list[Token], k: int, end: int) -> list[int]:
+def _pointer_declarators(spans: Spans, k: int, end: int) -> list[int]:
     """The `*` of a declaration (tokens k..end) that begin a declarator after a comma (`const double
     *a = g->u, *b = h->u;`): not dereferences (a `*` after `=`, or inside brackets, still is one)."""
-    return [part[0] for part in split_params(toks, k, end)[1:] if part and toks[part[0]].text == "*"]
+    return [a for a, b in spans.split(k, end)[1:] if a < b and spans.tokens[a].text == "*"]
 
 
 def _host_of(path: str, hosts: set[str]) -> str | None:
@@ -270,26 +298,16 @@ def _host_of(path: str, hosts: set[str]) -> str | None:
     return best
 
 
-def _brackets(toks: list[Token]) -> dict[int, int]:
-    stack, match = [], {}
-    for n, t in enumerate(toks):
-        if t.kind == "punct" and t.text in "([{":
-            stack.append(n)
-        elif t.kind == "punct" and t.text in ")]}" and stack:
-            match[stack.pop()] = n
-    return match
-
-
 def _unary(toks: list[Token], n: int) -> bool:
     """The operator at n is a prefix operator (no operand ends right before it)."""
     if n == 0:
         return True
     p = toks[n - 1]
-    return not (p.kind in ("word", "number", "string") and p.text not in ("return", "sizeof", "case")
+    return not (p.kind in (TokenKind.WORD, TokenKind.NUMBER, TokenKind.STRING) and p.text not in ("return", "sizeof", "case")
                 or p.text in (")", "]"))
 
 
-def _address_of(toks: list[Token], n: int) -> bool:
+def address_of(toks: list[Token], n: int) -> bool:
     """Token n is a unary `&` (not half of `&&`)."""
     if n < 0 or toks[n].text != "&" or not _unary(toks, n):
         return False
@@ -301,14 +319,7 @@ def _after_cast(toks: list[Token], n: int, match: dict[int, int]) -> bool:
     if n == 0 or toks[n - 1].text != ")":
         return False
     opening = next((o for o, c in match.items() if c == n - 1), None)
-    return opening is not None and all(t.kind == "word" or t.text == "*" for t in toks[opening + 1:n - 1])
-
-
-def _after_member(toks: list[Token], n: int) -> bool:
-    if n == 0:
-        return False
-    p = toks[n - 1]
-    return p.text == "." or p.text == ">" and n >= 2 and toks[n - 2].text == "-" and toks[n - 2].end == p.start
+    return opening is not None and all(t.kind == TokenKind.WORD or t.text == "*" for t in toks[opening + 1:n - 1])
 
 
 def _assigned_after(toks: list[Token], m: int) -> bool:
