@@ -46,9 +46,12 @@ import re
 import networkx as nx
 from pycparser import c_ast
 
+from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
+from lifter.graph.sdfg_host import HostBuilder, Inexact, Region, function_steps
+from lifter.graph.sdfg_json import graph_fields as _graph_fields, range_json as _range, state as _state
 from lifter.graph.sdfg_statements import StatementBuilder
 from lifter.graph.symbolic import c_to_symbolic, identifier
 from lifter.graph.control import contained, transitions
@@ -173,16 +176,14 @@ def function_sdfgs(graphs: list[nx.MultiDiGraph]) -> dict[str, dict]:
 
 
 def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
-    """The SDFG of the given regions (those of one function, for an SDFG DaCe can call), run in order."""
-    sdfg = _Sdfg(graphs)
-    blocks, edges = [], []
-    for g in graphs:
-        sdfg.add_containers(g)
-        if blocks:  # the regions of the file run one after the other
-            edges.append((len(blocks) - 1, len(blocks)))
-        region_blocks, region_edges = sdfg.control_blocks(g, contained(g, STATE))
-        edges += [(len(blocks) + u, len(blocks) + v) for u, v in region_edges]
-        blocks += region_blocks
+    """The SDFG of the given regions (those of one function, for an SDFG DaCe can call), run in order, in the
+    loops and with the statements around them that graph/sdfg_host.py reads off the function."""
+    steps, loops, scalars = function_steps(graphs) if graphs else ([], set(), {})
+    try:
+        sdfg, blocks, edges = _blocks(graphs, steps, scalars)
+    except Inexact:  # a scalar the statements around the regions would write is a symbol there
+        steps, loops = [Region(g) for g in graphs], set()
+        sdfg, blocks, edges = _blocks(graphs, steps, scalars)
     if not blocks:
         blocks = [_state("empty", [], [])]
     # a map variable is defined by its map, but a loop region's variable is assigned like an interstate
@@ -190,7 +191,7 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - (sdfg.bound - sdfg.loop_variables)
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
     attributes = {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols}
-    definitions = unknown_elements(sorted(sdfg.unknown)) + (unexported_work(graphs) + global_code(graphs)
+    definitions = unknown_elements(sorted(sdfg.unknown)) + (unexported_work(graphs, loops) + global_code(graphs)
                                                               if graphs else "")
     if definitions:  # the file's functions its tasklets call (graph/sdfg_source.py)
         attributes["global_code"] = {"frame": {"string_data": definitions, "language": "CPP"}}
@@ -204,31 +205,15 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     }
 
 
-def _graph_fields(blocks: list[dict], edges: list[tuple[int, int]], cfg_id: int) -> dict:
-    """A control-flow graph: its blocks, the first one the start, and unconditional interstate edges
-    between them (by index)."""
-    for i, b in enumerate(blocks):
-        b["id"] = i
-    edges = [{"type": "Edge", "src": str(u), "dst": str(v),
-              "attributes": {"data": {"type": "InterstateEdge", "attributes": {}, "label": ""}}}
-             for u, v in edges]
-    return {"nodes": blocks, "edges": edges, "collapsed": False, "cfg_list_id": cfg_id, "start_block": 0}
-
-
-def _state(label: str, nodes: list[dict], edges: list[dict]) -> dict:
-    scope_dict: dict[str, list[int]] = {}
-    for i, n in enumerate(nodes):
-        key = "-1" if n["scope_entry"] is None else n["scope_entry"]
-        scope_dict.setdefault(key, []).append(i)
-        if n["type"] == "MapEntry":
-            scope_dict.setdefault(str(i), [])
-    return {"type": "SDFGState", "label": label, "collapsed": False, "scope_dict": scope_dict or {"-1": []},
-            "nodes": nodes, "edges": edges, "attributes": {}}
-
-
-def _range(subset: list[tuple[str, str]]) -> dict:
-    return {"type": "Range", "ranges": [{"start": lo, "end": hi, "step": step, "tile": "1"}
-                                        for lo, hi, step in (r if len(r) == 3 else (*r, "1") for r in subset)]}
+def _blocks(graphs: list[nx.MultiDiGraph], steps: list, scalars: dict[str, str]):
+    """The SDFG's descriptors (every region's first: the statements around them use the same), its blocks
+    and their transitions."""
+    sdfg = _Sdfg(graphs)
+    for g in graphs:
+        sdfg.add_containers(g)
+    blocks, edges = HostBuilder(sdfg, lambda g: sdfg.control_blocks(g, contained(g, STATE)), steps,
+                                scalars).blocks(steps)
+    return sdfg, blocks, edges
 
 
 class _Sdfg:
@@ -275,6 +260,28 @@ class _Sdfg:
                 self.arrays[name] = descriptor
                 self.extents[region, node.container] = shape
                 self.names[region, node.container] = name
+
+    def host_scalar(self, name: str, kind: str, written: bool) -> str:
+        """A scalar that a statement around the regions reads or writes (graph/sdfg_host.py), as its code
+        names it: a one-element array `name[0]` (what the function computes, as the regions hold it), a
+        scalar argument or a symbol by name; declared where no region has it. Inexact where it would
+        write a symbol or a scalar passed by value."""
+        if name in self.arrays:
+            a = self.arrays[name]
+            if a["type"] == "Array" and a["attributes"]["shape"] == ["1"]:
+                return f"{name}[0]"
+            if written or a["type"] != "Scalar":
+                raise Inexact
+            return name
+        if written and (name in self.symbols or name in self.bound) or kind not in _DTYPES:
+            raise Inexact
+        if name in self.symbols or not written and kind in _INTEGERS:
+            self.symbols.add(name)
+            self.symbol_types.setdefault(name, _DTYPES[kind])
+            return name
+        node = AccessNode(name, name, 0, kind, Kind.SCALAR, False, "", False, False)
+        self.arrays[name] = self._descriptor(node, [], written)
+        return f"{name}[0]" if written else name
 
     def _shape(self, node: AccessNode, name: str) -> list[str]:
         ndim = len(node.strides) or node.ndim  # a delinearized flat buffer is seen with its recovered dims

@@ -80,9 +80,10 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
     return "".join(generator.visit(e) + ";\n" for e in typedefs) + "".join(generator.visit(e) for e in definitions)
 
 
-def unexported_work(graphs: list[nx.MultiDiGraph]) -> str:
+def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozenset()) -> str:
     """`#error`s for what the graphs' functions do outside their regions that the SDFG would not: the
-    loops that no region holds, and the allocations the function hands out whose buffers a region writes
+    loops that no region holds but those the SDFG runs around the regions (`exported`, ids of their AST
+    nodes: graph/sdfg_host.py), and the allocations the function hands out whose buffers a region writes
     (module doc); "" where there is none."""
     errors = []
     for function in dict.fromkeys(g.graph["function"] for g in graphs):
@@ -90,7 +91,7 @@ def unexported_work(graphs: list[nx.MultiDiGraph]) -> str:
         func = mine[0].file.functions.get(function)
         if func is None:
             continue
-        lifted = {id(loop.node) for region in mine for loop in region.loops.values()}
+        lifted = {id(loop.node) for region in mine for loop in region.loops.values()} | set(exported)
         containers = {key for region in mine for key in region.containers}
         for node in _outside(func.body, lifted):
             if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
