@@ -10,7 +10,9 @@ Skipped without DaCe or a C compiler.
 """
 from __future__ import annotations
 
+import copy
 import ctypes
+import functools
 import math
 import os
 import re
@@ -337,9 +339,37 @@ def _global(lib: ctypes.CDLL, name: str, like):
     return np.frombuffer(buffer, dtype=like.dtype).reshape(like.shape)
 
 
+@pytest.fixture(scope="module")
+def build(tmp_path_factory) -> Path:
+    """The folder every SDFG of this test process is built in (`_compile`)."""
+    return tmp_path_factory.mktemp("dace")
+
+
+# DaCe's C++ build, made cheaper: without -O3, -march=native and -ffast-math (C's rounding, and the quickest
+# compile; the programs run on 70x70 inputs), no CMake build type's flags (RelWithDebInfo adds -O2 -g).
+_CXX = "-std=c++14 -fPIC -O0 -Wno-unused-parameter -Wno-unused-label"
+
+
+def _compile(dace, sdfg, folder: Path):
+    """DaCe's compiled program of the SDFG, built in `folder` under one name for every SDFG: DaCe runs CMake's
+    configure step only when its command line changes (the name is part of it), and make rebuilds only the
+    program's source, so a test process configures and builds DaCe's runtime stub once."""
+    sdfg.name = "lifted"
+    sdfg.build_folder = str(folder)
+    with dace.config.set_temporary("compiler", "cpu", "args", value=_CXX), \
+            dace.config.set_temporary("compiler", "build_type", value="None"):
+        return sdfg.compile()
+
+
+@functools.lru_cache(maxsize=None)
+def _lifted(path: str) -> dict:
+    """The SDFGs of a corpus file's functions (lifted once for all its functions)."""
+    return function_sdfgs(lift_file(path).graphs)
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}:{c[1]}")
-def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch):
-    _runs_like_c(CORPUS / case[0], case[1], tmp_path, monkeypatch)
+def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch, build):
+    _runs_like_c(CORPUS / case[0], case[1], tmp_path, monkeypatch, build)
 
 
 # Small programs for what the corpus shows only among other things: a data-dependent element reduced into
@@ -366,10 +396,10 @@ SMALL = {"groups": """void groups(int n, int k, const int *group, const double *
 
 
 @pytest.mark.parametrize("function", sorted(SMALL))
-def test_dace_runs_small_programs_like_c(function, tmp_path, monkeypatch):
+def test_dace_runs_small_programs_like_c(function, tmp_path, monkeypatch, build):
     path = tmp_path / f"{function}.c"
     path.write_text(SMALL[function])
-    _runs_like_c(path, function, tmp_path, monkeypatch)
+    _runs_like_c(path, function, tmp_path, monkeypatch, build)
 
 
 AROUND_INNER_MAP = """void around(int n, double a[n][n], double x[n], double t[n], double y[n], double z[n]) {
@@ -383,7 +413,7 @@ AROUND_INNER_MAP = """void around(int n, double a[n][n], double x[n], double t[n
 """
 
 
-def test_dace_orders_statements_around_an_inner_map(tmp_path, monkeypatch):
+def test_dace_orders_statements_around_an_inner_map(tmp_path, monkeypatch, build):
     """In one iteration of the parallel map over i, the inner map over j reads the t[i] that the first
     statement writes and writes the y[i] that the last one reads: in DaCe's graph a path leads from the
     first statement into the inner map and out of its exit to the last (without one, only the order DaCe's
@@ -404,17 +434,17 @@ def test_dace_orders_statements_around_an_inner_map(tmp_path, monkeypatch):
                          key=lambda n: n.label)  # R0_S0, R0_S2: in the statements' order
     assert nx.has_path(state.nx, first, inner[0])
     assert nx.has_path(state.nx, state.exit_node(inner[0]), last)
-    _runs_like_c(path, "around", tmp_path, monkeypatch)
+    _runs_like_c(path, "around", tmp_path, monkeypatch, build)
 
 
-def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch) -> None:
+def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch, build: Path) -> None:
     """DaCe runs the SDFG of the C file's function on random inputs, and the results equal C's."""
     dace = _dace()
     import numpy as np
 
     monkeypatch.chdir(tmp_path)
     case = (str(path), function)
-    exported = function_sdfgs(lift_file(str(path)).graphs)[case[1]]
+    exported = copy.deepcopy(_lifted(str(path))[case[1]])
     sdfg = dace.SDFG.from_json(exported)
     sdfg.validate()
     params, returns, returned, prelude, epilogue, records, struct_fields = _signature(path, case[1])
@@ -423,8 +453,7 @@ def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch) -> None
     # a pointer parameter's extent the export could not infer is a symbol the caller passes: a buffer of SIZE^2
     values |= {str(s): SIZE * SIZE for s in sdfg.free_symbols if re.search(r"_size\d+$", str(s))}
     lib = _shared_library(path, tmp_path)
-    sdfg.build_folder = str(tmp_path / "dace")
-    program = sdfg.compile()  # before C runs: an SDFG DaCe refuses to compile must not cost a C call
+    program = _compile(dace, sdfg, build)  # before C runs: an SDFG DaCe refuses to compile must not cost a C call
     rng = np.random.default_rng(0)
     # a pointer to one struct of sizes and buffers (grid_t *g): the SDFG reads its number fields as symbols or
     # scalars named g__nx, its buffers as arrays g__u or through locals the prelude points at them (a = g->u);
