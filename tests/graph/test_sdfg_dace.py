@@ -323,8 +323,11 @@ _CTYPES = {"double": ctypes.c_double, "float": ctypes.c_float, "int": ctypes.c_i
            "unsigned": ctypes.c_uint, "unsigned int": ctypes.c_uint, "void": None}
 
 
-def _shared_library(path: Path, tmp: Path) -> ctypes.CDLL:
-    lib = tmp / "c.so"
+@functools.lru_cache(maxsize=None)
+def _shared_library(path: Path, folder: Path) -> ctypes.CDLL:
+    """The C file as a shared library, compiled once for all its functions (their tests read its globals
+    before each call, so one function's run leaves the next one's inputs consistent on both sides)."""
+    lib = folder / f"c{len(list(folder.glob('c*.so')))}.so"
     subprocess.run(["gcc", "-O1", "-shared", "-fPIC", "-Dstatic=", "-Dmain=lift_unused_main", "-o", str(lib),
                     str(path), "-lm"], check=True, capture_output=True, timeout=120)
     return ctypes.CDLL(str(lib))
@@ -454,7 +457,7 @@ def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch, build: 
     values |= VALUES.get(function, {})
     # a pointer parameter's extent the export could not infer is a symbol the caller passes: a buffer of SIZE^2
     values |= {str(s): SIZE * SIZE for s in sdfg.free_symbols if re.search(r"_size\d+$", str(s))}
-    lib = _shared_library(path, tmp_path)
+    lib = _shared_library(path, build)
     program = _compile(dace, sdfg, build)  # before C runs: an SDFG DaCe refuses to compile must not cost a C call
     rng = np.random.default_rng(0)
     # a pointer to one struct of sizes and buffers (grid_t *g): the SDFG reads its number fields as symbols or
