@@ -4,7 +4,9 @@ The file is the JSON that DaCe's `SDFG.from_json` reads (checked against DaCe 1.
 tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift's graph:
 
 - a function is one SDFG (`function_sdfgs`); the control blocks of each of its lifted regions
-  (graph/control.py), in textual order, are its blocks, joined by unconditional interstate edges;
+  (graph/control.py), in textual order, are its blocks, joined by unconditional interstate edges, inside
+  the while loops and with the scalar assignments around them that graph/sdfg_host.py reads off the
+  function's AST;
 - lift's control layer maps one to one: a `LoopRegion` becomes DaCe's `LoopRegion` (init,
   condition and update on its variable) holding its blocks, a `ConditionalRegion` DaCe's
   `ConditionalBlock` with one `ControlFlowRegion` per branch (the then-branch's condition in

@@ -15,8 +15,9 @@ A function that a header defines is refused: its text may rest on the header's o
 which the SDFG does not carry.
 
 The same AST says what a function does beyond its lifted regions that the SDFG, which holds the regions
-only, would not do (`unexported_work`): a loop outside them (the `while` around jacobi_conv's sweeps, or
-after cg_solve's first loop) whose work the SDFG would skip or run once, and a buffer the function
+only, would not do (`unexported_work`): a loop outside them (the `while` after cg_solve's first loop, which
+calls functions that write memory) whose work the SDFG would skip or run once, but those that
+graph/sdfg_host.py runs around the regions (jacobi_conv's `while` around its sweeps), and a buffer the function
 allocates and hands out through a struct or pointer (`km->x = malloc(...)`) before the regions write
 it, where the SDFG would write the caller's buffer instead. Either is an `#error` in the global code too.
 """
