@@ -229,6 +229,9 @@ class _Sdfg:
         self.written = {(g.graph["name"], d["edge"].container) for g in graphs for u, _, d in g.edges(data=True)
                         if isinstance(d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
         self.symbol_types: dict[str, str] = {}
+        self.region_params = {p for g in graphs for p in g.nodes[STATE]["node"].params}  # symbols in their bounds
+        self.loop_names = {d["node"].var for g in graphs for _, d in g.nodes(data=True)
+                           if isinstance(d["node"], MapScope)}
         self.inferred = inferred_extents(graphs)
         self.unknown: set[str] = set()  # containers of unknown element types (the SDFG is refused)
         self.flat = flat_views(graphs)
@@ -268,15 +271,19 @@ class _Sdfg:
         names it: a one-element array `name[0]` (what the function computes, as the regions hold it), a
         scalar argument or a symbol by name; declared where no region has it. Inexact where it would
         write a symbol or a scalar passed by value."""
+        if name in self.loop_names or kind not in _DTYPES:
+            raise Inexact  # a map's variable has no value outside its map
         if name in self.arrays:
             a = self.arrays[name]
+            if a["attributes"]["transient"]:
+                raise Inexact  # a region's own variable of that name
             if a["type"] == "Array" and a["attributes"]["shape"] == ["1"]:
                 return f"{name}[0]"
             if written or a["type"] != "Scalar":
                 raise Inexact
             return name
-        if written and (name in self.symbols or name in self.bound) or kind not in _DTYPES:
-            raise Inexact
+        if written and (name in self.symbols or name in self.symbol_types or name in self.region_params):
+            raise Inexact  # a region reads it as a symbol, which no tasklet can write
         if name in self.symbols or not written and kind in _INTEGERS:
             self.symbols.add(name)
             self.symbol_types.setdefault(name, _DTYPES[kind])

@@ -92,15 +92,15 @@ def _holds(node: c_ast.Node, owner: dict) -> bool:
 
 def _scalar_types(func: c_ast.FuncDef) -> dict[str, str]:
     """The function's parameters and locals of plain arithmetic types, by name (C's type name); a name
-    declared twice with different types is left out."""
-    out, clash = {}, set()
+    declared twice is left out (which of them a statement means depends on its scope: a statement around
+    the regions naming it is not exact)."""
+    out, declared = {}, {}
     for n in walk(func):
-        if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.TypeDecl) \
-                and isinstance(n.type.type, c_ast.IdentifierType):
-            kind = " ".join(w for w in n.type.type.names if w not in ("const", "volatile"))
-            if out.setdefault(n.name, kind) != kind:
-                clash.add(n.name)
-    return {name: kind for name, kind in out.items() if name not in clash}
+        if isinstance(n, c_ast.Decl) and n.name is not None:
+            declared[n.name] = declared.get(n.name, 0) + 1
+            if isinstance(n.type, c_ast.TypeDecl) and isinstance(n.type.type, c_ast.IdentifierType):
+                out[n.name] = " ".join(w for w in n.type.type.names if w not in ("const", "volatile"))
+    return {name: kind for name, kind in out.items() if declared[name] == 1}
 
 
 class _Walker:
@@ -110,11 +110,13 @@ class _Walker:
         self.loops: set[int] = set()
 
     def items(self, items: list[c_ast.Node]) -> list:
+        """The steps of a list of statements (a block's): a region's next loops (fused) must follow its first
+        in the same list, else the region would run where only some of them are."""
         steps = []
         for item in items:
             if id(item) in self.owner:
                 g = self.owner[id(item)]
-                if self.seen and self.seen[-1] is g:
+                if steps and isinstance(steps[-1], Region) and steps[-1].graph is g:
                     continue  # the next loop of a region (fused): already its blocks
                 if any(s is g for s in self.seen):
                     raise Inexact

@@ -298,6 +298,22 @@ WHILE = """int sweeps(int n, int maxit, double tol, double *u) {
   }
   return it;
 }
+int grow(int maxit, double u[100]) {
+  int m = 1;
+  while (m < maxit) {
+    m = m + 1;
+    for (int i = 0; i < m; i++) u[i] = 0.5 * u[i];
+  }
+  return m;
+}
+int shadow(int n, double *u) {
+  double s = 0.0;
+  while (s < 10.0) {
+    for (int i = 0; i < n; i++) { double s = u[i]; u[i] = s + 1.0; }
+    s = s + 1.0;
+  }
+  return 0;
+}
 """
 
 
@@ -319,6 +335,11 @@ def test_a_while_loop_around_regions_is_a_loop_region(tmp_path):
     arrays = sdfg["attributes"]["_arrays"]
     assert arrays["it"]["attributes"]["shape"] == ["1"] and arrays["tol"]["type"] == "Scalar"
     assert sdfg["attributes"]["symbols"]["maxit"] == "int32"
+    # m bounds the region's loop (a symbol there), which no tasklet can write; s names two variables: refused
+    sdfgs = function_sdfgs(lift_file(str(src)).graphs)
+    for name in ("grow", "shadow"):
+        code = sdfgs[name]["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
+        assert f"{name}'s while loop is not lifted" in code, (name, code)
 
 
 def test_fields_of_arrays_of_structs_have_their_declared_types(tmp_path):
