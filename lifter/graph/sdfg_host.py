@@ -104,6 +104,9 @@ def _scalar_types(func: c_ast.FuncDef) -> dict[str, str]:
 
 
 class _Walker:
+    """Reads a function's statements into steps; Inexact at the first thing with no exact form, so that a
+    function is exported with everything around its regions or with nothing (and refused)."""
+
     def __init__(self, owner: dict, scalars: dict[str, str]):
         self.owner, self.scalars = owner, scalars
         self.seen: list[nx.MultiDiGraph] = []
