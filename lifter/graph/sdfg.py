@@ -63,7 +63,6 @@ from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion
 DACE_VERSION = "1.0.2"
 _PLAIN = re.compile(r"^[\w\s+\-*(),]*$")
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
-_MEMBER = re.compile(r"\b([A-Za-z_]\w*)\s*(->|\.)\s*(?=[A-Za-z_])")
 # A condition DaCe can read as Python: names, integers, arithmetic, comparisons, `&&`, `||`, `!` and
 # subscripts, no call or cast (a name or `)` before `(`), no `/` (C truncates), no bitwise operator.
 _PYTHON_CONDITION = re.compile(r"^(?:[\w\s+\-*%()<>=!\[\]]|&&|\|\|)*$")
@@ -86,7 +85,7 @@ _WCR = {"+": "a + b", "-": "a + b", "*": "a * b", "min": "min(a, b)", "max": "ma
 def symbolic(text: str) -> str | None:
     """A C bound as DaCe symbolic text (graph/symbolic.py), a struct member read in it (`g->nx`, `p.n`) a
     symbol of the name its container would have (`g__nx`, `p_n`): the caller passes the member's value."""
-    return c_to_symbolic(_MEMBER.sub(lambda m: identifier(m.group(1) + m.group(2)), text)) if text else None
+    return c_to_symbolic(text, members=True) if text else None
 
 
 def _element(node: AccessNode) -> str:
