@@ -53,6 +53,7 @@ from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
 from lifter.graph.sdfg_host import HostBuilder, Inexact, Region, function_steps
+from lifter.graph.sdfg_json import dataflow_edge, dataflow_node
 from lifter.graph.sdfg_json import graph_fields as _graph_fields, range_json as _range, state as _state
 from lifter.graph.sdfg_statements import StatementBuilder
 from lifter.graph.symbolic import c_to_symbolic, identifier
@@ -444,11 +445,8 @@ class _StateBuilder(StatementBuilder):
         return _state(label, self.nodes, self.edges)
 
     def _add(self, kind: str, label: str, attributes: dict, scope: tuple[int, int] | None) -> int:
-        index = len(self.nodes)
-        self.nodes.append({"type": kind, "label": label, "attributes": attributes, "id": index,
-                           "scope_entry": None if scope is None else str(scope[0]),
-                           "scope_exit": None if scope is None else str(scope[1])})
-        return index
+        self.nodes.append(dataflow_node(kind, label, attributes, len(self.nodes), scope))
+        return len(self.nodes) - 1
 
     def _scope(self, node_id: str, enclosing: list[str] | None) -> None:
         enclosing = enclosing or []
@@ -749,6 +747,4 @@ class _StateBuilder(StatementBuilder):
         return {"type": "Memlet", "attributes": attributes}
 
     def _edge(self, src: int, src_conn: str | None, dst: int, dst_conn: str | None, memlet: dict | None) -> None:
-        data = memlet or {"type": "Memlet", "attributes": {}}
-        self.edges.append({"type": "MultiConnectorEdge", "attributes": {"data": data},
-                           "src": str(src), "dst": str(dst), "src_connector": src_conn, "dst_connector": dst_conn})
+        self.edges.append(dataflow_edge(src, src_conn, dst, dst_conn, memlet))

@@ -30,7 +30,7 @@ from pycparser import c_ast, c_generator
 from lifter.analysis.effects import PURE_FUNCTIONS
 from lifter.analysis.walk import walk
 from lifter.graph.attributes import nest
-from lifter.graph.sdfg_json import graph_fields, scalar_memlet, state
+from lifter.graph.sdfg_json import dataflow_edge, dataflow_node, graph_fields, scalar_memlet, state
 
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 _PYTHON_OPERATORS = {"&&": "and", "||": "or", "+": "+", "-": "-", "*": "*", "<": "<", ">": ">", "<=": "<=",
@@ -166,7 +166,8 @@ class _Walker:
                 ok = isinstance(n.name, c_ast.ID) and n.name.name in PURE_FUNCTIONS
                 n = n.args  # the callee's name is no scalar
             elif isinstance(n, c_ast.Cast):
-                ok = isinstance(n.to_type.type, c_ast.TypeDecl) and isinstance(n.to_type.type.type, c_ast.IdentifierType)
+                ok = isinstance(n.to_type.type, c_ast.TypeDecl) \
+                    and isinstance(n.to_type.type.type, c_ast.IdentifierType)
             else:
                 ok = isinstance(n, (c_ast.ExprList, c_ast.TernaryOp, c_ast.Typename, c_ast.TypeDecl,
                                     c_ast.IdentifierType))
@@ -211,8 +212,9 @@ def python_condition(e: c_ast.Node, spelling: dict[str, str]) -> str | None:
 
 
 class HostBuilder:
-    """The blocks of a function's steps: graph/sdfg.py's `_Sdfg` supplies the descriptors (`arrays`,
-    `symbols`, `symbol_types`, `dtype_of`) and each region's blocks (`region_blocks`)."""
+    """The blocks of a function's steps: graph/sdfg.py's `_Sdfg` supplies the scalars' descriptors and symbols
+    (`host_scalar`, `arrays`), the counters of its blocks' ids and labels, and each region's blocks
+    (`region_blocks`)."""
 
     def __init__(self, sdfg, region_blocks, steps: list, scalars: dict[str, str]):
         self.sdfg, self.region_blocks, self.scalars = sdfg, region_blocks, scalars
@@ -256,22 +258,16 @@ class HostBuilder:
                 spelling[name] = f"__in_{name}"
         code = f"__out = {_Code(spelling).visit(step.value)};"
         line = step.node.coord.line if step.node.coord is not None else 0
-        t = {"type": "Tasklet", "label": code[:60], "id": 0, "scope_entry": None, "scope_exit": None,
-             "attributes": {"label": f"line{line}", "code": {"string_data": code, "language": "CPP"},
-                            "in_connectors": {c: None for c in spelling.values()},
-                            "out_connectors": {"__out": None}}}
-        nodes.append(t)
+        attributes = {"label": f"line{line}", "code": {"string_data": code, "language": "CPP"},
+                      "in_connectors": {c: None for c in spelling.values()}, "out_connectors": {"__out": None}}
+        nodes.append(dataflow_node("Tasklet", code[:60], attributes, 0))
         for name, connector in spelling.items():
-            nodes.append(self._access(name, len(nodes)))
-            edges.append(_edge(len(nodes) - 1, None, 0, connector, scalar_memlet(name)))
-        nodes.append(self._access(step.target, len(nodes)))
-        edges.append(_edge(0, "__out", len(nodes) - 1, None, scalar_memlet(target.removesuffix("[0]"))))
+            nodes.append(dataflow_node("AccessNode", name, {"data": name}, len(nodes)))
+            edges.append(dataflow_edge(len(nodes) - 1, None, 0, connector, scalar_memlet(name)))
+        nodes.append(dataflow_node("AccessNode", step.target, {"data": step.target}, len(nodes)))
+        edges.append(dataflow_edge(0, "__out", len(nodes) - 1, None, scalar_memlet(target.removesuffix("[0]"))))
         self.sdfg.state_count += 1
         return state(f"line{line}_s{self.sdfg.state_count}", nodes, edges)
-
-    def _access(self, name: str, index: int) -> dict:
-        return {"type": "AccessNode", "label": name, "id": index, "scope_entry": None, "scope_exit": None,
-                "attributes": {"data": name}}
 
     def _spelling(self, name: str) -> str:
         """How DaCe code names the scalar: `name[0]` for a one-element array (a local the function computes),
@@ -285,8 +281,3 @@ def _targets(steps: list):
             yield step.target
         elif isinstance(step, While):
             yield from _targets(step.body)
-
-
-def _edge(src: int, src_conn: str | None, dst: int, dst_conn: str | None, memlet: dict) -> dict:
-    return {"type": "MultiConnectorEdge", "attributes": {"data": memlet}, "src": str(src), "dst": str(dst),
-            "src_connector": src_conn, "dst_connector": dst_conn}

@@ -35,3 +35,16 @@ def scalar_memlet(name: str) -> dict:
     """A scalar's (or a one-element array's) one element."""
     return {"type": "Memlet", "attributes": {"data": name, "subset": range_json([("0", "0")]), "volume": "1",
                                              "dynamic": False}}
+
+
+def dataflow_node(kind: str, label: str, attributes: dict, index: int, scope: tuple[int, int] | None = None) -> dict:
+    """A dataflow node of a state, inside the scope of the map whose entry and exit are `scope`."""
+    return {"type": kind, "label": label, "attributes": attributes, "id": index,
+            "scope_entry": None if scope is None else str(scope[0]),
+            "scope_exit": None if scope is None else str(scope[1])}
+
+
+def dataflow_edge(src: int, src_conn: str | None, dst: int, dst_conn: str | None, memlet: dict | None) -> dict:
+    """A dataflow edge between connectors; without a memlet an empty one (an ordering edge)."""
+    return {"type": "MultiConnectorEdge", "attributes": {"data": memlet or {"type": "Memlet", "attributes": {}}},
+            "src": str(src), "dst": str(dst), "src_connector": src_conn, "dst_connector": dst_conn}
