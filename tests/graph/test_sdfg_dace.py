@@ -364,9 +364,10 @@ def _global(lib: ctypes.CDLL, name: str, like):
     return np.frombuffer(buffer, dtype=like.dtype).reshape(like.shape)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def build(tmp_path_factory) -> Path:
-    """The folder every SDFG of this test process is built in (`_compile`)."""
+    """The folder every SDFG of this test process is built in (`_compile`): one per session, which xdist's
+    workers each have, so a worker that runs other modules in between keeps its configured build."""
     return tmp_path_factory.mktemp("dace")
 
 
