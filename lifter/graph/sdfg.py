@@ -4,7 +4,9 @@ The file is the JSON that DaCe's `SDFG.from_json` reads (checked against DaCe 1.
 tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift's graph:
 
 - a function is one SDFG (`function_sdfgs`); the control blocks of each of its lifted regions
-  (graph/control.py), in textual order, are its blocks, joined by unconditional interstate edges;
+  (graph/control.py), in textual order, are its blocks, joined by unconditional interstate edges, inside
+  the while loops and with the scalar assignments around them that graph/sdfg_host.py reads off the
+  function's AST;
 - lift's control layer maps one to one: a `LoopRegion` becomes DaCe's `LoopRegion` (init,
   condition and update on its variable) holding its blocks, a `ConditionalRegion` DaCe's
   `ConditionalBlock` with one `ControlFlowRegion` per branch (the then-branch's condition in
@@ -46,9 +48,13 @@ import re
 import networkx as nx
 from pycparser import c_ast
 
+from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
+from lifter.graph.sdfg_host import HostBuilder, Inexact, Region, function_steps
+from lifter.graph.sdfg_json import dataflow_edge, dataflow_node
+from lifter.graph.sdfg_json import graph_fields as _graph_fields, range_json as _range, state as _state
 from lifter.graph.sdfg_statements import StatementBuilder
 from lifter.graph.symbolic import c_to_symbolic, identifier
 from lifter.graph.control import contained, transitions
@@ -58,7 +64,6 @@ from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion
 DACE_VERSION = "1.0.2"
 _PLAIN = re.compile(r"^[\w\s+\-*(),]*$")
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
-_MEMBER = re.compile(r"\b([A-Za-z_]\w*)\s*(->|\.)\s*(?=[A-Za-z_])")
 # A condition DaCe can read as Python: names, integers, arithmetic, comparisons, `&&`, `||`, `!` and
 # subscripts, no call or cast (a name or `)` before `(`), no `/` (C truncates), no bitwise operator.
 _PYTHON_CONDITION = re.compile(r"^(?:[\w\s+\-*%()<>=!\[\]]|&&|\|\|)*$")
@@ -81,7 +86,7 @@ _WCR = {"+": "a + b", "-": "a + b", "*": "a * b", "min": "min(a, b)", "max": "ma
 def symbolic(text: str) -> str | None:
     """A C bound as DaCe symbolic text (graph/symbolic.py), a struct member read in it (`g->nx`, `p.n`) a
     symbol of the name its container would have (`g__nx`, `p_n`): the caller passes the member's value."""
-    return c_to_symbolic(_MEMBER.sub(lambda m: identifier(m.group(1) + m.group(2)), text)) if text else None
+    return c_to_symbolic(text, members=True) if text else None
 
 
 def _element(node: AccessNode) -> str:
@@ -173,16 +178,14 @@ def function_sdfgs(graphs: list[nx.MultiDiGraph]) -> dict[str, dict]:
 
 
 def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
-    """The SDFG of the given regions (those of one function, for an SDFG DaCe can call), run in order."""
-    sdfg = _Sdfg(graphs)
-    blocks, edges = [], []
-    for g in graphs:
-        sdfg.add_containers(g)
-        if blocks:  # the regions of the file run one after the other
-            edges.append((len(blocks) - 1, len(blocks)))
-        region_blocks, region_edges = sdfg.control_blocks(g, contained(g, STATE))
-        edges += [(len(blocks) + u, len(blocks) + v) for u, v in region_edges]
-        blocks += region_blocks
+    """The SDFG of the given regions (those of one function, for an SDFG DaCe can call), run in order, in the
+    loops and with the statements around them that graph/sdfg_host.py reads off the function."""
+    steps, loops, scalars = function_steps(graphs) if graphs else ([], set(), {})
+    try:
+        sdfg, blocks, edges = _blocks(graphs, steps, scalars)
+    except Inexact:  # a scalar the statements around the regions would write is a symbol there
+        steps, loops = [Region(g) for g in graphs], set()
+        sdfg, blocks, edges = _blocks(graphs, steps, scalars)
     if not blocks:
         blocks = [_state("empty", [], [])]
     # a map variable is defined by its map, but a loop region's variable is assigned like an interstate
@@ -190,7 +193,7 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - (sdfg.bound - sdfg.loop_variables)
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
     attributes = {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols}
-    definitions = unknown_elements(sorted(sdfg.unknown)) + (unexported_work(graphs) + global_code(graphs)
+    definitions = unknown_elements(sorted(sdfg.unknown)) + (unexported_work(graphs, loops) + global_code(graphs)
                                                               if graphs else "")
     if definitions:  # the file's functions its tasklets call (graph/sdfg_source.py)
         attributes["global_code"] = {"frame": {"string_data": definitions, "language": "CPP"}}
@@ -204,31 +207,15 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     }
 
 
-def _graph_fields(blocks: list[dict], edges: list[tuple[int, int]], cfg_id: int) -> dict:
-    """A control-flow graph: its blocks, the first one the start, and unconditional interstate edges
-    between them (by index)."""
-    for i, b in enumerate(blocks):
-        b["id"] = i
-    edges = [{"type": "Edge", "src": str(u), "dst": str(v),
-              "attributes": {"data": {"type": "InterstateEdge", "attributes": {}, "label": ""}}}
-             for u, v in edges]
-    return {"nodes": blocks, "edges": edges, "collapsed": False, "cfg_list_id": cfg_id, "start_block": 0}
-
-
-def _state(label: str, nodes: list[dict], edges: list[dict]) -> dict:
-    scope_dict: dict[str, list[int]] = {}
-    for i, n in enumerate(nodes):
-        key = "-1" if n["scope_entry"] is None else n["scope_entry"]
-        scope_dict.setdefault(key, []).append(i)
-        if n["type"] == "MapEntry":
-            scope_dict.setdefault(str(i), [])
-    return {"type": "SDFGState", "label": label, "collapsed": False, "scope_dict": scope_dict or {"-1": []},
-            "nodes": nodes, "edges": edges, "attributes": {}}
-
-
-def _range(subset: list[tuple[str, str]]) -> dict:
-    return {"type": "Range", "ranges": [{"start": lo, "end": hi, "step": step, "tile": "1"}
-                                        for lo, hi, step in (r if len(r) == 3 else (*r, "1") for r in subset)]}
+def _blocks(graphs: list[nx.MultiDiGraph], steps: list, scalars: dict[str, str]):
+    """The SDFG's descriptors (every region's first: the statements around them use the same), its blocks
+    and their transitions."""
+    sdfg = _Sdfg(graphs)
+    for g in graphs:
+        sdfg.add_containers(g)
+    blocks, edges = HostBuilder(sdfg, lambda g: sdfg.control_blocks(g, contained(g, STATE)), steps,
+                                scalars).blocks(steps)
+    return sdfg, blocks, edges
 
 
 class _Sdfg:
@@ -242,6 +229,9 @@ class _Sdfg:
         self.written = {(g.graph["name"], d["edge"].container) for g in graphs for u, _, d in g.edges(data=True)
                         if isinstance(d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
         self.symbol_types: dict[str, str] = {}
+        self.region_params = {p for g in graphs for p in g.nodes[STATE]["node"].params}  # symbols in their bounds
+        self.loop_names = {d["node"].var for g in graphs for _, d in g.nodes(data=True)
+                           if isinstance(d["node"], MapScope)}
         self.inferred = inferred_extents(graphs)
         self.unknown: set[str] = set()  # containers of unknown element types (the SDFG is refused)
         self.flat = flat_views(graphs)
@@ -275,6 +265,32 @@ class _Sdfg:
                 self.arrays[name] = descriptor
                 self.extents[region, node.container] = shape
                 self.names[region, node.container] = name
+
+    def host_scalar(self, name: str, kind: str, written: bool) -> str:
+        """A scalar that a statement around the regions reads or writes (graph/sdfg_host.py), as its code
+        names it: a one-element array `name[0]` (what the function computes, as the regions hold it), a
+        scalar argument or a symbol by name; declared where no region has it. Inexact where it would
+        write a symbol or a scalar passed by value."""
+        if name in self.loop_names or kind not in _DTYPES:
+            raise Inexact  # a map's variable has no value outside its map
+        if name in self.arrays:
+            a = self.arrays[name]
+            if a["attributes"]["transient"]:
+                raise Inexact  # a region's own variable of that name
+            if a["type"] == "Array" and a["attributes"]["shape"] == ["1"]:
+                return f"{name}[0]"
+            if written or a["type"] != "Scalar":
+                raise Inexact
+            return name
+        if written and (name in self.symbols or name in self.symbol_types or name in self.region_params):
+            raise Inexact  # a region reads it as a symbol, which no tasklet can write
+        if name in self.symbols or not written and kind in _INTEGERS:
+            self.symbols.add(name)
+            self.symbol_types.setdefault(name, _DTYPES[kind])
+            return name
+        node = AccessNode(name, name, 0, kind, Kind.SCALAR, False, "", False, False)
+        self.arrays[name] = self._descriptor(node, [], written)
+        return f"{name}[0]" if written else name
 
     def _shape(self, node: AccessNode, name: str) -> list[str]:
         ndim = len(node.strides) or node.ndim  # a delinearized flat buffer is seen with its recovered dims
@@ -429,11 +445,8 @@ class _StateBuilder(StatementBuilder):
         return _state(label, self.nodes, self.edges)
 
     def _add(self, kind: str, label: str, attributes: dict, scope: tuple[int, int] | None) -> int:
-        index = len(self.nodes)
-        self.nodes.append({"type": kind, "label": label, "attributes": attributes, "id": index,
-                           "scope_entry": None if scope is None else str(scope[0]),
-                           "scope_exit": None if scope is None else str(scope[1])})
-        return index
+        self.nodes.append(dataflow_node(kind, label, attributes, len(self.nodes), scope))
+        return len(self.nodes) - 1
 
     def _scope(self, node_id: str, enclosing: list[str] | None) -> None:
         enclosing = enclosing or []
@@ -734,6 +747,4 @@ class _StateBuilder(StatementBuilder):
         return {"type": "Memlet", "attributes": attributes}
 
     def _edge(self, src: int, src_conn: str | None, dst: int, dst_conn: str | None, memlet: dict | None) -> None:
-        data = memlet or {"type": "Memlet", "attributes": {}}
-        self.edges.append({"type": "MultiConnectorEdge", "attributes": {"data": data},
-                           "src": str(src), "dst": str(dst), "src_connector": src_conn, "dst_connector": dst_conn})
+        self.edges.append(dataflow_edge(src, src_conn, dst, dst_conn, memlet))

@@ -15,8 +15,9 @@ A function that a header defines is refused: its text may rest on the header's o
 which the SDFG does not carry.
 
 The same AST says what a function does beyond its lifted regions that the SDFG, which holds the regions
-only, would not do (`unexported_work`): a loop outside them (the `while` around jacobi_conv's sweeps, or
-after cg_solve's first loop) whose work the SDFG would skip or run once, and a buffer the function
+only, would not do (`unexported_work`): a loop outside them (the `while` after cg_solve's first loop, which
+calls functions that write memory) whose work the SDFG would skip or run once, but those that
+graph/sdfg_host.py runs around the regions (jacobi_conv's `while` around its sweeps), and a buffer the function
 allocates and hands out through a struct or pointer (`km->x = malloc(...)`) before the regions write
 it, where the SDFG would write the caller's buffer instead. Either is an `#error` in the global code too.
 """
@@ -80,9 +81,10 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
     return "".join(generator.visit(e) + ";\n" for e in typedefs) + "".join(generator.visit(e) for e in definitions)
 
 
-def unexported_work(graphs: list[nx.MultiDiGraph]) -> str:
+def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozenset()) -> str:
     """`#error`s for what the graphs' functions do outside their regions that the SDFG would not: the
-    loops that no region holds, and the allocations the function hands out whose buffers a region writes
+    loops that no region holds but those the SDFG runs around the regions (`exported`, ids of their AST
+    nodes: graph/sdfg_host.py), and the allocations the function hands out whose buffers a region writes
     (module doc); "" where there is none."""
     errors = []
     for function in dict.fromkeys(g.graph["function"] for g in graphs):
@@ -90,7 +92,7 @@ def unexported_work(graphs: list[nx.MultiDiGraph]) -> str:
         func = mine[0].file.functions.get(function)
         if func is None:
             continue
-        lifted = {id(loop.node) for region in mine for loop in region.loops.values()}
+        lifted = {id(loop.node) for region in mine for loop in region.loops.values()} | set(exported)
         containers = {key for region in mine for key in region.containers}
         for node in _outside(func.body, lifted):
             if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):

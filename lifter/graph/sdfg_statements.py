@@ -20,14 +20,9 @@ from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.control import is_loop_region
 from lifter.graph.nodes import STATE, MapScope, Memlet, Tasklet, scope_parent
+from lifter.graph.sdfg_json import scalar_memlet
 from lifter.graph.sdfg_tasklet import over_arrays, statement_code, subscripts, tasklet_code
 from lifter.graph.symbolic import identifier
-
-
-def scalar_memlet(name: str) -> dict:
-    """A transient scalar's one element."""
-    element = {"type": "Range", "ranges": [{"start": "0", "end": "0", "step": "1", "tile": "1"}]}
-    return {"type": "Memlet", "attributes": {"data": name, "subset": element, "volume": "1", "dynamic": False}}
 
 
 def exact_memlet(memlet: Memlet) -> Memlet:

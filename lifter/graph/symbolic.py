@@ -21,8 +21,10 @@ _COMPARE = {">": "Max", ">=": "Max", "<": "Min", "<=": "Min"}
 
 
 @lru_cache(maxsize=4096)
-def c_to_symbolic(text: str) -> str | None:
-    """The C integer expression as DaCe symbolic text, or None where it has no exact translation."""
+def c_to_symbolic(text: str, members: bool = False) -> str | None:
+    """The C integer expression as DaCe symbolic text, or None where it has no exact translation. With
+    `members`, a struct member it reads (`g->nx`, `p.n`) is the symbol of the name its container has in the
+    SDFG (`g__nx`, `p_n`: the caller passes the member's value); else it has no translation."""
     if not text or text == "?":
         return None
     try:
@@ -31,9 +33,31 @@ def c_to_symbolic(text: str) -> str | None:
         return None
     expr = tree.ext[0].body.block_items[0].rvalue
     try:
-        return _translate(expr)[0]
+        return _translate(_member_symbols(expr) if members else expr)[0]
     except _Untranslatable:
         return None
+
+
+def _member_symbols(e: c_ast.Node) -> c_ast.Node:
+    """The expression with each member access of a named struct (`g->nx`, `a.b.c`) an ID of its symbol's name."""
+    if isinstance(e, c_ast.StructRef) and isinstance(e.field, c_ast.ID):
+        base = _member_symbols(e.name)
+        if isinstance(base, c_ast.ID):
+            return c_ast.ID(identifier(base.name + e.type) + e.field.name)
+    for name, child in e.children():
+        replaced = _member_symbols(child)
+        if replaced is not child:
+            _set_child(e, name, replaced)
+    return e
+
+
+def _set_child(parent: c_ast.Node, name: str, child: c_ast.Node) -> None:
+    """Replaces a child named as pycparser's `children()` names it (`left`, `args`, `exprs[1]`)."""
+    if "[" in name:
+        attribute, index = name[:-1].split("[")
+        getattr(parent, attribute)[int(index)] = child
+    else:
+        setattr(parent, name, child)
 
 
 class _Untranslatable(Exception):

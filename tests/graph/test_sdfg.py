@@ -240,6 +240,7 @@ int sweeps(int n, int maxit, double *u) {
   int it = 0;
   while (it < maxit) {
     for (int i = 0; i < n; i++) u[i] = 0.5 * u[i];
+    u[it % n] += 1.0;
     it++;
   }
   return it;
@@ -261,8 +262,9 @@ void scratch(int n, double *out) {
 
 
 def test_work_outside_the_regions_refuses_the_sdfg(tmp_path):
-    """The SDFG holds a function's lifted loops only: a loop around them (or beside them) that lift did not
-    lift would run once or not at all, and a buffer the function allocates and hands out (a->v) would be the
+    """The SDFG holds a function's lifted loops, and around them only while loops whose statements are scalar
+    assignments (graph/sdfg_host.py): a loop around them that writes an array element outside them would run
+    once or not at all, and a buffer the function allocates and hands out (a->v) would be the
     caller's; the global code is an #error naming each. A local scratch buffer is no such thing."""
     src = tmp_path / "around.c"
     src.write_text(AROUND)
@@ -271,7 +273,7 @@ def test_work_outside_the_regions_refuses_the_sdfg(tmp_path):
             for name, s in sdfgs.items()}
     assert code["sweeps"] == f'#error "lift: {src}:5: sweeps\'s while loop is not lifted, so the SDFG (its ' \
         'lifted loops only) would not run it as C does"\n', code["sweeps"]
-    assert code["vec_init"].startswith(f'#error "lift: {src}:13: vec_init points a->v at a buffer it allocates'), \
+    assert code["vec_init"].startswith(f'#error "lift: {src}:14: vec_init points a->v at a buffer it allocates'), \
         code["vec_init"]
     assert code["scratch"] == ""
 
@@ -283,6 +285,61 @@ void scale(int n, point_t *p) {
 }
 void show(int n, const double *v) { for (int i = 0; i < n; i++) printf("%f\\n", v[i]); }
 """
+
+
+WHILE = """int sweeps(int n, int maxit, double tol, double *u) {
+  double diff = 2.0 * tol;
+  int it = 0;
+  while (diff > tol && it < maxit) {
+    for (int i = 0; i < n; i++) u[i] = 0.5 * u[i];
+    diff = 0.0;
+    for (int i = 0; i < n; i++) diff = diff + u[i];
+    it++;
+  }
+  return it;
+}
+int grow(int maxit, double u[100]) {
+  int m = 1;
+  while (m < maxit) {
+    m = m + 1;
+    for (int i = 0; i < m; i++) u[i] = 0.5 * u[i];
+  }
+  return m;
+}
+int shadow(int n, double *u) {
+  double s = 0.0;
+  while (s < 10.0) {
+    for (int i = 0; i < n; i++) { double s = u[i]; u[i] = s + 1.0; }
+    s = s + 1.0;
+  }
+  return 0;
+}
+"""
+
+
+def test_a_while_loop_around_regions_is_a_loop_region(tmp_path):
+    """A while loop around lifted loops, with scalar assignments between them, is a LoopRegion whose condition
+    reads the computed locals' one element (diff[0], it[0]), the parameter tol (a scalar) and maxit (a symbol);
+    each assignment is a state of its own, in C's order between the regions' states, and nothing is refused."""
+    src = tmp_path / "while.c"
+    src.write_text(WHILE)
+    sdfg = function_sdfgs(lift_file(str(src)).graphs)["sweeps"]
+    assert "global_code" not in sdfg["attributes"], sdfg["attributes"]["global_code"]
+    (loop,) = sdfg["nodes"]
+    assert loop["type"] == "LoopRegion"
+    assert loop["attributes"]["loop_condition"]["string_data"] == "((diff[0] > tol) and (it[0] < maxit))"
+    codes = [[n["attributes"]["code"]["string_data"] for n in s["nodes"] if n["type"] == "Tasklet"]
+             for s in loop["nodes"]]
+    assert codes[1] == ["__out = 0.0;"] and codes[3] == ["__out = __in_it + 1;"], codes
+    assert [(e["src"], e["dst"]) for e in loop["edges"]] == [("0", "1"), ("1", "2"), ("2", "3")]
+    arrays = sdfg["attributes"]["_arrays"]
+    assert arrays["it"]["attributes"]["shape"] == ["1"] and arrays["tol"]["type"] == "Scalar"
+    assert sdfg["attributes"]["symbols"]["maxit"] == "int32"
+    # m bounds the region's loop (a symbol there), which no tasklet can write; s names two variables: refused
+    sdfgs = function_sdfgs(lift_file(str(src)).graphs)
+    for name in ("grow", "shadow"):
+        code = sdfgs[name]["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
+        assert f"{name}'s while loop is not lifted" in code, (name, code)
 
 
 def test_fields_of_arrays_of_structs_have_their_declared_types(tmp_path):

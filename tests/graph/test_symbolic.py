@@ -41,3 +41,13 @@ def test_translation_is_exact_and_plain(c_text):
     for a, b, c, n, m, t in itertools.product([1, 5, 40], [2, 7, 64], [1, 3], [9], [4], [0, 33]):
         values = dict(a=a, b=b, c=c, n=n, m=m, t=t)
         assert _symbolic(text, values) == _c(c_text, values), values
+
+
+def test_struct_members_are_symbols_of_their_containers_names():
+    """A member read in a bound is the symbol the SDFG's caller passes its value as (`g->nx`: `g__nx`, `p.n`:
+    `p_n`, nested members too); without `members` (a picture's label) it has no translation."""
+    assert c_to_symbolic("g->nx - 1", members=True) == "g__nx - 1"
+    assert c_to_symbolic("(p.n + 1) / 2", members=True) == "int_floor(p_n + 1, 2)"
+    assert c_to_symbolic("w->grid.nx * 2", members=True) == "w__grid_nx * 2"
+    assert c_to_symbolic("a[i].x", members=True) is None
+    assert c_to_symbolic("g->nx - 1") is None

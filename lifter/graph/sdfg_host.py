@@ -1,0 +1,283 @@
+"""What a function runs around its lifted regions, as SDFG control flow (graph/sdfg.py builds the regions).
+
+A function's SDFG runs its regions in textual order. Where C wraps regions in a loop the analysis did not
+lift (jacobi_conv's `while (diff > tol && it < maxit) { sweep; diff = 0.0; reduce; copy; it++; }`), the
+regions alone would run once: the steps of the SDFG are read off the function's AST (`FileFacts`, what the
+analysis parsed, never the C text again):
+
+- a region: its control blocks;
+- a `while` loop outside the regions whose condition and every statement of whose body (but its regions)
+  are exact in DaCe: a `LoopRegion` without a variable, whose condition DaCe evaluates before each
+  iteration, in Python over the scalars it reads (a computed local is a one-element array, read `diff[0]`;
+  a parameter a symbol or scalar; constants), no `/` or `%` (Python's differ from C's);
+- a statement between regions that assigns a scalar from scalars, constants and the C library's pure math
+  (`diff = 0.0;`, `it++;`, `x += fabs(y);`): a state with one C++ tasklet whose connectors are bound to
+  those scalars' containers, each of C's type, so C++ computes what C does.
+
+Anything else around the regions (a body that calls a function moving data, a `for` loop the analysis did
+not lift, a declaration inside the loop, an `if` around a region) leaves the regions in textual order and
+the function refused by graph/sdfg_source.py's `unexported_work`, as before. The statements before the first
+region and after the last, at the top of the function, are the caller's part (the locals it computes and
+passes, the results it reads), as they were.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+from pycparser import c_ast, c_generator
+
+from lifter.analysis.effects import PURE_FUNCTIONS
+from lifter.analysis.walk import walk
+from lifter.graph.attributes import nest
+from lifter.graph.sdfg_json import dataflow_edge, dataflow_node, graph_fields, scalar_memlet, state
+
+_LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
+_PYTHON_OPERATORS = {"&&": "and", "||": "or", "+": "+", "-": "-", "*": "*", "<": "<", ">": ">", "<=": "<=",
+                     ">=": ">=", "==": "==", "!=": "!="}
+_CPP_OPERATORS = set(_PYTHON_OPERATORS) | {"/", "%"}
+
+
+@dataclass
+class Region:
+    graph: nx.MultiDiGraph
+
+
+@dataclass
+class Statement:
+    """`target = value` (a compound assignment or `++` spelled out so), on scalars."""
+
+    node: c_ast.Node
+    target: str
+    value: c_ast.Node
+
+
+@dataclass
+class While:
+    node: c_ast.While
+    body: list = field(default_factory=list)
+
+
+class Inexact(Exception):
+    """Something around the regions with no exact form in the SDFG: the regions stay as they are."""
+
+
+def function_steps(graphs: list[nx.MultiDiGraph]) -> tuple[list, set[int], dict[str, str]]:
+    """The steps of one function's SDFG (module doc), the ids of the AST loops they run (which
+    `unexported_work` does not refuse) and the C types of the function's scalars. Where what lies around
+    the regions has no exact form: the regions in order, and no loop."""
+    plain = [Region(g) for g in graphs], set(), {}
+    scop = nest(graphs[0]).scop
+    func = scop.file.functions.get(graphs[0].graph["function"])
+    if func is None:
+        return plain
+    owner = {id(loop.node): g for g in graphs for loop in nest(g).scop.loops.values()}
+    items = func.body.block_items or []
+    top = [k for k, item in enumerate(items) if _holds(item, owner)]
+    if not top:
+        return plain
+    walker = _Walker(owner, _scalar_types(func))
+    try:
+        steps = walker.items(items[top[0]:top[-1] + 1])
+    except Inexact:
+        return plain
+    if [id(g) for g in walker.seen] != [id(g) for g in graphs]:
+        return plain  # a region whose loops are not together, in order
+    return steps, walker.loops, walker.scalars
+
+
+def _holds(node: c_ast.Node, owner: dict) -> bool:
+    return any(id(n) in owner for n in walk(node))
+
+
+def _scalar_types(func: c_ast.FuncDef) -> dict[str, str]:
+    """The function's parameters and locals of plain arithmetic types, by name (C's type name); a name
+    declared twice is left out (which of them a statement means depends on its scope: a statement around
+    the regions naming it is not exact)."""
+    out, declared = {}, {}
+    for n in walk(func):
+        if isinstance(n, c_ast.Decl) and n.name is not None:
+            declared[n.name] = declared.get(n.name, 0) + 1
+            if isinstance(n.type, c_ast.TypeDecl) and isinstance(n.type.type, c_ast.IdentifierType):
+                out[n.name] = " ".join(w for w in n.type.type.names if w not in ("const", "volatile"))
+    return {name: kind for name, kind in out.items() if declared[name] == 1}
+
+
+class _Walker:
+    """Reads a function's statements into steps; Inexact at the first thing with no exact form, so that a
+    function is exported with everything around its regions or with nothing (and refused)."""
+
+    def __init__(self, owner: dict, scalars: dict[str, str]):
+        self.owner, self.scalars = owner, scalars
+        self.seen: list[nx.MultiDiGraph] = []
+        self.loops: set[int] = set()
+
+    def items(self, items: list[c_ast.Node]) -> list:
+        """The steps of a list of statements (a block's): a region's next loops (fused) must follow its first
+        in the same list, else the region would run where only some of them are."""
+        steps = []
+        for item in items:
+            if id(item) in self.owner:
+                g = self.owner[id(item)]
+                if steps and isinstance(steps[-1], Region) and steps[-1].graph is g:
+                    continue  # the next loop of a region (fused): already its blocks
+                if any(s is g for s in self.seen):
+                    raise Inexact
+                self.seen.append(g)
+                steps.append(Region(g))
+            elif isinstance(item, c_ast.While) and _holds(item, self.owner):
+                self._expression(item.cond)
+                body = item.stmt.block_items if isinstance(item.stmt, c_ast.Compound) else [item.stmt]
+                steps.append(While(item, self.items(body or [])))
+                self.loops.add(id(item))
+            elif not _holds(item, self.owner):
+                steps.append(self.statement(item))
+            else:
+                raise Inexact
+        return steps
+
+    def statement(self, node: c_ast.Node) -> Statement:
+        """An assignment of a scalar (`x op= e`, `x++`) as `x = value`; Inexact for anything else."""
+        if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+            target, value = node.expr, c_ast.BinaryOp(node.op[-1], node.expr, c_ast.Constant("int", "1"))
+        elif isinstance(node, c_ast.Assignment):
+            target = node.lvalue
+            value = node.rvalue if node.op == "=" else c_ast.BinaryOp(node.op[:-1], node.lvalue, node.rvalue)
+        else:
+            raise Inexact
+        if not isinstance(target, c_ast.ID) or target.name not in self.scalars:
+            raise Inexact
+        self._expression(value)
+        return Statement(node, target.name, value)
+
+    def _expression(self, e: c_ast.Node) -> None:
+        """Inexact unless the expression reads scalars and constants only, through C's arithmetic,
+        comparisons, casts to arithmetic types and the C library's pure math."""
+        for n in walk(e):
+            if isinstance(n, c_ast.ID):
+                ok = n.name in self.scalars
+            elif isinstance(n, c_ast.Constant):
+                ok = n.type not in ("string", "char")
+            elif isinstance(n, c_ast.BinaryOp):
+                ok = n.op in _CPP_OPERATORS
+            elif isinstance(n, c_ast.UnaryOp):
+                ok = n.op in ("-", "+", "!")
+            elif isinstance(n, c_ast.FuncCall):
+                ok = isinstance(n.name, c_ast.ID) and n.name.name in PURE_FUNCTIONS
+                n = n.args  # the callee's name is no scalar
+            elif isinstance(n, c_ast.Cast):
+                ok = isinstance(n.to_type.type, c_ast.TypeDecl) \
+                    and isinstance(n.to_type.type.type, c_ast.IdentifierType)
+            else:
+                ok = isinstance(n, (c_ast.ExprList, c_ast.TernaryOp, c_ast.Typename, c_ast.TypeDecl,
+                                    c_ast.IdentifierType))
+            if not ok and not (isinstance(n, c_ast.ID) and _callee(e, n)):
+                raise Inexact
+
+
+def _callee(e: c_ast.Node, name: c_ast.ID) -> bool:
+    return any(isinstance(n, c_ast.FuncCall) and n.name is name for n in walk(e))
+
+
+def names(e: c_ast.Node) -> list[str]:
+    """The scalars an expression reads, in order (not the functions it calls)."""
+    return list(dict.fromkeys(n.name for n in walk(e) if isinstance(n, c_ast.ID) and not _callee(e, n)))
+
+
+class _Code(c_generator.CGenerator):
+    """C++ text of an expression, each scalar spelled as `spelling` says (a connector, or a symbol's name)."""
+
+    def __init__(self, spelling: dict[str, str]):
+        super().__init__()
+        self.spelling = spelling
+
+    def visit_ID(self, n):
+        return self.spelling.get(n.name, n.name)
+
+
+def python_condition(e: c_ast.Node, spelling: dict[str, str]) -> str | None:
+    """The C condition in Python for DaCe (every operand parenthesized), each scalar as `spelling` says;
+    None where Python's meaning would differ (`/`, `%`, bit operators, casts, calls)."""
+    if isinstance(e, c_ast.ID):
+        return spelling.get(e.name, e.name)
+    if isinstance(e, c_ast.Constant) and e.type in ("int", "double", "float"):
+        return e.value.rstrip("uUlLfF") if not e.value.lower().startswith("0x") else e.value.rstrip("uUlL")
+    if isinstance(e, c_ast.BinaryOp) and e.op in _PYTHON_OPERATORS:
+        left, right = python_condition(e.left, spelling), python_condition(e.right, spelling)
+        return None if left is None or right is None else f"({left} {_PYTHON_OPERATORS[e.op]} {right})"
+    if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "!"):
+        inner = python_condition(e.expr, spelling)
+        return None if inner is None else f"({'not ' if e.op == '!' else '-'}{inner})"
+    return None
+
+
+class HostBuilder:
+    """The blocks of a function's steps: graph/sdfg.py's `_Sdfg` supplies the scalars' descriptors and symbols
+    (`host_scalar`, `arrays`), the counters of its blocks' ids and labels, and each region's blocks
+    (`region_blocks`)."""
+
+    def __init__(self, sdfg, region_blocks, steps: list, scalars: dict[str, str]):
+        self.sdfg, self.region_blocks, self.scalars = sdfg, region_blocks, scalars
+        self.written = set(_targets(steps))
+
+    def blocks(self, steps: list) -> tuple[list[dict], list[tuple[int, int]]]:
+        blocks, edges = [], []
+        for step in steps:
+            if isinstance(step, Region):
+                inner, inner_edges = self.region_blocks(step.graph)
+            else:
+                inner, inner_edges = [self._while(step) if isinstance(step, While) else self._statement(step)], []
+            if blocks and inner:  # one after the other
+                edges.append((len(blocks) - 1, len(blocks)))
+            edges += [(len(blocks) + u, len(blocks) + v) for u, v in inner_edges]
+            blocks += inner
+        return blocks, edges
+
+    def _while(self, step: While) -> dict:
+        spelling = {name: self._spelling(name) for name in names(step.node.cond)}
+        condition = python_condition(step.node.cond, spelling)
+        self.sdfg.cfg_count += 1
+        cfg_id = self.sdfg.cfg_count
+        body, edges = self.blocks(step.body)
+        line = step.node.coord.line if step.node.coord is not None else 0
+        if condition is None:
+            raise Inexact
+        return {"type": "LoopRegion", "attributes": {"loop_condition": {"string_data": condition,
+                                                                       "language": "Python"}},
+                **graph_fields(body or [state(f"while_line{line}_empty", [], [])], edges, cfg_id),
+                "label": f"while_line{line}"}
+
+    def _statement(self, step: Statement) -> dict:
+        """One tasklet: the value over an input connector per scalar container it reads (symbols by name),
+        into the target's container."""
+        target = self._spelling(step.target)
+        nodes, edges, spelling = [], [], {}
+        for name in names(step.value):
+            self._spelling(name)
+            if name in self.sdfg.arrays:  # a container (else a symbol, which the code reads by name)
+                spelling[name] = f"__in_{name}"
+        code = f"__out = {_Code(spelling).visit(step.value)};"
+        line = step.node.coord.line if step.node.coord is not None else 0
+        attributes = {"label": f"line{line}", "code": {"string_data": code, "language": "CPP"},
+                      "in_connectors": {c: None for c in spelling.values()}, "out_connectors": {"__out": None}}
+        nodes.append(dataflow_node("Tasklet", code[:60], attributes, 0))
+        for name, connector in spelling.items():
+            nodes.append(dataflow_node("AccessNode", name, {"data": name}, len(nodes)))
+            edges.append(dataflow_edge(len(nodes) - 1, None, 0, connector, scalar_memlet(name)))
+        nodes.append(dataflow_node("AccessNode", step.target, {"data": step.target}, len(nodes)))
+        edges.append(dataflow_edge(0, "__out", len(nodes) - 1, None, scalar_memlet(target.removesuffix("[0]"))))
+        self.sdfg.state_count += 1
+        return state(f"line{line}_s{self.sdfg.state_count}", nodes, edges)
+
+    def _spelling(self, name: str) -> str:
+        """How DaCe code names the scalar: `name[0]` for a one-element array (a local the function computes),
+        the name itself for a symbol or scalar argument; declared on first use (module doc)."""
+        return self.sdfg.host_scalar(name, self.scalars[name], name in self.written)
+
+
+def _targets(steps: list):
+    for step in steps:
+        if isinstance(step, Statement):
+            yield step.target
+        elif isinstance(step, While):
+            yield from _targets(step.body)
