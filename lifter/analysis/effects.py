@@ -59,6 +59,10 @@ class Ref:
     # reference is, wherever it stands in the statement: inside an opaque statement (a loop whose
     # header reads memory) the updates are marked one by one, for the loop verdict to see them.
     update: str | None = None
+    # Of an access to MEMORY through a pointer an opaque statement declares, the basic type it
+    # points to where its declaration says (`double` for `double *out = h->r[l]`): C's aliasing
+    # rules keep a store of a `double` from changing an `int` (invariants.py), as for named arrays.
+    element: str = ""
 
 
 @dataclass
@@ -698,7 +702,17 @@ def _pointee_ref(r: Ref, decl: c_ast.Decl, node, collector: "_Collector") -> Ref
         if path is not None:
             root, fields = path
             return Ref(f"{root}{fields}", root, [None], r.is_write, True, r.text, r.line, field_path=fields)
-    return Ref(MEMORY, MEMORY, [], r.is_write, True, r.text, r.line)
+    return Ref(MEMORY, MEMORY, [], r.is_write, True, r.text, r.line, element=_pointee_type(decl))
+
+
+def _pointee_type(decl: c_ast.Decl) -> str:
+    """The basic type a pointer declared `T *p` points to (`double`), '' for any other
+    declaration (a pointer to a pointer, a struct or a typedef name)."""
+    t = decl.type
+    if isinstance(t, c_ast.PtrDecl) and isinstance(t.type, c_ast.TypeDecl) \
+            and isinstance(t.type.type, c_ast.IdentifierType) and _BASIC_TYPE_WORDS.issuperset(t.type.type.names):
+        return " ".join(t.type.type.names)
+    return ""
 
 
 def _names(node, name: str) -> bool:

@@ -88,6 +88,8 @@ class StandIns:
         or parameter (whose address the function never takes), or an element of another array
         when both are objects of their own, or through a `restrict` pointer (which no other pointer of the
         region may reach) or, relying on C's aliasing rules, a floating-point element or field."""
+        if _float_store(write):
+            return True
         if write.key.startswith("<") or write.field_path == "[*]" or write.name == array.name:
             return False
         written_fields = _FIELD.findall(write.field_path)
@@ -133,6 +135,8 @@ class StandIns:
         (`own`: a struct object no pointer reaches)."""
         if own:  # (not even an unknown call or a write through any pointer)
             return write.name != root
+        if _float_store(write):
+            return True
         if write.key in (WORLD, MEMORY) or write.key.startswith("<") or write.field_path == "[*]":
             return False
         written_fields = _FIELD.findall(write.field_path)
@@ -167,3 +171,10 @@ class StandIns:
             effects = collect_effects(root, self.symbols, lambda name: name)
             self._writes = [r for r in effects.refs if r.is_write]
         return self._writes
+
+
+def _float_store(write) -> bool:
+    """A store to memory no name bounds, through a pointer declared to a floating type
+    (effects.py `Ref.element`): by C's aliasing rules it changes no integer element or field,
+    as a store to a named floating-point array does not (`_spares_element`, `_spares`)."""
+    return write.key == MEMORY and bool(set(write.element.split()) & FLOAT_WORDS)
