@@ -48,6 +48,7 @@ from lifter.transform.guarded_updates import guarded_section
 from lifter.transform.row_spans import Gathered, row_spans
 from lifter.transform.rows_check import rows_test
 from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
+from lifter.transform.uneven import inner_maps
 
 # Iterations x statements below which a parallel region costs more than it saves.
 MIN_PARALLEL_WORK = 40_000
@@ -89,6 +90,8 @@ def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, 
     if not isinstance(node, MapScope):
         return
     if node.schedule == Schedule.PARALLEL or node.condition or node.shared_scratch:
+        if _inner_instead(g, node, min_work, value_guards, spans):
+            return
         why = _plan(g, node, min_work, value_guards, spans)
         if not why:
             node.schedule = Schedule.PARALLEL
@@ -96,6 +99,28 @@ def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, 
         node.not_parallelized, node.not_parallelized_code = why, why.code
     for child in scope_children(g, node_id):
         _visit(g, child, min_work, value_guards, spans)
+
+
+def _inner_instead(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool, spans) -> bool:
+    """Plan the parallel maps directly inside `m` instead of `m` where its few iterations would
+    share the threads unevenly (uneven.py); False (nothing planned) where that does not apply
+    or one of them cannot be planned."""
+    extent = _extent_text(m, set())
+    inner = inner_maps(g, m, extent, _collapse(g, m), COLLAPSE_BELOW)
+    if not inner:
+        return False
+    for k, x in enumerate(inner):
+        if _plan(g, x, min_work, value_guards, spans):
+            for y in inner[:k]:
+                y.plan = None
+            return False
+    for x in inner:
+        x.schedule = Schedule.PARALLEL
+    loops = ", ".join(f"'{x.var}'" for x in inner)
+    m.not_parallelized = Refusal(f"not profitable: its {extent} iterations would share the threads unevenly; "
+                                 f"the loop(s) inside it over {loops} run in parallel instead", "not-profitable")
+    m.not_parallelized_code = m.not_parallelized.code
+    return True
 
 
 def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True,
