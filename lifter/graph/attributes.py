@@ -30,7 +30,7 @@ class NestAttributes:
     # `legality.reorder_guard`: the C test under which the nest may be reordered ('!why': never);
     # None until first asked
     reorder_guard: str | None = None
-    # `legality._checked`: dependence verdicts already reached, by the region's id
+    # `legality._checked`: the dependences split per access pair and the verdicts already reached, by the region's id
     forward_checks: dict = field(default_factory=dict)
     assume_no_alias: bool = False  # the user's promise that pointer parameters never overlap
     identical_pointers: bool = False  # alias tests may accept equal pointers (OpenMP only)

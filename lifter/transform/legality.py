@@ -81,7 +81,7 @@ def legal_tree(g, region: Region) -> bool:
         return True  # an empty nest has nothing to order
     try:
         with isl_budget():
-            return _forward(region, _tree_schedule(g, region), _checked(g, region))
+            return _forward(_tree_schedule(g, region), *_checked(g, region))
     except BudgetExceeded:
         return False
 
@@ -102,37 +102,53 @@ def reorder_guard(g) -> str:
     return attrs.reorder_guard
 
 
-def _checked(g, region: Region) -> dict:
-    """The verdicts `_forward` has reached for this region, kept on the graph.
+def _checked(g, region: Region) -> tuple[list, dict]:
+    """The dependences `_forward` checks for this region and the verdicts it has reached, kept on
+    the graph.
 
     Distribution, interchange, tiling, fusion, unrolling and strips each try many trees of one
     nest, and a candidate usually moves a few statements only: the schedules of most access
     pairs are the same text as in the trees tried before. A dependence's verdict depends on
     nothing else (the pair, its two schedules), so it is looked up instead of asked of isl again.
-    The region is kept beside its verdicts, so its id names it as long as the entry lives.
+    The dependences, split into one map per access pair, are the same for every tree: split once.
+    The region is kept beside them, so its id names it as long as the entry lives.
     """
     cache = nest(g).forward_checks
     entry = cache.get(id(region))
     if entry is None or entry[0] is not region or entry[1] is not region.dependences:
-        entry = cache[id(region)] = (region, region.dependences, {})
-    return entry[2]
+        entry = cache[id(region)] = (region, region.dependences, _pairs(region), {})
+    return entry[2], entry[3]
 
 
-def _forward(region: Region, sched: dict[str, str], checked: dict) -> bool:
-    """Every dependence goes forward in `sched` (each access's schedule, as isl text).
+def _pairs(region: Region) -> list[tuple[str, isl.Map, str, str]]:
+    """(kind, dependence, source access, sink access) of every flow, anti and output dependence
+    in that order, less those on variables declared in an innermost loop's body: each execution
+    of that body has its own, and no transformation separates the statements of such a body (it
+    is never distributed, fused or tiled)."""
+    local = {a.id for s in region.statements.values() for a in s.accesses
+             if region.containers[a.container].declared_in is not None
+             and region.loops_inside(region.containers[a.container].declared_in)
+             == [region.containers[a.container].declared_in]}
+    pairs = []
+    for kind in ("flow", "anti", "output"):
+        parts: list[isl.Map] = []
+        region.dependences[kind].foreach_map(parts.append)
+        for dep in parts:
+            source, sink = dep.get_tuple_name(isl.dim_type.in_), dep.get_tuple_name(isl.dim_type.out)
+            if source not in local:
+                pairs.append((kind, dep, source, sink))
+    return pairs
 
-    Dependences on variables declared in an innermost loop's body are left out:
-    each execution of that body has its own, and no transformation separates
-    the statements of such a body (it is never distributed, fused or tiled).
+
+def _forward(sched: dict[str, str], pairs: list[tuple[str, isl.Map, str, str]], checked: dict) -> bool:
+    """Every dependence of `pairs` (`_pairs`) goes forward in `sched` (each access's schedule, as
+    isl text).
+
     Each dependence (one pair of accesses) is mapped through the schedules of its two
     accesses: applying the union of all schedules to the union of all dependences made a
     nest of a thousand accesses take seconds per check. `checked` holds the verdict of each
     (kind, pair, schedules) already decided.
     """
-    local = {a.id for s in region.statements.values() for a in s.accesses
-             if region.containers[a.container].declared_in is not None
-             and region.loops_inside(region.containers[a.container].declared_in)
-             == [region.containers[a.container].declared_in]}
     maps: dict[str, isl.Map] = {}
 
     def parsed(access: str) -> isl.Map:
@@ -140,19 +156,13 @@ def _forward(region: Region, sched: dict[str, str], checked: dict) -> bool:
             maps[access] = isl.Map(sched[access])
         return maps[access]
 
-    for kind in ("flow", "anti", "output"):
-        parts = []
-        region.dependences[kind].foreach_map(parts.append)
-        for dep in parts:
-            source, sink = dep.get_tuple_name(isl.dim_type.in_), dep.get_tuple_name(isl.dim_type.out)
-            if source in local:
-                continue
-            key = (kind, source, sink, sched[source], sched[sink])
-            if key not in checked:
-                times = dep.apply_domain(parsed(source)).apply_range(parsed(sink))
-                checked[key] = times.is_subset(isl.Map.lex_lt(times.get_space().domain()))
-            if not checked[key]:
-                return False
+    for kind, dep, source, sink in pairs:
+        key = (kind, source, sink, sched[source], sched[sink])
+        if key not in checked:
+            times = dep.apply_domain(parsed(source)).apply_range(parsed(sink))
+            checked[key] = times.is_subset(isl.Map.lex_lt(times.get_space().domain()))
+        if not checked[key]:
+            return False
     return True
 
 

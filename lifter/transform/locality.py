@@ -100,12 +100,20 @@ def _permute_best(g, region: Region, band: list[str]) -> bool:
     outer = origins_above(g, band[0])
     inside_parallel = any(g.nodes[a]["node"].schedule == Schedule.PARALLEL for a in ancestors(g, band[0]))
     best, best_score = list(range(len(band))), None
+    # A permutation's strides depend on its innermost loop only, its parallelism on its outermost:
+    # each is computed once per loop, not once for each of the up to 24 permutations.
+    kinds_of: dict[str, list[tuple[int, int]]] = {}
+    parallel_of: dict[str, bool] = {}
     for perm in itertools.permutations(range(len(band))):
         order = [maps[p].origin for p in perm]
         if not _legal_order(g, region, band, order):
             continue
-        kinds = _stride_kinds(region, tasklets, order[-1])
-        parallel = not inside_parallel and _parallel_first(region, outer, order[0], tasklets)
+        if order[-1] not in kinds_of:
+            kinds_of[order[-1]] = _stride_kinds(region, tasklets, order[-1])
+        kinds = kinds_of[order[-1]]
+        if not inside_parallel and order[0] not in parallel_of:
+            parallel_of[order[0]] = _parallel_first(region, outer, order[0], tasklets)
+        parallel = not inside_parallel and parallel_of[order[0]]
         # Strided inner accesses cost more than two cores can win back: fewest first,
         # then a parallel outermost loop, then the most unit-stride accesses.
         score = (-sum(w for k, w in kinds if k < 0), parallel, sum(k * w for k, w in kinds))
@@ -166,12 +174,22 @@ def _innermost(g, node_id: str) -> bool:
 
 
 def _legal_order(g, region: Region, band: list[str], order: list[str]) -> bool:
-    saved = checkpoint(g)
-    _apply_order(g, band, [next(g.nodes[b]["node"] for b in band if g.nodes[b]["node"].origin == o)
-                           for o in order])
-    legal = legal_tree(g, region)
-    rollback(g, saved)
-    return legal
+    """Whether the band may run in `order` (loop origins, outermost first). The test changes the
+    loop fields of the band's maps and may fill in fields of the nest's record (`reorder_guard`):
+    those are put back as they were, which is all a checkpoint of the whole graph restored here,
+    at a fraction of its cost (it was taken once per permutation tried)."""
+    maps = [g.nodes[b]["node"] for b in band]
+    own = [_loop_fields(m) for m in maps]
+    record = nest(g)
+    fields = dict(vars(record))
+    _apply_order(g, band, [next(m for m in maps if m.origin == o) for o in order])
+    try:
+        return legal_tree(g, region)
+    finally:
+        for m, loop in zip(maps, own):
+            vars(m).update(loop)
+        vars(record).clear()
+        vars(record).update(fields)
 
 
 # -- cost model ----------------------------------------------------------------------------
