@@ -78,21 +78,30 @@ def rollback(g: nx.MultiDiGraph, saved: Checkpoint) -> None:
 def _copied(value):
     """`value` with its lists, dicts, sets and dataclass objects copied all the way down; strings,
     numbers and isl objects (immutable from Python) are shared."""
-    if type(value) in _SHARED:  # most fields: tested first, a checkpoint visits every field of the graph
+    kind = _KINDS.get(type(value))
+    if kind is None:
+        kind = _KINDS[type(value)] = _kind_of(type(value))
+    if kind == _SHARE:
         return value
-    if isinstance(value, list):
+    if kind == _LIST:
         return [_copied(v) for v in value]
-    if isinstance(value, tuple):
+    if kind == _TUPLE:
         return tuple(_copied(v) for v in value)
-    if isinstance(value, dict):
+    if kind == _DICT:
         return {k: _copied(v) for k, v in value.items()}
-    if isinstance(value, set):
+    if kind == _SET:
         return set(value)
-    if _is_object(value):
-        copy = object.__new__(type(value))
-        vars(copy).update(_copied(vars(value)))
-        return copy
-    return value
+    copy = object.__new__(type(value))
+    vars(copy).update(_copied(vars(value)))
+    return copy
+
+
+def _kind_of(cls: type) -> int:
+    """How `_copied` copies a value of class `cls` (subclasses of list, tuple, dict and set as those)."""
+    for base, kind in ((list, _LIST), (tuple, _TUPLE), (dict, _DICT), (set, _SET)):
+        if issubclass(cls, base):
+            return kind
+    return _OBJECT if hasattr(cls, _DATACLASS_FIELDS) else _SHARE
 
 
 def _is_object(value) -> bool:
@@ -101,7 +110,10 @@ def _is_object(value) -> bool:
     return hasattr(type(value), _DATACLASS_FIELDS)
 
 
-_SHARED = frozenset({str, int, float, bool, type(None)})  # immutable: shared, never copied
+# A checkpoint visits every field of the graph: how each class of value is copied is decided once
+# per class (`_kind_of`), not by a chain of isinstance tests per value. Immutable values are shared.
+_SHARE, _LIST, _TUPLE, _DICT, _SET, _OBJECT = range(6)
+_KINDS: dict[type, int] = {str: _SHARE, int: _SHARE, float: _SHARE, bool: _SHARE, type(None): _SHARE}
 _DATACLASS_FIELDS = "__dataclass_fields__"  # the attribute the dataclass decorator sets on the class
 
 
