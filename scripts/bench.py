@@ -92,6 +92,7 @@ import math
 import os
 import platform
 import re
+import resource
 import shlex
 import shutil
 import statistics
@@ -272,9 +273,20 @@ def geomean(values: list[float]) -> float | None:
 def bytecode_state() -> dict:
     """Whether this tree's lifter modules start from compiled bytecode: without .pyc files (and
     PYTHONDONTWRITEBYTECODE set, so none are written) every lift process compiles them again, about
-    0.2 s of CPU in each lift time measured here. Recorded beside the times, which it explains."""
+    0.1 s of CPU in each lift time measured here. Recorded beside the times, which it explains."""
     return {"PYTHONDONTWRITEBYTECODE": bool(os.environ.get("PYTHONDONTWRITEBYTECODE")),
             "pyc_files": sum(1 for _ in (ROOT / "lifter").rglob("__pycache__/*.pyc"))}
+
+
+def compile_lifter() -> dict:
+    """Compile this tree's lifter package to bytecode once, before any lift is timed, as pip does
+    when it installs lift: the lift times are then what an installed lift costs, not that plus
+    compiling its modules from source in every process (which PYTHONDONTWRITEBYTECODE, set on
+    some machines, would otherwise make every run pay). compileall writes the .pyc files even
+    where that variable is set. Returns bytecode_state() after it, with `compiled_at_setup`."""
+    done = subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "lifter")],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    return {**bytecode_state(), "compiled_at_setup": done.returncode == 0}
 
 
 def version_of(cmd: list[str]) -> str:
@@ -353,19 +365,25 @@ class Bench:
         else:
             cell.binary = exe
 
-    def lift(self, prog: Program, cell: Cell, outdir: Path) -> tuple[Path | None, list[float]]:
-        """Lift the program --repeat times; return (lifted source, lift times)."""
+    def lift(self, prog: Program, cell: Cell, outdir: Path) -> tuple[Path | None, list[float], list[float]]:
+        """Lift the program --repeat times; return (lifted source, wall times, CPU times).
+
+        The CPU time (user + system of lift and the preprocessor and compiler it runs) is what the
+        lift run itself costs; the wall time also counts waiting for a busy machine's cores."""
         out = outdir / f"{prog.path.stem}_lift.c"
         cmd = [*self.args.lift, *prog.flags, str(prog.path), "-o", str(out)]
-        times = []
+        times, cpu = [], []
         for _ in range(self.args.repeat):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             proc, secs = run_cmd(cmd, self.args.build_timeout)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
             if proc is None or proc.returncode != 0:
                 cell.build_cmd = cmd
                 cell.fail("tool-error", "lift timed out" if proc is None else proc.stderr)
-                return None, times
+                return None, times, cpu
             times.append(secs)
-        return out, times
+            cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        return out, times, cpu
 
     def make_app(self, tool: str, prog: Program, cell: Cell, outdir: Path) -> None:
         """Build an application with its Makefile, in a copy of it (with app.mk beside it)."""
@@ -398,7 +416,7 @@ class Bench:
         outdir = self.workdir / prog.name / size
         outdir.mkdir(parents=True, exist_ok=True)
         cells = {t: Cell() for t in self.tools}
-        lift_info: dict = {"times": [], "median": None, "command": None}
+        lift_info: dict = {"times": [], "median": None, "cpu_times": [], "cpu_median": None, "command": None}
         for tool, cell in cells.items():
             if tool == "polly" and not self.polly_ok:
                 cell.fail("n/a", self.polly_reason)
@@ -411,11 +429,12 @@ class Bench:
                 continue
             src = prog.path
             if tool == "lift":
-                src, lift_info["times"] = self.lift(prog, cell, outdir)
+                src, lift_info["times"], lift_info["cpu_times"] = self.lift(prog, cell, outdir)
                 lift_info["command"] = [*self.args.lift, *prog.flags, str(prog.path), "-o",
                                         str(outdir / f"{prog.path.stem}_lift.c")]
                 if lift_info["times"]:
                     lift_info["median"] = statistics.median(lift_info["times"])
+                    lift_info["cpu_median"] = statistics.median(lift_info["cpu_times"])
                 if src is None:
                     continue
             self.compile(tool, src, prog, cell, outdir)
@@ -550,6 +569,8 @@ def summarize(results: list[dict], tools: list[str]) -> dict:
                                         for r, x in zip(timed, lift)])
     lift_times = [r["lift_time"]["median"] for r in results if r["lift_time"]["median"] is not None]
     summary["lift_tool_median_s"] = statistics.median(lift_times) if lift_times else None
+    lift_cpu = [r["lift_time"]["cpu_median"] for r in results if r["lift_time"].get("cpu_median") is not None]
+    summary["lift_tool_cpu_median_s"] = statistics.median(lift_cpu) if lift_cpu else None
     return summary
 
 
@@ -558,7 +579,7 @@ def table(results: list[dict], tools: list[str], summary: dict, args, size: str)
     has_lift = "lift" in par
     has_ratio = has_lift and "hand-omp" in par
     head = ["kernel", "serial s", *par] + (["lift/hand"] if has_ratio else []) + \
-        (["lift tool s", "best peer", "lift/best"] if has_lift else [])
+        (["lift tool s", "lift CPU s", "best peer", "lift/best"] if has_lift else [])
     rows = ["| " + " | ".join(head) + " |",
             "|---|" + "---:|" * (len(head) - 1)]
     for r in results:
@@ -570,7 +591,9 @@ def table(results: list[dict], tools: list[str], summary: dict, args, size: str)
             row.append(f"{ratio:.2f}x" if ratio else "-")
         if has_lift:
             best, ratio = r["peers"]["best"], r["peers"]["lift_over_best"]
-            row += [fmt_seconds(r["lift_time"]["median"]), f"{best[1]:.2f}x {best[0]}" if best else "-",
+            cpu = r["lift_time"].get("cpu_median")
+            row += [fmt_seconds(r["lift_time"]["median"]), fmt_seconds(cpu),
+                    f"{best[1]:.2f}x {best[0]}" if best else "-",
                     f"{ratio:.2f}" if ratio else "-"]
         rows.append("| " + " | ".join(row) + " |")
     gm = ["**geomean** (failures count 1.0x, n/a left out)", ""]
@@ -578,7 +601,8 @@ def table(results: list[dict], tools: list[str], summary: dict, args, size: str)
     if has_ratio:
         gm.append(f"**{summary['lift_vs_hand']:.2f}x**" if summary["lift_vs_hand"] else "n/a")
     if has_lift:
-        gm += [f"**{fmt_seconds(summary['lift_tool_median_s'])}**",
+        cpu = summary.get("lift_tool_cpu_median_s")
+        gm += [f"**{fmt_seconds(summary['lift_tool_median_s'])}**", f"**{fmt_seconds(cpu)}**",
                f"**{summary['best peer']:.2f}x**" if summary["best peer"] else "n/a",
                f"**{summary['lift/best']:.2f}**" if summary.get("lift/best") else "n/a"]
     rows.append("| " + " | ".join(gm) + " |")
@@ -587,8 +611,11 @@ def table(results: list[dict], tools: list[str], summary: dict, args, size: str)
              f"{args.repeat} run(s) of the kernel time a program reports (`time: S` on stderr; else "
              f"process wall time); speedup over `gcc -O3 -march=native` serial (higher is better); "
              f"'wrong' = output differs from serial; 'lift/hand' = lift's speed relative to the "
-             f"application's hand-written OpenMP version; 'lift tool s' = median time of the lift run itself; "
-             f"'best peer' = the fastest of this run's other tools"
+             f"application's hand-written OpenMP version; 'lift tool s' and 'lift CPU s' = median wall and CPU "
+             f"(user + system, with the preprocessor and compiler it runs) time of the lift run itself, "
+             + ("its modules compiled from source in each run (--lift-from-source); " if args.lift_from_source else
+                "its modules compiled to bytecode once beforehand, as an installed lift has them; ")
+             + "'best peer' = the fastest of this run's other tools"
              + (" and, for suite/ kernels, PEERS.md's Pluto and PPCG figures (measured on LARGE data sets)"
                 if size == "large" else "") + ".")
     if has_lift and summary.get("below 0.95x") is not None:
@@ -636,6 +663,9 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--cc", default="gcc", help="C compiler (default: %(default)s)")
     p.add_argument("--clang", default="clang-19", help="clang with Polly (default: %(default)s)")
     p.add_argument("--lift", default="lift", help="lift command (split like a shell would; default: %(default)s)")
+    p.add_argument("--lift-from-source", action="store_true",
+                   help="time lift as this tree has it, without compiling its modules to bytecode first "
+                        "(by default they are compiled once, as pip compiles an installed lift)")
     p.add_argument("--install-polly", action="store_true",
                    help="apt-get install -y " + " ".join(POLLY_PACKAGES) + " first")
     p.add_argument("--workdir", default=str(ROOT / "bench-results" / "build"),
@@ -674,7 +704,7 @@ def main(argv=None) -> int:
     started = time.time()
     header = {
         "machine": {"node": platform.node(), "cpus": os.cpu_count(), "platform": platform.platform()},
-        "lift_bytecode": bytecode_state(),
+        "lift_bytecode": bytecode_state() if args.lift_from_source else compile_lifter(),
         "compilers": {"gcc": version_of([args.cc, "--version"]),
                       "clang": version_of([args.clang, "--version"]) if shutil.which(args.clang) else None,
                       "lift": version_of([*args.lift, "--version"])},
