@@ -211,7 +211,9 @@ def _unreported(source: SourceFile, ast: c_ast.FileAST, entries: list[dict]) -> 
         for _, child in node.children():
             visit(child, function, outer + [mine] if mine else outer, depth + (mine is not None))
 
-    visit(ast, "", [], 0)
+    for ext in ast.ext:  # loops are only in function bodies: the headers' declarations are not walked
+        if isinstance(ext, c_ast.FuncDef):
+            visit(ext, "", [], 0)
     for e in entries + out:
         e.pop("_matched", None)
     return out

@@ -283,7 +283,9 @@ def _called_in_loops(ast: c_ast.FileAST) -> set[str]:
         for _, child in node.children():
             visit(child, inner)
 
-    visit(ast, False)
+    for ext in ast.ext:  # loops are only in function bodies: the headers' declarations are not walked
+        if isinstance(ext, c_ast.FuncDef):
+            visit(ext, False)
     return names
 
 
