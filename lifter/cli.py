@@ -11,6 +11,7 @@ renamed only on success, and never over an input.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -440,12 +441,23 @@ class _Display:
 _display = _Display()
 
 
+def _collect_less() -> None:
+    """Let Python's cycle collector run less often in this process. A lift run allocates much that
+    lives as long as the run (the AST of the file and its headers, the polyhedral model, the graphs)
+    and makes little cyclic garbage, so the default thresholds (a collection every 700 allocations,
+    a full one every 100 of those) had it scan the same objects again and again: a full collection
+    alone cost 35 ms of correlation's 0.43 s. The output does not depend on when it runs."""
+    gen0, gen1, gen2 = gc.get_threshold()
+    gc.set_threshold(max(gen0, 50_000), gen1, gen2)
+
+
 def _fail(diagnostic: Diagnostic):
     _write_err(render(diagnostic, _display.sources, _display.color))
     sys.exit(1)
 
 
 def main(argv: list[str] | None = None) -> None:
+    _collect_less()
     args = normalize_argv(list(sys.argv[1:] if argv is None else argv))
     _display.__init__()
     try:
