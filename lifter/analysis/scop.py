@@ -26,7 +26,7 @@ from lifter.analysis.call_spans import OFFSET
 from lifter.analysis.type_apart import type_apart
 from lifter.analysis.index_scalars import definition, entry_values, index_views
 from lifter.analysis.points_to import allocation
-from lifter.analysis.param_copies import parameter_copies
+from lifter.analysis.param_copies import parameter_origins
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.irregular import irregular_work
 from lifter.analysis.rows import row_arrays
@@ -218,9 +218,8 @@ class RegionBuilder:
         params = sorted(self.params)
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
         pointers = [c.name for c in self.containers.values() if c.kind == Kind.POINTER and c.storage == "param"]
-        from_params = {c.name for c in self.containers.values() if c.kind == Kind.POINTER and (
-            c.storage == "param" or getattr(self.symbols.lookup(re.split(r"\W", c.name, 1)[0]), "storage", "") == "param"
-            or c.name in parameter_copies(self.symbols))}
+        from_params = parameter_origins(self.symbols, [c.name for c in self.containers.values()
+                                                       if c.kind == Kind.POINTER])
         looping = self.symbols.table.looping
         looping_calls = {sid for sid, st in self.statements.items()
                          if any(isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in looping
