@@ -34,6 +34,7 @@ from lifter.analysis.struct_fields import field_by_field, flat_fields
 from lifter.analysis.model import Access, Condition, Container, Kind, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute
 from lifter.analysis.unknown_types import CODE as UNKNOWN_TYPE, unknown_use
+from lifter.analysis.wrapping import may_wrap, unsigned_names
 
 
 # The opaque reason of an inner `for` left by a break or continue of its own (reported: inner_loops.py).
@@ -196,6 +197,7 @@ class RegionBuilder:
         self._stand_ins = None
         self._conditions: list[Condition] = []  # the `if`s around the current item inside its loop
         self._ifs = 0  # `if`s numbered so far (Condition.if_id)
+        self._unsigned: set[str] | None = None  # names declared unsigned (wrapping.py), on first need
 
     # -- entry point -------------------------------------------------------------------------
     def build(self, root: c_ast.For, *more: c_ast.For) -> Region:
@@ -410,7 +412,7 @@ class RegionBuilder:
                     # The rest of the block runs only where the condition is false.
                     translate = self._translator([l.var for l in loops])
                     try:
-                        cond = translate.condition(self._rewrite(sub.cond))
+                        cond = self._condition(translate, sub.cond)
                         self._check_divisions(translate, constraints, [l.var for l in loops])
                         constraints = constraints + [f"not ({cond})"]
                         self.params |= translate.parameters
@@ -464,7 +466,7 @@ class RegionBuilder:
             return True
         translate = self._translator([l.var for l in loops])
         try:
-            cond = translate.condition(self._rewrite(item.cond))
+            cond = self._condition(translate, item.cond)
             self._check_divisions(translate, constraints, [l.var for l in loops])
         except NotAffine:
             cond = None
@@ -487,6 +489,16 @@ class RegionBuilder:
             with self._under(f"!({test})", if_id):
                 self._item(item.iffalse, loop_id, loops, constraints, beta, guard)
         return True
+
+    def _condition(self, translate, cond: c_ast.Node) -> str:
+        """An `if`'s condition as isl constraints, or NotAffine; also where unsigned arithmetic may
+        wrap around (wrapping.py: `(unsigned)(i - 1) >= n` holds at i = 0, the model's never)."""
+        rewritten = self._rewrite(cond)
+        if self._unsigned is None:
+            self._unsigned = unsigned_names(self.symbols)
+        if may_wrap(cond, rewritten, self.symbols, self._unsigned):
+            raise NotAffine("a condition in unsigned arithmetic that may wrap around")
+        return translate.condition(rewritten)
 
     def _next_if(self) -> int:
         self._ifs += 1
