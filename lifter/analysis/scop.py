@@ -34,7 +34,7 @@ from lifter.analysis.struct_fields import field_by_field, flat_fields
 from lifter.analysis.model import Access, Condition, Container, Kind, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute
 from lifter.analysis.unknown_types import CODE as UNKNOWN_TYPE, unknown_use
-from lifter.analysis.wrapping import may_wrap, unsigned_names
+from lifter.analysis.wrapping import may_wrap, unsigned_names, wrapping_start
 
 
 # The opaque reason of an inner `for` left by a break or continue of its own (reported: inner_loops.py).
@@ -98,6 +98,8 @@ def parse_header(node: c_ast.For, translate: AffineTranslator, symbols: Function
         raise NotAffine("loop increment is not a constant step of the loop variable")
     if var in written_names(node.stmt):
         raise NotAffine(f"loop variable '{var}' is modified in the loop body")
+    if wrapping_start(var, init.decls[0] if declared else None, start, symbols):
+        raise NotAffine(f"unsigned loop variable '{var}' starts at a value that may wrap around")
     start_text = translate.expr(start)
     bound = _bound(node.cond, var, translate)
     if bound is None:

@@ -78,3 +78,27 @@ def may_wrap(original: c_ast.Node, rewritten: c_ast.Node, symbols, unsigned: set
     takes below zero. `unsigned`: `unsigned_names(symbols)`."""
     return _goes_below_zero(rewritten) and (_has_unsigned(original, symbols, unsigned)
                                             or _has_unsigned(rewritten, symbols, unsigned))
+
+
+def wrapping_start(var: str, decl: c_ast.Decl | None, start: c_ast.Node, symbols) -> bool:
+    """Whether a loop's start `var = start` may wrap: an unsigned `var` (declared by `decl` in the
+    header, else anywhere in the function) from a start the model may take below zero.
+    `for (unsigned k = i - 1; k <= i + 1; k++)` runs no iteration at i = 0 (k starts at
+    UINT_MAX), where the model runs k = -1, 0, 1 and calls what they write written in every
+    iteration (found by fuzz10: a scalar the inner loop sets was privatized, and iteration 0
+    read the thread's uninitialized copy instead of the value from before the loop)."""
+    if not _goes_below_zero(start):
+        return False
+    if decl is not None:
+        return _declared_unsigned(decl.type, symbols.table.typedefs)
+    return var in unsigned_names(symbols)
+
+
+def wrapping_value(type_node: c_ast.Node, original: c_ast.Node, rewritten: c_ast.Node, symbols) -> bool:
+    """Whether an index scalar of type `type_node` set to `original` (`rewritten` as the analysis
+    reads it) may hold a wrapped value where the model has a negative one: `unsigned c = i - 1;`
+    is UINT_MAX at i = 0 in every subscript, bound and condition it is substituted into."""
+    if not _goes_below_zero(rewritten):
+        return False
+    return _declared_unsigned(type_node, symbols.table.typedefs) \
+        or may_wrap(original, rewritten, symbols, unsigned_names(symbols))
