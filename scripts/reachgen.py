@@ -76,7 +76,7 @@ class ReachGen:
         start, atoms = self.array("int", n + 1, "none"), self.array("int", n * per + 1, "none")
         x = self.array("double", n)
         buf = self.array("double", 3 * n * dim if outside else n * dim)
-        f = self.fresh("scan")
+        f = self.fresh("cellscan")
         op_i, op_j = r.choice((("+=", "-="), ("-=", "+="), ("+=", "+=")))
         jump = r.choice(("", "", "if (j >= i) break;", "if (j == i) continue;", "if (j > i + 2) break;"))
         local = r.random() < 0.25
@@ -134,6 +134,8 @@ class ReachGen:
         res = self.fresh("e")
         self.scalars.append(res)
         base = f"{buf} + {n * dim}" if outside else buf
+        if not self.noalias and r.random() < 0.2:
+            x = r.choice((buf, base))  # the positions are the forces' own memory: f[i] += d changes x
         self.calls.append(f"double {res} = {f}({n}, {start}, {atoms}, {x}, {base}, {r.randint(0, 3)});")
 
     def bound(self) -> None:
