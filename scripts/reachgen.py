@@ -26,7 +26,9 @@ the analysis that handles it must look twice:
   test that accepts "disjoint or identical");
 - `product`: matrix products with sizes not divisible by the unroll factors, triangular and
   empty ranges (transform/unroll.py, accumulators.py), and a function-level accumulator scalar;
-- `search`: a `while` search and a `break` out of an inner loop (irregular.py's dynamic schedule).
+- `search`: a `while` search and a `break` out of an inner loop (irregular.py's dynamic schedule);
+- `wrap`: unsigned arithmetic that wraps in a condition, an index scalar or a loop's start (found
+  two miscompiles: tests/reliability/cases/unsigned_*_wraps.c).
 
 A program whose calls keep `--assume-no-alias`'s promise (no two pointer parameters, nor fields
 through them, overlap) says so on its first line, `/* lift-options: assume_no_alias */`, and
@@ -40,7 +42,7 @@ from __future__ import annotations
 
 import random
 
-KERNELS = ("cellscan", "bound", "scratch", "index", "copies", "csr", "same", "product", "search")
+KERNELS = ("cellscan", "bound", "scratch", "index", "copies", "csr", "same", "product", "search", "wrap")
 
 
 class ReachGen:
@@ -346,6 +348,45 @@ static void {f}(struct {f}_w *w, int rows, int m, const double *src, double *out
 }}""")
         self.calls.append(f"{f}({n}, {m}, {keys}, {out}, {hits});")
 
+    def wrap(self) -> None:
+        """Unsigned arithmetic that wraps around (`(unsigned)(i - 1) >= n`, `unsigned c = i - 1;`,
+        `for (unsigned k = i - 1; ...)`): defined C, where the model's integers go below zero."""
+        r = self.rng
+        n = r.randint(2, 90)
+        f = self.fresh("wrap")
+        a, t = self.array("double", n + 4), self.array("double", n + 4)
+        ty = r.choice(("unsigned", "size_t", "unsigned long"))
+        lag = r.randint(0, 3)
+        form = r.choice(("cast", "scalar", "start", "start-scalar"))
+        if form == "cast":
+            body = f"""if (({ty})(i - {lag}) >= ({ty})n)
+            t[n - 1] += 2.0;
+        else
+            a[i] = t[i] * 0.5 + 1.0;"""
+        elif form == "scalar":
+            body = f"""{ty} c = i - {lag};
+        if (c {r.choice(('>=', '>'))} ({ty})n - 1)
+            t[{r.choice(('n - 1', '0', 'n / 2'))}] = 3.0 + i;
+        else
+            a[i] += t[i] * 0.25;"""
+        else:
+            lo = f"i - {lag}" if form == "start" else "lo"
+            body = f"""{f"{ty} lo = i - {lag};" if form == "start-scalar" else ""}
+        for ({ty} k = {lo}; k < ({ty})i + 1; k++)
+            s = t[i] + 0.5 * (k % 4);
+        a[i] = s;"""
+        self.funcs.append(f"""static double {f}(int n, double *a, double *t)
+{{
+    double s = 0.25;
+    for (int i = 0; i < n; i++) {{
+        {body}
+    }}
+    return s;
+}}""")
+        res = self.fresh("w")
+        self.scalars.append(res)
+        self.calls.append(f"double {res} = {f}({n}, {a}, {t});")
+
     # -- the program -----------------------------------------------------------------------
     def program(self) -> str:
         self.fills: list[tuple[str, str, int, str]] = []
@@ -364,7 +405,7 @@ static void {f}(struct {f}_w *w, int rows, int m, const double *src, double *out
         scal = [f'    printf("{s} %.17g\\n", {s});' for s in self.scalars]
         head = "/* lift-options: assume_no_alias */\n" if self.noalias else ""
         calls = [f"    {c}" for c in self.calls]
-        return head + "\n".join(["#include <stdio.h>", *self.statics, "", *self.funcs, "",
+        return head + "\n".join(["#include <stdio.h>", "#include <stddef.h>", *self.statics, "", *self.funcs, "",
                                  "int main(void)", "{", *fill, *self.setup, *calls, *sums, *scal,
                                  "    return 0;", "}", ""])
 
