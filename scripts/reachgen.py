@@ -319,6 +319,8 @@ static void {f}(struct {f}_w *w, int rows, int m, const double *src, double *out
 }}""")
         res = self.fresh("acc")
         self.scalars.append(res)
+        if not self.noalias and r.random() < 0.3:  # the product into one of its factors (sizes fit: C is the smallest)
+            C = r.choice((A, B)) if n * m <= min(n * p, p * m) else C
         self.calls.append(f"double {res} = {f}({n}, {m}, {p}, {A}, {B}, {C});")
 
     def search(self) -> None:
