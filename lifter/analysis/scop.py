@@ -317,7 +317,7 @@ class RegionBuilder:
         return sym is not None and sym.kind == Kind.SCALAR and sym.integer
 
     def _translator(self, iterators) -> AffineTranslator:
-        return AffineTranslator(iterators, self._is_parameter, self._stand_ins)
+        return AffineTranslator(iterators, self._is_parameter, self._stand_ins, self.symbols.table.typedefs)
 
     def _scoped(self, name: str) -> str:
         """The container key of a name: block-locals of the region get unique keys."""
