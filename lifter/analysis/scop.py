@@ -34,7 +34,7 @@ from lifter.analysis.struct_fields import field_by_field, flat_fields
 from lifter.analysis.model import Access, Condition, Container, Kind, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute
 from lifter.analysis.unknown_types import CODE as UNKNOWN_TYPE, unknown_use
-from lifter.analysis.wrapping import may_wrap, unsigned_names, wrapping_start
+from lifter.analysis.wrapping import loop_wrapping, may_wrap, unsigned_names
 
 
 # The opaque reason of an inner `for` left by a break or continue of its own (reported: inner_loops.py).
@@ -98,9 +98,12 @@ def parse_header(node: c_ast.For, translate: AffineTranslator, symbols: Function
         raise NotAffine("loop increment is not a constant step of the loop variable")
     if var in written_names(node.stmt):
         raise NotAffine(f"loop variable '{var}' is modified in the loop body")
-    if wrapping_start(var, init.decls[0] if declared else None, start, symbols):
-        raise NotAffine(f"unsigned loop variable '{var}' starts at a value that may wrap around")
+    wrapping = loop_wrapping(var, init.decls[0] if declared else None, start, node.cond, step, symbols)
+    if wrapping == "wraps":
+        raise NotAffine(f"loop variable '{var}' may wrap around in unsigned arithmetic")
     start_text = translate.expr(start)
+    if wrapping == "start":
+        translate.numerators.append(start_text)  # compared as unsigned: must not start below zero
     bound = _bound(node.cond, var, translate)
     if bound is None:
         raise NotAffine("loop condition is not a comparison of the loop variable with an affine bound")
@@ -199,7 +202,6 @@ class RegionBuilder:
         self._stand_ins = None
         self._conditions: list[Condition] = []  # the `if`s around the current item inside its loop
         self._ifs = 0  # `if`s numbered so far (Condition.if_id)
-        self._unsigned: set[str] | None = None  # names declared unsigned (wrapping.py), on first need
 
     # -- entry point -------------------------------------------------------------------------
     def build(self, root: c_ast.For, *more: c_ast.For) -> Region:
@@ -496,9 +498,7 @@ class RegionBuilder:
         """An `if`'s condition as isl constraints, or NotAffine; also where unsigned arithmetic may
         wrap around (wrapping.py: `(unsigned)(i - 1) >= n` holds at i = 0, the model's never)."""
         rewritten = self._rewrite(cond)
-        if self._unsigned is None:
-            self._unsigned = unsigned_names(self.symbols)
-        if may_wrap(cond, rewritten, self.symbols, self._unsigned):
+        if may_wrap(cond, rewritten, self.symbols, unsigned_names(self.symbols)):
             raise NotAffine("a condition in unsigned arithmetic that may wrap around")
         return translate.condition(rewritten)
 

@@ -38,7 +38,15 @@ def _declared_unsigned(type_node: c_ast.Node, typedefs) -> bool:
 
 def unsigned_names(symbols) -> set[str]:
     """Names with an unsigned declaration anywhere in the function, its parameters or the file's
-    globals (a name declared twice, signed and unsigned, counts as unsigned)."""
+    globals (a name declared twice, signed and unsigned, counts as unsigned); computed once per
+    function (kept on `symbols`, as index_scalars.entry_values does)."""
+    cached = getattr(symbols, "_unsigned_names", None)
+    if cached is None:
+        cached = symbols._unsigned_names = _unsigned_names(symbols)
+    return cached
+
+
+def _unsigned_names(symbols) -> set[str]:
     typedefs = symbols.table.typedefs
     out = {name for name, sym in symbols.table.globals.items()
            if isinstance(sym.decl, c_ast.Decl) and _declared_unsigned(sym.decl.type, typedefs)}
@@ -80,18 +88,27 @@ def may_wrap(original: c_ast.Node, rewritten: c_ast.Node, symbols, unsigned: set
                                             or _has_unsigned(rewritten, symbols, unsigned))
 
 
-def wrapping_start(var: str, decl: c_ast.Decl | None, start: c_ast.Node, symbols) -> bool:
-    """Whether a loop's start `var = start` may wrap: an unsigned `var` (declared by `decl` in the
-    header, else anywhere in the function) from a start the model may take below zero.
+def loop_wrapping(var: str, decl: c_ast.Decl | None, start: c_ast.Node, cond: c_ast.Node, step: int,
+                  symbols) -> str:
+    """Where the loop `for (var = start; cond; var += step)` may take, in C, a value its model takes
+    below zero as a huge unsigned one: "wraps" (not affine), "start" (the model must prove the
+    start non-negative over the loops around: a numerator, scop._check_divisions) or "".
+
     `for (unsigned k = i - 1; k <= i + 1; k++)` runs no iteration at i = 0 (k starts at
     UINT_MAX), where the model runs k = -1, 0, 1 and calls what they write written in every
     iteration (found by fuzz10: a scalar the inner loop sets was privatized, and iteration 0
-    read the thread's uninitialized copy instead of the value from before the loop)."""
-    if not _goes_below_zero(start):
-        return False
-    if decl is not None:
-        return _declared_unsigned(decl.type, symbols.table.typedefs)
-    return var in unsigned_names(symbols)
+    read the thread's uninitialized copy instead of the value from before the loop). A signed
+    `var` compared with an unsigned bound (`int k = i - 2; k < m` with `unsigned m`) is converted
+    to unsigned in the comparison: its loop runs no iteration where it starts below zero, so the
+    start must be non-negative wherever the loop runs; counting down towards zero it wraps.
+    `decl`: the header's declaration of `var`, if any."""
+    unsigned = unsigned_names(symbols)
+    if decl is not None and _declared_unsigned(decl.type, symbols.table.typedefs) \
+            or decl is None and var in unsigned:
+        return "wraps" if _goes_below_zero(start) else ""
+    if not _has_unsigned(cond, symbols, unsigned):
+        return ""
+    return "wraps" if step < 0 else "start"
 
 
 def wrapping_value(type_node: c_ast.Node, original: c_ast.Node, rewritten: c_ast.Node, symbols) -> bool:
