@@ -8,7 +8,10 @@ origin, the text of the caller's pointer it holds: two copies of one parameter (
 or a copy and the parameter itself, are one pointer under two names and overlap whatever the
 caller promised. A parameter assigned something not derived from itself (`a = b + 1;`) holds
 no longer what the caller handed in, and neither do the pointers read through or copied from it;
-`a++` and `a += k` stay inside the caller's object (C's pointer arithmetic), so they keep it."""
+`a++` and `a += k` stay inside the caller's object (C's pointer arithmetic), so they keep it.
+Likewise a field the function itself sets (`s->f = b + 1;`, or any field of that name, through
+whatever struct: another pointer may reach the same one), or whose address it takes or hands to
+a call (which may set it), holds what the function put there, not the caller's pointer."""
 from __future__ import annotations
 
 import re
@@ -32,7 +35,9 @@ def _self_derived(name: str, value: c_ast.Node) -> bool:
 
 
 def _assignments(symbols) -> tuple[dict[str, list[c_ast.Decl]], set[str], set[str]]:
-    """Declarations by name, names assigned at all, and names assigned other than by a step."""
+    """Declarations by name, names assigned at all, and names assigned other than by a step
+    (for fields: `->f` for every field `f` the function sets, takes the address of, or passes
+    the struct of to a call)."""
     declared: dict[str, list[c_ast.Decl]] = {}
     assigned = set(symbols.addressed)
     replaced = set(symbols.addressed)
@@ -45,7 +50,31 @@ def _assignments(symbols) -> tuple[dict[str, list[c_ast.Decl]], set[str], set[st
                 replaced.add(n.lvalue.name)
         elif isinstance(n, c_ast.UnaryOp) and n.op in _STEPS and isinstance(n.expr, c_ast.ID):
             assigned.add(n.expr.name)
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.StructRef) \
+                or isinstance(n, c_ast.UnaryOp) and n.op in _STEPS + ("&",) and isinstance(n.expr, c_ast.StructRef):
+            target = n.lvalue if isinstance(n, c_ast.Assignment) else n.expr
+            replaced.add("->" + target.field.name)
+        elif isinstance(n, c_ast.FuncCall) and n.args is not None:
+            for arg in n.args.exprs:  # a call handed a struct pointer may set the fields behind it
+                while isinstance(arg, c_ast.Cast):
+                    arg = arg.expr
+                if isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
+                    arg = arg.expr
+                if isinstance(arg, (c_ast.ID, c_ast.StructRef)):
+                    replaced.add("(" + re.sub(r"\s+", "", c_text(arg)))
     return declared, assigned, replaced
+
+
+def _held(text: str, replaced: set[str]) -> bool:
+    """Whether the pointer spelled `text` (`a`, `s->f`, `s->g.h`) still holds what the caller
+    handed in, given `replaced` (_assignments)."""
+    if _root(text) in replaced:
+        return False
+    text = re.sub(r"\s+", "", text)
+    fields = list(re.finditer(r"(?:->|\.)(\w+)", text))
+    if any("->" + m.group(1) in replaced for m in fields):
+        return False
+    return not any("(" + text[:m.start()] in replaced for m in fields)  # what holds the field went to a call
 
 
 def parameter_copies(symbols) -> dict[str, str]:
@@ -60,7 +89,7 @@ def parameter_copies(symbols) -> dict[str, str]:
             continue
         origin = c_text(decls[0].init)
         root = symbols.lookup(_root(origin))
-        if root is not None and root.storage == "param" and _root(origin) not in replaced:
+        if root is not None and root.storage == "param" and _held(origin, replaced):
             out[name] = origin
     return out
 
@@ -75,6 +104,6 @@ def parameter_origins(symbols, pointers) -> dict[str, str]:
         root = symbols.lookup(_root(name))
         if name in copies:
             out[name] = copies[name]
-        elif root is not None and root.storage == "param" and _root(name) not in replaced:
+        elif root is not None and root.storage == "param" and _held(name, replaced):
             out[name] = name
     return out
