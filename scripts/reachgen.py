@@ -107,7 +107,9 @@ class ReachGen:
             lines.append(f"{f}_poke(f, {comp}j{off});")
         if spelled:
             component = lines[3:]
-            lines[3:] = [t.replace(" + c", f" + {c}") for c in range(3) for t in component]
+            spelled_out = [t.replace(" + c", f" + {c}") for c in range(3) for t in component]
+            lines[3:] = [t for k, t in enumerate(spelled_out)  # the local pointer declared once
+                         if not t.startswith("double *q") or k == spelled_out.index(t)]
         elif dim == 3:
             lines.append("}")
         lines.append("e += d * d;")
@@ -249,6 +251,21 @@ static void {f}(struct {f}_w *w, int rows, int m, const double *src, double *out
         else:
             args = r.choice(((a, b), (a, a), (a, f"{a} + 1"), (f"{a} + 2", a), (b, a)))
         self.calls.append(f"{f}({args[0]}, {args[1]}, {n});")
+        # a field through a parameter, set by the function or a helper it hands the struct to
+        c = self.array("double", n + 8)
+        setter = r.choice(("", "s->f = b + 1;", f"{f}_set(s, b);", f"{f}_set(s, s->f);"))
+        self.funcs.append(f"""struct {f}_s {{ double *f; int n; }};
+static void {f}_set(struct {f}_s *t, double *b) {{ t->f = b + 1; }}
+static void {f}_field(struct {f}_s *s, double *b, int n)
+{{
+    {setter}
+    double *f = s->f;
+    for (int i = 0; i < n - 2; i++)
+        {r.choice(('f', 's->f'))}[i] = b[i] * 0.5 + 1.0;
+}}""")
+        st = self.fresh("s")
+        self.setup.append(f"    struct {f}_s {st} = {{ {c}, {n} }};")
+        self.calls.append(f"{f}_field(&{st}, {b if self.noalias else r.choice((b, c))}, {n});")
 
     def csr(self) -> None:
         r = self.rng
