@@ -142,6 +142,20 @@ class CFile:
         after = group[2] + 1
         return after <= decl.end and toks[after].text not in (";", ",", "__attribute__", "__asm__", "asm")
 
+    def object_names(self) -> set[str]:
+        """Names the file's top-level object declarations declare (`static unsigned U1[N][N];`,
+        `int x = 3, y;`): host memory, which a host+device helper must not name (nvcc: undefined
+        in device code). Generous (a member or enumerator of a declaration counts too), so that
+        a helper is kept on the host rather than miscompiled."""
+        toks, out = self.tokens, set()
+        for d in self.decls:
+            if d.body is not None or d.groups or toks[d.start].text == "typedef":
+                continue
+            for k in range(d.start, d.end):
+                if toks[k].kind == "word" and toks[k + 1].text in ("[", "=", ";", ","):
+                    out.add(toks[k].text)
+        return out
+
     def outside_c_linkage(self, offset: int, text: str) -> str:
         """`text` (kernels, which are templates) to insert at `offset`, closing and reopening the
         `extern "C"` block around it if there is one there."""
