@@ -8,7 +8,7 @@
     python3 scripts/fuzz.py idioms --seed 1 --count 1000 -j 1 --threads 1,2,8 --keep fuzz-out
     python3 scripts/fuzz.py loops  --seed 7 --count 50 --keep fuzz-out --reduce   # creduce each failure
 
-Three generators:
+Four generators:
 
 ``csmith``
     Random C programs from Csmith (``apt-get install csmith libcsmith-dev``), built
@@ -27,6 +27,15 @@ Three generators:
     ``_Atomic``/``volatile``, C++ keywords as names, VLAs, malloc'd arrays,
     ``break``/``continue``/``return``. They print a checksum of every array and
     live scalar.
+``reach``
+    Random programs from ``scripts/reachgen.py``, aimed at the newest analyses
+    (issue 16's application idioms) where their preconditions almost hold: cell
+    scans with scatters in and out of the reduced section, loop bounds a helper
+    or an aliasing pointer changes, scratch rows read before written, index
+    scalars changed later, copies of pointer parameters, CSR rows that overlap,
+    identical or overlapping pointer arguments, products with remainders. A
+    program whose first line is ``/* lift-options: assume_no_alias */`` keeps
+    that promise and is lifted with ``--assume-no-alias``.
 
 For each program: build the original with ``gcc -O2`` and run it (a program gcc
 rejects, that fails or that runs past ``--run-timeout`` is discarded: it says
@@ -85,12 +94,14 @@ sys.path.insert(0, str(HERE))
 
 import idiomgen  # noqa: E402  (scripts/idiomgen.py)
 import loopgen  # noqa: E402  (scripts/loopgen.py)
+import reachgen  # noqa: E402  (scripts/reachgen.py)
 
 CSMITH_INCLUDE = "/usr/include/csmith"
 CUDA_EMULATION = REPO / "lifter" / "backend" / "cuda_emulation.h"
 # The modes written in Python: program text from (seed, config).
 GENERATORS = {"loops": lambda seed, cfg: loopgen.generate(seed),
-              "idioms": lambda seed, cfg: idiomgen.generate(seed, cfg.skip_idioms)}
+              "idioms": lambda seed, cfg: idiomgen.generate(seed, cfg.skip_idioms),
+              "reach": lambda seed, cfg: reachgen.generate(seed)}
 EMULATION_ORDERS = ("", "reverse")  # LIFT_EMU_ORDER: threads in index order, then reversed
 DIAGNOSTIC = re.compile(r"^.+?:(\d+:(\d+:)?)? error: .+$", re.M)
 FAILURES = ("mismatch", "crash", "hang", "rejected", "bad-output", "run-error")
@@ -225,13 +236,26 @@ def lift_flags(cfg: Config) -> list[str]:
 # -- lifting -------------------------------------------------------------------------------
 
 
-def lift_command(cfg: Config, src: Path, out: Path, report: Path) -> list[str]:
+def lift_command(cfg: Config, src: Path, out: Path, report: Path, extra: list[str] = ()) -> list[str]:
+    """The command that lifts `src` (relative to the work folder it runs in); `extra`: the
+    program's own flags (`program_options`)."""
     if cfg.cli:
-        return [sys.executable, "-m", "lifter", *lift_flags(cfg), f"-O{cfg.opt_level}", "--target", cfg.target,
-                str(src), "-o", str(out), "--report", str(report)]
+        return [sys.executable, "-m", "lifter", *lift_flags(cfg), *extra, f"-O{cfg.opt_level}",
+                "--target", cfg.target, str(src), "-o", str(out), "--report", str(report)]
     return [sys.executable, str(Path(__file__).resolve()), "_lift", "--opt-level", str(cfg.opt_level),
-            "--min-work", str(cfg.min_work), "--target", cfg.target, *lift_flags(cfg), str(src), str(out),
-            str(report)]
+            "--min-work", str(cfg.min_work), "--target", cfg.target, *lift_flags(cfg), *extra,
+            str(src), str(out), str(report)]
+
+
+def program_options(src: Path) -> list[str]:
+    """The lift flags a program asks for on its first line (`/* lift-options: assume_no_alias */`,
+    reachgen's programs that keep that flag's promise; the regression cases use the same line)."""
+    try:
+        with open(src, encoding="utf-8", errors="replace") as handle:
+            first = handle.readline()
+    except OSError:
+        return []
+    return ["--assume-no-alias"] if "lift-options:" in first and "assume_no_alias" in first else []
 
 
 def lifted_name(cfg: Config, src: Path) -> str:
@@ -275,6 +299,7 @@ def lift_worker(argv: list[str]) -> int:
     parser.add_argument("--opt-level", type=int, default=2)
     parser.add_argument("--min-work", type=int, default=0)
     parser.add_argument("--target", default="openmp")
+    parser.add_argument("--assume-no-alias", action="store_true")
     parser.add_argument("-I", dest="include_dirs", action="append", default=[])
     parser.add_argument("input")
     parser.add_argument("output")
@@ -285,7 +310,8 @@ def lift_worker(argv: list[str]) -> int:
     from lifter.frontend.preprocess import PreprocessOptions
 
     options = LiftOptions(preprocess=PreprocessOptions(include_dirs=args.include_dirs),
-                          opt_level=args.opt_level, min_parallel_work=args.min_work, target=args.target)
+                          opt_level=args.opt_level, min_parallel_work=args.min_work, target=args.target,
+                          assume_no_alias=args.assume_no_alias)
     try:
         result = lift_file(args.input, options)
     except LiftError as exc:
@@ -335,7 +361,8 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
             return Outcome(cfg.mode, seed, "discarded", why)
 
     out, report = work / lifted_name(cfg, src), work / "report.json"
-    lifted = run(lift_command(cfg, Path(src.name), Path(out.name), Path(report.name)), cfg.lift_timeout,
+    lifted = run(lift_command(cfg, Path(src.name), Path(out.name), Path(report.name), program_options(src)),
+                 cfg.lift_timeout,
                  cwd=str(work), env=tree_env())
     (work / "lift.stderr").write_text(lifted.stderr)
     if lifted.code != 0 or "Traceback" in lifted.stderr:
@@ -660,7 +687,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fuzz.py", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=textwrap.dedent(__doc__.split("\n\n", 1)[1]))
-    parser.add_argument("mode", choices=("loops", "idioms", "csmith"))
+    parser.add_argument("mode", choices=("loops", "idioms", "reach", "csmith"))
     parser.add_argument("--target", choices=("openmp", "cuda"), default="openmp",
                         help="lift to OpenMP (run at --threads) or CUDA (run under the CPU emulation)")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")

@@ -98,14 +98,16 @@ class Differential:
 
 
 def prepare(source: Path, workdir: Path, defines: list[str] = (), target: str = "openmp",
-            min_parallel_work: int = 0, tile_sizes: tuple[int, ...] = (), std: str = "c11") -> Differential:
+            min_parallel_work: int = 0, tile_sizes: tuple[int, ...] = (), std: str = "c11",
+            assume_no_alias: bool = False) -> Differential:
     """Lift `source`, then build the original and the output.
 
     The profitability guard is off by default here, so that every loop the
     analysis calls parallel really runs in parallel at the tests' small sizes.
     """
     options = LiftOptions(target=target, preprocess=PreprocessOptions(defines=list(defines), std=std),
-                          min_parallel_work=min_parallel_work, tile_sizes=tuple(tile_sizes))
+                          min_parallel_work=min_parallel_work, tile_sizes=tuple(tile_sizes),
+                          assume_no_alias=assume_no_alias)
     result = lift_file(str(source), options)
     lifted = workdir / f"{source.stem}.lifted.c"
     lifted.write_text(result.output, encoding="utf-8", errors="surrogateescape")

@@ -42,6 +42,27 @@ _INT_MAX = 2**31 - 1
 _BIT_OPERATORS = ("<<", ">>", "&", "|", "^")
 
 
+# Casts that keep every index value: to an integer type at least as wide as int. A narrower one
+# wraps (`a[(unsigned char)i]` is a[i % 256]: iterations 3 and 259 write one element, which the
+# model, reading `i`, kept apart; found by fuzz10), a floating one changes what `/` and a
+# comparison mean (`i < (double)n / 2` is not `i < floor(n / 2)`).
+_WIDE_WORDS = {"int", "long", "signed", "unsigned"}
+_WIDE_TYPEDEFS = {"size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int32_t", "uint32_t", "int64_t",
+                  "uint64_t"}
+
+
+def value_preserving_cast(node: c_ast.Cast, typedefs=None) -> bool:
+    """Whether the cast `node` is to an integer type at least as wide as int (typedefs resolved
+    where `typedefs` is given; an unknown typedef name is not known to be one)."""
+    t = node.to_type.type
+    if typedefs is not None:
+        t = typedefs.resolve(t)
+    if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
+        return False
+    words = set(t.type.names) - {"const", "volatile"}
+    return bool(words) and (words <= _WIDE_WORDS or len(words) == 1 and next(iter(words)) in _WIDE_TYPEDEFS)
+
+
 def _unsigned(node: c_ast.Node) -> bool:
     """The expression holds an unsigned literal (`~0u` is not `-1`): C's `~` then depends on width."""
     return any(isinstance(n, c_ast.Constant) and "int" in n.type.split() and "u" in n.value.lower()
@@ -124,8 +145,9 @@ class AffineTranslator:
     that may be a stand-in parameter, else None; the text joins `parameters`.
     """
 
-    def __init__(self, iterators, is_parameter, stand_in=None):
+    def __init__(self, iterators, is_parameter, stand_in=None, typedefs=None):
         self.iterators = set(iterators)
+        self.typedefs = typedefs  # resolves the type names of casts (value_preserving_cast)
         self.is_parameter = is_parameter
         self.stand_in = stand_in
         self.parameters: set[str] = set()
@@ -158,6 +180,8 @@ class AffineTranslator:
                 return isl_name(node.name), None
             raise NotAffine(f"'{node.name}' is neither a loop variable nor a loop-invariant integer")
         if isinstance(node, c_ast.Cast):
+            if not value_preserving_cast(node, self.typedefs):
+                raise NotAffine("cast to a type narrower than int or not an integer")
             return self._expr(node.expr)
         if isinstance(node, c_ast.UnaryOp):
             if node.op == "-":

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.affine import AffineTranslator, NotAffine, c_text
+from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, value_preserving_cast
 
 Monomial = tuple[str, ...]  # sorted parameter names; () is the constant term
 
@@ -36,7 +36,8 @@ def monomials(node: c_ast.Node, is_size) -> dict[Monomial, c_ast.Node]:
 
 def _expand(node, is_size) -> list[tuple[Monomial, c_ast.Node]]:
     if isinstance(node, c_ast.Cast):
-        return _expand(node.expr, is_size)
+        # a cast that may change the value stays whole, for the affine translator to judge
+        return _expand(node.expr, is_size) if value_preserving_cast(node) else [((), node)]
     if isinstance(node, c_ast.BinaryOp) and node.op in "+-":
         left, right = _expand(node.left, is_size), _expand(node.right, is_size)
         if node.op == "-":
@@ -69,7 +70,7 @@ def _size_name(node, is_size) -> str | None:
 def _size_product(node, is_size) -> Monomial | None:
     """The size parameters multiplied in `node` (n, n*m, (n)), or None if it is something else."""
     if isinstance(node, c_ast.Cast):
-        return _size_product(node.expr, is_size)
+        return _size_product(node.expr, is_size) if value_preserving_cast(node) else None
     name = _size_name(node, is_size)
     if name is not None:
         return (name,)

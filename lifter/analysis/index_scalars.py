@@ -12,7 +12,8 @@ A block item defines `c` for the rest of its block when it is `int c = e;` or `c
   (a call could change it) and, for an assignment, a variable whose address the function never
   takes (no pointer could change it);
 - `e` without side effects, calls or memory reads other than struct fields (which become
-  stand-ins only where the whole region cannot change them), not reading `c` itself;
+  stand-ins only where the whole region cannot change them), not reading `c` itself, and not
+  one that may wrap around where the model goes below zero (`unsigned c = i - 1;`: wrapping.py);
 - no later item of the block writing `c` or a name `e` reads, or taking their address.
 Whether `e` is affine is left to the uses: a subscript it does not make affine is "any
 element", as the scalar alone was.
@@ -23,6 +24,7 @@ from pycparser import c_ast
 
 from lifter.analysis.model import Kind
 from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
+from lifter.analysis.wrapping import wrapping_value
 from lifter.analysis.walk import walk
 
 
@@ -45,8 +47,8 @@ def definition(item: c_ast.Node, rest: list, symbols: FunctionSymbols, rewrite, 
         return None
     if name in symbols.ambiguous or not wide_integer(type_node, symbols.table.typedefs):
         return None
-    value = rewrite(value)
-    if not _plain(value):
+    original, value = value, rewrite(value)
+    if not _plain(value) or wrapping_value(type_node, original, value, symbols):
         return None
     used = {n.name for n in walk(value) if isinstance(n, c_ast.ID)}
     if name in used or ({name} | used) & written_names(c_ast.Compound(list(rest))):
@@ -90,7 +92,7 @@ def entry_values(symbols: FunctionSymbols, written_names) -> dict[str, c_ast.Nod
                 or not wide_integer(decl.type, symbols.table.typedefs) or "static" in (decl.storage or []):
             continue
         value = symbols.table.inline_helpers(decl.init)
-        if _plain(value) and invariant(value) is not None:
+        if _plain(value) and not wrapping_value(decl.type, decl.init, value, symbols) and invariant(value) is not None:
             found[name] = value
     symbols._entry_values = found
     return found

@@ -156,7 +156,9 @@ class Region:
     may_alias: list[tuple[str, str]] = field(default_factory=list)  # pointer pairs to check at run time
     apart: set = field(default_factory=set)  # pointer parameter pairs that never share an object (points_to.py)
     type_apart: set = field(default_factory=set)  # pointer pairs C's aliasing rules keep apart (type_apart.py)
-    from_params: set = field(default_factory=set)  # pointers that are parameters or fields reached from them (`a->col`)
+    # pointers that hold what the caller handed in (parameters, fields reached from them, `a->col`, their
+    # local copies), each with the caller's pointer it holds (param_copies.py)
+    from_params: dict = field(default_factory=dict)
     live_after: set[str] = field(default_factory=set)  # scalars read after the region
     called_in_loop: bool = False  # its function is called inside a loop of the file
     looping_calls: set = field(default_factory=set)  # statements calling a function that loops (symbols.py)

@@ -26,7 +26,7 @@ from lifter.analysis.call_spans import OFFSET
 from lifter.analysis.type_apart import type_apart
 from lifter.analysis.index_scalars import definition, entry_values, index_views
 from lifter.analysis.points_to import allocation
-from lifter.analysis.param_copies import parameter_copies
+from lifter.analysis.param_copies import parameter_origins
 from lifter.analysis.invariants import StandIns
 from lifter.analysis.irregular import irregular_work
 from lifter.analysis.rows import row_arrays
@@ -34,6 +34,7 @@ from lifter.analysis.struct_fields import field_by_field, flat_fields
 from lifter.analysis.model import Access, Condition, Container, Kind, Loop, Region, Statement
 from lifter.analysis.symbols import FunctionSymbols, substitute
 from lifter.analysis.unknown_types import CODE as UNKNOWN_TYPE, unknown_use
+from lifter.analysis.wrapping import loop_wrapping, may_wrap, unsigned_names
 
 
 # The opaque reason of an inner `for` left by a break or continue of its own (reported: inner_loops.py).
@@ -97,7 +98,12 @@ def parse_header(node: c_ast.For, translate: AffineTranslator, symbols: Function
         raise NotAffine("loop increment is not a constant step of the loop variable")
     if var in written_names(node.stmt):
         raise NotAffine(f"loop variable '{var}' is modified in the loop body")
+    wrapping = loop_wrapping(var, init.decls[0] if declared else None, start, node.cond, step, symbols)
+    if wrapping == "wraps":
+        raise NotAffine(f"loop variable '{var}' may wrap around in unsigned arithmetic")
     start_text = translate.expr(start)
+    if wrapping == "start":
+        translate.numerators.append(start_text)  # compared as unsigned: must not start below zero
     bound = _bound(node.cond, var, translate)
     if bound is None:
         raise NotAffine("loop condition is not a comparison of the loop variable with an affine bound")
@@ -218,9 +224,8 @@ class RegionBuilder:
         params = sorted(self.params)
         context = isl.Set(f"[{', '.join(isl_name(p) for p in params)}] -> {{ : }}")
         pointers = [c.name for c in self.containers.values() if c.kind == Kind.POINTER and c.storage == "param"]
-        from_params = {c.name for c in self.containers.values() if c.kind == Kind.POINTER and (
-            c.storage == "param" or getattr(self.symbols.lookup(re.split(r"\W", c.name, 1)[0]), "storage", "") == "param"
-            or c.name in parameter_copies(self.symbols))}
+        from_params = parameter_origins(self.symbols, [c.name for c in self.containers.values()
+                                                       if c.kind == Kind.POINTER])
         looping = self.symbols.table.looping
         looping_calls = {sid for sid, st in self.statements.items()
                          if any(isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in looping
@@ -314,7 +319,7 @@ class RegionBuilder:
         return sym is not None and sym.kind == Kind.SCALAR and sym.integer
 
     def _translator(self, iterators) -> AffineTranslator:
-        return AffineTranslator(iterators, self._is_parameter, self._stand_ins)
+        return AffineTranslator(iterators, self._is_parameter, self._stand_ins, self.symbols.table.typedefs)
 
     def _scoped(self, name: str) -> str:
         """The container key of a name: block-locals of the region get unique keys."""
@@ -411,7 +416,7 @@ class RegionBuilder:
                     # The rest of the block runs only where the condition is false.
                     translate = self._translator([l.var for l in loops])
                     try:
-                        cond = translate.condition(self._rewrite(sub.cond))
+                        cond = self._condition(translate, sub.cond)
                         self._check_divisions(translate, constraints, [l.var for l in loops])
                         constraints = constraints + [f"not ({cond})"]
                         self.params |= translate.parameters
@@ -465,7 +470,7 @@ class RegionBuilder:
             return True
         translate = self._translator([l.var for l in loops])
         try:
-            cond = translate.condition(self._rewrite(item.cond))
+            cond = self._condition(translate, item.cond)
             self._check_divisions(translate, constraints, [l.var for l in loops])
         except NotAffine:
             cond = None
@@ -488,6 +493,14 @@ class RegionBuilder:
             with self._under(f"!({test})", if_id):
                 self._item(item.iffalse, loop_id, loops, constraints, beta, guard)
         return True
+
+    def _condition(self, translate, cond: c_ast.Node) -> str:
+        """An `if`'s condition as isl constraints, or NotAffine; also where unsigned arithmetic may
+        wrap around (wrapping.py: `(unsigned)(i - 1) >= n` holds at i = 0, the model's never)."""
+        rewritten = self._rewrite(cond)
+        if may_wrap(cond, rewritten, self.symbols, unsigned_names(self.symbols)):
+            raise NotAffine("a condition in unsigned arithmetic that may wrap around")
+        return translate.condition(rewritten)
 
     def _next_if(self) -> int:
         self._ifs += 1

@@ -232,6 +232,9 @@ class _Context:
             d = self.cfile.definition(name)
             if d is not None:
                 a, b = d.body
+                host = sorted({t.text for t in self.cfile.tokens[a:b]} & self.cfile.object_names())
+                if host:  # found by fuzz10 (idioms --target cuda, seed 550919631)
+                    raise NotOffloaded(f"the loop calls '{name}', which names the file's variable '{host[0]}' (host memory)")
                 todo.extend(sorted(called_names(self.source.text[self.cfile.tokens[a].start:self.cfile.tokens[b].end]),
                                    reverse=True))
                 continue

@@ -128,6 +128,20 @@ class CFile:
         after = group[2] + 1
         return after <= decl.end and toks[after].text not in (";", ",", "__attribute__", "__asm__", "asm")
 
+    def object_names(self) -> set[str]:
+        """Names the file's top-level object declarations declare (`static unsigned U1[N][N];`,
+        `int x = 3, y;`): host memory, which a host+device helper must not name (nvcc: undefined
+        in device code). Generous (a member or enumerator of a declaration counts too), so that
+        a helper is kept on the host rather than miscompiled."""
+        toks, out = self.tokens, set()
+        for d in self.decls:
+            if d.body is not None or d.groups or toks[d.start].text == "typedef":
+                continue
+            for k in range(d.start, d.end):
+                if toks[k].kind == TokenKind.WORD and toks[k + 1].text in ("[", "=", ";", ","):
+                    out.add(toks[k].text)
+        return out
+
     def function_at(self, offset: int) -> Decl | None:
         for d in self.decls:
             if d.body and self.tokens[d.body[0]].start <= offset < self.tokens[d.body[1]].end:

@@ -590,14 +590,16 @@ def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
     """Pairs of pointers that need no test: parameters proved distinct at every call
     (`Region.apart`), pointers whose element types C's aliasing rules keep apart unless the user
     turned those rules off (`Region.type_apart`), or, under `--assume-no-alias`, all pointers that
-    are parameters or fields reached through them (`a->col`, `Region.from_params`)."""
+    are parameters or fields reached through them (`a->col`, `Region.from_params`), unless both
+    hold one caller's pointer."""
     region = nest(g).scop
     apart = set(region.apart)
     if nest(g).strict_aliasing:
         apart |= region.type_apart
     if nest(g).assume_no_alias:
-        params = sorted({node.name for node, _, _ in touched if node.name in region.from_params})
-        apart |= {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:]}
+        origin = region.from_params  # two names of one caller's pointer (`q = a; r = a;`) are no pair
+        params = sorted({node.name for node, _, _ in touched if node.name in origin})
+        apart |= {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:] if origin[p] != origin[q]}
     return apart
 
 
@@ -672,7 +674,7 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
                 spans[c] = _pieces(*shared[c], (rows_of or {}).get(c), tests)
             if spans[c] is None:
                 hint = " (--assume-no-alias promises that pointer parameters never overlap)" \
-                    if {shared[p][0].name, shared[q][0].name} <= from_params else ""
+                    if {shared[p][0].name, shared[q][0].name} <= set(from_params) else ""
                 return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time{hint}"
         same = ""
         if identical_ok is not None and identical_ok(shared[p][0], shared[q][0]):

@@ -1,9 +1,10 @@
-"""A small fixed-seed sample of scripts/fuzz.py's three generators, for CI.
+"""A small fixed-seed sample of scripts/fuzz.py's generators, for CI.
 
 The full runs (`python3 scripts/fuzz.py loops|idioms|csmith --count 1000 -j 2`) take long;
 this runs a few dozen random loop nests, a few idiom programs and a handful of Csmith
 programs through the same pipeline (build, run, lift with every parallel loop
-parallelized, build, run at 1 and 8 threads, 1, 2 and 8 for the idioms, compare), and a
+parallelized, build, run at 1 and 8 threads, 1, 2 and 8 for the idioms and the reach programs,
+compare), and a
 few of each of the first two on the CUDA target, and expects no failure of any kind. The Csmith part needs
 `apt-get install -y csmith libcsmith-dev` and is skipped without it.
 """
@@ -22,6 +23,7 @@ from tests.harness import REPO, have_gcc
 SCRIPTS = REPO / "scripts"
 LOOP_PROGRAMS = 24
 IDIOM_PROGRAMS = 6
+REACH_PROGRAMS = 5
 CSMITH_PROGRAMS = 6
 CUDA_PROGRAMS = 4
 
@@ -39,6 +41,7 @@ def _load(name: str):
 fuzz = _load("fuzz")
 loopgen = _load("loopgen")
 idiomgen = _load("idiomgen")
+reachgen = _load("reachgen")
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
 
@@ -73,6 +76,28 @@ def test_idiom_generator_is_deterministic_varied_and_skips_what_it_is_told():
     assert loop_conditions and not [c for c in loop_conditions if "&&" in c or "||" in c]
     with pytest.raises(ValueError):
         idiomgen.generate(1, ("no-such-idiom",))
+
+
+def test_reach_generator_is_deterministic_and_reaches_every_kernel():
+    assert reachgen.generate(7) == reachgen.generate(7)
+    programs = {reachgen.generate(s) for s in range(40)}
+    assert len(programs) == 40
+    text = "".join(programs)
+    for kernel in reachgen.KERNELS:
+        assert re.search(rf"static \w+ {kernel}\d+\(", text), kernel
+    for feature in ("k < start[i + 1]", "double *q = f", "_shrink(", "_row(", "int p = i * m + j;",
+                    "double *r = a;", "ptr[i + 1]", "while (k < m", "break;", "/* lift-options: assume_no_alias */"):
+        assert feature in text, feature
+
+
+@needs_gcc
+def test_reach_programs(tmp_path):
+    cfg = fuzz.Config(mode="reach", seed=20261127, count=REACH_PROGRAMS, jobs=2, keep=str(tmp_path / "kept"),
+                      threads=(1, 2, 8), run_timeout=10, lift_timeout=60)
+    summary = fuzz.fuzz(cfg)
+    assert summary["tried"] == REACH_PROGRAMS
+    assert summary["parallel_loops"] > 0, "the sample should parallelize loops"
+    assert not summary["failures"], _failures(summary)
 
 
 @needs_gcc

@@ -2,8 +2,9 @@
 
 Every file under cases/ is a complete program that prints what it computed. It is
 lifted with every provably parallel loop parallelized (`prepare(...,
-min_parallel_work=0)`, as the corpus tests do), built, run at 1 and 8 threads and
-compared with the original. The comment at the top of each file says how it was
+min_parallel_work=0)`, as the corpus tests do), built, run at 1, 2 and 8 threads and
+compared with the original (a first line `/* lift-options: assume_no_alias` lifts it
+under `--assume-no-alias`, for programs that keep that promise). The comment at the top of each file says how it was
 found and what went wrong. Bugs not fixed yet are marked xfail with the place
 they are in; when one is fixed its test passes and the mark must go (strict).
 """
@@ -33,8 +34,10 @@ def _param(path: Path):
 @pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 @pytest.mark.parametrize("program", [_param(p) for p in PROGRAMS])
 def test_reduced_fuzz_program_round_trips(program, tmp_path):
-    diff = prepare(program, tmp_path, min_parallel_work=0)
-    for threads in (1, 8):
+    options = program.read_text().split("\n", 1)[0]
+    diff = prepare(program, tmp_path, min_parallel_work=0,
+                   assume_no_alias="lift-options:" in options and "assume_no_alias" in options)
+    for threads in (1, 2, 8):
         diff.check(threads)
 
 
