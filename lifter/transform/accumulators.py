@@ -79,8 +79,8 @@ from lifter.transform.legality import reorder_guard
 from lifter.transform.locality import stride_kind
 from lifter.transform.loop_vars import escaping
 from lifter.transform.tiling import fresh_name, nest_names, unrolled_whole
-from lifter.transform.unroll import (FACTORS, element_pattern, fitting, header_parts, in_register, innermost_maps,
-                                     jam_rewrite, local_type, shifted_text, strip_legal, unrollable)
+from lifter.transform.unroll import (FACTORS, collapsed_above, element_pattern, fitting, header_parts, in_register,
+                                     innermost_maps, jam_rewrite, local_type, shifted_text, strip_legal, unrollable)
 
 
 def accumulate_reductions(g: nx.MultiDiGraph, region: Region) -> bool:
@@ -96,8 +96,8 @@ def accumulate_reductions(g: nx.MultiDiGraph, region: Region) -> bool:
         if keys is None:
             continue
         jam = _jam_plan(g, region, k, keys) if unrolling else None
-        if jam is None and reorder_guard(g).startswith("!"):
-            continue  # a volatile access: the nest is never re-emitted
+        if jam is None and (reorder_guard(g).startswith("!") or collapsed_above(g, k)):
+            continue  # a volatile access (the nest is never re-emitted), or loops that must stay perfectly nested
         saved = checkpoint(g)
         if jam is not None and _unrolled(g, region, k, *jam, keys, taken) \
                 or jam is None and _in_place(g, region, k, keys, taken):
@@ -163,7 +163,8 @@ def _jam_plan(g, region: Region, k: str, keys: dict[str, str]) -> tuple[str, int
     if not factor:
         return None
     outer = region.loops[g.nodes[loop]["node"].origin].depth
-    if any(a.is_write and stride_kind(a.relation, outer, len(s.loops)) not in (1, 3) for s in stmts for a in s.accesses):
+    if any(a.is_write and stride_kind(a.relation, outer, len(s.loops)) not in (1, 3)
+           for s in stmts for a in s.accesses):
         return None
     try:
         return (loop, factor) if strip_legal(g, region, k, [(loop, factor)]) else None

@@ -81,7 +81,8 @@ static void kernel(int n, int m, double alpha, double beta, double A[n][m], doub
 }
 static void run(int n, int m) {
   double *A = malloc(sizeof(double) * (n * m + 1)), *B = malloc(sizeof(double) * (n * m + 1));
-  double *tmp = malloc(sizeof(double) * (n + 1)), *x = malloc(sizeof(double) * (m + 1)), *y = malloc(sizeof(double) * (n + 1));
+  double *tmp = malloc(sizeof(double) * (n + 1)), *y = malloc(sizeof(double) * (n + 1));
+  double *x = malloc(sizeof(double) * (m + 1));
   for (int i = 0; i < n; i++)
     for (int j = 0; j < m; j++) {
       A[i * m + j] = (double)((i * 7 + j * 3) % 11) / 11.0;
