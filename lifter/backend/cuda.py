@@ -75,7 +75,7 @@ from lifter.backend.cuda_data import (ArrayUse, HostWrite, NestData, comment_tex
 from lifter.backend.cuda_kernels import DEVICE_FUNCTIONS, REDUCTION_OPS, NotOffloaded, _Kernel, _KernelCode
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.cuda_text import _bound, _c_ndim, _sanitize, _union
-from lifter.backend.edits import apply, line_start
+from lifter.backend.edits import apply, in_block, line_start
 from lifter.backend.outcome import Emitted, Offload, RegionOutcome
 from lifter.analysis.minplus import declared_names
 from lifter.analysis.subscript_bounds import isl_c, subscript_interval
@@ -502,11 +502,7 @@ class _Region(_KernelCode):
         if isinstance(node, MapScope):
             if not node.header:
                 raise NotOffloaded(f"the header of the loop over '{node.var}' is not known")
-            lines = [f"{indent}{node.header} {{"]
-            lines += [f"{indent}    {d}" for d in getattr(node, "declarations", [])]
-            for c in scope_children(self.g, nid):
-                lines += self._tree_lines(c, indent + "    ")
-            return lines + [f"{indent}}}"]
+            return in_block(node, indent, lambda inner: self._loop_lines(nid, node, inner))
         if not node.text:
             raise NotOffloaded(f"the text of the statement at line {node.line} is not known")
         if self.atomic:
@@ -740,6 +736,12 @@ class _Region(_KernelCode):
             edits.append((sp.start - start, sp.end - start, reindent("\n".join(self._launch(k)), indent)
                           .lstrip()))
         return apply(self.text[start:end], [], edits)
+
+    def _loop_lines(self, nid: str, node: MapScope, indent: str) -> list[str]:
+        lines = [f"{indent}{node.header} {{"] + [f"{indent}    {d}" for d in node.declarations]
+        for c in scope_children(self.g, nid):
+            lines += self._tree_lines(c, indent + "    ")
+        return lines + [f"{indent}}}"]
 
     def _host_lines(self, nid: str, indent: str) -> list[str]:
         role = self.roles.get(nid, "host")

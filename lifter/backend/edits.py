@@ -41,3 +41,14 @@ def before_statement(text: str, offset: int, line: str) -> Insertion:
         return Insertion(start, f"{indent}{line}\n")
     pad = "".join(ch if ch in " \t" else " " for ch in indent)
     return Insertion(offset, f"\n{pad}{line}\n{pad}")
+
+
+def in_block(m, indent: str, loop_lines) -> list[str]:
+    """The lines of map `m`'s loop (`loop_lines(indent)`), inside a block with `m.prologue` before
+    the loop and `m.epilogue` after it where it has either (register accumulators): the block
+    scopes the prologue's locals to the loop, and keeps a directive on the loop next to it."""
+    if not (m.prologue or m.epilogue):
+        return loop_lines(indent)
+    inner = indent + "    "
+    return ([f"{indent}{{"] + [inner + p for p in m.prologue] + loop_lines(inner)
+            + [inner + e for e in m.epilogue] + [f"{indent}}}"])

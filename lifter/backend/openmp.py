@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from lifter.backend.edits import Insertion, apply, before_statement, line_start
+from lifter.backend.edits import Insertion, apply, before_statement, in_block, line_start
 from lifter.frontend.source import SourceFile
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
@@ -245,6 +245,11 @@ def _child_lines(g: nx.MultiDiGraph, child: str, indent: str, plain: bool) -> li
     node = g.nodes[child]["node"]
     if not isinstance(node, MapScope):
         return [indent + node.text]
+    return in_block(node, indent, lambda inner: _loop_lines(g, child, node, inner, plain))
+
+
+def _loop_lines(g: nx.MultiDiGraph, child: str, node: MapScope, indent: str, plain: bool) -> list[str]:
+    """A map's loop with its directives (and the sequential copy where its plan is versioned)."""
     if plain:
         return _map_lines(g, child, node, indent, plain=True)
     if node.parallel_region is not None:

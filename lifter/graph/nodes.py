@@ -195,6 +195,9 @@ class MapScope:
     transformations: list[str] = field(default_factory=list)  # e.g. 'distribution', 'interchange'
     declarations: list[str] = field(default_factory=list)  # plain declarations at the top of the body
     closing: list[str] = field(default_factory=list)  # plain statements at its end (register locals written back)
+    prologue: list[str] = field(default_factory=list)  # declarations and statements just before the loop, and
+    epilogue: list[str] = field(default_factory=list)  # statements just after it, all in one block around it
+    #                (register accumulators read before a reduction loop and written back after it)
     declares: bool = False  # its body declares variables, so it must stay where it is
     span: tuple[int, int] | None = None  # (start, end) of the loop statement in the user's file
     simd: bool = False  # vectorize with `omp simd` (set by transform/vectorize.py)

@@ -50,7 +50,7 @@ def copy_map(m: MapScope, new_id: str) -> MapScope:
     return dataclasses.replace(m, id=new_id, plan=None, reductions=list(m.reductions), private=list(m.private),
                                lastprivate=list(m.lastprivate), transformations=list(m.transformations),
                                fused=list(m.fused), declarations=list(m.declarations),
-                               closing=list(m.closing))
+                               closing=list(m.closing), prologue=list(m.prologue), epilogue=list(m.epilogue))
 
 
 def fresh_id(g, wanted: str) -> str:

@@ -135,8 +135,8 @@ def unrollable(g, region: Region, loop: str, stmts) -> bool:
     parent = scope_parent(g, loop)
     if parent != STATE and g.nodes[parent]["node"].parallel_region is not None:
         return False  # the region's `omp single` runs name its children: no new sibling there
-    if any(g.nodes[a]["node"].plan is not None and g.nodes[a]["node"].plan.collapse > 1 for a in _above(g, loop)):
-        return False  # collapsed loops must stay perfectly nested
+    if collapsed_above(g, loop):
+        return False
     if header_parts(m) is None:
         return False
     below = [g.nodes[d]["node"] for d in scope_descendants(g, loop) if isinstance(g.nodes[d]["node"], MapScope)]
@@ -148,6 +148,12 @@ def unrollable(g, region: Region, loop: str, stmts) -> bool:
             return False
     # Every use of v in a statement is visible in its text (no macro hides one).
     return all(_uses(s.node, m.var) == identifier_count(g.nodes[s.id]["node"].text, m.var) for s in stmts)
+
+
+def collapsed_above(g, node_id: str) -> bool:
+    """A map around `node_id` collapses loops with its plan: they must stay perfectly nested (no
+    new sibling, no block around a loop)."""
+    return any(g.nodes[a]["node"].plan is not None and g.nodes[a]["node"].plan.collapse > 1 for a in _above(g, node_id))
 
 
 def header_parts(m: MapScope) -> dict | None:
@@ -498,5 +504,5 @@ def _copy_memlets(g, old: str, new: str, names: dict[str, str]) -> None:
             g.add_edge(new, v, edge=moved(d["edge"]))
 
 
-__all__ = ["element_pattern", "fitting", "header_parts", "in_register", "innermost_maps", "jam_rewrite", "local_type",
-           "shifted_text", "strip_legal", "unroll_and_jam", "unrollable"]
+__all__ = ["collapsed_above", "element_pattern", "fitting", "header_parts", "in_register", "innermost_maps",
+           "jam_rewrite", "local_type", "shifted_text", "strip_legal", "unroll_and_jam", "unrollable"]

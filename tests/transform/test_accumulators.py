@@ -1,5 +1,6 @@
-"""Register accumulators: unroll-and-jam around a reduction loop with the sums in locals, exact
-remainders and empty loops, refused where the locals or the jam would change a result."""
+"""Register accumulators: unroll-and-jam around a reduction loop with the sums in locals, or the
+locals around the loop alone (factor 1) where its parent cannot be unrolled or it has siblings;
+exact remainders and empty loops, refused where the locals or the jam would change a result."""
 
 from lifter import LiftOptions, lift_source
 from lifter.graph.validate import validate
@@ -60,6 +61,52 @@ int main(void) {
 }
 """
 
+# gesummv's nest: the reduction loop j has siblings (the inits before it, the combination after
+# it) under the parallel i, which cannot be unrolled: the sums go into locals around j alone
+# (factor 1). n = 0 runs no row; m = 0 leaves every j loop empty (nothing read or written back).
+GESUMMV = """#include <stdio.h>
+#include <stdlib.h>
+static void kernel(int n, int m, double alpha, double beta, double A[n][m], double B[n][m],
+                   double tmp[n], double x[m], double y[n]) {
+  int i, j;
+  for (i = 0; i < n; i++) {
+    tmp[i] = 0.0;
+    y[i] = 0.0;
+    for (j = 0; j < m; j++) {
+      tmp[i] = A[i][j] * x[j] + tmp[i];
+      y[i] = B[i][j] * x[j] + y[i];
+    }
+    y[i] = alpha * tmp[i] + beta * y[i];
+  }
+}
+static void run(int n, int m) {
+  double *A = malloc(sizeof(double) * (n * m + 1)), *B = malloc(sizeof(double) * (n * m + 1));
+  double *tmp = malloc(sizeof(double) * (n + 1)), *y = malloc(sizeof(double) * (n + 1));
+  double *x = malloc(sizeof(double) * (m + 1));
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) {
+      A[i * m + j] = (double)((i * 7 + j * 3) % 11) / 11.0;
+      B[i * m + j] = (double)((i * 5 + j) % 13) / 7.0;
+    }
+  for (int j = 0; j < m; j++) x[j] = (double)(j % 9) / 9.0 + 0.1;
+  kernel(n, m, 1.5, 1.2, (double (*)[m])A, (double (*)[m])B, tmp, x, y);
+  for (int i = 0; i < n; i++)
+    printf("%.17e %.17e\\n", tmp[i], y[i]);
+  printf("--\\n");
+  free(A); free(B); free(tmp); free(x); free(y);
+}
+int main(void) {
+  static const int sizes[][2] = {{37, 45}, {0, 5}, {13, 0}, {1, 1}, {64, 17}};
+  for (int t = 0; t < 5; t++)
+    run(sizes[t][0], sizes[t][1]);
+  return 0;
+}
+"""
+
+# A statement of j names the written array at another element (tmp[0]): a local for tmp[i]
+# would hide from it what j added so far. Refused: the nest stays as written.
+GESUMMV_OTHER = GESUMMV.replace("tmp[i] = A[i][j] * x[j] + tmp[i];", "tmp[i] = A[i][j] * x[j] + tmp[i] + tmp[0];")
+
 # The body reads the written container at another element (the diagonal): a local for C[i][j]
 # would have to be seen by that read too. Refused.
 SELF_READ = SYRK.replace("C[i][j] += alpha * A[i][k] * A[j][k];", "C[i][j] += alpha * A[i][k] * A[j][k] * C[i][0];")
@@ -81,8 +128,41 @@ def test_reduction_gets_register_accumulators():
 
 
 def test_refused_where_additions_would_be_reordered_or_the_element_is_read_elsewhere():
-    assert "_acc" not in kernel_function(lift_source(REORDERED, "r.c").output)
+    body = kernel_function(lift_source(REORDERED, "r.c").output)
+    assert "j += " not in body  # no jam of j: it would reorder the additions into s[i]
+    # ... but s[i] is still kept in a local around k alone (factor 1): the same additions in order
+    assert "double s_acc0 = 0 < n ? s[i] : 0;" in body and "s_acc0 += A[i][j][k] * 0.5;" in body
+    assert "if (0 < n) { s[i] = s_acc0; }" in body
     assert "_acc" not in kernel_function(lift_source(SELF_READ, "s.c").output)
+
+
+def test_reduction_with_siblings_under_a_parallel_loop_gets_locals_around_it():
+    result = lift_source(GESUMMV, "g.c")
+    body = kernel_function(result.output)
+    assert "#pragma omp parallel for" in body and "i += " not in body  # i stays parallel, not unrolled
+    block = """      tmp[i] = 0.0;
+      y[i] = 0.0;
+      {
+          double tmp_acc0 = 0 < m ? tmp[i] : 0;
+          double y_acc1 = 0 < m ? y[i] : 0;
+          for (j = 0; j < m; j++) {
+              tmp_acc0 = A[i][j] * x[j] + tmp_acc0;
+              y_acc1 = B[i][j] * x[j] + y_acc1;
+          }
+          if (0 < m) { tmp[i] = tmp_acc0; y[i] = y_acc1; }
+      }
+      y[i] = alpha * tmp[i] + beta * y[i];"""
+    assert block in body
+    entries = {e["var"]: e for e in result.loops if e["function"] == "kernel"}
+    assert "register accumulators" in entries["j"]["transformations"]
+    for g in result.graphs:
+        validate(g)
+
+
+def test_element_named_otherwise_in_the_reduction_leaves_the_nest_as_written():
+    lifted = lift_source(GESUMMV_OTHER, "g.c").output
+    assert "_acc" not in lifted
+    assert lifted == lift_source(GESUMMV_OTHER, "g.c", LiftOptions(unroll=False)).output  # no pass changed it
 
 
 def test_no_unroll_leaves_reductions_alone():
@@ -90,7 +170,8 @@ def test_no_unroll_leaves_reductions_alone():
 
 
 def test_accumulated_programs_compute_the_same_to_the_last_bit(tmp_path):
-    for name, text in (("syrk", SYRK), ("reordered", REORDERED), ("self_read", SELF_READ)):
+    for name, text in (("syrk", SYRK), ("reordered", REORDERED), ("self_read", SELF_READ), ("gesummv", GESUMMV),
+                       ("gesummv_other", GESUMMV_OTHER)):
         diff = prepare(write_program(tmp_path, name, text), tmp_path)
         for threads in (1, 2, 8):
             assert diff.check(threads) == diff.reference  # the same additions in the same order
