@@ -7,13 +7,16 @@ of any memory (`<world>`). symbols.py builds the summaries for its `SymbolTable`
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from pycparser import c_ast
 
 from lifter.analysis.call_spans import SpanRecorder
+from lifter.analysis.effects import NORETURN_FUNCTIONS, PURE_FUNCTIONS
 from lifter.analysis.model import Kind
-from lifter.analysis.walk import local_decls, walk
+from lifter.analysis.walk import local_decls
 
 
 @dataclass(frozen=True)
@@ -42,39 +45,94 @@ class CallEffects:
     fields: frozenset = frozenset()
 
 
-def call_effects(ast: c_ast.FileAST, typedefs, pure: set[str], classify) -> dict[str, CallEffects]:
-    """Summaries of the file's functions, resolved to a fixed point (recursion stays unsummarized).
-    Calls that end the program (`abort`, `exit`, a failed `assert`) add nothing to a summary.
-    `classify` is symbols.classify, passed in by symbols.py, which imports this module."""
-    from lifter.analysis.effects import NORETURN_FUNCTIONS, PURE_FUNCTIONS
+class CallSummaries(Mapping):
+    """The summaries of the file's functions (name -> CallEffects; a function with none is not a
+    key), each computed the first time it is asked for and kept.
 
-    candidates = {ext.decl.name: ext for ext in ast.ext if isinstance(ext, c_ast.FuncDef)}
-    globals_ = {ext.name: classify(ext.name, ext.type, typedefs, "global", ext)
-                for ext in ast.ext if isinstance(ext, c_ast.Decl) and ext.name}
-    # A summary depends on the file only through the summaries of the names the body uses, so a
-    # function that failed is tried again only once one of those gained a summary since: a header
-    # of thousands of inline functions that cannot be summarized (<immintrin.h>) is walked once.
-    uses = {name: {n.name for n in walk(func) if isinstance(n, c_ast.ID)} & set(candidates)
-            for name, func in candidates.items()}
-    found: dict[str, CallEffects] = {}
-    found_at: dict[str, int] = {}  # when each summary was found (a count of summaries)
-    tried_at: dict[str, int] = {}  # when each function last failed
-    changed = True
-    while changed:
-        changed = False
-        for name, func in candidates.items():
-            if name in found or name in pure:
+    Only the functions a loop nest calls, and what they call, are ever asked for; a file that
+    includes <immintrin.h> defines thousands of inline functions that no nest calls. The results
+    are those of the fixed point over the whole file that computed them all before:
+
+    - a summary is found only when the walk of the body found one for every callee it met, and
+      then depends on those summaries alone; none changes once found, so each function has
+      one result, whichever order they are computed in;
+    - a walk that meets a callee not decided yet stops (`_Undecided`), the callee is decided
+      first, and the walk starts over: it meets the same calls in the same order up to there;
+    - a callee whose own walk is waiting (f calls g, which calls f) has no summary, as in the
+      fixed point, where each of them needed the other's first; so the caller fails, and would
+      have failed there too. Every failure is final: the fixed point's rule of trying a failed
+      function again once a name it uses gained a summary has nothing left to do.
+
+    Iterating decides every function (tests; the analysis asks by name, through `get`).
+    `classify` is symbols.classify, passed in by symbols.py, which imports this module.
+    Calls that end the program (`abort`, `exit`, a failed `assert`) add nothing to a summary.
+    """
+
+    def __init__(self, ast: c_ast.FileAST, typedefs, pure: set[str], classify):
+        self._ast, self._typedefs, self._classify = ast, typedefs, classify
+        self._functions = {ext.decl.name: ext for ext in ast.ext if isinstance(ext, c_ast.FuncDef)}
+        self._pure = pure  # the file's pure functions: calls of them are computations, not summarized
+        self._callable = PURE_FUNCTIONS | pure
+        self._noreturn = NORETURN_FUNCTIONS - set(self._functions)  # (one the file defines is its own)
+        self._decided: dict[str, CallEffects | None] = {}
+
+    @cached_property
+    def _globals(self) -> dict:
+        """The file's global declarations, classified (once, when a first summary is asked for)."""
+        return {ext.name: self._classify(ext.name, ext.type, self._typedefs, "global", ext)
+                for ext in self._ast.ext if isinstance(ext, c_ast.Decl) and ext.name}
+
+    def get(self, name, default=None):
+        summary = self._summary(name)
+        return default if summary is None else summary
+
+    def __getitem__(self, name: str) -> CallEffects:
+        summary = self._summary(name)
+        if summary is None:
+            raise KeyError(name)
+        return summary
+
+    def __iter__(self):
+        return (name for name in self._functions if self._summary(name) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def _summary(self, name) -> CallEffects | None:
+        """`name`'s summary, deciding it and the callees it waits on (depth first, without
+        recursion: `waiting` holds the functions whose walk stopped at the next one's call)."""
+        if name in self._decided or name not in self._functions or name in self._pure:
+            return self._decided.get(name)
+        waiting = [name]
+        while waiting:
+            try:
+                summary = self._summarize(waiting[-1], waiting)
+            except _Undecided as undecided:
+                waiting.append(undecided.name)
                 continue
-            if name in tried_at and not any(found_at.get(u, -1) >= tried_at[name] for u in uses[name]):
-                continue
-            tried_at[name] = len(found)
-            summary = _Summarizer(func, typedefs, classify, globals_, PURE_FUNCTIONS | pure, found,
-                                  NORETURN_FUNCTIONS - set(candidates)).run()
-            if summary is not None:
-                found_at[name] = len(found)
-                found[name] = summary
-                changed = True
-    return found
+            self._decided[waiting.pop()] = summary
+        return self._decided[name]
+
+    def _summarize(self, name: str, waiting: list[str]) -> CallEffects | None:
+        def callee(other):
+            """What the walk sees of a callee: its summary, or None (none, or its walk is
+            waiting: a call cycle); `_Undecided` stops the walk where it is not decided yet."""
+            if other in self._decided:
+                return self._decided[other]
+            if other in self._functions and other not in self._pure and other not in waiting:
+                raise _Undecided(other)
+            return None
+
+        return _Summarizer(self._functions[name], self._typedefs, self._classify, self._globals,
+                           self._callable, callee, self._noreturn).run()
+
+
+class _Undecided(Exception):
+    """A summary's walk met a call of `name`, whose summary is not decided yet."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
 
 
 class _NoSummary(Exception):
@@ -85,9 +143,9 @@ class _Summarizer:
     """Walks one function body, attributing every memory access to a root: a pointer
     parameter (by position), a global, or the function's own locals."""
 
-    def __init__(self, func, typedefs, classify, globals_, pure, summaries, noreturn=frozenset()):
+    def __init__(self, func, typedefs, classify, globals_, pure, callee, noreturn=frozenset()):
         self.func, self.typedefs, self.classify, self.globals = func, typedefs, classify, globals_
-        self.pure, self.summaries, self.noreturn = pure, summaries, noreturn
+        self.pure, self.callee, self.noreturn = pure, callee, noreturn  # callee: name -> its summary or None
         self.params: dict[str, int] = {}  # pointer parameter -> position
         self.derived: dict[str, int] = {}  # local pointer initialised into a parameter's block
         self.derived_elements: dict[str, str] = {}  # its element type
@@ -310,7 +368,7 @@ class _Summarizer:
             return
         if name in self.noreturn:
             return
-        callee = self.summaries.get(name)
+        callee = self.callee(name)
         if callee is None:
             raise _NoSummary
         for k, a in enumerate(args):

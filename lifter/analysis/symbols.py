@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from lifter.analysis.call_summaries import CallEffects, call_effects
+from lifter.analysis.call_summaries import CallSummaries
 from lifter.analysis.model import Kind
 from lifter.analysis.read_only import read_only_functions
 from lifter.analysis.irregular import irregular_functions
@@ -145,7 +145,6 @@ class SymbolTable:
         self.typedefs = typedefs
         self.globals: dict[str, Symbol] = {}
         self.pure_functions: set[str] = set()
-        self.call_effects: dict[str, CallEffects] = {}
         self.defined: set[str] = set()  # functions the file defines
         for ext in ast.ext:
             if isinstance(ext, c_ast.Decl) and ext.name:
@@ -162,7 +161,7 @@ class SymbolTable:
         typeof_using = typeof_functions(ast, self.unknown_types, self.unknown_globals)
         known = c_ast.FileAST([e for e in ast.ext if not (isinstance(e, c_ast.FuncDef) and e.decl.name in typeof_using)])
         self.pure_functions = _pure_functions(known, typedefs)
-        self.call_effects = call_effects(known, typedefs, self.pure_functions, classify)
+        self.call_effects = CallSummaries(known, typedefs, self.pure_functions, classify)  # on demand
         self.called_in_loops = _called_in_loops(ast)
         self.looping = _looping_functions(ast)
         self.irregular = irregular_functions(ast)
