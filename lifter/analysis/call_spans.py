@@ -1,6 +1,6 @@
 """Which elements a summarized function touches through each pointer parameter.
 
-A call summary (symbols.py `CallEffects`) says through which pointer parameters
+A call summary (call_summaries.py `CallEffects`) says through which pointer parameters
 a function reads and writes. For a per-row helper, `row_update(double *p, int m)`
 writing `p[0] .. p[m-1]`, that is not enough to parallelize
 `for (i...) row_update(&a[i*n], n);`: each call writes "any element" of `a`. A

@@ -3,7 +3,7 @@
 `count_of(g)` (`return g->n;`) or a binary search over a table (`find(e, n, x)`) reads
 through its pointer parameters but writes only its own automatic variables. A call to one
 cannot change a struct field or array element that a loop bound reads (`invariants.py`),
-even where the call has no effect summary (summaries, symbols.py, are not field-sensitive,
+even where the call has no effect summary (summaries, call_summaries.py, are not field-sensitive,
 and give up on `p->f`). Such a function:
 - assigns (`=`, `op=`, `++`, `--`) only its non-static locals and its scalar and struct
   parameters (copies), or elements and fields of its local arrays (not of pointers) and

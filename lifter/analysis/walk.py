@@ -1,5 +1,5 @@
 """Visiting every node of a pycparser AST without recursion (deep nests must not overflow), and
-the file's direct calls read from it."""
+the file's direct calls and a body's local declarations read from it."""
 from __future__ import annotations
 
 from pycparser import c_ast
@@ -32,3 +32,15 @@ def functions_where(ast: c_ast.FileAST, holds) -> set[str]:
         if not more:
             return found
         found |= more
+
+
+def local_decls(node: c_ast.Node | None):
+    """The declarations of objects under `node` (a function body: its locals), not of functions."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        if isinstance(n, c_ast.Decl) and n.name and not isinstance(n.type, c_ast.FuncDecl):
+            yield n
+        stack.extend(child for _, child in n.children())
