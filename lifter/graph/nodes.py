@@ -280,6 +280,13 @@ class Memlet:
         return f"{self.container}[{', '.join(dims)}]"
 
 
+def guards_updates(g) -> bool:
+    """Whether a map of `g` plans guarded updates (`OmpPlan.guarded`): the backend places them at
+    the user's text offsets, so a pass that re-emits the nest from the graph would drop them."""
+    return any(isinstance(n, MapScope) and n.plan is not None and bool(n.plan.guarded)
+               for n in (data["node"] for _, data in g.nodes(data=True)))
+
+
 def scope_children(g, node_id: str) -> list[str]:
     """The maps and tasklets directly inside a scope, in textual order."""
     kids = [(d["edge"].order, v) for _, v, d in g.out_edges(node_id, data=True) if isinstance(d["edge"], Scope)]

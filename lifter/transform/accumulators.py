@@ -73,7 +73,7 @@ from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, scope_children, scope_parent
+from lifter.graph.nodes import guards_updates, scope_children, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import reorder_guard
 from lifter.transform.locality import stride_kind
@@ -86,7 +86,7 @@ from lifter.transform.unroll import (FACTORS, collapsed_above, element_pattern, 
 def accumulate_reductions(g: nx.MultiDiGraph, region: Region) -> bool:
     """Keep the sums of every qualifying reduction loop in locals, its parent unrolled and jammed
     where that is legal; True if any loop changed."""
-    if not nest(g).reemittable or any(_guarded(g.nodes[n]["node"]) for n in g.nodes):
+    if not nest(g).reemittable or guards_updates(g):
         return False  # guarded updates are placed at the user's text offsets, gone from a re-emitted nest
     unrolling = not escaping(g)  # as unroll.py: a loop variable read after the nest would end elsewhere
     taken = nest_names(g)
@@ -106,10 +106,6 @@ def accumulate_reductions(g: nx.MultiDiGraph, region: Region) -> bool:
         else:
             rollback(g, saved)
     return changed
-
-
-def _guarded(node) -> bool:
-    return isinstance(node, MapScope) and node.plan is not None and bool(node.plan.guarded)
 
 
 def _reduction(g, region: Region, k: str) -> dict[str, str] | None:

@@ -54,7 +54,7 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Kind, Region
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
-from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, guards_updates, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree
 from lifter.transform.locality import stride_kind
@@ -82,6 +82,8 @@ def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> bool:
     """Unroll and jam the loops around every qualifying innermost map of the graph; True if any."""
     if not nest(g).reemittable or escaping(g):
         return False  # a jammed copy would leave a loop variable read after its loop at another value
+    if guards_updates(g):
+        return False  # guarded updates are placed at the user's text offsets, gone from a re-emitted nest
     taken = nest_names(g)
     changed = False
     for j in innermost_maps(g):
