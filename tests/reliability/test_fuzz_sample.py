@@ -90,34 +90,30 @@ def test_reach_generator_is_deterministic_and_reaches_every_kernel():
         assert feature in text, feature
 
 
+def _sample(tmp_path, mode: str, seed: int, count: int, fewest_loops: int, **options) -> None:
+    """Run `count` programs of generator `mode` through fuzz.py: all tried, more than
+    `fewest_loops` loops parallelized (a sample that parallelizes nothing tests nothing), no failure."""
+    cfg = fuzz.Config(mode=mode, seed=seed, count=count, jobs=2, keep=str(tmp_path / "kept"),
+                      run_timeout=10, lift_timeout=60, **options)
+    summary = fuzz.fuzz(cfg)
+    assert summary["tried"] == count
+    assert summary["parallel_loops"] > fewest_loops, "the sample should parallelize loops"
+    assert not summary["failures"], _failures(summary)
+
+
 @needs_gcc
 def test_reach_programs(tmp_path):
-    cfg = fuzz.Config(mode="reach", seed=20261127, count=REACH_PROGRAMS, jobs=2, keep=str(tmp_path / "kept"),
-                      threads=(1, 2, 8), run_timeout=10, lift_timeout=60)
-    summary = fuzz.fuzz(cfg)
-    assert summary["tried"] == REACH_PROGRAMS
-    assert summary["parallel_loops"] > 0, "the sample should parallelize loops"
-    assert not summary["failures"], _failures(summary)
+    _sample(tmp_path, "reach", 20261127, REACH_PROGRAMS, 0, threads=(1, 2, 8))
 
 
 @needs_gcc
 def test_random_loop_nests(tmp_path):
-    cfg = fuzz.Config(mode="loops", seed=20240611, count=LOOP_PROGRAMS, jobs=2, keep=str(tmp_path / "kept"),
-                      run_timeout=10, lift_timeout=60)
-    summary = fuzz.fuzz(cfg)
-    assert summary["tried"] == LOOP_PROGRAMS
-    assert summary["parallel_loops"] > LOOP_PROGRAMS, "the sample should parallelize loops"
-    assert not summary["failures"], _failures(summary)
+    _sample(tmp_path, "loops", 20240611, LOOP_PROGRAMS, LOOP_PROGRAMS)
 
 
 @needs_gcc
 def test_idiom_programs(tmp_path):
-    cfg = fuzz.Config(mode="idioms", seed=20240611, count=IDIOM_PROGRAMS, jobs=2, keep=str(tmp_path / "kept"),
-                      threads=(1, 2, 8), run_timeout=10, lift_timeout=60)
-    summary = fuzz.fuzz(cfg)
-    assert summary["tried"] == IDIOM_PROGRAMS
-    assert summary["parallel_loops"] > 0, "the sample should parallelize loops"
-    assert not summary["failures"], _failures(summary)
+    _sample(tmp_path, "idioms", 20240611, IDIOM_PROGRAMS, 0, threads=(1, 2, 8))
 
 
 @needs_gcc
