@@ -15,6 +15,7 @@ a call (which may set it), holds what the function put there, not the caller's p
 from __future__ import annotations
 
 import re
+import weakref
 
 from pycparser import c_ast
 
@@ -23,6 +24,9 @@ from lifter.analysis.model import Kind
 from lifter.analysis.walk import walk
 
 _STEPS = ("++", "--", "p++", "p--")
+# Each function's facts, computed once: every loop nest of a function asks (`Region.from_params`),
+# and one walk of the body per nest made a function of 1,000 loops take minutes.
+_FACTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _root(text: str) -> str:
@@ -78,10 +82,19 @@ def _held(text: str, replaced: set[str]) -> bool:
     return not any("(" + text[:m.start()] in replaced for m in fields)  # what holds the field went to a call
 
 
-def parameter_copies(symbols) -> dict[str, str]:
+def _facts(symbols) -> tuple[set[str], dict[str, str]]:
+    """`replaced` (_assignments) and the parameter copies (_copies) of the function of `symbols`,
+    computed once per function."""
+    facts = _FACTS.get(symbols)
+    if facts is None:
+        declared, assigned, replaced = _assignments(symbols)
+        facts = _FACTS[symbols] = (replaced, _copies(symbols, declared, assigned, replaced))
+    return facts
+
+
+def _copies(symbols, declared, assigned, replaced) -> dict[str, str]:
     """The local pointers of the function of `symbols` that are copies of parameters' pointers,
     each with the text of the pointer it copies (`{"f": "s->f"}`)."""
-    declared, assigned, replaced = _assignments(symbols)
     out = {}
     for name, decls in declared.items():
         sym = symbols.lookup(name)
@@ -98,8 +111,7 @@ def parameter_copies(symbols) -> dict[str, str]:
 def parameter_origins(symbols, pointers) -> dict[str, str]:
     """Of the pointer containers named in `pointers` (`a`, `s->f`, a local copy `f`), those that
     hold what the caller handed in, each with the caller's pointer it is (`Region.from_params`)."""
-    _, _, replaced = _assignments(symbols)
-    copies = parameter_copies(symbols)
+    replaced, copies = _facts(symbols)
     out = {}
     for name in pointers:
         root = symbols.lookup(_root(name))
