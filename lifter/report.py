@@ -98,7 +98,8 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], outcomes: li
                     extra = " with " + ", ".join(f"reduction({op}: {x})" for x, op in plan.reductions)
                 if plan.guarded:
                     names = ", ".join(f"'{x}'" for x in dict.fromkeys(u.name for u in plan.guarded))
-                    extra += f" ({len(plan.guarded)} unbounded update(s) of {names} atomic outside the section)"
+                    extra += (f" ({len(plan.guarded)} unbounded update(s) of {names} tested: if one falls outside the "
+                              f"section, the loop runs again as written)")
                 if plan.condition:
                     extra += f" (in parallel when {readable(plan.condition)})"
                 if plan.worksharing:

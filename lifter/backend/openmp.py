@@ -36,6 +36,8 @@ def pragma(m: MapScope) -> str:
     for name, op in plan.reductions:
         section = f"[{plan.sections[name]}]" if name in plan.sections else ""
         clauses.append(f"reduction({op}: {name}{section})")
+    if plan.guarded:
+        clauses.append("reduction(|: lift_escape)")
     if plan.condition and not plan.versioned and not plan.worksharing and not own:
         clauses.append(f"if({plan.condition})")
     return f"#pragma omp {' '.join(clauses)} {MARK}"
@@ -49,9 +51,6 @@ def scratch_lines(m: MapScope) -> tuple[list[str], str]:
     frees the buffer; otherwise this is just the loop's directive. A buffer that outlives the
     loop is `firstprivate`: each thread keeps its address for the last iteration (`switch_text`)."""
     plan = m.plan
-    if plan.guarded:  # the arrays themselves, for the updates outside their reduced sections
-        pointers = {f"{u.element} *const lift_shared_{u.name} = {u.name};": None for u in plan.guarded}
-        return [f"{{ {' '.join(pointers)} {MARK}", pragma(m)], " }"
     if not plan.scratch:
         return [pragma(m)], ""
     fresh = [b.name for b in plan.scratch if not b.last]
@@ -89,10 +88,40 @@ def switch_text(m: MapScope) -> str:
 
 def guarded_replacements(text: str, m: MapScope) -> list[tuple[int, int, str]]:
     """The planned loop's unbounded updates of reduced arrays (`transform/guarded_updates.py`):
-    inside the reduced section the update as written, on the thread's copy; outside it an atomic
-    update of the array itself."""
-    return [(u.start, u.end, f"{{ if ({u.inside}) {text[u.start:u.end]} "
-                             f"else {{ _Pragma(\"omp atomic\") {u.atomic} }} }}") for u in m.plan.guarded]
+    inside the reduced section the update as written, on the thread's copy; outside it nothing
+    but the flag after which the loop runs again as written (`_rerun`)."""
+    return [(u.start, u.end, f"{{ if ({u.inside}) {text[u.start:u.end]} else lift_escape = 1; }}")
+            for u in m.plan.guarded]
+
+
+def _rerun(text: str, m: MapScope, loop_text: str, directive: str, sequential: str) -> str:
+    """A loop with guarded updates: each reduction target copied (an array's section into a fresh
+    buffer), the parallel loop, and where an update fell outside its section (`lift_escape`), the
+    copies put back and the loop run again as written; also where the condition or an allocation
+    fails. The block's declarations come first (C90)."""
+    plan = m.plan
+    indent = _indent(text, m.span[0])
+    arrays = [s for s in plan.saved if s.first]
+    declared = ["int lift_escape = 1;"] + (["long lift_k;"] if arrays else [])
+    declared += [f"{s.element} lift_saved_{s.name} = {s.name};" for s in plan.saved if not s.first]
+    declared += [f"{s.element} *lift_saved_{s.name} = 0;" for s in arrays]
+    allocated = [f"(lift_saved_{s.name} = ({s.element} *)malloc(sizeof *lift_saved_{s.name} * (size_t)({s.length})))"
+                 f" != 0" for s in arrays]
+    condition = " && ".join(([f"({plan.condition})"] if plan.condition else []) + allocated) or "1"
+    each = "for (lift_k = 0; lift_k < ({length}); lift_k++) {to} = {of};"
+    save = [each.format(length=s.length, to=f"lift_saved_{s.name}[lift_k]", of=f"{s.name}[({s.first}) + lift_k]")
+            for s in arrays]
+    restore = [each.format(length=s.length, to=f"{s.name}[({s.first}) + lift_k]", of=f"lift_saved_{s.name}[lift_k]")
+               for s in arrays] + [f"{s.name} = lift_saved_{s.name};" for s in plan.saved if not s.first]
+    inner = indent + "    "
+    lines = [f"{{ {' '.join(declared)} {MARK}", f"{indent}if ({condition}) {{ {MARK}"]
+    lines += [f"{inner}{line}" for line in ["lift_escape = 0;"] + save + [directive, _reindent(loop_text, indent)]]
+    lines.append(f"{inner}if (lift_escape) {{ /* lift: an update outside its section: the loop again, as written */")
+    lines += [f"{inner}    {line}" for line in restore] + [f"{inner}}}", f"{indent}}}"]
+    if arrays:
+        lines.append(f"{indent}{' '.join(f'free(lift_saved_{s.name});' for s in arrays)} {MARK}")
+    return "\n".join(lines + [f"{indent}if (lift_escape) {{", f"{inner}{_reindent(sequential, indent)}",
+                              f"{indent}}} }}"])
 
 
 def _switch_insertions(m: MapScope) -> list[Insertion]:
@@ -132,11 +161,14 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
 
 
 def _stdlib(text: str) -> str:
-    """`#include <stdlib.h>` where the output allocates copies of shared scratch buffers: the
-    user's file need not declare malloc (it got the buffer from elsewhere). A fresh scratch
-    buffer's file called malloc itself."""
-    return "#include <stdlib.h> /* lift: malloc, free and abort for per-thread copies */\n" \
-        if "lift_own_" in text else ""
+    """`#include <stdlib.h>` where the output allocates copies of shared scratch buffers or of
+    reduced sections (`_rerun`): the user's file need not declare malloc (it got the buffer from
+    elsewhere). A fresh scratch buffer's file called malloc itself."""
+    if "lift_own_" in text:
+        return "#include <stdlib.h> /* lift: malloc, free and abort for per-thread copies */\n"
+    if "lift_saved_" in text:
+        return "#include <stdlib.h> /* lift: malloc and free for copies of reduced sections */\n"
+    return ""
 
 
 def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[Insertion], replacements: list) -> None:
@@ -153,6 +185,9 @@ def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[I
         indent = _indent(text, start) + "    "
         loop = apply(text[start:end], [Insertion(i.offset - start, i.text) for i in _switch_insertions(node)],
                      [(s - start, e - start, new) for s, e, new in guarded_replacements(text, node)])
+        if node.plan.guarded:
+            replacements.append((start, end, _rerun(text, node, loop, opening[-1], text[start:end])))
+            return
         replacements.append((start, end, _versioned(text, node, loop + closing,
                                                     f"\n{indent}".join(opening), node.plan.condition,
                                                     text[start:end])))

@@ -112,14 +112,25 @@ class ScratchBuffer:
 class GuardedUpdate:
     """An update of a reduced array whose index has no bounds in C (`f[j] -= d`, j read from
     memory; `transform/guarded_updates.py`): inside the reduced section it updates the thread's
-    copy, outside it the array itself, atomically, through `lift_shared_<name>`."""
+    copy; outside it, it updates nothing and sets `lift_escape`, after which the loop runs again
+    as written (`SavedReduction`)."""
 
     name: str  # the array
     element: str  # its element type
     start: int  # offsets of the statement in the user's file, its `;` included
     end: int
     inside: str  # C condition: the index (free of side effects) falls in the reduced section
-    atomic: str  # the update on `lift_shared_<name>`, as a statement
+
+
+@dataclass(frozen=True)
+class SavedReduction:
+    """A reduction target of a plan with guarded updates, copied before the parallel loop: if an
+    update fell outside its section, the copy is put back and the loop runs again as written."""
+
+    name: str
+    element: str  # its C type (an array's element type)
+    first: str = ""  # an array's reduced section, C expressions; '' for a scalar
+    length: str = ""
 
 
 @dataclass
@@ -139,6 +150,7 @@ class OmpPlan:
     worksharing: bool = False  # inside an enclosing OmpRegion: `omp for`, no `parallel`, no `if`
     scratch: list[ScratchBuffer] = field(default_factory=list)  # private pointer targets, one buffer per thread
     guarded: list[GuardedUpdate] = field(default_factory=list)  # array reductions' unbounded updates
+    saved: list[SavedReduction] = field(default_factory=list)  # with `guarded`: what a second run restores
 
 
 @dataclass

@@ -3,13 +3,20 @@
 A pair scatter `f[i] += d; f[j] -= d;` with `j` read from memory cannot be covered by an OpenMP
 reduction section: `f[j]` may be any element. When other updates of the array are bounded over the
 loop (`f[i]`: [0, n)), the loop reduces into that section, and each unbounded update tests its
-index: inside the section it updates the thread's copy as written; outside it, the array itself
-with `#pragma omp atomic`, through a pointer taken before the region (inside it the array's name
-is the copy). Every update still adds its term once, so the result is the reduction's, up to the
-reassociation any reduction makes.
+index: inside the section it updates the thread's copy as written; outside it, it updates nothing
+and sets a flag (`lift_escape`, OR-reduced). The backend copies every reduction target before the
+parallel loop; if the flag is set, it puts the copies back and runs the loop again as written. So
+the parallel result is kept only when every update fell inside its section, and then it is the
+reduction's, up to the reassociation any reduction makes.
+
+Why not an atomic update of the array outside the section (the first form): its mere presence on
+the path back into the loop is a memory clobber, after which GCC reloads every loop-invariant
+field (cellmd: `cl->start`, `s->box`) on every pair, 5-6% of the force loop's time. A flag in a
+register clobbers nothing. The second run needs a loop that writes nothing but its reductions and
+its own scalars (`rerun_refusal`): then the copies restore all it changed.
 
 The plan records each guarded update (`GuardedUpdate`): the statement's place in the user's file
-and the texts the backend puts there. Only an update that is a whole statement as written
+and the test the backend puts there. Only an update that is a whole statement as written
 (`f[j] -= d;`, `f[j]++;`), whose index has no side effects, is guarded; otherwise the loop stays
 sequential with the reason.
 """
@@ -25,11 +32,11 @@ from lifter.analysis.updates import REDUCTION_OPS
 from lifter.analysis.walk import walk
 from lifter.frontend.spans import Spans, Unparsable
 from lifter.graph.attributes import nest
-from lifter.graph.nodes import AccessNode, GuardedUpdate, MapScope
+from lifter.graph.nodes import AccessNode, GuardedUpdate, MapScope, SavedReduction
 from lifter.graph.ranges import access_range, bound_c
 
-# The element types an `omp atomic` update takes here (OpenMP 5.2, 15.8.4: scalar types).
-_ATOMIC_TYPES = {"double", "float", "char", "short", "int", "long", "long long", "unsigned", "unsigned char",
+# The arithmetic element types guarded here (saved and restored by plain assignment).
+_ARITHMETIC_TYPES = {"double", "float", "char", "short", "int", "long", "long long", "unsigned", "unsigned char",
                  "unsigned short", "unsigned int", "unsigned long", "unsigned long long", "signed char"}
 # Tokens after which an update at the start of a statement starts that statement.
 _STATEMENT_BEFORE = {";", "{", "}", ")", "else", "do"}
@@ -43,8 +50,8 @@ def guarded_section(g: nx.MultiDiGraph, m: MapScope, node: AccessNode,
     loop = region.loops.get(m.origin)
     if spans is None or loop is None or m.transformations or loop.var != m.var or nest(g).restructured:
         return "its unbounded updates are guarded only in a loop as written"
-    if node.element not in _ATOMIC_TYPES:
-        return f"its unbounded updates would be atomic, which elements of type '{node.element}' cannot be"
+    if node.element not in _ARITHMETIC_TYPES:
+        return f"its unbounded updates are guarded only for arithmetic elements, not '{node.element}'"
     bounded, loose = None, {}
     for sid in region.statements_inside(m.origin):
         for acc in region.statements[sid].accesses:
@@ -75,6 +82,24 @@ def guarded_section(g: nx.MultiDiGraph, m: MapScope, node: AccessNode,
     return first, f"({last}) - ({first}) + 1", updates
 
 
+def saved_reductions(written: list[AccessNode], reductions: list[tuple[str, str]],
+                     sections: dict[str, tuple[str, str]], own: set[str]) -> list[SavedReduction] | str:
+    """What the backend copies before a loop with guarded updates (every reduction target the loop
+    writes, an array as its reduced section), or why the loop cannot run again as written after an
+    update outside a section: it writes memory besides those targets and its own scalars (`own`:
+    private, lastprivate, loop variables; `written`: the containers the loop's memlets write)."""
+    reduced = {name for name, _ in reductions}
+    saved: dict[str, SavedReduction] = {}
+    for node in written:
+        if node.name in reduced:
+            first, length = sections.get(node.name, ("", ""))
+            saved[node.name] = SavedReduction(node.name, node.element, first, length)
+        elif not (node.transient or node.ndim == 0 and node.name in own):
+            return (f"the loop also writes '{node.name}', so it cannot run again as written after an update "
+                    f"outside the section")
+    return list(saved.values())
+
+
 def _target_text(n: c_ast.Node) -> str | None:
     """The text of the element an update statement's node writes (`f[j]` in `f[j] -= d`), else None."""
     if isinstance(n, c_ast.Assignment):
@@ -93,19 +118,15 @@ def _guarded(update: c_ast.Node, node: AccessNode, first: str, last: str, spans:
             or target.name.name != node.name:
         return why
     if isinstance(update, c_ast.Assignment) and update.op not in REDUCTION_OPS:
-        return f"{why} (only `{node.name}[e] op= v` and `++`/`--` become atomic updates)"
+        return f"{why} (only `{node.name}[e] op= v` and `++`/`--` are guarded)"
     if any(isinstance(n, (c_ast.FuncCall, c_ast.Assignment))
            or isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") for n in walk(target.subscript)):
         return f"{why}: its index has side effects"
     span = _statement(update, spans, path)
     if span is None:
         return f"{why}: it is not a statement of its own in the file as written"
-    shared = c_ast.ArrayRef(c_ast.ID(f"lift_shared_{node.name}"), target.subscript)
-    atomic = c_ast.Assignment(update.op, shared, update.rvalue) if isinstance(update, c_ast.Assignment) \
-        else c_ast.UnaryOp(update.op, shared)
     index = c_text(target.subscript)
-    return GuardedUpdate(node.name, node.element, span[0], span[1],
-                         f"({index}) >= ({first}) && ({index}) <= ({last})", c_text(atomic) + ";")
+    return GuardedUpdate(node.name, node.element, span[0], span[1], f"({index}) >= ({first}) && ({index}) <= ({last})")
 
 
 def _statement(update: c_ast.Node, spans: Spans, path: str | None) -> tuple[int, int] | None:

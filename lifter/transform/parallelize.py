@@ -44,7 +44,7 @@ from lifter.graph.ranges import bound_c, params_c, pw_to_c, rounded_upper_c
 from lifter.transform.loop_vars import read_after
 from lifter.transform.rewrite import ancestors
 from lifter.transform.elementwise import equal_pointers, identical_is_safe
-from lifter.transform.guarded_updates import guarded_section
+from lifter.transform.guarded_updates import guarded_section, saved_reductions
 from lifter.transform.row_spans import Gathered, row_spans
 from lifter.transform.rows_check import rows_test
 from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
@@ -54,8 +54,8 @@ from lifter.transform.uneven import inner_maps
 MIN_PARALLEL_WORK = 40_000
 # Array reductions give each thread a private copy of the section, on its stack.
 MAX_REDUCTION_ELEMENTS = 65_536
-# Reduction operators of `omp atomic` updates (`x binop= e`): an unbounded update is atomic.
-_ATOMIC_OPS = {"+", "*", "&", "|", "^"}
+# Reduction operators with an `x binop= e` update: the form an unbounded update is guarded in.
+_GUARDED_OPS = {"+", "*", "&", "|", "^"}
 
 
 class Refusal(str):
@@ -147,13 +147,14 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
                     f"OpenMP's private copy of the reduced section would hide them", "array-reduction")
         section = _reduction_section(g, m, node)
         if section is None:
-            section = guarded_section(g, m, node, spans) if op in _ATOMIC_OPS else "no atomic update has its operator"
+            section = guarded_section(g, m, node, spans) if op in _GUARDED_OPS \
+                else "its operator has no `op=` update to guard"
             if isinstance(section, str):
                 return Refusal(f"reduction into array '{name}' whose written range has no bounds in C ({section})",
                                "array-reduction")
             guarded += section[2]
         first, length = section[:2]
-        sections[name] = f"{first}:{length}"
+        sections[name] = (first, length)
         try:
             elements = int(length.rstrip("L").strip("()"))
             if not 1 <= elements <= MAX_REDUCTION_ELEMENTS:
@@ -221,11 +222,17 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         return Refusal(private, "clause")
     private = sorted(set(v for v in loop_vars if v != m.var) | set(private))
     scalars = [(name, op) for name, op in m.reductions]
+    # Guarded updates: the loop runs again as written if one falls outside its section, which
+    # needs the copies made in C before the loop (`SavedReduction`), hence a versioned loop.
+    saved = saved_reductions([n for n, w, _ in _map_memlets(g, m) if w], scalars, sections,
+                             set(private) | set(m.lastprivate) | set(loop_vars) | {m.var}) if guarded else []
+    if isinstance(saved, str):
+        return Refusal(saved, "array-reduction")
     # A false `if` clause still privatizes: reductions and lastprivate copies would
     # then be wrong when pointers overlap, and lastprivate leaves its variable
     # undefined when the loop runs no iteration. Such conditions are tested in C
     # before a sequential copy of the loop (a versioned loop).
-    must_version = bool(alias or m.condition)
+    must_version = bool(alias or m.condition or guarded)
     if m.lastprivate:
         trips = _extent_text(m, set())
         if trips is None or trips == 0:
@@ -240,12 +247,12 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     # Inside a sequential loop, or in a function called in a loop (perhaps a parallel
     # one), the region would be entered (and the `if` clause tested) once per outer
     # iteration, costing a team set-up each time: test in C there too.
-    versioned = bool(conditions) and (must_version or m.depth >= 1 or nest(g).scop.called_in_loop) \
+    versioned = (bool(guarded) or bool(conditions) and (must_version or m.depth >= 1 or nest(g).scop.called_in_loop)) \
         and m.span is not None
     guard = " && ".join(c for c in conditions if c != work_condition)
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
-                     versioned, sections, guard, work_condition, _schedule(g, m, inner), scratch=buffers,
-                     guarded=guarded)
+                     versioned, {name: f"{first}:{length}" for name, (first, length) in sections.items()}, guard,
+                     work_condition, _schedule(g, m, inner), scratch=buffers, guarded=guarded, saved=saved)
     return ""
 
 

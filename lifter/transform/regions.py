@@ -72,6 +72,8 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
     planned = [n for _, n in kids if isinstance(n, MapScope) and n.plan is not None]
     if not planned or any(n.plan.lastprivate or n.condition or n.plan.scratch for n in planned):
         return False
+    if any(n.plan.guarded for n in planned):
+        return False  # its copies and second run (backend/openmp.py `_rerun`) are made outside any region
     inside = [g.nodes[n]["node"] for n in scope_descendants(g, s.id)]
     if any(isinstance(n, Tasklet) and _JUMP.search(n.code) for n in inside):
         return False

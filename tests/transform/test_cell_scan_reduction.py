@@ -143,7 +143,8 @@ def test_cell_scan_computes_the_same(tmp_path, threads):
 
 
 # The section is f[0:n] (from f[i]); `atoms` sends the scatter to indices in [-n, 2n) of a
-# pointer into the middle of a buffer: outside the section the updates are atomic on the buffer.
+# pointer into the middle of a buffer: an update outside the section sets `lift_escape`, and the
+# loop runs again as written from copies of the section and the scalar reductions.
 OUTSIDE = """#include <stdio.h>
 #define N 3000
 static double buf[3 * N], x[N];
@@ -181,12 +182,15 @@ int main(void)
 """
 
 
-def test_unbounded_updates_are_guarded_atomics_outside_the_section():
+def test_unbounded_updates_are_tested_and_the_loop_runs_again_outside_the_section():
     entry = _outer(OUTSIDE, "scatter")
     assert entry["parallelized"], entry["remark"]
-    assert "1 unbounded update(s) of 'f' atomic outside the section" in entry["remark"]
+    assert "1 unbounded update(s) of 'f' tested: if one falls outside the section, the loop runs again" \
+        in entry["remark"]
     out = lift_source(OUTSIDE, "p.c", LiftOptions(min_parallel_work=0)).output
-    assert "reduction(+: f[0L:" in out and '_Pragma("omp atomic") lift_shared_f[j] -= d;' in out
+    assert "reduction(+: f[0L:" in out and "reduction(|: lift_escape)" in out
+    assert "f[j] -= d; else lift_escape = 1; }" in out and "omp atomic" not in out
+    assert "#include <stdlib.h>" in out and "free(lift_saved_f);" in out
 
 
 @pytest.mark.parametrize("threads", [1, 2, 8])
@@ -194,11 +198,76 @@ def test_updates_outside_the_section_compute_the_same(tmp_path, threads):
     check_program(OUTSIDE, "outside.c", tmp_path, threads)
 
 
+# The same scan with a scalar reduction that starts from a value of its own, and neighbours
+# inside the section (SPREAD = N: the parallel result is kept) or beyond it on both sides
+# (SPREAD = 3 * N, from -N: the second run restores `e` and the section first).
+ESCAPE = """#include <stdio.h>
+#define N 3000
+static double buf[3 * N], x[N];
+static int start[N + 1], atoms[8 * N];
+
+static double scatter(int n, const int *restrict first, const int *restrict atoms, const double *restrict x,
+                      double *restrict f, double e)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = first[i]; k < first[i + 1]; k++) {
+            int j = atoms[k];
+            double d = x[i] - x[(j + n) % n];
+            f[i] += d;
+            f[j] -= 0.5 * d;
+            e += d * d;
+        }
+    return e;
+}
+
+int main(void)
+{
+    int m = 0;
+    for (int i = 0; i < N; i++) {
+        x[i] = (double)((i * 7919) % 1000) / 100.0;
+        buf[i] = 0.25 * (i % 5);
+        start[i] = m;
+        for (int k = 0; k < i % 7; k++)
+            atoms[m++] = (i * 31 + k * 97) % SPREAD - LOW;
+    }
+    start[N] = m;
+    double e = scatter(N, start, atoms, x, buf + N, 1.5);
+    double s = 0.0;
+    for (int i = 0; i < 3 * N; i++)
+        s += buf[i] * (1 + i % 3);
+    printf("%.10e %.10e\\n", s, e);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+@pytest.mark.parametrize("spread,low", [("N", "0"), ("3 * N", "N")], ids=["inside", "outside"])
+def test_second_run_restores_the_section_and_the_scalars(tmp_path, threads, spread, low):
+    text = ESCAPE.replace("SPREAD", f"({spread})").replace("LOW", f"({low})")
+    entry = _outer(text, "scatter")
+    assert entry["parallelized"] and "tested" in entry["remark"], entry["remark"]
+    check_program(text, "escape.c", tmp_path, threads)
+    lifted = (tmp_path / "escape.lifted.c").read_text()
+    assert "double lift_saved_e = e;" in lifted and "e = lift_saved_e;" in lifted
+
+
+def test_a_loop_that_writes_more_than_its_reductions_stays_sequential():
+    """The second run starts from the copies of the reductions only: anything else the loop
+    writes would already be changed (`g[i] += d` would add twice)."""
+    text = ESCAPE.replace("SPREAD", "N").replace("LOW", "0").replace("x[N];", "x[N], g[N];") \
+        .replace("double *restrict f, double e)", "double *restrict f, double e, double *restrict g)") \
+        .replace("e += d * d;", "e += d * d;\n            g[i] += d;").replace("buf + N, 1.5)", "buf + N, 1.5, g)")
+    entry = _outer(text, "scatter")
+    assert not entry["parallelized"]
+    assert "the loop also writes 'g', so it cannot run again as written" in entry["remark"]
+
+
 def test_unguardable_update_keeps_the_loop_sequential():
     text = OUTSIDE.replace("f[j] -= d;", "f[j] = f[j] - d;")
     entry = _outer(text, "scatter")
     assert not entry["parallelized"]
-    assert "only `f[e] op= v` and `++`/`--` become atomic updates" in entry["remark"]
+    assert "only `f[e] op= v` and `++`/`--` are guarded" in entry["remark"]
 
 
 def test_local_pointers_of_unrelated_types_need_no_alias_test():
@@ -225,7 +294,7 @@ def test_other_targets_refuse_or_keep_the_guard():
         entry = _outer_for(text, function, "cuda")
         assert not entry["parallelized"] and "not a reduction statement lift can make atomic" in entry["remark"]
     out = lift_source(OUTSIDE, "p.c", LiftOptions(target="mpi", min_parallel_work=0)).output
-    assert '_Pragma("omp atomic") lift_shared_f[j] -= d;' in out
+    assert "f[j] -= d; else lift_escape = 1; }" in out and "free(lift_saved_f);" in out
 
 
 def _outer_for(text, function, target):
@@ -257,10 +326,9 @@ def test_local_copies_of_the_callers_pointers_are_covered_by_assume_no_alias():
 
 @pytest.mark.parametrize("threads", [1, 2, 8])
 def test_guarded_updates_in_a_versioned_loop_compute_the_same(tmp_path, threads):
-    """Called in a loop, the parallel copy is versioned on the section's size: the guard is in
-    the parallel copy only, the sequential one is as written."""
+    """Called in a loop: the guard is in the parallel copy only, the second run's copy is as written."""
     text = OUTSIDE.replace("    scatter(N, start, atoms, x, buf + N);",
                            "    for (int r = 0; r < 3; r++)\n        scatter(N, start, atoms, x, buf + N);")
     check_program(text, "versioned.c", tmp_path, threads)
     lifted = (tmp_path / "versioned.lifted.c").read_text()
-    assert lifted.count("lift_shared_f[j] -= d;") == 1 and "} else {" in lifted
+    assert lifted.count("else lift_escape = 1;") == 1 and lifted.count("f[j] -= d;") == 2
