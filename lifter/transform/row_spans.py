@@ -140,7 +140,8 @@ def helper_definitions(text: str) -> str:
         else:
             out.append(
                 f"/* lift: no byte of the elements of size `size` at base from index min + dlo to index max + dhi,\n"
-                f"   min and max the least and greatest index[k] for k0 <= k < k1, lies in lo .. hi - 1 */\n"
+                f"   min and max the least and greatest index[k] for k0 <= k < k1, lies in lo .. hi - 1 (read from\n"
+                f"   k1 down: the loop after the test reads index from k0 up, and finds that part still cached) */\n"
                 f"static int {GATHER}{suffix}(const {element} *index, long k0, long k1, const char *base, long size,\n"
                 f"    long dlo, long dhi, const char *lo, const char *hi)\n"
                 "{\n"
@@ -148,9 +149,9 @@ def helper_definitions(text: str) -> str:
                 f"    {element} least, most;\n"
                 "    if (k0 >= k1)\n"
                 "        return 1;\n"
-                "    least = most = index[k0];\n"
+                "    least = most = index[k1 - 1];\n"
                 f"    #pragma omp parallel for reduction(min: least) reduction(max: most) if (k1 - k0 > {PARALLEL_SCAN}L)\n"
-                "    for (k = k0 + 1; k < k1; k++) {\n"
+                "    for (k = k1 - 2; k >= k0; k--) {\n"
                 "        least = index[k] < least ? index[k] : least;\n"
                 "        most = index[k] > most ? index[k] : most;\n"
                 "    }\n"
