@@ -95,24 +95,22 @@ def guarded_replacements(text: str, m: MapScope) -> list[tuple[int, int, str]]:
 
 
 def _rerun(text: str, m: MapScope, loop_text: str, directive: str, sequential: str) -> str:
-    """A loop with guarded updates: each reduction target copied (an array's section into a fresh
-    buffer), the parallel loop, and where an update fell outside its section (`lift_escape`), the
-    copies put back and the loop run again as written; also where the condition or an allocation
-    fails. The block's declarations come first (C90)."""
+    """A loop with guarded updates: each reduction target copied (a scalar into a local, an array's
+    section, whatever its element, by `memcpy` into a fresh buffer), the parallel loop, and where an
+    update fell outside its section (`lift_escape`), the copies put back and the loop run again as
+    written; also where the condition or an allocation fails. Declarations first (C90)."""
     plan = m.plan
     indent = _indent(text, m.span[0])
     arrays = [s for s in plan.saved if s.first]
-    declared = ["int lift_escape = 1;"] + (["long lift_k;"] if arrays else [])
-    declared += [f"{s.element} lift_saved_{s.name} = {s.name};" for s in plan.saved if not s.first]
-    declared += [f"{s.element} *lift_saved_{s.name} = 0;" for s in arrays]
-    allocated = [f"(lift_saved_{s.name} = ({s.element} *)malloc(sizeof *lift_saved_{s.name} * (size_t)({s.length})))"
-                 f" != 0" for s in arrays]
+    scalars = [s for s in plan.saved if not s.first]
+    size = {s.name: f"sizeof {s.name}[0] * (size_t)({s.length})" for s in arrays}
+    declared = ["int lift_escape = 1;"] + [f"{s.element} lift_saved_{s.name} = {s.name};" for s in scalars]
+    declared += [f"void *lift_saved_{s.name} = 0;" for s in arrays]
+    allocated = [f"(lift_saved_{s.name} = malloc({size[s.name]})) != 0" for s in arrays]
     condition = " && ".join(([f"({plan.condition})"] if plan.condition else []) + allocated) or "1"
-    each = "for (lift_k = 0; lift_k < ({length}); lift_k++) {to} = {of};"
-    save = [each.format(length=s.length, to=f"lift_saved_{s.name}[lift_k]", of=f"{s.name}[({s.first}) + lift_k]")
-            for s in arrays]
-    restore = [each.format(length=s.length, to=f"{s.name}[({s.first}) + lift_k]", of=f"lift_saved_{s.name}[lift_k]")
-               for s in arrays] + [f"{s.name} = lift_saved_{s.name};" for s in plan.saved if not s.first]
+    save = [f"memcpy(lift_saved_{s.name}, &{s.name}[{s.first}], {size[s.name]});" for s in arrays]
+    restore = [f"memcpy(&{s.name}[{s.first}], lift_saved_{s.name}, {size[s.name]});" for s in arrays] + \
+        [f"{s.name} = lift_saved_{s.name};" for s in scalars]
     inner = indent + "    "
     lines = [f"{{ {' '.join(declared)} {MARK}", f"{indent}if ({condition}) {{ {MARK}"]
     lines += [f"{inner}{line}" for line in ["lift_escape = 0;"] + save + [directive, _reindent(loop_text, indent)]]
@@ -162,13 +160,16 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
 
 def _stdlib(text: str) -> str:
     """`#include <stdlib.h>` where the output allocates copies of shared scratch buffers or of
-    reduced sections (`_rerun`): the user's file need not declare malloc (it got the buffer from
-    elsewhere). A fresh scratch buffer's file called malloc itself."""
+    reduced sections (`_rerun`, which copies with `memcpy`: `<string.h>` too): the user's file need
+    not declare them (it got the buffer from elsewhere). A fresh scratch buffer's file called
+    malloc itself."""
+    lines = []
     if "lift_own_" in text:
-        return "#include <stdlib.h> /* lift: malloc, free and abort for per-thread copies */\n"
+        lines.append("#include <stdlib.h> /* lift: malloc, free and abort for per-thread copies */\n")
     if "lift_saved_" in text:
-        return "#include <stdlib.h> /* lift: malloc and free for copies of reduced sections */\n"
-    return ""
+        lines += [] if lines else ["#include <stdlib.h> /* lift: malloc and free for copies of reduced sections */\n"]
+        lines.append("#include <string.h> /* lift: memcpy for copies of reduced sections */\n")
+    return "".join(lines)
 
 
 def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[Insertion], replacements: list) -> None:

@@ -128,7 +128,7 @@ class SavedReduction:
     update fell outside its section, the copy is put back and the loop runs again as written."""
 
     name: str
-    element: str  # its C type (an array's element type)
+    element: str  # its C type (an array's element type); a scalar's copy is declared with it
     first: str = ""  # an array's reduced section, C expressions; '' for a scalar
     length: str = ""
 
