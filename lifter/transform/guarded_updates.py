@@ -12,8 +12,8 @@ reduction's, up to the reassociation any reduction makes.
 Why not an atomic update of the array outside the section (the first form): its mere presence on
 the path back into the loop is a memory clobber, after which GCC reloads every loop-invariant
 field (cellmd: `cl->start`, `s->box`) on every pair, 5-6% of the force loop's time. A flag in a
-register clobbers nothing. The second run needs a loop that writes nothing but its reductions and
-its own scalars (`rerun_refusal`): then the copies restore all it changed.
+register clobbers nothing. The second run needs a loop that reads nothing it writes but its
+reductions and its own scalars (`saved_reductions`): then the copies restore all it depends on.
 
 The plan records each guarded update (`GuardedUpdate`): the statement's place in the user's file
 and the test the backend puts there. Only an update that is a whole statement as written
@@ -82,21 +82,23 @@ def guarded_section(g: nx.MultiDiGraph, m: MapScope, node: AccessNode,
     return first, f"({last}) - ({first}) + 1", updates
 
 
-def saved_reductions(written: list[AccessNode], reductions: list[tuple[str, str]],
+def saved_reductions(written: list[AccessNode], read: set[str], reductions: list[tuple[str, str]],
                      sections: dict[str, tuple[str, str]], own: set[str]) -> list[SavedReduction] | str:
     """What the backend copies before a loop with guarded updates (every reduction target the loop
     writes, an array as its reduced section), or why the loop cannot run again as written after an
-    update outside a section: it writes memory besides those targets and its own scalars (`own`:
-    private, lastprivate, loop variables; `written`: the containers the loop's memlets write)."""
+    update outside a section. Besides those targets and its own scalars (`own`: private,
+    lastprivate, loop variables), it may write only containers it never reads (`read`: the keys
+    the loop's memlets read): their values depend on nothing the first run changed, so the second
+    run writes the same ones again. `written`: the containers the loop's memlets write."""
     reduced = {name for name, _ in reductions}
     saved: dict[str, SavedReduction] = {}
     for node in written:
         if node.name in reduced:
             first, length = sections.get(node.name, ("", ""))
             saved[node.name] = SavedReduction(node.name, node.element, first, length)
-        elif not (node.transient or node.ndim == 0 and node.name in own):
-            return (f"the loop also writes '{node.name}', so it cannot run again as written after an update "
-                    f"outside the section")
+        elif node.container in read and not (node.transient or node.ndim == 0 and node.name in own):
+            return (f"the loop also reads and writes '{node.name}', so it cannot run again as written after an "
+                    f"update outside the section")
     return list(saved.values())
 
 

@@ -224,8 +224,9 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     scalars = [(name, op) for name, op in m.reductions]
     # Guarded updates: the loop runs again as written if one falls outside its section, which
     # needs the copies made in C before the loop (`SavedReduction`), hence a versioned loop.
-    saved = saved_reductions([n for n, w, _ in _map_memlets(g, m) if w], scalars, sections,
-                             set(private) | set(m.lastprivate) | set(loop_vars) | {m.var}) if guarded else []
+    memlets = _map_memlets(g, m)
+    saved = saved_reductions([n for n, w, _ in memlets if w], {n.container for n, w, _ in memlets if not w}, scalars,
+                             sections, set(private) | set(m.lastprivate) | set(loop_vars) | {m.var}) if guarded else []
     if isinstance(saved, str):
         return Refusal(saved, "array-reduction")
     # A false `if` clause still privatizes: reductions and lastprivate copies would

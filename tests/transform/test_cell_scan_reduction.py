@@ -252,15 +252,29 @@ def test_second_run_restores_the_section_and_the_scalars(tmp_path, threads, spre
     assert "double lift_saved_e = e;" in lifted and "e = lift_saved_e;" in lifted
 
 
-def test_a_loop_that_writes_more_than_its_reductions_stays_sequential():
-    """The second run starts from the copies of the reductions only: anything else the loop
-    writes would already be changed (`g[i] += d` would add twice)."""
-    text = ESCAPE.replace("SPREAD", "N").replace("LOW", "0").replace("x[N];", "x[N], g[N];") \
+def _writes_g(statement):
+    return ESCAPE.replace("x[N];", "x[N], g[N];") \
         .replace("double *restrict f, double e)", "double *restrict f, double e, double *restrict g)") \
-        .replace("e += d * d;", "e += d * d;\n            g[i] += d;").replace("buf + N, 1.5)", "buf + N, 1.5, g)")
+        .replace("e += d * d;", f"e += d * d;\n            {statement}").replace("buf + N, 1.5)", "buf + N, 1.5, g)") \
+        .replace("    printf(", "    for (int i = 0; i < N; i++)\n        s += g[i] * (i % 7);\n    printf(")
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_a_loop_that_only_writes_more_runs_again_as_written(tmp_path, threads):
+    """What the loop only writes (`g[i] = d`, the last neighbour's `d`) depends on nothing the first
+    run changed: the second run writes the same values again."""
+    text = _writes_g("g[i] = d;").replace("SPREAD", "(3 * N)").replace("LOW", "(N)")
     entry = _outer(text, "scatter")
+    assert entry["parallelized"] and "tested" in entry["remark"], entry["remark"]
+    check_program(text, "writes.c", tmp_path, threads)
+
+
+def test_a_loop_that_reads_what_it_writes_stays_sequential():
+    """The second run starts from the copies of the reductions only: what else the loop reads and
+    writes would already be changed (`g[i] += d` would add twice)."""
+    entry = _outer(_writes_g("g[i] += d;").replace("SPREAD", "N").replace("LOW", "0"), "scatter")
     assert not entry["parallelized"]
-    assert "the loop also writes 'g', so it cannot run again as written" in entry["remark"]
+    assert "the loop also reads and writes 'g', so it cannot run again as written" in entry["remark"]
 
 
 def test_unguardable_update_keeps_the_loop_sequential():
