@@ -17,7 +17,7 @@ import networkx as nx
 from lifter.backend.edits import Insertion, apply, before_statement, line_start
 from lifter.backend.mpi_plan import MPI_OPS, Distributed, RegionPlan, plan_region
 from lifter.backend.mpi_runtime import PRELUDE, exchange, table_line
-from lifter.backend.openmp import annotate_map, pragma
+from lifter.backend.openmp import annotate_map, includes, pragma
 from lifter.backend.outcome import Emitted, RegionOutcome
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans, Unparsable
@@ -54,7 +54,7 @@ def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> Emitted:
     insertions += _setup(spans)
     out = apply(text, insertions, replacements)
     head = spans.prologue_end()
-    return Emitted(out[:head] + PRELUDE + runtime_helpers(out) + out[head:], outcomes)
+    return Emitted(out[:head] + PRELUDE + includes(out) + runtime_helpers(out) + out[head:], outcomes)
 
 
 def _region_edits(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans):

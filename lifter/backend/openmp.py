@@ -155,14 +155,14 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         for child in scope_children(g, STATE):
             annotate_map(g, source.text, child, insertions, replacements)
     out = apply(source.text, insertions, replacements)
-    return _stdlib(out) + runtime_helpers(out) + out
+    return includes(out) + runtime_helpers(out) + out
 
 
-def _stdlib(text: str) -> str:
+def includes(text: str) -> str:
     """`#include <stdlib.h>` where the output allocates copies of shared scratch buffers or of
     reduced sections (`_rerun`, which copies with `memcpy`: `<string.h>` too): the user's file need
     not declare them (it got the buffer from elsewhere). A fresh scratch buffer's file called
-    malloc itself."""
+    malloc itself. The MPI backend, which places these loops with `annotate_map`, adds them too."""
     lines = []
     if "lift_own_" in text:
         lines.append("#include <stdlib.h> /* lift: malloc, free and abort for per-thread copies */\n")

@@ -3,10 +3,13 @@ whose header reads memory (`k` from `start[i]`), so that the inner loop is one o
 Its updates are still seen one by one: where every access to the array inside the loop is a
 reduction update of one operator family, the outer loop reduces into it; a plain read of it, a
 call that writes it, or a second operator keep the loop sequential."""
+import shutil
+
 import pytest
 
 from lifter import LiftOptions, lift_source
-from tests.harness import check_program, have_gcc, loops_by_function
+from tests.harness import (REDUCTION_RTOL, check_program, compile_c, have_gcc, loops_by_function, outputs_match,
+                           run)
 
 pytestmark = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
@@ -309,6 +312,21 @@ def test_other_targets_refuse_or_keep_the_guard():
         assert not entry["parallelized"] and "not a reduction statement lift can make atomic" in entry["remark"]
     out = lift_source(OUTSIDE, "p.c", LiftOptions(target="mpi", min_parallel_work=0)).output
     assert "f[j] -= d; else lift_escape = 1; }" in out and "free(lift_saved_f);" in out
+
+
+@pytest.mark.skipif(not (shutil.which("mpicc") and shutil.which("mpirun")), reason="needs Open MPI")
+def test_mpi_runs_the_second_run_replicated(tmp_path):
+    """MPI runs the loop replicated with the OpenMP plan: the copies (`memcpy`, declared by the
+    output's own `#include <string.h>`), the guard and the second run compile and compute the same."""
+    from tests.backend.test_mpi import lift_mpi, run_mpi
+    source = tmp_path / "escape.c"
+    source.write_text(ESCAPE.replace("SPREAD", "(3 * N)").replace("LOW", "(N)"))
+    original = tmp_path / "original"
+    compile_c(source, original, ["-O2", "-std=gnu11"])
+    exe, loops = lift_mpi(source, tmp_path)
+    assert any("tested" in e["remark"] for e in loops)
+    for ranks in (1, 2):
+        assert outputs_match(run(original), run_mpi(exe, ranks)[0], REDUCTION_RTOL)
 
 
 def _outer_for(text, function, target):
