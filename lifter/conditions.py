@@ -98,6 +98,9 @@ def _simplify(node: c_ast.Node, fold_tests: bool) -> c_ast.Node:
         simple = _simplify(child, fold_tests)
         if "[" not in name:
             setattr(node, name, simple)
+        else:  # an element of a list: a call's arguments (`exprs[0]`)
+            field, index = name.rstrip("]").split("[")
+            getattr(node, field)[int(index)] = simple
     if isinstance(node, c_ast.BinaryOp) and node.op in _FOLD:
         return _polynomial(node)
     if isinstance(node, c_ast.BinaryOp) and fold_tests:

@@ -370,7 +370,9 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
         return Outcome(cfg.mode, seed, kind, detail, lift_seconds=lifted.seconds)
     loops = json.loads(report.read_text())["loops"] if report.exists() else []
     n_par = sum(1 for loop in loops if loop.get("parallelized"))
-    float_reduction = any(loop.get("parallelized") and loop.get("reduction") for loop in loops)
+    # A reduction reassociates where its loop runs in parallel or as SIMD lanes (tests/harness.py's rule).
+    float_reduction = any((loop.get("parallelized") or "simd" in loop.get("transformations", []))
+                          and loop.get("reduction") for loop in loops)
     result = Outcome(cfg.mode, seed, "ok", parallel_loops=n_par, lift_seconds=lifted.seconds)
     if not out.exists():
         result.outcome, result.detail = "crash", "lift succeeded but wrote no output"

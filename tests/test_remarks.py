@@ -173,7 +173,7 @@ def test_remark_condition_is_simplified(tmp_path):
     p.write_text("void sq(int n, double *restrict a)\n{\n    for (int i = 0; i < n * n; i++)\n"
                  "        a[i] = a[i] * 2.0;\n}\n")
     r = lift(p, "-o", tmp_path / "o.c", "-v")
-    assert "(in parallel when n * n > 40000)" in r.stderr and "(long)" not in r.stderr
+    assert "(in parallel when n * n > 40000 && lift_team_worth(n * n))" in r.stderr and "(long)" not in r.stderr
 
 
 CALL_IN_LOOP = """double x1[100];

@@ -9,6 +9,7 @@ from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpRegion, ScratchBuffer, scope_children
 from lifter.transform.row_spans import runtime_helpers
+from lifter.transform.team_start import team_helpers
 
 MARK = "/* lift */"
 RESTRUCTURED = "/* lift: loop nest restructured for locality (see the report) */"
@@ -155,7 +156,8 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
         for child in scope_children(g, STATE):
             annotate_map(g, source.text, child, insertions, replacements)
     out = apply(source.text, insertions, replacements)
-    return includes(out) + runtime_helpers(out) + out
+    bom = "\ufeff" if out.startswith("\ufeff") else ""  # the byte-order mark stays the file's first character
+    return bom + includes(out) + runtime_helpers(out) + team_helpers(out) + out[len(bom):]
 
 
 def includes(text: str) -> str:

@@ -82,6 +82,7 @@ from lifter.transform.locality import perfect_band
 from lifter.transform.rewrite import ancestors, move_child, origins_above, rewrite_nest
 from lifter.transform.loop_vars import escaping
 from lifter.transform.tiling import canonical_header, fresh_name, nest_names
+from lifter.transform.team_start import team_condition
 
 MAX_SKEW = 3  # coefficients tried per pair of dimensions: 0..MAX_SKEW
 MAX_SHIFT = 2  # offsets tried per fused nest and dimension: 0..MAX_SHIFT
@@ -195,7 +196,10 @@ def _wavefront(g, region: Region, band: Band, sizes, min_work: int) -> bool:
         return False
     if skew is None:
         return False
-    _rewrite(g, band, headers, skew, chosen, work if isinstance(work, str) and min_work else "", min_work)
+    guard = ""
+    if min_work:  # (the threads' start too: team_start.py)
+        guard = f"{work} > {min_work}L && {team_condition(work)}" if isinstance(work, str) else team_condition(work)
+    _rewrite(g, band, headers, skew, chosen, guard)
     return True
 
 
@@ -401,7 +405,7 @@ def _times(a: int, x: str) -> str:
     return x if a == 1 or x == "0" else f"{a} * {_paren(x)}"
 
 
-def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, min_work: int) -> None:
+def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], guard: str) -> None:
     """Put the tile loops, the wavefront loop and the parallel tile loop above the band, limit the
     shared loops to one tile, add the fused loops, and limit each nest's loops to its place in
     them (see the module doc for the bounds)."""
@@ -441,7 +445,7 @@ def _rewrite(g, band: Band, headers: dict, skew, sizes: list[int], work: str, mi
                         reason="each wavefront of tiles reads what the ones before wrote")
     every = band.shared + [b for nest in band.nests for b in nest]
     outside = sorted({g.nodes[b]["node"].var for b in every if not g.nodes[b]["node"].var_declared_in_header})
-    wave_map.parallel_region = OmpRegion(private=outside, guard=f"{work} > {min_work}L" if work else "")
+    wave_map.parallel_region = OmpRegion(private=outside, guard=guard)
     ceil = f"({wave} - {d0} + {a_q}) / {k1}" if a_q else f"{wave} - {d0}"
     floor = f"({_minus(wave, c0)}) / {k1}" if a_q else _minus(wave, c0)
     par = _tile_map(at, f"{band.dims(0)[p]}.tile", start[p], size, f"{size} * {_max(p_lo, ceil)}",

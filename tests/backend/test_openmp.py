@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from lifter import LiftOptions, lift_source
+from lifter.transform.team_start import team_helpers
 from tests.harness import compile_c, have_gcc, prepare, run
 
 pytestmark = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
@@ -203,7 +204,10 @@ def lift(text: str, min_work: int = 0, fuse: bool = False) -> str:
 
 
 def directives(output: str) -> list[str]:
-    return [line.strip() for line in output.splitlines() if line.strip().startswith("#pragma omp")]
+    """The OpenMP directives on the program's loops (not those of the run-time helpers before it)."""
+    helper = team_helpers(output)
+    start = output.index(helper) + len(helper) if helper else 0
+    return [line.strip() for line in output[start:].splitlines() if line.strip().startswith("#pragma omp")]
 
 
 def region_of(output: str, loop: str) -> str:

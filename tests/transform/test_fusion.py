@@ -119,8 +119,12 @@ int main(void) {
 """
 
 
+# (no profitability guard: each guarded loop would have its sequential copy beside it)
+UNGUARDED = LiftOptions(min_parallel_work=0)
+
+
 def test_consecutive_top_level_loops_fuse_into_one_region():
-    result = lift_source(TOP_LEVEL, "t.c")
+    result = lift_source(TOP_LEVEL, "t.c", UNGUARDED)
     body = result.output[result.output.index("static void kernel"):result.output.index("int main")]
     assert body.count("for (int i = 0; i < n; i++)") == 2
     assert "c[i] = b[i] + a[i];\n      d[i] = c[i] * b[i];" in body
@@ -145,7 +149,7 @@ def test_fused_top_level_loops_compute_the_same(tmp_path):
 def test_a_loop_that_is_the_body_of_an_if_is_not_fused_with_the_next():
     text = TOP_LEVEL.replace("  /* producer, consumer and a third user: one region, one loop */\n",
                              "  if (n > 1000)\n")
-    result = lift_source(text, "t.c")
+    result = lift_source(text, "t.c", UNGUARDED)
     body = result.output[result.output.index("static void kernel"):result.output.index("int main")]
     assert "if (n > 1000)" in body and body.count("for (int i = 0; i < n; i++)") == 3
     assert "b[i] = a[i] * 0.5;\n      c[i]" not in body

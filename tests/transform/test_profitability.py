@@ -13,6 +13,7 @@ import pytest
 from lifter import LiftOptions, lift_source
 from lifter.conditions import readable
 from lifter.transform.parallelize import MIN_PARALLEL_WORK
+from lifter.transform.team_start import HELPER, TEAM_START_WORK, team_helpers
 from tests.harness import corpus_programs, have_gcc, prepare
 
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="gcc is needed to evaluate the emitted guard")
@@ -63,8 +64,8 @@ def test_guard_computes_the_work_of_the_nest(shape, tmp_path):
 
 def test_triangle_is_counted_as_half_the_square():
     output, loops = _lifted(_kernel(*NESTS["triangle"]))
-    assert "if(((long)n * n + (long)n) / 2 > 40000L)" in output
-    assert "(in parallel when (n * n + n) / 2 > 40000)" in loops[0]["remark"]
+    assert "if (((long)n * n + (long)n) / 2 > 40000L && " in output
+    assert "(in parallel when (n * n + n) / 2 > 40000 && " in loops[0]["remark"]
 
 
 SMALL_TRIANGLE = """#define N {n}
@@ -91,10 +92,16 @@ def test_constant_triangle_below_the_threshold_stays_sequential():
 
 
 def test_constant_triangle_above_the_threshold_has_no_test():
-    """N = 400: 80200 instances, always above the threshold: parallel with no `if` clause."""
+    """N = 400: 80200 instances, always above the threshold: parallel with no test of the work,
+    only whether the threads may start (team_start.py); N = 3000 (4501500 instances, above
+    TEAM_START_WORK too): no test at all."""
     output, loops = _lifted(SMALL_TRIANGLE.format(n=400))
+    assert loops[0]["parallelized"] and loops[0]["condition"] == f"{HELPER}(80200L)"
+    assert f"if ({HELPER}(80200L)) {{ /* lift */" in output
+    output, loops = _lifted(SMALL_TRIANGLE.format(n=3000))
     pragma = next(line for line in output.splitlines() if "omp parallel for" in line)
     assert " if(" not in pragma and loops[0]["parallelized"] and not loops[0]["condition"]
+    assert HELPER not in output
 
 
 def test_constant_triangle_between_square_and_half_square_stays_sequential():
@@ -125,7 +132,7 @@ def test_rectangular_guard_keeps_the_users_factors():
     text = ("void k(int n, int m, double a[n][m + 2])\n{\n    for (int i = 0; i < n; i++)\n"
             "        for (int j = 0; j < m + 2; j++)\n            a[i][j] = a[i][j] + 1.0;\n}\n")
     _, loops = _lifted(text)
-    assert "(in parallel when n * (m + 2) > 40000)" in loops[0]["remark"]
+    assert "(in parallel when n * (m + 2) > 40000 && lift_team_worth(n * (m + 2)))" in loops[0]["remark"]
 
 
 TRIANGLE_PROGRAM = """#include <stdio.h>
@@ -186,4 +193,69 @@ def test_outermost_tile_loop_counts_the_rows_of_its_loop():
     lu = Path(__file__).resolve().parents[2] / "corpus" / "suite" / "lu.c"
     loops = lift_source(lu.read_text(), str(lu), LiftOptions()).loops
     row = next(e for e in loops if e["line"] == 57 and e["var"] == "j")
-    assert "tiling" in row["transformations"] and "(in parallel when i * n - i * i > 40000)" in row["remark"]
+    assert "tiling" in row["transformations"] and "(in parallel when i * n - i * i > 40000 && " in row["remark"]
+
+
+# The team's start (transform/team_start.py): a kernel of 50,000 units of work, called 100 times.
+TEAM_KERNEL = """#include <stdio.h>
+void kernel(int n, double *restrict a)
+{
+    for (int i = 0; i < n; i++)
+        a[i] = a[i] * 0.5 + 1.0;
+}
+int main(void)
+{
+    static double a[50000];
+    for (int call = 0; call < 100; call++)
+        kernel(50000, a);
+    printf("%.17g %.17g\\n", a[0], a[49999]);
+    return 0;
+}
+"""
+# Counts the thread teams the program asks for (ld's --wrap: its calls of GOMP_parallel come here).
+TEAM_COUNTER = """#include <stdio.h>
+void __real_GOMP_parallel(void (*fn)(void *), void *data, unsigned threads, unsigned flags);
+static int teams;
+void __wrap_GOMP_parallel(void (*fn)(void *), void *data, unsigned threads, unsigned flags)
+{
+    teams++;
+    __real_GOMP_parallel(fn, data, threads, flags);
+}
+__attribute__((destructor)) static void report(void) { fprintf(stderr, "teams %d\\n", teams); }
+"""
+
+
+def test_the_team_helper_counts_work_until_the_start_pays(tmp_path):
+    """lift_team_worth: false while the work of the loops it turned down stays below
+    TEAM_START_WORK, true from the call that reaches it on; true at once for a loop as large."""
+    source = tmp_path / "team.c"
+    source.write_text(team_helpers(f"{HELPER}(") + "#include <stdio.h>\nint main(void)\n{\n    int k;\n"
+                      f"    printf(\"%d\\n\", {HELPER}({TEAM_START_WORK}L));\n"
+                      f"    for (k = 0; k < 5; k++)\n        printf(\"%d\\n\", {HELPER}({TEAM_START_WORK // 4}L));\n"
+                      "    return 0;\n}\n")
+    subprocess.run(["gcc", "-std=c89", "-pedantic", "-fopenmp", "-Wall", "-Wextra", "-Werror", "-o",
+                    tmp_path / "team", source], check=True)
+    out = subprocess.run([tmp_path / "team"], check=True, capture_output=True, text=True).stdout.split()
+    assert out == ["1", "0", "0", "0", "1", "1"]
+
+
+@needs_gcc
+def test_small_loops_start_the_team_once_their_work_pays_for_it(tmp_path):
+    """Each call's loop is above the per-run threshold; the first calls run it sequentially
+    (no team asked of libgomp) until their work reaches TEAM_START_WORK, every later call in
+    parallel, and the program prints what the original prints."""
+    output, loops = _lifted(TEAM_KERNEL)
+    assert loops[0]["parallelized"] and f"{HELPER}(n)" in readable(loops[0]["condition"])
+    (tmp_path / "lifted.c").write_text(output)
+    (tmp_path / "original.c").write_text(TEAM_KERNEL)
+    (tmp_path / "counter.c").write_text(TEAM_COUNTER)
+    for name in ("lifted", "original"):
+        subprocess.run(["gcc", "-O2", "-fopenmp", "-Wl,--wrap=GOMP_parallel", "-o", tmp_path / name,
+                        tmp_path / f"{name}.c", tmp_path / "counter.c"], check=True)
+    ran = {name: subprocess.run([tmp_path / name], check=True, capture_output=True, text=True,
+                                env={"OMP_NUM_THREADS": "2", "PATH": "/usr/bin:/bin"})
+           for name in ("lifted", "original")}
+    first = -(-TEAM_START_WORK // 50000)  # the call whose work reaches the start's (1-based)
+    assert ran["lifted"].stdout == ran["original"].stdout
+    assert ran["lifted"].stderr.split() == ["teams", str(100 - first + 1)]
+    assert ran["original"].stderr.split() == ["teams", "0"]
