@@ -102,6 +102,8 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], outcomes: li
                               f"section, the loop runs again as written)")
                 if plan.condition:
                     extra += f" (in parallel when {readable(plan.condition)})"
+                if plan.assumed_apart:
+                    extra += " (pointers kept apart by --assume-no-alias, not by a test)"
                 if plan.worksharing:
                     outer = g.nodes[scope_parent(g, planned[0].id)]["node"]
                     extra += f", as omp for in the parallel region around {_user_loop(region, outer)}"

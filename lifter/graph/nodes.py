@@ -151,6 +151,7 @@ class OmpPlan:
     scratch: list[ScratchBuffer] = field(default_factory=list)  # private pointer targets, one buffer per thread
     guarded: list[GuardedUpdate] = field(default_factory=list)  # array reductions' unbounded updates
     saved: list[SavedReduction] = field(default_factory=list)  # with `guarded`: what a second run restores
+    assumed_apart: bool = False  # parallel (or without a test) only by the user's --assume-no-alias
 
 
 @dataclass

@@ -214,10 +214,13 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch
                or t[0].name in m.shared_scratch and t[1]]
     identical = (lambda p, q: identical_is_safe(g, m, p, q)) if nest(g).identical_pointers else None
-    alias = _alias_condition(touched, identical, _apart(g, touched), nest(g).scop.from_params,
-                             _declared_inside(g, m), row_spans(g, m) if value_guards else {}, _typed(g))
+    tests = lambda apart: _alias_condition(touched, identical, apart, nest(g).scop.from_params,  # noqa: E731
+                                           _declared_inside(g, m), row_spans(g, m) if value_guards else {}, _typed(g))
+    alias = tests(_apart(g, touched))
     if isinstance(alias, str) and alias.startswith("!"):
         return Refusal(alias[1:], "may-alias")
+    # Whether the user's promise spared a test (or a refusal): the remark then names it.
+    assumed = nest(g).assume_no_alias and tests(_apart(g, touched, promised=False)) != alias
     if alias:
         conditions.append(alias)
     if m.condition:
@@ -258,7 +261,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     guard = " && ".join(c for c in conditions if c != work_condition)
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
                      versioned, {name: f"{first}:{length}" for name, (first, length) in sections.items()}, guard,
-                     work_condition, _schedule(g, m, inner), scratch=buffers, guarded=guarded, saved=saved)
+                     work_condition, _schedule(g, m, inner), scratch=buffers, guarded=guarded, saved=saved,
+                     assumed_apart=assumed)
     return ""
 
 
@@ -599,17 +603,17 @@ def _declared_inside(g: nx.MultiDiGraph, m: MapScope) -> frozenset[str]:
     return frozenset(k for k, c in region.containers.items() if c.declared_in in loops)
 
 
-def _apart(g: nx.MultiDiGraph, touched: list) -> set[frozenset]:
+def _apart(g: nx.MultiDiGraph, touched: list, promised: bool = True) -> set[frozenset]:
     """Pairs of pointers that need no test: parameters proved distinct at every call
     (`Region.apart`), pointers whose element types C's aliasing rules keep apart unless the user
     turned those rules off (`Region.type_apart`), or, under `--assume-no-alias`, all pointers that
     are parameters or fields reached through them (`a->col`, `Region.from_params`), unless both
-    hold one caller's pointer."""
+    hold one caller's pointer (`promised` false: as without the flag)."""
     region = nest(g).scop
     apart = set(region.apart)
     if nest(g).strict_aliasing:
         apart |= region.type_apart
-    if nest(g).assume_no_alias:
+    if nest(g).assume_no_alias and promised:
         origin = region.from_params  # two names of one caller's pointer (`q = a; r = a;`) are no pair
         params = sorted({node.name for node, _, _ in touched if node.name in origin})
         apart |= {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:] if origin[p] != origin[q]}

@@ -263,3 +263,17 @@ void spmv(const Csr *a, const double *x, double *y)
     assert not plain["parallelized"] and "--assume-no-alias" in plain["remark"]
     flagged = lift_source(text, "s.c", LiftOptions(min_parallel_work=0, assume_no_alias=True)).loops[0]
     assert flagged["parallelized"], flagged["remark"]
+    assert "(pointers kept apart by --assume-no-alias, not by a test)" in flagged["remark"]
+
+
+def test_the_remark_names_the_flag_only_where_it_spared_a_test():
+    """Under the flag, a loop whose pointers need no test anyway (restrict) says nothing of it;
+    one whose test the flag spared says so (its output has no test then)."""
+    text = ("void f(int n, double *{q}x, double *{q}y)\n{{\n    for (int i = 0; i < n; i++)\n"
+            "        y[i] = 2.0 * x[i];\n}}\n")
+    options = LiftOptions(min_parallel_work=0, assume_no_alias=True)
+    for qualifier, named in (("restrict ", False), ("", True)):
+        result = lift_source(text.format(q=qualifier), "f.c", options)
+        assert result.loops[0]["parallelized"]
+        assert ("--assume-no-alias" in result.loops[0]["remark"]) == named, result.loops[0]["remark"]
+        assert "<= (const char *)" not in result.output  # no overlap test in either
