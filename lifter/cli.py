@@ -11,6 +11,7 @@ renamed only on success, and never over an input.
 """
 from __future__ import annotations
 
+import atexit
 import gc
 import json
 import os
@@ -451,6 +452,18 @@ def _collect_less() -> None:
     gc.set_threshold(max(gen0, 50_000), gen1, gen2)
 
 
+def _no_collection_at_exit() -> None:
+    """Skip the cycle collections Python runs while it shuts down: they traverse every object
+    still alive (networkx's and islpy's modules, the AST, the graphs) only to free memory the
+    process is about to hand back, about 15% of a lift run's CPU time (80 ms of gemm's 0.48 s).
+    gc.freeze() at exit moves them out of the collector's sight; nothing else changes (the
+    outputs are written and closed by then, the other exit handlers and the flushing of stdout
+    and stderr still run). Registered once however often main() runs in one process (tests call
+    it in theirs)."""
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
+
+
 def _fail(diagnostic: Diagnostic):
     _write_err(render(diagnostic, _display.sources, _display.color))
     sys.exit(1)
@@ -458,6 +471,7 @@ def _fail(diagnostic: Diagnostic):
 
 def main(argv: list[str] | None = None) -> None:
     _collect_less()
+    _no_collection_at_exit()
     args = normalize_argv(list(sys.argv[1:] if argv is None else argv))
     _display.__init__()
     try:
