@@ -113,9 +113,12 @@ def load(name: str) -> tuple[list, dict[str, bool]] | None:
         if not data.startswith(_MAGIC) or hashlib.sha256(body).digest() != digest:
             return None
         ext, names = pickle.loads(zlib.decompress(body))
-        os.utime(path)  # used: the last to be dropped
     except Exception:  # noqa: BLE001  any damage (a truncated or foreign file) is a miss
         return None
+    try:
+        os.utime(path)  # used now: among the last to be dropped
+    except OSError:
+        pass  # a folder only to read from
     if not isinstance(ext, list) or not isinstance(names, dict):
         return None
     return ext, names

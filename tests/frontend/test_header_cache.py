@@ -164,3 +164,15 @@ def test_processes_writing_at_once_all_parse_right(cache, monkeypatch):
     for path in files:
         text = preprocess(str(path), path.read_text(), PreprocessOptions()).text
         assert header_cache.load(header_cache.key(header_cache.split(parse_module.PRELUDE + text)[0])) is not None
+
+
+def test_an_entry_in_a_folder_only_to_read_from_is_used(cache, monkeypatch):
+    path = ROOT / "corpus" / "suite" / "gemm.c"
+    text = preprocess(str(path), path.read_text(), PreprocessOptions()).text
+    parse_module.parse(text, str(path))
+
+    def refused(*args, **kwargs):
+        raise PermissionError("read-only")
+
+    monkeypatch.setattr(os, "utime", refused)
+    assert header_cache.load(header_cache.key(header_cache.split(parse_module.PRELUDE + text)[0])) is not None
