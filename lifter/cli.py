@@ -27,6 +27,7 @@ from lifter.files import write_atomically  # noqa: F401  (part of this module's 
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.display import COLOR_CHOICES, SourceLines, render, use_color
 from lifter.driver import LiftOptions, lift_file, lift_source
+from lifter.frontend import header_cache
 from lifter.frontend.preprocess import PreprocessOptions, preprocess_only
 from lifter.frontend.source import ENCODING_ERRORS, MAX_SOURCE_BYTES, SourceFile, check_text, read_source
 from lifter.remarks import RemarkOptionError, RemarkSelection, gcc_line, remark
@@ -200,6 +201,8 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
         raise click.UsageError("--function NAME picks the function of --emit-graph FILE; give --emit-graph too")
     if language not in (None, "c", "none"):
         raise click.UsageError(f"language '{language}' not supported: lift reads C (-x c)")
+    if no_cache:  # store nothing: no parsed headers either (this process and its workers)
+        os.environ[header_cache.CACHE_ENV] = ""
     try:
         selection = RemarkSelection.from_flags(rpass, rpass_missed, rpass_analysis, remarks, opt_info)
     except RemarkOptionError as exc:

@@ -176,3 +176,12 @@ def test_an_entry_in_a_folder_only_to_read_from_is_used(cache, monkeypatch):
 
     monkeypatch.setattr(os, "utime", refused)
     assert header_cache.load(header_cache.key(header_cache.split(parse_module.PRELUDE + text)[0])) is not None
+
+
+def test_no_cache_keeps_no_parsed_headers(cache, tmp_path):
+    path = ROOT / "corpus" / "suite" / "gemm.c"
+    for flags, kept in ((["--no-cache"], False), ([], True)):
+        done = subprocess.run([sys.executable, "-m", "lifter", *flags, str(path), "-o", str(tmp_path / "out.c")],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert bool(entries(cache)) == kept
