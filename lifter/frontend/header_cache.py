@@ -47,7 +47,8 @@ def split(text: str) -> tuple[str, str] | None:
     the headers part: they name the main file or the compiler's built-in places, and no token's
     position depends on them (the next marker sets file and line again). None where no header
     comes before the main file's code, or a marker is not as cpp writes them."""
-    lines = text.splitlines(keepends=True)
+    parts = text.split("\n")  # lines as C counts them (str.splitlines also breaks at \f, \x1c, ...)
+    lines = [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
     main = file = None
     head: list[str] = []
     start, has_code, headers = 0, False, False  # the segment: a marker and the lines up to the next

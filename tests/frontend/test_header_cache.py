@@ -185,3 +185,17 @@ def test_no_cache_keeps_no_parsed_headers(cache, tmp_path):
                               cwd=ROOT, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         assert bool(entries(cache)) == kept
+
+
+def test_lines_are_cut_at_newlines_only(tmp_path, cache, monkeypatch):
+    """A form feed or a line separator in a header's string is no line break: text after it that
+    looks like a line marker is not one."""
+    (tmp_path / "h.h").write_text('static const char *s = "a\f# 1 \\"k.c\\" 2\u2028# 2 \\"k.c\\"";\ntypedef int T;\n')
+    text = '#include "h.h"\nT f(void) { return s[0]; }\n'
+    path = str(tmp_path / "k.c")
+    pre = preprocess(path, text, PreprocessOptions()).text
+    head, rest = header_cache.split(parse_module.PRELUDE + pre)
+    assert "typedef int T;" in head and "T f(void)" in rest
+    expected = parsed_whole(pre, path, monkeypatch)
+    assert dump(parse_module.parse(pre, path)) == expected
+    assert dump(parse_module.parse(pre, path)) == expected
