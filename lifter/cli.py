@@ -11,6 +11,7 @@ renamed only on success, and never over an input.
 """
 from __future__ import annotations
 
+import atexit
 import gc
 import json
 import os
@@ -26,6 +27,7 @@ from lifter.files import write_atomically  # noqa: F401  (part of this module's 
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.display import COLOR_CHOICES, SourceLines, render, use_color
 from lifter.driver import LiftOptions, lift_file, lift_source
+from lifter.frontend import header_cache
 from lifter.frontend.preprocess import PreprocessOptions, preprocess_only
 from lifter.frontend.source import ENCODING_ERRORS, MAX_SOURCE_BYTES, SourceFile, check_text, read_source
 from lifter.remarks import RemarkOptionError, RemarkSelection, gcc_line, remark
@@ -199,6 +201,8 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
         raise click.UsageError("--function NAME picks the function of --emit-graph FILE; give --emit-graph too")
     if language not in (None, "c", "none"):
         raise click.UsageError(f"language '{language}' not supported: lift reads C (-x c)")
+    if no_cache:  # store nothing: no parsed headers either (this process and its workers)
+        os.environ[header_cache.CACHE_ENV] = ""
     try:
         selection = RemarkSelection.from_flags(rpass, rpass_missed, rpass_analysis, remarks, opt_info)
     except RemarkOptionError as exc:
@@ -451,6 +455,18 @@ def _collect_less() -> None:
     gc.set_threshold(max(gen0, 50_000), gen1, gen2)
 
 
+def _no_collection_at_exit() -> None:
+    """Skip the cycle collections Python runs while it shuts down: they traverse every object
+    still alive (networkx's and islpy's modules, the AST, the graphs) only to free memory the
+    process is about to hand back, about 15% of a lift run's CPU time (80 ms of gemm's 0.48 s).
+    gc.freeze() at exit moves them out of the collector's sight; nothing else changes (the
+    outputs are written and closed by then, the other exit handlers and the flushing of stdout
+    and stderr still run). Registered once however often main() runs in one process (tests call
+    it in theirs)."""
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
+
+
 def _fail(diagnostic: Diagnostic):
     _write_err(render(diagnostic, _display.sources, _display.color))
     sys.exit(1)
@@ -458,6 +474,7 @@ def _fail(diagnostic: Diagnostic):
 
 def main(argv: list[str] | None = None) -> None:
     _collect_less()
+    _no_collection_at_exit()
     args = normalize_argv(list(sys.argv[1:] if argv is None else argv))
     _display.__init__()
     try:

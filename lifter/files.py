@@ -12,18 +12,19 @@ import tempfile
 from lifter.frontend.source import ENCODING_ERRORS
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write next to `path` and rename, so a failure never leaves a partial file."""
+def write_atomically(path: str, text: str | bytes) -> None:
+    """Write next to `path` and rename, so a failure never leaves a partial file (text as UTF-8,
+    bytes as they are)."""
     path = os.path.realpath(path)  # through a symbolic link: replace what it points to, keep the link
     if os.path.exists(path) and not os.path.isfile(path):
         # A device or FIFO (/dev/null, a pipe): write into it; never replace it with a file.
-        with open(path, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
+        with _open_for(path, text) as handle:
             handle.write(text)
         return
     directory = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(prefix=".lift-", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="") as handle:
+        with _open_for(fd, text) as handle:
             handle.write(text)
         # mkstemp makes the file private; give it the mode a new file gets (or the old file had).
         umask = os.umask(0)
@@ -38,6 +39,12 @@ def write_atomically(path: str, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _open_for(file, data: str | bytes):
+    if isinstance(data, bytes):
+        return open(file, "wb")
+    return open(file, "w", encoding="utf-8", errors=ENCODING_ERRORS, newline="")
 
 
 def write_if_changed(path: str, text: str) -> bool:

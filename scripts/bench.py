@@ -119,6 +119,7 @@ HAND_OMP_MARK = "OMP(omp"  # an application source with a hand-written OpenMP di
 NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)", re.I)
 INTEGER = re.compile(r"[-+]?\d+")
 SHORT_S, LONG_S = 0.3, 5.0  # sane range of a serial run at bench sizes
+LIFT_TIME_TARGET_S = 0.25  # issue 21: lifting time per kernel, median (Pluto's)
 
 
 # --------------------------------------------------------------------------- data
@@ -618,6 +619,12 @@ def table(results: list[dict], tools: list[str], summary: dict, args, size: str)
              + "'best peer' = the fastest of this run's other tools"
              + (" and, for suite/ kernels, PEERS.md's Pluto and PPCG figures (measured on LARGE data sets)"
                 if size == "large" else "") + ".")
+    if has_lift and summary.get("lift_tool_median_s") is not None:
+        cpu = summary.get("lift_tool_cpu_median_s")
+        title += (f"\n\nlift time per program: median {fmt_seconds(summary['lift_tool_median_s'])} s wall, "
+                  f"{fmt_seconds(cpu)} s CPU (target: at most {LIFT_TIME_TARGET_S} s; the parsed headers "
+                  f"kept in {os.environ.get('LIFT_HEADER_CACHE', 'the default folder') or 'no folder'}, "
+                  f"docs/options.md)")
     if has_lift and summary.get("below 0.95x") is not None:
         below = summary["below 0.95x"]
         title += f"\n\nlift below 0.95x: {len(below)}" + (f" ({', '.join(below)})" if below else "")

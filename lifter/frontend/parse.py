@@ -6,6 +6,7 @@ import re
 from pycparser import c_ast, c_lexer, c_parser
 
 from lifter.diagnostics import LiftError
+from lifter.frontend import header_cache
 from lifter.frontend.preprocess import unescape_marker
 from lifter.frontend.tokens import GAP, MARKER_OR_STRING, parenthesized_end, replaced_keeping_lines
 from lifter.frontend.typeof import hide_typeof, is_placeholder, prelude, restored, spelled, typeof_keywords
@@ -80,24 +81,88 @@ class _Parser(c_parser.CParser):
 def parse(text: str, path: str, std: str = "c11") -> c_ast.FileAST:
     """Parse preprocessed text (as C of `-std=STD`); a syntax error becomes a LiftError at its
     position."""
-    parser = _Parser(lexer=_Lexer)
     text, placeholders = hide_typeof(strip_asm(text), typeof_keywords(std))
     text, mangled = mangle_extended_identifiers(text)
-    text, parser.clex.marker_names = _plain_marker_names(text)
-    try:
-        ast = parser.parse(PRELUDE + prelude(placeholders) + text, path)
-    except c_parser.ParseError as exc:
-        raise _with_parsed_line(_located(str(exc), parser, path), parser.clex, placeholders) from None
-    except RecursionError:
-        raise _at_current_token(parser, path, "expression or statement nested too deeply to parse") from None
-    except Exception as exc:  # noqa: BLE001  pycparser's own assertions: never a traceback
-        raise _at_current_token(parser, path, f"cannot parse this ({type(exc).__name__} in the C parser)") from None
+    text, marker_names = _plain_marker_names(text)
+    text = PRELUDE + prelude(placeholders) + text
+    ast = None if marker_names else _parse_with_kept_headers(text, path)
+    if ast is None:
+        ast = _parse_whole(text, path, marker_names, placeholders)
     if mangled:
         restore_extended_identifiers(ast)
     if placeholders:
         ast.ext = [e for e in ast.ext if not (isinstance(e, c_ast.Typedef) and is_placeholder(e.name))]
     _check_depth(ast, path)
     return ast
+
+
+def _parse_with_kept_headers(text: str, path: str) -> c_ast.FileAST | None:
+    """The AST of `text`, its headers part (header_cache.split) parsed in an earlier run or now
+    (and kept), the rest after declarations of the names the parser knew at the end of the
+    headers (so it reads every name as the whole text's parse does), which are then dropped.
+    None where the text has no headers part or a part does not parse: the whole text is parsed
+    then, and reports its error as always."""
+    parts = header_cache.split(text)
+    if parts is None:
+        return None
+    head, rest = parts
+    name = header_cache.key(head)
+    kept = header_cache.load(name)
+    try:
+        if kept is None:
+            parser = _Parser(lexer=_Lexer)
+            ext = parser.parse(head, path).ext
+            names = dict(parser._scope_stack[0])
+            header_cache.store(name, ext, names)
+        else:
+            ext, names = kept
+        # The parser looks a name up only where it reads it: the names the rest never spells
+        # need no declaration.
+        used = {n: names[n] for n in _spelled(rest) if n in names}
+        ast = _Parser(lexer=_Lexer).parse(_declarations(used) + rest, path)
+    except Exception:  # noqa: BLE001  a syntax error, or pycparser's own assertion: parsed whole
+        return None
+    if any(e.coord is None or e.coord.file != "<lift-prelude>" for e in ast.ext[:len(used)]):
+        return None
+    return c_ast.FileAST(ext + ast.ext[len(used):])
+
+
+_RUN = re.compile(r"[\w$]+")
+
+
+def _spelled(text: str) -> set[str]:
+    """Every name the lexer may read in `text` (and more: words in strings and comments). A name
+    is a whole run of word characters, but one after digits (`1.0fabc`, a malformed number the
+    lexer ends early) may be any tail of the run."""
+    words = set()
+    for run in _RUN.findall(text):
+        if run[0].isdigit():
+            words.update(run[i:] for i in range(1, len(run)))
+        else:
+            words.add(run)
+    return words
+
+
+def _declarations(names: dict[str, bool]) -> str:
+    """One declaration per name (each one node of the AST): the typedef names as types, the
+    others as variables, which is all the parser remembers of them."""
+    types = ", ".join(n for n, is_type in names.items() if is_type)
+    others = ", ".join(n for n, is_type in names.items() if not is_type)
+    return '# 1 "<lift-prelude>"\n' + (f"typedef int {types};\n" if types else "") + \
+        (f"int {others};\n" if others else "")
+
+
+def _parse_whole(text: str, path: str, marker_names: dict[str, str], placeholders: dict[str, str]) -> c_ast.FileAST:
+    parser = _Parser(lexer=_Lexer)
+    parser.clex.marker_names = marker_names
+    try:
+        return parser.parse(text, path)
+    except c_parser.ParseError as exc:
+        raise _with_parsed_line(_located(str(exc), parser, path), parser.clex, placeholders) from None
+    except RecursionError:
+        raise _at_current_token(parser, path, "expression or statement nested too deeply to parse") from None
+    except Exception as exc:  # noqa: BLE001  pycparser's own assertions: never a traceback
+        raise _at_current_token(parser, path, f"cannot parse this ({type(exc).__name__} in the C parser)") from None
 
 
 # The analysis walks the AST recursively (on a deep stack, see driver.py); a program nested
