@@ -68,7 +68,7 @@ def _q(text: str) -> str:
 _LEGEND = "".join(line + "\\l" for line in [
     "legend",
     "ellipse: a container (array or scalar), read at the top of its state, written at the bottom",
-    "rounded frame: a map, labelled var = first..last step s",
+    "rounded frame: a map, labelled var = first..last step s (floord(a, b): a / b rounded down)",
     "'in' / 'out': the map's entry and exit",
     "octagon: a tasklet (one statement; xN: N unrolled copies drawn as one)",
     "edge labels: what moves, the enclosing maps' variables fixed (into an entry,",
@@ -98,12 +98,20 @@ def unrolled_copies(g: nx.MultiDiGraph) -> tuple[dict[str, int], set[str]]:
     return shown, hidden
 
 
+# The symbolic form's words spelt as isl spells them, so that a label reads one notation whichever form was shorter.
+_ISL_SPELLING = {"int_floor": "floord", "Min": "min", "Max": "max"}
+_SYMBOLIC_WORD = re.compile(rf"\b({'|'.join(_ISL_SPELLING)})\(")
+
+
 def map_label(node: MapScope, after: int = 1) -> str:
-    """`var = first..last step s`, the bounds in DaCe's symbolic form (`Min`/`Max` for C's conditionals) or
-    as isl simplifies them where that is shorter, the names the user's (and the tile and wave counters lift adds).
-    The remainder of a map unrolled by `after` starts where that map's strips of `after` stop: said in words,
-    the exact first index (graph/sdfg.py writes it) is longer than the rest of the picture's labels."""
-    first, last = (min((t, simplified(t) or t, c_to_symbolic(t) or t), key=len) for t in (node.begin, node.end))
+    """`var = first..last step s`, each bound in C's, DaCe's symbolic or isl's simplified form, whichever is
+    shortest, written in isl's words (`min`, `max`, `floord`: the legend says what they mean), the names the
+    user's (and the tile and wave counters lift adds). The remainder of a map unrolled by `after` starts where
+    that map's strips of `after` stop: said in words, the exact first index (graph/sdfg.py writes it) is longer
+    than the rest of the picture's labels."""
+    first, last = (_SYMBOLIC_WORD.sub(lambda m: _ISL_SPELLING[m[1]] + "(",
+                                      min((t, simplified(t) or t, c_to_symbolic(t) or t), key=len))
+                   for t in (node.begin, node.end))
     if after > 1:
         first = f"(after the strips of {after} from {first})"
     return f"{node.var} = {first}..{last}" + (f" step {node.step}" if node.step != 1 else "")
