@@ -290,6 +290,17 @@ def _write_text(e: Memlet) -> str:
     return label + (f" (wcr {e.wcr})" if e.wcr else "")
 
 
+_REFUSAL = re.compile(r'^#error "lift: (.*)"$', re.M)
+
+
+def _refusals(path: str, sdfg: dict) -> list[str]:
+    """A warning per reason the SDFG's global code gives DaCe's compiler to stop (graph/sdfg_source.py): the
+    file is written all the same (DaCe reads and validates it), but the user hears now why it will not run."""
+    code = sdfg["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
+    return [f"warning: {path} will not compile in DaCe: " + re.sub(r"\\(.)", r"\1", m[1])  # C's escapes undone
+            for m in _REFUSAL.finditer(code)]
+
+
 def write_graphs(graphs: list[nx.MultiDiGraph], path: str, function: str | None = None) -> str | None:
     """Write the graphs (of one function, if named) to `path`; returns a message for the user when
     the file names differ from `path` (an SDFG per function, DaCe's unit of a callable program)."""
@@ -302,16 +313,18 @@ def write_graphs(graphs: list[nx.MultiDiGraph], path: str, function: str | None 
             raise LiftError(path, 0, 0, f"no lifted loop nest in a function named '{function}'")
     if ext == ".sdfg" and function is None and graphs:
         stem = path[:-len(ext)]
-        written = []
+        written, refused = [], []
         for name, sdfg in function_sdfgs(graphs).items():
             write_atomically(f"{stem}.{name}.sdfg", json.dumps(sdfg, indent=1) + "\n")
             written.append(f"{stem}.{name}.sdfg")
-        return f"wrote one SDFG per function (--function NAME for one): {', '.join(written)}"
+            refused += _refusals(f"{stem}.{name}.sdfg", sdfg)
+        return "\n".join([f"wrote one SDFG per function (--function NAME for one): {', '.join(written)}", *refused])
     if ext == ".json":
         write_atomically(path, json.dumps(to_json(graphs), indent=1) + "\n")
     elif ext == ".sdfg":
-        name = function or "lift"
-        write_atomically(path, json.dumps(to_sdfg_json(graphs, name), indent=1) + "\n")
+        sdfg = to_sdfg_json(graphs, function or "lift")
+        write_atomically(path, json.dumps(sdfg, indent=1) + "\n")
+        return "\n".join(_refusals(path, sdfg)) or None
     elif ext == ".dot" or ext == ".gv":
         write_atomically(path, to_dot(graphs))
     elif ext == ".svg":

@@ -94,6 +94,7 @@ def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozense
             continue
         lifted = {id(loop.node) for region in mine for loop in region.loops.values()} | set(exported)
         containers = {key for region in mine for key in region.containers}
+        allocated = []  # (the assignment, its target) of the buffers handed out that a region writes
         for node in _outside(func.body, lifted):
             if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
                 kind = {c_ast.For: "for", c_ast.While: "while", c_ast.DoWhile: "do-while"}[type(node)]
@@ -103,10 +104,24 @@ def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozense
                     and not isinstance(node.lvalue, c_ast.ID):
                 target = c_generator.CGenerator().visit(node.lvalue)
                 if target in containers:
-                    errors.append(_error(f"{_place(node)}: {function} points {target} at a buffer it allocates, "
-                                         f"which the caller gets back: the SDFG has no buffer to hand back and "
-                                         f"would write the caller's"))
+                    allocated.append((node, target))
+        if allocated:
+            errors.append(_error(_allocation_reason(function, allocated)))
     return "".join(errors)
+
+
+def _allocation_reason(function: str, allocated: list[tuple[c_ast.Assignment, str]]) -> str:
+    """Why an SDFG cannot do what a function that allocates buffers and hands them out does, and what to
+    export instead. An SDFG computes into the buffers its caller passes; its own (transients) are freed when
+    it returns, so it can hand none back; and C's other path, when an allocation fails (an early return),
+    has no counterpart in it. Passing the caller's buffers instead would be another function: the one to
+    export is the computation, taking the buffers as parameters."""
+    (first, _), targets = allocated[0], ", ".join(target for _, target in allocated)
+    return (f"{_place(first)}: {function} points {targets} at buffers it allocates, which the caller gets back; "
+            f"an SDFG computes into buffers its caller passes and frees its own when it returns, so it cannot "
+            f"hand any back (nor take C's path where an allocation fails). To run this computation in DaCe, move "
+            f"the loops that fill the buffers into a function that takes them as parameters, and export that "
+            f"one (--emit-graph F.sdfg --function NAME)")
 
 
 def _outside(body: c_ast.Node, lifted: set[int]):

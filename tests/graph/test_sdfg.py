@@ -273,9 +273,32 @@ def test_work_outside_the_regions_refuses_the_sdfg(tmp_path):
             for name, s in sdfgs.items()}
     assert code["sweeps"] == f'#error "lift: {src}:5: sweeps\'s while loop is not lifted, so the SDFG (its ' \
         'lifted loops only) would not run it as C does"\n', code["sweeps"]
-    assert code["vec_init"].startswith(f'#error "lift: {src}:14: vec_init points a->v at a buffer it allocates'), \
-        code["vec_init"]
+    # one line for the function: why, and what to export instead
+    assert code["vec_init"].startswith(f'#error "lift: {src}:14: vec_init points a->v at buffers it allocates, '
+                                       'which the caller gets back;'), code["vec_init"]
+    assert code["vec_init"].count("#error") == 1 and "export that one (--emit-graph F.sdfg --function NAME)" \
+        in code["vec_init"], code["vec_init"]
     assert code["scratch"] == ""
+
+
+def test_cli_warns_of_a_refused_sdfg(tmp_path):
+    """The refused SDFG is written (DaCe reads and validates it), and lift says now, line by line, why DaCe will
+    not compile it; an SDFG DaCe runs gets no warning."""
+    src = tmp_path / "around.c"
+    src.write_text(AROUND)
+    out = tmp_path / "a.sdfg"
+    done = subprocess.run([sys.executable, "-m", "lifter", str(src), "-o", str(tmp_path / "o.c"), "--emit-graph",
+                           str(out), "--function", "vec_init"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and out.exists(), done.stderr
+    assert done.stderr.startswith(f"lift: warning: {out} will not compile in DaCe: {src}:14: vec_init points a->v at "
+                                  "buffers it allocates, which the caller gets back;"), done.stderr
+    assert "C's path where an allocation fails" in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    done = subprocess.run([sys.executable, "-m", "lifter", str(src), "-o", str(tmp_path / "o.c"), "--emit-graph",
+                           str(out)], capture_output=True, text=True, timeout=120)
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("lift: wrote one SDFG per function") and len(lines) == 3, done.stderr
+    assert {line.split(" will not")[0] for line in lines[1:]} == {
+        f"lift: warning: {tmp_path / 'a.sweeps.sdfg'}", f"lift: warning: {tmp_path / 'a.vec_init.sdfg'}"}, lines
 
 
 FIELDS = """#include <stdio.h>

@@ -35,14 +35,13 @@ STEPS = 3  # time-step counts
 # parameters of other values: jacobi_conv's tolerance, which the largest change of a sweep reaches after 32 of
 # its at most 70 (SIZE) sweeps, so that both tests of its while loop matter (at SIZE, one sweep reaches it)
 VALUES = {"kernel_jacobi_conv": {"tol": 10.0}}
-# (file, function), the subset CI runs, one or two of each kind. Measured with -n 1 on a loaded 2-core machine
-# (user + sys CPU): these 36 and the small programs below 48 s, as much as the 19 CI ran before the builds were
-# shared (48 s); LIFT_DACE_ALL=1 (all 86) 116 to 130 s in two runs, 70 s more, over the minute CI has to spare.
-# Kinds: matrix products (tiled and unrolled), stencils with time loops (skewed wavefronts), reductions and an
+# (file, function), one or two of each kind, which LIFT_DACE_QUICK=1 runs alone for a quick local check (CI runs
+# ALL below). Measured with -n 1 on a loaded 2-core machine (user + sys CPU): these 36 and the small programs below
+# 48 s. Kinds: matrix products (tiled and unrolled), stencils with time loops (skewed wavefronts), reductions and an
 # array reduction, a triangular solve and factorization, a stencil reading a global array, a sparse product
 # (pointer parameters of inferred extents), conditional statements, containers private to a parallel loop, and
 # those named below.
-CASES = [
+QUICK = [
     ("linalg/gemm.c", "kernel_gemm"),
     ("linalg/two_mm.c", "kernel_2mm"),
     ("linalg/gemv.c", "kernel_gemv"),
@@ -81,7 +80,7 @@ CASES = [
     ("suite/deriche.c", "kernel_deriche"),  # recursive filters (sequential maps), many scalars
 ]
 # Every corpus function with a lifted region but the drivers (main, init_*, dump*, checksum: they print or
-# fill from formulas, nothing to compare on random inputs).
+# fill from formulas, nothing to compare on random inputs): what CI runs.
 ALL = [
     ("datamining/correlation.c", "kernel_correlation"),
     ("datamining/covariance.c", "kernel_covariance"),
@@ -170,7 +169,7 @@ ALL = [
     ("suite/trisolv.c", "kernel_trisolv"),
     ("suite/trmm.c", "kernel_trmm"),
 ]
-# What DaCe does not yet run like C (LIFT_DACE_ALL=1 checks that they still fail: strict xfails). The export
+# What DaCe does not yet run like C (checked to still fail: strict xfails). The export
 # refuses each (an #error in the SDFG's global code, graph/sdfg_source.py), so they fail at DaCe's compiler.
 # The statements before a function's first loop run on the test's side (`_prelude`): the locals they set are
 # SDFG arguments, which the caller computes as the C does. So do the statements after its last loop
@@ -181,7 +180,8 @@ _LOOP = "a loop of the function is not lifted and does more than assign scalars 
     "first loop calls kernel_matvec, which writes q, and declares alpha): the SDFG would run it once, so its " \
     "global code is an #error naming that loop"
 _MALLOC = "C points the struct's buffers (km->x, A->col) at buffers it allocates (malloc) before its loops, which " \
-    "the caller gets back: the SDFG has none to hand back, so its global code is an #error naming each"
+    "the caller gets back, and returns -1 where an allocation fails: an SDFG computes into its caller's buffers and " \
+    "frees its own, so its global code is an #error saying so and to export a function taking the buffers instead"
 _OPAQUE = "its inner loop (for (k = 1; k < row_length(i); k++), a bound that calls a function) is one opaque " \
     "statement, kept as C text naming the containers, which DaCe's tasklets only see as connectors"
 KNOWN = {
@@ -190,9 +190,8 @@ KNOWN = {
     ("miniapps/particles.c", "simulate"): _CALLS,
     ("sparse/spmv_csr.c", "csr_build"): _MALLOC + "; and " + _OPAQUE,
 }
-if os.environ.get("LIFT_DACE_ALL"):
-    CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN[c], strict=True)) if c in KNOWN else c
-             for c in ALL]
+CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN[c], strict=True)) if c in KNOWN else c
+         for c in (QUICK if os.environ.get("LIFT_DACE_QUICK") else ALL)]
 
 
 def _dace():
