@@ -30,6 +30,8 @@ from pycparser import c_ast, c_generator
 from lifter.analysis.effects import PURE_FUNCTIONS
 from lifter.analysis.walk import walk
 from lifter.graph.attributes import nest
+from lifter.graph.sdfg_calls import Call, CallState, call_of
+from lifter.graph.sdfg_json import DTYPES as _DTYPES, INTEGERS as _INTEGERS
 from lifter.graph.sdfg_json import dataflow_edge, dataflow_node, graph_fields, scalar_memlet, state
 
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
@@ -58,14 +60,27 @@ class While:
     body: list = field(default_factory=list)
 
 
+@dataclass
+class For:
+    """A lifted `for` loop whose statements are all calls of the file's functions (graph/sdfg_calls.py): the
+    loop runs on the SDFG's control flow, `var` from `first` while `node.cond` holds, by one."""
+
+    node: c_ast.For
+    var: str
+    first: c_ast.Node
+    body: list = field(default_factory=list)
+
+
 class Inexact(Exception):
     """Something around the regions with no exact form in the SDFG: the regions stay as they are."""
 
 
-def function_steps(graphs: list[nx.MultiDiGraph]) -> tuple[list, set[int], dict[str, str]]:
+def function_steps(graphs: list[nx.MultiDiGraph], callees: set[str] = frozenset()) -> tuple[list, set[int],
+                                                                                           dict[str, str]]:
     """The steps of one function's SDFG (module doc), the ids of the AST loops they run (which
-    `unexported_work` does not refuse) and the C types of the function's scalars. Where what lies around
-    the regions has no exact form: the regions in order, and no loop."""
+    `unexported_work` does not refuse) and the C types of the function's scalars; `callees` are the file's
+    functions whose own SDFGs a statement may call (graph/sdfg_calls.py). Where what lies around the regions
+    has no exact form: the regions in order, and no loop."""
     plain = [Region(g) for g in graphs], set(), {}
     scop = nest(graphs[0]).scop
     func = scop.file.functions.get(graphs[0].graph["function"])
@@ -76,12 +91,12 @@ def function_steps(graphs: list[nx.MultiDiGraph]) -> tuple[list, set[int], dict[
     top = [k for k, item in enumerate(items) if _holds(item, owner)]
     if not top:
         return plain
-    walker = _Walker(owner, _scalar_types(func))
+    walker = _Walker(owner, _scalar_types(func), callees)
     try:
         steps = walker.items(items[top[0]:top[-1] + 1])
     except Inexact:
         return plain
-    if [id(g) for g in walker.seen] != [id(g) for g in graphs]:
+    if [id(g) for g in walker.seen] != [id(g) for g in graphs if not any(g is r for r in walker.replaced)]:
         return plain  # a region whose loops are not together, in order
     return steps, walker.loops, walker.scalars
 
@@ -107,9 +122,10 @@ class _Walker:
     """Reads a function's statements into steps; Inexact at the first thing with no exact form, so that a
     function is exported with everything around its regions or with nothing (and refused)."""
 
-    def __init__(self, owner: dict, scalars: dict[str, str]):
-        self.owner, self.scalars = owner, scalars
+    def __init__(self, owner: dict, scalars: dict[str, str], callees: set[str]):
+        self.owner, self.scalars, self.callees = owner, scalars, callees
         self.seen: list[nx.MultiDiGraph] = []
+        self.replaced: list[nx.MultiDiGraph] = []  # regions of calls only, run as `For` steps instead
         self.loops: set[int] = set()
 
     def items(self, items: list[c_ast.Node]) -> list:
@@ -117,7 +133,10 @@ class _Walker:
         in the same list, else the region would run where only some of them are."""
         steps = []
         for item in items:
-            if id(item) in self.owner:
+            if id(item) in self.owner and (loop := self._call_loop(item)) is not None:
+                self.replaced.append(self.owner[id(item)])
+                steps.append(loop)
+            elif id(item) in self.owner:
                 g = self.owner[id(item)]
                 if steps and isinstance(steps[-1], Region) and steps[-1].graph is g:
                     continue  # the next loop of a region (fused): already its blocks
@@ -130,11 +149,33 @@ class _Walker:
                 body = item.stmt.block_items if isinstance(item.stmt, c_ast.Compound) else [item.stmt]
                 steps.append(While(item, self.items(body or [])))
                 self.loops.add(id(item))
+            elif (call := call_of(item, self.callees, self.scalars)) is not None:
+                steps.append(call)
             elif not _holds(item, self.owner):
                 steps.append(self.statement(item))
             else:
                 raise Inexact
         return steps
+
+    def _call_loop(self, node: c_ast.Node) -> For | None:
+        """A lifted `for (int v = first; cond; v++)` that is its region's one loop and whose statements are all
+        calls of `callees`: the region's tasklets would hide what the calls move (graph/sdfg_source.py refuses
+        them), the callees' SDFGs nested in the loop's body do not."""
+        g = self.owner[id(node)]
+        if not isinstance(node, c_ast.For) or len(nest(g).scop.loops) != 1 or not self.callees:
+            return None
+        init = node.init.decls if isinstance(node.init, c_ast.DeclList) else []
+        step = node.next
+        if len(init) != 1 or init[0].init is None or not (
+                isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++") and isinstance(step.expr, c_ast.ID)
+                and step.expr.name == init[0].name):
+            return None
+        body = node.stmt.block_items if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
+        calls = [call_of(item, self.callees, self.scalars) for item in body or []]
+        if not calls or None in calls:
+            return None
+        self._expression(init[0].init)
+        return For(node, init[0].name, init[0].init, calls)
 
     def statement(self, node: c_ast.Node) -> Statement:
         """An assignment of a scalar (`x op= e`, `x++`) as `x = value`; Inexact for anything else."""
@@ -216,8 +257,9 @@ class HostBuilder:
     (`host_scalar`, `arrays`), the counters of its blocks' ids and labels, and each region's blocks
     (`region_blocks`)."""
 
-    def __init__(self, sdfg, region_blocks, steps: list, scalars: dict[str, str]):
+    def __init__(self, sdfg, region_blocks, steps: list, scalars: dict[str, str], callee=None):
         self.sdfg, self.region_blocks, self.scalars = sdfg, region_blocks, scalars
+        self.callee = callee  # a callee's name -> its sdfg_calls.Callee, None where a call of it is inexact
         self.written = set(_targets(steps))
 
     def blocks(self, steps: list) -> tuple[list[dict], list[tuple[int, int]]]:
@@ -225,6 +267,13 @@ class HostBuilder:
         for step in steps:
             if isinstance(step, Region):
                 inner, inner_edges = self.region_blocks(step.graph)
+            elif isinstance(step, Call):
+                callee = self.callee(step.callee) if self.callee is not None else None
+                if callee is None:
+                    raise Inexact
+                inner, inner_edges = [CallState(self, step, callee).build(Inexact)], []
+            elif isinstance(step, For):
+                inner, inner_edges = [self._for(step)], []
             else:
                 inner, inner_edges = [self._while(step) if isinstance(step, While) else self._statement(step)], []
             if blocks and inner:  # one after the other
@@ -247,27 +296,70 @@ class HostBuilder:
                 **graph_fields(body or [state(f"while_line{line}_empty", [], [])], edges, cfg_id),
                 "label": f"while_line{line}"}
 
-    def _statement(self, step: Statement) -> dict:
-        """One tasklet: the value over an input connector per scalar container it reads (symbols by name),
-        into the target's container."""
-        target = self._spelling(step.target)
-        nodes, edges, spelling = [], [], {}
-        for name in names(step.value):
-            self._spelling(name)
-            if name in self.sdfg.arrays:  # a container (else a symbol, which the code reads by name)
-                spelling[name] = f"__in_{name}"
-        code = f"__out = {_Code(spelling).visit(step.value)};"
+    def _for(self, step: For) -> dict:
+        """A `LoopRegion` on the loop's variable (a symbol), its calls a state each."""
+        spelling = {name: step.var if name == step.var else self._spelling(name)
+                    for name in names(step.node.cond) + names(step.first)}
+        condition, first = python_condition(step.node.cond, spelling), python_condition(step.first, spelling)
+        if condition is None or first is None or step.var in self.sdfg.arrays:
+            raise Inexact
+        self.sdfg.symbols.add(step.var)
+        self.sdfg.loop_variables.add(step.var)
+        self.sdfg.symbol_types[step.var] = _DTYPES.get(self.scalars.get(step.var), "int64")
+        self.sdfg.cfg_count += 1
+        cfg_id = self.sdfg.cfg_count
+        body, edges = self.blocks(step.body)
         line = step.node.coord.line if step.node.coord is not None else 0
-        attributes = {"label": f"line{line}", "code": {"string_data": code, "language": "CPP"},
-                      "in_connectors": {c: None for c in spelling.values()}, "out_connectors": {"__out": None}}
-        nodes.append(dataflow_node("Tasklet", code[:60], attributes, 0))
-        for name, connector in spelling.items():
-            nodes.append(dataflow_node("AccessNode", name, {"data": name}, len(nodes)))
-            edges.append(dataflow_edge(len(nodes) - 1, None, 0, connector, scalar_memlet(name)))
-        nodes.append(dataflow_node("AccessNode", step.target, {"data": step.target}, len(nodes)))
-        edges.append(dataflow_edge(0, "__out", len(nodes) - 1, None, scalar_memlet(target.removesuffix("[0]"))))
+        v = step.var
+        return {"type": "LoopRegion", "attributes": {
+            "loop_variable": v, "init_statement": {"string_data": f"{v} = {first}", "language": "Python"},
+            "loop_condition": {"string_data": condition, "language": "Python"},
+            "update_statement": {"string_data": f"{v} = ({v} + 1)", "language": "Python"}},
+            **graph_fields(body, edges, cfg_id), "label": f"for_{v}_line{line}"}
+
+    def _statement(self, step: Statement) -> dict:
+        """One tasklet (`scalar_tasklet`)."""
+        nodes, edges = [], []
+        line = step.node.coord.line if step.node.coord is not None else 0
+        self.scalar_tasklet(step.value, step.target, nodes, edges, label=f"line{line}")
         self.sdfg.state_count += 1
         return state(f"line{line}_s{self.sdfg.state_count}", nodes, edges)
+
+    def scalar_tasklet(self, value: c_ast.Node, target: str, nodes: list[dict], edges: list[dict],
+                       sources: dict[str, int] | None = None, label: str = "") -> int:
+        """A tasklet computing `value` into the scalar `target` (a scalar of the function, or a transient of
+        the SDFG), appended to a state's nodes and edges: an input connector per scalar container it reads
+        (symbols by name), from `sources` (this state's access node holding it) or from a new access node.
+        Returns the index of the access node it writes."""
+        sources = sources or {}
+        if target not in self.sdfg.arrays or not self.sdfg.arrays[target]["attributes"]["transient"]:
+            self._spelling(target)
+        spelling = {}
+        for name in names(value):
+            if name not in sources:
+                self._spelling(name)
+            if name in self.sdfg.arrays:  # a container (else a symbol, which the code reads by name)
+                spelling[name] = f"__in_{name}"
+        code = f"__out = {_Code(spelling).visit(value)};"
+        attributes = {"label": label or f"set_{target}", "code": {"string_data": code, "language": "CPP"},
+                      "in_connectors": {c: None for c in spelling.values()}, "out_connectors": {"__out": None}}
+        tasklet = len(nodes)
+        nodes.append(dataflow_node("Tasklet", code[:60], attributes, tasklet))
+        for name, connector in spelling.items():
+            if name not in sources:
+                nodes.append(dataflow_node("AccessNode", name, {"data": name}, len(nodes)))
+            edges.append(dataflow_edge(sources.get(name, len(nodes) - 1), None, tasklet, connector,
+                                       scalar_memlet(name)))
+        nodes.append(dataflow_node("AccessNode", target, {"data": target}, len(nodes)))
+        edges.append(dataflow_edge(tasklet, "__out", len(nodes) - 1, None, scalar_memlet(target)))
+        return len(nodes) - 1
+
+    def symbol(self, name: str, inexact: Exception) -> str:
+        """The scalar as a symbol of the SDFG (graph/sdfg_calls.py binds a callee's to it); `inexact` where the
+        SDFG holds it as data."""
+        if self.scalars.get(name) not in _INTEGERS or self._spelling(name) != name or name in self.sdfg.arrays:
+            raise inexact
+        return name
 
     def _spelling(self, name: str) -> str:
         """How DaCe code names the scalar: `name[0]` for a one-element array (a local the function computes),
@@ -279,5 +371,18 @@ def _targets(steps: list):
     for step in steps:
         if isinstance(step, Statement):
             yield step.target
-        elif isinstance(step, While):
+        elif isinstance(step, Call) and step.target is not None:
+            yield step.target
+        elif isinstance(step, (While, For)):
             yield from _targets(step.body)
+
+
+def region_graphs(steps: list) -> list[nx.MultiDiGraph]:
+    """The graphs of the regions the steps run (not those of calls only, which run as `For` steps)."""
+    out = []
+    for step in steps:
+        if isinstance(step, Region):
+            out.append(step.graph)
+        elif isinstance(step, While):
+            out += region_graphs(step.body)
+    return out
