@@ -53,7 +53,7 @@ from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
 from lifter.graph.sdfg_calls import Callee, callee_of
-from lifter.graph.sdfg_host import HostBuilder, Inexact, Region, function_steps, region_graphs
+from lifter.graph.sdfg_host import HostBuilder, HostFacts, Inexact, Region, function_steps, region_graphs
 from lifter.graph.sdfg_json import DTYPES as _DTYPES, INTEGERS as _INTEGERS, dataflow_edge, dataflow_node
 from lifter.graph.sdfg_json import graph_fields as _graph_fields, range_json as _range, state as _state
 from lifter.graph.sdfg_statements import StatementBuilder
@@ -193,12 +193,12 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, 
             callees[f] = callee_of(func, functions[f], sdfg) if func is not None else None
         return callees[f]
 
-    steps, loops, scalars = function_steps(graphs, set(functions)) if graphs else ([], set(), {})
+    steps, loops, facts = function_steps(graphs, set(functions)) if graphs else ([], set(), HostFacts())
     try:
-        sdfg, blocks, edges = _blocks(graphs, steps, scalars, callee)
+        sdfg, blocks, edges = _blocks(graphs, steps, facts, callee)
     except Inexact:  # a scalar the statements around the regions would write is a symbol there
         steps, loops = [Region(g) for g in graphs], set()
-        sdfg, blocks, edges = _blocks(graphs, steps, scalars, callee)
+        sdfg, blocks, edges = _blocks(graphs, steps, facts, callee)
     if not blocks:
         blocks = [_state("empty", [], [])]
     # a map variable is defined by its map, but a loop region's variable is assigned like an interstate
@@ -221,7 +221,7 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, 
     }
 
 
-def _blocks(graphs: list[nx.MultiDiGraph], steps: list, scalars: dict[str, str], callee):
+def _blocks(graphs: list[nx.MultiDiGraph], steps: list, facts: HostFacts, callee):
     """The SDFG's descriptors (every region's first: the statements around them use the same), its blocks
     and their transitions."""
     exported = region_graphs(steps)
@@ -229,7 +229,7 @@ def _blocks(graphs: list[nx.MultiDiGraph], steps: list, scalars: dict[str, str],
     for g in exported:
         sdfg.add_containers(g)
     blocks, edges = HostBuilder(sdfg, lambda g: sdfg.control_blocks(g, contained(g, STATE)), steps,
-                                scalars, callee).blocks(steps)
+                                facts, callee).blocks(steps)
     return sdfg, blocks, edges
 
 

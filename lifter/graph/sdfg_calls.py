@@ -67,6 +67,8 @@ class Callee:
     params: list[str]
     initial: dict[str, c_ast.Constant]
     returned: str | None
+    pointers: set[str]  # the parameters that are pointers or arrays (the others C passes by value)
+    locals: set[str]  # the names its body declares (`p_sum` is no field of a parameter `p`)
 
 
 def callee_of(func: c_ast.FuncDef, graphs: list[nx.MultiDiGraph], sdfg: dict) -> Callee | None:
@@ -74,7 +76,9 @@ def callee_of(func: c_ast.FuncDef, graphs: list[nx.MultiDiGraph], sdfg: dict) ->
     code = sdfg["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
     if "#error" in code:
         return None
-    params = [p.name for p in (func.decl.type.args.params if func.decl.type.args else []) if p.name]
+    declared = [p for p in (func.decl.type.args.params if func.decl.type.args else []) if p.name]
+    params = [p.name for p in declared]
+    pointers = {p.name for p in declared if isinstance(p.type, (c_ast.PtrDecl, c_ast.ArrayDecl))}
     lifted = {id(loop.node) for g in graphs for loop in nest(g).scop.loops.values()}
     items = func.body.block_items or []
     holds = [k for k, item in enumerate(items) if any(id(n) in lifted for n in walk(item))]
@@ -96,7 +100,8 @@ def callee_of(func: c_ast.FuncDef, graphs: list[nx.MultiDiGraph], sdfg: dict) ->
             if not (isinstance(item.expr, c_ast.ID) and item.expr.name in initial):
                 return None
             returned = item.expr.name
-    return Callee(sdfg, params, initial, returned)
+    return Callee(sdfg, params, initial, returned, pointers,
+                  {n.name for n in walk(func.body) if isinstance(n, c_ast.Decl)})
 
 
 class CallState:
@@ -117,28 +122,39 @@ class CallState:
             raise inexact
         args = dict(zip(callee.params, call.args))
         mapping = self._symbols(args, inexact)
-        inputs, outputs = {}, {}  # callee container -> the caller's (an access node's index)
+        written = _written(callee.sdfg)
+        inputs, outputs = {}, {}  # callee container -> the caller's (an access node's index, its name)
+        bound: dict[str, list[str]] = {}  # the caller's array -> the callee's bound to it
         for name, desc in callee.sdfg["attributes"]["_arrays"].items():
             if desc["attributes"]["transient"]:
                 continue
-            param = max((p for p in callee.params if name == p or name.startswith(p + "_")), key=len, default=None)
+            param = None if name in callee.locals else \
+                max((p for p in callee.params if name == p or name.startswith(p + "_")), key=len, default=None)
             if param is None:  # a local of the callee: a transient of the call, from its initial value
                 if name not in callee.initial:
                     raise inexact
                 mine = self._transient(name, desc)
                 inputs[name] = self.host.scalar_tasklet(callee.initial[name], mine, self.nodes, self.edges)
                 outputs[name] = mine
-            elif desc["type"] == "Scalar" and name == param:  # read as data: a transient set to the argument
+            elif desc["type"] == "Scalar" and name == param not in callee.pointers:  # data: a transient set to it
                 mine = self._transient(name, desc)
                 inputs[name] = self.host.scalar_tasklet(args[param], mine, self.nodes, self.edges)
-            elif isinstance(args[param], c_ast.ID) and desc["type"] == "Array":
+            elif isinstance(args[param], c_ast.ID) and desc["type"] == "Array" and param in callee.pointers:
                 mine = self._array(identifier(args[param].name) + name[len(param):], desc, mapping, inexact)
                 inputs[name] = self._access(mine)
-                outputs[name] = mine
+                if name in written:
+                    outputs[name] = mine
+                bound.setdefault(mine, []).append(name)
             else:
                 raise inexact
+        if any(len(names) > 1 and set(names) & written for names in bound.values()):
+            raise inexact  # one buffer behind two pointers the callee writes through (its SDFG assumed two)
         nested = len(self.nodes)
-        attributes = {"sdfg": callee.sdfg, "symbol_mapping": mapping, "label": call.callee,
+        # a name of its own: DaCe names the function it generates for a nested SDFG after the SDFG's name and
+        # the ids of its state and node, which repeat across the caller's control regions
+        own = f"{self.prefix.strip('_')}_{call.callee}"
+        sdfg = {**callee.sdfg, "attributes": {**callee.sdfg["attributes"], "name": own}, "label": own}
+        attributes = {"sdfg": sdfg, "symbol_mapping": mapping, "label": call.callee,
                       "in_connectors": {c: None for c in inputs}, "out_connectors": {c: None for c in outputs}}
         self.nodes.append(dataflow_node("NestedSDFG", call.callee, attributes, nested))
         for connector, source in inputs.items():
@@ -192,15 +208,16 @@ class CallState:
     def _array(self, mine: str, desc: dict, mapping: dict[str, str], inexact) -> str:
         """The caller's array bound to a callee's: its own where it has one (of the same element type), else
         the callee's descriptor over the caller's symbols."""
-        if mine in self.sdfg.arrays:
-            have = self.sdfg.arrays[mine]
-            if have["type"] != "Array" or have["attributes"]["dtype"] != desc["attributes"]["dtype"]:
-                raise inexact
-            return mine
         attributes = dict(desc["attributes"])
         for key in ("shape", "strides", "offset"):
             attributes[key] = [_substitute(text, mapping) for text in attributes[key]]
         attributes["total_size"] = _substitute(attributes["total_size"], mapping)
+        if mine in self.sdfg.arrays:  # the same buffer, seen the same (else the callee could reach past it)
+            have = self.sdfg.arrays[mine]
+            if have["type"] != "Array" or have["attributes"]["dtype"] != attributes["dtype"] \
+                    or not self.host.same_extents(have["attributes"]["shape"], attributes["shape"]):
+                raise inexact
+            return mine
         for text in attributes["shape"]:
             self.sdfg.expr(text, symbol=True)
         self.sdfg.arrays[mine] = {"type": "Array", "attributes": attributes}
@@ -217,6 +234,20 @@ class CallState:
         volume = " * ".join(f"({d})" for d in shape)
         return {"type": "Memlet", "attributes": {"data": data, "subset": range_json(subset), "volume": volume,
                                                  "dynamic": False}}
+
+
+def _written(sdfg: dict) -> set[str]:
+    """The containers an SDFG's states write (an edge into an access node), in all its control regions."""
+    out, todo = set(), [sdfg]
+    while todo:
+        block = todo.pop()
+        if block.get("type") == "SDFGState":
+            nodes = block["nodes"]
+            out |= {nodes[int(e["dst"])]["attributes"]["data"] for e in block["edges"]
+                    if nodes[int(e["dst"])]["type"] == "AccessNode"}
+            continue
+        todo += block.get("nodes", []) + [region for _, region in block.get("branches", [])]
+    return out
 
 
 def _names(e: c_ast.Node) -> list[str]:

@@ -22,9 +22,11 @@ passes, the results it reads), as they were.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import networkx as nx
+import sympy
 from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import PURE_FUNCTIONS
@@ -58,6 +60,7 @@ class Statement:
 class While:
     node: c_ast.While
     body: list = field(default_factory=list)
+    cond: c_ast.Node | None = None  # its condition, struct fields named as the export names them
 
 
 @dataclass
@@ -71,34 +74,96 @@ class For:
     body: list = field(default_factory=list)
 
 
+@dataclass
+class HostFacts:
+    """What the steps around the regions know of the function: its scalars' C types (with the struct fields and
+    call values they read), the values of calls inside expressions, and the constant locals the function
+    sets before them from another scalar (`const int n = prm->n;`: n is prm__n wherever the SDFG runs)."""
+
+    scalars: dict[str, str] = field(default_factory=dict)
+    temporaries: set[str] = field(default_factory=set)
+    copies: dict[str, str] = field(default_factory=dict)
+
+
 class Inexact(Exception):
     """Something around the regions with no exact form in the SDFG: the regions stay as they are."""
 
 
 def function_steps(graphs: list[nx.MultiDiGraph], callees: set[str] = frozenset()) -> tuple[list, set[int],
-                                                                                           dict[str, str]]:
+                                                                                           HostFacts]:
     """The steps of one function's SDFG (module doc), the ids of the AST loops they run (which
-    `unexported_work` does not refuse) and the C types of the function's scalars; `callees` are the file's
+    `unexported_work` does not refuse) and what they know of the function (`HostFacts`); `callees` are the file's
     functions whose own SDFGs a statement may call (graph/sdfg_calls.py). Where what lies around the regions
     has no exact form: the regions in order, and no loop."""
-    plain = [Region(g) for g in graphs], set(), {}
+    plain = [Region(g) for g in graphs], set(), HostFacts()
     scop = nest(graphs[0]).scop
     func = scop.file.functions.get(graphs[0].graph["function"])
     if func is None:
         return plain
     owner = {id(loop.node): g for g in graphs for loop in nest(g).scop.loops.values()}
     items = func.body.block_items or []
-    top = [k for k, item in enumerate(items) if _holds(item, owner)]
-    if not top:
+    scalars = _scalar_types(func) | _member_scalars(func, scop.file.typedefs)
+    returns = {f: _returned_type(scop.file.functions[f]) for f in callees if f in scop.file.functions}
+    walker = _Walker(owner, scalars, {f for f, kind in returns.items() if kind is not None}, returns)
+    if not any(_holds(item, owner) for item in items):
         return plain
-    walker = _Walker(owner, _scalar_types(func), callees)
+    top = [k for k, item in enumerate(items) if walker.reaches(item)]
+    copies = {}
+    for item in items[:top[0]]:
+        if isinstance(item, c_ast.Decl) and "const" in item.quals and item.name in scalars:
+            value = walker.members(item.init) if item.init is not None else None
+            if isinstance(value, c_ast.ID) and value.name in scalars:
+                copies[item.name] = value.name
     try:
         steps = walker.items(items[top[0]:top[-1] + 1])
     except Inexact:
         return plain
     if [id(g) for g in walker.seen] != [id(g) for g in graphs if not any(g is r for r in walker.replaced)]:
         return plain  # a region whose loops are not together, in order
-    return steps, walker.loops, walker.scalars
+    return steps, walker.loops, HostFacts(walker.scalars, walker.temporaries, copies)
+
+
+def _returned_type(func: c_ast.FuncDef) -> str | None:
+    """The C type a function returns, "void", or None where it is no plain arithmetic type."""
+    t = func.decl.type.type
+    if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
+        return " ".join(t.type.names)
+    return None
+
+
+def _member_scalars(func: c_ast.FuncDef, typedefs: list[c_ast.Typedef]) -> dict[str, str]:
+    """The arithmetic fields of the structs that the function's pointer parameters point at, as the scalars
+    the export names them (`prm->tol`: `prm__tol`, a symbol or scalar its caller passes), by C type."""
+    structs = {t.name: t.type.type for t in typedefs
+               if isinstance(t.type, c_ast.TypeDecl) and isinstance(t.type.type, c_ast.Struct)}
+    out = {}
+    for param in func.decl.type.args.params if func.decl.type.args else []:
+        t = param.type
+        if isinstance(t, c_ast.PtrDecl) and isinstance(t.type, c_ast.TypeDecl) \
+                and isinstance(t.type.type, c_ast.IdentifierType) and t.type.type.names[-1] in structs:
+            for field_decl in structs[t.type.type.names[-1]].decls or []:
+                if isinstance(field_decl.type, c_ast.TypeDecl) and isinstance(field_decl.type.type,
+                                                                              c_ast.IdentifierType):
+                    out[f"{param.name}__{field_decl.name}"] = " ".join(field_decl.type.type.names)
+    return out
+
+
+def _rewritten(e: c_ast.Node, replace) -> c_ast.Node:
+    """A copy of the expression with each node for which `replace` returns another node replaced by it."""
+    def visit(n):
+        new = replace(n)
+        if new is not None:
+            return new
+        for name, child in n.children():
+            r = visit(child)
+            if r is not child:
+                if "[" in name:
+                    attribute, k = name[:-1].split("[")
+                    getattr(n, attribute)[int(k)] = r
+                else:
+                    setattr(n, name, r)
+        return n
+    return visit(copy.deepcopy(e))
 
 
 def _holds(node: c_ast.Node, owner: dict) -> bool:
@@ -122,8 +187,9 @@ class _Walker:
     """Reads a function's statements into steps; Inexact at the first thing with no exact form, so that a
     function is exported with everything around its regions or with nothing (and refused)."""
 
-    def __init__(self, owner: dict, scalars: dict[str, str], callees: set[str]):
-        self.owner, self.scalars, self.callees = owner, scalars, callees
+    def __init__(self, owner: dict, scalars: dict[str, str], callees: set[str], returns: dict[str, str]):
+        self.owner, self.scalars, self.callees, self.returns = owner, scalars, callees, returns
+        self.temporaries: set[str] = set()  # the values calls inside expressions return (`rr / dot(...)`)
         self.seen: list[nx.MultiDiGraph] = []
         self.replaced: list[nx.MultiDiGraph] = []  # regions of calls only, run as `For` steps instead
         self.loops: set[int] = set()
@@ -144,18 +210,24 @@ class _Walker:
                     raise Inexact
                 self.seen.append(g)
                 steps.append(Region(g))
-            elif isinstance(item, c_ast.While) and _holds(item, self.owner):
-                self._expression(item.cond)
+            elif isinstance(item, c_ast.While) and self.reaches(item):
+                cond = self.members(item.cond)
+                self._expression(cond)
                 body = item.stmt.block_items if isinstance(item.stmt, c_ast.Compound) else [item.stmt]
-                steps.append(While(item, self.items(body or [])))
+                steps.append(While(item, self.items(body or []), cond))
                 self.loops.add(id(item))
             elif (call := call_of(item, self.callees, self.scalars)) is not None:
                 steps.append(call)
-            elif not _holds(item, self.owner):
-                steps.append(self.statement(item))
+            elif not self.reaches(item) or not isinstance(item, _LOOPS):
+                steps += self.statement(item)
             else:
                 raise Inexact
         return steps
+
+    def reaches(self, node: c_ast.Node) -> bool:
+        """Whether the statement holds a region's loop or calls one of `callees` (what the SDFG runs)."""
+        return any(id(n) in self.owner or isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)
+                   and n.name.name in self.callees for n in walk(node))
 
     def _call_loop(self, node: c_ast.Node) -> For | None:
         """A lifted `for (int v = first; cond; v++)` that is its region's one loop and whose statements are all
@@ -177,19 +249,50 @@ class _Walker:
         self._expression(init[0].init)
         return For(node, init[0].name, init[0].init, calls)
 
-    def statement(self, node: c_ast.Node) -> Statement:
-        """An assignment of a scalar (`x op= e`, `x++`) as `x = value`; Inexact for anything else."""
+    def statement(self, node: c_ast.Node) -> list:
+        """An assignment of a scalar (`x op= e`, `x++`, a declaration `T x = e`) as `x = value`, after the
+        calls of `callees` inside `value`, each into a temporary it reads (`alpha = rr / dot(n, p, q)`: the
+        call into `__ret1`, then `alpha = rr / __ret1`); Inexact for anything else."""
         if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
             target, value = node.expr, c_ast.BinaryOp(node.op[-1], node.expr, c_ast.Constant("int", "1"))
         elif isinstance(node, c_ast.Assignment):
             target = node.lvalue
             value = node.rvalue if node.op == "=" else c_ast.BinaryOp(node.op[:-1], node.lvalue, node.rvalue)
+        elif isinstance(node, c_ast.Decl) and node.init is not None and not isinstance(node.init, c_ast.InitList):
+            target, value = c_ast.ID(node.name, node.coord), node.init
         else:
             raise Inexact
         if not isinstance(target, c_ast.ID) or target.name not in self.scalars:
             raise Inexact
+        calls = []
+
+        def hoist(n):
+            if not (isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in self.callees):
+                return None
+            if self.returns[n.name.name] in ("void", None):
+                raise Inexact
+            temporary = f"__ret{len(self.temporaries) + 1}"
+            self.temporaries.add(temporary)
+            self.scalars[temporary] = self.returns[n.name.name]
+            calls.append(Call(node, n.name.name, list(n.args.exprs) if n.args is not None else [], temporary))
+            return c_ast.ID(temporary, n.coord)
+
+        value = _rewritten(self.members(value), hoist)
+        for call in calls:
+            if any(isinstance(n, c_ast.FuncCall) and n.name.name in self.callees for a in call.args for n in walk(a)):
+                raise Inexact  # a call in another's arguments
         self._expression(value)
-        return Statement(node, target.name, value)
+        return calls + [Statement(node, target.name, value)]
+
+    def members(self, e: c_ast.Node) -> c_ast.Node:
+        """The expression with each arithmetic field of a struct parameter (`prm->tol`) named as the export
+        names it (`prm__tol`)."""
+        def member(n):
+            if isinstance(n, c_ast.StructRef) and n.type == "->" and isinstance(n.name, c_ast.ID):
+                name = f"{n.name.name}__{n.field.name}"
+                return c_ast.ID(name, n.coord) if name in self.scalars else None
+            return None
+        return _rewritten(e, member)
 
     def _expression(self, e: c_ast.Node) -> None:
         """Inexact unless the expression reads scalars and constants only, through C's arithmetic,
@@ -257,8 +360,9 @@ class HostBuilder:
     (`host_scalar`, `arrays`), the counters of its blocks' ids and labels, and each region's blocks
     (`region_blocks`)."""
 
-    def __init__(self, sdfg, region_blocks, steps: list, scalars: dict[str, str], callee=None):
-        self.sdfg, self.region_blocks, self.scalars = sdfg, region_blocks, scalars
+    def __init__(self, sdfg, region_blocks, steps: list, facts: HostFacts, callee=None):
+        self.sdfg, self.region_blocks, self.facts = sdfg, region_blocks, facts
+        self.scalars, self.temporaries = facts.scalars, facts.temporaries
         self.callee = callee  # a callee's name -> its sdfg_calls.Callee, None where a call of it is inexact
         self.written = set(_targets(steps))
 
@@ -283,8 +387,8 @@ class HostBuilder:
         return blocks, edges
 
     def _while(self, step: While) -> dict:
-        spelling = {name: self._spelling(name) for name in names(step.node.cond)}
-        condition = python_condition(step.node.cond, spelling)
+        spelling = {name: self._spelling(name) for name in names(step.cond)}
+        condition = python_condition(step.cond, spelling)
         self.sdfg.cfg_count += 1
         cfg_id = self.sdfg.cfg_count
         body, edges = self.blocks(step.body)
@@ -332,7 +436,8 @@ class HostBuilder:
         (symbols by name), from `sources` (this state's access node holding it) or from a new access node.
         Returns the index of the access node it writes."""
         sources = sources or {}
-        if target not in self.sdfg.arrays or not self.sdfg.arrays[target]["attributes"]["transient"]:
+        if target not in self.sdfg.arrays or not self.sdfg.arrays[target]["attributes"]["transient"] \
+                or target in self.temporaries:
             self._spelling(target)
         spelling = {}
         for name in names(value):
@@ -354,6 +459,18 @@ class HostBuilder:
         edges.append(dataflow_edge(tasklet, "__out", len(nodes) - 1, None, scalar_memlet(target)))
         return len(nodes) - 1
 
+    def same_extents(self, ours: list[str], theirs: list[str]) -> bool:
+        """Whether two shapes are the same wherever the SDFG runs: equal as sympy reads them once the constant
+        copies (`HostFacts.copies`) are replaced by what they copy."""
+        if len(ours) != len(theirs):
+            return False
+        copies = {sympy.Symbol(k): sympy.Symbol(v) for k, v in self.facts.copies.items()}
+        try:
+            return all(sympy.simplify(sympy.sympify(a).subs(copies) - sympy.sympify(b).subs(copies)) == 0
+                       for a, b in zip(ours, theirs))
+        except (sympy.SympifyError, TypeError):
+            return False
+
     def symbol(self, name: str, inexact: Exception) -> str:
         """The scalar as a symbol of the SDFG (graph/sdfg_calls.py binds a callee's to it); `inexact` where the
         SDFG holds it as data."""
@@ -363,7 +480,15 @@ class HostBuilder:
 
     def _spelling(self, name: str) -> str:
         """How DaCe code names the scalar: `name[0]` for a one-element array (a local the function computes),
-        the name itself for a symbol or scalar argument; declared on first use (module doc)."""
+        the name itself for a symbol or scalar argument; declared on first use (module doc). A call's value
+        read in an expression (`temporaries`) is a transient one-element array."""
+        if name in self.temporaries:
+            if self.scalars[name] not in _DTYPES:
+                raise Inexact
+            self.sdfg.arrays.setdefault(name, {"type": "Array", "attributes": {
+                "dtype": _DTYPES[self.scalars[name]], "shape": ["1"], "strides": ["1"], "offset": ["0"],
+                "total_size": "1", "transient": True}})
+            return f"{name}[0]"
         return self.sdfg.host_scalar(name, self.scalars[name], name in self.written)
 
 

@@ -405,3 +405,56 @@ def test_dace_reads_and_validates_conditional_regions(program, tmp_path, monkeyp
     assert len(list(sdfg.all_states())) == ours["State"]
     blocks = [b for b in sdfg.all_control_flow_blocks() if isinstance(b, dace.sdfg.state.ConditionalBlock)]
     assert len(blocks) == ours["ConditionalRegion"] and all(b.branches for b in blocks)
+
+
+CALLS = """static double dot(int n, const double *x, const double *y) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += x[i] * y[i];
+  return s;
+}
+static void scale(int n, double a, double *x) { for (int i = 0; i < n; i++) x[i] = a * x[i]; }
+static void addto(int n, const double *x, double *y) { for (int i = 0; i < n; i++) y[i] += x[i]; }
+typedef struct { int maxit; double tol; } opts_t;
+int iterate(const opts_t *o, int n, double *u, double *v) {
+  for (int i = 0; i < n; i++) v[i] = u[i] + 1.0;
+  double norm = dot(n, v, v);
+  int it = 0;
+  while (it < o->maxit && norm > o->tol) {
+    scale(n, 0.5, v);
+    norm = dot(n, v, u) / n;
+    it++;
+  }
+  return it;
+}
+void doubled(int n, int steps, double *u) {
+  for (int t = 0; t < steps; t++) addto(n, u, u);
+}
+"""
+
+
+def _nested(block: dict) -> list[str]:
+    """The callees of the nested SDFGs in a control region, in order."""
+    out = []
+    for node in block.get("nodes", []):
+        out += [n["label"] for n in node.get("nodes", []) if n["type"] == "NestedSDFG"] \
+            if node["type"] == "SDFGState" else _nested(node)
+    return out
+
+
+def test_calls_of_the_files_functions_are_nested_sdfgs(tmp_path):
+    """Calls of functions lift exported itself run their SDFGs nested (graph/sdfg_calls.py): between the
+    regions, in a while loop whose condition reads a struct's fields, inside an expression (its value a
+    transient first). A call passing one buffer for two pointers the callee writes through (addto(n, u, u):
+    its SDFG assumed two) stays refused."""
+    src = tmp_path / "calls.c"
+    src.write_text(CALLS)
+    sdfgs = function_sdfgs(lift_file(str(src)).graphs)
+    iterate = sdfgs["iterate"]
+    assert "global_code" not in iterate["attributes"], iterate["attributes"]["global_code"]
+    assert _nested(iterate) == ["dot", "scale", "dot"]
+    (loop,) = [b for b in iterate["nodes"] if b["type"] == "LoopRegion"]
+    assert loop["attributes"]["loop_condition"]["string_data"] == "((it[0] < o__maxit) and (norm[0] > o__tol))"
+    arrays = iterate["attributes"]["_arrays"]
+    assert arrays["__ret2"]["attributes"]["transient"] and not arrays["norm"]["attributes"]["transient"]
+    doubled = sdfgs["doubled"]["attributes"]["global_code"]["frame"]["string_data"]
+    assert "a statement calls 'addto'" in doubled and not _nested(sdfgs["doubled"])

@@ -27,6 +27,7 @@ from lifter.frontend import load
 from lifter.frontend.preprocess import PreprocessOptions
 from lifter.frontend.source import read_source
 from lifter.graph.sdfg import DACE_VERSION, function_sdfgs
+from tests.graph.test_sdfg import CALLS
 from tests.harness import have_gcc
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
@@ -184,7 +185,6 @@ _MALLOC = "C points the struct's buffers (km->x, A->col) at buffers it allocates
 _OPAQUE = "its inner loop (for (k = 1; k < row_length(i); k++), a bound that calls a function) is one opaque " \
     "statement, kept as C text naming the containers, which DaCe's tasklets only see as connectors"
 KNOWN = {
-    ("miniapps/cg_dense.c", "cg_solve"): _LOOP,  # returns `it`, the while loop's count
     ("miniapps/kmeans.c", "kmeans_init"): _MALLOC,
     ("sparse/spmv_csr.c", "csr_build"): _MALLOC + "; and " + _OPAQUE,
 }
@@ -397,7 +397,9 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch, build):
 
 # Small programs for what the corpus shows only among other things: a data-dependent element reduced into
 # (count[g] += 2: DaCe's atomic update) and a flat index into a buffer seen in two dimensions elsewhere
-# (sums[g * 8 + d], sums[t] = 0), and an if around an inner map inside a parallel one (if (count[c] > 0)).
+# (sums[g * 8 + d], sums[t] = 0), and an if around an inner map inside a parallel one (if (count[c] > 0));
+# calls of the file's functions as nested SDFGs, one inside an expression, in a while loop testing a struct's
+# fields (`iterate`, tests/graph/test_sdfg.py's CALLS).
 SMALL = {"groups": """void groups(int n, int k, const int *group, const double *x, int *count, double *sums,
                                  double *mean) {
     for (int t = 0; t < k * 8; t++)
@@ -415,7 +417,7 @@ SMALL = {"groups": """void groups(int n, int k, const int *group, const double *
             for (int d = 0; d < 8; d++)
                 mean[c * 8 + d] = sums[c * 8 + d] / count[c];
 }
-"""}
+""", "iterate": CALLS}
 
 
 @pytest.mark.parametrize("function", sorted(SMALL))
