@@ -11,14 +11,20 @@ analysis parsed, never the C text again):
   iteration, in Python over the scalars it reads (a computed local is a one-element array, read `diff[0]`;
   a parameter a symbol or scalar; constants), no `/` or `%` (Python's differ from C's);
 - a statement between regions that assigns a scalar from scalars, constants and the C library's pure math
-  (`diff = 0.0;`, `it++;`, `x += fabs(y);`): a state with one C++ tasklet whose connectors are bound to
-  those scalars' containers, each of C's type, so C++ computes what C does.
+  (`diff = 0.0;`, `it++;`, `x += fabs(y);`, a declaration `double alpha = ...;`; a struct field `prm->tol`
+  read as the export's `prm__tol`): a state with one C++ tasklet whose connectors are bound to those
+  scalars' containers, each of C's type, so C++ computes what C does;
+- a call of one of the file's functions that lift exported itself (`kernel_axpy(n, alpha, p, x);`, `ke +=
+  kernel_energy(n, p);`, one inside a statement's value running first into a transient): a state holding
+  the callee's SDFG nested (graph/sdfg_calls.py); a lifted `for` loop whose statements are all such calls,
+  a `LoopRegion` on its variable holding them.
 
-Anything else around the regions (a body that calls a function moving data, a `for` loop the analysis did
-not lift, a declaration inside the loop, an `if` around a region) leaves the regions in textual order and
-the function refused by graph/sdfg_source.py's `unexported_work`, as before. The statements before the first
-region and after the last, at the top of the function, are the caller's part (the locals it computes and
-passes, the results it reads), as they were.
+The walk covers the function's top-level statements from the first that holds a region to the last that
+holds one or calls such a function. Anything else there (a call of another function, a `for` loop the
+analysis did not lift, an `if` around a region) leaves the regions in textual order and the function
+refused by graph/sdfg_source.py's `unexported_work`, as before. The statements before and after, at the top
+of the function, are the caller's part (the locals it computes and passes, the results it reads), as they
+were.
 """
 from __future__ import annotations
 
@@ -91,8 +97,8 @@ class Inexact(Exception):
 
 def function_steps(graphs: list[nx.MultiDiGraph], callees: set[str] = frozenset()) -> tuple[list, set[int],
                                                                                            HostFacts]:
-    """The steps of one function's SDFG (module doc), the ids of the AST loops they run (which
-    `unexported_work` does not refuse) and what they know of the function (`HostFacts`); `callees` are the file's
+    """The steps of one function's SDFG (module doc), the ids of the AST statements they run around the regions
+    (which `unexported_work` does not refuse) and what they know of the function (`HostFacts`); `callees` are the file's
     functions whose own SDFGs a statement may call (graph/sdfg_calls.py). Where what lies around the regions
     has no exact form: the regions in order, and no loop."""
     plain = [Region(g) for g in graphs], set(), HostFacts()
@@ -218,8 +224,10 @@ class _Walker:
                 self.loops.add(id(item))
             elif (call := call_of(item, self.callees, self.scalars)) is not None:
                 steps.append(call)
+                self.loops.add(id(item))
             elif not self.reaches(item) or not isinstance(item, _LOOPS):
                 steps += self.statement(item)
+                self.loops.add(id(item))
             else:
                 raise Inexact
         return steps

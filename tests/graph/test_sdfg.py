@@ -429,6 +429,11 @@ int iterate(const opts_t *o, int n, double *u, double *v) {
 void doubled(int n, int steps, double *u) {
   for (int t = 0; t < steps; t++) addto(n, u, u);
 }
+void between(int n, double *u) {
+  for (int i = 0; i < n; i++) u[i] = i;
+  addto(n, u, u);
+  for (int i = 0; i < n; i++) u[i] = 2.0 * u[i];
+}
 """
 
 
@@ -445,7 +450,8 @@ def test_calls_of_the_files_functions_are_nested_sdfgs(tmp_path):
     """Calls of functions lift exported itself run their SDFGs nested (graph/sdfg_calls.py): between the
     regions, in a while loop whose condition reads a struct's fields, inside an expression (its value a
     transient first). A call passing one buffer for two pointers the callee writes through (addto(n, u, u):
-    its SDFG assumed two) stays refused."""
+    its SDFG assumed two) stays refused, in a loop of calls and between two regions (where the SDFG once
+    skipped it without a word)."""
     src = tmp_path / "calls.c"
     src.write_text(CALLS)
     sdfgs = function_sdfgs(lift_file(str(src)).graphs)
@@ -458,3 +464,7 @@ def test_calls_of_the_files_functions_are_nested_sdfgs(tmp_path):
     assert arrays["__ret2"]["attributes"]["transient"] and not arrays["norm"]["attributes"]["transient"]
     doubled = sdfgs["doubled"]["attributes"]["global_code"]["frame"]["string_data"]
     assert "a statement calls 'addto'" in doubled and not _nested(sdfgs["doubled"])
+    between = sdfgs["between"]["attributes"]["global_code"]["frame"]["string_data"]
+    assert between == f'#error "lift: {src}:25: between calls \'addto\' between its regions, which the SDFG does ' \
+        'not run (the callee is not exported, or the call does not bind to its SDFG), so it would skip what the ' \
+        'call moves"\n', between
