@@ -178,8 +178,6 @@ class CallState:
     def _symbols(self, args: dict[str, c_ast.Node], inexact) -> dict[str, str]:
         """The callee's free symbols over the caller's: a scalar parameter's argument (a symbol, constant or
         plain arithmetic of those), a pointer parameter's size the argument's."""
-        from lifter.graph.sdfg_host import python_condition
-
         mapping = {}
         for symbol in self.callee.sdfg["attributes"].get("symbols", {}):
             param = max((p for p in self.callee.params if symbol == p or symbol.startswith(p + "_")), key=len,
@@ -188,8 +186,7 @@ class CallState:
                 raise inexact
             arg = args.get(param)
             if symbol == param:
-                spelling = {name: self.host.symbol(name, inexact) for name in _names(arg)}
-                text = python_condition(arg, spelling)
+                text = self.host.symbolic(arg, inexact)
             elif isinstance(arg, c_ast.ID):
                 text = identifier(arg.name) + symbol[len(param):]
                 self.sdfg.symbols.add(text)
@@ -248,10 +245,6 @@ def _written(sdfg: dict) -> set[str]:
             continue
         todo += block.get("nodes", []) + [region for _, region in block.get("branches", [])]
     return out
-
-
-def _names(e: c_ast.Node) -> list[str]:
-    return [n.name for n in walk(e) if isinstance(n, c_ast.ID)]
 
 
 def _substitute(text: str, mapping: dict[str, str]) -> str:

@@ -479,12 +479,16 @@ class HostBuilder:
         except (sympy.SympifyError, TypeError):
             return False
 
-    def symbol(self, name: str, inexact: Exception) -> str:
-        """The scalar as a symbol of the SDFG (graph/sdfg_calls.py binds a callee's to it); `inexact` where the
-        SDFG holds it as data."""
-        if self.scalars.get(name) not in _INTEGERS or self._spelling(name) != name or name in self.sdfg.arrays:
+    def symbolic(self, e: c_ast.Node, inexact: Exception) -> str:
+        """The expression over the SDFG's symbols, in Python (graph/sdfg_calls.py maps a callee's symbol to it);
+        `inexact` where it reads a scalar the SDFG holds as data, or is no plain arithmetic."""
+        for name in names(e):
+            if self.scalars.get(name) not in _INTEGERS or self._spelling(name) != name or name in self.sdfg.arrays:
+                raise inexact
+        text = python_condition(e, {})
+        if text is None:
             raise inexact
-        return name
+        return text
 
     def _spelling(self, name: str) -> str:
         """How DaCe code names the scalar: `name[0]` for a one-element array (a local the function computes),
