@@ -407,7 +407,7 @@ def test_dace_reads_and_validates_conditional_regions(program, tmp_path, monkeyp
     assert len(blocks) == ours["ConditionalRegion"] and all(b.branches for b in blocks)
 
 
-CALLS = """static double dot(int n, const double *x, const double *y) {
+NESTED_CALLS = """static double dot(int n, const double *x, const double *y) {
   double s = 0.0;
   for (int i = 0; i < n; i++) s += x[i] * y[i];
   return s;
@@ -453,7 +453,7 @@ def test_calls_of_the_files_functions_are_nested_sdfgs(tmp_path):
     its SDFG assumed two) stays refused, in a loop of calls and between two regions (where the SDFG once
     skipped it without a word)."""
     src = tmp_path / "calls.c"
-    src.write_text(CALLS)
+    src.write_text(NESTED_CALLS)
     sdfgs = function_sdfgs(lift_file(str(src)).graphs)
     iterate = sdfgs["iterate"]
     assert "global_code" not in iterate["attributes"], iterate["attributes"]["global_code"]
