@@ -195,10 +195,10 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, 
 
     steps, loops, facts = function_steps(graphs, set(functions)) if graphs else ([], set(), HostFacts())
     try:
-        sdfg, blocks, edges = _blocks(graphs, steps, facts, callee)
+        sdfg, blocks, edges = _blocks(graphs, steps, facts, callee, name)
     except Inexact:  # a scalar the statements around the regions would write is a symbol there
         steps, loops = [Region(g) for g in graphs], set()
-        sdfg, blocks, edges = _blocks(graphs, steps, facts, callee)
+        sdfg, blocks, edges = _blocks(graphs, steps, facts, callee, name)
     if not blocks:
         blocks = [_state("empty", [], [])]
     # a map variable is defined by its map, but a loop region's variable is assigned like an interstate
@@ -221,11 +221,11 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, 
     }
 
 
-def _blocks(graphs: list[nx.MultiDiGraph], steps: list, facts: HostFacts, callee):
+def _blocks(graphs: list[nx.MultiDiGraph], steps: list, facts: HostFacts, callee, name: str):
     """The SDFG's descriptors (every region's first: the statements around them use the same), its blocks
     and their transitions."""
     exported = region_graphs(steps)
-    sdfg = _Sdfg(exported)
+    sdfg = _Sdfg(exported, identifier(name))
     for g in exported:
         sdfg.add_containers(g)
     blocks, edges = HostBuilder(sdfg, lambda g: sdfg.control_blocks(g, contained(g, STATE)), steps,
@@ -236,7 +236,8 @@ def _blocks(graphs: list[nx.MultiDiGraph], steps: list, facts: HostFacts, callee
 class _Sdfg:
     """Accumulates data descriptors and symbols while the blocks are built."""
 
-    def __init__(self, graphs: list[nx.MultiDiGraph]):
+    def __init__(self, graphs: list[nx.MultiDiGraph], name: str):
+        self.name = name  # the SDFG's (its function's)
         self.arrays: dict[str, dict] = {}
         self.symbols: set[str] = set()
         self.bound: set[str] = set()  # map variables: defined by their scope, no SDFG symbols

@@ -150,9 +150,9 @@ class CallState:
         if any(len(names) > 1 and set(names) & written for names in bound.values()):
             raise inexact  # one buffer behind two pointers the callee writes through (its SDFG assumed two)
         nested = len(self.nodes)
-        # a name of its own: DaCe names the function it generates for a nested SDFG after the SDFG's name and
-        # the ids of its state and node, which repeat across the caller's control regions
-        own = f"{self.prefix.strip('_')}_{call.callee}"
+        # a name of its own in the whole program: DaCe names the function it generates for a nested SDFG after
+        # the SDFG's name and the ids of its state and node, which repeat across control regions and SDFGs
+        own = f"{self.sdfg.name}_{self.prefix.strip('_')}_{call.callee}"
         sdfg = {**callee.sdfg, "attributes": {**callee.sdfg["attributes"], "name": own}, "label": own}
         attributes = {"sdfg": sdfg, "symbol_mapping": mapping, "label": call.callee,
                       "in_connectors": {c: None for c in inputs}, "out_connectors": {c: None for c in outputs}}
@@ -179,7 +179,10 @@ class CallState:
         """The callee's free symbols over the caller's: a scalar parameter's argument (a symbol, constant or
         plain arithmetic of those), a pointer parameter's size the argument's."""
         mapping = {}
+        own = _loop_variables(self.callee.sdfg)  # assigned by its loop regions, inside it
         for symbol in self.callee.sdfg["attributes"].get("symbols", {}):
+            if symbol in own:
+                continue
             param = max((p for p in self.callee.params if symbol == p or symbol.startswith(p + "_")), key=len,
                         default=None)
             if param is None:
@@ -233,17 +236,29 @@ class CallState:
                                                  "dynamic": False}}
 
 
-def _written(sdfg: dict) -> set[str]:
-    """The containers an SDFG's states write (an edge into an access node), in all its control regions."""
-    out, todo = set(), [sdfg]
+def _blocks(sdfg: dict):
+    """Every control block of an SDFG, at any depth (not inside nested SDFGs)."""
+    todo = [sdfg]
     while todo:
         block = todo.pop()
+        yield block
+        if block.get("type") != "SDFGState":
+            todo += block.get("nodes", []) + [region for _, region in block.get("branches", [])]
+
+
+def _loop_variables(sdfg: dict) -> set[str]:
+    return {b["attributes"]["loop_variable"] for b in _blocks(sdfg)
+            if b.get("type") == "LoopRegion" and b["attributes"].get("loop_variable")}
+
+
+def _written(sdfg: dict) -> set[str]:
+    """The containers an SDFG's states write (an edge into an access node), in all its control regions."""
+    out = set()
+    for block in _blocks(sdfg):
         if block.get("type") == "SDFGState":
             nodes = block["nodes"]
             out |= {nodes[int(e["dst"])]["attributes"]["data"] for e in block["edges"]
                     if nodes[int(e["dst"])]["type"] == "AccessNode"}
-            continue
-        todo += block.get("nodes", []) + [region for _, region in block.get("branches", [])]
     return out
 
 

@@ -429,6 +429,14 @@ int iterate(const opts_t *o, int n, double *u, double *v) {
 void doubled(int n, int steps, double *u) {
   for (int t = 0; t < steps; t++) addto(n, u, u);
 }
+static void smooth(int n, int steps, double *u) {
+  for (int t = 0; t < steps; t++)
+    for (int i = 1; i < n - 1; i++) u[i] = (u[i - 1] + u[i] + u[i + 1]) / 3.0;
+}
+void relax(int n, double *u, double *v) {
+  for (int i = 0; i < n; i++) v[i] = 2.0 * u[i];
+  smooth(n, 3, v);
+}
 void between(int n, double *u) {
   for (int i = 0; i < n; i++) u[i] = i;
   addto(n, u, u);
@@ -462,9 +470,11 @@ def test_calls_of_the_files_functions_are_nested_sdfgs(tmp_path):
     assert loop["attributes"]["loop_condition"]["string_data"] == "((it[0] < o__maxit) and (norm[0] > o__tol))"
     arrays = iterate["attributes"]["_arrays"]
     assert arrays["__ret2"]["attributes"]["transient"] and not arrays["norm"]["attributes"]["transient"]
+    # a callee with a loop region of its own (smooth's time loop: its variable is no symbol to bind)
+    assert _nested(sdfgs["relax"]) == ["smooth"] and "global_code" not in sdfgs["relax"]["attributes"]
     doubled = sdfgs["doubled"]["attributes"]["global_code"]["frame"]["string_data"]
     assert "a statement calls 'addto'" in doubled and not _nested(sdfgs["doubled"])
     between = sdfgs["between"]["attributes"]["global_code"]["frame"]["string_data"]
-    assert between == f'#error "lift: {src}:25: between calls \'addto\' between its regions, which the SDFG does ' \
+    assert between == f'#error "lift: {src}:33: between calls \'addto\' between its regions, which the SDFG does ' \
         'not run (the callee is not exported, or the call does not bind to its SDFG), so it would skip what the ' \
         'call moves"\n', between
