@@ -399,7 +399,8 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch, build):
 # (count[g] += 2: DaCe's atomic update) and a flat index into a buffer seen in two dimensions elsewhere
 # (sums[g * 8 + d], sums[t] = 0), and an if around an inner map inside a parallel one (if (count[c] > 0));
 # calls of the file's functions as nested SDFGs, one inside an expression, in a while loop testing a struct's
-# fields (`iterate`), one of a function with a time loop (`relax`); tests/graph/test_sdfg.py's NESTED_CALLS.
+# fields (`iterate`), one of a function with a time loop (`relax`); tests/graph/test_sdfg.py's NESTED_CALLS; a
+# chained assignment kept as C text over connectors (`chained`: its tasklet once lacked the `;` C++ needs).
 SMALL = {"groups": """void groups(int n, int k, const int *group, const double *x, int *count, double *sums,
                                  double *mean) {
     for (int t = 0; t < k * 8; t++)
@@ -417,7 +418,12 @@ SMALL = {"groups": """void groups(int n, int k, const int *group, const double *
             for (int d = 0; d < 8; d++)
                 mean[c * 8 + d] = sums[c * 8 + d] / count[c];
 }
-""", "iterate": NESTED_CALLS, "relax": NESTED_CALLS}
+""", "iterate": NESTED_CALLS, "relax": NESTED_CALLS,
+         "chained": """void chained(int n, double *restrict a, double *restrict b, const double *c) {
+    for (int i = 0; i < n; i++)
+        a[i] = b[i] = 2.0 * c[i];
+}
+"""}
 
 
 @pytest.mark.parametrize("function", sorted(SMALL))
