@@ -261,8 +261,8 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
             from lifter.graph.export import write_graphs
 
             message = write_graphs(result.graphs, graph_path, graph_function)
-            if message:
-                _echo_err(f"lift: {message}")
+            for line in (message or "").splitlines():
+                _echo_err(f"lift: {line}")
         if report_path:
             write_atomically(report_path, json.dumps(report_document(result.loops), indent=2) + "\n")
         if html_path:

@@ -68,7 +68,7 @@ def _q(text: str) -> str:
 _LEGEND = "".join(line + "\\l" for line in [
     "legend",
     "ellipse: a container (array or scalar), read at the top of its state, written at the bottom",
-    "rounded frame: a map, labelled var = first..last step s",
+    "rounded frame: a map, labelled var = first..last step s (floord(a, b): a / b rounded down)",
     "'in' / 'out': the map's entry and exit",
     "octagon: a tasklet (one statement; xN: N unrolled copies drawn as one)",
     "edge labels: what moves, the enclosing maps' variables fixed (into an entry,",
@@ -98,12 +98,20 @@ def unrolled_copies(g: nx.MultiDiGraph) -> tuple[dict[str, int], set[str]]:
     return shown, hidden
 
 
+# The symbolic form's words spelt as isl spells them, so that a label reads one notation whichever form was shorter.
+_ISL_SPELLING = {"int_floor": "floord", "Min": "min", "Max": "max"}
+_SYMBOLIC_WORD = re.compile(rf"\b({'|'.join(_ISL_SPELLING)})\(")
+
+
 def map_label(node: MapScope, after: int = 1) -> str:
-    """`var = first..last step s`, the bounds in DaCe's symbolic form (`Min`/`Max` for C's conditionals) or
-    as isl simplifies them where that is shorter, the names the user's (and the tile and wave counters lift adds).
-    The remainder of a map unrolled by `after` starts where that map's strips of `after` stop: said in words,
-    the exact first index (graph/sdfg.py writes it) is longer than the rest of the picture's labels."""
-    first, last = (min((t, simplified(t) or t, c_to_symbolic(t) or t), key=len) for t in (node.begin, node.end))
+    """`var = first..last step s`, each bound in C's, DaCe's symbolic or isl's simplified form, whichever is
+    shortest, written in isl's words (`min`, `max`, `floord`: the legend says what they mean), the names the
+    user's (and the tile and wave counters lift adds). The remainder of a map unrolled by `after` starts where
+    that map's strips of `after` stop: said in words, the exact first index (graph/sdfg.py writes it) is longer
+    than the rest of the picture's labels."""
+    first, last = (_SYMBOLIC_WORD.sub(lambda m: _ISL_SPELLING[m[1]] + "(",
+                                      min((t, simplified(t) or t, c_to_symbolic(t) or t), key=len))
+                   for t in (node.begin, node.end))
     if after > 1:
         first = f"(after the strips of {after} from {first})"
     return f"{node.var} = {first}..{last}" + (f" step {node.step}" if node.step != 1 else "")
@@ -282,6 +290,17 @@ def _write_text(e: Memlet) -> str:
     return label + (f" (wcr {e.wcr})" if e.wcr else "")
 
 
+_REFUSAL = re.compile(r'^#error "lift: (.*)"$', re.M)
+
+
+def _refusals(path: str, sdfg: dict) -> list[str]:
+    """A warning per reason the SDFG's global code gives DaCe's compiler to stop (graph/sdfg_source.py): the
+    file is written all the same (DaCe reads and validates it), but the user hears now why it will not run."""
+    code = sdfg["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
+    return [f"warning: {path} will not compile in DaCe: " + re.sub(r"\\(.)", r"\1", m[1])  # C's escapes undone
+            for m in _REFUSAL.finditer(code)]
+
+
 def write_graphs(graphs: list[nx.MultiDiGraph], path: str, function: str | None = None) -> str | None:
     """Write the graphs (of one function, if named) to `path`; returns a message for the user when
     the file names differ from `path` (an SDFG per function, DaCe's unit of a callable program)."""
@@ -294,16 +313,18 @@ def write_graphs(graphs: list[nx.MultiDiGraph], path: str, function: str | None 
             raise LiftError(path, 0, 0, f"no lifted loop nest in a function named '{function}'")
     if ext == ".sdfg" and function is None and graphs:
         stem = path[:-len(ext)]
-        written = []
+        written, refused = [], []
         for name, sdfg in function_sdfgs(graphs).items():
             write_atomically(f"{stem}.{name}.sdfg", json.dumps(sdfg, indent=1) + "\n")
             written.append(f"{stem}.{name}.sdfg")
-        return f"wrote one SDFG per function (--function NAME for one): {', '.join(written)}"
+            refused += _refusals(f"{stem}.{name}.sdfg", sdfg)
+        return "\n".join([f"wrote one SDFG per function (--function NAME for one): {', '.join(written)}", *refused])
     if ext == ".json":
         write_atomically(path, json.dumps(to_json(graphs), indent=1) + "\n")
     elif ext == ".sdfg":
-        name = function or "lift"
-        write_atomically(path, json.dumps(to_sdfg_json(graphs, name), indent=1) + "\n")
+        sdfg = to_sdfg_json(graphs, function or "lift")
+        write_atomically(path, json.dumps(sdfg, indent=1) + "\n")
+        return "\n".join(_refusals(path, sdfg)) or None
     elif ext == ".dot" or ext == ".gv":
         write_atomically(path, to_dot(graphs))
     elif ext == ".svg":

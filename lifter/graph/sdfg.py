@@ -52,8 +52,9 @@ from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
-from lifter.graph.sdfg_host import HostBuilder, Inexact, Region, function_steps
-from lifter.graph.sdfg_json import dataflow_edge, dataflow_node
+from lifter.graph.sdfg_calls import Callee, callee_of
+from lifter.graph.sdfg_host import HostBuilder, HostFacts, Inexact, Region, function_steps, region_graphs
+from lifter.graph.sdfg_json import DTYPES as _DTYPES, INTEGERS as _INTEGERS, dataflow_edge, dataflow_node
 from lifter.graph.sdfg_json import graph_fields as _graph_fields, range_json as _range, state as _state
 from lifter.graph.sdfg_statements import StatementBuilder
 from lifter.graph.symbolic import c_to_symbolic, identifier
@@ -70,15 +71,6 @@ _PYTHON_CONDITION = re.compile(r"^(?:[\w\s+\-*%()<>=!\[\]]|&&|\|\|)*$")
 _CALL = re.compile(r"[\w)]\s*\(")
 _PYTHON_WORDS = {"and", "or", "not"}
 _FUNCTIONS = {"min", "max", "Min", "Max", "int_floor"}
-_INTEGERS = {"int", "long", "long long", "short", "unsigned", "unsigned int", "unsigned long", "size_t",
-             "unsigned long long", "unsigned short", "char", "signed char", "unsigned char"}
-_DTYPES = {
-    "double": "float64", "float": "float32", "long double": "float64",
-    "char": "int8", "signed char": "int8", "unsigned char": "uint8", "_Bool": "bool",
-    "short": "int16", "unsigned short": "uint16", "int": "int32", "unsigned": "uint32",
-    "unsigned int": "uint32", "long": "int64", "unsigned long": "uint64", "long long": "int64",
-    "unsigned long long": "uint64", "size_t": "uint64",
-}
 _WCR = {"+": "a + b", "-": "a + b", "*": "a * b", "min": "min(a, b)", "max": "max(a, b)",
         "&": "a & b", "|": "a | b", "^": "a ^ b", "&&": "a and b", "||": "a or b"}
 
@@ -173,19 +165,40 @@ def plain(text: str) -> str | None:
 
 def function_sdfgs(graphs: list[nx.MultiDiGraph]) -> dict[str, dict]:
     """One SDFG per function with lifted regions, by function name, in the order they come."""
-    functions = list(dict.fromkeys(g.graph["function"] for g in graphs))
-    return {f: to_sdfg_json([g for g in graphs if g.graph["function"] == f], f) for f in functions}
+    by_function = functions_graphs(graphs)
+    return {f: to_sdfg_json(mine, f, by_function) for f, mine in by_function.items()}
 
 
-def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
+def functions_graphs(graphs: list[nx.MultiDiGraph]) -> dict[str, list[nx.MultiDiGraph]]:
+    """The graphs of each function, in the order they come: the functions whose SDFGs a call may nest."""
+    out: dict[str, list[nx.MultiDiGraph]] = {}
+    for g in graphs:
+        out.setdefault(g.graph["function"], []).append(g)
+    return out
+
+
+def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, list] | None = None,
+                 calling: frozenset[str] = frozenset()) -> dict:
     """The SDFG of the given regions (those of one function, for an SDFG DaCe can call), run in order, in the
-    loops and with the statements around them that graph/sdfg_host.py reads off the function."""
-    steps, loops, scalars = function_steps(graphs) if graphs else ([], set(), {})
+    loops and with the statements around them that graph/sdfg_host.py reads off the function; `functions`
+    (`functions_graphs`) are the file's functions whose SDFGs those statements' calls nest (graph/sdfg_calls.py),
+    but those being built (`calling`: a call cycle nests none)."""
+    functions = {f: mine for f, mine in (functions or {}).items() if f not in calling | {name}}
+    callees = {}
+
+    def callee(f: str) -> Callee | None:
+        if f not in callees:
+            func = nest(functions[f][0]).scop.file.functions.get(f)
+            sdfg = to_sdfg_json(functions[f], f, functions, calling | {name})
+            callees[f] = callee_of(func, functions[f], sdfg) if func is not None else None
+        return callees[f]
+
+    steps, loops, facts = function_steps(graphs, set(functions)) if graphs else ([], set(), HostFacts())
     try:
-        sdfg, blocks, edges = _blocks(graphs, steps, scalars)
+        sdfg, blocks, edges = _blocks(graphs, steps, facts, callee, name)
     except Inexact:  # a scalar the statements around the regions would write is a symbol there
         steps, loops = [Region(g) for g in graphs], set()
-        sdfg, blocks, edges = _blocks(graphs, steps, scalars)
+        sdfg, blocks, edges = _blocks(graphs, steps, facts, callee, name)
     if not blocks:
         blocks = [_state("empty", [], [])]
     # a map variable is defined by its map, but a loop region's variable is assigned like an interstate
@@ -193,7 +206,8 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     free = sdfg.symbols - set(sdfg.arrays) - _FUNCTIONS - (sdfg.bound - sdfg.loop_variables)
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
     attributes = {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols}
-    definitions = unknown_elements(sorted(sdfg.unknown)) + (unexported_work(graphs, loops) + global_code(graphs)
+    exported = region_graphs(steps)  # not the regions of calls only, which their callees' SDFGs run
+    definitions = unknown_elements(sorted(sdfg.unknown)) + (unexported_work(graphs, loops) + global_code(exported)
                                                               if graphs else "")
     if definitions:  # the file's functions its tasklets call (graph/sdfg_source.py)
         attributes["global_code"] = {"frame": {"string_data": definitions, "language": "CPP"}}
@@ -207,21 +221,23 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str) -> dict:
     }
 
 
-def _blocks(graphs: list[nx.MultiDiGraph], steps: list, scalars: dict[str, str]):
+def _blocks(graphs: list[nx.MultiDiGraph], steps: list, facts: HostFacts, callee, name: str):
     """The SDFG's descriptors (every region's first: the statements around them use the same), its blocks
     and their transitions."""
-    sdfg = _Sdfg(graphs)
-    for g in graphs:
+    exported = region_graphs(steps)
+    sdfg = _Sdfg(exported, identifier(name))
+    for g in exported:
         sdfg.add_containers(g)
     blocks, edges = HostBuilder(sdfg, lambda g: sdfg.control_blocks(g, contained(g, STATE)), steps,
-                                scalars).blocks(steps)
+                                facts, callee).blocks(steps)
     return sdfg, blocks, edges
 
 
 class _Sdfg:
     """Accumulates data descriptors and symbols while the blocks are built."""
 
-    def __init__(self, graphs: list[nx.MultiDiGraph]):
+    def __init__(self, graphs: list[nx.MultiDiGraph], name: str):
+        self.name = name  # the SDFG's (its function's)
         self.arrays: dict[str, dict] = {}
         self.symbols: set[str] = set()
         self.bound: set[str] = set()  # map variables: defined by their scope, no SDFG symbols

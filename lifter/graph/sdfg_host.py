@@ -11,25 +11,35 @@ analysis parsed, never the C text again):
   iteration, in Python over the scalars it reads (a computed local is a one-element array, read `diff[0]`;
   a parameter a symbol or scalar; constants), no `/` or `%` (Python's differ from C's);
 - a statement between regions that assigns a scalar from scalars, constants and the C library's pure math
-  (`diff = 0.0;`, `it++;`, `x += fabs(y);`): a state with one C++ tasklet whose connectors are bound to
-  those scalars' containers, each of C's type, so C++ computes what C does.
+  (`diff = 0.0;`, `it++;`, `x += fabs(y);`, a declaration `double alpha = ...;`; a struct field `prm->tol`
+  read as the export's `prm__tol`): a state with one C++ tasklet whose connectors are bound to those
+  scalars' containers, each of C's type, so C++ computes what C does;
+- a call of one of the file's functions that lift exported itself (`kernel_axpy(n, alpha, p, x);`, `ke +=
+  kernel_energy(n, p);`, one inside a statement's value running first into a transient): a state holding
+  the callee's SDFG nested (graph/sdfg_calls.py); a lifted `for` loop whose statements are all such calls,
+  a `LoopRegion` on its variable holding them.
 
-Anything else around the regions (a body that calls a function moving data, a `for` loop the analysis did
-not lift, a declaration inside the loop, an `if` around a region) leaves the regions in textual order and
-the function refused by graph/sdfg_source.py's `unexported_work`, as before. The statements before the first
-region and after the last, at the top of the function, are the caller's part (the locals it computes and
-passes, the results it reads), as they were.
+The walk covers the function's top-level statements from the first that holds a region to the last that
+holds one or calls such a function. Anything else there (a call of another function, a `for` loop the
+analysis did not lift, an `if` around a region) leaves the regions in textual order and the function
+refused by graph/sdfg_source.py's `unexported_work`, as before. The statements before and after, at the top
+of the function, are the caller's part (the locals it computes and passes, the results it reads), as they
+were.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import networkx as nx
+import sympy
 from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import PURE_FUNCTIONS
 from lifter.analysis.walk import walk
 from lifter.graph.attributes import nest
+from lifter.graph.sdfg_calls import Call, CallState, call_of
+from lifter.graph.sdfg_json import DTYPES as _DTYPES, INTEGERS as _INTEGERS
 from lifter.graph.sdfg_json import dataflow_edge, dataflow_node, graph_fields, scalar_memlet, state
 
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
@@ -56,34 +66,110 @@ class Statement:
 class While:
     node: c_ast.While
     body: list = field(default_factory=list)
+    cond: c_ast.Node | None = None  # its condition, struct fields named as the export names them
+
+
+@dataclass
+class For:
+    """A lifted `for` loop whose statements are all calls of the file's functions (graph/sdfg_calls.py): the
+    loop runs on the SDFG's control flow, `var` from `first` while `node.cond` holds, by one."""
+
+    node: c_ast.For
+    var: str
+    first: c_ast.Node
+    body: list = field(default_factory=list)
+
+
+@dataclass
+class HostFacts:
+    """What the steps around the regions know of the function: its scalars' C types (with the struct fields and
+    call values they read), the values of calls inside expressions, and the constant locals the function
+    sets before them from another scalar (`const int n = prm->n;`: n is prm__n wherever the SDFG runs)."""
+
+    scalars: dict[str, str] = field(default_factory=dict)
+    temporaries: set[str] = field(default_factory=set)
+    copies: dict[str, str] = field(default_factory=dict)
 
 
 class Inexact(Exception):
     """Something around the regions with no exact form in the SDFG: the regions stay as they are."""
 
 
-def function_steps(graphs: list[nx.MultiDiGraph]) -> tuple[list, set[int], dict[str, str]]:
-    """The steps of one function's SDFG (module doc), the ids of the AST loops they run (which
-    `unexported_work` does not refuse) and the C types of the function's scalars. Where what lies around
-    the regions has no exact form: the regions in order, and no loop."""
-    plain = [Region(g) for g in graphs], set(), {}
+def function_steps(graphs: list[nx.MultiDiGraph], callees: set[str] = frozenset()) -> tuple[list, set[int],
+                                                                                           HostFacts]:
+    """The steps of one function's SDFG (module doc), the ids of the AST statements they run around the regions
+    (which `unexported_work` does not refuse) and what they know of the function (`HostFacts`); `callees` are the file's
+    functions whose own SDFGs a statement may call (graph/sdfg_calls.py). Where what lies around the regions
+    has no exact form: the regions in order, and no loop."""
+    plain = [Region(g) for g in graphs], set(), HostFacts()
     scop = nest(graphs[0]).scop
     func = scop.file.functions.get(graphs[0].graph["function"])
     if func is None:
         return plain
     owner = {id(loop.node): g for g in graphs for loop in nest(g).scop.loops.values()}
     items = func.body.block_items or []
-    top = [k for k, item in enumerate(items) if _holds(item, owner)]
-    if not top:
+    scalars = _scalar_types(func) | _member_scalars(func, scop.file.typedefs)
+    returns = {f: _returned_type(scop.file.functions[f]) for f in callees if f in scop.file.functions}
+    walker = _Walker(owner, scalars, {f for f, kind in returns.items() if kind is not None}, returns)
+    if not any(_holds(item, owner) for item in items):
         return plain
-    walker = _Walker(owner, _scalar_types(func))
+    top = [k for k, item in enumerate(items) if walker.reaches(item)]
+    copies = {}
+    for item in items[:top[0]]:
+        if isinstance(item, c_ast.Decl) and "const" in item.quals and item.name in scalars:
+            value = walker.members(item.init) if item.init is not None else None
+            if isinstance(value, c_ast.ID) and value.name in scalars:
+                copies[item.name] = value.name
     try:
         steps = walker.items(items[top[0]:top[-1] + 1])
     except Inexact:
         return plain
-    if [id(g) for g in walker.seen] != [id(g) for g in graphs]:
+    if [id(g) for g in walker.seen] != [id(g) for g in graphs if not any(g is r for r in walker.replaced)]:
         return plain  # a region whose loops are not together, in order
-    return steps, walker.loops, walker.scalars
+    return steps, walker.loops, HostFacts(walker.scalars, walker.temporaries, copies)
+
+
+def _returned_type(func: c_ast.FuncDef) -> str | None:
+    """The C type a function returns, "void", or None where it is no plain arithmetic type."""
+    t = func.decl.type.type
+    if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
+        return " ".join(t.type.names)
+    return None
+
+
+def _member_scalars(func: c_ast.FuncDef, typedefs: list[c_ast.Typedef]) -> dict[str, str]:
+    """The arithmetic fields of the structs that the function's pointer parameters point at, as the scalars
+    the export names them (`prm->tol`: `prm__tol`, a symbol or scalar its caller passes), by C type."""
+    structs = {t.name: t.type.type for t in typedefs
+               if isinstance(t.type, c_ast.TypeDecl) and isinstance(t.type.type, c_ast.Struct)}
+    out = {}
+    for param in func.decl.type.args.params if func.decl.type.args else []:
+        t = param.type
+        if isinstance(t, c_ast.PtrDecl) and isinstance(t.type, c_ast.TypeDecl) \
+                and isinstance(t.type.type, c_ast.IdentifierType) and t.type.type.names[-1] in structs:
+            for field_decl in structs[t.type.type.names[-1]].decls or []:
+                if isinstance(field_decl.type, c_ast.TypeDecl) and isinstance(field_decl.type.type,
+                                                                              c_ast.IdentifierType):
+                    out[f"{param.name}__{field_decl.name}"] = " ".join(field_decl.type.type.names)
+    return out
+
+
+def _rewritten(e: c_ast.Node, replace) -> c_ast.Node:
+    """A copy of the expression with each node for which `replace` returns another node replaced by it."""
+    def visit(n):
+        new = replace(n)
+        if new is not None:
+            return new
+        for name, child in n.children():
+            r = visit(child)
+            if r is not child:
+                if "[" in name:
+                    attribute, k = name[:-1].split("[")
+                    getattr(n, attribute)[int(k)] = r
+                else:
+                    setattr(n, name, r)
+        return n
+    return visit(copy.deepcopy(e))
 
 
 def _holds(node: c_ast.Node, owner: dict) -> bool:
@@ -107,9 +193,11 @@ class _Walker:
     """Reads a function's statements into steps; Inexact at the first thing with no exact form, so that a
     function is exported with everything around its regions or with nothing (and refused)."""
 
-    def __init__(self, owner: dict, scalars: dict[str, str]):
-        self.owner, self.scalars = owner, scalars
+    def __init__(self, owner: dict, scalars: dict[str, str], callees: set[str], returns: dict[str, str]):
+        self.owner, self.scalars, self.callees, self.returns = owner, scalars, callees, returns
+        self.temporaries: set[str] = set()  # the values calls inside expressions return (`rr / dot(...)`)
         self.seen: list[nx.MultiDiGraph] = []
+        self.replaced: list[nx.MultiDiGraph] = []  # regions of calls only, run as `For` steps instead
         self.loops: set[int] = set()
 
     def items(self, items: list[c_ast.Node]) -> list:
@@ -117,7 +205,10 @@ class _Walker:
         in the same list, else the region would run where only some of them are."""
         steps = []
         for item in items:
-            if id(item) in self.owner:
+            if id(item) in self.owner and (loop := self._call_loop(item)) is not None:
+                self.replaced.append(self.owner[id(item)])
+                steps.append(loop)
+            elif id(item) in self.owner:
                 g = self.owner[id(item)]
                 if steps and isinstance(steps[-1], Region) and steps[-1].graph is g:
                     continue  # the next loop of a region (fused): already its blocks
@@ -125,30 +216,91 @@ class _Walker:
                     raise Inexact
                 self.seen.append(g)
                 steps.append(Region(g))
-            elif isinstance(item, c_ast.While) and _holds(item, self.owner):
-                self._expression(item.cond)
+            elif isinstance(item, c_ast.While) and self.reaches(item):
+                cond = self.members(item.cond)
+                self._expression(cond)
                 body = item.stmt.block_items if isinstance(item.stmt, c_ast.Compound) else [item.stmt]
-                steps.append(While(item, self.items(body or [])))
+                steps.append(While(item, self.items(body or []), cond))
                 self.loops.add(id(item))
-            elif not _holds(item, self.owner):
-                steps.append(self.statement(item))
+            elif (call := call_of(item, self.callees, self.scalars)) is not None:
+                steps.append(call)
+                self.loops.add(id(item))
+            elif not self.reaches(item) or not isinstance(item, _LOOPS):
+                steps += self.statement(item)
+                self.loops.add(id(item))
             else:
                 raise Inexact
         return steps
 
-    def statement(self, node: c_ast.Node) -> Statement:
-        """An assignment of a scalar (`x op= e`, `x++`) as `x = value`; Inexact for anything else."""
+    def reaches(self, node: c_ast.Node) -> bool:
+        """Whether the statement holds a region's loop or calls one of `callees` (what the SDFG runs)."""
+        return any(id(n) in self.owner or isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)
+                   and n.name.name in self.callees for n in walk(node))
+
+    def _call_loop(self, node: c_ast.Node) -> For | None:
+        """A lifted `for (int v = first; cond; v++)` that is its region's one loop and whose statements are all
+        calls of `callees`: the region's tasklets would hide what the calls move (graph/sdfg_source.py refuses
+        them), the callees' SDFGs nested in the loop's body do not."""
+        g = self.owner[id(node)]
+        if not isinstance(node, c_ast.For) or len(nest(g).scop.loops) != 1 or not self.callees:
+            return None
+        init = node.init.decls if isinstance(node.init, c_ast.DeclList) else []
+        step = node.next
+        if len(init) != 1 or init[0].init is None or not (
+                isinstance(step, c_ast.UnaryOp) and step.op in ("++", "p++") and isinstance(step.expr, c_ast.ID)
+                and step.expr.name == init[0].name):
+            return None
+        body = node.stmt.block_items if isinstance(node.stmt, c_ast.Compound) else [node.stmt]
+        calls = [call_of(item, self.callees, self.scalars) for item in body or []]
+        if not calls or None in calls:
+            return None
+        self._expression(init[0].init)
+        return For(node, init[0].name, init[0].init, calls)
+
+    def statement(self, node: c_ast.Node) -> list:
+        """An assignment of a scalar (`x op= e`, `x++`, a declaration `T x = e`) as `x = value`, after the
+        calls of `callees` inside `value`, each into a temporary it reads (`alpha = rr / dot(n, p, q)`: the
+        call into `__ret1`, then `alpha = rr / __ret1`); Inexact for anything else."""
         if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
             target, value = node.expr, c_ast.BinaryOp(node.op[-1], node.expr, c_ast.Constant("int", "1"))
         elif isinstance(node, c_ast.Assignment):
             target = node.lvalue
             value = node.rvalue if node.op == "=" else c_ast.BinaryOp(node.op[:-1], node.lvalue, node.rvalue)
+        elif isinstance(node, c_ast.Decl) and node.init is not None and not isinstance(node.init, c_ast.InitList):
+            target, value = c_ast.ID(node.name, node.coord), node.init
         else:
             raise Inexact
         if not isinstance(target, c_ast.ID) or target.name not in self.scalars:
             raise Inexact
+        calls = []
+
+        def hoist(n):
+            if not (isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in self.callees):
+                return None
+            if self.returns[n.name.name] in ("void", None):
+                raise Inexact
+            temporary = f"__ret{len(self.temporaries) + 1}"
+            self.temporaries.add(temporary)
+            self.scalars[temporary] = self.returns[n.name.name]
+            calls.append(Call(node, n.name.name, list(n.args.exprs) if n.args is not None else [], temporary))
+            return c_ast.ID(temporary, n.coord)
+
+        value = _rewritten(self.members(value), hoist)
+        for call in calls:
+            if any(isinstance(n, c_ast.FuncCall) and n.name.name in self.callees for a in call.args for n in walk(a)):
+                raise Inexact  # a call in another's arguments
         self._expression(value)
-        return Statement(node, target.name, value)
+        return calls + [Statement(node, target.name, value)]
+
+    def members(self, e: c_ast.Node) -> c_ast.Node:
+        """The expression with each arithmetic field of a struct parameter (`prm->tol`) named as the export
+        names it (`prm__tol`)."""
+        def member(n):
+            if isinstance(n, c_ast.StructRef) and n.type == "->" and isinstance(n.name, c_ast.ID):
+                name = f"{n.name.name}__{n.field.name}"
+                return c_ast.ID(name, n.coord) if name in self.scalars else None
+            return None
+        return _rewritten(e, member)
 
     def _expression(self, e: c_ast.Node) -> None:
         """Inexact unless the expression reads scalars and constants only, through C's arithmetic,
@@ -216,8 +368,10 @@ class HostBuilder:
     (`host_scalar`, `arrays`), the counters of its blocks' ids and labels, and each region's blocks
     (`region_blocks`)."""
 
-    def __init__(self, sdfg, region_blocks, steps: list, scalars: dict[str, str]):
-        self.sdfg, self.region_blocks, self.scalars = sdfg, region_blocks, scalars
+    def __init__(self, sdfg, region_blocks, steps: list, facts: HostFacts, callee=None):
+        self.sdfg, self.region_blocks, self.facts = sdfg, region_blocks, facts
+        self.scalars, self.temporaries = facts.scalars, facts.temporaries
+        self.callee = callee  # a callee's name -> its sdfg_calls.Callee, None where a call of it is inexact
         self.written = set(_targets(steps))
 
     def blocks(self, steps: list) -> tuple[list[dict], list[tuple[int, int]]]:
@@ -225,6 +379,13 @@ class HostBuilder:
         for step in steps:
             if isinstance(step, Region):
                 inner, inner_edges = self.region_blocks(step.graph)
+            elif isinstance(step, Call):
+                callee = self.callee(step.callee) if self.callee is not None else None
+                if callee is None:
+                    raise Inexact
+                inner, inner_edges = [CallState(self, step, callee).build(Inexact)], []
+            elif isinstance(step, For):
+                inner, inner_edges = [self._for(step)], []
             else:
                 inner, inner_edges = [self._while(step) if isinstance(step, While) else self._statement(step)], []
             if blocks and inner:  # one after the other
@@ -234,8 +395,8 @@ class HostBuilder:
         return blocks, edges
 
     def _while(self, step: While) -> dict:
-        spelling = {name: self._spelling(name) for name in names(step.node.cond)}
-        condition = python_condition(step.node.cond, spelling)
+        spelling = {name: self._spelling(name) for name in names(step.cond)}
+        condition = python_condition(step.cond, spelling)
         self.sdfg.cfg_count += 1
         cfg_id = self.sdfg.cfg_count
         body, edges = self.blocks(step.body)
@@ -247,31 +408,99 @@ class HostBuilder:
                 **graph_fields(body or [state(f"while_line{line}_empty", [], [])], edges, cfg_id),
                 "label": f"while_line{line}"}
 
-    def _statement(self, step: Statement) -> dict:
-        """One tasklet: the value over an input connector per scalar container it reads (symbols by name),
-        into the target's container."""
-        target = self._spelling(step.target)
-        nodes, edges, spelling = [], [], {}
-        for name in names(step.value):
-            self._spelling(name)
-            if name in self.sdfg.arrays:  # a container (else a symbol, which the code reads by name)
-                spelling[name] = f"__in_{name}"
-        code = f"__out = {_Code(spelling).visit(step.value)};"
+    def _for(self, step: For) -> dict:
+        """A `LoopRegion` on the loop's variable (a symbol), its calls a state each."""
+        spelling = {name: step.var if name == step.var else self._spelling(name)
+                    for name in names(step.node.cond) + names(step.first)}
+        condition, first = python_condition(step.node.cond, spelling), python_condition(step.first, spelling)
+        if condition is None or first is None or step.var in self.sdfg.arrays:
+            raise Inexact
+        self.sdfg.symbols.add(step.var)
+        self.sdfg.loop_variables.add(step.var)
+        self.sdfg.symbol_types[step.var] = _DTYPES.get(self.scalars.get(step.var), "int64")
+        self.sdfg.cfg_count += 1
+        cfg_id = self.sdfg.cfg_count
+        body, edges = self.blocks(step.body)
         line = step.node.coord.line if step.node.coord is not None else 0
-        attributes = {"label": f"line{line}", "code": {"string_data": code, "language": "CPP"},
-                      "in_connectors": {c: None for c in spelling.values()}, "out_connectors": {"__out": None}}
-        nodes.append(dataflow_node("Tasklet", code[:60], attributes, 0))
-        for name, connector in spelling.items():
-            nodes.append(dataflow_node("AccessNode", name, {"data": name}, len(nodes)))
-            edges.append(dataflow_edge(len(nodes) - 1, None, 0, connector, scalar_memlet(name)))
-        nodes.append(dataflow_node("AccessNode", step.target, {"data": step.target}, len(nodes)))
-        edges.append(dataflow_edge(0, "__out", len(nodes) - 1, None, scalar_memlet(target.removesuffix("[0]"))))
+        v = step.var
+        return {"type": "LoopRegion", "attributes": {
+            "loop_variable": v, "init_statement": {"string_data": f"{v} = {first}", "language": "Python"},
+            "loop_condition": {"string_data": condition, "language": "Python"},
+            "update_statement": {"string_data": f"{v} = ({v} + 1)", "language": "Python"}},
+            **graph_fields(body, edges, cfg_id), "label": f"for_{v}_line{line}"}
+
+    def _statement(self, step: Statement) -> dict:
+        """One tasklet (`scalar_tasklet`)."""
+        nodes, edges = [], []
+        line = step.node.coord.line if step.node.coord is not None else 0
+        self.scalar_tasklet(step.value, step.target, nodes, edges, label=f"line{line}")
         self.sdfg.state_count += 1
         return state(f"line{line}_s{self.sdfg.state_count}", nodes, edges)
 
+    def scalar_tasklet(self, value: c_ast.Node, target: str, nodes: list[dict], edges: list[dict],
+                       sources: dict[str, int] | None = None, label: str = "") -> int:
+        """A tasklet computing `value` into the scalar `target` (a scalar of the function, or a transient of
+        the SDFG), appended to a state's nodes and edges: an input connector per scalar container it reads
+        (symbols by name), from `sources` (this state's access node holding it) or from a new access node.
+        Returns the index of the access node it writes."""
+        sources = sources or {}
+        if target not in self.sdfg.arrays or not self.sdfg.arrays[target]["attributes"]["transient"] \
+                or target in self.temporaries:
+            self._spelling(target)
+        spelling = {}
+        for name in names(value):
+            if name not in sources:
+                self._spelling(name)
+            if name in self.sdfg.arrays:  # a container (else a symbol, which the code reads by name)
+                spelling[name] = f"__in_{name}"
+        code = f"__out = {_Code(spelling).visit(value)};"
+        attributes = {"label": label or f"set_{target}", "code": {"string_data": code, "language": "CPP"},
+                      "in_connectors": {c: None for c in spelling.values()}, "out_connectors": {"__out": None}}
+        tasklet = len(nodes)
+        nodes.append(dataflow_node("Tasklet", code[:60], attributes, tasklet))
+        for name, connector in spelling.items():
+            if name not in sources:
+                nodes.append(dataflow_node("AccessNode", name, {"data": name}, len(nodes)))
+            edges.append(dataflow_edge(sources.get(name, len(nodes) - 1), None, tasklet, connector,
+                                       scalar_memlet(name)))
+        nodes.append(dataflow_node("AccessNode", target, {"data": target}, len(nodes)))
+        edges.append(dataflow_edge(tasklet, "__out", len(nodes) - 1, None, scalar_memlet(target)))
+        return len(nodes) - 1
+
+    def same_extents(self, ours: list[str], theirs: list[str]) -> bool:
+        """Whether two shapes are the same wherever the SDFG runs: equal as sympy reads them once the constant
+        copies (`HostFacts.copies`) are replaced by what they copy."""
+        if len(ours) != len(theirs):
+            return False
+        copies = {sympy.Symbol(k): sympy.Symbol(v) for k, v in self.facts.copies.items()}
+        try:
+            return all(sympy.simplify(sympy.sympify(a).subs(copies) - sympy.sympify(b).subs(copies)) == 0
+                       for a, b in zip(ours, theirs))
+        except (sympy.SympifyError, TypeError):
+            return False
+
+    def symbolic(self, e: c_ast.Node, inexact: Exception) -> str:
+        """The expression over the SDFG's symbols, in Python (graph/sdfg_calls.py maps a callee's symbol to it);
+        `inexact` where it reads a scalar the SDFG holds as data, or is no plain arithmetic."""
+        for name in names(e):
+            if self.scalars.get(name) not in _INTEGERS or self._spelling(name) != name or name in self.sdfg.arrays:
+                raise inexact
+        text = python_condition(e, {})
+        if text is None:
+            raise inexact
+        return text
+
     def _spelling(self, name: str) -> str:
         """How DaCe code names the scalar: `name[0]` for a one-element array (a local the function computes),
-        the name itself for a symbol or scalar argument; declared on first use (module doc)."""
+        the name itself for a symbol or scalar argument; declared on first use (module doc). A call's value
+        read in an expression (`temporaries`) is a transient one-element array."""
+        if name in self.temporaries:
+            if self.scalars[name] not in _DTYPES:
+                raise Inexact
+            self.sdfg.arrays.setdefault(name, {"type": "Array", "attributes": {
+                "dtype": _DTYPES[self.scalars[name]], "shape": ["1"], "strides": ["1"], "offset": ["0"],
+                "total_size": "1", "transient": True}})
+            return f"{name}[0]"
         return self.sdfg.host_scalar(name, self.scalars[name], name in self.written)
 
 
@@ -279,5 +508,18 @@ def _targets(steps: list):
     for step in steps:
         if isinstance(step, Statement):
             yield step.target
-        elif isinstance(step, While):
+        elif isinstance(step, Call) and step.target is not None:
+            yield step.target
+        elif isinstance(step, (While, For)):
             yield from _targets(step.body)
+
+
+def region_graphs(steps: list) -> list[nx.MultiDiGraph]:
+    """The graphs of the regions the steps run (not those of calls only, which run as `For` steps)."""
+    out = []
+    for step in steps:
+        if isinstance(step, Region):
+            out.append(step.graph)
+        elif isinstance(step, While):
+            out += region_graphs(step.body)
+    return out

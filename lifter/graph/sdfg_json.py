@@ -3,6 +3,17 @@ states, ranges and scalar memlets (graph/sdfg.py builds the regions, graph/sdfg_
 them)."""
 from __future__ import annotations
 
+# C's arithmetic types: DaCe's names of them, and those that are integers
+INTEGERS = {"int", "long", "long long", "short", "unsigned", "unsigned int", "unsigned long", "size_t",
+            "unsigned long long", "unsigned short", "char", "signed char", "unsigned char"}
+DTYPES = {
+    "double": "float64", "float": "float32", "long double": "float64",
+    "char": "int8", "signed char": "int8", "unsigned char": "uint8", "_Bool": "bool",
+    "short": "int16", "unsigned short": "uint16", "int": "int32", "unsigned": "uint32",
+    "unsigned int": "uint32", "long": "int64", "unsigned long": "uint64", "long long": "int64",
+    "unsigned long long": "uint64", "size_t": "uint64",
+}
+
 
 def graph_fields(blocks: list[dict], edges: list[tuple[int, int]], cfg_id: int) -> dict:
     """A control-flow graph: its blocks, the first one the start, and unconditional interstate edges

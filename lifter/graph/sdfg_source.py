@@ -19,7 +19,9 @@ only, would not do (`unexported_work`): a loop outside them (the `while` after c
 calls functions that write memory) whose work the SDFG would skip or run once, but those that
 graph/sdfg_host.py runs around the regions (jacobi_conv's `while` around its sweeps), and a buffer the function
 allocates and hands out through a struct or pointer (`km->x = malloc(...)`) before the regions write
-it, where the SDFG would write the caller's buffer instead. Either is an `#error` in the global code too.
+it, where the SDFG would write the caller's buffer instead, and a call between its regions of a function of
+the file that moves data which the SDFG does not run (graph/sdfg_calls.py nests the callees it can). Each is
+an `#error` in the global code too.
 """
 from __future__ import annotations
 
@@ -94,6 +96,7 @@ def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozense
             continue
         lifted = {id(loop.node) for region in mine for loop in region.loops.values()} | set(exported)
         containers = {key for region in mine for key in region.containers}
+        allocated = []  # (the assignment, its target) of the buffers handed out that a region writes
         for node in _outside(func.body, lifted):
             if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
                 kind = {c_ast.For: "for", c_ast.While: "while", c_ast.DoWhile: "do-while"}[type(node)]
@@ -103,10 +106,42 @@ def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozense
                     and not isinstance(node.lvalue, c_ast.ID):
                 target = c_generator.CGenerator().visit(node.lvalue)
                 if target in containers:
-                    errors.append(_error(f"{_place(node)}: {function} points {target} at a buffer it allocates, "
-                                         f"which the caller gets back: the SDFG has no buffer to hand back and "
-                                         f"would write the caller's"))
+                    allocated.append((node, target))
+        if allocated:
+            errors.append(_error(_allocation_reason(function, allocated)))
+        errors += _calls_between(func, function, lifted, mine[0].file)
     return "".join(errors)
+
+
+def _calls_between(func: c_ast.FuncDef, function: str, run: set[int], facts) -> list[str]:
+    """`#error`s for the calls of the file's functions that move data (not pure) between the function's first and
+    last region that the SDFG does not run (`run`: ids of the AST nodes it runs): it would skip them. Those
+    before the first region and after the last are the caller's part."""
+    items = func.body.block_items or []
+    holding = [k for k, item in enumerate(items) if any(id(n) in run for n in walk(item))]
+    errors = []
+    for item in items[holding[0]:holding[-1] + 1] if holding else []:
+        for node in _outside(item, run):
+            if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) \
+                    and node.name.name in facts.functions and node.name.name not in facts.pure_functions:
+                errors.append(_error(f"{_place(node)}: {function} calls '{node.name.name}' between its regions, "
+                                     f"which the SDFG does not run (the callee is not exported, or the call does "
+                                     f"not bind to its SDFG), so it would skip what the call moves"))
+    return errors
+
+
+def _allocation_reason(function: str, allocated: list[tuple[c_ast.Assignment, str]]) -> str:
+    """Why an SDFG cannot do what a function that allocates buffers and hands them out does, and what to
+    export instead. An SDFG computes into the buffers its caller passes; its own (transients) are freed when
+    it returns, so it can hand none back; and C's other path, when an allocation fails (an early return),
+    has no counterpart in it. Passing the caller's buffers instead would be another function: the one to
+    export is the computation, taking the buffers as parameters."""
+    (first, _), targets = allocated[0], ", ".join(target for _, target in allocated)
+    return (f"{_place(first)}: {function} points {targets} at buffers it allocates, which the caller gets back; "
+            f"an SDFG computes into buffers its caller passes and frees its own when it returns, so it cannot "
+            f"hand any back (nor take C's path where an allocation fails). To run this computation in DaCe, move "
+            f"the loops that fill the buffers into a function that takes them as parameters, and export that "
+            f"one (--emit-graph F.sdfg --function NAME)")
 
 
 def _outside(body: c_ast.Node, lifted: set[int]):

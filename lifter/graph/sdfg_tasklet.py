@@ -158,7 +158,7 @@ def statement_code(code: str, reads: list[str], writes: list[str], names: set[st
     among `reads` and `writes` (the texts of its memlets, each one element): a container of `names`
     still named in the text after the substitution."""
     guard = "".join(f"if ({c}) " for c in conditions)
-    text = f"{guard}{{ {code.strip()} }}"
+    text = f"{guard}{{ {code.strip().rstrip(';')}; }}"
     inputs, outputs = {}, {}
     for access in sorted(dict.fromkeys(reads + writes), key=len, reverse=True):
         pattern = _pattern(access)

@@ -27,6 +27,7 @@ from lifter.frontend import load
 from lifter.frontend.preprocess import PreprocessOptions
 from lifter.frontend.source import read_source
 from lifter.graph.sdfg import DACE_VERSION, function_sdfgs
+from tests.graph.test_sdfg import NESTED_CALLS
 from tests.harness import have_gcc
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
@@ -35,14 +36,13 @@ STEPS = 3  # time-step counts
 # parameters of other values: jacobi_conv's tolerance, which the largest change of a sweep reaches after 32 of
 # its at most 70 (SIZE) sweeps, so that both tests of its while loop matter (at SIZE, one sweep reaches it)
 VALUES = {"kernel_jacobi_conv": {"tol": 10.0}}
-# (file, function), the subset CI runs, one or two of each kind. Measured with -n 1 on a loaded 2-core machine
-# (user + sys CPU): these 36 and the small programs below 48 s, as much as the 19 CI ran before the builds were
-# shared (48 s); LIFT_DACE_ALL=1 (all 86) 116 to 130 s in two runs, 70 s more, over the minute CI has to spare.
-# Kinds: matrix products (tiled and unrolled), stencils with time loops (skewed wavefronts), reductions and an
+# (file, function), one or two of each kind, which LIFT_DACE_QUICK=1 runs alone for a quick local check (CI runs
+# ALL below). Measured with -n 1 on a loaded 2-core machine (user + sys CPU): these (36 then) and the small programs
+# below 48 s; ALL 115 s. Kinds: matrix products (tiled and unrolled), stencils with time loops (skewed wavefronts), reductions and an
 # array reduction, a triangular solve and factorization, a stencil reading a global array, a sparse product
 # (pointer parameters of inferred extents), conditional statements, containers private to a parallel loop, and
 # those named below.
-CASES = [
+QUICK = [
     ("linalg/gemm.c", "kernel_gemm"),
     ("linalg/two_mm.c", "kernel_2mm"),
     ("linalg/gemv.c", "kernel_gemv"),
@@ -79,9 +79,10 @@ CASES = [
     ("suite/gramschmidt.c", "kernel_gramschmidt"),  # a norm per column, divided by
     ("suite/symm.c", "kernel_symm"),  # a triangular matrix product with a scalar temporary
     ("suite/deriche.c", "kernel_deriche"),  # recursive filters (sequential maps), many scalars
+    ("miniapps/particles.c", "simulate"),  # a loop of calls of the file's functions: nested SDFGs
 ]
 # Every corpus function with a lifted region but the drivers (main, init_*, dump*, checksum: they print or
-# fill from formulas, nothing to compare on random inputs).
+# fill from formulas, nothing to compare on random inputs): what CI runs.
 ALL = [
     ("datamining/correlation.c", "kernel_correlation"),
     ("datamining/covariance.c", "kernel_covariance"),
@@ -170,29 +171,25 @@ ALL = [
     ("suite/trisolv.c", "kernel_trisolv"),
     ("suite/trmm.c", "kernel_trmm"),
 ]
-# What DaCe does not yet run like C (LIFT_DACE_ALL=1 checks that they still fail: strict xfails). The export
+# What DaCe does not yet run like C (checked to still fail: strict xfails). The export
 # refuses each (an #error in the SDFG's global code, graph/sdfg_source.py), so they fail at DaCe's compiler.
 # The statements before a function's first loop run on the test's side (`_prelude`): the locals they set are
 # SDFG arguments, which the caller computes as the C does. So do the statements after its last loop
 # (`_epilogue`, `*lo_out = lo;`), over what the SDFG computed: the results they write are compared too.
-_CALLS = "calls functions of the file that write memory through their pointers (kernel_forces(n, p)): no " \
-    "tasklet can, so the SDFG's global code is an #error with that reason"
 _LOOP = "a loop of the function is not lifted and does more than assign scalars (the while loop after cg_solve's " \
     "first loop calls kernel_matvec, which writes q, and declares alpha): the SDFG would run it once, so its " \
     "global code is an #error naming that loop"
 _MALLOC = "C points the struct's buffers (km->x, A->col) at buffers it allocates (malloc) before its loops, which " \
-    "the caller gets back: the SDFG has none to hand back, so its global code is an #error naming each"
+    "the caller gets back, and returns -1 where an allocation fails: an SDFG computes into its caller's buffers and " \
+    "frees its own, so its global code is an #error saying so and to export a function taking the buffers instead"
 _OPAQUE = "its inner loop (for (k = 1; k < row_length(i); k++), a bound that calls a function) is one opaque " \
     "statement, kept as C text naming the containers, which DaCe's tasklets only see as connectors"
 KNOWN = {
-    ("miniapps/cg_dense.c", "cg_solve"): _LOOP,  # returns `it`, the while loop's count
     ("miniapps/kmeans.c", "kmeans_init"): _MALLOC,
-    ("miniapps/particles.c", "simulate"): _CALLS,
     ("sparse/spmv_csr.c", "csr_build"): _MALLOC + "; and " + _OPAQUE,
 }
-if os.environ.get("LIFT_DACE_ALL"):
-    CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN[c], strict=True)) if c in KNOWN else c
-             for c in ALL]
+CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN[c], strict=True)) if c in KNOWN else c
+         for c in (QUICK if os.environ.get("LIFT_DACE_QUICK") else ALL)]
 
 
 def _dace():
@@ -400,7 +397,10 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch, build):
 
 # Small programs for what the corpus shows only among other things: a data-dependent element reduced into
 # (count[g] += 2: DaCe's atomic update) and a flat index into a buffer seen in two dimensions elsewhere
-# (sums[g * 8 + d], sums[t] = 0), and an if around an inner map inside a parallel one (if (count[c] > 0)).
+# (sums[g * 8 + d], sums[t] = 0), and an if around an inner map inside a parallel one (if (count[c] > 0));
+# calls of the file's functions as nested SDFGs, one inside an expression, in a while loop testing a struct's
+# fields (`iterate`), one of a function with a time loop (`relax`); tests/graph/test_sdfg.py's NESTED_CALLS; a
+# chained assignment kept as C text over connectors (`chained`: its tasklet once lacked the `;` C++ needs).
 SMALL = {"groups": """void groups(int n, int k, const int *group, const double *x, int *count, double *sums,
                                  double *mean) {
     for (int t = 0; t < k * 8; t++)
@@ -417,6 +417,11 @@ SMALL = {"groups": """void groups(int n, int k, const int *group, const double *
         if (count[c] > 0)
             for (int d = 0; d < 8; d++)
                 mean[c * 8 + d] = sums[c * 8 + d] / count[c];
+}
+""", "iterate": NESTED_CALLS, "relax": NESTED_CALLS,
+         "chained": """void chained(int n, double *restrict a, double *restrict b, const double *c) {
+    for (int i = 0; i < n; i++)
+        a[i] = b[i] = 2.0 * c[i];
 }
 """}
 

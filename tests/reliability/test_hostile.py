@@ -49,35 +49,51 @@ class Result:
     stdout: bytes
     stderr: str
     seconds: float
-    max_rss_kb: int
+    max_rss_kb: int | None  # None: killed at the time limit (nothing measured)
+
+
+# lift's peak memory is measured by a small launcher process that starts it and waits for it. Measured by the
+# test process itself, wait4's ru_maxrss of a child counts the test process's own high-water mark: Linux
+# carries the memory a child had before exec (at fork or vfork: the parent's) into its peak, so a pytest worker
+# grown to 2 GB (by DaCe's builds, tests/graph/test_sdfg_dace.py) read every lift it started as 2 GB. The
+# launcher's own mark is carried into its report of lift too, but it is a few MB (python -S, os alone).
+# argv: report path, then lift's command; the report is "exit code, peak RSS in kB" (exit code negative: the
+# signal that ended lift, as subprocess reports it).
+_LAUNCHER = """import os, sys
+pid = os.posix_spawn(sys.argv[2], sys.argv[2:], os.environ)
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as report:
+    report.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+"""
 
 
 def run_lift(args: list[str], cwd: Path, timeout: float = TIMEOUT_S) -> Result:
-    """`python -m lifter args...` with this tree's lifter, in a process of its own; its peak
-    memory comes from wait4, and it is killed (with its group) at the time limit."""
+    """`python -m lifter args...` with this tree's lifter, in a process of its own under the launcher
+    (above), which measures its peak memory; both are killed (as one process group) at the time limit."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
-    out_path, err_path = cwd / ".stdout", cwd / ".stderr"
+    out_path, err_path, report_path = cwd / ".stdout", cwd / ".stderr", cwd / ".rusage"
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         start = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-m", "lifter", *args], cwd=cwd, env=env, stdout=out,
-                                stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
-        code, rusage = None, None
-        while True:
-            pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                code = os.waitstatus_to_exitcode(status)
-                break
-            if time.monotonic() - start > timeout:
-                os.killpg(proc.pid, 9)
-                _, status, rusage = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.02)
-        proc.returncode = code if code is not None else -9
+        proc = subprocess.Popen([sys.executable, "-S", "-c", _LAUNCHER, str(report_path), sys.executable, "-m",
+                                 "lifter", *args], cwd=cwd, env=env, stdout=out, stderr=err,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            proc.wait(timeout)
+            killed = False
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+            killed = True
         seconds = time.monotonic() - start
+    if killed:
+        code, max_rss_kb = None, None
+    else:  # (the launcher failed itself: its traceback)
+        assert report_path.exists(), err_path.read_text(errors="replace")
+        code, max_rss_kb = map(int, report_path.read_text().split())
     result = Result(code, out_path.read_bytes(), err_path.read_bytes().decode("utf-8", "replace"), seconds,
-                    rusage.ru_maxrss)
-    out_path.unlink()
-    err_path.unlink()
+                    max_rss_kb)
+    for path in (out_path, err_path, report_path):
+        path.unlink(missing_ok=True)
     return result
 
 
@@ -352,6 +368,24 @@ def _check_error(r: Result, msg: str | None = None):
     assert m, r.stderr
     if msg:
         assert re.search(msg, m["msg"]), r.stderr
+
+
+FAT_MB = 600
+
+
+def test_peak_memory_is_lifts_own(tmp_path):
+    """The peak run_lift measures is lift's own, whatever the memory of the process that calls it: run from a
+    process holding FAT_MB (as a pytest worker holds 2 GB after DaCe's builds), lift's peak on a small loop is
+    far below it (measured by the test process itself, through wait4, it read FAT_MB and more)."""
+    (tmp_path / "k.c").write_text(LOOP)
+    fat = (f"import sys; from pathlib import Path; from tests.reliability.test_hostile import run_lift; "
+           f"held = b'x' * ({FAT_MB} * {MB}); r = run_lift(['k.c', '-o', 'out.c'], Path(sys.argv[1])); "
+           f"print(len(held) // {MB}, r.code, r.max_rss_kb)")
+    done = subprocess.run([sys.executable, "-c", fat, str(tmp_path)], cwd=REPO, capture_output=True, text=True,
+                          timeout=TIMEOUT_S)
+    held_mb, code, peak_kb = map(int, done.stdout.split())
+    assert held_mb == FAT_MB and code == 0, done.stderr
+    assert 0 < peak_kb < FAT_MB * 1024 // 2, f"lift's peak measured as {peak_kb // 1024} MB"
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
