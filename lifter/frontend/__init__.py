@@ -29,18 +29,19 @@ class TranslationUnit:
 
 
 def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
-    # The compiler's check waits on a process of its own: it runs while this thread preprocesses
-    # and parses (on two cores the lifting time is shorter by the check's, its CPU time the same).
+    pre = preprocess(source.path, source.text, options)
+    # The compiler's check waits on a process of its own: it runs while this thread parses (on two
+    # cores the lifting time is shorter by the check's, its CPU time the same). Not before the
+    # preprocessor has accepted the file: a macro that expands to 2**40 terms, which the
+    # preprocessor stops at its size limit, would keep the compiler busy until its time limit.
     checking = _Started(check, source.path, source.text, options)
     try:
-        pre = preprocess(source.path, source.text, options)
-        try:
-            ast = parse(pre.text, source.path, options.std)
-        except LiftError as exc:
-            from lifter.frontend.explain import explain, with_function, with_include_chain
-            error = _in_macro_as_compiler_places_it(explain(exc, source, pre.included_files, options.std), source,
-                                                    options)
-            raise with_include_chain(with_function(error, pre.text), pre.text) from None
+        ast = parse(pre.text, source.path, options.std)
+    except LiftError as exc:
+        from lifter.frontend.explain import explain, with_function, with_include_chain
+        error = _in_macro_as_compiler_places_it(explain(exc, source, pre.included_files, options.std), source,
+                                                options)
+        raise with_include_chain(with_function(error, pre.text), pre.text) from None
     finally:
         checking.join()
     # after parsing: a syntax error is the parser's, with what lift does not support said

@@ -29,10 +29,11 @@ were.
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field
 
+import islpy as isl
 import networkx as nx
-import sympy
 from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import PURE_FUNCTIONS
@@ -468,16 +469,15 @@ class HostBuilder:
         return len(nodes) - 1
 
     def same_extents(self, ours: list[str], theirs: list[str]) -> bool:
-        """Whether two shapes are the same wherever the SDFG runs: equal as sympy reads them once the constant
-        copies (`HostFacts.copies`) are replaced by what they copy."""
+        """Whether two shapes are the same wherever the SDFG runs: equal for every value of their symbols
+        as isl reads them, once the constant copies (`HostFacts.copies`) are replaced by what they copy
+        (extents isl cannot read, not affine, count as different: the call is then refused)."""
         if len(ours) != len(theirs):
             return False
-        copies = {sympy.Symbol(k): sympy.Symbol(v) for k, v in self.facts.copies.items()}
-        try:
-            return all(sympy.simplify(sympy.sympify(a).subs(copies) - sympy.sympify(b).subs(copies)) == 0
-                       for a, b in zip(ours, theirs))
-        except (sympy.SympifyError, TypeError):
-            return False
+        copies = self.facts.copies
+        def read(text: str) -> str:  # noqa: E306
+            return re.sub(r"[A-Za-z_]\w*", lambda m: copies.get(m.group(0), m.group(0)), text)
+        return all(_equal_everywhere(read(a), read(b)) for a, b in zip(ours, theirs))
 
     def symbolic(self, e: c_ast.Node, inexact: Exception) -> str:
         """The expression over the SDFG's symbols, in Python (graph/sdfg_calls.py maps a callee's symbol to it);
@@ -523,3 +523,15 @@ def region_graphs(steps: list) -> list[nx.MultiDiGraph]:
         elif isinstance(step, While):
             out += region_graphs(step.body)
     return out
+
+
+def _equal_everywhere(a: str, b: str) -> bool:
+    """Whether the integer expressions `a` and `b` (over symbols) are equal for all their values."""
+    if a.replace(" ", "") == b.replace(" ", ""):
+        return True
+    params = ", ".join(sorted(set(re.findall(r"[A-Za-z_]\w*", f"{a} {b}"))))
+    try:
+        differ = isl.Set(f"[{params}] -> {{ : {a} != {b} }}")
+    except isl.Error:
+        return False
+    return differ.is_empty()
