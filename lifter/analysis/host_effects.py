@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+from lifter.analysis.pure_functions import PURE_FUNCTIONS
 from lifter.frontend.spans import Spans, Token, TokenKind, Unparsable, after_member, match_brackets
 
 
@@ -43,13 +44,6 @@ class GapEffects:
         return {h for _, names in self.swaps for h in names}
 
 
-# Calls host code between nests may make: they touch no array but through their arguments.
-PURE_CALLS = {
-    "sqrt", "sqrtf", "cbrt", "fabs", "fabsf", "abs", "labs", "llabs", "exp", "expf", "exp2", "log", "logf",
-    "log2", "log10", "pow", "powf", "sin", "cos", "tan", "atan", "atan2", "sinh", "cosh", "tanh", "floor",
-    "ceil", "round", "trunc", "fmod", "fmin", "fmax", "fma", "hypot", "erf", "lround", "rint", "copysign",
-    "isnan", "isinf", "isfinite",
-}
 PRINT_CALLS = {"printf", "fprintf", "puts", "putchar", "fputs", "fputc", "putc", "fflush"}
 NOT_CALLS = {"if", "for", "while", "switch", "sizeof", "return", "_Alignof", "alignof", "__alignof__",
              "typeof", "__typeof__"}
@@ -186,7 +180,7 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
                 fmt = next((x.text for x in gap[n + 2:match.get(n + 1, n + 2)] if x.kind == TokenKind.STRING), "")
                 if "%s" in fmt or "%n" in fmt:
                     eff.reads_all = eff.reads_unnamed = True
-            elif t.text not in PURE_CALLS and t.text not in calls:
+            elif t.text not in PURE_FUNCTIONS and t.text not in calls:
                 return False  # an unknown function may touch anything
         if t.kind == TokenKind.WORD and t.text in macros and t.text not in hosts:
             body = Spans(macros[t.text]).tokens
