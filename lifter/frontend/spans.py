@@ -549,3 +549,9 @@ def word_tokens(text: str) -> set[str]:
     return {m.group() for m in _TOKEN.finditer(text) if m.lastgroup == "word"}
 
 
+
+
+def parenthesized(text: str) -> bool:
+    """The whole text is one parenthesized group: its first token is a `(` that closes at its last."""
+    toks = Spans(text).tokens
+    return len(toks) > 1 and toks[0].text == "(" and match_brackets(toks).get(0) == len(toks) - 1

@@ -37,6 +37,7 @@ from lifter.frontend.spans import Spans, TokenKind, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_parent
+from lifter.transform.rewrite import fresh_name
 from lifter.transform.source_text import identifier_count, replace_subscripted
 
 ALLOCATORS = {"malloc", "calloc", "realloc", "aligned_alloc"}
@@ -60,8 +61,7 @@ def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> 
             continue
         m, tasklets = target
         taken = word_tokens(source_text) if taken is None else taken
-        scalar = _fresh(f"{container.name}_c", taken)
-        taken.add(scalar)
+        scalar = fresh_name(f"{container.name}_c", taken)
         for t in tasklets:
             node = g.nodes[t]["node"]
             node.text = replace_subscripted(node.text, container.name, scalar)
@@ -168,7 +168,7 @@ def dead_outside(g, spans: Spans, name: str, kind: Kind, element: str) -> bool:
     if body is None:
         return False
     toks = spans.tokens
-    if toks[body[0] - 1].text != ")" or name in _parameter_words(toks, body[0] - 1):
+    if toks[body[0] - 1].text != ")" or name in _parameter_words(spans, body[0] - 1):
         return False  # a parameter (or a function of unusual shape)
     declarations = 0
     for k in range(body[0], body[1]):
@@ -214,15 +214,9 @@ def _null_test(toks, k: int) -> bool:
     return text(k + 1) in ("=", "!") and text(k + 2) == "=" and text(k + 3) in ("NULL", "0") and ends(k + 4)
 
 
-def _parameter_words(toks, close: int) -> set[str]:
+def _parameter_words(spans: Spans, close: int) -> set[str]:
     """The words between the `)` at token `close` and its `(`."""
-    depth, k = 0, close
-    while k >= 0:
-        depth += {")": 1, "(": -1}.get(toks[k].text, 0)
-        if depth == 0:
-            break
-        k -= 1
-    return {t.text for t in toks[max(k, 0):close] if t.kind == TokenKind.WORD}
+    return {t.text for t in spans.tokens[spans.opening.get(close, 0):close] if t.kind == TokenKind.WORD}
 
 
 def _allocation(toks, k: int) -> bool:
@@ -236,26 +230,11 @@ def _allocation(toks, k: int) -> bool:
 
 
 def _function_body(spans: Spans, offset: int) -> tuple[int, int] | None:
-    """Token indices (start, end) of the outermost `{ ... }` block holding `offset`."""
-    toks, depth, open_at = spans.tokens, 0, None
-    for k, t in enumerate(toks):
-        if t.text == "{":
-            if depth == 0:
-                open_at = k
-            depth += 1
-        elif t.text == "}":
-            depth -= 1
-            if depth == 0 and open_at is not None and toks[open_at].start <= offset < t.start:
-                return open_at, k
-    return None
-
-
-def _fresh(name: str, taken: set[str]) -> str:
-    out, n = name, 0
-    while out in taken:
-        n += 1
-        out = f"{name}{n}"
-    return out
+    """Token indices (start, end) of the outermost `{ ... }` block holding `offset` (a token's start)."""
+    outer, o = None, spans.enclosing(spans.index[offset])
+    while o is not None:
+        outer, o = o, spans.enclosing(o)
+    return (outer, spans.brackets[outer]) if outer in spans.brackets else None
 
 
 __all__ = ["contract_temporaries", "dead_outside"]

@@ -35,7 +35,7 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.count import Poly, add_polys, constant, count_points, largest, poly_to_c, same_value
 from lifter.analysis.model import Kind
 from lifter.conditions import readable
-from lifter.frontend.spans import Spans, without_comments
+from lifter.frontend.spans import Spans, parenthesized, without_comments, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import (AccessNode, MapScope, Memlet, OmpPlan, Schedule, Tasklet, scope_children,
@@ -311,7 +311,7 @@ def _fills(g, m: MapScope) -> bool:
         if any(isinstance(d["edge"], Memlet) and g.nodes[u]["node"].kind != Kind.SCALAR
                for u, _, d in g.in_edges(k, data=True)):
             return False
-        if m.var in names(t.code.split("=", 1)[1]):
+        if m.var in word_tokens(t.code.split("=", 1)[1]):
             return False
     return bool(kids)
 
@@ -330,7 +330,7 @@ def _schedule(g, m: MapScope, inner: list[MapScope]) -> str:
     if any(n in region.irregular and n not in region.row_ranges for n in scope_descendants(g, m.id)):
         return DYNAMIC
     for x in inner:
-        if m.var in names(f"{x.begin} {x.end}"):
+        if m.var in word_tokens(f"{x.begin} {x.end}"):
             return "static, 1"
     return "static"
 
@@ -353,14 +353,9 @@ def _collapse(g, m: MapScope) -> int:
     if not isinstance(inner, MapScope) or inner.schedule != Schedule.PARALLEL or inner.private \
             or not set(inner.reductions) <= set(m.reductions) or not canonical(inner.header, inner.var):
         return 1
-    if m.var in names(f"{inner.begin} {inner.end}"):
+    if m.var in word_tokens(f"{inner.begin} {inner.end}"):
         return 1
     return 2
-
-
-def names(text: str) -> set[str]:
-    """The identifiers in a piece of C."""
-    return set(re.findall(r"[A-Za-z_]\w*", text))
 
 
 def canonical(header: str, var: str) -> bool:
@@ -378,7 +373,7 @@ def canonical(header: str, var: str) -> bool:
     if len(parts) != 3:
         return False
     init, test, step = (" ".join(part.split()) for part in parts)
-    if _wrapped(step):
+    if parenthesized(step):
         step = step[1:-1].strip()  # gcc reads a parenthesized increment expression (`(i += 2)`)
     init_match = re.fullmatch(rf"(?:(?:[A-Za-z_]\w*(?: ?\([^=;,]*\))?) )*{re.escape(var)} ?= ?(?P<e>.+)", init)
     v = rf"(?:{re.escape(var)}|\( ?{re.escape(var)} ?\))"
@@ -390,17 +385,7 @@ def canonical(header: str, var: str) -> bool:
     if not (init_match and test_match and step_match):
         return False
     bounds = [init_match["e"], test_match["e"], step_match["e"] or step_match.groupdict().get("f") or "0"]
-    return all(_operand(b) for b in bounds) and var not in names(test_match["e"] + " " + bounds[2])
-
-
-def _wrapped(text: str) -> bool:
-    """The whole text is one parenthesized expression: its first `(` closes at its last character."""
-    depth = 0
-    for k, char in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0:
-            return k == len(text) - 1 and k > 0
-    return False
+    return all(_operand(b) for b in bounds) and var not in word_tokens(test_match["e"] + " " + bounds[2])
 
 
 def _operand(text: str) -> bool:
@@ -555,7 +540,7 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
         return max(0, int(text.rstrip("L")))
     except ValueError:
         pass
-    if names(text) & banned:
+    if word_tokens(text) & banned:
         # A triangular loop: its longest run is a fair estimate of its size.
         return m.max_trip_count
     return text

@@ -58,10 +58,10 @@ from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, guards_updates,
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree
 from lifter.transform.locality import stride_kind
-from lifter.transform.rewrite import copy_map, move_child, origins_above, shift_orders
+from lifter.transform.rewrite import copy_map, fresh_name, move_child, origins_above, shift_orders
 from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import identifier_count, rename_identifiers
-from lifter.transform.tiling import HEADER, fresh_name, nest_names, unrolled_whole
+from lifter.transform.tiling import header_clauses, nest_names, unrolled_whole
 from lifter.transform.vectorize import qualifies
 
 FACTORS = (4, 2)  # the loop just outside the innermost one first, then the loop outside it
@@ -162,7 +162,7 @@ def header_parts(m: MapScope) -> dict | None:
     """The header's type, variable, bounds and test, if the rewrite can repeat them exactly."""
     if m.step != 1 or m.decreasing:
         return None
-    match = HEADER.fullmatch(m.header.strip())
+    match = header_clauses(m.header)
     if match is None or match["var"] != m.var:
         return None
     lb, ub = match["lb"], match["ub"]
