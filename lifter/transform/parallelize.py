@@ -403,7 +403,7 @@ def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | No
         return None
     for _, v, d in g.out_edges(m.id, data=True):
         if isinstance(d["edge"], Memlet) and v == f"data:{node.container}":
-            lo, hi = bound_c(d["scope_range"], 0, False), bound_c(d["scope_range"], 0, True)
+            lo, hi = bound_c(d["edge"].range, 0, False), bound_c(d["edge"].range, 0, True)
             if lo is not None and hi is not None:
                 return lo, f"({hi}) - ({lo}) + 1"
     if node.dims and node.dims[0] and node.kind == Kind.ARRAY:
@@ -424,10 +424,10 @@ def _map_memlets(g, m: MapScope):
     out = []
     for u, v, d in g.in_edges(m.id, data=True):
         if isinstance(d["edge"], Memlet):
-            out.append((g.nodes[u]["node"], False, d["scope_range"]))
+            out.append((g.nodes[u]["node"], False, d["edge"].range))
     for u, v, d in g.out_edges(m.id, data=True):
         if isinstance(d["edge"], Memlet):
-            out.append((g.nodes[v]["node"], True, d["scope_range"]))
+            out.append((g.nodes[v]["node"], True, d["edge"].range))
     return out
 
 

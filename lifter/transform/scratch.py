@@ -74,8 +74,8 @@ def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds, spans: Spans | None
         # What an iteration of a shared buffer's loop reads it wrote before (in the copy), where
         # the loop runs in parallel (the analysis's condition): its writes bound the copy.
         ranges = [] if name in m.shared_scratch else \
-            [d["scope_range"] for u, _, d in g.in_edges(m.id, data=True) if u == data]
-        ranges += [d["scope_range"] for _, v, d in g.out_edges(m.id, data=True) if v == data]
+            [d["edge"].range for u, _, d in g.in_edges(m.id, data=True) if u == data]
+        ranges += [d["edge"].range for _, v, d in g.out_edges(m.id, data=True) if v == data]
         found = bounds(node, ranges) if ranges else None
         if found is None:
             return f"scratch buffer '{name}' needs a copy per thread, but the range the loop touches has no bounds in C"

@@ -497,7 +497,8 @@ def _copy_memlets(g, old: str, new: str, names: dict[str, str]) -> None:
     """The memlets of `old`, for `new`, with the variables `names` maps replaced."""
     def moved(e: Memlet) -> Memlet:
         return dataclasses.replace(e, subset=[(rename_identifiers(a, names), rename_identifiers(b, names))
-                                              for a, b in e.subset], text=rename_identifiers(e.text, names))
+                                              for a, b in e.subset], text=rename_identifiers(e.text, names),
+                                   range=None)  # the isl range is over the old names
     for u, _, d in list(g.in_edges(old, data=True)):
         if isinstance(d["edge"], Memlet):
             g.add_edge(u, new, edge=moved(d["edge"]))
