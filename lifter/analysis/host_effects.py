@@ -124,6 +124,15 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
     return eff
 
 
+def clause_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str]) -> GapEffects | None:
+    """The effects of the expression between offsets `start` and `end` (a loop header's clause) on
+    the device arrays `hosts`, or None when they cannot be bounded (`token_effects`)."""
+    starts = [t.start for t in spans.tokens]
+    eff = GapEffects(start, end)
+    clause = spans.tokens[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]
+    return eff if token_effects(clause, hosts, macros, eff) else None
+
+
 def _rotations(toks: list[Token], statements: list[tuple[int, int]], hosts: set[str]):
     """Runs of whole statements `T = A1; A1 = A2; ...; An = T;` (the first may declare T: `double *T =
     A1;`) where the A's are distinct device arrays named by plain pointer variables and T is not one:

@@ -81,16 +81,15 @@ class Unparsable(Exception):
 
 @dataclass(frozen=True)
 class LoopStatement:
-    """Where a loop statement's parts are, as token indices (`Spans.loop_around`)."""
+    """Where a loop statement's parts are (`Spans.loop_around`), as offsets in the text."""
 
     kind: str  # its keyword: 'for', 'while' or 'do'
-    keyword: int
-    paren: int  # the header's `(`
-    close: int  # just after its `)`
-    body: int  # the body's first token (after `{` when braced)
-    body_end: int  # the body's `}` when braced, else just after its statement
+    start: int  # its keyword
     end: int  # just after the statement
+    body_start: int  # where the body's statements begin: just after `{` when braced
+    body_end: int  # where they end: at the `}` when braced
     braced: bool
+    clauses: tuple[tuple[int, int], ...]  # the header's `;`-separated parts (a `do`'s condition), (start, end)
 
 
 @dataclass(frozen=True)
@@ -173,15 +172,21 @@ class Spans:
                 self._expect(after + 1, "(")
                 close = self.closing(after + 1, "(", ")")
                 self._expect(close, ";")
-                return LoopStatement("do", p, after + 1, close, body, body_end, close + 1, braced)
-            if toks[p].text != ")":
-                return None
-            q = self.opening.get(p, -1)
-            if q < 1 or toks[q - 1].text not in ("while", "for"):
-                return None
-            return LoopStatement(toks[q - 1].text, q - 1, q, p + 1, body, body_end, after, braced)
+                kind, keyword, paren, close, end = "do", p, after + 1, close, close + 1
+            else:
+                if toks[p].text != ")":
+                    return None
+                q = self.opening.get(p, -1)
+                if q < 1 or toks[q - 1].text not in ("while", "for"):
+                    return None
+                kind, keyword, paren, close, end = toks[q - 1].text, q - 1, q, p + 1, after
         except Unparsable:
             return None
+        lo = toks[body - 1].end if braced else toks[body].start
+        hi = toks[body_end].start if braced else toks[body_end - 1].end
+        clauses = tuple((toks[a].start, toks[b - 1].end if b > a else toks[a].start)
+                        for a, b in self.split(paren + 1, close - 1, ";"))
+        return LoopStatement(kind, toks[keyword].start, toks[end - 1].end, lo, hi, braced, clauses)
 
     def assigns(self, j: int) -> bool:
         """Token j is the `=` of an assignment or initializer (not of `==`, `<=`, `!=`, ...)."""
