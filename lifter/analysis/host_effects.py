@@ -124,13 +124,14 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
     return eff
 
 
-def clause_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str]) -> GapEffects | None:
+def clause_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str],
+                   calls: set[str] = frozenset()) -> GapEffects | None:
     """The effects of the expression between offsets `start` and `end` (a loop header's clause) on
     the device arrays `hosts`, or None when they cannot be bounded (`token_effects`)."""
     starts = [t.start for t in spans.tokens]
     eff = GapEffects(start, end)
     clause = spans.tokens[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]
-    return eff if token_effects(clause, hosts, macros, eff) else None
+    return eff if token_effects(clause, hosts, macros, eff, calls=calls) else None
 
 
 def _rotations(toks: list[Token], statements: list[tuple[int, int]], hosts: set[str]):

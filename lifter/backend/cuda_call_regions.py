@@ -7,9 +7,9 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass
 
-from lifter.analysis.host_effects import GapEffects, address_of, gap_effects, pointer_copy, token_effects
+from lifter.analysis.host_effects import GapEffects, address_of, clause_effects, gap_effects, pointer_copy
 from lifter.backend.edits import line_start
-from lifter.frontend.spans import Spans, Token, TokenKind, Unparsable
+from lifter.frontend.spans import Spans, Token, TokenKind, Unparsable, words
 
 
 @dataclass
@@ -51,15 +51,11 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
             if any(a < e and s < b for s, e in spans_):
                 clean = False  # a statement holding a scope
                 break
-            eff = GapEffects(a, b)
-            k = bisect.bisect_left([t.start for t in toks], a)
-            if toks[k].text == "return":
-                expr = [t for t in toks[k + 1:] if t.start < b][:-1]
-                ok = token_effects(expr, set(), macros, eff)
+            if words(spans.text[a:b])[:1] == ["return"]:  # its expression, between `return` and `;`
+                eff = clause_effects(spans, a + len("return"), b - 1, set(), macros)
             else:
-                got = gap_effects(spans, a, b, set(), macros, in_loop=True)
-                ok, eff = got is not None, got or eff
-            if not ok or eff.reads or eff.writes or eff.exits:
+                eff = gap_effects(spans, a, b, set(), macros, in_loop=True)
+            if eff is None or eff.reads or eff.writes or eff.exits:
                 clean = False
                 break
             if eff.reads_all:
@@ -108,44 +104,34 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
     start, stop = toks[k].start, toks[end - 1].end
     if any(a < stop and start < b for a, b in occupied):
         return None
-    words = {t.text for t in toks[k:end] if t.kind == TokenKind.WORD}
-    called = sorted(w for w in aware & words
+    named = {t.text for t in toks[k:end] if t.kind == TokenKind.WORD}
+    called = sorted(w for w in aware & named
                     if any(toks[j].text == w and toks[j + 1].text == "(" for j in range(k, end - 1)))
     if not called:
         return None
     inside = toks[k:end]
     if any(x.text == "&" and address_of(inside, n) for n, x in enumerate(inside)):
         return None  # an address taken may reach a callee's device data behind a plain name
-    kind = toks[k].text
-    try:
-        if kind == "do":
-            body_end = spans.statement_end(k + 1)
-            paren, close = body_end + 1, spans.closing(body_end + 1, "(", ")")
-            body = (k + 1, body_end)
-        else:
-            paren, close = k + 1, spans.closing(k + 1, "(", ")")
-            body = (close, end)
-    except Unparsable:
+    where = spans.loop_at(start)
+    if where is None:
         return None
     edits: list[tuple[int, int, str]] = []
     # the header: each part evaluated by the loop; what it reads comes back first
-    for n, (a, b) in enumerate(spans.split(paren + 1, close - 1, ";")):
-        eff = GapEffects(start, start)
-        if not token_effects(toks[a:b], set(), macros, eff, calls=aware):
+    for n, (lo, hi) in enumerate(where.clauses):
+        eff = clause_effects(spans, lo, hi, set(), macros, calls=aware)
+        if eff is None:
             return None
         if eff.reads_all:
-            if any(toks[j].text in aware for j in range(a, b)):
+            if aware & set(words(text[lo:hi])):
                 return None
             sync = _sync(eff)
-            if kind == "for" and n == 0:
+            if where.kind == "for" and n == 0:
                 return None  # the initialization runs once, before the loop: keep it simple
-            lo, hi = toks[a].start, toks[b - 1].end
             edits.append((lo, hi, f"({sync}, ({text[lo:hi]}))"))
     # the body: its statements, one by one
-    b0, b1 = body
-    braced = toks[b0].text == "{"
-    try:
-        items = spans.block_items(toks[b0].start) if braced else [(toks[b0].start, toks[b1 - 1].end)]
+    braced = where.braced
+    try:  # (a braced body's items from its `{`, one character before them)
+        items = spans.block_items(where.body_start - 1) if braced else [(where.body_start, where.body_end)]
     except Unparsable:
         return None
     for a, b in items:

@@ -182,6 +182,34 @@ class Spans:
                 kind, keyword, paren, close, end = toks[q - 1].text, q - 1, q, p + 1, after
         except Unparsable:
             return None
+        return self._loop_statement(kind, keyword, paren, close, body, body_end, end, braced)
+
+    def loop_at(self, offset: int) -> LoopStatement | None:
+        """The `while`, `do` or `for` statement whose keyword is at `offset`."""
+        toks = self.tokens
+        i = self.index.get(offset)
+        if i is None or toks[i].text not in ("while", "for", "do"):
+            return None
+        try:
+            end = self.statement_end(i)
+            if toks[i].text == "do":
+                body, body_end = i + 1, self.statement_end(i + 1)
+                paren = body_end + 1
+            else:
+                paren = i + 1
+                body, body_end = self.closing(paren, "(", ")"), end
+            close = self.closing(paren, "(", ")")
+        except Unparsable:
+            return None
+        braced = toks[body].text == "{"
+        return self._loop_statement(toks[i].text, i, paren, close, body + braced, body_end - braced, end, braced)
+
+    def _loop_statement(self, kind: str, keyword: int, paren: int, close: int, body: int, body_end: int, end: int,
+                        braced: bool) -> LoopStatement:
+        """A LoopStatement from token indices: `body` is the body's first statement (after `{`
+        when braced), `body_end` the `}` when braced, else just after the body; `close` just
+        after the header's `)`, `end` just after the statement."""
+        toks = self.tokens
         lo = toks[body - 1].end if braced else toks[body].start
         hi = toks[body_end].start if braced else toks[body_end - 1].end
         clauses = tuple((toks[a].start, toks[b - 1].end if b > a else toks[a].start)
