@@ -128,10 +128,21 @@ def clause_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: 
                    calls: set[str] = frozenset()) -> GapEffects | None:
     """The effects of the expression between offsets `start` and `end` (a loop header's clause) on
     the device arrays `hosts`, or None when they cannot be bounded (`token_effects`)."""
-    starts = [t.start for t in spans.tokens]
     eff = GapEffects(start, end)
-    clause = spans.tokens[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]
-    return eff if token_effects(clause, hosts, macros, eff, calls=calls) else None
+    return eff if token_effects(spans.between(start, end), hosts, macros, eff, calls=calls) else None
+
+
+def called_by_name(spans: Spans, start: int, end: int, functions: set[str]) -> list[str]:
+    """The functions of `functions` that the code between offsets `start` and `end` calls by name
+    (`f(`), in alphabetical order."""
+    toks = spans.between(start, end)
+    return sorted({t.text for t, nxt in zip(toks, toks[1:]) if t.text in functions and nxt.text == "("})
+
+
+def takes_address(spans: Spans, start: int, end: int) -> bool:
+    """The code between offsets `start` and `end` takes an address (a unary `&`)."""
+    toks = spans.between(start, end)
+    return any(t.text == "&" and address_of(toks, n) for n, t in enumerate(toks))
 
 
 def _rotations(toks: list[Token], statements: list[tuple[int, int]], hosts: set[str]):
@@ -247,11 +258,12 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
     return True
 
 
-def pointer_copy(st: list[Token], macros: dict[str, str]) -> list[tuple[str, bool, int]] | None:
-    """A statement `x = y;` (or a declaration `T x = y;`) where x and y are plain names or `*p`, at
-    least one of them through a pointer: what it reads and writes, as (name, through the pointer
-    `name`, 1 where written), the read first; a declared plain variable, a fresh one, is left out.
-    None for any other statement."""
+def pointer_copy(spans: Spans, start: int, end: int, macros: dict[str, str]) -> list[tuple[str, bool, int]] | None:
+    """The statement between offsets `start` and `end`, if it is `x = y;` (or a declaration `T x =
+    y;`) where x and y are plain names or `*p`, at least one of them through a pointer: what it reads
+    and writes, as (name, through the pointer `name`, 1 where written), the read first; a declared
+    plain variable, a fresh one, is left out. None for any other statement."""
+    st = spans.between(start, end)
     if len(st) < 4 or st[-1].text != ";" or any(t.kind == TokenKind.WORD and t.text in macros for t in st):
         return None
     eq = [n for n, t in enumerate(st) if t.text == "="]

@@ -4,12 +4,12 @@ device data of those calls (cuda_prelude.py's table) from one call to the next, 
 """
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass
 
-from lifter.analysis.host_effects import GapEffects, address_of, clause_effects, gap_effects, pointer_copy
+from lifter.analysis.host_effects import (GapEffects, called_by_name, clause_effects, gap_effects, pointer_copy,
+                                          takes_address)
 from lifter.backend.edits import line_start
-from lifter.frontend.spans import Spans, Token, TokenKind, Unparsable, words
+from lifter.frontend.spans import LoopStatement, Spans, Unparsable, words
 
 
 @dataclass
@@ -75,46 +75,28 @@ def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], 
     table's newer values come back before them), no writes but of named scalars, no jumps out (a
     `return` would skip the region's end; the loop's own `break` and `continue` do not)."""
     toks = spans.tokens
-    starts = [t.start for t in toks]
     regions: list[CallRegion] = []
-    tails: set[int] = set()  # the `while` of do statements
-    k = body[0] + 1
-    while k < body[1]:
-        t = toks[k]
-        if t.kind == TokenKind.WORD and t.text in ("while", "for", "do") and k not in tails:
-            try:
-                end = spans.statement_end(k)
-                if t.text == "do":
-                    tails.add(spans.statement_end(k + 1))
-            except Unparsable:
-                k += 1
-                continue
-            region = _region(spans, text, function, k, end, aware, macros, occupied, starts)
-            if region is not None:
-                regions.append(region)
-                k = end
-                continue
-        k += 1
+    last = -1  # the end of the last region: the loops inside it are in it
+    for where in spans.loops(toks[body[0]].end, toks[body[1]].start):
+        if where.start < last:
+            continue
+        region = _region(spans, text, function, where, aware, macros, occupied)
+        if region is not None:
+            regions.append(region)
+            last = where.end
     return regions
 
 
-def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set[str], macros: dict[str, str],
-            occupied: list[tuple[int, int]], starts: list[int]) -> CallRegion | None:
-    toks = spans.tokens
-    start, stop = toks[k].start, toks[end - 1].end
+def _region(spans: Spans, text: str, function: str, where: LoopStatement, aware: set[str], macros: dict[str, str],
+            occupied: list[tuple[int, int]]) -> CallRegion | None:
+    start, stop = where.start, where.end
     if any(a < stop and start < b for a, b in occupied):
         return None
-    named = {t.text for t in toks[k:end] if t.kind == TokenKind.WORD}
-    called = sorted(w for w in aware & named
-                    if any(toks[j].text == w and toks[j + 1].text == "(" for j in range(k, end - 1)))
+    called = called_by_name(spans, start, stop, aware)
     if not called:
         return None
-    inside = toks[k:end]
-    if any(x.text == "&" and address_of(inside, n) for n, x in enumerate(inside)):
+    if takes_address(spans, start, stop):
         return None  # an address taken may reach a callee's device data behind a plain name
-    where = spans.loop_at(start)
-    if where is None:
-        return None
     edits: list[tuple[int, int, str]] = []
     # the header: each part evaluated by the loop; what it reads comes back first
     for n, (lo, hi) in enumerate(where.clauses):
@@ -137,7 +119,7 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
     for a, b in items:
         eff = gap_effects(spans, a, b, set(), macros, in_loop=True, calls=aware)
         if eff is None:
-            sync = _pointed_copy(toks[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)], macros)
+            sync = _pointed_copy(spans, a, b, macros)
             if sync is None:
                 return None
             edits.append((a, a, f"{sync}; /* lift: the bytes it copies through pointers, back from the device first */ "
@@ -146,8 +128,7 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
                 edits.append((b, b, " }"))
             continue
         if eff.reads_all:
-            j = bisect.bisect_left(starts, a)
-            if any(toks[x].text in aware for x in range(j, bisect.bisect_left(starts, b))):
+            if aware & set(words(text[a:b])):
                 return None  # the calls could leave on the device what the statement reads
             sync = _sync(eff) + ";"
             if braced:
@@ -160,13 +141,13 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
     return CallRegion(function, start, stop, called, edits)
 
 
-def _pointed_copy(st: list[Token], macros: dict[str, str]) -> str | None:
+def _pointed_copy(spans: Spans, start: int, end: int, macros: dict[str, str]) -> str | None:
     """The syncs with the table that make a copy through pointers safe (`host_effects.pointer_copy`,
     heat2d_app's swap of two grid structs: `tmp = *cur; *cur = *next; *next = tmp;`): the bytes it
     reads come back from the device first, and the bytes it writes are marked newer on the host;
     None for any other statement. It copies only the bytes `*p` spans: a struct of pointers moves
     no array a data scope holds."""
-    sides = pointer_copy(st, macros)
+    sides = pointer_copy(spans, start, end, macros)
     if sides is None:
         return None
     return ", ".join(f"lift_present_host({name}, sizeof(*{name}), {writes})" if through else

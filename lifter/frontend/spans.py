@@ -15,6 +15,7 @@ names from text through `word_tokens`, `free_words` and `called_names`.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -183,6 +184,28 @@ class Spans:
         except Unparsable:
             return None
         return self._loop_statement(kind, keyword, paren, close, body, body_end, end, braced)
+
+    @cached_property
+    def starts(self) -> list[int]:
+        """Every token's start offset, in order (for bisecting an offset)."""
+        return [t.start for t in self.tokens]
+
+    def between(self, start: int, end: int) -> list[Token]:
+        """The tokens that begin between offsets `start` and `end`."""
+        return self.tokens[bisect.bisect_left(self.starts, start):bisect.bisect_left(self.starts, end)]
+
+    def loops(self, start: int, end: int) -> list[LoopStatement]:
+        """Every `while`, `do` and `for` statement whose keyword lies between offsets `start` and
+        `end`, nested ones too, in text order (a `do`'s closing `while` is no loop of its own)."""
+        out, tails = [], set()
+        for t in self.between(start, end):
+            if t.kind == TokenKind.WORD and t.text in ("while", "for", "do") and t.start not in tails:
+                where = self.loop_at(t.start)
+                if where is not None:
+                    out.append(where)
+                    if where.kind == "do":
+                        tails.add(self.tokens[self.statement_end(self.index[t.start] + 1)].start)
+        return out
 
     def loop_at(self, offset: int) -> LoopStatement | None:
         """The `while`, `do` or `for` statement whose keyword is at `offset`."""
