@@ -18,16 +18,9 @@ from lifter.analysis.walk import walk
 
 from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.call_spans import within
+from lifter.analysis.pure_functions import PURE_FUNCTIONS
 from lifter.analysis.updates import REDUCTION_OPS, array_base, reduction_target, rest_spares_target, root_name, select
 
-# Functions without side effects on memory: calling them is a computation.
-PURE_FUNCTIONS = {
-    f + suffix
-    for f in ("sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "fabs", "sin", "cos",
-              "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "floor", "ceil", "round",
-              "trunc", "fmod", "fmin", "fmax", "cbrt", "hypot", "erf", "erfc", "copysign", "fma")
-    for suffix in ("", "f", "l")
-} | {"abs", "labs", "llabs"}
 
 # Calls that end the program (glibc's assert fails through `__assert_fail`): no data effect a
 # dependence could see, since nothing after them runs; their arguments (messages) are not data.

@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+from lifter.analysis.pure_functions import PURE_FUNCTIONS
 from lifter.frontend.spans import Spans, Token, TokenKind, Unparsable, after_member, match_brackets
 
 
@@ -43,13 +44,6 @@ class GapEffects:
         return {h for _, names in self.swaps for h in names}
 
 
-# Calls host code between nests may make: they touch no array but through their arguments.
-PURE_CALLS = {
-    "sqrt", "sqrtf", "cbrt", "fabs", "fabsf", "abs", "labs", "llabs", "exp", "expf", "exp2", "log", "logf",
-    "log2", "log10", "pow", "powf", "sin", "cos", "tan", "atan", "atan2", "sinh", "cosh", "tanh", "floor",
-    "ceil", "round", "trunc", "fmod", "fmin", "fmax", "fma", "hypot", "erf", "lround", "rint", "copysign",
-    "isnan", "isinf", "isfinite",
-}
 PRINT_CALLS = {"printf", "fprintf", "puts", "putchar", "fputs", "fputc", "putc", "fflush"}
 NOT_CALLS = {"if", "for", "while", "switch", "sizeof", "return", "_Alignof", "alignof", "__alignof__",
              "typeof", "__typeof__"}
@@ -130,6 +124,27 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
     return eff
 
 
+def clause_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str],
+                   calls: set[str] = frozenset()) -> GapEffects | None:
+    """The effects of the expression between offsets `start` and `end` (a loop header's clause) on
+    the device arrays `hosts`, or None when they cannot be bounded (`token_effects`)."""
+    eff = GapEffects(start, end)
+    return eff if token_effects(spans.between(start, end), hosts, macros, eff, calls=calls) else None
+
+
+def called_by_name(spans: Spans, start: int, end: int, functions: set[str]) -> list[str]:
+    """The functions of `functions` that the code between offsets `start` and `end` calls by name
+    (`f(`), in alphabetical order."""
+    toks = spans.between(start, end)
+    return sorted({t.text for t, nxt in zip(toks, toks[1:]) if t.text in functions and nxt.text == "("})
+
+
+def takes_address(spans: Spans, start: int, end: int) -> bool:
+    """The code between offsets `start` and `end` takes an address (a unary `&`)."""
+    toks = spans.between(start, end)
+    return any(t.text == "&" and address_of(toks, n) for n, t in enumerate(toks))
+
+
 def _rotations(toks: list[Token], statements: list[tuple[int, int]], hosts: set[str]):
     """Runs of whole statements `T = A1; A1 = A2; ...; An = T;` (the first may declare T: `double *T =
     A1;`) where the A's are distinct device arrays named by plain pointer variables and T is not one:
@@ -186,7 +201,7 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
                 fmt = next((x.text for x in gap[n + 2:match.get(n + 1, n + 2)] if x.kind == TokenKind.STRING), "")
                 if "%s" in fmt or "%n" in fmt:
                     eff.reads_all = eff.reads_unnamed = True
-            elif t.text not in PURE_CALLS and t.text not in calls:
+            elif t.text not in PURE_FUNCTIONS and t.text not in calls:
                 return False  # an unknown function may touch anything
         if t.kind == TokenKind.WORD and t.text in macros and t.text not in hosts:
             body = Spans(macros[t.text]).tokens
@@ -243,11 +258,12 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
     return True
 
 
-def pointer_copy(st: list[Token], macros: dict[str, str]) -> list[tuple[str, bool, int]] | None:
-    """A statement `x = y;` (or a declaration `T x = y;`) where x and y are plain names or `*p`, at
-    least one of them through a pointer: what it reads and writes, as (name, through the pointer
-    `name`, 1 where written), the read first; a declared plain variable, a fresh one, is left out.
-    None for any other statement."""
+def pointer_copy(spans: Spans, start: int, end: int, macros: dict[str, str]) -> list[tuple[str, bool, int]] | None:
+    """The statement between offsets `start` and `end`, if it is `x = y;` (or a declaration `T x =
+    y;`) where x and y are plain names or `*p`, at least one of them through a pointer: what it reads
+    and writes, as (name, through the pointer `name`, 1 where written), the read first; a declared
+    plain variable, a fresh one, is left out. None for any other statement."""
+    st = spans.between(start, end)
     if len(st) < 4 or st[-1].text != ";" or any(t.kind == TokenKind.WORD and t.text in macros for t in st):
         return None
     eq = [n for n, t in enumerate(st) if t.text == "="]

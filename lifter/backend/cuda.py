@@ -446,7 +446,7 @@ class _Region(_KernelCode):
         for u, v, d in edges:
             other = v if written else u
             if isinstance(d["edge"], Memlet) and self.canon.get(self.g.nodes[other]["node"].container) == key:
-                r = d.get("scope_range")
+                r = d["edge"].range
                 rng = False if r is None else _union(rng, r, True)
         return self._rows(_Array(key, node), rng if rng is not None else False)
 
@@ -536,9 +536,9 @@ class _Region(_KernelCode):
                     continue
                 a = out.setdefault(key, _Array(key, self.g.nodes[data_id(key)]["node"]))
                 if written:
-                    a.write = _union(a.write, d.get("scope_range"), isinstance(node, MapScope))
+                    a.write = _union(a.write, d["edge"].range, isinstance(node, MapScope))
                 else:
-                    a.read = _union(a.read, d.get("scope_range"), isinstance(node, MapScope))
+                    a.read = _union(a.read, d["edge"].range, isinstance(node, MapScope))
         for key in device:
             if key not in out:
                 raise NotOffloaded(f"the accessed range of '{key}' is not known")

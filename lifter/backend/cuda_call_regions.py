@@ -4,12 +4,12 @@ device data of those calls (cuda_prelude.py's table) from one call to the next, 
 """
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass
 
-from lifter.analysis.host_effects import GapEffects, address_of, gap_effects, pointer_copy, token_effects
+from lifter.analysis.host_effects import (GapEffects, called_by_name, clause_effects, gap_effects, pointer_copy,
+                                          takes_address)
 from lifter.backend.edits import line_start
-from lifter.frontend.spans import Spans, Token, TokenKind, Unparsable
+from lifter.frontend.spans import LoopStatement, Spans, Unparsable, words
 
 
 @dataclass
@@ -51,15 +51,11 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
             if any(a < e and s < b for s, e in spans_):
                 clean = False  # a statement holding a scope
                 break
-            eff = GapEffects(a, b)
-            k = bisect.bisect_left([t.start for t in toks], a)
-            if toks[k].text == "return":
-                expr = [t for t in toks[k + 1:] if t.start < b][:-1]
-                ok = token_effects(expr, set(), macros, eff)
+            if words(spans.text[a:b])[:1] == ["return"]:  # its expression, between `return` and `;`
+                eff = clause_effects(spans, a + len("return"), b - 1, set(), macros)
             else:
-                got = gap_effects(spans, a, b, set(), macros, in_loop=True)
-                ok, eff = got is not None, got or eff
-            if not ok or eff.reads or eff.writes or eff.exits:
+                eff = gap_effects(spans, a, b, set(), macros, in_loop=True)
+            if eff is None or eff.reads or eff.writes or eff.exits:
                 clean = False
                 break
             if eff.reads_all:
@@ -79,79 +75,51 @@ def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], 
     table's newer values come back before them), no writes but of named scalars, no jumps out (a
     `return` would skip the region's end; the loop's own `break` and `continue` do not)."""
     toks = spans.tokens
-    starts = [t.start for t in toks]
     regions: list[CallRegion] = []
-    tails: set[int] = set()  # the `while` of do statements
-    k = body[0] + 1
-    while k < body[1]:
-        t = toks[k]
-        if t.kind == TokenKind.WORD and t.text in ("while", "for", "do") and k not in tails:
-            try:
-                end = spans.statement_end(k)
-                if t.text == "do":
-                    tails.add(spans.statement_end(k + 1))
-            except Unparsable:
-                k += 1
-                continue
-            region = _region(spans, text, function, k, end, aware, macros, occupied, starts)
-            if region is not None:
-                regions.append(region)
-                k = end
-                continue
-        k += 1
+    last = -1  # the end of the last region: the loops inside it are in it
+    for where in spans.loops(toks[body[0]].end, toks[body[1]].start):
+        if where.start < last:
+            continue
+        region = _region(spans, text, function, where, aware, macros, occupied)
+        if region is not None:
+            regions.append(region)
+            last = where.end
     return regions
 
 
-def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set[str], macros: dict[str, str],
-            occupied: list[tuple[int, int]], starts: list[int]) -> CallRegion | None:
-    toks = spans.tokens
-    start, stop = toks[k].start, toks[end - 1].end
+def _region(spans: Spans, text: str, function: str, where: LoopStatement, aware: set[str], macros: dict[str, str],
+            occupied: list[tuple[int, int]]) -> CallRegion | None:
+    start, stop = where.start, where.end
     if any(a < stop and start < b for a, b in occupied):
         return None
-    words = {t.text for t in toks[k:end] if t.kind == TokenKind.WORD}
-    called = sorted(w for w in aware & words
-                    if any(toks[j].text == w and toks[j + 1].text == "(" for j in range(k, end - 1)))
+    called = called_by_name(spans, start, stop, aware)
     if not called:
         return None
-    inside = toks[k:end]
-    if any(x.text == "&" and address_of(inside, n) for n, x in enumerate(inside)):
+    if takes_address(spans, start, stop):
         return None  # an address taken may reach a callee's device data behind a plain name
-    kind = toks[k].text
-    try:
-        if kind == "do":
-            body_end = spans.statement_end(k + 1)
-            paren, close = body_end + 1, spans.closing(body_end + 1, "(", ")")
-            body = (k + 1, body_end)
-        else:
-            paren, close = k + 1, spans.closing(k + 1, "(", ")")
-            body = (close, end)
-    except Unparsable:
-        return None
     edits: list[tuple[int, int, str]] = []
     # the header: each part evaluated by the loop; what it reads comes back first
-    for n, (a, b) in enumerate(spans.split(paren + 1, close - 1, ";")):
-        eff = GapEffects(start, start)
-        if not token_effects(toks[a:b], set(), macros, eff, calls=aware):
+    for n, (lo, hi) in enumerate(where.clauses):
+        eff = clause_effects(spans, lo, hi, set(), macros, calls=aware)
+        if eff is None:
             return None
         if eff.reads_all:
-            if any(toks[j].text in aware for j in range(a, b)):
+            if aware & set(words(text[lo:hi])):
                 return None
             sync = _sync(eff)
-            if kind == "for" and n == 0:
+            if where.kind == "for" and n == 0:
                 return None  # the initialization runs once, before the loop: keep it simple
-            lo, hi = toks[a].start, toks[b - 1].end
             edits.append((lo, hi, f"({sync}, ({text[lo:hi]}))"))
     # the body: its statements, one by one
-    b0, b1 = body
-    braced = toks[b0].text == "{"
-    try:
-        items = spans.block_items(toks[b0].start) if braced else [(toks[b0].start, toks[b1 - 1].end)]
+    braced = where.braced
+    try:  # (a braced body's items from its `{`, one character before them)
+        items = spans.block_items(where.body_start - 1) if braced else [(where.body_start, where.body_end)]
     except Unparsable:
         return None
     for a, b in items:
         eff = gap_effects(spans, a, b, set(), macros, in_loop=True, calls=aware)
         if eff is None:
-            sync = _pointed_copy(toks[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)], macros)
+            sync = _pointed_copy(spans, a, b, macros)
             if sync is None:
                 return None
             edits.append((a, a, f"{sync}; /* lift: the bytes it copies through pointers, back from the device first */ "
@@ -160,8 +128,7 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
                 edits.append((b, b, " }"))
             continue
         if eff.reads_all:
-            j = bisect.bisect_left(starts, a)
-            if any(toks[x].text in aware for x in range(j, bisect.bisect_left(starts, b))):
+            if aware & set(words(text[a:b])):
                 return None  # the calls could leave on the device what the statement reads
             sync = _sync(eff) + ";"
             if braced:
@@ -174,13 +141,13 @@ def _region(spans: Spans, text: str, function: str, k: int, end: int, aware: set
     return CallRegion(function, start, stop, called, edits)
 
 
-def _pointed_copy(st: list[Token], macros: dict[str, str]) -> str | None:
+def _pointed_copy(spans: Spans, start: int, end: int, macros: dict[str, str]) -> str | None:
     """The syncs with the table that make a copy through pointers safe (`host_effects.pointer_copy`,
     heat2d_app's swap of two grid structs: `tmp = *cur; *cur = *next; *next = tmp;`): the bytes it
     reads come back from the device first, and the bytes it writes are marked newer on the host;
     None for any other statement. It copies only the bytes `*p` spans: a struct of pointers moves
     no array a data scope holds."""
-    sides = pointer_copy(st, macros)
+    sides = pointer_copy(spans, start, end, macros)
     if sides is None:
         return None
     return ", ".join(f"lift_present_host({name}, sizeof(*{name}), {writes})" if through else

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lifter.analysis.host_effects import GapEffects, gap_effects, token_effects
+from lifter.analysis.host_effects import GapEffects, clause_effects, gap_effects
 from lifter.analysis.model import Kind
 from lifter.frontend.spans import LoopStatement, Spans, value_words, word_tokens
 from lifter.graph.nodes import AccessNode
@@ -184,9 +184,9 @@ def _loops(spans: Spans, text: str, items: list, macros: dict[str, str], barrier
     while True:
         for item in items:
             where = spans.loop_around(item.start, item.end)
-            if where is None or where.keyword in tried:
+            if where is None or where.start in tried:
                 continue
-            tried.add(where.keyword)
+            tried.add(where.start)
             loop = _loop_data(spans, text, where, items, macros, barriers)
             if loop is not None:  # an outer loop refused before it may now be held
                 tried.clear()
@@ -205,10 +205,7 @@ def _loop_data(spans: Spans, text: str, where: LoopStatement, items: list, macro
     device arrays, nests
     whose row bounds or conditions (evaluated once, before the loop) the loop may change, or host
     code inside a nest (its run-time row tracking is not carried across iterations)."""
-    toks = spans.tokens
-    start, end = toks[where.keyword].start, toks[where.end - 1].end
-    lo = toks[where.body - 1].end if where.braced else toks[where.body].start
-    hi = toks[where.body_end].start if where.braced else toks[where.body_end - 1].end
+    start, end, lo, hi = where.start, where.end, where.body_start, where.body_end
     members = [x for x in items if lo <= x.start and x.end <= hi]
     if not members or any(m.function != members[0].function for m in members) or \
             any(lo <= b < hi for b in barriers):
@@ -224,15 +221,11 @@ def _loop_data(spans: Spans, text: str, where: LoopStatement, items: list, macro
             return None
         gaps.append(gap)
         prev = m.end if m else hi
-    parts = [toks[a:b] for a, b in spans.split(where.paren + 1, where.close - 1, ";")]
-    if where.kind == "for" and len(parts) != 3 or where.kind != "for" and len(parts) != 1:
+    if len(where.clauses) != (3 if where.kind == "for" else 1):
         return None
-    effects = []
-    for part in parts:
-        eff = GapEffects(start, start)
-        if not token_effects(part, hosts, macros, eff) or eff.writes:
-            return None
-        effects.append(eff)
+    effects = [clause_effects(spans, a, b, hosts, macros) for a, b in where.clauses]
+    if any(eff is None or eff.writes for eff in effects):
+        return None
     if where.kind == "for":
         init, head, tail = effects
         if init.reads or init.reads_all:

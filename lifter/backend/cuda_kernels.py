@@ -14,6 +14,7 @@ from enum import StrEnum
 from lifter.analysis.model import Kind
 from lifter.backend.cuda_data import comment_text
 from lifter.backend.cuda_text import _base, _c_ndim, _dedent, _indent, _int
+from lifter.analysis.pure_functions import WITHOUT_LONG_DOUBLE
 from lifter.analysis.subscript_bounds import isl_c
 from lifter.backend.edits import apply
 from lifter.frontend.spans import array_declarators, called_names, free_words, replace_paths, word_tokens, words
@@ -21,16 +22,9 @@ from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import MapScope, Schedule, scope_children, scope_descendants, scope_parent
 
 
-# Functions CUDA provides in device code (math library and a few more).
-DEVICE_FUNCTIONS = {
-    "sqrt", "sqrtf", "cbrt", "cbrtf", "fabs", "fabsf", "abs", "labs", "llabs", "exp", "expf", "exp2", "exp2f",
-    "expm1", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "pow", "powf", "sin", "sinf", "cos",
-    "cosf", "tan", "tanf", "asin", "acos", "atan", "atan2", "asinf", "acosf", "atanf", "atan2f", "sinh", "cosh",
-    "tanh", "sinhf", "coshf", "tanhf", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc", "truncf",
-    "fmod", "fmodf", "fmin", "fminf", "fmax", "fmaxf", "fma", "fmaf", "hypot", "hypotf", "erf", "erff", "erfc",
-    "lround", "llround", "rint", "nearbyint", "copysign", "isnan", "isinf", "isfinite", "signbit", "rsqrt",
-    "min", "max", "printf",
-}
+# Functions CUDA provides in device code: the pure functions of the C library but the long double
+# versions, CUDA's own `rsqrt`, `min` and `max`, and `printf`.
+DEVICE_FUNCTIONS = WITHOUT_LONG_DOUBLE | {"rsqrt", "min", "max", "printf"}
 BLOCKS = {1: {"x": 256}, 2: {"x": 32, "y": 8}, 3: {"x": 32, "y": 4, "z": 2}}
 AXES = {1: ["x"], 2: ["y", "x"], 3: ["z", "y", "x"]}
 REDUCTION_OPS = {"+": "lift_op_add", "*": "lift_op_mul", "&": "lift_op_and", "|": "lift_op_or",

@@ -15,6 +15,7 @@ names from text through `word_tokens`, `free_words` and `called_names`.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -81,16 +82,15 @@ class Unparsable(Exception):
 
 @dataclass(frozen=True)
 class LoopStatement:
-    """Where a loop statement's parts are, as token indices (`Spans.loop_around`)."""
+    """Where a loop statement's parts are (`Spans.loop_around`), as offsets in the text."""
 
     kind: str  # its keyword: 'for', 'while' or 'do'
-    keyword: int
-    paren: int  # the header's `(`
-    close: int  # just after its `)`
-    body: int  # the body's first token (after `{` when braced)
-    body_end: int  # the body's `}` when braced, else just after its statement
+    start: int  # its keyword
     end: int  # just after the statement
+    body_start: int  # where the body's statements begin: just after `{` when braced
+    body_end: int  # where they end: at the `}` when braced
     braced: bool
+    clauses: tuple[tuple[int, int], ...]  # the header's `;`-separated parts (a `do`'s condition), (start, end)
 
 
 @dataclass(frozen=True)
@@ -173,15 +173,71 @@ class Spans:
                 self._expect(after + 1, "(")
                 close = self.closing(after + 1, "(", ")")
                 self._expect(close, ";")
-                return LoopStatement("do", p, after + 1, close, body, body_end, close + 1, braced)
-            if toks[p].text != ")":
-                return None
-            q = self.opening.get(p, -1)
-            if q < 1 or toks[q - 1].text not in ("while", "for"):
-                return None
-            return LoopStatement(toks[q - 1].text, q - 1, q, p + 1, body, body_end, after, braced)
+                kind, keyword, paren, close, end = "do", p, after + 1, close, close + 1
+            else:
+                if toks[p].text != ")":
+                    return None
+                q = self.opening.get(p, -1)
+                if q < 1 or toks[q - 1].text not in ("while", "for"):
+                    return None
+                kind, keyword, paren, close, end = toks[q - 1].text, q - 1, q, p + 1, after
         except Unparsable:
             return None
+        return self._loop_statement(kind, keyword, paren, close, body, body_end, end, braced)
+
+    @cached_property
+    def starts(self) -> list[int]:
+        """Every token's start offset, in order (for bisecting an offset)."""
+        return [t.start for t in self.tokens]
+
+    def between(self, start: int, end: int) -> list[Token]:
+        """The tokens that begin between offsets `start` and `end`."""
+        return self.tokens[bisect.bisect_left(self.starts, start):bisect.bisect_left(self.starts, end)]
+
+    def loops(self, start: int, end: int) -> list[LoopStatement]:
+        """Every `while`, `do` and `for` statement whose keyword lies between offsets `start` and
+        `end`, nested ones too, in text order (a `do`'s closing `while` is no loop of its own)."""
+        out, tails = [], set()
+        for t in self.between(start, end):
+            if t.kind == TokenKind.WORD and t.text in ("while", "for", "do") and t.start not in tails:
+                where = self.loop_at(t.start)
+                if where is not None:
+                    out.append(where)
+                    if where.kind == "do":
+                        tails.add(self.tokens[self.statement_end(self.index[t.start] + 1)].start)
+        return out
+
+    def loop_at(self, offset: int) -> LoopStatement | None:
+        """The `while`, `do` or `for` statement whose keyword is at `offset`."""
+        toks = self.tokens
+        i = self.index.get(offset)
+        if i is None or toks[i].text not in ("while", "for", "do"):
+            return None
+        try:
+            end = self.statement_end(i)
+            if toks[i].text == "do":
+                body, body_end = i + 1, self.statement_end(i + 1)
+                paren = body_end + 1
+            else:
+                paren = i + 1
+                body, body_end = self.closing(paren, "(", ")"), end
+            close = self.closing(paren, "(", ")")
+        except Unparsable:
+            return None
+        braced = toks[body].text == "{"
+        return self._loop_statement(toks[i].text, i, paren, close, body + braced, body_end - braced, end, braced)
+
+    def _loop_statement(self, kind: str, keyword: int, paren: int, close: int, body: int, body_end: int, end: int,
+                        braced: bool) -> LoopStatement:
+        """A LoopStatement from token indices: `body` is the body's first statement (after `{`
+        when braced), `body_end` the `}` when braced, else just after the body; `close` just
+        after the header's `)`, `end` just after the statement."""
+        toks = self.tokens
+        lo = toks[body - 1].end if braced else toks[body].start
+        hi = toks[body_end].start if braced else toks[body_end - 1].end
+        clauses = tuple((toks[a].start, toks[b - 1].end if b > a else toks[a].start)
+                        for a, b in self.split(paren + 1, close - 1, ";"))
+        return LoopStatement(kind, toks[keyword].start, toks[end - 1].end, lo, hi, braced, clauses)
 
     def assigns(self, j: int) -> bool:
         """Token j is the `=` of an assignment or initializer (not of `==`, `<=`, `!=`, ...)."""
@@ -549,3 +605,9 @@ def word_tokens(text: str) -> set[str]:
     return {m.group() for m in _TOKEN.finditer(text) if m.lastgroup == "word"}
 
 
+
+
+def parenthesized(text: str) -> bool:
+    """The whole text is one parenthesized group: its first token is a `(` that closes at its last."""
+    toks = Spans(text).tokens
+    return len(toks) > 1 and toks[0].text == "(" and match_brackets(toks).get(0) == len(toks) - 1

@@ -139,11 +139,11 @@ def add_map_memlets(g: nx.MultiDiGraph, map_id: str, ranges) -> None:
     for (container, is_write), rng in sorted(ranges.items()):
         rng = rng.coalesce()
         subset = box(rng)
-        memlet = Memlet(container, subset, _volume(subset), dynamic=True)
+        memlet = Memlet(container, subset, _volume(subset), dynamic=True, range=rng)
         if is_write:
-            g.add_edge(map_id, data_id(container), edge=memlet, scope_range=rng)
+            g.add_edge(map_id, data_id(container), edge=memlet)
         else:
-            g.add_edge(data_id(container), map_id, edge=memlet, scope_range=rng)
+            g.add_edge(data_id(container), map_id, edge=memlet)
 
 
 def _volume(subset) -> str:

@@ -28,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+import islpy as isl
+
 from lifter.analysis.model import Condition, Kind
 
 
@@ -283,6 +285,9 @@ class Memlet:
     wcr: str | None = None  # reduction operator for conflicting writes
     dynamic: bool = False  # may-access: moves at most this data
     text: str = ""  # the access as written, for tasklet memlets
+    # a map's memlet: the elements it touches over all the map's iterations (an isl set over the
+    # parameters and outer map variables; `subset` is its box as C text); None on a tasklet's
+    range: isl.Set | None = None
 
     def subset_text(self) -> str:
         if not self.subset:

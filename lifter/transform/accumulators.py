@@ -78,7 +78,8 @@ from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import reorder_guard
 from lifter.transform.locality import stride_kind
 from lifter.transform.loop_vars import escaping
-from lifter.transform.tiling import fresh_name, nest_names, unrolled_whole
+from lifter.transform.rewrite import fresh_name
+from lifter.transform.tiling import nest_names, unrolled_whole
 from lifter.transform.unroll import (FACTORS, collapsed_above, element_pattern, fitting, header_parts, in_register,
                                      innermost_maps, jam_rewrite, local_type, shifted_text, strip_legal, unrollable)
 

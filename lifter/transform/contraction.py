@@ -14,7 +14,8 @@ Legality, all of it required:
   every loop around the statements (the value comes from the same body run), and no read of
   `t` lacks a source in the region (`no_source`): no value flows in;
 - `t` is dead after the region and no address of it escapes: it is a local of the function,
-  and outside the region the function names it only in its declaration (an array), or for a
+  and outside the region the function's syntax tree (`Region.file`, macros expanded) names it
+  only in its declaration (an array), or for a
   pointer in `T *t;`, `t = malloc(...)`/`calloc`/`realloc` assignments or initializers,
   tests for NULL (`!t`, `t == NULL`) and `free(t)`. Any other reference (a read after the region, a call, an assignment to another
   pointer, `sizeof *t`) refuses the contraction.
@@ -31,18 +32,20 @@ from collections import Counter
 
 import islpy as isl
 import networkx as nx
+from pycparser import c_ast
 
 from lifter.analysis.model import Kind, Region
-from lifter.frontend.spans import Spans, TokenKind, word_tokens
+from lifter.frontend.spans import word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_parent
+from lifter.transform.rewrite import fresh_name
 from lifter.transform.source_text import identifier_count, replace_subscripted
 
 ALLOCATORS = {"malloc", "calloc", "realloc", "aligned_alloc"}
 
 
-def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> bool:
+def contract_temporaries(g: nx.MultiDiGraph, source_text: str) -> bool:
     """Contract every temporary that qualifies (see the module doc); True if any."""
     if not nest(g).reemittable:
         return False
@@ -55,13 +58,12 @@ def contract_temporaries(g: nx.MultiDiGraph, source_text: str, spans: Spans) -> 
                 or container.field or container.element in ("", "?") or names[container.name] > 1:
             continue
         target = _target(g, region, key)
-        if target is None or not dead_outside(g, spans, container.name, container.kind,
+        if target is None or not dead_outside(g, container.name, container.kind,
                                                           container.element):
             continue
         m, tasklets = target
         taken = word_tokens(source_text) if taken is None else taken
-        scalar = _fresh(f"{container.name}_c", taken)
-        taken.add(scalar)
+        scalar = fresh_name(f"{container.name}_c", taken)
         for t in tasklets:
             node = g.nodes[t]["node"]
             node.text = replace_subscripted(node.text, container.name, scalar)
@@ -158,104 +160,85 @@ def _maps(union: isl.UnionMap) -> list[isl.Map]:
     return out
 
 
-def dead_outside(g, spans: Spans, name: str, kind: Kind, element: str) -> bool:
+def dead_outside(g, name: str, kind: Kind, element: str) -> bool:
     """The function around the region names `name` outside it only to declare, allocate or
-    free it (see the module doc). A declaration is recognized by the element type's last word
-    right before the name (`double t[n]`, `double *t`): `return t[0]` is no declaration."""
+    free it (see the module doc), read on the syntax tree lift analysed (`Region.file`): macros
+    expanded, so a macro that reads `t[0]` after the region counts as the read it is. A
+    declaration is one whose element type ends with the container's (`double t[n]`, `double *t`)."""
+    region = nest(g).scop
+    func = region.file.functions.get(region.function) if region.file is not None else None
+    if func is None:
+        return False
+    params = func.decl.type.args.params if func.decl.type.args else []
+    if any(getattr(p, "name", None) == name for p in params):
+        return False  # a parameter
     element = element.split()[-1]
-    start, end = nest(g).text_span
-    body = _function_body(spans, start)
-    if body is None:
-        return False
-    toks = spans.tokens
-    if toks[body[0] - 1].text != ")" or name in _parameter_words(toks, body[0] - 1):
-        return False  # a parameter (or a function of unusual shape)
     declarations = 0
-    for k in range(body[0], body[1]):
-        t = toks[k]
-        if t.kind != TokenKind.WORD or t.text != name or start <= t.start < end:
-            continue
-        before = toks[k - 1].text
-        if before == "." or (before == ">" and toks[k - 2].text == "-"):
-            continue  # a member of some struct, not this variable
-        after = toks[k + 1].text if k + 1 < len(toks) else ""
-        if kind == Kind.ARRAY:
-            if declarations or after != "[" or before != element:
+    for node, parent, above in _references(func.body, name, {id(l.node) for l in region.loops.values()}):
+        if isinstance(node, c_ast.Decl):
+            if _element_word(node.type, kind) != element \
+                    or kind != Kind.ARRAY and node.init is not None and not _allocation(node.init):
                 return False
-            declarations += 1  # `double t[n]`: the only reference an array may have
-            continue
-        if before == "(" and toks[k - 2].text == "free" and after == ")":
-            continue
-        if _null_test(toks, k):
-            continue
-        declaring = before == "*" and toks[k - 2].text == element
-        if declaring and after in (";", ","):
-            declarations += 1  # `double *t;`
-            continue
-        if after == "=" and toks[k + 2].text != "=" and _allocation(toks, k + 2):
-            declarations += declaring  # `double *t = (double *)malloc(...)`, `t = malloc(...)`
-            continue
-        return False
+            declarations += 1  # `double t[n];`, `double *t;`, `double *t = malloc(...);`
+        elif kind == Kind.ARRAY:
+            return False  # the declaration is the only reference an array may have
+        elif isinstance(parent, c_ast.UnaryOp) and parent.op == "!" or _null_test(parent, node):
+            continue  # a test for NULL reads the pointer, not what it points to
+        elif isinstance(parent, c_ast.Assignment) and parent.op == "=" and parent.lvalue is node \
+                and _allocation(parent.rvalue):
+            continue  # `t = malloc(...)`
+        elif isinstance(parent, c_ast.ExprList) and len(parent.exprs) == 1 and isinstance(above, c_ast.FuncCall) \
+                and isinstance(above.name, c_ast.ID) and above.name.name == "free":
+            continue  # `free(t)`
+        else:
+            return False
     return declarations == 1  # declared in the function, once
 
 
-def _null_test(toks, k: int) -> bool:
-    """The pointer at token k is only tested for NULL (`!t`, `t == NULL`, `t != 0`): that
-    reads the pointer, not what it points to (`!t[0]`, `!t->x` read the target).
-    Punctuation comes one character a token (`==` is `=`, `=`)."""
-    def text(j: int) -> str:
-        return toks[j].text if j < len(toks) else ""
-
-    def ends(j: int) -> bool:  # the test ends at token j: `)`, `;`, `||`, `&&`
-        return text(j) in (")", ";") or text(j) in ("|", "&") and text(j + 1) == text(j)
-
-    if text(k - 1) == "!" and ends(k + 1):
-        return True
-    return text(k + 1) in ("=", "!") and text(k + 2) == "=" and text(k + 3) in ("NULL", "0") and ends(k + 4)
-
-
-def _parameter_words(toks, close: int) -> set[str]:
-    """The words between the `)` at token `close` and its `(`."""
-    depth, k = 0, close
-    while k >= 0:
-        depth += {")": 1, "(": -1}.get(toks[k].text, 0)
-        if depth == 0:
-            break
-        k -= 1
-    return {t.text for t in toks[max(k, 0):close] if t.kind == TokenKind.WORD}
+def _references(body: c_ast.Node, name: str, region: set[int]):
+    """(node, parent, grandparent) for every declaration of `name` and every use of it as a name
+    (not a member: `s.name` is a StructRef's field) under `body`, outside the loops `region` (ids)."""
+    stack = [(body, None, None)]
+    while stack:
+        node, parent, above = stack.pop()
+        if id(node) in region:
+            continue
+        if isinstance(node, c_ast.Decl) and node.name == name or isinstance(node, c_ast.ID) and node.name == name \
+                and not (isinstance(parent, c_ast.StructRef) and parent.field is node):
+            yield node, parent, above
+        stack.extend((child, node, parent) for _, child in reversed(node.children()))
 
 
-def _allocation(toks, k: int) -> bool:
-    """Tokens from k up to the end of the initializer are an allocation call that names
-    nothing but sizes (an optional cast first)."""
-    if toks[k].text == "(":  # a cast `(double *)`
-        while k < len(toks) and toks[k].text != ")":
-            k += 1
-        k += 1
-    return k < len(toks) and toks[k].text in ALLOCATORS and toks[k + 1].text == "("
+def _element_word(decl_type: c_ast.Node, kind: Kind) -> str:
+    """The last word of the element type of a declared array (`double t[n][m]`) or pointer
+    (`double *t`), '' for any other declaration."""
+    t = decl_type
+    if kind == Kind.ARRAY:
+        while isinstance(t, c_ast.ArrayDecl):
+            t = t.type
+    elif isinstance(t, c_ast.PtrDecl):
+        t = t.type
+    else:
+        return ""
+    ok = isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and t is not decl_type
+    return t.type.names[-1] if ok else ""
 
 
-def _function_body(spans: Spans, offset: int) -> tuple[int, int] | None:
-    """Token indices (start, end) of the outermost `{ ... }` block holding `offset`."""
-    toks, depth, open_at = spans.tokens, 0, None
-    for k, t in enumerate(toks):
-        if t.text == "{":
-            if depth == 0:
-                open_at = k
-            depth += 1
-        elif t.text == "}":
-            depth -= 1
-            if depth == 0 and open_at is not None and toks[open_at].start <= offset < t.start:
-                return open_at, k
-    return None
+def _null_test(parent: c_ast.Node, node: c_ast.Node) -> bool:
+    """`t == NULL`, `t != 0` (either side): reads the pointer, not what it points to."""
+    if not isinstance(parent, c_ast.BinaryOp) or parent.op not in ("==", "!="):
+        return False
+    other = parent.right if parent.left is node else parent.left
+    while isinstance(other, c_ast.Cast):  # NULL is `((void *)0)`
+        other = other.expr
+    return isinstance(other, c_ast.Constant) and other.value == "0"
 
 
-def _fresh(name: str, taken: set[str]) -> str:
-    out, n = name, 0
-    while out in taken:
-        n += 1
-        out = f"{name}{n}"
-    return out
+def _allocation(expr: c_ast.Node) -> bool:
+    """An allocation call (an optional cast first)."""
+    while isinstance(expr, c_ast.Cast):
+        expr = expr.expr
+    return isinstance(expr, c_ast.FuncCall) and isinstance(expr.name, c_ast.ID) and expr.name.name in ALLOCATORS
 
 
 __all__ = ["contract_temporaries", "dead_outside"]

@@ -43,7 +43,8 @@ from lifter.graph.build import build_graph
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants
 from lifter.transform.locality import improve_locality
 from lifter.transform.source_text import attach_source_text, rename_identifiers
-from lifter.transform.tiling import canonical_header, fresh_name, nest_names, tile_rewrite, unrolled_whole
+from lifter.transform.rewrite import fresh_name
+from lifter.transform.tiling import canonical_header, nest_names, tile_rewrite, unrolled_whole
 
 STRIP = 256
 _ARITHMETIC_TYPES = {"double", "float", "int", "long", "short", "char", "unsigned", "signed", "long double",

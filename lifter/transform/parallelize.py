@@ -35,7 +35,7 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.count import Poly, add_polys, constant, count_points, largest, poly_to_c, same_value
 from lifter.analysis.model import Kind
 from lifter.conditions import readable
-from lifter.frontend.spans import Spans, without_comments
+from lifter.frontend.spans import Spans, parenthesized, without_comments, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import (AccessNode, MapScope, Memlet, OmpPlan, Schedule, Tasklet, scope_children,
@@ -328,7 +328,7 @@ def _fills(g, m: MapScope) -> bool:
         if any(isinstance(d["edge"], Memlet) and g.nodes[u]["node"].kind != Kind.SCALAR
                for u, _, d in g.in_edges(k, data=True)):
             return False
-        if m.var in names(t.code.split("=", 1)[1]):
+        if m.var in word_tokens(t.code.split("=", 1)[1]):
             return False
     return bool(kids)
 
@@ -347,7 +347,7 @@ def _schedule(g, m: MapScope, inner: list[MapScope]) -> str:
     if any(n in region.irregular and n not in region.row_ranges for n in scope_descendants(g, m.id)):
         return DYNAMIC
     for x in inner:
-        if m.var in names(f"{x.begin} {x.end}"):
+        if m.var in word_tokens(f"{x.begin} {x.end}"):
             return "static, 1"
     return "static"
 
@@ -370,14 +370,9 @@ def _collapse(g, m: MapScope) -> int:
     if not isinstance(inner, MapScope) or inner.schedule != Schedule.PARALLEL or inner.private \
             or not set(inner.reductions) <= set(m.reductions) or not canonical(inner.header, inner.var):
         return 1
-    if m.var in names(f"{inner.begin} {inner.end}"):
+    if m.var in word_tokens(f"{inner.begin} {inner.end}"):
         return 1
     return 2
-
-
-def names(text: str) -> set[str]:
-    """The identifiers in a piece of C."""
-    return set(re.findall(r"[A-Za-z_]\w*", text))
 
 
 def canonical(header: str, var: str) -> bool:
@@ -395,7 +390,7 @@ def canonical(header: str, var: str) -> bool:
     if len(parts) != 3:
         return False
     init, test, step = (" ".join(part.split()) for part in parts)
-    if _wrapped(step):
+    if parenthesized(step):
         step = step[1:-1].strip()  # gcc reads a parenthesized increment expression (`(i += 2)`)
     init_match = re.fullmatch(rf"(?:(?:[A-Za-z_]\w*(?: ?\([^=;,]*\))?) )*{re.escape(var)} ?= ?(?P<e>.+)", init)
     v = rf"(?:{re.escape(var)}|\( ?{re.escape(var)} ?\))"
@@ -407,17 +402,7 @@ def canonical(header: str, var: str) -> bool:
     if not (init_match and test_match and step_match):
         return False
     bounds = [init_match["e"], test_match["e"], step_match["e"] or step_match.groupdict().get("f") or "0"]
-    return all(_operand(b) for b in bounds) and var not in names(test_match["e"] + " " + bounds[2])
-
-
-def _wrapped(text: str) -> bool:
-    """The whole text is one parenthesized expression: its first `(` closes at its last character."""
-    depth = 0
-    for k, char in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0:
-            return k == len(text) - 1 and k > 0
-    return False
+    return all(_operand(b) for b in bounds) and var not in word_tokens(test_match["e"] + " " + bounds[2])
 
 
 def _operand(text: str) -> bool:
@@ -435,7 +420,7 @@ def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | No
         return None
     for _, v, d in g.out_edges(m.id, data=True):
         if isinstance(d["edge"], Memlet) and v == f"data:{node.container}":
-            lo, hi = bound_c(d["scope_range"], 0, False), bound_c(d["scope_range"], 0, True)
+            lo, hi = bound_c(d["edge"].range, 0, False), bound_c(d["edge"].range, 0, True)
             if lo is not None and hi is not None:
                 return lo, f"({hi}) - ({lo}) + 1"
     if node.dims and node.dims[0] and node.kind == Kind.ARRAY:
@@ -456,10 +441,10 @@ def _map_memlets(g, m: MapScope):
     out = []
     for u, v, d in g.in_edges(m.id, data=True):
         if isinstance(d["edge"], Memlet):
-            out.append((g.nodes[u]["node"], False, d["scope_range"]))
+            out.append((g.nodes[u]["node"], False, d["edge"].range))
     for u, v, d in g.out_edges(m.id, data=True):
         if isinstance(d["edge"], Memlet):
-            out.append((g.nodes[v]["node"], True, d["scope_range"]))
+            out.append((g.nodes[v]["node"], True, d["edge"].range))
     return out
 
 
@@ -572,7 +557,7 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
         return max(0, int(text.rstrip("L")))
     except ValueError:
         pass
-    if names(text) & banned:
+    if word_tokens(text) & banned:
         # A triangular loop: its longest run is a fair estimate of its size.
         return m.max_trip_count
     return text

@@ -131,7 +131,7 @@ class Contract(_Reshaping):
     switch = "fuse"
 
     def run(self, g, context) -> bool:
-        return contract_temporaries(g, context.source.text, context.spans)
+        return contract_temporaries(g, context.source.text)
 
 
 class Parallelize(Pass):

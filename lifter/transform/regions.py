@@ -39,11 +39,12 @@ import re
 import networkx as nx
 
 from lifter.analysis.model import Kind
+from lifter.frontend.spans import word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpRegion, Tasklet, scope_children, scope_descendants
 from lifter.transform.loop_vars import read_after
-from lifter.transform.parallelize import alias_check, names
+from lifter.transform.parallelize import alias_check
 
 _JUMP = re.compile(r"\b(break|continue|return|goto|longjmp)\b")
 
@@ -80,10 +81,10 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
     written = _written_scalars(g, s, inside)
     if written is None:
         return False
-    if names(f"{s.begin} {s.end}") & written or any(names(n.plan.work) & written for n in planned):
+    if word_tokens(f"{s.begin} {s.end}") & written or any(word_tokens(n.plan.work) & written for n in planned):
         return False
-    guards = [n.plan.guard for n in planned if n.plan.guard and not names(n.plan.guard) & written]
-    varying = [n for n in planned if names(n.plan.guard) & written]
+    guards = [n.plan.guard for n in planned if n.plan.guard and not word_tokens(n.plan.guard) & written]
+    varying = [n for n in planned if word_tokens(n.plan.guard) & written]
     if varying:
         # A child's disjointness test names a variable of the loop (`&fict[t]`): the
         # whole loop's ranges being disjoint implies it for every iteration.

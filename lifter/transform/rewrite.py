@@ -64,6 +64,16 @@ def fresh_id(g, wanted: str) -> str:
     return candidate
 
 
+def fresh_name(base: str, taken: set[str]) -> str:
+    """A new C name: `base`, or `base2`, `base3`, ... whichever is not in `taken` (the names the
+    text around it uses), added to `taken` so the next one differs."""
+    name, k = base, 2
+    while name in taken:
+        name, k = f"{base}{k}", k + 1
+    taken.add(name)
+    return name
+
+
 def move_child(g, child: str, new_parent: str, order: int) -> None:
     old = scope_parent(g, child)
     for key, data in list(g.get_edge_data(old, child).items()):

@@ -5,7 +5,7 @@ and pointer targets whose every read in an iteration gets its value from a write
 same iteration, and that nothing later in the region reads (a row buffer filled and used
 once per outer iteration). What it cannot see is the rest of the function: a private copy
 leaves the shared buffer as it was before the loop, so the function must not name it after
-the loop, nor hold its address elsewhere. That is decided here, on the function's tokens,
+the loop, nor hold its address elsewhere. That is decided here, on the function's syntax tree,
 by the same rule contraction uses (`contraction.dead_outside`): outside the region the
 function names the buffer only to declare it, or, for a pointer, to `malloc` it and `free`
 it (so it also points to memory nothing else can reach).
@@ -54,7 +54,7 @@ def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> str
             continue  # declared in a loop around this one, inside the region: nothing outside sees it
         if name in m.shared_scratch:
             continue  # its last iteration leaves it as the loop as written does: others may read it
-        if spans is None or not dead_outside(g, spans, name, c.kind, c.element):
+        if spans is None or not dead_outside(g, name, c.kind, c.element):
             return (f"scratch array '{name}' is private to each iteration, but the function names it "
                     f"outside the loop nest (its values may be read after the loop)")
     return ""
@@ -74,8 +74,8 @@ def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds, spans: Spans | None
         # What an iteration of a shared buffer's loop reads it wrote before (in the copy), where
         # the loop runs in parallel (the analysis's condition): its writes bound the copy.
         ranges = [] if name in m.shared_scratch else \
-            [d["scope_range"] for u, _, d in g.in_edges(m.id, data=True) if u == data]
-        ranges += [d["scope_range"] for _, v, d in g.out_edges(m.id, data=True) if v == data]
+            [d["edge"].range for u, _, d in g.in_edges(m.id, data=True) if u == data]
+        ranges += [d["edge"].range for _, v, d in g.out_edges(m.id, data=True) if v == data]
         found = bounds(node, ranges) if ranges else None
         if found is None:
             return f"scratch buffer '{name}' needs a copy per thread, but the range the loop touches has no bounds in C"

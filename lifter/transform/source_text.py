@@ -11,14 +11,12 @@ tasklets `text`.
 """
 from __future__ import annotations
 
-import re
-
 import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.model import Region
 from lifter.frontend.source import SourceFile
-from lifter.frontend.spans import Spans, Unparsable
+from lifter.frontend.spans import Spans, TokenKind, Unparsable, after_member, replace_paths
 from lifter.graph.attributes import nest
 
 
@@ -77,44 +75,34 @@ def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
     return all(g.nodes[s]["node"].text for s in region.statements)
 
 
-# An identifier that is not a member name (`.x`, `->x`) nor part of a longer word.
-_IDENTIFIER = re.compile(r"(?<![\w.])(?<!->)([A-Za-z_]\w*)")
-
-
 def rename_identifiers(text: str, names: dict[str, str]) -> str:
-    """Replace whole identifiers of a statement by the text `names` maps them to.
+    """Replace whole identifiers of a statement (not member names after `.` or `->`, nor words in
+    comments) by the text `names` maps them to (the frontend's `replace_paths`).
 
-    The statement must hold no string or character literal (callers check):
-    the substitution knows identifiers, not C's lexical structure."""
-    return _IDENTIFIER.sub(lambda mt: names.get(mt.group(1), mt.group(1)), text)
+    The statement must hold no string or character literal (callers check): a rename must not
+    reach into one."""
+    return replace_paths(text, names)
 
 
 def identifier_count(text: str, name: str) -> int:
     """How many times `rename_identifiers` would replace `name` in `text`."""
-    return sum(1 for mt in _IDENTIFIER.finditer(text) if mt.group(1) == name)
+    toks = Spans(text).tokens
+    return sum(1 for k, t in enumerate(toks) if t.kind == TokenKind.WORD and t.text == name and not after_member(toks, k))
 
 
 def replace_subscripted(text: str, name: str, new: str) -> str:
-    """Replace each whole identifier `name` and the subscripts that follow it (`t[i][j]`,
-    brackets balanced) by `new`. Same caveat as `rename_identifiers`: no literals in `text`."""
-    out, pos = [], 0
-    for mt in _IDENTIFIER.finditer(text):
-        if mt.group(1) != name or mt.start() < pos:
+    """Replace each whole identifier `name` and the subscripts that follow it (`t[i][j]`) by `new`.
+    Same caveat as `rename_identifiers`: no literals in `text`."""
+    spans = Spans(text)
+    toks, out, pos, k = spans.tokens, [], 0, 0
+    while k < len(toks):
+        t = toks[k]
+        if t.kind != TokenKind.WORD or t.text != name or after_member(toks, k):
+            k += 1
             continue
-        end = mt.end()
-        while True:
-            k = end
-            while k < len(text) and text[k].isspace():
-                k += 1
-            if k >= len(text) or text[k] != "[":
-                break
-            depth = 0
-            while k < len(text):
-                depth += {"[": 1, "]": -1}.get(text[k], 0)
-                k += 1
-                if depth == 0:
-                    break
-            end = k
-        out += [text[pos:mt.start()], new]
-        pos = end
+        end = k + 1
+        while end < len(toks) and toks[end].text == "[" and end in spans.brackets:
+            end = spans.brackets[end] + 1
+        out += [text[pos:t.start], new]
+        pos, k = toks[end - 1].end, end
     return "".join(out) + text[pos:]

@@ -47,13 +47,13 @@ import islpy as isl
 import networkx as nx
 
 from lifter.analysis.model import Region
-from lifter.frontend.spans import word_tokens
+from lifter.frontend.spans import Spans, TokenKind, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree, permutable
 from lifter.transform.locality import distribute, perfect_band, stride_kind
-from lifter.transform.rewrite import move_child, origins_above, rewrite_nest
+from lifter.transform.rewrite import fresh_name, move_child, origins_above, rewrite_nest
 from lifter.transform.loop_vars import escaping
 
 CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
@@ -65,10 +65,40 @@ UNROLLED_TRIPS = 16  # gcc -O3 unrolls constant loops this short completely
 MAX_TILE_SIZE = 1 << 20  # far beyond any cache; keeps `i_t + size` far from a 64-bit maximum
 _NARROW_WORDS = {"unsigned", "signed", "int", "short"}  # integer types no wider than an int
 
-HEADER = re.compile(
-    r"for\s*\(\s*(?P<type>(?:(?:unsigned|signed|long|int|short|size_t|ptrdiff_t)\s+)*)"
-    r"(?P<var>[A-Za-z_]\w*)\s*=\s*(?P<lb>[^;]+?)\s*;\s*(?P=var)\s*(?P<op><=?)\s*(?P<ub>[^;]+?)\s*;\s*"
-    r"(?:(?P=var)\s*\+\+|\+\+\s*(?P=var)|(?P=var)\s*\+=\s*1)\s*\)", re.S)
+_HEADER_TYPES = {"unsigned", "signed", "long", "int", "short", "size_t", "ptrdiff_t"}
+
+
+def header_clauses(header: str) -> dict | None:
+    """A header `for ([type] var = lb; var < ub; var++)` (or `<=`, `++var`, `var += 1`; the type
+    words integer ones) read with the frontend's lexical layer: {'type', 'var', 'lb', 'op', 'ub'},
+    the type and bounds as written; None for any other header."""
+    spans = Spans(header)
+    toks = spans.tokens
+    if len(toks) < 2 or toks[0].text != "for" or toks[1].text != "(" or spans.brackets.get(1) != len(toks) - 1:
+        return None
+    clauses = spans.split(2, len(toks) - 1, ";")
+    if len(clauses) != 3:
+        return None
+    (a, b), (c, d), (e, f) = clauses
+    eq = next((k for k in range(a, b) if toks[k].text == "="), b)
+    if not a < eq < b - 1 or toks[eq - 1].kind != TokenKind.WORD or \
+            any(toks[k].kind != TokenKind.WORD or toks[k].text not in _HEADER_TYPES for k in range(a, eq - 1)):
+        return None
+    var = toks[eq - 1].text
+    if d - c < 3 or toks[c].text != var or toks[c + 1].text != "<":
+        return None
+    less_equal = toks[c + 2].text == "=" and toks[c + 1].end == toks[c + 2].start
+    ub = c + 3 if less_equal else c + 2
+    if ub >= d:
+        return None
+    step = [t.text for t in toks[e:f]]
+    joined = all(toks[k].end == toks[k + 1].start for k in range(e, f - 1) if toks[k].text == "+")
+    if not joined or step not in ([var, "+", "+"], ["+", "+", var], [var, "+", "=", "1"]):
+        return None
+    return {"type": header[toks[a].start:toks[eq - 2].end] if eq - 1 > a else "", "var": var,
+            "lb": header[toks[eq + 1].start:toks[b - 1].end], "op": "<=" if less_equal else "<",
+            "ub": header[toks[ub].start:toks[d - 1].end]}
+
 
 # Bounds made of names, numbers, arithmetic, subscripts and parentheses only.
 _ARITHMETIC = re.compile(r"[\w\s+\-*/%()\[\].]+")
@@ -253,13 +283,12 @@ def canonical_header(m: MapScope, region: Region) -> dict | None:
     """The parts of a header that tiling can rewrite exactly, or None."""
     if m.step != 1 or m.decreasing or m.declares or m.tile:
         return None
-    match = HEADER.fullmatch(m.header.strip())
-    if match is None or match["var"] != m.var:
+    parts = header_clauses(m.header)
+    if parts is None or parts["var"] != m.var:
         return None
-    lb, ub = match["lb"], match["ub"]
-    if m.var in word_tokens(lb) | word_tokens(ub) or not _ARITHMETIC.fullmatch(lb + ub):
+    if m.var in word_tokens(parts["lb"]) | word_tokens(parts["ub"]) or not _ARITHMETIC.fullmatch(parts["lb"] + parts["ub"]):
         return None  # operators that bind looser than `<` would change meaning in the new tests
-    return {"type": match["type"].strip(), "var": m.var, "lb": lb, "op": match["op"], "ub": ub}
+    return parts
 
 
 def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes: list[int]) -> None:
@@ -313,14 +342,6 @@ def nest_names(g) -> set[str]:
     return words
 
 
-def fresh_name(base: str, taken: set[str]) -> str:
-    name, k = base, 2
-    while name in taken:
-        name, k = f"{base}{k}", k + 1
-    taken.add(name)
-    return name
-
-
 def _ceil_div(trips: str | None, size: int) -> str | None:
     if trips is None:
         return None
@@ -330,5 +351,5 @@ def _ceil_div(trips: str | None, size: int) -> str | None:
     return f"(({trips}) + {size - 1}L) / {size}L"
 
 
-__all__ = ["HEADER", "cache_sizes", "canonical_header", "fresh_name", "model_sizes", "nest_names", "tile_bands",
+__all__ = ["cache_sizes", "canonical_header", "model_sizes", "nest_names", "tile_bands",
            "tile_rewrite", "unrolled_whole"]

@@ -58,10 +58,10 @@ from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, guards_updates,
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree
 from lifter.transform.locality import stride_kind
-from lifter.transform.rewrite import copy_map, move_child, origins_above, shift_orders
+from lifter.transform.rewrite import copy_map, fresh_name, move_child, origins_above, shift_orders
 from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import identifier_count, rename_identifiers
-from lifter.transform.tiling import HEADER, fresh_name, nest_names, unrolled_whole
+from lifter.transform.tiling import header_clauses, nest_names, unrolled_whole
 from lifter.transform.vectorize import qualifies
 
 FACTORS = (4, 2)  # the loop just outside the innermost one first, then the loop outside it
@@ -162,7 +162,7 @@ def header_parts(m: MapScope) -> dict | None:
     """The header's type, variable, bounds and test, if the rewrite can repeat them exactly."""
     if m.step != 1 or m.decreasing:
         return None
-    match = HEADER.fullmatch(m.header.strip())
+    match = header_clauses(m.header)
     if match is None or match["var"] != m.var:
         return None
     lb, ub = match["lb"], match["ub"]
@@ -497,7 +497,8 @@ def _copy_memlets(g, old: str, new: str, names: dict[str, str]) -> None:
     """The memlets of `old`, for `new`, with the variables `names` maps replaced."""
     def moved(e: Memlet) -> Memlet:
         return dataclasses.replace(e, subset=[(rename_identifiers(a, names), rename_identifiers(b, names))
-                                              for a, b in e.subset], text=rename_identifiers(e.text, names))
+                                              for a, b in e.subset], text=rename_identifiers(e.text, names),
+                                   range=None)  # the isl range is over the old names
     for u, _, d in list(g.in_edges(old, data=True)):
         if isinstance(d["edge"], Memlet):
             g.add_edge(u, new, edge=moved(d["edge"]))

@@ -74,15 +74,15 @@ import networkx as nx
 from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
-from lifter.frontend.spans import word_tokens
+from lifter.frontend.spans import parenthesized, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Schedule, Scope, scope_children, scope_parent
 from lifter.transform.legality import lower_in_dims, reorder_guard
 from lifter.transform.locality import perfect_band
-from lifter.transform.rewrite import ancestors, move_child, origins_above, rewrite_nest
+from lifter.transform.rewrite import ancestors, fresh_name, move_child, origins_above, rewrite_nest
 from lifter.transform.loop_vars import escaping
-from lifter.transform.tiling import canonical_header, fresh_name, nest_names
 from lifter.transform.team_start import team_condition
+from lifter.transform.tiling import canonical_header, nest_names
 
 MAX_SKEW = 3  # coefficients tried per pair of dimensions: 0..MAX_SKEW
 MAX_SHIFT = 2  # offsets tried per fused nest and dimension: 0..MAX_SHIFT
@@ -376,19 +376,9 @@ def _min(a: str, b: str) -> str:
 
 def _paren(text: str) -> str:
     """`text` safe as an operand: names, numbers and casts `(long)(...)` stay as they are."""
-    if text.replace("_", "").isalnum() or text.startswith("(long)(") and _closes_at_end(text[6:]):
+    if text.replace("_", "").isalnum() or text.startswith("(long)(") and parenthesized(text[6:]):
         return text
     return f"({text})"
-
-
-def _closes_at_end(text: str) -> bool:
-    """The parenthesis `text` opens with closes at its last character."""
-    depth = 0
-    for index, char in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0:
-            return index == len(text) - 1
-    return False
 
 
 def _plus(terms: list[str]) -> str:

@@ -235,3 +235,46 @@ def test_cuda_gives_each_thread_a_local_row_or_keeps_the_loop_on_the_host(tmp_pa
         assert not entry["parallelized"]
         assert entry["remark"].endswith(f"not offloaded to the GPU: private array '{name}' has no constant size")
     assert "kernel_smooth_fixed_i_L" in out
+
+
+# The read after the loop hides in a macro: the rule is checked on the syntax tree, where the
+# macro is expanded. The token rule saw only `FIRST_ROW`, privatized `row`, and the function
+# returned row[0] as it was before the loop.
+MACRO_READ = """#include <stdio.h>
+#define N 300
+#define FIRST_ROW (row[0])
+
+static double kernel(int n, double a[N][N], double *restrict out)
+{
+    double row[N];
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++)
+            row[j] = a[i][j] * 2.0 + i;
+        double s = 0.0;
+        for (int j = 0; j < n; j++)
+            s += row[j] * (j % 3);
+        out[i] = s;
+    }
+    return FIRST_ROW;
+}
+
+int main(void)
+{
+    static double a[N][N], out[N];
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            a[i][j] = (i * 7 + j) % 11;
+    double s = kernel(N, a, out);
+    for (int i = 0; i < N; i++)
+        s += out[i] * (i % 5);
+    printf("%.6f\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_read_through_a_macro_after_the_loop_keeps_the_buffer_shared(tmp_path, threads):
+    outer = next(e for e in loops_by_function(MACRO_READ)["kernel"] if e["line"] == 8)
+    assert not outer["parallelized"] and "scratch array 'row'" in outer["reason"], outer
+    check_program(MACRO_READ, "macro_read.c", tmp_path, threads)

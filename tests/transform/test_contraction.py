@@ -5,7 +5,7 @@ import subprocess
 from pathlib import Path
 
 from lifter import LiftOptions, lift_source
-from tests.harness import prepare
+from tests.harness import prepare, write_program
 
 PROGRAM = """#include <stdio.h>
 #include <stdlib.h>
@@ -145,3 +145,48 @@ def test_contracted_program_computes_the_same(tmp_path):
     # also without OpenMP
     subprocess.run(["gcc", "-O3", "-Wall", "-Werror", "-Wno-unknown-pragmas", "-c", str(diff.lifted),
                     "-o", str(tmp_path / "c.o")], check=True)
+
+
+MACRO_READ = """#include <stdio.h>
+#include <stdlib.h>
+#define N 1000
+#define LAST_T (t[N - 1])
+
+static void kernel(int n, const double *restrict a, double *restrict b, double *out)
+{
+    double *t = calloc(N, sizeof(double));
+    for (int i = 0; i < n; i++)
+        t[i] = 2.0 * a[i];
+    for (int i = 0; i < n; i++)
+        b[i] = t[i] + 1.0;
+    *out = LAST_T;
+    free(t);
+}
+
+int main(void)
+{
+    static double a[N], b[N];
+    double out;
+    for (int i = 0; i < N; i++)
+        a[i] = i * 0.5;
+    kernel(N, a, b, &out);
+    double s = out;
+    for (int i = 0; i < N; i++)
+        s += b[i] * (i % 7);
+    printf("%.6f\\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_read_through_a_macro_after_the_region_refuses_contraction(tmp_path):
+    """`LAST_T` reads t[N - 1] after the fused loop: the rule is checked on the syntax tree, where
+    the macro is expanded (the token rule saw only `LAST_T`, contracted t, and the program printed
+    a value calloc's zeros gave instead of 999)."""
+    diff = prepare(write_program(tmp_path, "m", MACRO_READ), tmp_path)
+    assert "t_c" not in diff.lifted.read_text()
+    for threads in (1, 2):
+        diff.check(threads)
+    # the same program without the read after the loop is contracted
+    result = lift_source(MACRO_READ.replace("*out = LAST_T;", "*out = 0.0;"), "m.c")
+    assert "double t_c;" in result.output
