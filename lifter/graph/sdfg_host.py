@@ -529,7 +529,8 @@ def _equal_everywhere(a: str, b: str) -> bool:
     """Whether the integer expressions `a` and `b` (over symbols) are equal for all their values."""
     if a.replace(" ", "") == b.replace(" ", ""):
         return True
-    params = ", ".join(sorted(set(re.findall(r"[A-Za-z_]\w*", f"{a} {b}"))))
+    a, b = (re.sub(r"\b(Max|Min)\(", lambda m: m.group(1).lower() + "(", x) for x in (a, b))  # sympy's spelling
+    params = ", ".join(sorted(set(re.findall(r"[A-Za-z_]\w*", f"{a} {b}")) - {"max", "min"}))
     try:
         differ = isl.Set(f"[{params}] -> {{ : {a} != {b} }}")
     except isl.Error:
