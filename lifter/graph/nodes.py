@@ -154,6 +154,7 @@ class OmpPlan:
     guarded: list[GuardedUpdate] = field(default_factory=list)  # array reductions' unbounded updates
     saved: list[SavedReduction] = field(default_factory=list)  # with `guarded`: what a second run restores
     assumed_apart: bool = False  # parallel (or without a test) only by the user's --assume-no-alias
+    team_work: str = ""  # the work whose `lift_team_worth` test `work` holds (transform/team_start.py)
 
 
 @dataclass

@@ -193,12 +193,13 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         # Each call runs a loop of its own, a row's work counted as one statement: a run-time
         # trip count says nothing of the work (a constant one still does, as before).
         work = None
-    work_condition = ""
+    work_condition = team_work = ""
     if isinstance(work, int):
         if work < min_work:
             return Refusal(f"not profitable: about {work} iterations of work", "not-profitable")
         if value_guards:
             work_condition = team_condition(work)
+            team_work = f"{work}L" if work_condition else ""
     elif m.depth >= 2 and min_work > 0:
         # Even with a false `if` clause, entering a parallel region costs about a
         # microsecond; deep inside sequential loops that is paid millions of times.
@@ -206,6 +207,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     elif work:
         # (a test the OpenMP backend makes in C: whether the threads may start now, team_start.py)
         work_condition = f"{work} > {min_work}L" + (f" && {team_condition(work)}" if value_guards else "")
+        team_work = work if value_guards else ""
     if work_condition:
         conditions.append(work_condition)
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
@@ -262,7 +264,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
                      versioned, {name: f"{first}:{length}" for name, (first, length) in sections.items()}, guard,
                      work_condition, _schedule(g, m, inner), scratch=buffers, guarded=guarded, saved=saved,
-                     assumed_apart=assumed)
+                     assumed_apart=assumed, team_work=team_work)
     return ""
 
 

@@ -45,6 +45,7 @@ from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpRegion, Tasklet, scope_children, scope_descendants
 from lifter.transform.loop_vars import read_after
 from lifter.transform.parallelize import alias_check
+from lifter.transform.team_start import team_condition
 
 _JUMP = re.compile(r"\b(break|continue|return|goto|longjmp)\b")
 
@@ -114,7 +115,11 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
         first, last = g.nodes[run[0]]["node"].span[0], g.nodes[run[-1]]["node"].span[1]
         if any(first <= n.offset < last for n in planned):
             return False  # an `omp for` inside an `omp single` is a closely nested worksharing region
-    works = [n.plan.work for n in planned]
+    # The region starts the threads once for every run of `s`: its team test counts the work of all
+    # of `s`'s iterations (team_start.py), where the loop's own test counted one run of the child.
+    trips = s.trip_count
+    works = [n.plan.work.replace(team_condition(n.plan.team_work), team_condition(f"({trips}) * ({n.plan.team_work})"))
+             if trips and n.plan.team_work else n.plan.work for n in planned]
     condition = " || ".join(dict.fromkeys(f"({w})" for w in works)) if all(works) else ""
     # The work condition is tested in C, with the loop as written in the `else` branch, not as
     # an `if` clause: a region whose `if` is false still runs the outlined body, with its

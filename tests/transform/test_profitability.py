@@ -259,3 +259,46 @@ def test_small_loops_start_the_team_once_their_work_pays_for_it(tmp_path):
     assert ran["lifted"].stdout == ran["original"].stdout
     assert ran["lifted"].stderr.split() == ["teams", str(100 - first + 1)]
     assert ran["original"].stderr.split() == ["teams", "0"]
+
+
+TIME_LOOP = """#include <stdio.h>
+void steps(int t_max, int n, double *restrict a, double *restrict b)
+{
+    for (int t = 0; t < t_max; t++) {
+        for (int i = 1; i < n - 1; i++)
+            b[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0;
+        for (int i = 1; i < n - 1; i++)
+            a[i] = b[i];
+    }
+}
+int main(void)
+{
+    static double a[50002], b[50002];
+    for (int i = 0; i < 50002; i++)
+        a[i] = i % 17;
+    steps(100, 50002, a, b);
+    printf("%.17g %.17g\\n", a[1], a[25000]);
+    return 0;
+}
+"""
+
+
+@needs_gcc
+def test_a_region_around_a_time_loop_counts_every_step_toward_the_start(tmp_path):
+    """One `omp parallel` around the time loop starts the threads once for all its steps: its team
+    test counts the steps' work together (100 x 2 x 50,000, above TEAM_START_WORK), so the one
+    region runs in parallel at once, where one step's work (below it) would have kept every step
+    sequential."""
+    output, loops = _lifted(TIME_LOOP)
+    assert "as omp for in the parallel region" in next(e["remark"] for e in loops if e["parallelized"])
+    (tmp_path / "lifted.c").write_text(output)
+    (tmp_path / "counter.c").write_text(TEAM_COUNTER)
+    (tmp_path / "original.c").write_text(TIME_LOOP)
+    ran = {}
+    for name in ("lifted", "original"):
+        subprocess.run(["gcc", "-O2", "-fopenmp", "-Wl,--wrap=GOMP_parallel", "-o", tmp_path / name,
+                        tmp_path / f"{name}.c", tmp_path / "counter.c"], check=True)
+        ran[name] = subprocess.run([tmp_path / name], check=True, capture_output=True, text=True,
+                                   env={"OMP_NUM_THREADS": "2", "PATH": "/usr/bin:/bin"})
+    assert ran["lifted"].stdout == ran["original"].stdout
+    assert ran["lifted"].stderr.split() == ["teams", "1"]
