@@ -96,6 +96,9 @@ import idiomgen  # noqa: E402  (scripts/idiomgen.py)
 import loopgen  # noqa: E402  (scripts/loopgen.py)
 import reachgen  # noqa: E402  (scripts/reachgen.py)
 
+sys.path.insert(0, str(REPO))
+from tests.outputs import outputs_match  # noqa: E402
+
 CSMITH_INCLUDE = "/usr/include/csmith"
 CUDA_EMULATION = REPO / "lifter" / "backend" / "cuda_emulation.h"
 # The modes written in Python: program text from (seed, config).
@@ -107,7 +110,6 @@ DIAGNOSTIC = re.compile(r"^.+?:(\d+:(\d+:)?)? error: .+$", re.M)
 FAILURES = ("mismatch", "crash", "hang", "rejected", "bad-output", "run-error")
 OUTCOMES = ("ok",) + FAILURES + ("discarded",)
 # Numeric tokens, for the tolerance on floating-point reductions (as in tests/harness.py).
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
 
 
 @dataclass
@@ -194,18 +196,6 @@ def _signal_group(pid: int, sig: int) -> None:
         os.killpg(pid, sig)
     except (ProcessLookupError, PermissionError):
         pass
-
-
-def outputs_match(expected: str, actual: str, rtol: float) -> bool:
-    if expected == actual:
-        return True
-    if rtol == 0 or _NUMBER.sub("#", expected) != _NUMBER.sub("#", actual):
-        return False
-    for a, b in zip(_NUMBER.findall(expected), _NUMBER.findall(actual)):
-        x, y = float(a), float(b)
-        if x != y and not abs(x - y) <= rtol * max(abs(x), abs(y)):
-            return False
-    return True
 
 
 # -- generation ----------------------------------------------------------------------------

@@ -4,13 +4,20 @@
 #
 #   scripts/gpu_check.sh                    benchmark sizes (the lift-bench line of each file)
 #   scripts/gpu_check.sh --small            the programs' default sizes, every parallel loop offloaded
-#   scripts/gpu_check.sh gemm jacobi2d      only these programs (file stems)
+#   scripts/gpu_check.sh gemm suite-lu      only these programs (file stems, or folder-stem)
 #   scripts/gpu_check.sh --arch sm_90       nvcc -arch (default: native; sm_80 when no GPU is visible)
 #   scripts/gpu_check.sh --compile-only     build, do not run (also the default when no GPU is visible)
 #   scripts/gpu_check.sh --repeat 5         runs per binary; the median wall time counts (default 3)
 #   scripts/gpu_check.sh --out DIR          where builds and results go (default gpu-results)
+#   scripts/gpu_check.sh --lift-only        only lift: write DIR/<stem>/prog.cu and stop
+#   scripts/gpu_check.sh --lifted           do not lift: build the DIR/<stem>/prog.cu already there
+#   scripts/gpu_check.sh -j 16              programs built at once (default: the number of cores)
 #
-# Per program, in DIR/<stem>/: serial (gcc -O3 -march=native), prog.cu (lift), cuda (nvcc -O3),
+# The GPU machine need not have lift's dependencies: lift with --lift-only where lift is
+# installed, take DIR to the GPU machine and run --lifted there (outputs are compared by
+# tests/outputs.py, which needs Python alone).
+#
+# Per program, in DIR/<folder>-<stem>/: serial (gcc -O3 -march=native), prog.cu (lift), cuda (nvcc -O3),
 # cuda_profile (nvcc -O3 -DLIFT_PROFILE: every launch timed with CUDA events, printed at exit).
 # DIR/results.tsv has one row per program:
 #   program  status  serial_s  cuda_s  speedup  kernel_ms  launches  kernels  bytes_moved  bytes_min
@@ -28,6 +35,9 @@ ARCH=""
 SIZES="bench"
 REPEAT=3
 COMPILE_ONLY=0
+LIFT_ONLY=0
+LIFTED=0
+JOBS="$(nproc 2>/dev/null || echo 2)"
 TIMEOUT=600
 ONLY=()
 while [ $# -gt 0 ]; do
@@ -35,6 +45,9 @@ while [ $# -gt 0 ]; do
         --small) SIZES="small" ;;
         --arch) ARCH="$2"; shift ;;
         --compile-only) COMPILE_ONLY=1 ;;
+        --lift-only) LIFT_ONLY=1 ;;
+        --lifted) LIFTED=1 ;;
+        -j) JOBS="$2"; shift ;;
         --repeat) REPEAT="$2"; shift ;;
         --out) OUT="$2"; shift ;;
         --timeout) TIMEOUT="$2"; shift ;;
@@ -46,9 +59,11 @@ while [ $# -gt 0 ]; do
 done
 
 NVCC="${NVCC:-nvcc}"
-command -v "$NVCC" >/dev/null 2>&1 || { echo "gpu_check.sh: nvcc not found (set NVCC)" >&2; exit 2; }
-command -v gcc >/dev/null 2>&1 || { echo "gpu_check.sh: gcc not found" >&2; exit 2; }
 PYTHON="${PYTHON:-python3}"
+if [ "$LIFT_ONLY" = 0 ]; then
+    command -v "$NVCC" >/dev/null 2>&1 || { echo "gpu_check.sh: nvcc not found (set NVCC)" >&2; exit 2; }
+    command -v gcc >/dev/null 2>&1 || { echo "gpu_check.sh: gcc not found" >&2; exit 2; }
+fi
 
 HAVE_GPU=0
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
@@ -57,7 +72,7 @@ fi
 if [ -z "$ARCH" ]; then
     if [ "$HAVE_GPU" = 1 ]; then ARCH="native"; else ARCH="sm_80"; fi
 fi
-if [ "$HAVE_GPU" = 0 ] && [ "$COMPILE_ONLY" = 0 ]; then
+if [ "$HAVE_GPU" = 0 ] && [ "$COMPILE_ONLY" = 0 ] && [ "$LIFT_ONLY" = 0 ]; then
     echo "gpu_check.sh: no GPU visible (nvidia-smi): building only (-arch=$ARCH)" >&2
     COMPILE_ONLY=1
 fi
@@ -66,7 +81,6 @@ fi
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 RESULTS="$OUT/results.tsv"
-printf 'program\tstatus\tserial_s\tcuda_s\tspeedup\tkernel_ms\tlaunches\tkernels\tbytes_moved\tbytes_min\n' > "$RESULTS"
 
 # Median wall time (seconds) of REPEAT runs of a binary; its stdout (last run) goes to $2.
 time_runs() {
@@ -77,7 +91,7 @@ time_runs() {
         rc=$?
         t1=$(date +%s.%N)
         [ $rc -ne 0 ] && { echo "rc=$rc"; return; }
-        times+=("$(echo "$t1 - $t0" | bc -l)")
+        times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
     done
     printf '%s\n' "${times[@]}" | sort -g | awk '{a[NR]=$1} END {printf "%.4f\n", a[int((NR+1)/2)]}'
 }
@@ -87,7 +101,7 @@ lift_to() {
     local src="$1" dst="$2" minwork="$3"; shift 3
     "$PYTHON" - "$src" "$dst" "$minwork" "$@" <<'EOF'
 import sys
-sys.path.insert(0, sys.argv[0] and "." or ".")
+sys.path.insert(0, ".")
 from lifter import LiftOptions, lift_file
 from lifter.frontend.preprocess import PreprocessOptions
 src, dst, minwork, flags = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
@@ -106,50 +120,86 @@ for g in result.graphs:
 EOF
 }
 
-same_output() {
-    "$PYTHON" - "$1" "$2" <<'EOF'
-import sys
-sys.path.insert(0, ".")
-from tests.harness import outputs_match
-a, b = (open(p).read() for p in sys.argv[1:3])
-sys.exit(0 if a.strip() and outputs_match(a, b, 1e-8) else 1)
-EOF
+# The -D flags and minimum work of a program at the chosen sizes.
+program_flags() {
+    if [ "$SIZES" = "bench" ]; then
+        sed -n '1s|/\* lift-bench: \(.*\) \*/|\1|p' "$1"
+    fi
+}
+
+# corpus/suite/gemm.c -> suite-gemm (two folders may hold programs of the same name).
+program_name() {
+    local name="${1#corpus/}"
+    name="${name%.c}"
+    echo "${name//\//-}"
+}
+
+# Lift (unless --lifted) and build one program; DIR/<stem>/build.status says how it went.
+build_one() {
+    local src="$1" dir flags minwork=-1
+    dir="$OUT/$(program_name "$src")"
+    mkdir -p "$dir"
+    read -r -a flags <<< "$(program_flags "$src")"
+    [ "$SIZES" = "small" ] && minwork=0
+    if [ "$LIFTED" = 0 ]; then
+        if ! lift_to "$src" "$dir/prog.cu" "$minwork" "${flags[@]}" 2> "$dir/lift.log"; then
+            echo lift-error > "$dir/build.status"; return
+        fi
+    elif [ ! -s "$dir/prog.cu" ]; then
+        echo lift-error > "$dir/build.status"; echo "no $dir/prog.cu (--lifted)" > "$dir/lift.log"; return
+    fi
+    if [ "$LIFT_ONLY" = 1 ]; then
+        echo lifted > "$dir/build.status"; return
+    fi
+    if ! gcc -O3 -march=native "${flags[@]}" "$src" -o "$dir/serial" -lm 2> "$dir/serial.log"; then
+        echo build-error > "$dir/build.status"; return
+    fi
+    if ! "$NVCC" -O3 "-arch=$ARCH" "${flags[@]}" "$dir/prog.cu" -o "$dir/cuda" 2> "$dir/nvcc.log" ||
+       ! "$NVCC" -O3 "-arch=$ARCH" -DLIFT_PROFILE "${flags[@]}" "$dir/prog.cu" -o "$dir/cuda_profile" 2>> "$dir/nvcc.log"; then
+        echo build-error > "$dir/build.status"; return
+    fi
+    echo built > "$dir/build.status"
 }
 
 cd "$ROOT" || exit 2
-FAILED=0
-mapfile -t PROGRAMS < <(find corpus -name '*.c' -not -path 'corpus/apps/*' | sort)
-for src in "${PROGRAMS[@]}"; do
+PROGRAMS=()
+while IFS= read -r src; do
     stem="$(basename "$src" .c)"
-    if [ ${#ONLY[@]} -gt 0 ] && [[ ! " ${ONLY[*]} " =~ " $stem " ]]; then
+    if [ ${#ONLY[@]} -gt 0 ] && [[ ! " ${ONLY[*]} " =~ " $stem " ]] &&
+       [[ ! " ${ONLY[*]} " =~ " $(program_name "$src") " ]]; then
         continue
     fi
+    PROGRAMS+=("$src")
+done < <(find corpus -name '*.c' -not -path 'corpus/apps/*' | sort)
+
+# Phase 1: lift and build, JOBS programs at once.
+for src in "${PROGRAMS[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    build_one "$src" &
+done
+wait
+if [ "$LIFT_ONLY" = 1 ]; then
+    bad=$(grep -L '^lifted$' "$OUT"/*/build.status 2>/dev/null)
+    echo "lifted ${#PROGRAMS[@]} programs into $OUT${bad:+; failed: $bad}"
+    [ -z "$bad" ]; exit $?
+fi
+
+# Phase 2: run one program at a time (timings need the GPU and the host to themselves).
+printf 'program\tstatus\tserial_s\tcuda_s\tspeedup\tkernel_ms\tlaunches\tkernels\tbytes_moved\tbytes_min\n' > "$RESULTS"
+FAILED=0
+for src in "${PROGRAMS[@]}"; do
+    stem="$(program_name "$src")"
     dir="$OUT/$stem"
-    mkdir -p "$dir"
-    flags=()
-    minwork=-1
-    if [ "$SIZES" = "bench" ]; then
-        read -r -a flags <<< "$(sed -n '1s|/\* lift-bench: \(.*\) \*/|\1|p' "$src")"
-    else
-        minwork=0
-    fi
     row() {
         local f=("$@")
         while [ ${#f[@]} -lt 9 ]; do f+=(-); done
         printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$stem" "${f[@]}" >> "$RESULTS"
-        printf '%-16s %s\n' "$stem" "${f[*]}"
+        printf '%-24s %s\n' "$stem" "${f[*]}"
     }
-
-    if ! lift_to "$src" "$dir/prog.cu" "$minwork" "${flags[@]}" 2> "$dir/lift.log"; then
-        row lift-error - - - - - -; FAILED=1; continue
-    fi
-    kernels=$(grep -c '^static __global__ void ' "$dir/prog.cu")
-    if ! gcc -O3 -march=native "${flags[@]}" "$src" -o "$dir/serial" -lm 2> "$dir/serial.log"; then
-        row build-error - - - - - "$kernels"; FAILED=1; continue
-    fi
-    if ! "$NVCC" -O3 "-arch=$ARCH" "${flags[@]}" "$dir/prog.cu" -o "$dir/cuda" 2> "$dir/nvcc.log" ||
-       ! "$NVCC" -O3 "-arch=$ARCH" -DLIFT_PROFILE "${flags[@]}" "$dir/prog.cu" -o "$dir/cuda_profile" 2>> "$dir/nvcc.log"; then
-        row build-error - - - - - "$kernels"; FAILED=1; continue
+    status="$(cat "$dir/build.status" 2>/dev/null || echo build-error)"
+    kernels=$(grep -c '^static __global__ void ' "$dir/prog.cu" 2>/dev/null)
+    if [ "$status" != built ]; then
+        row "$status" - - - - - "${kernels:--}"; FAILED=1; continue
     fi
     if [ "$COMPILE_ONLY" = 1 ]; then
         row compiled - - - - - "$kernels"; continue
@@ -168,8 +218,8 @@ for src in "${PROGRAMS[@]}"; do
     grep '^lift-bytes:' "$dir/profile.err" > "$dir/bytes.txt"
     bytes_moved=$(awk '{m += $(NF-6) + $(NF-4)} END {printf "%.0f", m}' "$dir/bytes.txt")
     bytes_min=$(awk '{m += $(NF-2) + $NF} END {printf "%.0f", m}' "$dir/bytes.txt")
-    speedup=$(echo "$serial_s / $cuda_s" | bc -l | awk '{printf "%.2f", $1}')
-    if same_output "$dir/serial.out" "$dir/cuda.out"; then
+    speedup=$(awk -v s="$serial_s" -v c="$cuda_s" 'BEGIN {printf "%.2f", s / c}')
+    if "$PYTHON" tests/outputs.py "$dir/serial.out" "$dir/cuda.out" 1e-8; then
         row ok "$serial_s" "$cuda_s" "$speedup" "$kernel_ms" "$launches" "$kernels" "$bytes_moved" "$bytes_min"
     else
         row wrong "$serial_s" "$cuda_s" "$speedup" "$kernel_ms" "$launches" "$kernels" "$bytes_moved" "$bytes_min"; FAILED=1
@@ -178,6 +228,6 @@ for src in "${PROGRAMS[@]}"; do
 done
 
 echo
-column -t -s $'\t' "$RESULTS"
+column -t -s $'\t' "$RESULTS" 2>/dev/null || cat "$RESULTS"
 echo "results: $RESULTS (per-kernel times: $OUT/<program>/profile.err, bytes per data scope: $OUT/<program>/bytes.txt)"
 exit $FAILED

@@ -8,7 +8,6 @@ then numeric tokens are compared with a relative tolerance.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -18,12 +17,12 @@ import pytest
 
 from lifter import LiftOptions, lift_file, lift_source
 from lifter.frontend.preprocess import PreprocessOptions
+from tests.outputs import outputs_match  # noqa: F401  (re-exported for the tests)
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "corpus"
 RUN_TIMEOUT_S = 60
 REDUCTION_RTOL = 1e-9
-_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
 
 
 def corpus_programs() -> list[Path]:
@@ -49,20 +48,6 @@ def run(exe: Path, threads: int | None = None) -> str:
     if done.returncode != 0:
         raise AssertionError(f"{exe} exited with {done.returncode}:\n{done.stderr}")
     return done.stdout
-
-
-def outputs_match(expected: str, actual: str, rtol: float) -> bool:
-    if expected == actual:
-        return True
-    if rtol == 0:
-        return False
-    if _NUMBER.sub("#", expected) != _NUMBER.sub("#", actual):
-        return False
-    for a, b in zip(_NUMBER.findall(expected), _NUMBER.findall(actual)):
-        x, y = float(a), float(b)
-        if x != y and abs(x - y) > rtol * max(abs(x), abs(y)):
-            return False
-    return True
 
 
 def has_float_reduction(loops: list[dict], source_text: str) -> bool:

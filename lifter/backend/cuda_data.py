@@ -393,7 +393,7 @@ def emit_scope(text: str, items: list, gaps: list[GapEffects], indent: str, pres
         # an entry keeps the values (the next call, or the region's end, moves them); an own buffer
         # copies out what the device made newer
         out = f"if (*lift_at_{s} == LIFT_AT_DEVICE) {_to_host(b)} " if b.written else ""
-        body.append(f"if (lift_e_{s}) lift_e_{s}->busy--; else {{ {out}{free} }}")
+        body.append(f"if (lift_e_{s}) lift_e_{s}->lift_busy--; else {{ {out}{free} }}")
         if b.written:
             moves.moved_out.append(f"{b.host} (unless kept for the next call)")
     if slots:

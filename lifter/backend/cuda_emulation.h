@@ -54,7 +54,7 @@ struct uint3 {
 
 struct dim3 {
     unsigned int x, y, z;
-    dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1) : x(x_), y(y_), z(z_) {}
+    dim3(unsigned int lift_x_ = 1, unsigned int lift_y_ = 1, unsigned int lift_z_ = 1) : x(lift_x_), y(lift_y_), z(lift_z_) {}
 };
 
 inline uint3 threadIdx = {0, 0, 0};
@@ -80,8 +80,8 @@ enum cudaMemcpyKind {
     cudaMemcpyDefault = 4,
 };
 
-inline const char *cudaGetErrorString(cudaError_t e) {
-    switch (e) {
+inline const char *cudaGetErrorString(cudaError_t lift_e) {
+    switch (lift_e) {
     case cudaSuccess: return "no error";
     case cudaErrorInvalidValue: return "invalid argument (emulation: a copy outside a device allocation?)";
     case cudaErrorMemoryAllocation: return "out of memory";
@@ -96,79 +96,79 @@ inline const char *cudaGetErrorString(cudaError_t e) {
 
 /* Live device allocations (few: a linear table is enough). */
 struct lift_emu_allocation {
-    char *base;
-    size_t size;
+    char *lift_base;
+    size_t lift_size;
 };
 inline lift_emu_allocation *lift_emu_allocations = nullptr;
 inline size_t lift_emu_allocation_count = 0, lift_emu_allocation_cap = 0;
 inline cudaError_t lift_emu_last_error = cudaSuccess;
 
 /* The allocation holding [p, p + n), or -1. */
-inline long lift_emu_find(const void *p, size_t n) {
-    const char *c = (const char *)p;
-    for (size_t i = 0; i < lift_emu_allocation_count; i++) {
-        const lift_emu_allocation &a = lift_emu_allocations[i];
-        if (c >= a.base && c + n <= a.base + a.size)
-            return (long)i;
+inline long lift_emu_find(const void *lift_p, size_t lift_n) {
+    const char *lift_c = (const char *)lift_p;
+    for (size_t lift_i = 0; lift_i < lift_emu_allocation_count; lift_i++) {
+        const lift_emu_allocation &lift_a = lift_emu_allocations[lift_i];
+        if (lift_c >= lift_a.lift_base && lift_c + lift_n <= lift_a.lift_base + lift_a.lift_size)
+            return (long)lift_i;
     }
     return -1;
 }
 
-inline bool lift_emu_is_device(const void *p) {
-    const char *c = (const char *)p;
-    for (size_t i = 0; i < lift_emu_allocation_count; i++)
-        if (c >= lift_emu_allocations[i].base && c < lift_emu_allocations[i].base + lift_emu_allocations[i].size)
+inline bool lift_emu_is_device(const void *lift_p) {
+    const char *lift_c = (const char *)lift_p;
+    for (size_t lift_i = 0; lift_i < lift_emu_allocation_count; lift_i++)
+        if (lift_c >= lift_emu_allocations[lift_i].lift_base && lift_c < lift_emu_allocations[lift_i].lift_base + lift_emu_allocations[lift_i].lift_size)
             return true;
     return false;
 }
 
-inline cudaError_t cudaMalloc(void **p, size_t n) {
-    char *m = (char *)malloc(n ? n : 1);
-    if (!m)
+inline cudaError_t cudaMalloc(void **lift_p, size_t lift_n) {
+    char *lift_m = (char *)malloc(lift_n ? lift_n : 1);
+    if (!lift_m)
         return cudaErrorMemoryAllocation;
-    memset(m, 0xff, n ? n : 1); /* poison: uncopied doubles read as NaN */
+    memset(lift_m, 0xff, lift_n ? lift_n : 1); /* poison: uncopied doubles read as NaN */
     if (lift_emu_allocation_count == lift_emu_allocation_cap) {
-        size_t cap = lift_emu_allocation_cap ? 2 * lift_emu_allocation_cap : 64;
-        void *grown = realloc(lift_emu_allocations, cap * sizeof(lift_emu_allocation));
-        if (!grown) {
-            free(m);
+        size_t lift_cap = lift_emu_allocation_cap ? 2 * lift_emu_allocation_cap : 64;
+        void *lift_grown = realloc(lift_emu_allocations, lift_cap * sizeof(lift_emu_allocation));
+        if (!lift_grown) {
+            free(lift_m);
             return cudaErrorMemoryAllocation;
         }
-        lift_emu_allocations = (lift_emu_allocation *)grown;
-        lift_emu_allocation_cap = cap;
+        lift_emu_allocations = (lift_emu_allocation *)lift_grown;
+        lift_emu_allocation_cap = lift_cap;
     }
-    lift_emu_allocations[lift_emu_allocation_count++] = lift_emu_allocation{m, n ? n : 1};
-    *p = m;
+    lift_emu_allocations[lift_emu_allocation_count++] = lift_emu_allocation{lift_m, lift_n ? lift_n : 1};
+    *lift_p = lift_m;
     return cudaSuccess;
 }
 
-template <class T> inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+template <class lift_T> inline cudaError_t cudaMalloc(lift_T **lift_p, size_t lift_n) { return cudaMalloc((void **)lift_p, lift_n); }
 
-inline cudaError_t cudaFree(void *p) {
-    if (!p)
+inline cudaError_t cudaFree(void *lift_p) {
+    if (!lift_p)
         return cudaSuccess;
-    for (size_t i = 0; i < lift_emu_allocation_count; i++)
-        if (lift_emu_allocations[i].base == (char *)p) {
-            lift_emu_allocations[i] = lift_emu_allocations[--lift_emu_allocation_count];
-            free(p);
+    for (size_t lift_i = 0; lift_i < lift_emu_allocation_count; lift_i++)
+        if (lift_emu_allocations[lift_i].lift_base == (char *)lift_p) {
+            lift_emu_allocations[lift_i] = lift_emu_allocations[--lift_emu_allocation_count];
+            free(lift_p);
             return cudaSuccess;
         }
     return cudaErrorInvalidDevicePointer;
 }
 
-inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind) {
-    if (n == 0)
+inline cudaError_t cudaMemcpy(void *lift_dst, const void *lift_src, size_t lift_n, cudaMemcpyKind lift_kind) {
+    if (lift_n == 0)
         return cudaSuccess;
-    bool dst_dev = lift_emu_find(dst, n) >= 0, src_dev = lift_emu_find(src, n) >= 0;
-    switch (kind) {
+    bool lift_dst_dev = lift_emu_find(lift_dst, lift_n) >= 0, lift_src_dev = lift_emu_find(lift_src, lift_n) >= 0;
+    switch (lift_kind) {
     case cudaMemcpyHostToDevice:
-        if (!dst_dev || lift_emu_is_device(src)) return cudaErrorInvalidValue;
+        if (!lift_dst_dev || lift_emu_is_device(lift_src)) return cudaErrorInvalidValue;
         break;
     case cudaMemcpyDeviceToHost:
-        if (!src_dev || lift_emu_is_device(dst)) return cudaErrorInvalidValue;
+        if (!lift_src_dev || lift_emu_is_device(lift_dst)) return cudaErrorInvalidValue;
         break;
     case cudaMemcpyDeviceToDevice:
-        if (!src_dev || !dst_dev) return cudaErrorInvalidValue;
+        if (!lift_src_dev || !lift_dst_dev) return cudaErrorInvalidValue;
         break;
     case cudaMemcpyHostToHost:
     case cudaMemcpyDefault:
@@ -176,23 +176,23 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKi
     default:
         return cudaErrorInvalidMemcpyDirection;
     }
-    memmove(dst, src, n);
+    memmove(lift_dst, lift_src, lift_n);
     return cudaSuccess;
 }
 
-inline cudaError_t cudaMemset(void *p, int value, size_t n) {
-    if (n && lift_emu_find(p, n) < 0)
+inline cudaError_t cudaMemset(void *lift_p, int lift_value, size_t lift_n) {
+    if (lift_n && lift_emu_find(lift_p, lift_n) < 0)
         return cudaErrorInvalidValue;
-    memset(p, value, n);
+    memset(lift_p, lift_value, lift_n);
     return cudaSuccess;
 }
 
 inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 
 inline cudaError_t cudaGetLastError(void) {
-    cudaError_t e = lift_emu_last_error;
+    cudaError_t lift_e = lift_emu_last_error;
     lift_emu_last_error = cudaSuccess;
-    return e;
+    return lift_e;
 }
 
 inline cudaError_t cudaPeekAtLastError(void) { return lift_emu_last_error; }
@@ -204,31 +204,31 @@ inline cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
 /* ---- events (host time) ----------------------------------------------- */
 
 typedef struct lift_emu_event {
-    double ms;
+    double lift_ms;
 } *cudaEvent_t;
 
-inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
-    *e = (cudaEvent_t)calloc(1, sizeof(lift_emu_event));
-    return *e ? cudaSuccess : cudaErrorMemoryAllocation;
+inline cudaError_t cudaEventCreate(cudaEvent_t *lift_e) {
+    *lift_e = (cudaEvent_t)calloc(1, sizeof(lift_emu_event));
+    return *lift_e ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 
-inline cudaError_t cudaEventRecord(cudaEvent_t e, int stream = 0) {
-    (void)stream;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    e->ms = ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+inline cudaError_t cudaEventRecord(cudaEvent_t lift_e, int lift_stream = 0) {
+    (void)lift_stream;
+    struct timespec lift_ts;
+    clock_gettime(CLOCK_MONOTONIC, &lift_ts);
+    lift_e->lift_ms = lift_ts.tv_sec * 1e3 + lift_ts.tv_nsec * 1e-6;
     return cudaSuccess;
 }
 
 inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 
-inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
-    *ms = (float)(b->ms - a->ms);
+inline cudaError_t cudaEventElapsedTime(float *lift_ms, cudaEvent_t lift_a, cudaEvent_t lift_b) {
+    *lift_ms = (float)(lift_b->lift_ms - lift_a->lift_ms);
     return cudaSuccess;
 }
 
-inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
-    free(e);
+inline cudaError_t cudaEventDestroy(cudaEvent_t lift_e) {
+    free(lift_e);
     return cudaSuccess;
 }
 
@@ -236,49 +236,49 @@ inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
 
 /* Each read-modify-write returns the old value and stores `update` (of `old` and `v`). */
 #define LIFT_EMU_ATOMIC(name, update)          \
-    template <class T> inline T name(T *p, T v) { \
-        T old = *p;                            \
-        *p = (update);                         \
-        return old;                            \
+    template <class lift_T> inline lift_T name(lift_T *lift_p, lift_T lift_v) { \
+        lift_T lift_old = *lift_p;             \
+        *lift_p = (update);                    \
+        return lift_old;                       \
     }
-LIFT_EMU_ATOMIC(atomicAdd, old + v)
-LIFT_EMU_ATOMIC(atomicSub, old - v)
-LIFT_EMU_ATOMIC(atomicExch, v)
-LIFT_EMU_ATOMIC(atomicMin, v < old ? v : old)
-LIFT_EMU_ATOMIC(atomicMax, v > old ? v : old)
-LIFT_EMU_ATOMIC(atomicAnd, old & v)
-LIFT_EMU_ATOMIC(atomicOr, old | v)
-LIFT_EMU_ATOMIC(atomicXor, old ^ v)
+LIFT_EMU_ATOMIC(atomicAdd, lift_old + lift_v)
+LIFT_EMU_ATOMIC(atomicSub, lift_old - lift_v)
+LIFT_EMU_ATOMIC(atomicExch, lift_v)
+LIFT_EMU_ATOMIC(atomicMin, lift_v < lift_old ? lift_v : lift_old)
+LIFT_EMU_ATOMIC(atomicMax, lift_v > lift_old ? lift_v : lift_old)
+LIFT_EMU_ATOMIC(atomicAnd, lift_old & lift_v)
+LIFT_EMU_ATOMIC(atomicOr, lift_old | lift_v)
+LIFT_EMU_ATOMIC(atomicXor, lift_old ^ lift_v)
 #undef LIFT_EMU_ATOMIC
 
-template <class T> inline T atomicCAS(T *p, T compare, T v) {
-    T old = *p;
-    if (old == compare) *p = v;
-    return old;
+template <class lift_T> inline lift_T atomicCAS(lift_T *lift_p, lift_T lift_compare, lift_T lift_v) {
+    lift_T lift_old = *lift_p;
+    if (lift_old == lift_compare) *lift_p = lift_v;
+    return lift_old;
 }
 
 inline long long __double_as_longlong(double x) {
-    long long r;
-    memcpy(&r, &x, sizeof r);
-    return r;
+    long long lift_r;
+    memcpy(&lift_r, &x, sizeof lift_r);
+    return lift_r;
 }
 
 inline double __longlong_as_double(long long x) {
-    double r;
-    memcpy(&r, &x, sizeof r);
-    return r;
+    double lift_r;
+    memcpy(&lift_r, &x, sizeof lift_r);
+    return lift_r;
 }
 
 inline int __float_as_int(float x) {
-    int r;
-    memcpy(&r, &x, sizeof r);
-    return r;
+    int lift_r;
+    memcpy(&lift_r, &x, sizeof lift_r);
+    return lift_r;
 }
 
 inline float __int_as_float(int x) {
-    float r;
-    memcpy(&r, &x, sizeof r);
-    return r;
+    float lift_r;
+    memcpy(&lift_r, &x, sizeof lift_r);
+    return lift_r;
 }
 
 inline void __syncthreads(void) {
@@ -293,10 +293,10 @@ inline void __threadfence(void) {}
 /* Block-level buffers for lift_block_reduce: a thread's n-th call uses slot n; the slot's
    finish step (the reduction tree and its atomic) runs when the block's last thread is done. */
 struct lift_emu_slot {
-    unsigned char *bytes;
-    size_t capacity;
-    void (*finish)(void *buffer, unsigned threads, void *context);
-    void *context;
+    unsigned char *lift_bytes;
+    size_t lift_capacity;
+    void (*lift_finish)(void *lift_buffer, unsigned lift_threads, void *lift_context);
+    void *lift_context;
 };
 
 inline lift_emu_slot lift_emu_slots[64];
@@ -304,64 +304,64 @@ inline lift_emu_slot lift_emu_slots[64];
 inline unsigned lift_emu_threads_per_block(void) { return blockDim.x * blockDim.y * blockDim.z; }
 inline size_t lift_emu_slot_count = 0, lift_emu_next_slot = 0;
 
-inline void *lift_emu_block_buffer(size_t element, void (*finish)(void *, unsigned, void *), void *context) {
-    size_t i = lift_emu_next_slot++;
-    if (i >= 64) {
+inline void *lift_emu_block_buffer(size_t lift_element, void (*lift_finish)(void *, unsigned, void *), void *lift_context) {
+    size_t lift_i = lift_emu_next_slot++;
+    if (lift_i >= 64) {
         fprintf(stderr, "cuda_emulation.h: more than 64 block reductions in one kernel\n");
         abort();
     }
-    if (i == lift_emu_slot_count) {
-        size_t bytes = (size_t)blockDim.x * blockDim.y * blockDim.z * element;
-        lift_emu_slot &slot = lift_emu_slots[lift_emu_slot_count++];
-        if (slot.capacity < bytes) {
-            free(slot.bytes);
-            slot.bytes = (unsigned char *)malloc(bytes);
-            slot.capacity = bytes;
+    if (lift_i == lift_emu_slot_count) {
+        size_t lift_bytes = (size_t)blockDim.x * blockDim.y * blockDim.z * lift_element;
+        lift_emu_slot &lift_slot = lift_emu_slots[lift_emu_slot_count++];
+        if (lift_slot.lift_capacity < lift_bytes) {
+            free(lift_slot.lift_bytes);
+            lift_slot.lift_bytes = (unsigned char *)malloc(lift_bytes);
+            lift_slot.lift_capacity = lift_bytes;
         }
-        memset(slot.bytes, 0, bytes);
-        slot.finish = finish;
-        slot.context = context;
+        memset(lift_slot.lift_bytes, 0, lift_bytes);
+        lift_slot.lift_finish = lift_finish;
+        lift_slot.lift_context = lift_context;
     }
-    return lift_emu_slots[i].bytes;
+    return lift_emu_slots[lift_i].lift_bytes;
 }
 
-inline bool lift_emu_config_ok(dim3 grid, dim3 block) {
-    unsigned long threads = (unsigned long)block.x * block.y * block.z;
-    return grid.x >= 1 && grid.y >= 1 && grid.z >= 1 && grid.y <= 65535 && grid.z <= 65535 &&
-           block.x >= 1 && block.y >= 1 && block.z >= 1 && block.x <= 1024 && block.y <= 1024 &&
-           block.z <= 64 && threads <= 1024;
+inline bool lift_emu_config_ok(dim3 lift_grid, dim3 lift_block) {
+    unsigned long lift_threads = (unsigned long)lift_block.x * lift_block.y * lift_block.z;
+    return lift_grid.x >= 1 && lift_grid.y >= 1 && lift_grid.z >= 1 && lift_grid.y <= 65535 && lift_grid.z <= 65535 &&
+           lift_block.x >= 1 && lift_block.y >= 1 && lift_block.z >= 1 && lift_block.x <= 1024 && lift_block.y <= 1024 &&
+           lift_block.z <= 64 && lift_threads <= 1024;
 }
 
 /* Blocks and threads run one after the other, in index order; with LIFT_EMU_ORDER=reverse in the
    environment, in reverse order (a kernel whose result depends on the order of its threads, a race
    on a GPU, then gives a different result). */
 inline bool lift_emu_reverse(void) {
-    const char *order = getenv("LIFT_EMU_ORDER");
-    return order && strcmp(order, "reverse") == 0;
+    const char *lift_order = getenv("LIFT_EMU_ORDER");
+    return lift_order && strcmp(lift_order, "reverse") == 0;
 }
 
-template <class F, class... Args> void lift_emu_launch(dim3 grid, dim3 block, F run_thread, Args... args) {
-    if (!lift_emu_config_ok(grid, block)) {
+template <class lift_F, class... lift_Args> void lift_emu_launch(dim3 lift_grid, dim3 lift_block, lift_F lift_run_thread, lift_Args... lift_args) {
+    if (!lift_emu_config_ok(lift_grid, lift_block)) {
         lift_emu_last_error = cudaErrorInvalidConfiguration;
         return;
     }
-    gridDim = grid;
-    blockDim = block;
-    const bool reverse = lift_emu_reverse();
-    const unsigned long blocks = (unsigned long)grid.x * grid.y * grid.z;
-    const unsigned threads = block.x * block.y * block.z;
-    for (unsigned long b = 0; b < blocks; b++) {
-        unsigned long bi = reverse ? blocks - 1 - b : b;
-        blockIdx = uint3{(unsigned)(bi % grid.x), (unsigned)(bi / grid.x % grid.y), (unsigned)(bi / grid.x / grid.y)};
+    gridDim = lift_grid;
+    blockDim = lift_block;
+    const bool lift_reverse = lift_emu_reverse();
+    const unsigned long lift_blocks = (unsigned long)lift_grid.x * lift_grid.y * lift_grid.z;
+    const unsigned lift_threads = lift_block.x * lift_block.y * lift_block.z;
+    for (unsigned long lift_b = 0; lift_b < lift_blocks; lift_b++) {
+        unsigned long lift_bi = lift_reverse ? lift_blocks - 1 - lift_b : lift_b;
+        blockIdx = uint3{(unsigned)(lift_bi % lift_grid.x), (unsigned)(lift_bi / lift_grid.x % lift_grid.y), (unsigned)(lift_bi / lift_grid.x / lift_grid.y)};
         lift_emu_slot_count = 0;
-        for (unsigned t = 0; t < threads; t++) {
-            unsigned ti = reverse ? threads - 1 - t : t;
-            threadIdx = uint3{ti % block.x, ti / block.x % block.y, ti / block.x / block.y};
+        for (unsigned lift_t = 0; lift_t < lift_threads; lift_t++) {
+            unsigned lift_ti = lift_reverse ? lift_threads - 1 - lift_t : lift_t;
+            threadIdx = uint3{lift_ti % lift_block.x, lift_ti / lift_block.x % lift_block.y, lift_ti / lift_block.x / lift_block.y};
             lift_emu_next_slot = 0;
-            run_thread(args...);
+            lift_run_thread(lift_args...);
         }
-        for (size_t i = 0; i < lift_emu_slot_count; i++)
-            lift_emu_slots[i].finish(lift_emu_slots[i].bytes, threads, lift_emu_slots[i].context);
+        for (size_t lift_i = 0; lift_i < lift_emu_slot_count; lift_i++)
+            lift_emu_slots[lift_i].lift_finish(lift_emu_slots[lift_i].lift_bytes, lift_threads, lift_emu_slots[lift_i].lift_context);
         lift_emu_slot_count = 0;
     }
 }

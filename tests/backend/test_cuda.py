@@ -225,8 +225,9 @@ def test_scalar_reductions_are_block_trees_with_one_atomic_per_block(tmp_path):
     assert "lift_block_reduce(lift_op_min(), " in host and "lift_block_reduce(lift_op_max(), " in host
     assert "lift_block_reduce(lift_op_add(), lift_acc0, total);" in host
     # The prelude: shared-memory tree, then atomicAdd (native for double) or a CAS loop (min/max).
-    assert "__shared__ T buf[LIFT_BLOCK_THREADS]" in PRELUDE and "if (tid == 0) lift_atomic(op, acc, buf[0]);" in PRELUDE
-    assert "atomicAdd(p, v)" in PRELUDE and "atomicCAS(word, assumed, desired)" in PRELUDE
+    assert "__shared__ lift_T lift_buf[LIFT_BLOCK_THREADS]" in PRELUDE
+    assert "if (lift_tid == 0) lift_atomic(lift_op, lift_acc, lift_buf[0]);" in PRELUDE
+    assert "atomicAdd(lift_p, lift_v)" in PRELUDE and "atomicCAS(lift_wordp, lift_assumed, lift_desired)" in PRELUDE
 
 
 def test_every_cuda_call_and_launch_is_checked():
@@ -240,6 +241,56 @@ def test_every_cuda_call_and_launch_is_checked():
             assert re.search(rf"LIFT_LAUNCH\({name},", host)
     assert 'fprintf(stderr, "%s:%d: CUDA error: %s (%s)\\n", __FILE__, __LINE__' in PRELUDE
     assert "LIFT_CHECK(cudaGetLastError());" in PRELUDE
+
+
+# Names a build may define on the command line (-DN=2000 sizes a problem) that neither CUDA's headers
+# nor the C library's break on: lift's support code must not use them as its own names.
+USER_MACROS = [*"ABCDEFGHIJKLMNOPQRSVWXYZijkmoqu", "at", "buf", "apply", "old", "grid", "block", "Op", "order",
+               "threads", "cap", "slot", "Args", "run_thread", "finish", "element", "update", "word", "desired",
+               "assumed", "cur", "acc", "tid", "own", "owner", "busy", "dev", "row", "call", "counter", "runs",
+               "site", "writes"]
+MACRO_SAFE = """#include <stdio.h>
+static void smooth_rows(int rows, int cols, double grid_in[rows][cols], double grid_out[rows][cols], double *total)
+{
+    double sum_all = 0.0;
+    for (int r0 = 1; r0 < rows - 1; r0++)
+        for (int c0 = 0; c0 < cols; c0++) {
+            grid_out[r0][c0] = 0.5 * grid_in[r0][c0] + 0.25 * (grid_in[r0 - 1][c0] + grid_in[r0 + 1][c0]);
+            sum_all += grid_out[r0][c0];
+        }
+    *total = sum_all;
+}
+int main(void)
+{
+    static double first[64][48], second[64][48];
+    double total = 0.0;
+    for (int r0 = 0; r0 < 64; r0++)
+        for (int c0 = 0; c0 < 48; c0++)
+            first[r0][c0] = (double)((r0 * 7 + c0 * 3) % 11);
+    smooth_rows(64, 48, first, second, &total);
+    printf("total: %.6f\\n", total);
+    return 0;
+}
+"""
+
+
+def test_the_support_code_compiles_under_the_users_command_line_macros(tmp_path):
+    """-DN=2000 -DW=100 on the command line reach lift's support code too (a template parameter N
+    became `template <int 2000>`): every name it declares is lift_-prefixed."""
+    out = lift_cuda(MACRO_SAFE).output
+    assert "__global__" in out
+    defines = [f"-D{name}=1" for name in USER_MACROS]
+    src = tmp_path / "lifted.cu"
+    src.write_text(out)
+    done = subprocess.run([CXX, "-O1", "-x", "c++", *defines, "-include", str(EMULATION), str(src),
+                           "-o", str(tmp_path / "lifted"), "-lm"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert run_exe(tmp_path / "lifted").stdout == run_original(MACRO_SAFE, tmp_path)
+    if shutil.which(os.environ.get("NVCC", "nvcc")) and os.environ.get("LIFT_TEST_NVCC") != "0":
+        for profile in ([], ["-DLIFT_PROFILE"]):
+            done = subprocess.run([os.environ.get("NVCC", "nvcc"), "-arch=sm_80", *defines, *profile, "-c", str(src),
+                                   "-o", str(tmp_path / "lifted.o")], capture_output=True, text=True, timeout=600)
+            assert done.returncode == 0, done.stderr[-3000:]
 
 
 def test_a_failing_cuda_call_reports_file_and_line_and_exits(tmp_path):

@@ -1,0 +1,32 @@
+"""Compare two programs' printed output, numbers within a relative tolerance.
+
+Kept free of lift's imports so that machines without lift's dependencies (the GPU machine
+of scripts/gpu_check.sh) can compare outputs too:  python3 tests/outputs.py A B [RTOL]
+exits 0 when the files match.
+"""
+from __future__ import annotations
+
+import re
+import sys
+
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
+
+
+def outputs_match(expected: str, actual: str, rtol: float) -> bool:
+    """Same text, except numbers that differ by at most `rtol` relative to the larger."""
+    if expected == actual:
+        return True
+    if rtol == 0 or NUMBER.sub("#", expected) != NUMBER.sub("#", actual):
+        return False
+    for a, b in zip(NUMBER.findall(expected), NUMBER.findall(actual)):
+        x, y = float(a), float(b)
+        if x != y and not abs(x - y) <= rtol * max(abs(x), abs(y)):
+            return False
+    return True
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1]) as f, open(sys.argv[2]) as g:
+        expected, actual = f.read(), g.read()
+    rtol = float(sys.argv[3]) if len(sys.argv) > 3 else 1e-8
+    sys.exit(0 if expected.strip() and outputs_match(expected, actual, rtol) else 1)
