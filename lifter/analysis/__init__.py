@@ -50,9 +50,13 @@ def _fors(ast):
     return (n for n in walk(ast) if isinstance(n, c_ast.For))
 
 
-def analyze(unit: TranslationUnit) -> ProgramModel:
+def analyze(unit: TranslationUnit, strict_aliasing: bool = True) -> ProgramModel:
+    """The polyhedral model of every loop nest of the file. `strict_aliasing` false (cc's
+    -fno-strict-aliasing) withdraws the proofs that rest on C's type rules (a store of a `double`
+    changes no `long`), here and in the transformations."""
     typedefs = Typedefs(unit.ast)
     table = SymbolTable(unit.ast, typedefs)
+    table.strict_aliasing = strict_aliasing
     locate = ForLocator(unit)
     facts = FileFacts(unit.source.path, {e.decl.name: e for e in unit.ast.ext if isinstance(e, c_ast.FuncDef)},
                       [e for e in unit.ast.ext if isinstance(e, c_ast.Typedef)], frozenset(table.pure_functions))

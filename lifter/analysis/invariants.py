@@ -88,7 +88,7 @@ class StandIns:
         or parameter (whose address the function never takes), or an element of another array
         when both are objects of their own, or through a `restrict` pointer (which no other pointer of the
         region may reach) or, relying on C's aliasing rules, a floating-point element or field."""
-        if _floating_store(write):
+        if self._floating_store(write):
             return True
         if write.key.startswith("<") or write.field_path == "[*]" or write.name == array.name:
             return False
@@ -103,7 +103,7 @@ class StandIns:
             sym = self.symbols.lookup(write.name)
         if sym is None:
             return False
-        if set(sym.element.split()) & FLOAT_WORDS:
+        if self._typed_apart(sym):
             return True
         if written_fields:
             return False
@@ -135,7 +135,7 @@ class StandIns:
         (`own`: a struct object no pointer reaches)."""
         if own:  # (not even an unknown call or a write through any pointer)
             return write.name != root
-        if _floating_store(write):
+        if self._floating_store(write):
             return True
         if write.key in (WORLD, MEMORY) or write.key.startswith("<") or write.field_path == "[*]":
             return False
@@ -151,9 +151,20 @@ class StandIns:
         if sym is None or sym.kind not in (Kind.ARRAY, Kind.POINTER):
             return False
         words = set(sym.element.split())
-        if words & FLOAT_WORDS:
+        if self._typed_apart(sym):
             return True
         return sym.owns_storage and not written_fields and bool(words) and words <= INTEGER_WORDS
+
+    def _typed_apart(self, sym) -> bool:
+        """`sym` holds floating-point elements: by C's aliasing rules, as gcc -O2 assumes, a store
+        through it changes no integer; not under -fno-strict-aliasing (a `double *` may be pointed
+        at a struct whose `long` bounds the loop, and its store then rewrites the bound)."""
+        return self.symbols.table.strict_aliasing and bool(set(sym.element.split()) & FLOAT_WORDS)
+
+    def _floating_store(self, write) -> bool:
+        """A write to memory no name bounds through a pointer declared to floating-point elements
+        (`double *out = h->r[l]; ... out[j] = ...`): kept off integers as in `_typed_apart`."""
+        return write.key == MEMORY and self._typed_apart(write)
 
     def writes(self):
         """The region's writes, leaving out calls to functions that write no memory the caller
@@ -173,8 +184,3 @@ class StandIns:
         return self._writes
 
 
-def _floating_store(write) -> bool:
-    """A write to memory no name bounds through a pointer declared to floating-point elements
-    (`double *out = h->r[l]; ... out[j] = ...`): by C's aliasing rules, as gcc -O2 assumes, it
-    changes no integer."""
-    return write.key == MEMORY and bool(set(write.element.split()) & FLOAT_WORDS)

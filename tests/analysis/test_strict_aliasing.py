@@ -1,8 +1,10 @@
-"""cc's -fno-strict-aliasing among the user's flags turns off the proof from C's aliasing rules
-(analysis/type_apart.py): a `long *` output and a `double *` table read through an index array,
-kept apart by type by default, then may overlap, and the loop stays sequential. The program
-below writes `long`s over the `double`s it reads (defined under -fno-strict-aliasing), and the
-lifted build must compute what the original does at 1, 2 and 8 threads."""
+"""cc's -fno-strict-aliasing among the user's flags turns off the proofs from C's aliasing rules:
+a `long *` output and a `double *` table read through an index array, kept apart by type by
+default (analysis/type_apart.py), then may overlap, and the loop stays sequential; and a bound read
+from a struct (`b->n`) is no longer a constant of the loop when the loop stores `double`s through a
+pointer (analysis/invariants.py). The programs below write over what they read through another
+type (defined under -fno-strict-aliasing), and the lifted builds must compute what the originals
+do at 1, 2 and 8 threads."""
 import pytest
 
 from lifter import LiftOptions, lift_source
@@ -40,15 +42,53 @@ int main(void)
 """
 
 
-def _loop(options: LiftOptions) -> dict:
-    result = lift_source(GATHER, "t.c", options)
-    return next(e for e in result.loops if e["function"] == "long_from_double")
+# The first store rewrites the loop's bound: its bits, a `double` of 3 x the smallest denormal,
+# read as the `long` n are 3, so the original writes 3 elements, not 10.
+BOUND = r"""#include <stdio.h>
+#include <stdlib.h>
+
+struct box {
+    long n;
+    double pad[15];
+};
+
+static void fill(struct box *b, double *out)
+{
+    for (long i = 0; i < b->n; i++)
+        out[i] = (double)(3 + i) * 4.9406564584124654e-324;
+}
+
+int main(void)
+{
+    struct box *b = malloc(sizeof *b);
+    b->n = 10;
+    for (int k = 0; k < 15; k++)
+        b->pad[k] = -1.0;
+    fill(b, (double *)b);
+    printf("n %ld\n", b->n);
+    for (int k = 0; k < 15; k++)
+        printf("%d %g\n", k, b->pad[k]);
+    free(b);
+    return 0;
+}
+"""
+
+
+def _loop(options: LiftOptions, text: str = GATHER, function: str = "long_from_double") -> dict:
+    result = lift_source(text, "t.c", options)
+    return next(e for e in result.loops if e["function"] == function)
 
 
 def test_the_type_proof_holds_only_under_strict_aliasing():
     assert _loop(LiftOptions(min_parallel_work=0))["parallelized"]
     entry = _loop(LiftOptions(min_parallel_work=0, strict_aliasing=False))
     assert not entry["parallelized"] and "overlap" in entry["reason"], entry["reason"]
+
+
+def test_a_bound_read_from_a_struct_is_constant_only_under_strict_aliasing():
+    assert _loop(LiftOptions(min_parallel_work=0), BOUND, "fill")["parallelized"]
+    entry = _loop(LiftOptions(min_parallel_work=0, strict_aliasing=False), BOUND, "fill")
+    assert not entry["parallelized"], entry
 
 
 def test_cc_flags_spell_the_option_and_the_last_one_wins():
@@ -58,11 +98,12 @@ def test_cc_flags_spell_the_option_and_the_last_one_wins():
 
 
 @pytest.mark.skipif(not have_gcc(), reason="needs gcc")
-def test_type_punned_overlap_computes_like_the_original(tmp_path):
+@pytest.mark.parametrize("text", [GATHER, BOUND], ids=["gather", "bound"])
+def test_type_punned_overlap_computes_like_the_original(tmp_path, text):
     flags = ["-O2", "-fno-strict-aliasing"]
     original, lifted = tmp_path / "orig.c", tmp_path / "lifted.c"
-    original.write_text(GATHER)
-    lifted.write_text(lift_source(GATHER, "t.c", LiftOptions(min_parallel_work=0, strict_aliasing=False)).output)
+    original.write_text(text)
+    lifted.write_text(lift_source(text, "t.c", LiftOptions(min_parallel_work=0, strict_aliasing=False)).output)
     compile_c(original, tmp_path / "orig", flags)
     compile_c(lifted, tmp_path / "lifted", flags + ["-fopenmp"])
     want = run(tmp_path / "orig")
