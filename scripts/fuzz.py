@@ -97,6 +97,7 @@ import loopgen  # noqa: E402  (scripts/loopgen.py)
 import reachgen  # noqa: E402  (scripts/reachgen.py)
 
 sys.path.insert(0, str(REPO))
+from tests.caches import write_caches  # noqa: E402
 from tests.outputs import outputs_match  # noqa: E402
 
 CSMITH_INCLUDE = "/usr/include/csmith"
@@ -709,7 +710,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="start no program after this many seconds, then summarize (also on SIGINT/SIGTERM)")
     parser.add_argument("--json", metavar="FILE", help="write the summary as JSON")
     parser.add_argument("-v", "--verbose", action="store_true", help="a line per program")
+    parser.add_argument("--tiny-caches", action="store_true",
+                        help="lift for a machine of 1 KiB L1 and 4 KiB L2 caches, so that small programs' "
+                             "bands are tiled too (tiling pays only past the cache: LIFT_CACHE_DIR)")
     args = parser.parse_args(argv)
+    if args.tiny_caches:
+        os.environ["LIFT_CACHE_DIR"] = str(write_caches(Path(tempfile.mkdtemp(prefix="lift-fuzz-caches-"))))
     if args.reduce and not args.keep:
         parser.error("--reduce needs --keep DIR")
     unknown = set(x for x in args.skip_idioms.split(",") if x) - set(idiomgen.SKIPPABLE)

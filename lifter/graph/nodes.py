@@ -221,6 +221,8 @@ class MapScope:
     fused: list[str] = field(default_factory=list)  # origins of the loops fused into this map
     tile: int = 0  # a tile loop (transform/tiling.py): steps over blocks of this many iterations of
     #                the map of the same origin inside it, its point loop; 0 for every other map
+    tile_lower: str = ""  # a tile loop of a triangular band: the first index of its grid (isl text over
+    #                parameters and the loops above the band), where its loop's lower bound uses a loop of the band
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent
     #                scope, outermost first (not `condition`, a run-time test of values for parallelism)
     shared_scratch: list[str] = field(default_factory=list)  # privatized buffers that outlive the loop:

@@ -50,7 +50,8 @@ def _tree_schedule(g, region: Region) -> dict[str, str]:
                     loop = region.loops[owner.origin]
                     var = f"i{loop.depth}"
                     if owner.tile:  # a tile loop: the block of its point loop
-                        dims.append(f"floor(({var} - ({lower_in_dims(region, loop)}))/{owner.tile})")
+                        first = in_dims(region, loop, owner.tile_lower) if owner.tile_lower else lower_in_dims(region, loop)
+                        dims.append(f"floor(({var} - ({first}))/{owner.tile})")
                     else:
                         dims.append(f"-{var}" if loop.decreasing else var)
                 dims.append(str(order))
@@ -62,7 +63,12 @@ def _tree_schedule(g, region: Region) -> dict[str, str]:
 
 def lower_in_dims(region: Region, loop) -> str:
     """A loop's lower bound (isl text) with outer loop variables named as schedule inputs (`i0`)."""
-    text, parent = loop.lower, loop.parent
+    return in_dims(region, loop, loop.lower)
+
+
+def in_dims(region: Region, loop, text: str) -> str:
+    """isl text over the loops around `loop` with their variables named as schedule inputs (`i0`)."""
+    parent = loop.parent
     while parent is not None:
         outer = region.loops[parent]
         text = re.sub(rf"\b{re.escape(isl_name(outer.var))}\b", f"i{outer.depth}", text)

@@ -19,10 +19,10 @@ in the cache, and are left alone. A map whose body mixes statements and a band
 is distributed first when that exposes a profitable band (gemm's `C *= beta`).
 
 Only headers that can be rewritten exactly are tiled: `for ([type] v = lb;
-v < ub (or <=); v++)` with bounds that do not mention other loops of the band
-(a band ends before the first loop whose bounds use an outer band loop, like
-syrk's `j <= i`: that loop stays whole inside the innermost point loop) (no triangular bands), unit step, and loop
-variables not read after the nest. The tile loop declares its own variable:
+v < ub (or <=); v++)` with unit step, and loop variables not read after the nest. A loop whose
+bounds use an outer loop of the band (syrk's `j <= i`: a triangular band) steps over the grid of
+all its runs (`_grid`) and its point loop clips each block to the run; where that grid has no
+plain bounds, the band ends before the loop, which stays whole inside the innermost point loop. The tile loop declares its own variable:
 `for (long i_t = 0; i_t < n; i_t += 32)` and the point loop becomes
 `for (i = i_t; i < (i_t + 32 < n ? i_t + 32 : n); i++)`. The tile variable is at
 least a `long` (`_tile_type`), so neither `i_t + 32` nor the last `i_t += 32`
@@ -41,12 +41,15 @@ from __future__ import annotations
 import math
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import islpy as isl
 import networkx as nx
 
+from lifter.analysis.affine import c_name, isl_name
 from lifter.analysis.model import Region
+from lifter.graph.ranges import pw_to_c
 from lifter.frontend.spans import Spans, TokenKind, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
@@ -160,14 +163,21 @@ def _distribute_chain(g, region: Region, chain: list[str]) -> list[str]:
 
 # -- the decision ------------------------------------------------------------------------
 def _tile(g, region: Region, band: list[str], sizes) -> bool:
+    grids: list[Grid | None] = []
     for index, b in enumerate(band):
-        # Rectangular: the band ends before the first loop whose bounds use an outer band loop
-        # (syrk's `j <= i`); such a loop stays whole inside the innermost point loop.
+        # A loop whose bounds use an outer loop of the band (syrk's `j <= i`) is tiled on a grid
+        # that covers all its runs (`_grid`); where that grid has no plain bounds, the band ends
+        # before it and the loop stays whole inside the innermost point loop.
+        grid = None
         if word_tokens(g.nodes[b]["node"].header) & {g.nodes[o]["node"].var for o in band[:index]}:
-            band = band[:index]
-            break
+            grid = _grid(g, region, band[:index + 1])
+            if grid is None:
+                band = band[:index]
+                break
+        grids.append(grid)
     if len(band) < 2:
         return False
+    grids = grids[:len(band)]
     maps = [g.nodes[b]["node"] for b in band]
     headers = [canonical_header(m, region) for m in maps]
     if any(h is None for h in headers):
@@ -188,11 +198,49 @@ def _tile(g, region: Region, band: list[str], sizes) -> bool:
     trips = [_constant(m.trip_count) for m in maps]  # rectangular: the same for every outer iteration
     chosen = [min(size, MAX_TILE_SIZE, max(n, 2) if n is not None else size) for size, n in zip(chosen, trips)]
     saved = checkpoint(g)
-    tile_rewrite(g, region, band, headers, chosen)
+    tile_rewrite(g, region, band, headers, chosen, grids)
     if not legal_tree(g, region):
         rollback(g, saved)
         return False
     return True
+
+
+@dataclass
+class Grid:
+    """The range a tile loop steps over where its loop's bounds use outer loops of the band: the
+    least first and the greatest last index of all its runs (isl text, and strict C)."""
+
+    first_isl: str  # over isl's names (the schedule's text, legality.py)
+    first: str  # as a map's bounds are written (C names)
+    last: str
+    first_c: str
+    last_c: str
+
+
+def _grid(g, region: Region, band: list[str]) -> Grid | None:
+    """The grid of the last loop of `band`: the least and greatest values its variable takes in
+    the band's iteration domain (the loops' own bounds; `if`s and empty inner loops only make the
+    statements' domains smaller), over the parameters and the loops above the band, which are
+    fixed while the tile loops run. Every run of the loop is then cut by the same block borders,
+    so the tiles are rectangular and tiling the permutable band is legal; the point loop clips
+    each block to the run's bounds. None where a bound is not one affine expression."""
+    loops = [region.loops[g.nodes[b]["node"].origin] for b in band]
+    above = [region.loops[o].var for o in origins_above(g, band[0]) if o in region.loops]
+    names = [isl_name(loop.var) for loop in loops]
+    params = list(dict.fromkeys(isl_name(v) for v in [*region.params, *above]))
+    bounds = " and ".join(f"{loop.lower} <= {n} <= {loop.upper}" for loop, n in zip(loops, names))
+    try:
+        space = isl.Set(f"[{', '.join(params)}] -> {{ [{', '.join(names)}] : {bounds} }}")
+        last = space.project_out(isl.dim_type.set, 0, len(loops) - 1)
+        lo, hi = last.dim_min(0), last.dim_max(0)
+        first_c, last_c = pw_to_c(lo), pw_to_c(hi)
+        if first_c is None or last_c is None:
+            return None
+        build = isl.AstBuild.from_context(isl.Set.universe(lo.get_domain_space()))
+        first, last = build.expr_from_pw_aff(lo).to_C_str(), build.expr_from_pw_aff(hi).to_C_str()
+        return Grid(first, c_name(first), c_name(last), first_c, last_c)
+    except isl.Error:
+        return None
 
 
 def _reuse(g, region: Region, band: list[str], tasklets: list[str], below: list[int | None]) -> bool:
@@ -291,30 +339,40 @@ def canonical_header(m: MapScope, region: Region) -> dict | None:
     return parts
 
 
-def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes: list[int]) -> None:
-    """Put tile maps above the band and rewrite the band's headers into point loops."""
+def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes: list[int],
+                 grids: list[Grid | None] | None = None) -> None:
+    """Put tile maps above the band and rewrite the band's headers into point loops (a loop with
+    a `Grid` steps over the grid, and its point loop starts at its run's first index where that
+    comes later than the block's)."""
     taken = nest_names(g)
     parent = scope_parent(g, band[0])
     order = next(d["edge"].order for d in g.get_edge_data(parent, band[0]).values()
                  if isinstance(d["edge"], Scope))
     above = parent
-    for m_id, h, size in zip(band, headers, sizes):
+    for m_id, h, size, grid in zip(band, headers, sizes, grids or [None] * len(band)):
         m = g.nodes[m_id]["node"]
         name = fresh_name(f"{h['var']}_t", taken)
         kind = _tile_type(h)
         tile_id = f"{m_id}.tile"
-        tile = MapScope(tile_id, name, m.begin, m.end, size, False, m.schedule, m.line, m.column, m.depth,
-                        m.function, m.offset, True, _ceil_div(m.trip_count, size),
-                        _ceil_div(m.max_trip_count, size), origin=m.origin, tile=size,
-                        header=f"for ({kind} {name} = {h['lb']}; {name} {h['op']} {h['ub']}; {name} += {size})", var_type=kind,
-                        transformations=["tiling"], span=m.span, fused=list(m.fused))
+        if grid is None:
+            begin, end, trips, most = m.begin, m.end, _ceil_div(m.trip_count, size), _ceil_div(m.max_trip_count, size)
+            header = f"for ({kind} {name} = {h['lb']}; {name} {h['op']} {h['ub']}; {name} += {size})"
+        else:
+            begin, end = grid.first, grid.last
+            trips = most = f"(({grid.last_c}) - ({grid.first_c}) + {size}L) / {size}L"
+            header = f"for ({kind} {name} = {grid.first_c}; {name} <= {grid.last_c}; {name} += {size})"
+        tile = MapScope(tile_id, name, begin, end, size, False, m.schedule, m.line, m.column, m.depth,
+                        m.function, m.offset, True, trips, most, origin=m.origin, tile=size,
+                        header=header, var_type=kind, transformations=["tiling"], span=m.span,
+                        fused=list(m.fused), tile_lower=grid.first_isl if grid else "")
         g.add_node(tile_id, node=tile)
         g.add_edge(above, tile_id, edge=Scope(order if above == parent else 0))
         above, order = tile_id, 0
         last = f"{name} + {size}" if h["op"] == "<" else f"{name} + {size - 1}"
-        m.header = (f"for ({h['type'] + ' ' if h['type'] else ''}{h['var']} = {name}; "
+        first = name if grid is None else f"({name} > ({h['lb']}) ? {name} : ({h['lb']}))"
+        m.header = (f"for ({h['type'] + ' ' if h['type'] else ''}{h['var']} = {first}; "
                     f"{h['var']} {h['op']} ({last} {h['op']} {h['ub']} ? {last} : {h['ub']}); {h['var']}++)")
-        m.begin = name
+        m.begin = name if grid is None else f"max({name}, {m.begin})"
         m.end = f"min({name} + {size - 1}, {m.end})"
         m.trip_count = m.max_trip_count = f"{size}L"
         m.transformations.append("tiling")

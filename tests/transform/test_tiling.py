@@ -129,10 +129,12 @@ def test_no_tile_and_streaming_stencil():
     assert "_t +=" not in lift_source(GEMM_LE, "g.c", LiftOptions(opt_level=1)).output
 
 
-def test_triangular_band_is_left_alone():
+def test_triangular_corpus_band_is_tiled_and_computes_the_same(tmp_path):
     text = (CORPUS / "linalg" / "syrk.c").read_text()
-    result = lift_source(text, "syrk.c")
-    assert "_t +=" not in result.output
+    assert "j_t +=" in lift_source(text, "syrk.c").output
+    diff = prepare(CORPUS / "linalg" / "syrk.c", tmp_path, tile_sizes=(16, 8, 12))
+    for threads in (1, 2, 8):
+        diff.check(threads)
 
 
 def test_model_sizes_fit_the_cache():
@@ -171,7 +173,8 @@ def test_tiled_corpus_kernels_compute_the_same(tmp_path, kernel):
         diff.check(threads)
 
 
-# The innermost loop's bound uses i: the band is cut before it, and it runs whole in each point.
+# The innermost loop's bound uses i (syrk's `j <= i`): it is tiled on a grid that covers all its
+# runs (0 .. n - 1), and each point loop clips its block to the run (`j <= i`).
 TRIANGULAR = """#include <stdio.h>
 #define N 45
 static double A[N][N], B[N][N], C[N][N];
@@ -193,14 +196,43 @@ int main(void) {
 }
 """
 
+# The lower bound uses i (correlation's `j = i + 1`), inside a time loop above the band whose
+# variable the grid may use (`j < n - t`): the grid runs from 1 to n - t - 1.
+TRIANGULAR_LOWER = """#include <stdio.h>
+#define N 41
+static double A[N][N], C[N][N];
+static void kernel(int n) {
+  for (int t = 0; t < 3; t++) {
+    for (int i = 0; i < n - 1; i++)
+      for (int k = 0; k < n; k++)
+        for (int j = i + 1; j < n - t; j++)
+          C[i][j] = 0.5 * C[i][j] + A[k][i] * A[k][j] + t;
+    A[t][t] += C[t][n - 1];
+  }
+}
+int main(void) {
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) { A[i][j] = (i + 3 * j) % 7 - 3; C[i][j] = (i * j) % 5; }
+  kernel(N);
+  double s = 0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) s += C[i][j] * (1 + (i * N + j) % 7);
+  printf("C: %.10e\\n", s);
+  return 0;
+}
+"""
 
-def test_band_stops_before_a_triangular_loop(tmp_path):
-    result = lift_source(TRIANGULAR, "t.c", LiftOptions(tile_sizes=(7, 5)))
-    body = _kernel(result.output)
-    assert "i_t += 7" in body and "k_t += 5" in body and "j_t" not in body
-    assert "for (int j = 0; j <= i; j++)" in body
-    src = tmp_path / "t.c"
-    src.write_text(TRIANGULAR)
-    diff = prepare(Path(src), tmp_path, tile_sizes=(7, 5))
-    for threads in (1, 2, 8):
-        diff.check(threads)
+
+def test_a_triangular_loop_is_tiled_on_the_grid_of_all_its_runs(tmp_path):
+    body = _kernel(lift_source(TRIANGULAR, "t.c", LiftOptions(tile_sizes=(7, 5))).output)
+    assert "i_t += 7" in body and "k_t += 5" in body and "j_t = 0L; j_t <= (long)n - 1L; j_t += 5" in body
+    assert "for (int j = (j_t > (0) ? j_t : (0)); j <= (j_t + 4 <= i ? j_t + 4 : i); j++)" in body
+    body = _kernel(lift_source(TRIANGULAR_LOWER, "t.c", LiftOptions(tile_sizes=(7, 5))).output)
+    assert "j_t = 1L; j_t <= (long)n - 1L*t - 1L; j_t += 5" in body and "j = (j_t > (i + 1) ? j_t : (i + 1))" in body
+    for name, text in (("upper", TRIANGULAR), ("lower", TRIANGULAR_LOWER)):
+        src = tmp_path / f"{name}.c"
+        src.write_text(text)
+        for sizes in ((7, 5), (3, 4, 2), ()):
+            diff = prepare(Path(src), tmp_path, tile_sizes=sizes)
+            for threads in (1, 2, 8):
+                diff.check(threads)
