@@ -35,7 +35,8 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.count import Poly, add_polys, constant, count_points, largest, poly_to_c, same_value
 from lifter.analysis.model import Kind
 from lifter.conditions import readable
-from lifter.frontend.spans import Spans, parenthesized, without_comments, word_tokens
+from lifter.frontend.loop_form import canonical
+from lifter.frontend.spans import Spans, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import (AccessNode, MapScope, Memlet, OmpPlan, Schedule, Tasklet, scope_children,
@@ -372,45 +373,6 @@ def _collapse(g, m: MapScope) -> int:
     if m.var in word_tokens(f"{inner.begin} {inner.end}"):
         return 1
     return 2
-
-
-def canonical(header: str, var: str) -> bool:
-    """The header is in OpenMP's canonical loop form (OpenMP 5.x, 4.4.1) as written, which gcc
-    checks for `omp for` and `omp simd`: `[type] var = lb`; `var op b` or `b op var` with `op`
-    one of `< <= > >= !=` and `b` free of `var` and of operators that bind looser than `op`
-    (`i < n && i < m` is rejected: "invalid controlling predicate"); `var++`, `++var`, `var--`,
-    `--var`, `var += s`, `var -= s`, `var = var + s`, `var = s + var` or `var = var - s`.
-    Parentheses inside a part are fine as gcc reads them (`i < (n)`, `(i) < n`, `(i)++`,
-    `i += (2)`), but an initialisation starting with one (`(i = 0)`, `(i) = 0`) or a test wrapped
-    in one (`(i < n)`) is not ("invalid controlling predicate")."""
-    if not header or "(" not in header:
-        return False
-    parts = without_comments(header[header.index("(") + 1:header.rindex(")")]).split(";")
-    if len(parts) != 3:
-        return False
-    init, test, step = (" ".join(part.split()) for part in parts)
-    if parenthesized(step):
-        step = step[1:-1].strip()  # gcc reads a parenthesized increment expression (`(i += 2)`)
-    init_match = re.fullmatch(rf"(?:(?:[A-Za-z_]\w*(?: ?\([^=;,]*\))?) )*{re.escape(var)} ?= ?(?P<e>.+)", init)
-    v = rf"(?:{re.escape(var)}|\( ?{re.escape(var)} ?\))"
-    test_match = re.fullmatch(rf"{v} ?(?:<=|>=|<|>|!=) ?(?P<e>.+)", test) \
-        or re.fullmatch(rf"(?P<e>.+?) ?(?:<=|>=|<|>|!=) ?{v}", test)
-    step_match = re.fullmatch(rf"(?:{v} ?(?:\+\+|--)|(?:\+\+|--) ?{v})(?P<e>)", step) \
-        or re.fullmatch(rf"{v} ?[+-]= ?(?P<e>.+)", step) \
-        or re.fullmatch(rf"{v} ?= ?(?:{v} ?[+-] ?(?P<e>.+)|(?P<f>.+?) ?\+ ?{v})", step)
-    if not (init_match and test_match and step_match):
-        return False
-    bounds = [init_match["e"], test_match["e"], step_match["e"] or step_match.groupdict().get("f") or "0"]
-    return all(_operand(b) for b in bounds) and var not in word_tokens(test_match["e"] + " " + bounds[2])
-
-
-def _operand(text: str) -> bool:
-    """No operator outside parentheses that binds looser than a comparison (or is one)."""
-    depth, top = 0, []
-    for char in text.replace("<<", "  ").replace(">>", "  ").replace("->", "  "):
-        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(char, 0)
-        top.append(char if depth == 0 else " ")
-    return re.search(r"&&|\|\||[?,<>]|[^=!<>]=(?!=)|==|!=", "".join(top)) is None
 
 
 def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | None:
