@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lifter.frontend.cfile import CFile
-from lifter.frontend.spans import Spans, TokenKind
+from lifter.frontend.spans import Spans, TokenKind, after_member
 
 # Words C allows in an array parameter's brackets (`b[restrict 10]`, `[static n]`) and C++ does not.
 BRACKET_QUALIFIERS = {"restrict", "__restrict", "__restrict__", "const", "volatile", "static"}
@@ -62,7 +62,8 @@ def array_params(cfile: CFile) -> list[ParamList]:
                     name, toks[p[0]].start, toks[p[-1]].end,
                     " ".join(toks[k].text for k in base if toks[k].text not in ("register", "static")),
                     " ".join(q for q in ("const", "volatile") if any(toks[k].text == q for k in base)),
-                    tuple(" ".join(toks[k].text for k in ks if toks[k].text not in BRACKET_QUALIFIERS) for ks in inside),
+                    tuple(" ".join(toks[k].text for k in ks if toks[k].text not in BRACKET_QUALIFIERS)
+                          for ks in inside),
                     tuple(any(toks[k].kind == TokenKind.WORD and toks[k].text in names or toks[k].text == "*"
                               for k in ks) for ks in inside),
                     pointer_form, (toks[dims[0][0]].end, toks[dims[0][1]].start),
@@ -105,8 +106,7 @@ def volatile_aggregate_copies(cfile: CFile) -> list[tuple[int, str]]:
             continue
         prev = toks[i - 1].text if i else ""
         if i and toks[i - 1].kind == TokenKind.WORD and prev not in ("return", "case") or \
-                prev in (".", "&", "sizeof", "*") or prev == ">" and toks[i - 2].text == "-" or \
-                prev == "(" and toks[i - 2].text == "sizeof":
+                after_member(toks, i) or prev in ("&", "sizeof", "*") or prev == "(" and toks[i - 2].text == "sizeof":
             continue
         j = i + 1
         while j < len(toks) and toks[j].text == "[":
