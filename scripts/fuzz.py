@@ -98,7 +98,7 @@ import reachgen  # noqa: E402  (scripts/reachgen.py)
 
 sys.path.insert(0, str(REPO))
 from tests.caches import write_caches  # noqa: E402
-from tests.outputs import outputs_match  # noqa: E402
+from tests.outputs import REDUCTION_RTOL, has_float_reduction, outputs_match  # noqa: E402
 
 CSMITH_INCLUDE = "/usr/include/csmith"
 CUDA_EMULATION = REPO / "lifter" / "backend" / "cuda_emulation.h"
@@ -110,7 +110,6 @@ EMULATION_ORDERS = ("", "reverse")  # LIFT_EMU_ORDER: threads in index order, th
 DIAGNOSTIC = re.compile(r"^.+?:(\d+:(\d+:)?)? error: .+$", re.M)
 FAILURES = ("mismatch", "crash", "hang", "rejected", "bad-output", "run-error")
 OUTCOMES = ("ok",) + FAILURES + ("discarded",)
-# Numeric tokens, for the tolerance on floating-point reductions (as in tests/harness.py).
 
 
 @dataclass
@@ -136,7 +135,7 @@ class Config:
     cc: str = "gcc"
     cxx: str = "g++"
     nvcc: str = "nvcc"  # CUDA target: compile-check with `nvcc -c` where it is installed
-    rtol: float = 1e-9
+    rtol: float = REDUCTION_RTOL
     reduce_timeout: float = 1800.0
     reduce_max: int = 10
     verbose: bool = False
@@ -361,9 +360,7 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
         return Outcome(cfg.mode, seed, kind, detail, lift_seconds=lifted.seconds)
     loops = json.loads(report.read_text())["loops"] if report.exists() else []
     n_par = sum(1 for loop in loops if loop.get("parallelized"))
-    # A reduction reassociates where its loop runs in parallel or as SIMD lanes (tests/harness.py's rule).
-    float_reduction = any((loop.get("parallelized") or "simd" in loop.get("transformations", []))
-                          and loop.get("reduction") for loop in loops)
+    float_reduction = has_float_reduction(loops)
     result = Outcome(cfg.mode, seed, "ok", parallel_loops=n_par, lift_seconds=lifted.seconds)
     if not out.exists():
         result.outcome, result.detail = "crash", "lift succeeded but wrote no output"

@@ -17,12 +17,11 @@ import pytest
 
 from lifter import LiftOptions, lift_file, lift_source
 from lifter.frontend.preprocess import PreprocessOptions
-from tests.outputs import outputs_match  # noqa: F401  (re-exported for the tests)
+from tests.outputs import REDUCTION_RTOL, has_float_reduction, outputs_match  # noqa: F401  (re-exported for the tests)
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "corpus"
 RUN_TIMEOUT_S = 60
-REDUCTION_RTOL = 1e-9
 
 
 def corpus_programs() -> list[Path]:
@@ -50,15 +49,6 @@ def run(exe: Path, threads: int | None = None) -> str:
     return done.stdout
 
 
-def has_float_reduction(loops: list[dict], source_text: str) -> bool:
-    """A parallelized loop reduces into a floating-point scalar (so rounding may change)."""
-    for loop in loops:
-        reordered = loop.get("parallelized") or "simd" in loop.get("transformations", [])
-        if reordered and loop["reduction"]:
-            return True
-    return False
-
-
 @dataclass
 class Differential:
     """One program, built both ways, ready to run and compare."""
@@ -72,7 +62,7 @@ class Differential:
 
     @property
     def rtol(self) -> float:
-        return REDUCTION_RTOL if has_float_reduction(self.loops, "") else 0.0
+        return REDUCTION_RTOL if has_float_reduction(self.loops) else 0.0
 
     def check(self, threads: int) -> str:
         out = run(self.lifted_exe, threads)

@@ -10,6 +10,8 @@ import re
 import sys
 
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf", re.I)
+# The tolerance where lift reordered a floating-point reduction (`has_float_reduction`).
+REDUCTION_RTOL = 1e-9
 
 
 def outputs_match(expected: str, actual: str, rtol: float) -> bool:
@@ -23,6 +25,13 @@ def outputs_match(expected: str, actual: str, rtol: float) -> bool:
         if x != y and not abs(x - y) <= rtol * max(abs(x), abs(y)):
             return False
     return True
+
+
+def has_float_reduction(loops: list[dict]) -> bool:
+    """A loop of lift's report (its "loops") reassociates a reduction, so rounding may change:
+    it runs in parallel, or as SIMD lanes. The one rule for the tests and the fuzzer."""
+    return any((loop.get("parallelized") or "simd" in loop.get("transformations", [])) and loop.get("reduction")
+               for loop in loops)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,10 @@ from lifter.backend.cuda_cxx import CXX_SHIMS, CFile
 from lifter.backend.cuda_names import keyword_names
 from lifter.diagnostics import LiftError
 from lifter.frontend.check import CxxNote
+from lifter.frontend.cxx_constructs import (array_designators, assigned_operand, called_with_arguments,
+                                            compound_assignment, empty_prototype, variably_modified,
+                                            volatile_aggregate_copies, whole_call, word_offsets)
 from lifter.frontend.source import SourceFile, read_source
-from lifter.frontend.spans import TokenKind
 
 _WRAPPED = set(re.findall(r"#define (\w+)\(\.\.\.\) \(lift_void_ptr", CXX_SHIMS))
 _T = r"'(?P<type>[^']*)'(?: \{aka '[^']*'\})?"  # the wanted type, as the compiler spells it
@@ -108,59 +110,18 @@ class _Fixer:
 
     def refuse_constructs(self) -> None:
         """C11 atomics (`_Atomic`, <stdatomic.h>) have no spelling nvcc's C++ accepts, nor do array
-        designators (`{[3] = 4}`: a `[` that starts an element of a brace list, `]` then `=`), nor
-        copies of whole volatile structs (C++ gives them no copy)."""
-        toks, found = self.toks, []
-        for i, t in enumerate(toks):
-            if t.text == "_Atomic":
-                found.append((t.start, "C11 atomics ('_Atomic')"))
-            elif t.text == "[" and i > 0 and toks[i - 1].text in ("{", ",") and self.cfile.close(i) + 2 < len(toks) \
-                    and self.cfile.spans.assigns(self.cfile.close(i) + 1):
-                found.append((t.start, "array designators in initializers ('[i] = v')"))
-        found += [(toks[i].start, "C11 atomics (<stdatomic.h>)") for i, name, _ in self.cfile.includes
+        designators (`{[3] = 4}`), nor copies of whole volatile structs (C++ gives them no copy)."""
+        cfile = self.cfile
+        found = [(at, "C11 atomics ('_Atomic')") for at in word_offsets(cfile, "_Atomic")]
+        found += [(at, "array designators in initializers ('[i] = v')") for at in array_designators(cfile)]
+        found += [(self.toks[i].start, "C11 atomics (<stdatomic.h>)") for i, name, _ in cfile.includes
                   if name == "stdatomic.h"]
-        found += self._volatile_aggregate_copies()
+        found += [(at, f"a whole volatile struct or union ('{name}') copied or assigned")
+                  for at, name in volatile_aggregate_copies(cfile)]
         if found:
             at, what = min(found)
             line, column = self.source.position(at)
             raise LiftError(self.source.path, line, column, f"{what}: no C++ spelling nvcc accepts ({_CXX})")
-
-    def _volatile_aggregate_copies(self) -> list[tuple[int, str]]:
-        """Uses of an object declared `volatile struct S x` (or `struct S volatile x`, arrays of
-        them) as a whole: not a member access (`x.f`, `x[i].f`), its address, its size, a
-        declaration or the discarded left operand of `(x, y)`. Names
-        are matched by spelling in the whole file, as declared (a name reused in another scope
-        for something else is refused too: a refusal, never a wrong program)."""
-        toks, names, declared = self.toks, set(), set()
-        for i in range(len(toks) - 3):
-            a, b, c, d = (t.text for t in toks[i:i + 4])
-            if a == "volatile" and b in ("struct", "union"):
-                name = i + 3
-            elif a in ("struct", "union") and c == "volatile":
-                name = i + 3
-            else:
-                continue
-            if toks[name].kind == TokenKind.WORD and name + 1 < len(toks) and toks[name + 1].text in "[=;,)":
-                names.add(toks[name].text)
-                declared.add(name)
-        found = []
-        for i, t in enumerate(toks):
-            if t.text not in names or i in declared or t.kind != TokenKind.WORD:
-                continue
-            prev = toks[i - 1].text if i else ""
-            if i and toks[i - 1].kind == TokenKind.WORD and prev not in ("return", "case") or \
-                    prev in (".", "&", "sizeof", "*") or prev == ">" and toks[i - 2].text == "-" or \
-                    prev == "(" and toks[i - 2].text == "sizeof":
-                continue
-            j = i + 1
-            while j < len(toks) and toks[j].text == "[":
-                j = self.cfile.close(j) + 1
-            if j < len(toks) and (toks[j].text == "." or toks[j].text == "-" and toks[j + 1].text == ">"):
-                continue
-            if j < len(toks) and toks[j].text == "," and prev == "(" and not (i > 1 and toks[i - 2].kind == TokenKind.WORD):
-                continue  # `(g, x)`: the left operand of a comma is not copied (not a call's argument)
-            found.append((t.start, f"a whole volatile struct or union ('{t.text}') copied or assigned"))
-        return found
 
     def _token(self, note: CxxNote, what: str) -> int:
         i = self.at.get(self.source.offset(note.line, note.column))
@@ -177,49 +138,31 @@ class _Fixer:
                                    f"{'has no name' if wanted else 'is not known'})")
         i = self._token(note, "a cast")
         toks = self.toks
-        if toks[i].kind == TokenKind.PUNCT and toks[i].text in "+-*/%&|^<>" and toks[i + 1].text == "=" and \
-                toks[i].end == toks[i + 1].start:
+        if compound_assignment(self.cfile.spans, i):
             raise self.error(note, f"{note.message} ({_CXX}: write 'x = (type)(x {toks[i].text} y)')")
-        spans = self.cfile.spans
-        start = i + 1 if spans.assigns(i) else spans.operand_start(i)
-        end = spans.operand_end(start)
-        first = toks[start]
-        vla = re.search(r"\[[^\]]*[A-Za-z_]", wanted) is not None
-        if from_void and not vla and first.text in _WRAPPED and toks[start + 1].text == "(" and \
-                self.cfile.close(start + 1) == end:
+        start, end = assigned_operand(self.cfile.spans, i)
+        if from_void and not variably_modified(wanted) and whole_call(self.cfile, start, end) in _WRAPPED:
             return  # CXX_SHIMS' wrapper converts it
         through = "(void *)" if from_void else ""
         where = (note.line, note.column)
-        self.edits[(where, "(")] = (first.start, first.start, f"({wanted}){through}(")
+        self.edits[(where, "(")] = (toks[start].start, toks[start].start, f"({wanted}){through}(")
         self.edits[(where, ")")] = (toks[end].end, toks[end].end, ")")
-
-    def _called_with_arguments(self, name: str) -> bool:
-        toks = self.toks
-        return any(t.text == name and k + 2 < len(toks) and toks[k + 1].text == "(" and toks[k + 2].text != ")"
-                   and k > 0 and (toks[k - 1].kind == TokenKind.PUNCT and toks[k - 1].text != "*" or toks[k - 1].text == "return")
-                   for k, t in enumerate(toks))
 
     def prototype(self, note: CxxNote) -> None:
         """`int f();` declares f without a prototype; C++ reads it as `int f(void)`. The file's own
         definition gives the parameters; a definition `f()` needs none."""
-        i = self._token(note, "a prototype")
-        toks, k = self.toks, i
-        while k + 1 < len(toks) and not (toks[k].kind == TokenKind.WORD and toks[k + 1].text == "(" and
-                                         toks[k + 2].text == ")"):
-            if toks[k].text in ";{":
-                return
-            k += 1
-        if k + 3 >= len(toks) or toks[k + 3].text not in (";", ","):
+        found = empty_prototype(self.cfile, self._token(note, "a prototype"))
+        if found is None:
             return  # a definition (its parameter list is its own) or something else
-        name = toks[k].text
+        name, start, end = found
         d = self.cfile.definition(name)
         if d is not None:
             _, open_, close = d.groups[-1]
-            params = self.source.text[toks[open_].end:toks[close].start]
+            params = self.source.text[self.toks[open_].end:self.toks[close].start]
             if params.strip():
-                self.edits[("()", toks[k + 1].end)] = (toks[k + 1].end, toks[k + 2].start, params)
+                self.edits[("()", start)] = (start, end, params)
             return
-        if self._called_with_arguments(name):
+        if called_with_arguments(self.cfile, name):
             raise self.error(note, f"'{name}' is declared without a prototype and called with arguments "
                                    f"({_CXX}, which needs the parameter types: declare them)")
 

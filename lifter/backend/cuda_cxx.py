@@ -11,7 +11,7 @@ import os
 
 from lifter.backend.edits import apply
 from lifter.frontend.cfile import CFile
-from lifter.frontend.spans import TokenKind
+from lifter.frontend.cxx_constructs import array_params
 
 
 def outside_c_linkage(cfile: CFile, offset: int, text: str) -> str:
@@ -23,48 +23,25 @@ def outside_c_linkage(cfile: CFile, offset: int, text: str) -> str:
 
 
 def cxx_edits(cfile: CFile) -> list[tuple[int, int, str]]:
-    """Variable-length array parameters, which C++ lacks, as void * re-declared in the body."""
+    """Variable-length array parameters, which C++ lacks, as void * re-declared in the body
+    (the parameters as the frontend reads them: frontend/cxx_constructs.py)."""
     edits = []
-    toks = cfile.tokens
-    for d in cfile.decls:
-        param_groups = [d.groups[-1]] if d.body else d.groups
-        for name_tok, open_, close in param_groups:
-            params = cfile.params(open_, close)
-            names = {cfile.param_name(p) for p in params} - {None}
-            decls_in_body = []
-            for p in params:
-                shape = cfile.param_shape(p)
-                if shape is None:
-                    continue
-                name, base, dims, pointer_form = shape
-                variable = [any(toks[k].kind == TokenKind.WORD and toks[k].text in names or toks[k].text == "*"
-                                for k in range(a + 1, b)) for a, b in dims]
-                if not any(variable):
-                    # C99's `b[restrict 10]`, `[static n]`: qualifiers in the first brackets are not C++
-                    a, b = dims[0]
-                    edits += [(toks[k].start, toks[k].end, "") for k in range(a + 1, b)
-                              if toks[k].text in _BRACKET_QUALIFIERS]
-                    continue
-                if not pointer_form and not any(variable[1:]):
-                    a, b = dims[0]
-                    edits.append((toks[a].end, toks[b].start, ""))
-                    continue
-                inner = dims if pointer_form else dims[1:]
-                base_text = " ".join(toks[k].text for k in base if toks[k].text not in ("register", "static"))
-                quals = " ".join(q for q in ("const", "volatile") if any(toks[k].text == q for k in base))
-                inner_text = "".join(
-                    "[" + " ".join(toks[k].text for k in range(a + 1, b)
-                                   if toks[k].text not in _BRACKET_QUALIFIERS) + "]"
-                    for a, b in inner)
-                edits.append((toks[p[0]].start, toks[p[-1]].end, f"{quals + ' ' if quals else ''}void *lift_vla_{name}"))
-                decls_in_body.append(f"{base_text} (*{name}){inner_text} = ({base_text} (*){inner_text})lift_vla_{name};")
-            if decls_in_body and d.body:
-                brace = toks[d.body[0]]
-                edits.append((brace.end, brace.end, " " + " ".join(decls_in_body)))
+    for params in array_params(cfile):
+        decls_in_body = []
+        for p in params.arrays:
+            if not any(p.variable):
+                # C99's `b[restrict 10]`, `[static n]`: qualifiers in the first brackets are not C++
+                edits += [(start, end, "") for start, end in p.first_qualifiers]
+                continue
+            if not p.pointer_form and not any(p.variable[1:]):
+                edits.append((*p.first, ""))
+                continue
+            inner = "".join(f"[{d}]" for d in (p.dims if p.pointer_form else p.dims[1:]))
+            edits.append((p.start, p.end, f"{p.qualifiers + ' ' if p.qualifiers else ''}void *lift_vla_{p.name}"))
+            decls_in_body.append(f"{p.base} (*{p.name}){inner} = ({p.base} (*){inner})lift_vla_{p.name};")
+        if decls_in_body and params.body is not None:
+            edits.append((params.body, params.body, " " + " ".join(decls_in_body)))
     return edits
-
-
-_BRACKET_QUALIFIERS = {"restrict", "__restrict", "__restrict__", "const", "volatile", "static"}
 
 
 def inline_project_headers(path: str, cfile: CFile, seen: set[str] | None = None) -> list[tuple[int, int, str]]:

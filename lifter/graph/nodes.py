@@ -147,14 +147,14 @@ class OmpPlan:
     versioned: bool = False  # test the condition in C before the loop, with a sequential copy
     sections: dict[str, str] = field(default_factory=dict)  # array reductions: name -> "first:length"
     guard: str = ""  # the part of `condition` correctness needs (no aliasing, trip count, section size)
-    work: str = ""  # the part of `condition` that is profitability (parametric work size)
+    work: str = ""  # the size test of the profitability part of `condition` (`work > N`, team_start.work_parts)
     schedule: str = "static"  # 'static'; 'static, 1' for triangular loops; 'dynamic, 64' for data-driven work
     worksharing: bool = False  # inside an enclosing OmpRegion: `omp for`, no `parallel`, no `if`
     scratch: list[ScratchBuffer] = field(default_factory=list)  # private pointer targets, one buffer per thread
     guarded: list[GuardedUpdate] = field(default_factory=list)  # array reductions' unbounded updates
     saved: list[SavedReduction] = field(default_factory=list)  # with `guarded`: what a second run restores
     assumed_apart: bool = False  # parallel (or without a test) only by the user's --assume-no-alias
-    team_work: str = ""  # the work whose `lift_team_worth` test `work` holds (transform/team_start.py)
+    team_work: str = ""  # the work of the `lift_team_worth` test in `condition`, beside `work` (team_start.py)
 
 
 @dataclass

@@ -35,7 +35,8 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.count import Poly, add_polys, constant, count_points, largest, poly_to_c, same_value
 from lifter.analysis.model import Kind
 from lifter.conditions import readable
-from lifter.frontend.spans import Spans, parenthesized, without_comments, word_tokens
+from lifter.frontend.loop_form import canonical
+from lifter.frontend.spans import Spans, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import (AccessNode, MapScope, Memlet, OmpPlan, Schedule, Tasklet, scope_children,
@@ -48,7 +49,7 @@ from lifter.transform.guarded_updates import guarded_section, saved_reductions
 from lifter.transform.row_spans import Gathered, row_spans
 from lifter.transform.rows_check import rows_test
 from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
-from lifter.transform.team_start import team_condition
+from lifter.transform.team_start import work_condition, work_parts
 from lifter.transform.uneven import inner_maps
 
 # Iterations x statements below which a parallel region costs more than it saves.
@@ -193,36 +194,33 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
         # Each call runs a loop of its own, a row's work counted as one statement: a run-time
         # trip count says nothing of the work (a constant one still does, as before).
         work = None
-    work_condition = team_work = ""
+    size = team_work = ""
     if isinstance(work, int):
         if work < min_work:
             return Refusal(f"not profitable: about {work} iterations of work", "not-profitable")
-        if value_guards:
-            work_condition = team_condition(work)
-            team_work = f"{work}L" if work_condition else ""
+        size, team_work = work_parts(work, min_work, value_guards)
     elif m.depth >= 2 and min_work > 0:
         # Even with a false `if` clause, entering a parallel region costs about a
         # microsecond; deep inside sequential loops that is paid millions of times.
         return Refusal("inside two or more sequential loops, with a work size known only at run time", "not-profitable")
     elif work:
-        # (a test the OpenMP backend makes in C: whether the threads may start now, team_start.py)
-        work_condition = f"{work} > {min_work}L" + (f" && {team_condition(work)}" if value_guards else "")
-        team_work = work if value_guards else ""
-    if work_condition:
-        conditions.append(work_condition)
+        # (with a test the OpenMP backend makes in C: whether the threads may start now, team_start.py)
+        size, team_work = work_parts(work, min_work, value_guards)
+    profitable = work_condition(size, team_work)
+    if profitable:
+        conditions.append(profitable)
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
     # A shared one (the last iteration's) must overlap nothing else the loop touches; where the loop
     # runs in parallel (the analysis's condition, tested with this one) it reads only what it wrote.
     touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch
                or t[0].name in m.shared_scratch and t[1]]
     identical = (lambda p, q: identical_is_safe(g, m, p, q)) if nest(g).identical_pointers else None
-    tests = lambda apart: _alias_condition(touched, identical, apart, nest(g).scop.from_params,  # noqa: E731
-                                           _declared_inside(g, m), row_spans(g, m) if value_guards else {}, _typed(g))
-    alias = tests(_apart(g, touched))
-    if isinstance(alias, str) and alias.startswith("!"):
+    apart, promised = _apart(g, touched)
+    # `assumed`: whether the user's promise spared a test (or a refusal); the remark then names it.
+    alias, assumed = _alias_condition(touched, identical, apart, nest(g).scop.from_params, _declared_inside(g, m),
+                                      row_spans(g, m) if value_guards else {}, _typed(g), promised)
+    if alias.startswith("!"):
         return Refusal(alias[1:], "may-alias")
-    # Whether the user's promise spared a test (or a refusal): the remark then names it.
-    assumed = nest(g).assume_no_alias and tests(_apart(g, touched, promised=False)) != alias
     if alias:
         conditions.append(alias)
     if m.condition:
@@ -260,10 +258,10 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     # the loop (measured: 1.0 us against 0.014 us for the same test in C), more than a small
     # loop's whole work and, inside a sequential loop, paid once per outer iteration.
     versioned = (bool(guarded) or bool(conditions)) and m.span is not None
-    guard = " && ".join(c for c in conditions if c != work_condition)
+    guard = " && ".join(c for c in conditions if c != profitable)
     m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
                      versioned, {name: f"{first}:{length}" for name, (first, length) in sections.items()}, guard,
-                     work_condition, _schedule(g, m, inner), scratch=buffers, guarded=guarded, saved=saved,
+                     size, _schedule(g, m, inner), scratch=buffers, guarded=guarded, saved=saved,
                      assumed_apart=assumed, team_work=team_work)
     return ""
 
@@ -375,45 +373,6 @@ def _collapse(g, m: MapScope) -> int:
     if m.var in word_tokens(f"{inner.begin} {inner.end}"):
         return 1
     return 2
-
-
-def canonical(header: str, var: str) -> bool:
-    """The header is in OpenMP's canonical loop form (OpenMP 5.x, 4.4.1) as written, which gcc
-    checks for `omp for` and `omp simd`: `[type] var = lb`; `var op b` or `b op var` with `op`
-    one of `< <= > >= !=` and `b` free of `var` and of operators that bind looser than `op`
-    (`i < n && i < m` is rejected: "invalid controlling predicate"); `var++`, `++var`, `var--`,
-    `--var`, `var += s`, `var -= s`, `var = var + s`, `var = s + var` or `var = var - s`.
-    Parentheses inside a part are fine as gcc reads them (`i < (n)`, `(i) < n`, `(i)++`,
-    `i += (2)`), but an initialisation starting with one (`(i = 0)`, `(i) = 0`) or a test wrapped
-    in one (`(i < n)`) is not ("invalid controlling predicate")."""
-    if not header or "(" not in header:
-        return False
-    parts = without_comments(header[header.index("(") + 1:header.rindex(")")]).split(";")
-    if len(parts) != 3:
-        return False
-    init, test, step = (" ".join(part.split()) for part in parts)
-    if parenthesized(step):
-        step = step[1:-1].strip()  # gcc reads a parenthesized increment expression (`(i += 2)`)
-    init_match = re.fullmatch(rf"(?:(?:[A-Za-z_]\w*(?: ?\([^=;,]*\))?) )*{re.escape(var)} ?= ?(?P<e>.+)", init)
-    v = rf"(?:{re.escape(var)}|\( ?{re.escape(var)} ?\))"
-    test_match = re.fullmatch(rf"{v} ?(?:<=|>=|<|>|!=) ?(?P<e>.+)", test) \
-        or re.fullmatch(rf"(?P<e>.+?) ?(?:<=|>=|<|>|!=) ?{v}", test)
-    step_match = re.fullmatch(rf"(?:{v} ?(?:\+\+|--)|(?:\+\+|--) ?{v})(?P<e>)", step) \
-        or re.fullmatch(rf"{v} ?[+-]= ?(?P<e>.+)", step) \
-        or re.fullmatch(rf"{v} ?= ?(?:{v} ?[+-] ?(?P<e>.+)|(?P<f>.+?) ?\+ ?{v})", step)
-    if not (init_match and test_match and step_match):
-        return False
-    bounds = [init_match["e"], test_match["e"], step_match["e"] or step_match.groupdict().get("f") or "0"]
-    return all(_operand(b) for b in bounds) and var not in word_tokens(test_match["e"] + " " + bounds[2])
-
-
-def _operand(text: str) -> bool:
-    """No operator outside parentheses that binds looser than a comparison (or is one)."""
-    depth, top = 0, []
-    for char in text.replace("<<", "  ").replace(">>", "  ").replace("->", "  "):
-        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(char, 0)
-        top.append(char if depth == 0 else " ")
-    return re.search(r"&&|\|\||[?,<>]|[^=!<>]=(?!=)|==|!=", "".join(top)) is None
 
 
 def _reduction_section(g, m: MapScope, node: AccessNode) -> tuple[str, str] | None:
@@ -568,7 +527,7 @@ def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
 def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
     """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
     touched = _map_memlets(g, m)
-    return _alias_condition(touched, apart=_apart(g, touched), inside=_declared_inside(g, m), typed=_typed(g))
+    return _alias_condition(touched, apart=_apart(g, touched)[0], inside=_declared_inside(g, m), typed=_typed(g))[0]
 
 
 def region_alias_check(g: nx.MultiDiGraph) -> str:
@@ -576,7 +535,7 @@ def region_alias_check(g: nx.MultiDiGraph) -> str:
     touched = [t for child in scope_children(g, STATE)
                if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)]
     inside = frozenset(k for k, c in nest(g).scop.containers.items() if c.declared_in is not None)
-    return _alias_condition(touched, apart=_apart(g, touched), inside=inside, typed=_typed(g))
+    return _alias_condition(touched, apart=_apart(g, touched)[0], inside=inside, typed=_typed(g))[0]
 
 
 def _declared_inside(g: nx.MultiDiGraph, m: MapScope) -> frozenset[str]:
@@ -590,21 +549,25 @@ def _declared_inside(g: nx.MultiDiGraph, m: MapScope) -> frozenset[str]:
     return frozenset(k for k, c in region.containers.items() if c.declared_in in loops)
 
 
-def _apart(g: nx.MultiDiGraph, touched: list, promised: bool = True) -> set[frozenset]:
-    """Pairs of pointers that need no test: parameters proved distinct at every call
-    (`Region.apart`), pointers whose element types C's aliasing rules keep apart unless the user
-    turned those rules off (`Region.type_apart`), or, under `--assume-no-alias`, all pointers that
+def _apart(g: nx.MultiDiGraph, touched: list) -> tuple[set[frozenset], set[frozenset]]:
+    """Pairs of pointers that need no test, and those of them only the user's promise keeps apart.
+
+    No test: parameters proved distinct at every call (`Region.apart`), pointers whose element
+    types C's aliasing rules keep apart unless the user turned those rules off
+    (`Region.type_apart`), or, under `--assume-no-alias` (the promised pairs), all pointers that
     are parameters or fields reached through them (`a->col`, `Region.from_params`), unless both
-    hold one caller's pointer (`promised` false: as without the flag)."""
+    hold one caller's pointer."""
     region = nest(g).scop
     apart = set(region.apart)
     if nest(g).strict_aliasing:
         apart |= region.type_apart
-    if nest(g).assume_no_alias and promised:
+    promised = set()
+    if nest(g).assume_no_alias:
         origin = region.from_params  # two names of one caller's pointer (`q = a; r = a;`) are no pair
         params = sorted({node.name for node, _, _ in touched if node.name in origin})
-        apart |= {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:] if origin[p] != origin[q]}
-    return apart
+        promised = {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:]
+                    if origin[p] != origin[q]} - apart
+    return apart | promised, promised
 
 
 def _typed(g: nx.MultiDiGraph) -> set[frozenset]:
@@ -613,8 +576,10 @@ def _typed(g: nx.MultiDiGraph) -> set[frozenset]:
 
 
 def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_params=frozenset(),
-                     inside=frozenset(), rows_of=None, typed=frozenset()) -> str:
-    """The disjointness test for the containers a scope touches: [(node, written?, range)].
+                     inside=frozenset(), rows_of=None, typed=frozenset(), promised=frozenset()) -> tuple[str, bool]:
+    """The disjointness test for the containers a scope touches: [(node, written?, range)], and
+    whether a pair of `promised` (those of `apart` only `--assume-no-alias` keeps apart) went
+    untested: without the promise the test would have been longer, or a refusal.
 
     `rows_of` (`row_spans.row_spans`) gives ranges that tests of values in memory bound, for
     containers that row loops touch (a CSR product's `val[k]`, `x[col[k]]`): used where the
@@ -638,38 +603,40 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
     # that the spans after it may read their first and last row pointers.
     rows = [c for c, (node, _) in shared.items() if node.indirect and (c in written or c in pointers)]
     if not pointers:
-        return ""
-    pairs = []
+        return "", False
+    pairs, assumed = [], False
     for p in pointers:
         for q, (qnode, _) in shared.items():
             if q == p or qnode.restrict or qnode.kind == Kind.ARRAY and qnode.storage != "global" and not qnode.indirect:
                 continue
             if qnode.name == shared[p][0].name:
                 continue  # two fields of one array of structs never overlap
-            if frozenset((qnode.name, shared[p][0].name)) in apart \
-                    and all(x.storage == "param" or not x.name.isidentifier() or x.name in from_params
-                            for x in (qnode, shared[p][0])):
-                continue  # (a local of the same name as a parameter is another pointer, but for a copy of one)
-            if frozenset((qnode.name, shared[p][0].name)) in typed:
+            pair = frozenset((qnode.name, shared[p][0].name))
+            if pair in typed:
                 continue  # C's type rules hold for any pointer, a local one (`double *f = s->f;`) too
             if p not in written and q not in written:
                 continue
+            if pair in apart and all(x.storage == "param" or not x.name.isidentifier() or x.name in from_params
+                                     for x in (qnode, shared[p][0])):
+                assumed = assumed or pair in promised
+                continue  # (a local of the same name as a parameter is another pointer, but for a copy of one)
             if qnode.kind in (Kind.POINTER, Kind.MEMORY) and (q, p) in pairs:
                 continue
             if p in inside or q in inside:
                 local = p if p in inside else q
-                return f"!'{p}' and '{q}' may overlap, and '{local}' is set inside the loop, so no test before it can tell"
+                return (f"!'{p}' and '{q}' may overlap, and '{local}' is set inside the loop, so no test before it "
+                        "can tell", assumed)
             pairs.append((p, q))
     tests = []
     for c in rows:
         node, ranges = shared[c]
         bounds = _bounds(node, ranges)
         if bounds is None:
-            return f"!the rows of '{c}' may overlap and their accessed ranges cannot be bounded at run time"
+            return f"!the rows of '{c}' may overlap and their accessed ranges cannot be bounded at run time", assumed
         (lo, first), (hi, last) = bounds
         tests.append(rows_test(node.element, node.name, lo, hi, first, last))
     if not pairs:
-        return " && ".join(tests)
+        return " && ".join(tests), assumed
     spans = {}
     checks, gathered = [], []
     for p, q in pairs:
@@ -679,7 +646,8 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
             if spans[c] is None:
                 hint = " (--assume-no-alias promises that pointer parameters never overlap)" \
                     if {shared[p][0].name, shared[q][0].name} <= set(from_params) else ""
-                return f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time{hint}"
+                return (f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time{hint}",
+                        assumed)
         same = ""
         if identical_ok is not None and identical_ok(shared[p][0], shared[q][0]):
             same = f" || {equal_pointers(shared[p][0], shared[q][0])}"
@@ -687,7 +655,7 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
         for a in spans[p]:
             for b in spans[q]:
                 if isinstance(a, Gathered) and isinstance(b, Gathered):
-                    return f"!'{p}' and '{q}' may overlap and both are read through index arrays"
+                    return f"!'{p}' and '{q}' may overlap and both are read through index arrays", assumed
                 if isinstance(a, Gathered) or isinstance(b, Gathered):
                     far, (lo, hi) = (a, b) if isinstance(a, Gathered) else (b, a)
                     passes.append(far.apart(lo, hi))
@@ -697,7 +665,7 @@ def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_p
         text = parts[0] if len(parts) == 1 else " && ".join(f"({t})" for t in parts)
         mixed = any(isinstance(x, Gathered) for x in spans[p] + spans[q])
         (gathered if mixed else checks).append(f"({text}{same})")
-    return " && ".join(tests + checks + gathered)
+    return " && ".join(tests + checks + gathered), assumed
 
 
 def _pieces(node: AccessNode, ranges, row, tests: list) -> list | None:

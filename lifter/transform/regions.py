@@ -45,7 +45,7 @@ from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpRegion, Tasklet, scope_children, scope_descendants
 from lifter.transform.loop_vars import read_after
 from lifter.transform.parallelize import alias_check
-from lifter.transform.team_start import team_condition
+from lifter.transform.team_start import work_condition
 
 _JUMP = re.compile(r"\b(break|continue|return|goto|longjmp)\b")
 
@@ -82,7 +82,8 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
     written = _written_scalars(g, s, inside)
     if written is None:
         return False
-    if word_tokens(f"{s.begin} {s.end}") & written or any(word_tokens(n.plan.work) & written for n in planned):
+    tested = [word_tokens(f"{n.plan.work} {n.plan.team_work}") for n in planned]  # (their work tests)
+    if word_tokens(f"{s.begin} {s.end}") & written or any(w & written for w in tested):
         return False
     guards = [n.plan.guard for n in planned if n.plan.guard and not word_tokens(n.plan.guard) & written]
     varying = [n for n in planned if word_tokens(n.plan.guard) & written]
@@ -118,8 +119,7 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
     # The region starts the threads once for every run of `s`: its team test counts the work of all
     # of `s`'s iterations (team_start.py), where the loop's own test counted one run of the child.
     trips = s.trip_count
-    works = [n.plan.work.replace(team_condition(n.plan.team_work), team_condition(f"({trips}) * ({n.plan.team_work})"))
-             if trips and n.plan.team_work else n.plan.work for n in planned]
+    works = [work_condition(n.plan.work, n.plan.team_work, trips or "") for n in planned]
     condition = " || ".join(dict.fromkeys(f"({w})" for w in works)) if all(works) else ""
     # The work condition is tested in C, with the loop as written in the `else` branch, not as
     # an `if` clause: a region whose `if` is false still runs the outlined body, with its

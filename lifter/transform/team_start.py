@@ -27,12 +27,25 @@ TEAM_START_WORK = 4_000_000
 HELPER = "lift_team_worth"
 
 
-def team_condition(work: str | int) -> str:
-    """The C test that a loop of `work` (an int, or a C expression of type long) may start the
-    team now; "" where its own work pays for the start."""
+def work_parts(work: int | str, min_work: int, team: bool = True) -> tuple[str, str]:
+    """A loop's profitability test as its two parts, kept apart so that a region that starts the
+    team once for many runs of the loop can count them all (`work_condition`'s `runs`):
+
+    - the size test, `work > min_work` in C: "" where the work is a constant (judged at lift time);
+    - the team work, the C expression (type long) the team test takes: "" for no team test
+      (`team` false: the target starts no OpenMP team; a constant work that pays for the start)."""
     if isinstance(work, int):
-        return "" if work >= TEAM_START_WORK else f"{HELPER}({work}L)"
-    return f"{HELPER}({work})"
+        return "", f"{work}L" if team and work < TEAM_START_WORK else ""
+    return f"{work} > {min_work}L", work if team else ""
+
+
+def work_condition(size: str, team_work: str, runs: str | int = "") -> str:
+    """The profitability test in C from `work_parts`: the size test, and that `runs` runs of the
+    loop (one where "") may start the team now; "" where neither is needed."""
+    team = ""
+    if team_work:
+        team = f"{HELPER}(({runs}) * ({team_work}))" if runs else f"{HELPER}({team_work})"
+    return " && ".join(c for c in (size, team) if c)
 
 
 def team_helpers(text: str) -> str:

@@ -16,12 +16,13 @@ from __future__ import annotations
 import networkx as nx
 
 from lifter.analysis.model import Kind, Region
+from lifter.frontend.loop_form import canonical
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Schedule, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.locality import stride_kind
 from lifter.transform.loop_vars import read_after
-from lifter.transform.parallelize import alias_check, canonical
+from lifter.transform.parallelize import alias_check
 
 
 def plan_simd(g: nx.MultiDiGraph) -> bool:

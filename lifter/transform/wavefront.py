@@ -81,7 +81,7 @@ from lifter.transform.legality import lower_in_dims, reorder_guard
 from lifter.transform.locality import perfect_band
 from lifter.transform.rewrite import ancestors, fresh_name, move_child, origins_above, rewrite_nest
 from lifter.transform.loop_vars import escaping
-from lifter.transform.team_start import team_condition
+from lifter.transform.team_start import work_condition, work_parts
 from lifter.transform.tiling import canonical_header, nest_names
 
 MAX_SKEW = 3  # coefficients tried per pair of dimensions: 0..MAX_SKEW
@@ -198,7 +198,7 @@ def _wavefront(g, region: Region, band: Band, sizes, min_work: int) -> bool:
         return False
     guard = ""
     if min_work:  # (the threads' start too: team_start.py)
-        guard = f"{work} > {min_work}L && {team_condition(work)}" if isinstance(work, str) else team_condition(work)
+        guard = work_condition(*work_parts(work, min_work))
     _rewrite(g, band, headers, skew, chosen, guard)
     return True
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from lifter.transform.parallelize import canonical
+from lifter.frontend.loop_form import canonical
 from tests.harness import check_program, have_gcc, loops_by_function
 
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")

@@ -82,7 +82,7 @@ def test_corpus_kernel_matches_original_at_1_to_4_ranks(program, tmp_path):
     exe, loops = lift_mpi(source, tmp_path)
     distributed = {e["function"] for e in loops if "distributed over the MPI ranks" in e["remark"]}
     assert set(PROGRAMS[program]) <= distributed, [e["remark"] for e in loops]
-    rtol = REDUCTION_RTOL if has_float_reduction(loops, "") else 0.0
+    rtol = REDUCTION_RTOL if has_float_reduction(loops) else 0.0
     with ThreadPoolExecutor(len(RANKS)) as pool:  # mpirun's start is waiting, not work: overlap it
         runs = list(pool.map(lambda ranks: run_mpi(exe, ranks), RANKS))
     for ranks, (out, profile) in zip(RANKS, runs):

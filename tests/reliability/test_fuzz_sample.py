@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import harness
 from tests.harness import REPO, have_gcc
 
 SCRIPTS = REPO / "scripts"
@@ -47,6 +48,16 @@ needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
 def _failures(summary: dict) -> str:
     return "\n".join(f"{f['outcome']} seed {f['seed']}: {f['detail']}" for f in summary["failures"])
+
+
+def test_the_fuzzer_judges_reductions_by_the_tests_rule():
+    """One rule for when output may differ by rounding (tests/outputs.py): a reduction the
+    report shows in parallel or as SIMD lanes; the fuzzer's tolerance is the tests' too."""
+    assert fuzz.has_float_reduction is harness.has_float_reduction
+    assert fuzz.Config().rtol == harness.REDUCTION_RTOL
+    simd = {"parallelized": False, "transformations": ["simd"], "reduction": [["s", "+"]]}
+    assert harness.has_float_reduction([simd])
+    assert not harness.has_float_reduction([dict(simd, transformations=[])])
 
 
 def test_loop_generator_is_deterministic_and_varied():

@@ -277,3 +277,30 @@ def test_the_remark_names_the_flag_only_where_it_spared_a_test():
         assert result.loops[0]["parallelized"]
         assert ("--assume-no-alias" in result.loops[0]["remark"]) == named, result.loops[0]["remark"]
         assert "<= (const char *)" not in result.output  # no overlap test in either
+
+
+def test_the_flag_costs_no_second_alias_test(monkeypatch):
+    """Whether the promise spared a test is read off the one test built under it (the pairs it
+    passed over only by the promise), not from a second test built as if without the flag:
+    planning the loop builds one alias test, flag or not, and the remark names the flag as before."""
+    import sys
+
+    from lifter.transform import parallelize
+    built = []
+    original = parallelize._alias_condition
+
+    def spy(*args, **kwargs):
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code is not parallelize._plan.__code__:
+            frame = frame.f_back
+        built.append(frame is not None)  # (called while planning the loop)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(parallelize, "_alias_condition", spy)
+    text = "void f(int n, double *x, double *y)\n{\n    for (int i = 0; i < n; i++)\n        y[i] = 2.0 * x[i];\n}\n"
+    for flag in (False, True):
+        built.clear()
+        result = lift_source(text, "f.c", LiftOptions(min_parallel_work=0, assume_no_alias=flag))
+        assert result.loops[0]["parallelized"]
+        assert ("--assume-no-alias" in result.loops[0]["remark"]) == flag
+        assert built.count(True) == 1

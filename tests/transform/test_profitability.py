@@ -13,7 +13,7 @@ import pytest
 from lifter import LiftOptions, lift_source
 from lifter.conditions import readable
 from lifter.transform.parallelize import MIN_PARALLEL_WORK
-from lifter.transform.team_start import HELPER, TEAM_START_WORK, team_helpers
+from lifter.transform.team_start import HELPER, TEAM_START_WORK, team_helpers, work_condition, work_parts
 from tests.harness import corpus_programs, have_gcc, prepare
 
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="gcc is needed to evaluate the emitted guard")
@@ -303,3 +303,16 @@ def test_a_region_around_a_time_loop_counts_every_step_toward_the_start(tmp_path
                                    env={"OMP_NUM_THREADS": "2", "PATH": "/usr/bin:/bin"})
     assert ran["lifted"].stdout == ran["original"].stdout
     assert ran["lifted"].stderr.split() == ["teams", "1"]
+
+
+def test_a_work_test_keeps_its_team_work_apart_for_a_region_to_scale():
+    """A plan's work test is two parts (team_start.work_parts): a region around a sequential loop
+    scales only the team test by its trip count, with no text of the plan's condition rewritten;
+    a constant work that pays for the start has no test at all (the region is unconditional)."""
+    size, team = work_parts("(long)n", MIN_PARALLEL_WORK)
+    assert work_condition(size, team) == f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}((long)n)"
+    assert work_condition(size, team, "(long)t") == f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}(((long)t) * ((long)n))"
+    assert work_condition(*work_parts(50_000, MIN_PARALLEL_WORK), 100) == f"{HELPER}((100) * (50000L))"
+    assert work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK) == ("", "")
+    assert work_condition("", "", "(long)t") == ""
+    assert work_parts("(long)n", MIN_PARALLEL_WORK, team=False) == (f"(long)n > {MIN_PARALLEL_WORK}L", "")
