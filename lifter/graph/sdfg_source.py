@@ -17,13 +17,26 @@ which the SDFG does not carry.
 The same AST says what a function does beyond its lifted regions that the SDFG, which holds the regions
 only, would not do (`unexported_work`): a loop outside them (the `while` after cg_solve's first loop, which
 calls functions that write memory) whose work the SDFG would skip or run once, but those that
-graph/sdfg_host.py runs around the regions (jacobi_conv's `while` around its sweeps), and a buffer the function
-allocates and hands out through a struct or pointer (`km->x = malloc(...)`) before the regions write
-it, where the SDFG would write the caller's buffer instead, and a call between its regions of a function of
-the file that moves data which the SDFG does not run (graph/sdfg_calls.py nests the callees it can). Each is
-an `#error` in the global code too.
+graph/sdfg_host.py runs around the regions (jacobi_conv's `while` around its sweeps), an allocation handed out
+(below) inside an `if` or a loop, whose buffer the caller could not tell it needs, and a call between its regions
+of a function of the file that moves data which the SDFG does not run (graph/sdfg_calls.py nests the callees it
+can). Each is an `#error` in the global code too.
+
+A buffer the function allocates in a statement of its body's top level before its last region, stores where
+its caller sees it (through a pointer parameter: `km->x = malloc(...)`, `*out = malloc(...)`) and that a region
+reads or writes (`handed_out`) is the caller's: an SDFG computes into the buffers its caller passes and frees its
+own transients when it returns, so it takes such a buffer as an argument, which the caller allocates, checks
+(C's early return where an allocation fails is the caller's part, like every statement before the first region),
+stores where the function would, and passes. Its extent is the allocation's element count (`npts * dim` of
+`malloc((size_t)npts * dim * sizeof(double))`) where the allocation comes before the first region (the caller
+computes what C computes there) and its size is a product with one `sizeof` of the element; an allocation
+between regions (csr_build's `A->col`, of `A->nnz` elements, which its first region computes) keeps the
+extent the accesses give, else the size symbol the caller passes: at least the count C allocates. Each such
+buffer is named in a `// lift: ...` line of the global code, which lift repeats as a warning.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import networkx as nx
 from pycparser import c_ast, c_generator
@@ -83,30 +96,117 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
     return "".join(generator.visit(e) + ";\n" for e in typedefs) + "".join(generator.visit(e) for e in definitions)
 
 
+@dataclass(frozen=True)
+class HandedOut:
+    """A buffer the function allocates and hands to its caller, which the SDFG takes as an argument (module doc)."""
+
+    target: str  # the container (`km->x`)
+    line: int
+    count: list[str] | None  # the element count's factors (C text), None where the caller cannot compute it first
+
+
+def handed_out(graphs: list[nx.MultiDiGraph]) -> dict[str, HandedOut]:
+    """The buffers handed out (module doc) by the graphs' functions, by container."""
+    return {b.target: b for _, mine, func in _functions(graphs) for _, b in _handed_out(func, mine)}
+
+
+def _handed_out(func: c_ast.FuncDef, mine: list) -> list[tuple[c_ast.Assignment, HandedOut]]:
+    """A function's allocations handed out (module doc), each with its statement."""
+    items = func.body.block_items or []
+    lifted = {id(loop.node) for region in mine for loop in region.loops.values()}
+    holding = [k for k, item in enumerate(items) if any(id(n) in lifted for n in walk(item))]
+    containers = {key: c for region in mine for key, c in region.containers.items()}
+    out = []
+    for k, item in enumerate(items[:holding[-1]] if holding else []):
+        target = _allocated_target(item)
+        if target in containers:
+            c = containers[target]
+            count = _count(_call(item.rvalue), c.member_element or c.element) if k < holding[0] else None
+            out.append((item, HandedOut(target, item.coord.line if item.coord else 0, count)))
+    return out
+
+
+def _functions(graphs: list[nx.MultiDiGraph]):
+    """(name, its regions' scops, its definition) of each function of the graphs that the file defines."""
+    for function in dict.fromkeys(g.graph["function"] for g in graphs):
+        mine = [nest(g).scop for g in graphs if g.graph["function"] == function]
+        func = mine[0].file.functions.get(function)
+        if func is not None:
+            yield function, mine, func
+
+
+def _allocated_target(node: c_ast.Node) -> str | None:
+    """The C text of where an assignment stores a fresh allocation, where that is not a local (`km->x`)."""
+    if isinstance(node, c_ast.Assignment) and node.op == "=" and allocation(node.rvalue) \
+            and not isinstance(node.lvalue, c_ast.ID):
+        return c_generator.CGenerator().visit(node.lvalue)
+    return None
+
+
+def _call(e: c_ast.Node) -> c_ast.FuncCall:
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    return e
+
+
+def _factors(e: c_ast.Node) -> list[c_ast.Node]:
+    """The factors of a product, casts (`(size_t)`) left out."""
+    while isinstance(e, c_ast.Cast):
+        e = e.expr
+    if isinstance(e, c_ast.BinaryOp) and e.op == "*":
+        return _factors(e.left) + _factors(e.right)
+    return [e]
+
+
+def _count(call: c_ast.FuncCall, element: str) -> list[str] | None:
+    """The number of `element`s an allocation holds, as the factors of its size but the one `sizeof` of the
+    element (`malloc((size_t)npts * dim * sizeof(double))`: npts, dim; `calloc(n, sizeof(int))`: n); None
+    where its size is of another form."""
+    args = call.args.exprs if call.args is not None else []
+    size = {"malloc": args[:1], "calloc": args[:2], "aligned_alloc": args[1:2]}.get(call.name.name, [])
+    factors = [f for a in size for f in _factors(a)]
+    sizes = [f for f in factors if isinstance(f, c_ast.UnaryOp) and f.op == "sizeof"]
+    if len(sizes) != 1 or not isinstance(sizes[0].expr, c_ast.Typename) or _type_name(sizes[0].expr) != element:
+        return None
+    generator = c_generator.CGenerator()
+    return [generator.visit(f) for f in factors if f is not sizes[0]] or ["1"]
+
+
+def _type_name(t: c_ast.Typename) -> str | None:
+    decl = t.type
+    return " ".join(decl.type.names) if isinstance(decl, c_ast.TypeDecl) \
+        and isinstance(decl.type, c_ast.IdentifierType) else None
+
+
+def caller_allocations(function: str, buffers: list[HandedOut], extents: dict[str, list[str]]) -> str:
+    """The global code's `// lift:` line naming the buffers the caller allocates (module doc), each with its
+    SDFG extent; "" where there is none."""
+    if not buffers:
+        return ""
+    named = ", ".join(f"{b.target} (line {b.line}: {' x '.join(extents[b.target])})" for b in buffers)
+    return (f"// lift: {function} allocates {named} and hands them out; the SDFG takes them as arguments: its "
+            f"caller allocates them (at least the extents given), handles a failed allocation (C's early "
+            f"return) and stores them where {function} does\n")
+
+
 def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozenset()) -> str:
     """`#error`s for what the graphs' functions do outside their regions that the SDFG would not: the
     loops that no region holds but those the SDFG runs around the regions (`exported`, ids of their AST
     nodes: graph/sdfg_host.py), and the allocations the function hands out whose buffers a region writes
-    (module doc); "" where there is none."""
+    elsewhere than where `handed_out` takes them (module doc); "" where there is none."""
     errors = []
-    for function in dict.fromkeys(g.graph["function"] for g in graphs):
-        mine = [nest(g).scop for g in graphs if g.graph["function"] == function]
-        func = mine[0].file.functions.get(function)
-        if func is None:
-            continue
+    for function, mine, func in _functions(graphs):
         lifted = {id(loop.node) for region in mine for loop in region.loops.values()} | set(exported)
         containers = {key for region in mine for key in region.containers}
-        allocated = []  # (the assignment, its target) of the buffers handed out that a region writes
+        top = {id(item) for item in func.body.block_items or []}  # handed out, or the caller's part after the regions
+        allocated = []  # (the assignment, its target) of the buffers handed out inside a statement that a region writes
         for node in _outside(func.body, lifted):
             if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
                 kind = {c_ast.For: "for", c_ast.While: "while", c_ast.DoWhile: "do-while"}[type(node)]
                 errors.append(_error(f"{_place(node)}: {function}'s {kind} loop is not lifted, so the SDFG (its "
                                      f"lifted loops only) would not run it as C does"))
-            elif isinstance(node, c_ast.Assignment) and node.op == "=" and allocation(node.rvalue) \
-                    and not isinstance(node.lvalue, c_ast.ID):
-                target = c_generator.CGenerator().visit(node.lvalue)
-                if target in containers:
-                    allocated.append((node, target))
+            elif (target := _allocated_target(node)) in containers and id(node) not in top:
+                allocated.append((node, target))
         if allocated:
             errors.append(_error(_allocation_reason(function, allocated)))
         errors += _calls_between(func, function, lifted, mine[0].file)
@@ -131,17 +231,18 @@ def _calls_between(func: c_ast.FuncDef, function: str, run: set[int], facts) -> 
 
 
 def _allocation_reason(function: str, allocated: list[tuple[c_ast.Assignment, str]]) -> str:
-    """Why an SDFG cannot do what a function that allocates buffers and hands them out does, and what to
-    export instead. An SDFG computes into the buffers its caller passes; its own (transients) are freed when
-    it returns, so it can hand none back; and C's other path, when an allocation fails (an early return),
-    has no counterpart in it. Passing the caller's buffers instead would be another function: the one to
-    export is the computation, taking the buffers as parameters."""
+    """Why an SDFG cannot do what a function that allocates buffers and hands them out does where the allocation
+    is inside a statement (an `if`, a loop: not `handed_out`), and what to export instead. An SDFG
+    computes into the buffers its caller passes; its own (transients) are freed when it returns, so it can
+    hand none back; and whether an allocation inside an `if` or a loop happens, or how often, the caller cannot
+    tell before the call, so it cannot allocate in its place."""
     (first, _), targets = allocated[0], ", ".join(target for _, target in allocated)
-    return (f"{_place(first)}: {function} points {targets} at buffers it allocates, which the caller gets back; "
-            f"an SDFG computes into buffers its caller passes and frees its own when it returns, so it cannot "
-            f"hand any back (nor take C's path where an allocation fails). To run this computation in DaCe, move "
-            f"the loops that fill the buffers into a function that takes them as parameters, and export that "
-            f"one (--emit-graph F.sdfg --function NAME)")
+    return (f"{_place(first)}: {function} points {targets} at buffers it allocates inside a statement (an if, "
+            f"a loop), which the caller gets back; an SDFG computes into buffers its caller "
+            f"passes and frees its own when it returns, so it cannot hand any back, and its caller cannot tell "
+            f"which to allocate in its place. To run this computation in DaCe, move the loops that fill the "
+            f"buffers into a function that takes them as parameters, and export that one (--emit-graph F.sdfg "
+            f"--function NAME)")
 
 
 def _outside(body: c_ast.Node, lifted: set[int]):
