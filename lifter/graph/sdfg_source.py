@@ -119,7 +119,7 @@ def _handed_out(func: c_ast.FuncDef, mine: list) -> list[tuple[c_ast.Assignment,
     out = []
     for k, item in enumerate(items[:holding[-1]] if holding else []):
         target = _allocated_target(item)
-        if target in containers:
+        if target in containers and _base(item.lvalue) in _parameters(func):
             c = containers[target]
             count = _count(_call(item.rvalue), c.member_element or c.element) if k < holding[0] else None
             out.append((item, HandedOut(target, item.coord.line if item.coord else 0, count)))
@@ -141,6 +141,21 @@ def _allocated_target(node: c_ast.Node) -> str | None:
             and not isinstance(node.lvalue, c_ast.ID):
         return c_generator.CGenerator().visit(node.lvalue)
     return None
+
+
+def _base(e: c_ast.Node) -> str | None:
+    """The variable an lvalue stores through, where it dereferences it (`km` of `km->x`, `out` of `*out` and
+    `out[0]`; None for `s.x`, a copy's field)."""
+    through = False
+    while isinstance(e, (c_ast.StructRef, c_ast.ArrayRef, c_ast.UnaryOp)):
+        through = through or not (isinstance(e, c_ast.StructRef) and e.type == ".")
+        e = e.expr if isinstance(e, c_ast.UnaryOp) else e.name
+    return e.name if isinstance(e, c_ast.ID) and through else None
+
+
+def _parameters(func: c_ast.FuncDef) -> set[str]:
+    params = func.decl.type.args.params if func.decl.type.args is not None else []
+    return {p.name for p in params if getattr(p, "name", None)}
 
 
 def _call(e: c_ast.Node) -> c_ast.FuncCall:
@@ -185,15 +200,16 @@ def caller_allocations(function: str, buffers: list[HandedOut], extents: dict[st
         return ""
     named = ", ".join(f"{b.target} (line {b.line}: {' x '.join(extents[b.target])})" for b in buffers)
     return (f"// lift: {function} allocates {named} and hands them out; the SDFG takes them as arguments: its "
-            f"caller allocates them (at least the extents given), handles a failed allocation (C's early "
-            f"return) and stores them where {function} does\n")
+            f"caller allocates them (of those extents; of a size symbol, at least the elements C allocates), "
+            f"handles a failed allocation (C's early return) and stores them where {function} does\n")
 
 
 def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozenset()) -> str:
     """`#error`s for what the graphs' functions do outside their regions that the SDFG would not: the
     loops that no region holds but those the SDFG runs around the regions (`exported`, ids of their AST
-    nodes: graph/sdfg_host.py), and the allocations the function hands out whose buffers a region writes
-    elsewhere than where `handed_out` takes them (module doc); "" where there is none."""
+    nodes: graph/sdfg_host.py), and the allocations whose buffers a region touches made inside a statement
+    (an `if`, a loop), which no caller could make in the function's place (module doc); those at the top level
+    are `handed_out` or, after the regions, the caller's part; "" where there is none."""
     errors = []
     for function, mine, func in _functions(graphs):
         lifted = {id(loop.node) for region in mine for loop in region.loops.values()} | set(exported)

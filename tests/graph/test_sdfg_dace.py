@@ -27,7 +27,7 @@ from lifter.frontend import load
 from lifter.frontend.preprocess import PreprocessOptions
 from lifter.frontend.source import read_source
 from lifter.graph.sdfg import DACE_VERSION, function_sdfgs
-from tests.graph.test_sdfg import NESTED_CALLS
+from tests.graph.test_sdfg import HANDED_OUT, NESTED_CALLS
 from tests.harness import have_gcc
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
@@ -363,23 +363,26 @@ def _shared_library(path: Path, folder: Path) -> ctypes.CDLL:
     recorder = folder / "allocations.c"
     recorder.write_text(_ALLOCATIONS)
     subprocess.run(["gcc", "-O1", "-shared", "-fPIC", "-Dstatic=", "-Dmain=lift_unused_main", "-Dmalloc=lift_malloc",
-                    "-o", str(lib), str(path), str(recorder), "-lm"], check=True, capture_output=True, timeout=120)
+                    "-Dcalloc=lift_calloc", "-o", str(lib), str(path), str(recorder), "-lm"], check=True,
+                   capture_output=True, timeout=120)
     return ctypes.CDLL(str(lib))
 
 
-# C's malloc, recording the size of each buffer (the last 4096): a buffer C allocates and hands out is compared
-# with the SDFG's over as many elements as C allocated (the SDFG's may be larger: a size symbol of the test's)
+# C's malloc and calloc, recording the size of each buffer (the last 4096): a buffer C allocates and hands out is
+# compared with the SDFG's over as many elements as C allocated (the SDFG's may be larger: a size symbol's)
 _ALLOCATIONS = """#include <stdlib.h>
 #undef malloc
+#undef calloc
 static void *pointers[4096];
 static size_t sizes[4096];
 static unsigned count;
-void *lift_malloc(size_t size) {
-    void *p = malloc(size);
+static void *record(void *p, size_t size) {
     pointers[count % 4096] = p;
     sizes[count++ % 4096] = size;
     return p;
 }
+void *lift_malloc(size_t size) { return record(malloc(size), size); }
+void *lift_calloc(size_t n, size_t size) { return record(calloc(n, size), n * size); }
 size_t lift_allocated(void *p) {
     for (unsigned k = count; k-- > 0 && count - k <= 4096;)
         if (pointers[k % 4096] == p)
@@ -439,7 +442,8 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch, build):
 # (sums[g * 8 + d], sums[t] = 0), and an if around an inner map inside a parallel one (if (count[c] > 0));
 # calls of the file's functions as nested SDFGs, one inside an expression, in a while loop testing a struct's
 # fields (`iterate`), one of a function with a time loop (`relax`); tests/graph/test_sdfg.py's NESTED_CALLS; a
-# chained assignment kept as C text over connectors (`chained`: its tasklet once lacked the `;` C++ needs).
+# chained assignment kept as C text over connectors (`chained`: its tasklet once lacked the `;` C++ needs); buffers
+# allocated and handed out before and between the loops, a calloc, an inner loop bound by a call (`set_init`).
 SMALL = {"groups": """void groups(int n, int k, const int *group, const double *x, int *count, double *sums,
                                  double *mean) {
     for (int t = 0; t < k * 8; t++)
@@ -462,7 +466,7 @@ SMALL = {"groups": """void groups(int n, int k, const int *group, const double *
     for (int i = 0; i < n; i++)
         a[i] = b[i] = 2.0 * c[i];
 }
-"""}
+""", "set_init": HANDED_OUT}
 
 
 @pytest.mark.parametrize("function", sorted(SMALL))
