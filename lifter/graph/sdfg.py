@@ -51,7 +51,8 @@ from pycparser import c_ast
 from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
-from lifter.graph.sdfg_source import caller_allocations, global_code, handed_out, unexported_work, unknown_elements
+from lifter.graph.sdfg_caller import between, caller_after, caller_allocations, handed_out
+from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
 from lifter.graph.sdfg_calls import Callee, callee_of
 from lifter.graph.sdfg_host import HostBuilder, HostFacts, Inexact, Region, function_steps, region_graphs
 from lifter.graph.sdfg_json import DTYPES as _DTYPES, INTEGERS as _INTEGERS, dataflow_edge, dataflow_node
@@ -211,6 +212,7 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, 
                                                               if graphs else "")
     definitions += caller_allocations(name, [b for c, b in sdfg.allocated.items() if c in sdfg.allocated_extents],
                                       sdfg.allocated_extents)
+    definitions += caller_after(name, [node for node, deferrable in between(graphs, loops) if deferrable])
     if definitions:  # the file's functions its tasklets call (graph/sdfg_source.py)
         attributes["global_code"] = {"frame": {"string_data": definitions, "language": "CPP"}}
     return {

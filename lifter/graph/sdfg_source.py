@@ -18,33 +18,23 @@ The same AST says what a function does beyond its lifted regions that the SDFG, 
 only, would not do (`unexported_work`): a loop outside them (the `while` after cg_solve's first loop, which
 calls functions that write memory) whose work the SDFG would skip or run once, but those that
 graph/sdfg_host.py runs around the regions (jacobi_conv's `while` around its sweeps), an allocation handed out
-(below) inside an `if` or a loop, whose buffer the caller could not tell it needs, and a call between its regions
+inside an `if` or a loop, whose buffer the caller could not tell it needs, a statement between its regions
+that writes what the caller sees and that the caller could not run after the SDFG (graph/sdfg_caller.py), and a call between its regions
 of a function of the file that moves data which the SDFG does not run (graph/sdfg_calls.py nests the callees it
 can). Each is an `#error` in the global code too.
 
-A buffer the function allocates in a statement of its body's top level before its last region, stores where
-its caller sees it (through a pointer parameter: `km->x = malloc(...)`, `*out = malloc(...)`) and that a region
-reads or writes (`handed_out`) is the caller's: an SDFG computes into the buffers its caller passes and frees its
-own transients when it returns, so it takes such a buffer as an argument, which the caller allocates, checks
-(C's early return where an allocation fails is the caller's part, like every statement before the first region),
-stores where the function would, and passes. Its extent is the allocation's element count (`npts * dim` of
-`malloc((size_t)npts * dim * sizeof(double))`) where the allocation comes before the first region (the caller
-computes what C computes there) and its size is a product with one `sizeof` of the element; an allocation
-between regions (csr_build's `A->col`, of `A->nnz` elements, which its first region computes) keeps the
-extent the accesses give, else the size symbol the caller passes: at least the count C allocates. Each such
-buffer is named in a `// lift: ...` line of the global code, which lift repeats as a warning.
+What the function does outside its regions that its caller does in its place (the buffers it allocates and
+hands out, the statements between its regions that write what the caller sees) is graph/sdfg_caller.py's.
 """
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import networkx as nx
 from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import PURE_FUNCTIONS
-from lifter.analysis.points_to import allocation
 from lifter.analysis.walk import walk
 from lifter.graph.attributes import nest
+from lifter.graph.sdfg_caller import allocated_target, between, functions_of
 
 # what DaCe's tasklets know themselves: the C library's math (PURE_FUNCTIONS), and these
 _KNOWN = {"min", "max", "Min", "Max", "int_floor"}
@@ -96,122 +86,19 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
     return "".join(generator.visit(e) + ";\n" for e in typedefs) + "".join(generator.visit(e) for e in definitions)
 
 
-@dataclass(frozen=True)
-class HandedOut:
-    """A buffer the function allocates and hands to its caller, which the SDFG takes as an argument (module doc)."""
-
-    target: str  # the container (`km->x`)
-    line: int
-    count: list[str] | None  # the element count's factors (C text), None where the caller cannot compute it first
-
-
-def handed_out(graphs: list[nx.MultiDiGraph]) -> dict[str, HandedOut]:
-    """The buffers handed out (module doc) by the graphs' functions, by container."""
-    return {b.target: b for _, mine, func in _functions(graphs) for _, b in _handed_out(func, mine)}
-
-
-def _handed_out(func: c_ast.FuncDef, mine: list) -> list[tuple[c_ast.Assignment, HandedOut]]:
-    """A function's allocations handed out (module doc), each with its statement."""
-    items = func.body.block_items or []
-    lifted = {id(loop.node) for region in mine for loop in region.loops.values()}
-    holding = [k for k, item in enumerate(items) if any(id(n) in lifted for n in walk(item))]
-    containers = {key: c for region in mine for key, c in region.containers.items()}
-    out = []
-    for k, item in enumerate(items[:holding[-1]] if holding else []):
-        target = _allocated_target(item)
-        if target in containers and _base(item.lvalue) in _parameters(func):
-            c = containers[target]
-            count = _count(_call(item.rvalue), c.member_element or c.element) if k < holding[0] else None
-            out.append((item, HandedOut(target, item.coord.line if item.coord else 0, count)))
-    return out
-
-
-def _functions(graphs: list[nx.MultiDiGraph]):
-    """(name, its regions' scops, its definition) of each function of the graphs that the file defines."""
-    for function in dict.fromkeys(g.graph["function"] for g in graphs):
-        mine = [nest(g).scop for g in graphs if g.graph["function"] == function]
-        func = mine[0].file.functions.get(function)
-        if func is not None:
-            yield function, mine, func
-
-
-def _allocated_target(node: c_ast.Node) -> str | None:
-    """The C text of where an assignment stores a fresh allocation, where that is not a local (`km->x`)."""
-    if isinstance(node, c_ast.Assignment) and node.op == "=" and allocation(node.rvalue) \
-            and not isinstance(node.lvalue, c_ast.ID):
-        return c_generator.CGenerator().visit(node.lvalue)
-    return None
-
-
-def _base(e: c_ast.Node) -> str | None:
-    """The variable an lvalue stores through, where it dereferences it (`km` of `km->x`, `out` of `*out` and
-    `out[0]`; None for `s.x`, a copy's field)."""
-    through = False
-    while isinstance(e, (c_ast.StructRef, c_ast.ArrayRef, c_ast.UnaryOp)):
-        through = through or not (isinstance(e, c_ast.StructRef) and e.type == ".")
-        e = e.expr if isinstance(e, c_ast.UnaryOp) else e.name
-    return e.name if isinstance(e, c_ast.ID) and through else None
-
-
-def _parameters(func: c_ast.FuncDef) -> set[str]:
-    params = func.decl.type.args.params if func.decl.type.args is not None else []
-    return {p.name for p in params if getattr(p, "name", None)}
-
-
-def _call(e: c_ast.Node) -> c_ast.FuncCall:
-    while isinstance(e, c_ast.Cast):
-        e = e.expr
-    return e
-
-
-def _factors(e: c_ast.Node) -> list[c_ast.Node]:
-    """The factors of a product, casts (`(size_t)`) left out."""
-    while isinstance(e, c_ast.Cast):
-        e = e.expr
-    if isinstance(e, c_ast.BinaryOp) and e.op == "*":
-        return _factors(e.left) + _factors(e.right)
-    return [e]
-
-
-def _count(call: c_ast.FuncCall, element: str) -> list[str] | None:
-    """The number of `element`s an allocation holds, as the factors of its size but the one `sizeof` of the
-    element (`malloc((size_t)npts * dim * sizeof(double))`: npts, dim; `calloc(n, sizeof(int))`: n); None
-    where its size is of another form."""
-    args = call.args.exprs if call.args is not None else []
-    size = {"malloc": args[:1], "calloc": args[:2], "aligned_alloc": args[1:2]}.get(call.name.name, [])
-    factors = [f for a in size for f in _factors(a)]
-    sizes = [f for f in factors if isinstance(f, c_ast.UnaryOp) and f.op == "sizeof"]
-    if len(sizes) != 1 or not isinstance(sizes[0].expr, c_ast.Typename) or _type_name(sizes[0].expr) != element:
-        return None
-    generator = c_generator.CGenerator()
-    return [generator.visit(f) for f in factors if f is not sizes[0]] or ["1"]
-
-
-def _type_name(t: c_ast.Typename) -> str | None:
-    decl = t.type
-    return " ".join(decl.type.names) if isinstance(decl, c_ast.TypeDecl) \
-        and isinstance(decl.type, c_ast.IdentifierType) else None
-
-
-def caller_allocations(function: str, buffers: list[HandedOut], extents: dict[str, list[str]]) -> str:
-    """The global code's `// lift:` line naming the buffers the caller allocates (module doc), each with its
-    SDFG extent; "" where there is none."""
-    if not buffers:
-        return ""
-    named = ", ".join(f"{b.target} (line {b.line}: {' x '.join(extents[b.target])})" for b in buffers)
-    return (f"// lift: {function} allocates {named} and hands them out; the SDFG takes them as arguments: its "
-            f"caller allocates them (of those extents; of a size symbol, at least the elements C allocates), "
-            f"handles a failed allocation (C's early return) and stores them where {function} does\n")
-
-
 def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozenset()) -> str:
     """`#error`s for what the graphs' functions do outside their regions that the SDFG would not: the
     loops that no region holds but those the SDFG runs around the regions (`exported`, ids of their AST
     nodes: graph/sdfg_host.py), and the allocations whose buffers a region touches made inside a statement
     (an `if`, a loop), which no caller could make in the function's place (module doc); those at the top level
-    are `handed_out` or, after the regions, the caller's part; "" where there is none."""
-    errors = []
-    for function, mine, func in _functions(graphs):
+    are `handed_out` or, after the regions, the caller's part; and the assignments between the regions that write
+    what the caller sees and that it could not run after the SDFG (graph/sdfg_caller.py's `between`); "" where
+    there is none."""
+    errors = [_error(f"{_place(node)}: a statement between the loops writes what the caller sees, which the SDFG "
+                     f"does not run, and a later loop touches what it writes or writes what it reads (or it "
+                     f"calls a function), so its caller could not run it after the SDFG either")
+              for node, deferrable in between(graphs, exported) if not deferrable]
+    for function, mine, func in functions_of(graphs):
         lifted = {id(loop.node) for region in mine for loop in region.loops.values()} | set(exported)
         containers = {key for region in mine for key in region.containers}
         top = {id(item) for item in func.body.block_items or []}  # handed out, or the caller's part after the regions
@@ -221,7 +108,7 @@ def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozense
                 kind = {c_ast.For: "for", c_ast.While: "while", c_ast.DoWhile: "do-while"}[type(node)]
                 errors.append(_error(f"{_place(node)}: {function}'s {kind} loop is not lifted, so the SDFG (its "
                                      f"lifted loops only) would not run it as C does"))
-            elif (target := _allocated_target(node)) in containers and id(node) not in top:
+            elif (target := allocated_target(node)) in containers and id(node) not in top:
                 allocated.append((node, target))
         if allocated:
             errors.append(_error(_allocation_reason(function, allocated)))

@@ -257,15 +257,21 @@ void scratch(int n, double *out) {
   for (int i = 0; i < n; i++) out[i] = t[i] + 1.0;
   free(t);
 }
+void halve(int n, vec_t *a) {
+  for (int i = 0; i < n; i++) a->v[i] = i;
+  a->n = n / 2;
+  for (int i = 0; i < n; i++) a->v[i] += a->n;
+}
 """
 
 
 def test_work_outside_the_regions_refuses_the_sdfg(tmp_path):
     """The SDFG holds a function's lifted loops, and around them only while loops whose statements are scalar
     assignments (graph/sdfg_host.py): a loop around them that writes an array element outside them would run
-    once or not at all, and a buffer the function allocates and hands out under an `if` (a->v), which its
-    caller could not tell to allocate in its place; the global code is an #error naming each. A local scratch
-    buffer is no such thing."""
+    once or not at all, a buffer the function allocates and hands out under an `if` (a->v), which its
+    caller could not tell to allocate in its place, and a statement between the loops that writes what the
+    caller sees and that the later loop reads (a->n), which the caller could not run after the SDFG; the global
+    code is an #error naming each. A local scratch buffer is no such thing."""
     src = tmp_path / "around.c"
     src.write_text(AROUND)
     sdfgs = function_sdfgs(lift_file(str(src)).graphs)
@@ -279,6 +285,9 @@ def test_work_outside_the_regions_refuses_the_sdfg(tmp_path):
     assert code["vec_init"].count("#error") == 1 and "export that one (--emit-graph F.sdfg --function NAME)" \
         in code["vec_init"], code["vec_init"]
     assert code["scratch"] == ""
+    assert code["halve"] == f'#error "lift: {src}:26: a statement between the loops writes what the caller sees, ' \
+        'which the SDFG does not run, and a later loop touches what it writes or writes what it reads (or it calls ' \
+        'a function), so its caller could not run it after the SDFG either"\n', code["halve"]
 
 
 def test_cli_warns_of_a_refused_sdfg(tmp_path):
@@ -297,9 +306,10 @@ def test_cli_warns_of_a_refused_sdfg(tmp_path):
     done = subprocess.run([sys.executable, "-m", "lifter", str(src), "-o", str(tmp_path / "o.c"), "--emit-graph",
                            str(out)], capture_output=True, text=True, timeout=120)
     lines = done.stderr.splitlines()
-    assert lines[0].startswith("lift: wrote one SDFG per function") and len(lines) == 3, done.stderr
+    assert lines[0].startswith("lift: wrote one SDFG per function") and len(lines) == 4, done.stderr
     assert {line.split(" will not")[0] for line in lines[1:]} == {
-        f"lift: warning: {tmp_path / 'a.sweeps.sdfg'}", f"lift: warning: {tmp_path / 'a.vec_init.sdfg'}"}, lines
+        f"lift: warning: {tmp_path / 'a.sweeps.sdfg'}", f"lift: warning: {tmp_path / 'a.vec_init.sdfg'}",
+        f"lift: warning: {tmp_path / 'a.halve.sdfg'}"}, lines
 
 
 HANDED_OUT = """#include <stdlib.h>
@@ -333,7 +343,8 @@ def test_buffers_handed_out_are_arguments_the_caller_allocates(tmp_path):
     SDFG arguments the caller allocates, no #error (graph/sdfg_source.py): of the allocation's element count
     where it comes before the first loop, the caller's part (n * m doubles seen as [n][m]: n x m; calloc's
     n longs: n), the accesses' extents or a size symbol between loops (s->idx, of s->m elements that the function
-    computes there). The global code names them with their extents, and lift warns with the same words. The
+    computes there). The global code names them with their extents, and lift warns with the same words; and the
+    assignment between the loops of the field the caller reads (s->m), which the caller runs after the SDFG. The
     inner loop whose bound calls a function (width(i)) is one opaque statement, bound to the arrays it writes
     through whole-array connectors: its C text names no container."""
     src = tmp_path / "handed.c"
@@ -347,6 +358,9 @@ def test_buffers_handed_out_are_arguments_the_caller_allocates(tmp_path):
     note = (f"set_init allocates s->x (line 6: n x m), s->count (line 7: n), s->idx (line 13: s__idx_size0), s->w "
             f"(line 14: s__w_size0) and hands them out; the SDFG takes them as arguments")
     assert f"// lift: {note}" in code, code
+    # the struct's field it sets between the loops, which no later loop touches: the caller's, after the SDFG
+    assert "// lift: after the SDFG, its caller runs line 12: s->m = 2 * n; (set_init does it between its loops" \
+        in code, code
     (loop,) = [n["attributes"]["code"]["string_data"] for b in _blocks(sdfg) if b["type"] == "SDFGState"
                for n in b["nodes"] if n["type"] == "Tasklet" and "for (" in n["attributes"]["code"]["string_data"]]
     assert "s->" not in loop and "__arr0[" in loop and "__arr1[" in loop, loop

@@ -199,12 +199,14 @@ class _Returns(c_ast.NodeVisitor):
             self.texts.add(c_generator.CGenerator().visit(node.expr))
 
 
-def _epilogue(body: c_ast.Compound) -> list[c_ast.Node]:
+def _epilogue(body: c_ast.Compound, lines: set[int]) -> list[c_ast.Node]:
     """The assignments after the function's last loop (results it writes from the locals the regions
-    computed: `*lo_out = lo;`)."""
+    computed: `*lo_out = lo;`), after those between its loops on the given lines (the export's notes: the caller
+    runs them after the SDFG, `A->nnz = A->rowptr[n];`)."""
     items = body.block_items or []
     loops = [k for k, item in enumerate(items) if isinstance(item, (c_ast.For, c_ast.While, c_ast.DoWhile))]
-    return [item for item in items[loops[-1] + 1:] if isinstance(item, c_ast.Assignment)] if loops else []
+    between = [item for item in items if item.coord is not None and item.coord.line in lines]
+    return between + ([item for item in items[loops[-1] + 1:] if isinstance(item, c_ast.Assignment)] if loops else [])
 
 
 def _allocation_check(item: c_ast.Node, body: c_ast.Compound) -> bool:
@@ -324,12 +326,13 @@ def _struct_fields(unit_ast: c_ast.FileAST) -> dict[str, list[tuple[str, str, bo
     return out
 
 
-def _signature(path: Path, function: str) -> tuple[list[tuple[str, bool, str]], str, str | None, list, list,
-                                                   dict, dict]:
+def _signature(path: Path, function: str, after: set[int]) -> tuple[list[tuple[str, bool, str]], str, str | None,
+                                                                    list, list, dict, dict]:
     """The C function's parameters (name, is an array or pointer, element type), return type, the
     expression it returns as C text (None unless every `return` returns the same one, but those of the caller's
-    checks of the buffers it allocates, `_allocation_check`), its prelude and
-    epilogue, the structs of plain numbers of the file and those of numbers and pointers (_struct_fields)."""
+    checks of the buffers it allocates, `_allocation_check`), its prelude and epilogue (with the statements on
+    the lines `after`), the structs of plain numbers of the file and those of numbers and pointers
+    (_struct_fields)."""
     unit = load(read_source(str(path)), PreprocessOptions())
     (fundef,) = [n for n in unit.ast.ext if isinstance(n, c_ast.FuncDef) and n.decl.name == function]
     params = []
@@ -347,7 +350,7 @@ def _signature(path: Path, function: str) -> tuple[list[tuple[str, bool, str]], 
             returns.visit(item)
     returned = next(iter(returns.texts)) if len(returns.texts) == 1 else None
     kind = " ".join(result.names) if isinstance(result, c_ast.IdentifierType) else "void"
-    return params, kind, returned, _prelude(fundef.body), _epilogue(fundef.body), _records(unit.ast), \
+    return params, kind, returned, _prelude(fundef.body), _epilogue(fundef.body, after), _records(unit.ast), \
         _struct_fields(unit.ast)
 
 
@@ -521,7 +524,9 @@ def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch, build: 
     exported = copy.deepcopy(_lifted(str(path))[case[1]])
     sdfg = dace.SDFG.from_json(exported)
     sdfg.validate()
-    params, returns, returned, prelude, epilogue, records, struct_fields = _signature(path, case[1])
+    code = exported["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
+    after = {int(line) for line in re.findall(r"^// lift: after the SDFG, its caller runs line (\d+):", code, re.M)}
+    params, returns, returned, prelude, epilogue, records, struct_fields = _signature(path, case[1], after)
     values = {name: (STEPS if "step" in name else SIZE) for name, array, _ in params if not array}
     values |= VALUES.get(function, {})
     # a pointer parameter's extent the export could not infer is a symbol the caller passes: a buffer of SIZE^2
@@ -612,7 +617,7 @@ def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch, build: 
     function.restype = _CTYPES[returns]
     # an array the lifted regions do not touch: a buffer all the same (an epilogue may write it), one each side
     spare = {name: np.zeros(SIZE * SIZE, np.dtype(_CTYPES.get(element) or ctypes.c_double))
-             for name, array, element in params if array and name not in structs and name not in expected}
+             for name, array, element in params if array and name not in structs | held and name not in expected}
     spare_c = {name: a.copy() for name, a in spare.items()}
     args, c_structs = [], {}
     for name, array, element in params:
@@ -682,6 +687,10 @@ def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch, build: 
                 inputs[name] = inputs[name].reshape(-1)[:size]  # what C's holds
             pointer = ctypes.cast(getattr(c_structs[struct], f), element)
             expected[name] = np.ctypeslib.as_array(pointer, shape=(size,)).copy()
+    for name, _, element in params:  # a struct's numbers: C's after the call, the caller's after prelude and epilogue
+        for f, _, pointer in struct_fields[element] if name in held else []:
+            if not pointer:
+                np.testing.assert_allclose(held[name][f], getattr(c_structs[name], f), rtol=1e-10, err_msg=f"{name}->{f}")
     for name, array in inputs.items():
         if name in globals_ and globals_[name] is None and name not in members:
             continue  # a local of the function the C caller never sees (a returned one compared above)
