@@ -31,7 +31,9 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
   map through an access node (`_order`).
 
 The file's functions that tasklets call are the SDFG's global code, and what the function does outside
-its regions that the SDFG would not do refuses it there (graph/sdfg_source.py).
+its regions that the SDFG would not do refuses it there (graph/sdfg_source.py); what its caller does in its
+place (the buffers it allocates and hands out, statements between its regions) is noted there
+(graph/sdfg_caller.py).
 
 DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (division, modulo,
 conditionals) are replaced by the container's whole extent, which is what lift's memlets
@@ -51,7 +53,7 @@ from pycparser import c_ast
 from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
-from lifter.graph.sdfg_caller import between, caller_after, caller_allocations, handed_out
+from lifter.graph.sdfg_caller import allocated_shape, between, caller_after, caller_allocations, handed_out
 from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
 from lifter.graph.sdfg_calls import Callee, callee_of
 from lifter.graph.sdfg_host import HostBuilder, HostFacts, Inexact, Region, function_steps, region_graphs
@@ -256,7 +258,7 @@ class _Sdfg:
         self.unknown: set[str] = set()  # containers of unknown element types (the SDFG is refused)
         self.flat = flat_views(graphs)
         self.flat_extents = _flat_extents(graphs, self.flat)
-        self.allocated = handed_out(graphs)  # buffers the caller allocates (graph/sdfg_source.py), by container
+        self.allocated = handed_out(graphs)  # buffers the caller allocates (graph/sdfg_caller.py), by container
         self.allocated_extents: dict[str, list[str]] = {}  # their descriptors' shapes
         self.cfg_count = 0
         self.state_count = 0
@@ -278,7 +280,8 @@ class _Sdfg:
                     self.names[region, node.container] = name
                     continue
                 flat = (region, node.container) in self.flat
-                shape = self._allocated_shape(node, flat) or (
+                allocated = allocated_shape(self.allocated.get(node.container), node, flat)
+                shape = [self.expr(d, symbol=True) for d in allocated] if allocated else (
                     [self.expr(self.flat_extents[node.container], symbol=True)] if flat else self._shape(node, name))
                 if node.container in self.allocated:
                     self.allocated_extents.setdefault(node.container, shape)
@@ -324,26 +327,6 @@ class _Sdfg:
         dims = list(node.dims) + [""] * (ndim - len(node.dims))
         return [self.expr(d) or self.expr(self.inferred.get((node.container, k), f"{name}_size{k}"), symbol=True)
                 for k, d in enumerate(dims[:ndim])]
-
-    def _allocated_shape(self, node: AccessNode, flat: bool) -> list[str] | None:
-        """The shape of a buffer the caller allocates from the allocation's element count (graph/sdfg_source.py's
-        `handed_out`): the count itself where the buffer is seen flat, else its first extent the count without
-        the factors that are the other extents (`npts * dim` seen as [?][dim]: [npts, dim]); None where the count
-        is unknown or of another form (the extents the accesses give, or size symbols)."""
-        buffer = self.allocated.get(node.container)
-        factors = [symbolic(f) for f in buffer.count] if buffer is not None and buffer.count is not None else [None]
-        if None in factors:
-            return None
-        ndim = len(node.strides) or node.ndim
-        rest = [] if flat or ndim == 1 else [symbolic(d) for d in list(node.dims[1:ndim])]
-        if len(rest) + 1 != (1 if flat else ndim):
-            return None
-        for d in rest:
-            if d not in factors:
-                return None
-            factors.remove(d)
-        return [self.expr(" * ".join(f"({f})" for f in factors) if len(factors) > 1 else factors[0] if factors
-                          else "1", symbol=True)] + [self.expr(d, symbol=True) for d in rest]
 
     def is_symbol(self, region: str, node: AccessNode) -> bool:
         """An integer scalar the region only reads: a DaCe symbol (bounds and tasklets read it by name)."""

@@ -32,7 +32,8 @@ from pycparser import c_ast, c_generator
 from lifter.analysis.points_to import allocation
 from lifter.analysis.walk import walk
 from lifter.graph.attributes import nest
-from lifter.graph.nodes import Memlet, Tasklet
+from lifter.graph.nodes import AccessNode, Memlet, Tasklet
+from lifter.graph.symbolic import c_to_symbolic
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,28 @@ def _type_name(t: c_ast.Typename) -> str | None:
     decl = t.type
     return " ".join(decl.type.names) if isinstance(decl, c_ast.TypeDecl) \
         and isinstance(decl.type, c_ast.IdentifierType) else None
+
+
+def allocated_shape(buffer: HandedOut | None, node: AccessNode, flat: bool) -> list[str] | None:
+    """The SDFG shape (DaCe's symbolic text) of a buffer the caller allocates, from the allocation's element count:
+    the count itself where the buffer is seen flat, else its first extent the count without the factors that are
+    the other extents (`npts * dim` seen as [?][dim]: [npts, dim]); None where the count is unknown or of another
+    form (the exporter keeps the extents the accesses give, or size symbols)."""
+    count = buffer.count if buffer is not None and buffer.count is not None else [""]
+    # a struct member (`A->n`) is the symbol of its container's name (`A__n`), as graph/sdfg.py's `symbolic`
+    factors = [c_to_symbolic(f, members=True) if f else None for f in count]
+    if None in factors:
+        return None
+    ndim = len(node.strides) or node.ndim
+    rest = [] if flat or ndim == 1 else [c_to_symbolic(d, members=True) if d else None for d in node.dims[1:ndim]]
+    if len(rest) + 1 != (1 if flat else ndim):
+        return None
+    for d in rest:
+        if d not in factors:
+            return None
+        factors.remove(d)
+    first = " * ".join(f"({f})" for f in factors) if len(factors) > 1 else factors[0] if factors else "1"
+    return [first] + rest
 
 
 def caller_allocations(function: str, buffers: list[HandedOut], extents: dict[str, list[str]]) -> str:

@@ -340,7 +340,7 @@ int set_init(set_t *s, int n, int m) {
 
 def test_buffers_handed_out_are_arguments_the_caller_allocates(tmp_path):
     """The buffers a function allocates at its top level and hands out through a pointer (s->x = malloc(...)) are
-    SDFG arguments the caller allocates, no #error (graph/sdfg_source.py): of the allocation's element count
+    SDFG arguments the caller allocates, no #error (graph/sdfg_caller.py): of the allocation's element count
     where it comes before the first loop, the caller's part (n * m doubles seen as [n][m]: n x m; calloc's
     n longs: n), the accesses' extents or a size symbol between loops (s->idx, of s->m elements that the function
     computes there). The global code names them with their extents, and lift warns with the same words; and the

@@ -177,7 +177,9 @@ ALL = [
 # SDFG arguments, which the caller computes as the C does. So do the statements after its last loop
 # (`_epilogue`, `*lo_out = lo;`), over what the SDFG computed: the results they write are compared too. The
 # buffers a function allocates and hands out (km->x = malloc(...)) are SDFG arguments the caller allocates
-# (graph/sdfg_source.py): the test's buffers, compared with those C allocated (`_ALLOCATIONS`).
+# (graph/sdfg_caller.py): the test's buffers, compared with those C allocated (`_ALLOCATIONS`); the assignments
+# between its loops that the export notes the caller runs after the SDFG (A->nnz = A->rowptr[n]) are part of the
+# epilogue, and a struct's numbers are compared with C's.
 CASES = QUICK if os.environ.get("LIFT_DACE_QUICK") else ALL
 
 
@@ -212,7 +214,7 @@ def _epilogue(body: c_ast.Compound, lines: set[int]) -> list[c_ast.Node]:
 def _allocation_check(item: c_ast.Node, body: c_ast.Compound) -> bool:
     """Whether a statement of the function's top level is an `if` testing only the pointers the function sets
     to fresh allocations at its top level (`if (!km->x || !km->cent) return -1;`): the caller's part where the
-    SDFG takes those buffers (graph/sdfg_source.py), which returns C's failure value only where malloc fails."""
+    SDFG takes those buffers (graph/sdfg_caller.py), which returns C's failure value only where malloc fails."""
     generator = c_generator.CGenerator()
     allocated = {generator.visit(i.lvalue) for i in body.block_items or [] if isinstance(i, c_ast.Assignment)
                  and isinstance(i.rvalue, (c_ast.FuncCall, c_ast.Cast)) and "alloc(" in generator.visit(i.rvalue)}
