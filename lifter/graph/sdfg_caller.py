@@ -169,8 +169,8 @@ def caller_allocations(function: str, buffers: list[HandedOut], extents: dict[st
 def between(graphs: list[nx.MultiDiGraph], exported: set[int]) -> list[tuple[c_ast.Node, bool]]:
     """The assignments at the top level between the functions' regions that the SDFG does not run (`exported`:
     ids of the AST statements graph/sdfg_host.py runs) and that write through a dereferenced parameter, but the
-    allocations `handed_out`, each
-    with whether the caller can run it after the SDFG (module doc)."""
+    allocations `handed_out`, each with whether the caller can run it after the SDFG (module doc): what a later
+    region touches are its containers and the parameters of its bounds (`a->n` of `i < a->n`)."""
     out = []
     for _, mine, func in functions_of(graphs):
         items = func.body.block_items or []
@@ -184,8 +184,7 @@ def between(graphs: list[nx.MultiDiGraph], exported: set[int]) -> list[tuple[c_a
             if target is None or id(items[k]) in exported | passed or _base(target) not in _parameters(func):
                 continue
             later = [mine[r] for j in range(k + 1, len(items)) for r in holding[j]]
-            touched = {e.container for g in graphs if nest(g).scop in later for *_, d in g.edges(data=True)
-                       if isinstance(e := d["edge"], Memlet)}
+            touched = {name for region in later for name in [*region.containers, *region.params]}  # bounds too
             written = {e.container for g in graphs if nest(g).scop in later for u, _, d in g.edges(data=True)
                        if isinstance(e := d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
             names = {generator.visit(n) for n in walk(items[k]) if isinstance(n, (c_ast.ID, c_ast.StructRef))}

@@ -19,9 +19,9 @@ only, would not do (`unexported_work`): a loop outside them (the `while` after c
 calls functions that write memory) whose work the SDFG would skip or run once, but those that
 graph/sdfg_host.py runs around the regions (jacobi_conv's `while` around its sweeps), an allocation handed out
 inside an `if` or a loop, whose buffer the caller could not tell it needs, a statement between its regions
-that writes what the caller sees and that the caller could not run after the SDFG (graph/sdfg_caller.py), and a call between its regions
-of a function of the file that moves data which the SDFG does not run (graph/sdfg_calls.py nests the callees it
-can). Each is an `#error` in the global code too.
+that writes what the caller sees and that the caller could not run after the SDFG (graph/sdfg_caller.py), and a
+call between its regions of a function of the file that moves data which the SDFG does not run
+(graph/sdfg_calls.py nests the callees it can). Each is an `#error` in the global code too.
 
 What the function does outside its regions that its caller does in its place (the buffers it allocates and
 hands out, the statements between its regions that write what the caller sees) is graph/sdfg_caller.py's.

@@ -260,7 +260,7 @@ void scratch(int n, double *out) {
 void halve(int n, vec_t *a) {
   for (int i = 0; i < n; i++) a->v[i] = i;
   a->n = n / 2;
-  for (int i = 0; i < n; i++) a->v[i] += a->n;
+  for (int i = 0; i < a->n; i++) a->v[i] += 1.0;
 }
 """
 
@@ -270,8 +270,8 @@ def test_work_outside_the_regions_refuses_the_sdfg(tmp_path):
     assignments (graph/sdfg_host.py): a loop around them that writes an array element outside them would run
     once or not at all, a buffer the function allocates and hands out under an `if` (a->v), which its
     caller could not tell to allocate in its place, and a statement between the loops that writes what the
-    caller sees and that the later loop reads (a->n), which the caller could not run after the SDFG; the global
-    code is an #error naming each. A local scratch buffer is no such thing."""
+    caller sees and that the later loop's bound reads (a->n), which the caller could not run after the SDFG;
+    the global code is an #error naming each. A local scratch buffer is no such thing."""
     src = tmp_path / "around.c"
     src.write_text(AROUND)
     sdfgs = function_sdfgs(lift_file(str(src)).graphs)
@@ -281,7 +281,8 @@ def test_work_outside_the_regions_refuses_the_sdfg(tmp_path):
         'lifted loops only) would not run it as C does"\n', code["sweeps"]
     # one line for the function: why, and what to export instead
     assert code["vec_init"].startswith(f'#error "lift: {src}:14: vec_init points a->v at buffers it allocates '
-                                       'inside a statement (an if, a loop), which the caller gets back;'), code["vec_init"]
+                                       'inside a statement (an if, a loop), which the caller gets back;'), \
+        code["vec_init"]
     assert code["vec_init"].count("#error") == 1 and "export that one (--emit-graph F.sdfg --function NAME)" \
         in code["vec_init"], code["vec_init"]
     assert code["scratch"] == ""

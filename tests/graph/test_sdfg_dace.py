@@ -692,7 +692,8 @@ def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch, build: 
     for name, _, element in params:  # a struct's numbers: C's after the call, the caller's after prelude and epilogue
         for f, _, pointer in struct_fields[element] if name in held else []:
             if not pointer:
-                np.testing.assert_allclose(held[name][f], getattr(c_structs[name], f), rtol=1e-10, err_msg=f"{name}->{f}")
+                np.testing.assert_allclose(held[name][f], getattr(c_structs[name], f), rtol=1e-10,
+                                           err_msg=f"{name}->{f}")
     for name, array in inputs.items():
         if name in globals_ and globals_[name] is None and name not in members:
             continue  # a local of the function the C caller never sees (a returned one compared above)
