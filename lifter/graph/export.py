@@ -292,14 +292,17 @@ def _write_text(e: Memlet) -> str:
 
 
 _REFUSAL = re.compile(r'^#error "lift: (.*)"$', re.M)
+_NOTE = re.compile(r"^// lift: (.*)$", re.M)
 
 
 def _refusals(path: str, sdfg: dict) -> list[str]:
     """A warning per reason the SDFG's global code gives DaCe's compiler to stop (graph/sdfg_source.py): the
-    file is written all the same (DaCe reads and validates it), but the user hears now why it will not run."""
+    file is written all the same (DaCe reads and validates it), but the user hears now why it will not run;
+    and one per note of what its caller must do that the C function did (graph/sdfg_caller.py: the buffers it
+    allocates, the statements it runs after the SDFG)."""
     code = sdfg["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
     return [f"warning: {path} will not compile in DaCe: " + re.sub(r"\\(.)", r"\1", m[1])  # C's escapes undone
-            for m in _REFUSAL.finditer(code)]
+            for m in _REFUSAL.finditer(code)] + [f"warning: {path}: {m[1]}" for m in _NOTE.finditer(code)]
 
 
 def write_graphs(graphs: list[nx.MultiDiGraph], path: str, function: str | None = None) -> str | None:

@@ -31,7 +31,9 @@ tests/graph/test_sdfg.py when DaCe is installed). The mapping, all read off lift
   map through an access node (`_order`).
 
 The file's functions that tasklets call are the SDFG's global code, and what the function does outside
-its regions that the SDFG would not do refuses it there (graph/sdfg_source.py).
+its regions that the SDFG would not do refuses it there (graph/sdfg_source.py); what its caller does in its
+place (the buffers it allocates and hands out, statements between its regions) is noted there
+(graph/sdfg_caller.py).
 
 DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (division, modulo,
 conditionals) are replaced by the container's whole extent, which is what lift's memlets
@@ -51,6 +53,7 @@ from pycparser import c_ast
 from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
+from lifter.graph.sdfg_caller import allocated_shape, between, caller_after, caller_allocations, handed_out
 from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
 from lifter.graph.sdfg_calls import Callee, callee_of
 from lifter.graph.sdfg_host import HostBuilder, HostFacts, Inexact, Region, function_steps, region_graphs
@@ -209,6 +212,9 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, 
     exported = region_graphs(steps)  # not the regions of calls only, which their callees' SDFGs run
     definitions = unknown_elements(sorted(sdfg.unknown)) + (unexported_work(graphs, loops) + global_code(exported)
                                                               if graphs else "")
+    definitions += caller_allocations(name, [b for c, b in sdfg.allocated.items() if c in sdfg.allocated_extents],
+                                      sdfg.allocated_extents)
+    definitions += caller_after(name, [node for node, deferrable in between(graphs, loops) if deferrable])
     if definitions:  # the file's functions its tasklets call (graph/sdfg_source.py)
         attributes["global_code"] = {"frame": {"string_data": definitions, "language": "CPP"}}
     return {
@@ -252,6 +258,8 @@ class _Sdfg:
         self.unknown: set[str] = set()  # containers of unknown element types (the SDFG is refused)
         self.flat = flat_views(graphs)
         self.flat_extents = _flat_extents(graphs, self.flat)
+        self.allocated = handed_out(graphs)  # buffers the caller allocates (graph/sdfg_caller.py), by container
+        self.allocated_extents: dict[str, list[str]] = {}  # their descriptors' shapes
         self.cfg_count = 0
         self.state_count = 0
         self.extents: dict[tuple[str, str], list[str]] = {}  # (region, container) -> shape
@@ -272,7 +280,11 @@ class _Sdfg:
                     self.names[region, node.container] = name
                     continue
                 flat = (region, node.container) in self.flat
-                shape = [self.expr(self.flat_extents[node.container], symbol=True)] if flat else self._shape(node, name)
+                allocated = allocated_shape(self.allocated.get(node.container), node, flat)
+                shape = [self.expr(d, symbol=True) for d in allocated] if allocated else (
+                    [self.expr(self.flat_extents[node.container], symbol=True)] if flat else self._shape(node, name))
+                if node.container in self.allocated:
+                    self.allocated_extents.setdefault(node.container, shape)
                 descriptor = self._descriptor(node, shape, (region, node.container) in self.written)
                 if _element(node) not in _DTYPES:
                     self.unknown.add(node.container)

@@ -17,11 +17,14 @@ which the SDFG does not carry.
 The same AST says what a function does beyond its lifted regions that the SDFG, which holds the regions
 only, would not do (`unexported_work`): a loop outside them (the `while` after cg_solve's first loop, which
 calls functions that write memory) whose work the SDFG would skip or run once, but those that
-graph/sdfg_host.py runs around the regions (jacobi_conv's `while` around its sweeps), and a buffer the function
-allocates and hands out through a struct or pointer (`km->x = malloc(...)`) before the regions write
-it, where the SDFG would write the caller's buffer instead, and a call between its regions of a function of
-the file that moves data which the SDFG does not run (graph/sdfg_calls.py nests the callees it can). Each is
-an `#error` in the global code too.
+graph/sdfg_host.py runs around the regions (jacobi_conv's `while` around its sweeps), an allocation handed out
+inside an `if` or a loop, whose buffer the caller could not tell it needs, a statement between its regions
+that writes what the caller sees and that the caller could not run after the SDFG (graph/sdfg_caller.py), and a
+call between its regions of a function of the file that moves data which the SDFG does not run
+(graph/sdfg_calls.py nests the callees it can). Each is an `#error` in the global code too.
+
+What the function does outside its regions that its caller does in its place (the buffers it allocates and
+hands out, the statements between its regions that write what the caller sees) is graph/sdfg_caller.py's.
 """
 from __future__ import annotations
 
@@ -29,9 +32,9 @@ import networkx as nx
 from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import PURE_FUNCTIONS
-from lifter.analysis.points_to import allocation
 from lifter.analysis.walk import walk
 from lifter.graph.attributes import nest
+from lifter.graph.sdfg_caller import allocated_target, between, functions_of
 
 # what DaCe's tasklets know themselves: the C library's math (PURE_FUNCTIONS), and these
 _KNOWN = {"min", "max", "Min", "Max", "int_floor"}
@@ -86,27 +89,27 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
 def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozenset()) -> str:
     """`#error`s for what the graphs' functions do outside their regions that the SDFG would not: the
     loops that no region holds but those the SDFG runs around the regions (`exported`, ids of their AST
-    nodes: graph/sdfg_host.py), and the allocations the function hands out whose buffers a region writes
-    (module doc); "" where there is none."""
-    errors = []
-    for function in dict.fromkeys(g.graph["function"] for g in graphs):
-        mine = [nest(g).scop for g in graphs if g.graph["function"] == function]
-        func = mine[0].file.functions.get(function)
-        if func is None:
-            continue
+    nodes: graph/sdfg_host.py), and the allocations whose buffers a region touches made inside a statement
+    (an `if`, a loop), which no caller could make in the function's place (module doc); those at the top level
+    are `handed_out` or, after the regions, the caller's part; and the assignments between the regions that write
+    what the caller sees and that it could not run after the SDFG (graph/sdfg_caller.py's `between`); "" where
+    there is none."""
+    errors = [_error(f"{_place(node)}: a statement between the loops writes what the caller sees, which the SDFG "
+                     f"does not run, and a later loop touches what it writes or writes what it reads (or it "
+                     f"calls a function), so its caller could not run it after the SDFG either")
+              for node, deferrable in between(graphs, exported) if not deferrable]
+    for function, mine, func in functions_of(graphs):
         lifted = {id(loop.node) for region in mine for loop in region.loops.values()} | set(exported)
         containers = {key for region in mine for key in region.containers}
-        allocated = []  # (the assignment, its target) of the buffers handed out that a region writes
+        top = {id(item) for item in func.body.block_items or []}  # handed out, or the caller's part after the regions
+        allocated = []  # (the assignment, its target) of the buffers handed out inside a statement that a region writes
         for node in _outside(func.body, lifted):
             if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
                 kind = {c_ast.For: "for", c_ast.While: "while", c_ast.DoWhile: "do-while"}[type(node)]
                 errors.append(_error(f"{_place(node)}: {function}'s {kind} loop is not lifted, so the SDFG (its "
                                      f"lifted loops only) would not run it as C does"))
-            elif isinstance(node, c_ast.Assignment) and node.op == "=" and allocation(node.rvalue) \
-                    and not isinstance(node.lvalue, c_ast.ID):
-                target = c_generator.CGenerator().visit(node.lvalue)
-                if target in containers:
-                    allocated.append((node, target))
+            elif (target := allocated_target(node)) in containers and id(node) not in top:
+                allocated.append((node, target))
         if allocated:
             errors.append(_error(_allocation_reason(function, allocated)))
         errors += _calls_between(func, function, lifted, mine[0].file)
@@ -131,17 +134,18 @@ def _calls_between(func: c_ast.FuncDef, function: str, run: set[int], facts) -> 
 
 
 def _allocation_reason(function: str, allocated: list[tuple[c_ast.Assignment, str]]) -> str:
-    """Why an SDFG cannot do what a function that allocates buffers and hands them out does, and what to
-    export instead. An SDFG computes into the buffers its caller passes; its own (transients) are freed when
-    it returns, so it can hand none back; and C's other path, when an allocation fails (an early return),
-    has no counterpart in it. Passing the caller's buffers instead would be another function: the one to
-    export is the computation, taking the buffers as parameters."""
+    """Why an SDFG cannot do what a function that allocates buffers and hands them out does where the allocation
+    is inside a statement (an `if`, a loop: not `handed_out`), and what to export instead. An SDFG
+    computes into the buffers its caller passes; its own (transients) are freed when it returns, so it can
+    hand none back; and whether an allocation inside an `if` or a loop happens, or how often, the caller cannot
+    tell before the call, so it cannot allocate in its place."""
     (first, _), targets = allocated[0], ", ".join(target for _, target in allocated)
-    return (f"{_place(first)}: {function} points {targets} at buffers it allocates, which the caller gets back; "
-            f"an SDFG computes into buffers its caller passes and frees its own when it returns, so it cannot "
-            f"hand any back (nor take C's path where an allocation fails). To run this computation in DaCe, move "
-            f"the loops that fill the buffers into a function that takes them as parameters, and export that "
-            f"one (--emit-graph F.sdfg --function NAME)")
+    return (f"{_place(first)}: {function} points {targets} at buffers it allocates inside a statement (an if, "
+            f"a loop), which the caller gets back; an SDFG computes into buffers its caller "
+            f"passes and frees its own when it returns, so it cannot hand any back, and its caller cannot tell "
+            f"which to allocate in its place. To run this computation in DaCe, move the loops that fill the "
+            f"buffers into a function that takes them as parameters, and export that one (--emit-graph F.sdfg "
+            f"--function NAME)")
 
 
 def _outside(body: c_ast.Node, lifted: set[int]):

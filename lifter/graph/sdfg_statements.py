@@ -5,7 +5,8 @@ memlets binding them.
 - one element in and out (`tasklet_code`), or a statement over single elements (`statement_code`):
   exact memlets, one per connector;
 - a statement some of whose accesses are not single elements (`hist[key[i]]++`, an index read from
-  data): a connector per such container bound to all of it (`_array_code`), a pointer in DaCe's C++;
+  data, an opaque loop kept as C text): a connector per such container bound to all of it
+  (`_array_code`), a pointer in DaCe's C++;
 - an `if` around several statements, one of which writes what it tests: tested once, into a
   transient the statements read (`_test`);
 - anything else keeps its C text over its containers' connectors, which DaCe's compiler refuses
@@ -192,10 +193,13 @@ class StatementBuilder:
         element depends on data) over a connector per such container, bound to all of it, written if the
         statement writes it (a pointer in DaCe's C++: reads through it see the writes), indexed with the
         C subscripts (one flat index, or one per dimension over the descriptor's strides); the other
-        accesses over single-element connectors (`statement_code`). None where an access text is not
-        the container's name and subscripts, or a reduction is not of its form (`over_arrays`)."""
+        accesses over single-element connectors (`statement_code`). An opaque statement too (a loop kept
+        as C text, csr_build's `for (k = 1; k < row_length(i); k++)` writing `A->col[p + k]`): every access
+        its memlets name is bound so, and one they do not name leaves the container's name in the text,
+        refused (`statement_code`). None where an access text is not the container's name and subscripts,
+        or a reduction is not of its form (`over_arrays`; a loop never is)."""
         every = reads + writes
-        if node.opaque_reason is not None or not writes or any(not e.text for e in every):
+        if not writes or any(not e.text for e in every):
             return None
         containers = list(dict.fromkeys(e.container for e in every if not self._point(e)))
         elements, whole, reduced = {}, [], [w for w in writes if w.wcr is not None]

@@ -247,8 +247,7 @@ int sweeps(int n, int maxit, double *u) {
 }
 int vec_init(vec_t *a, int n) {
   a->n = n;
-  a->v = malloc(n * sizeof(double));
-  if (!a->v) return -1;
+  if (n > 8) a->v = malloc(n * sizeof(double));
   for (int i = 0; i < n; i++) a->v[i] = i;
   return 0;
 }
@@ -258,14 +257,21 @@ void scratch(int n, double *out) {
   for (int i = 0; i < n; i++) out[i] = t[i] + 1.0;
   free(t);
 }
+void halve(int n, vec_t *a) {
+  for (int i = 0; i < n; i++) a->v[i] = i;
+  a->n = n / 2;
+  for (int i = 0; i < a->n; i++) a->v[i] += 1.0;
+}
 """
 
 
 def test_work_outside_the_regions_refuses_the_sdfg(tmp_path):
     """The SDFG holds a function's lifted loops, and around them only while loops whose statements are scalar
     assignments (graph/sdfg_host.py): a loop around them that writes an array element outside them would run
-    once or not at all, and a buffer the function allocates and hands out (a->v) would be the
-    caller's; the global code is an #error naming each. A local scratch buffer is no such thing."""
+    once or not at all, a buffer the function allocates and hands out under an `if` (a->v), which its
+    caller could not tell to allocate in its place, and a statement between the loops that writes what the
+    caller sees and that the later loop's bound reads (a->n), which the caller could not run after the SDFG;
+    the global code is an #error naming each. A local scratch buffer is no such thing."""
     src = tmp_path / "around.c"
     src.write_text(AROUND)
     sdfgs = function_sdfgs(lift_file(str(src)).graphs)
@@ -274,11 +280,15 @@ def test_work_outside_the_regions_refuses_the_sdfg(tmp_path):
     assert code["sweeps"] == f'#error "lift: {src}:5: sweeps\'s while loop is not lifted, so the SDFG (its ' \
         'lifted loops only) would not run it as C does"\n', code["sweeps"]
     # one line for the function: why, and what to export instead
-    assert code["vec_init"].startswith(f'#error "lift: {src}:14: vec_init points a->v at buffers it allocates, '
-                                       'which the caller gets back;'), code["vec_init"]
+    assert code["vec_init"].startswith(f'#error "lift: {src}:14: vec_init points a->v at buffers it allocates '
+                                       'inside a statement (an if, a loop), which the caller gets back;'), \
+        code["vec_init"]
     assert code["vec_init"].count("#error") == 1 and "export that one (--emit-graph F.sdfg --function NAME)" \
         in code["vec_init"], code["vec_init"]
     assert code["scratch"] == ""
+    assert code["halve"] == f'#error "lift: {src}:26: a statement between the loops writes what the caller sees, ' \
+        'which the SDFG does not run, and a later loop touches what it writes or writes what it reads (or it calls ' \
+        'a function), so its caller could not run it after the SDFG either"\n', code["halve"]
 
 
 def test_cli_warns_of_a_refused_sdfg(tmp_path):
@@ -291,14 +301,74 @@ def test_cli_warns_of_a_refused_sdfg(tmp_path):
                            str(out), "--function", "vec_init"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and out.exists(), done.stderr
     assert done.stderr.startswith(f"lift: warning: {out} will not compile in DaCe: {src}:14: vec_init points a->v at "
-                                  "buffers it allocates, which the caller gets back;"), done.stderr
-    assert "C's path where an allocation fails" in done.stderr and done.stderr.count("\n") == 1, done.stderr
+                                  "buffers it allocates inside a statement (an if, a loop), which the caller gets "
+                                  "back;"), done.stderr
+    assert "cannot tell which to allocate" in done.stderr and done.stderr.count("\n") == 1, done.stderr
     done = subprocess.run([sys.executable, "-m", "lifter", str(src), "-o", str(tmp_path / "o.c"), "--emit-graph",
                            str(out)], capture_output=True, text=True, timeout=120)
     lines = done.stderr.splitlines()
-    assert lines[0].startswith("lift: wrote one SDFG per function") and len(lines) == 3, done.stderr
+    assert lines[0].startswith("lift: wrote one SDFG per function") and len(lines) == 4, done.stderr
     assert {line.split(" will not")[0] for line in lines[1:]} == {
-        f"lift: warning: {tmp_path / 'a.sweeps.sdfg'}", f"lift: warning: {tmp_path / 'a.vec_init.sdfg'}"}, lines
+        f"lift: warning: {tmp_path / 'a.sweeps.sdfg'}", f"lift: warning: {tmp_path / 'a.vec_init.sdfg'}",
+        f"lift: warning: {tmp_path / 'a.halve.sdfg'}"}, lines
+
+
+HANDED_OUT = """#include <stdlib.h>
+typedef struct { int n, m; double *x; long *count; int *idx; double *w; } set_t;
+static int width(int i) { return 2 + i % 3; }
+int set_init(set_t *s, int n, int m) {
+  s->n = n;
+  s->x = malloc((size_t)n * m * sizeof(double));
+  s->count = calloc(n, sizeof(long));
+  if (!s->x || !s->count) return -1;
+  for (int i = 0; i < n; i++)
+    for (int d = 0; d < m; d++)
+      s->x[i * m + d] = i + 0.5 * d;
+  s->m = 2 * n;
+  s->idx = malloc(s->m * sizeof(int));
+  s->w = malloc(s->m * sizeof(double));
+  for (int i = 0; i < n; i++) {
+    s->count[i] = width(i);
+    for (int k = 0; k < width(i); k++) {
+      s->idx[2 * i + k % 2] = k;
+      s->w[2 * i + k % 2] = 0.5 * k;
+    }
+  }
+  return 0;
+}
+"""
+
+
+def test_buffers_handed_out_are_arguments_the_caller_allocates(tmp_path):
+    """The buffers a function allocates at its top level and hands out through a pointer (s->x = malloc(...)) are
+    SDFG arguments the caller allocates, no #error (graph/sdfg_caller.py): of the allocation's element count
+    where it comes before the first loop, the caller's part (n * m doubles seen as [n][m]: n x m; calloc's
+    n longs: n), the accesses' extents or a size symbol between loops (s->idx, of s->m elements that the function
+    computes there). The global code names them with their extents, and lift warns with the same words; and the
+    assignment between the loops of the field the caller reads (s->m), which the caller runs after the SDFG. The
+    inner loop whose bound calls a function (width(i)) is one opaque statement, bound to the arrays it writes
+    through whole-array connectors: its C text names no container."""
+    src = tmp_path / "handed.c"
+    src.write_text(HANDED_OUT)
+    sdfg = function_sdfgs(lift_file(str(src)).graphs)["set_init"]
+    arrays = {name: a["attributes"]["shape"] for name, a in sdfg["attributes"]["_arrays"].items()}
+    assert arrays["s__x"] == ["n", "m"] and arrays["s__count"] == ["n"], arrays
+    assert arrays["s__idx"] == ["s__idx_size0"] and arrays["s__w"] == ["s__w_size0"], arrays
+    code = sdfg["attributes"]["global_code"]["frame"]["string_data"]
+    assert "#error" not in code, code
+    note = (f"set_init allocates s->x (line 6: n x m), s->count (line 7: n), s->idx (line 13: s__idx_size0), s->w "
+            f"(line 14: s__w_size0) and hands them out; the SDFG takes them as arguments")
+    assert f"// lift: {note}" in code, code
+    # the struct's field it sets between the loops, which no later loop touches: the caller's, after the SDFG
+    assert "// lift: after the SDFG, its caller runs line 12: s->m = 2 * n; (set_init does it between its loops" \
+        in code, code
+    (loop,) = [n["attributes"]["code"]["string_data"] for b in _blocks(sdfg) if b["type"] == "SDFGState"
+               for n in b["nodes"] if n["type"] == "Tasklet" and "for (" in n["attributes"]["code"]["string_data"]]
+    assert "s->" not in loop and "__arr0[" in loop and "__arr1[" in loop, loop
+    out = tmp_path / "s.sdfg"
+    done = subprocess.run([sys.executable, "-m", "lifter", str(src), "-o", str(tmp_path / "o.c"), "--emit-graph",
+                           str(out), "--function", "set_init"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stderr.startswith(f"lift: warning: {out}: {note}"), done.stderr
 
 
 FIELDS = """#include <stdio.h>

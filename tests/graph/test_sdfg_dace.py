@@ -27,7 +27,7 @@ from lifter.frontend import load
 from lifter.frontend.preprocess import PreprocessOptions
 from lifter.frontend.source import read_source
 from lifter.graph.sdfg import DACE_VERSION, function_sdfgs
-from tests.graph.test_sdfg import NESTED_CALLS
+from tests.graph.test_sdfg import HANDED_OUT, NESTED_CALLS
 from tests.harness import have_gcc
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
@@ -80,6 +80,8 @@ QUICK = [
     ("suite/symm.c", "kernel_symm"),  # a triangular matrix product with a scalar temporary
     ("suite/deriche.c", "kernel_deriche"),  # recursive filters (sequential maps), many scalars
     ("miniapps/particles.c", "simulate"),  # a loop of calls of the file's functions: nested SDFGs
+    ("miniapps/kmeans.c", "kmeans_init"),  # buffers it allocates and hands out: arguments the caller allocates
+    ("sparse/spmv_csr.c", "csr_build"),  # the same, between its loops; an inner loop kept as C text (opaque)
 ]
 # Every corpus function with a lifted region but the drivers (main, init_*, dump*, checksum: they print or
 # fill from formulas, nothing to compare on random inputs): what CI runs.
@@ -171,25 +173,14 @@ ALL = [
     ("suite/trisolv.c", "kernel_trisolv"),
     ("suite/trmm.c", "kernel_trmm"),
 ]
-# What DaCe does not yet run like C (checked to still fail: strict xfails). The export
-# refuses each (an #error in the SDFG's global code, graph/sdfg_source.py), so they fail at DaCe's compiler.
 # The statements before a function's first loop run on the test's side (`_prelude`): the locals they set are
 # SDFG arguments, which the caller computes as the C does. So do the statements after its last loop
-# (`_epilogue`, `*lo_out = lo;`), over what the SDFG computed: the results they write are compared too.
-_LOOP = "a loop of the function is not lifted and does more than assign scalars (the while loop after cg_solve's " \
-    "first loop calls kernel_matvec, which writes q, and declares alpha): the SDFG would run it once, so its " \
-    "global code is an #error naming that loop"
-_MALLOC = "C points the struct's buffers (km->x, A->col) at buffers it allocates (malloc) before its loops, which " \
-    "the caller gets back, and returns -1 where an allocation fails: an SDFG computes into its caller's buffers and " \
-    "frees its own, so its global code is an #error saying so and to export a function taking the buffers instead"
-_OPAQUE = "its inner loop (for (k = 1; k < row_length(i); k++), a bound that calls a function) is one opaque " \
-    "statement, kept as C text naming the containers, which DaCe's tasklets only see as connectors"
-KNOWN = {
-    ("miniapps/kmeans.c", "kmeans_init"): _MALLOC,
-    ("sparse/spmv_csr.c", "csr_build"): _MALLOC + "; and " + _OPAQUE,
-}
-CASES = [pytest.param(c, marks=pytest.mark.xfail(reason=KNOWN[c], strict=True)) if c in KNOWN else c
-         for c in (QUICK if os.environ.get("LIFT_DACE_QUICK") else ALL)]
+# (`_epilogue`, `*lo_out = lo;`), over what the SDFG computed: the results they write are compared too. The
+# buffers a function allocates and hands out (km->x = malloc(...)) are SDFG arguments the caller allocates
+# (graph/sdfg_caller.py): the test's buffers, compared with those C allocated (`_ALLOCATIONS`); the assignments
+# between its loops that the export notes the caller runs after the SDFG (A->nnz = A->rowptr[n]) are part of the
+# epilogue, and a struct's numbers are compared with C's.
+CASES = QUICK if os.environ.get("LIFT_DACE_QUICK") else ALL
 
 
 def _dace():
@@ -210,12 +201,35 @@ class _Returns(c_ast.NodeVisitor):
             self.texts.add(c_generator.CGenerator().visit(node.expr))
 
 
-def _epilogue(body: c_ast.Compound) -> list[c_ast.Node]:
+def _epilogue(body: c_ast.Compound, lines: set[int]) -> list[c_ast.Node]:
     """The assignments after the function's last loop (results it writes from the locals the regions
-    computed: `*lo_out = lo;`)."""
+    computed: `*lo_out = lo;`), after those between its loops on the given lines (the export's notes: the caller
+    runs them after the SDFG, `A->nnz = A->rowptr[n];`)."""
     items = body.block_items or []
     loops = [k for k, item in enumerate(items) if isinstance(item, (c_ast.For, c_ast.While, c_ast.DoWhile))]
-    return [item for item in items[loops[-1] + 1:] if isinstance(item, c_ast.Assignment)] if loops else []
+    between = [item for item in items if item.coord is not None and item.coord.line in lines]
+    return between + ([item for item in items[loops[-1] + 1:] if isinstance(item, c_ast.Assignment)] if loops else [])
+
+
+def _allocation_check(item: c_ast.Node, body: c_ast.Compound) -> bool:
+    """Whether a statement of the function's top level is an `if` testing only the pointers the function sets
+    to fresh allocations at its top level (`if (!km->x || !km->cent) return -1;`): the caller's part where the
+    SDFG takes those buffers (graph/sdfg_caller.py), which returns C's failure value only where malloc fails."""
+    generator = c_generator.CGenerator()
+    allocated = {generator.visit(i.lvalue) for i in body.block_items or [] if isinstance(i, c_ast.Assignment)
+                 and isinstance(i.rvalue, (c_ast.FuncCall, c_ast.Cast)) and "alloc(" in generator.visit(i.rvalue)}
+    if not isinstance(item, c_ast.If) or item.iffalse is not None:
+        return False
+    tested, todo = [], [item.cond]
+    while todo:
+        e = todo.pop()
+        if isinstance(e, c_ast.BinaryOp) and e.op == "||":
+            todo += [e.left, e.right]
+        elif isinstance(e, c_ast.UnaryOp) and e.op == "!":
+            tested.append(generator.visit(e.expr))
+        else:
+            return False
+    return set(tested) <= allocated
 
 
 def _prelude(body: c_ast.Compound) -> list[c_ast.Node]:
@@ -272,14 +286,16 @@ def _evaluate(e: c_ast.Node, env: dict):
 
 def _element(e: c_ast.Node, env: dict):
     """An array element as (NumPy array, index): `*out` (its first), `r[k]` (a flat index into the array),
-    `c[i][j]` (one index per dimension)."""
+    `c[i][j]` (one index per dimension), `A->rowptr[0]` (of the SDFG's array of the field, `A__rowptr`: a
+    prelude's write into a buffer the caller allocates for it)."""
     if isinstance(e, c_ast.UnaryOp) and isinstance(e.expr, c_ast.ID):
         return env[e.expr.name].reshape(-1), 0
     subscripts = []
     while isinstance(e, c_ast.ArrayRef):
         subscripts.insert(0, _evaluate(e.subscript, env))
         e = e.name
-    array = env[e.name]
+    array = env[f"{e.name.name}__{e.field.name}"] if isinstance(e, c_ast.StructRef) and e.type == "->" \
+        and isinstance(e.name, c_ast.ID) else env[e.name]
     return (array.reshape(-1), subscripts[0]) if len(subscripts) == 1 else (array, tuple(subscripts))
 
 
@@ -312,11 +328,13 @@ def _struct_fields(unit_ast: c_ast.FileAST) -> dict[str, list[tuple[str, str, bo
     return out
 
 
-def _signature(path: Path, function: str) -> tuple[list[tuple[str, bool, str]], str, str | None, list, list,
-                                                   dict, dict]:
+def _signature(path: Path, function: str, after: set[int]) -> tuple[list[tuple[str, bool, str]], str, str | None,
+                                                                    list, list, dict, dict]:
     """The C function's parameters (name, is an array or pointer, element type), return type, the
-    expression it returns as C text (None unless every `return` returns the same one), its prelude and
-    epilogue, the structs of plain numbers of the file and those of numbers and pointers (_struct_fields)."""
+    expression it returns as C text (None unless every `return` returns the same one, but those of the caller's
+    checks of the buffers it allocates, `_allocation_check`), its prelude and epilogue (with the statements on
+    the lines `after`), the structs of plain numbers of the file and those of numbers and pointers
+    (_struct_fields)."""
     unit = load(read_source(str(path)), PreprocessOptions())
     (fundef,) = [n for n in unit.ast.ext if isinstance(n, c_ast.FuncDef) and n.decl.name == function]
     params = []
@@ -329,10 +347,12 @@ def _signature(path: Path, function: str) -> tuple[list[tuple[str, bool, str]], 
         params.append((p.name, array, " ".join(t.type.names)))
     result = fundef.decl.type.type.type
     returns = _Returns()
-    returns.visit(fundef.body)
+    for item in fundef.body.block_items or []:
+        if not _allocation_check(item, fundef.body):
+            returns.visit(item)
     returned = next(iter(returns.texts)) if len(returns.texts) == 1 else None
     kind = " ".join(result.names) if isinstance(result, c_ast.IdentifierType) else "void"
-    return params, kind, returned, _prelude(fundef.body), _epilogue(fundef.body), _records(unit.ast), \
+    return params, kind, returned, _prelude(fundef.body), _epilogue(fundef.body, after), _records(unit.ast), \
         _struct_fields(unit.ast)
 
 
@@ -345,9 +365,36 @@ def _shared_library(path: Path, folder: Path) -> ctypes.CDLL:
     """The C file as a shared library, compiled once for all its functions (their tests read its globals
     before each call, so one function's run leaves the next one's inputs consistent on both sides)."""
     lib = folder / f"c{len(list(folder.glob('c*.so')))}.so"
-    subprocess.run(["gcc", "-O1", "-shared", "-fPIC", "-Dstatic=", "-Dmain=lift_unused_main", "-o", str(lib),
-                    str(path), "-lm"], check=True, capture_output=True, timeout=120)
+    recorder = folder / "allocations.c"
+    recorder.write_text(_ALLOCATIONS)
+    subprocess.run(["gcc", "-O1", "-shared", "-fPIC", "-Dstatic=", "-Dmain=lift_unused_main", "-Dmalloc=lift_malloc",
+                    "-Dcalloc=lift_calloc", "-o", str(lib), str(path), str(recorder), "-lm"], check=True,
+                   capture_output=True, timeout=120)
     return ctypes.CDLL(str(lib))
+
+
+# C's malloc and calloc, recording the size of each buffer (the last 4096): a buffer C allocates and hands out is
+# compared with the SDFG's over as many elements as C allocated (the SDFG's may be larger: a size symbol's)
+_ALLOCATIONS = """#include <stdlib.h>
+#undef malloc
+#undef calloc
+static void *pointers[4096];
+static size_t sizes[4096];
+static unsigned count;
+static void *record(void *p, size_t size) {
+    pointers[count % 4096] = p;
+    sizes[count++ % 4096] = size;
+    return p;
+}
+void *lift_malloc(size_t size) { return record(malloc(size), size); }
+void *lift_calloc(size_t n, size_t size) { return record(calloc(n, size), n * size); }
+size_t lift_allocated(void *p) {
+    for (unsigned k = count; k-- > 0 && count - k <= 4096;)
+        if (pointers[k % 4096] == p)
+            return sizes[k % 4096];
+    return 0;
+}
+"""
 
 
 def _global(lib: ctypes.CDLL, name: str, like):
@@ -400,7 +447,8 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch, build):
 # (sums[g * 8 + d], sums[t] = 0), and an if around an inner map inside a parallel one (if (count[c] > 0));
 # calls of the file's functions as nested SDFGs, one inside an expression, in a while loop testing a struct's
 # fields (`iterate`), one of a function with a time loop (`relax`); tests/graph/test_sdfg.py's NESTED_CALLS; a
-# chained assignment kept as C text over connectors (`chained`: its tasklet once lacked the `;` C++ needs).
+# chained assignment kept as C text over connectors (`chained`: its tasklet once lacked the `;` C++ needs); buffers
+# allocated and handed out before and between the loops, a calloc, an inner loop bound by a call (`set_init`).
 SMALL = {"groups": """void groups(int n, int k, const int *group, const double *x, int *count, double *sums,
                                  double *mean) {
     for (int t = 0; t < k * 8; t++)
@@ -423,7 +471,7 @@ SMALL = {"groups": """void groups(int n, int k, const int *group, const double *
     for (int i = 0; i < n; i++)
         a[i] = b[i] = 2.0 * c[i];
 }
-"""}
+""", "set_init": HANDED_OUT}
 
 
 @pytest.mark.parametrize("function", sorted(SMALL))
@@ -478,7 +526,9 @@ def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch, build: 
     exported = copy.deepcopy(_lifted(str(path))[case[1]])
     sdfg = dace.SDFG.from_json(exported)
     sdfg.validate()
-    params, returns, returned, prelude, epilogue, records, struct_fields = _signature(path, case[1])
+    code = exported["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
+    after = {int(line) for line in re.findall(r"^// lift: after the SDFG, its caller runs line (\d+):", code, re.M)}
+    params, returns, returned, prelude, epilogue, records, struct_fields = _signature(path, case[1], after)
     values = {name: (STEPS if "step" in name else SIZE) for name, array, _ in params if not array}
     values |= VALUES.get(function, {})
     # a pointer parameter's extent the export could not infer is a symbol the caller passes: a buffer of SIZE^2
@@ -569,7 +619,7 @@ def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch, build: 
     function.restype = _CTYPES[returns]
     # an array the lifted regions do not touch: a buffer all the same (an epilogue may write it), one each side
     spare = {name: np.zeros(SIZE * SIZE, np.dtype(_CTYPES.get(element) or ctypes.c_double))
-             for name, array, element in params if array and name not in structs and name not in expected}
+             for name, array, element in params if array and name not in structs | held and name not in expected}
     spare_c = {name: a.copy() for name, a in spare.items()}
     args, c_structs = [], {}
     for name, array, element in params:
@@ -630,10 +680,20 @@ def _runs_like_c(path: Path, function: str, tmp_path: Path, monkeypatch, build: 
     for name, (struct, f) in members.items():  # what C's struct points at after the call, over the SDFG's array
         if isinstance(inputs[name], np.ndarray):
             element = ctypes.POINTER(np.ctypeslib.as_ctypes_type(inputs[name].dtype))
-            if getattr(c_structs[struct], f) != held_c[struct][f].ctypes.data:
-                pytest.fail(f"C points {struct}->{f} at a buffer of its own (one it allocated): not compared")
+            size = inputs[name].size
+            if getattr(c_structs[struct], f) != held_c[struct][f].ctypes.data:  # a buffer C allocated, handed out
+                lib.lift_allocated.restype = ctypes.c_size_t
+                size = lib.lift_allocated(ctypes.c_void_p(getattr(c_structs[struct], f))) // inputs[name].itemsize
+                assert 0 < size <= inputs[name].size, f"C allocated {size} elements for {struct}->{f}, the SDFG " \
+                    f"{inputs[name].size}"
+                inputs[name] = inputs[name].reshape(-1)[:size]  # what C's holds
             pointer = ctypes.cast(getattr(c_structs[struct], f), element)
-            expected[name] = np.ctypeslib.as_array(pointer, shape=(inputs[name].size,)).copy()
+            expected[name] = np.ctypeslib.as_array(pointer, shape=(size,)).copy()
+    for name, _, element in params:  # a struct's numbers: C's after the call, the caller's after prelude and epilogue
+        for f, _, pointer in struct_fields[element] if name in held else []:
+            if not pointer:
+                np.testing.assert_allclose(held[name][f], getattr(c_structs[name], f), rtol=1e-10,
+                                           err_msg=f"{name}->{f}")
     for name, array in inputs.items():
         if name in globals_ and globals_[name] is None and name not in members:
             continue  # a local of the function the C caller never sees (a returned one compared above)
