@@ -302,3 +302,110 @@ def test_a_region_around_a_time_loop_counts_every_step_toward_the_start(tmp_path
                                    env={"OMP_NUM_THREADS": "2", "PATH": "/usr/bin:/bin"})
     assert ran["lifted"].stdout == ran["original"].stdout
     assert ran["lifted"].stderr.split() == ["teams", "1"]
+
+
+# A column sum: strip-mined by 256 for the buffer of its scalar expansion (transform/expansion.py).
+STRIPS = """void k(int m, int n, double *restrict data, double *restrict mean)
+{
+    for (int j = 0; j < m; j++) {
+        double s = 0.0;
+        for (int i = 0; i < n; i++)
+            s += data[i * m + j];
+        mean[j] = s / n;
+    }
+}
+"""
+
+
+@needs_gcc
+def test_strip_loop_work_is_bounded_by_the_loops_range(tmp_path):
+    """The work of a strip (or tile) loop is estimated from its point loops, which run at most a
+    strip of 256 iterations and never more than the loop's range: m (n + 2) where m fits in one
+    strip (the estimate said 256 (n + 2) for every m below 256: 8 times the work at m = 32),
+    less than twice that beyond."""
+    output, loops = _lifted(STRIPS)
+    assert "scalar expansion" in loops[0]["transformations"]
+    clause = re.search(r"\bif ?\((.*?) > (\d+)L .*/\* lift \*/", output)
+    assert clause and int(clause.group(2)) == MIN_PARALLEL_WORK, output
+    program = tmp_path / "w.c"
+    program.write_text("#include <stdio.h>\n"
+                       f"static long guard(int m, int n) {{ return {clause.group(1)}; }}\n"
+                       "int main(void) { int ms[] = {1, 2, 32, 100, 255, 256, 257, 600, 1000};\n"
+                       "    for (int k = 0; k < 9; k++) printf(\"%d %ld\\n\", ms[k], guard(ms[k], 10)); return 0; }\n")
+    subprocess.run(["gcc", "-O1", "-o", tmp_path / "w", program], check=True)
+    rows = subprocess.run([tmp_path / "w"], check=True, capture_output=True, text=True).stdout.split("\n")
+    for row in filter(None, rows):
+        m, guard = map(int, row.split())
+        work = m * (10 + 2)
+        assert guard == work if m <= 256 else work <= guard < 2 * work, f"m = {m}: {guard}, the loop runs {work}"
+
+
+# Two chained products (2mm's shape): fused in i, each product then tiled (128 x 128 x 256).
+CHAIN = """#include <stdio.h>
+#include <stdlib.h>
+#ifndef N
+#define N 32
+#endif
+static void chain(int n, double t[n][n], double a[n][n], double b[n][n], double c[n][n], double d[n][n])
+{
+    int i, j, k;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            t[i][j] = 0.0;
+            for (k = 0; k < n; k++)
+                t[i][j] += a[i][k] * b[k][j];
+        }
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            d[i][j] *= 0.5;
+            for (k = 0; k < n; k++)
+                d[i][j] += t[i][k] * c[k][j];
+        }
+}
+int main(void)
+{
+    double (*t)[N] = malloc(sizeof(double[N][N])), (*a)[N] = malloc(sizeof(double[N][N]));
+    double (*b)[N] = malloc(sizeof(double[N][N])), (*c)[N] = malloc(sizeof(double[N][N]));
+    double (*d)[N] = malloc(sizeof(double[N][N]));
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            a[i][j] = (i * j % 7) / 7.0;
+            b[i][j] = (i + j) % 5 / 5.0;
+            c[i][j] = (i * 3 + j) % 11 / 11.0;
+            d[i][j] = (i - j) % 3;
+        }
+    chain(N, t, a, b, c, d);
+    for (int i = 0; i < N; i += 7)
+        printf("%.17g %.17g\\n", d[i][N - 1 - i], d[N - 1 - i][i]);
+    return 0;
+}
+"""
+
+
+@needs_gcc
+def test_fused_and_tiled_product_starts_no_team_at_a_small_size(tmp_path):
+    """The second product's tile loop runs the statements of the loop fused into it: its work is
+    their count, n^3 (it was estimated from whole tiles, 128 x 128 x 256 = 4,194,304 at any n,
+    enough to start the team at once: at n = 32 the threads started for 33,000 units of work).
+    At n = 32 the program asks libgomp for no team; at n = 200 (8,000,000 a product) it does;
+    both print what the original prints."""
+    output, loops = _lifted(CHAIN)
+    second = next(e for e in loops if e["line"] == 15 and e["var"] == "i")
+    assert {"fusion", "tiling"} <= set(second["transformations"]) and second["parallelized"]
+    assert output.count(f"if ((long)n * n * n > {MIN_PARALLEL_WORK}L && {HELPER}((long)n * n * n))") == 2, output
+    (tmp_path / "lifted.c").write_text(output)
+    (tmp_path / "original.c").write_text(CHAIN)
+    (tmp_path / "counter.c").write_text(TEAM_COUNTER)
+    teams = {}
+    for n in (32, 200):
+        ran = {}
+        for name in ("lifted", "original"):
+            exe = tmp_path / f"{name}{n}"
+            subprocess.run(["gcc", "-O2", "-fopenmp", f"-DN={n}", "-Wl,--wrap=GOMP_parallel", "-o", exe,
+                            tmp_path / f"{name}.c", tmp_path / "counter.c"], check=True)
+            ran[name] = subprocess.run([exe], check=True, capture_output=True, text=True,
+                                       env={"OMP_NUM_THREADS": "2", "PATH": "/usr/bin:/bin"})
+        assert ran["lifted"].stdout == ran["original"].stdout
+        assert ran["original"].stderr.split() == ["teams", "0"]
+        teams[n] = int(ran["lifted"].stderr.split()[1])
+    assert teams[32] == 0 and teams[200] >= 1, teams
