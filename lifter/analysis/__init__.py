@@ -47,7 +47,9 @@ class ForLocator:
 
 
 def _fors(ast):
-    return (n for n in walk(ast) if isinstance(n, c_ast.For))
+    """The `for` statements of the file: inside its function definitions, the only place for a
+    statement (the headers' thousands of declarations are not walked)."""
+    return (n for ext in ast.ext if isinstance(ext, c_ast.FuncDef) for n in walk(ext.body) if isinstance(n, c_ast.For))
 
 
 def analyze(unit: TranslationUnit, strict_aliasing: bool = True) -> ProgramModel:

@@ -438,7 +438,8 @@ def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> int | Poly 
     `m` fixed at their values there. Only where those are the original loops' instances: `m` and
     the maps around it are the region's loops, in their order, none strip-mined, tiled or
     unrolled (`m` may be the outermost tile loop of a band; inside `m`, reordering keeps the
-    instances). None otherwise, or when a domain is
+    instances; a fused map runs the statements of each loop fused into it, all of one header).
+    None otherwise, or when a domain is
     not a box of affine bounds (a stride, an `if` that cuts holes). Inside loops, a count whose
     bound over their iterations is below `min_work` is that bound (a constant)."""
     region = nest(g).scop
@@ -450,13 +451,13 @@ def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> int | Poly 
         if loop is None or _SPLITTING & set(x.transformations) \
                 or not whole and (loop.var != x.var or x.tile or x.step != loop.step):
             return None
-    origins, outer = [x.origin for x in chain], len(chain) - 1
+    origins, outer = [{x.origin, *x.fused} for x in chain], len(chain) - 1
     total, around = {}, None
     for sid in scope_descendants(g, m.id):
         if not isinstance(g.nodes[sid]["node"], Tasklet):
             continue
         stmt = region.statements.get(sid)
-        if stmt is None or stmt.loops[:len(chain)] != origins:
+        if stmt is None or len(stmt.loops) < len(chain) or any(l not in o for l, o in zip(stmt.loops, origins)):
             return None
         domain = stmt.domain
         for k, x in enumerate(chain[:-1]):
@@ -482,7 +483,11 @@ def _estimate(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | 
     `banned` are the variables of the map and the maps inside it: they have no
     value where the condition is evaluated, so extents that use them are unknown.
     """
-    extents = _extent_text(m, banned)
+    # A point loop's trip count is its tile's size; its longest run is no more than its loop's
+    # range too (tiling.py): a loop of 32 tiled by 128 does 32 rows of work, not 128.
+    point = not m.tile and any(g.nodes[a]["node"].tile and g.nodes[a]["node"].origin == m.origin
+                               for a in ancestors(g, m.id))
+    extents = _extent_text(m, banned, longest=point)
     if extents is None:
         return None
     total_const, terms = 0, []
@@ -509,9 +514,10 @@ def _calls_loops(g: nx.MultiDiGraph, m: MapScope) -> bool:
     return any(n in calls for n in scope_descendants(g, m.id))
 
 
-def _extent_text(m: MapScope, banned: set[str]) -> int | str | None:
-    """The trip count: an int when constant, C text over names in scope, else None."""
-    text = m.trip_count
+def _extent_text(m: MapScope, banned: set[str], longest: bool = False) -> int | str | None:
+    """The trip count (`longest`: the longest run's): an int when constant, C text over names
+    in scope, else None."""
+    text = m.max_trip_count if longest else m.trip_count
     if text is None:
         return None
     try:

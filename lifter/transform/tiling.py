@@ -374,7 +374,10 @@ def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes:
                     f"{h['var']} {h['op']} ({last} {h['op']} {h['ub']} ? {last} : {h['ub']}); {h['var']}++)")
         m.begin = name if grid is None else f"max({name}, {m.begin})"
         m.end = f"min({name} + {size - 1}, {m.end})"
-        m.trip_count = m.max_trip_count = f"{size}L"
+        # A point loop runs a tile's iterations at most (the bound the unrolling and the cache
+        # model go by), and its longest run is no longer than its loop's whole range: a small
+        # loop tiled by 128 runs far fewer than 128 (what the work estimate goes by).
+        m.trip_count, m.max_trip_count = f"{size}L", _at_most(m.max_trip_count, size)
         m.transformations.append("tiling")
     move_child(g, band[0], above, 0)
 
@@ -398,6 +401,16 @@ def nest_names(g) -> set[str]:
         elif isinstance(node, Tasklet):
             words |= word_tokens(node.text)
     return words
+
+
+def _at_most(trips: str | None, size: int) -> str:
+    """min(trips, size) in C: a constant where `trips` is one (or unknown), else a test."""
+    count = _constant(trips)
+    if trips is None or count is not None and count >= size:
+        return f"{size}L"
+    if count is not None:
+        return f"{max(count, 0)}L"
+    return f"(({trips}) < {size}L ? ({trips}) : {size}L)"
 
 
 def _ceil_div(trips: str | None, size: int) -> str | None:
