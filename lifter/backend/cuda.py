@@ -105,7 +105,7 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Em
             result = _Region(ctx, g).offload()
         except NotOffloaded as why:
             ctx.calls = calls  # what its kernels would have called does not run on the GPU
-            verdicts[i] = Offload(False, str(why))
+            verdicts[i] = Offload(False, str(why), code=why.code)
             results.append(("remark", i, g, str(why)))
             continue
         results.append(("ok", i, g, result))

@@ -61,6 +61,6 @@ def launch_condition(g: nx.MultiDiGraph, launches: dict[str, bool], usable: Call
         count = f"{len(looped)} kernel launches" if len(looped) > 1 else "kernel launch"
         raise NotOffloaded(f"not profitable: its {count} in each iteration of the host loop over "
                            f"{' and '.join(repr(v) for v in loops)} do about {total} units of work in all, "
-                           f"less than {LAUNCH_MIN_WORK} a launch (a launch costs about 7 us)")
+                           f"less than {LAUNCH_MIN_WORK} a launch (a launch costs about 7 us)", "not-profitable")
     work = " + ".join([f"({t})" for t in terms] + ([f"{total}L"] if total else []))
     return f"{work} >= {need}L"

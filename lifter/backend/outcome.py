@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Offload:
-    """The CUDA backend's verdict on one region: offloaded as `kernels`, or kept on the host for `reason`."""
+    """The CUDA backend's verdict on one region: offloaded as `kernels`, or kept on the host for `reason`
+    (`code`: the report's reason code)."""
 
     offloaded: bool
     reason: str = ""
     kernels: tuple[str, ...] = ()
+    code: str = "not-offloadable"
 
 
 @dataclass(frozen=True)

@@ -141,7 +141,8 @@ def test_launches_of_known_size_that_do_not_pay_stay_on_the_host_with_the_reason
     verdicts = [o.offload for g, o in zip(result.graphs, result.outcomes) if g.graph["function"] == "steps"]
     assert verdicts and not verdicts[0].offloaded and verdicts[0].reason.startswith("not profitable")
     entries = [e for e in result.loops if e.get("function") == "steps" and e.get("var") == "i"]
-    assert entries and all("not profitable" in e["remark"] for e in entries), entries
+    assert entries and all("not profitable" in e["remark"] and e["reason_code"] == "not-profitable"
+                           for e in entries), entries
     exe = build_profiled(result.output, tmp_path)
     ran = run_exe(exe)
     assert ran.stdout == run_original(text, tmp_path)
