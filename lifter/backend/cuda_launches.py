@@ -24,7 +24,6 @@ from typing import Callable
 import networkx as nx
 
 from lifter.backend.cuda_kernels import NotOffloaded
-from lifter.graph.nodes import MapScope
 from lifter.transform.parallelize import launch_work
 from lifter.transform.rewrite import ancestors
 
@@ -56,8 +55,7 @@ def launch_condition(g: nx.MultiDiGraph, launches: dict[str, bool], usable: Call
     if not terms:
         if total >= need:
             return ""
-        loops = sorted({g.nodes[a]["node"].var for nid in looped for a in ancestors(g, nid)
-                        if isinstance(g.nodes[a]["node"], MapScope)})
+        loops = sorted({g.nodes[a]["node"].var for nid in looped for a in ancestors(g, nid)})
         count = f"{len(looped)} kernel launches" if len(looped) > 1 else "kernel launch"
         raise NotOffloaded(f"not profitable: its {count} in each iteration of the host loop over "
                            f"{' and '.join(repr(v) for v in loops)} do about {total} units of work in all, "
