@@ -126,7 +126,7 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Em
                 edits.append((line_start(source.text, start), line_start(source.text, start),
                               f"{indent}/* lift: loop nest not offloaded to the GPU: {comment_text(result)} */\n"))
             continue
-        verdicts[i] = Offload(True, kernels=tuple(k.name for k in result.kernels))
+        verdicts[i] = Offload(True, kernels=tuple(k.name for k in result.kernels), launch_test=result.launch_test)
         nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
     # Consecutive nests with host code between them that can be bounded share their device data.
@@ -260,6 +260,7 @@ class _Result:
     data: NestData
     insert_at: int
     kernels: list[_Kernel]
+    launch_test: str  # whether the launches inside host loops pay for themselves (C; '' always)
 
 
 @dataclass
@@ -367,7 +368,7 @@ class _Region(_KernelCode):
             insert_at = self.ctx.cfile.tokens[func.start].start
         for k in self.kernels.values():
             k.source = self._kernel_source(k)
-        return _Result(self.function, start, end, data, insert_at, list(self.kernels.values()))
+        return _Result(self.function, start, end, data, insert_at, list(self.kernels.values()), self.launch_test)
 
     def _span(self) -> tuple[int, int]:
         if self.reemit and nest(self.g).text_span:

@@ -160,6 +160,9 @@ def test_a_row_loop_of_run_time_size_tests_the_longest_launch_before_the_nest(tm
     assert test and int(test.group(2)) == 2 * LAUNCH_MIN_WORK, body
     assert "i" not in re.findall(r"\w+", test.group(1)) and "n" in re.findall(r"\w+", test.group(1))
     assert "} else { /* too little work" in body
+    remarks = [e["remark"] for e in result.loops if e.get("function") == "trisolv" and e.get("var") == "j"]
+    assert remarks and remarks[0].endswith(f"when its launches inside a sequential loop do enough work each: "
+                                           f"n - 1 >= {2 * LAUNCH_MIN_WORK}"), remarks
     exe = build_profiled(result.output, tmp_path)
     ran = run_exe(exe)
     assert ran.stdout == run_original(TRISOLV, tmp_path)
