@@ -162,7 +162,8 @@ def _pointed_copy(spans: Spans, start: int, end: int, macros: dict[str, str]) ->
                      f"lift_present_host(&({name}), sizeof({name}), {writes})" for name, through, writes in sides)
 
 
-def _element_syncs(spans: Spans, start: int, end: int, macros: dict[str, str], aware: set[str]) -> tuple[str, str] | None:
+def _element_syncs(spans: Spans, start: int, end: int, macros: dict[str, str],
+                   aware: set[str]) -> tuple[str, str] | None:
     """The syncs with the table around a statement that writes one element of a named array
     (`host_effects.element_write`): before it, what it reads and the element come back from the
     device; after it, the element goes to the device copy that holds it (`lift_present_wrote`)."""

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.backend.test_cuda import byte_counts, function_text, host_part, lift_cuda, pytestmark, same_results  # noqa: F401
+# (pytestmark: the same skip, without g++ and gcc)
+from tests.backend.test_cuda import (byte_counts, function_text, host_part, lift_cuda, pytestmark,  # noqa: F401
+                                     same_results)
 
 N, REPS = 2000, 6
 
