@@ -126,7 +126,8 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Em
                 edits.append((line_start(source.text, start), line_start(source.text, start),
                               f"{indent}/* lift: loop nest not offloaded to the GPU: {comment_text(result)} */\n"))
             continue
-        verdicts[i] = Offload(True, kernels=tuple(k.name for k in result.kernels), launch_test=result.launch_test)
+        verdicts[i] = Offload(True, kernels=tuple(k.name for k in result.kernels),
+                              launch_test=result.data.launch_test)
         nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
     # Consecutive nests with host code between them that can be bounded share their device data.
@@ -260,7 +261,6 @@ class _Result:
     data: NestData
     insert_at: int
     kernels: list[_Kernel]
-    launch_test: str  # whether the launches inside host loops pay for themselves (C; '' always)
 
 
 @dataclass
@@ -368,7 +368,7 @@ class _Region(_KernelCode):
             insert_at = self.ctx.cfile.tokens[func.start].start
         for k in self.kernels.values():
             k.source = self._kernel_source(k)
-        return _Result(self.function, start, end, data, insert_at, list(self.kernels.values()), self.launch_test)
+        return _Result(self.function, start, end, data, insert_at, list(self.kernels.values()))
 
     def _span(self) -> tuple[int, int]:
         if self.reemit and nest(self.g).text_span:
@@ -659,7 +659,8 @@ class _Region(_KernelCode):
                                   if role in ("host", "sync")))
         host_only = {self.g.nodes[data_id(k)]["node"].name for k in host_keys} - {u.host for u in uses}
         return NestData(self.function, span[0], span[1], nest, uses, self._plan_condition(), self.reduction_slots,
-                        [k.name for k in self.kernels.values()], written, host_only, self._host_writes(arrays))
+                        [k.name for k in self.kernels.values()], written, host_only, self._host_writes(arrays),
+                        self.launch_test)
 
     def _host_writes(self, arrays: list[_Array]) -> list[HostWrite]:
         """Arrays the nest's host code writes that are no device buffer of it but may share one's

@@ -188,6 +188,67 @@ def test_a_time_loop_launches_when_a_step_has_the_work_and_runs_as_written_when_
         assert ran_steps == ([steps, steps] if steps else []), ran_steps
 
 
+# Two nests of one function: rows computed from the row before (a kernel of n x n iterations per
+# row), then a forward substitution (a kernel of i iterations per row, and a one-thread one).
+FACTOR_SOLVE = """#include <stdio.h>
+#include <stdlib.h>
+
+static void factor_solve(int n, double *restrict A, const double *restrict C, double *restrict y,
+                         const double *restrict b)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double w = A[i * n + j];
+            for (int k = 0; k < n; k++)
+                w -= 1e-3 * A[(i - 1) * n + k] * C[k * n + j];
+            A[i * n + j] = w;
+        }
+    for (int i = 0; i < n; i++) {
+        double s = b[i];
+        for (int j = 0; j < i; j++)
+            s -= 1e-3 * A[i * n + j] * y[j];
+        y[i] = s;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int n = atoi(argv[1]);
+    double *A = malloc((size_t)n * n * sizeof *A), *C = malloc((size_t)n * n * sizeof *C);
+    double *y = malloc(n * sizeof *y), *b = malloc(n * sizeof *b);
+    for (int i = 0; i < n; i++) {
+        b[i] = (double)(i % 13) / 13.0;
+        for (int j = 0; j < n; j++) {
+            A[i * n + j] = (double)((i + 2 * j) % 17) / 17.0;
+            C[i * n + j] = (double)((3 * i + j) % 11) / 11.0;
+        }
+    }
+    factor_solve(n, A, C, y, b);
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += y[i] * (1 + i % 7) + A[i * n + (i * 3) % n];
+    printf("s: %.12e\\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_nest_whose_launches_pay_does_not_share_a_scope_with_one_whose_launches_do_not(tmp_path):
+    result = lift(FACTOR_SOLVE)
+    body = function_text(host_part(result.output), "static void factor_solve(")
+    assert body.count("too little work") == 2, body  # two data scopes, each with its own test
+    src = tmp_path / "orig.c"
+    src.write_text(FACTOR_SOLVE)
+    subprocess.run(["gcc", "-O1", str(src), "-o", str(tmp_path / "orig")], check=True)
+    exe = build_profiled(result.output, tmp_path)
+    n = 200  # a row of the factorization: about n * n units of work; of the substitution, n
+    ran = run_with(exe, str(n))
+    assert ran.stdout == run_with(tmp_path / "orig", str(n)).stdout
+    counts = launches(ran.stderr)
+    assert [v for k, v in counts.items() if k.startswith("kernel_factor_solve_j_L8")] == [n - 1], counts
+    assert not any(k.startswith("kernel_factor_solve") and k != "kernel_factor_solve_j_L8" for k in counts), counts
+
+
 def test_the_rule_is_off_with_the_profitability_guard():
     body = function_text(host_part(lift(TRISOLV, min_work=0).output), "static void trisolv(")
     assert "LIFT_LAUNCH(kernel_trisolv_j" in body and "too little work" not in body
