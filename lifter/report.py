@@ -82,8 +82,11 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], outcomes: li
                 if cuda.offloaded:
                     entry["remark"] = (f"loop over '{loop.var}' offloaded to the GPU{done} "
                                        f"(kernels: {', '.join(cuda.kernels)})")
+                    if cuda.launch_test:
+                        entry["remark"] += (f", when its launches inside a sequential loop do enough work each: "
+                                            f"{readable(cuda.launch_test, False)}")
                 else:
-                    entry["parallelized"], code = False, "not-offloadable"
+                    entry["parallelized"], code = False, cuda.code
                     entry["remark"] = (f"loop over '{loop.var}' is parallel but not offloaded to the GPU: "
                                        f"{cuda.reason}")
             elif planned and _plan_never_runs(planned[0].plan):

@@ -287,6 +287,32 @@ def pointer_copy(spans: Spans, start: int, end: int, macros: dict[str, str]) -> 
     return sides if through else None
 
 
+def element_write(spans: Spans, start: int, end: int, macros: dict[str, str]) -> tuple[str, GapEffects] | None:
+    """The statement between offsets `start` and `end`, if it writes one element of a named array and
+    nothing else (`x[r % n] += 1.0;`, `h[k]++;`): the element's text, and what its subscript and
+    value read (they assign nothing and write no memory; `reads` holds the array's name where they
+    read it). None for any other statement."""
+    st = spans.between(start, end)
+    if len(st) < 5 or st[0].kind != TokenKind.WORD or st[0].text in macros or st[1].text != "[" or \
+            st[-1].text != ";":
+        return None
+    close = match_brackets(st).get(1)
+    if close is None or close + 2 >= len(st) or not _assigned_after(st, close + 1):
+        return None
+    op, nxt = st[close + 1], st[close + 2]
+    joined = op.end == nxt.start
+    size = 1 if op.text == "=" else 3 if op.text in "<>" else 2  # =, <<= and >>=, op= and ++
+    if op.text in "+-" and joined and nxt.text == op.text and close + 3 != len(st) - 1:
+        return None  # `x[i]++ + 1;`
+    name, eff = st[0].text, GapEffects(start, end)
+    for part in (st[2:close], st[close + 1 + size:-1]):
+        if part and not token_effects(part, {name}, macros, eff):
+            return None
+    if eff.writes or eff.assigned or eff.exits:
+        return None
+    return spans.text[st[0].start:st[close].end], eff
+
+
 def _declared(spans: Spans, k: int, end: int) -> set[str]:
     """Names the declaration at tokens k..end may declare (a superset: outside initializers, every
     word a declarator could end with)."""

@@ -72,6 +72,7 @@ from lifter.backend.cuda_names import keyword_names, rename_keywords
 from lifter.backend.cuda_call_regions import aware_functions, emit_region, find_regions
 from lifter.backend.cuda_data import (ArrayUse, HostWrite, NestData, comment_text, emit_scope, flat_nests,
                                       group_nests, may_overlap, reindent)
+from lifter.backend.cuda_launches import launch_condition
 from lifter.backend.cuda_kernels import DEVICE_FUNCTIONS, REDUCTION_OPS, NotOffloaded, _Kernel, _KernelCode
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.cuda_text import _bound, _c_ndim, _sanitize, _union
@@ -104,7 +105,7 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Em
             result = _Region(ctx, g).offload()
         except NotOffloaded as why:
             ctx.calls = calls  # what its kernels would have called does not run on the GPU
-            verdicts[i] = Offload(False, str(why))
+            verdicts[i] = Offload(False, str(why), code=why.code)
             results.append(("remark", i, g, str(why)))
             continue
         results.append(("ok", i, g, result))
@@ -125,7 +126,8 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Em
                 edits.append((line_start(source.text, start), line_start(source.text, start),
                               f"{indent}/* lift: loop nest not offloaded to the GPU: {comment_text(result)} */\n"))
             continue
-        verdicts[i] = Offload(True, kernels=tuple(k.name for k in result.kernels))
+        verdicts[i] = Offload(True, kernels=tuple(k.name for k in result.kernels),
+                              launch_test=result.data.launch_test)
         nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
     # Consecutive nests with host code between them that can be bounded share their device data.
@@ -283,6 +285,7 @@ class _Region(_KernelCode):
         self.kernels: dict[str, _Kernel] = {}
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
+        self.launch_test = ""  # whether the launches inside host loops pay for themselves (C; '' always)
         self.atomic: dict[str, str] = {}  # arrays the kernel being built reduces into: key -> operator
         self.sync_reasons: dict[str, str] = {}  # host code between kernels that uses device data: why not on the GPU
         self.device: set[str] = set()
@@ -344,6 +347,10 @@ class _Region(_KernelCode):
         for nid, role in list(self.roles.items()):
             if role == "kernel":
                 self.kernels[nid] = self._kernel(nid, False)
+        if nest(g).profitability:
+            self.launch_test = launch_condition(g, {nid: self.roles[nid] == "kernel" for nid in self.kernels},
+                                               lambda c: self._host_visible(c, c) and not word_tokens(c) &
+                                               self._region_written())
         self.device = device
         if self.sync_reasons:  # rows the GPU wrote since the host last saw them: copied back when it needs them
             # Also what the host code reads and no kernel here writes: nests before this one in the
@@ -353,8 +360,8 @@ class _Region(_KernelCode):
             self.tracked = ({self.canon.get(k, k) for nid, role in self.roles.items() if role in ("kernel", "serial")
                              for k in self._written_arrays(nid)} | host) & device
         arrays = self._arrays(device)
-        nest = self._nest_text(span)
-        data = self._nest_data(arrays, nest, span)
+        text = self._nest_text(span)
+        data = self._nest_data(arrays, text, span)
         start, end = span
         insert_at = line_start(self.text, self.ctx.cfile.tokens[func.start].start)
         if self.text[insert_at:self.ctx.cfile.tokens[func.start].start].strip():
@@ -652,7 +659,8 @@ class _Region(_KernelCode):
                                   if role in ("host", "sync")))
         host_only = {self.g.nodes[data_id(k)]["node"].name for k in host_keys} - {u.host for u in uses}
         return NestData(self.function, span[0], span[1], nest, uses, self._plan_condition(), self.reduction_slots,
-                        [k.name for k in self.kernels.values()], written, host_only, self._host_writes(arrays))
+                        [k.name for k in self.kernels.values()], written, host_only, self._host_writes(arrays),
+                        self.launch_test)
 
     def _host_writes(self, arrays: list[_Array]) -> list[HostWrite]:
         """Arrays the nest's host code writes that are no device buffer of it but may share one's
@@ -676,12 +684,15 @@ class _Region(_KernelCode):
     def _plan_condition(self) -> str:
         """The planner's run-time condition (enough work, disjoint pointers) of the parallel loops at the
         top of the nest: evaluated before the nest, it decides between the GPU and the original code.
-        (Conditions of loops inside sequential loops may use their variables: not usable here.)"""
+        (Conditions of loops inside sequential loops may use their variables: not usable here; whether
+        their launches pay for themselves is tested instead.)"""
         conds = []
         for c in scope_children(self.g, STATE):
             m = self.g.nodes[c]["node"]
             if self.roles.get(c) == "kernel" and m.plan.condition and m.plan.condition not in conds:
                 conds.append(m.plan.condition)
+        if self.launch_test:  # (kernels launched inside host loops: cuda_launches.py)
+            conds.append(self.launch_test)
         return " && ".join(f"({c})" for c in conds)
 
     def _write_covers(self, a: _Array) -> str | None:

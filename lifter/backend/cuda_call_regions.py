@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lifter.analysis.host_effects import (GapEffects, called_by_name, clause_effects, gap_effects, pointer_copy,
-                                          takes_address)
+from lifter.analysis.host_effects import (GapEffects, called_by_name, clause_effects, element_write, gap_effects,
+                                          pointer_copy, takes_address)
 from lifter.backend.edits import line_start
 from lifter.frontend.spans import LoopStatement, Spans, Unparsable, words
 
@@ -120,12 +120,20 @@ def _region(spans: Spans, text: str, function: str, where: LoopStatement, aware:
         eff = gap_effects(spans, a, b, set(), macros, in_loop=True, calls=aware)
         if eff is None:
             sync = _pointed_copy(spans, a, b, macros)
-            if sync is None:
+            if sync is not None:
+                edits.append((a, a, f"{sync}; /* lift: the bytes it copies through pointers, back from the device "
+                                    "first */ " if braced else "{ " + sync + "; "))
+                if not braced:
+                    edits.append((b, b, " }"))
+                continue
+            element = _element_syncs(spans, a, b, macros, aware)
+            if element is None:
                 return None
-            edits.append((a, a, f"{sync}; /* lift: the bytes it copies through pointers, back from the device first */ "
-                          if braced else "{ " + sync + "; "))
-            if not braced:
-                edits.append((b, b, " }"))
+            before, after = element
+            indent = text[line_start(text, a):a] if braced else ""
+            edits.append((a, a, f"{before}; /* lift: an element written between calls: the device copy gets it too */\n"
+                                f"{indent if not indent.strip() else ''}" if braced else "{ " + before + "; "))
+            edits.append((b, b, f"\n{indent if not indent.strip() else ''}{after};" if braced else f" {after}; }}"))
             continue
         if eff.reads_all:
             if aware & set(words(text[a:b])):
@@ -152,6 +160,21 @@ def _pointed_copy(spans: Spans, start: int, end: int, macros: dict[str, str]) ->
         return None
     return ", ".join(f"lift_present_host({name}, sizeof(*{name}), {writes})" if through else
                      f"lift_present_host(&({name}), sizeof({name}), {writes})" for name, through, writes in sides)
+
+
+def _element_syncs(spans: Spans, start: int, end: int, macros: dict[str, str],
+                   aware: set[str]) -> tuple[str, str] | None:
+    """The syncs with the table around a statement that writes one element of a named array
+    (`host_effects.element_write`): before it, what it reads and the element come back from the
+    device; after it, the element goes to the device copy that holds it (`lift_present_wrote`)."""
+    found = element_write(spans, start, end, macros)
+    if found is None or aware & set(words(spans.text[start:end])):
+        return None
+    element, eff = found
+    reads = [] if not (eff.reads or eff.reads_all) else \
+        ["lift_present_host(0, 0, 0)" if eff.reads else _sync(eff)]  # (other elements of the array: all)
+    where = f"&({element}), sizeof({element})"
+    return ", ".join(reads + [f"lift_present_host({where}, 0)"]), f"lift_present_wrote({where})"
 
 
 def _sync(eff: GapEffects) -> str:

@@ -83,6 +83,7 @@ class NestData:
     written: set[str]  # names the nest may assign (scalars, loop variables)
     host_only: set[str] = field(default_factory=set)  # arrays only its host code touches ('<...>': unknown)
     host_writes: list[HostWrite] = field(default_factory=list)
+    launch_test: str = ""  # the part of `condition` that its launches in host loops pay (cuda_launches.py)
 
     def head_words(self) -> set[str]:
         """Names the scope's head evaluates for this nest (row bounds, conditions)."""
@@ -265,6 +266,9 @@ def _can_join(members: list[NestData], gaps: list[GapEffects], nest: NestData) -
     swapped = set().union(*(m.swapped for m in members if isinstance(m, LoopData)))
     if swapped & nest.value_words():
         return False
+    if any(n.launch_test for n in flat_nests(members + [nest])):
+        return False  # its test would decide for the other nests too (ludcmp: the factorization with the
+        # substitutions, whose row launches do not pay)
     return not (words & changed) and not (earlier & nest.written)
 
 

@@ -32,7 +32,11 @@ REDUCTION_OPS = {"+": "lift_op_add", "*": "lift_op_mul", "&": "lift_op_and", "|"
 
 
 class NotOffloaded(Exception):
-    """Why a region stays on the host."""
+    """Why a region stays on the host; `code`, the report's reason code (docs/report.md)."""
+
+    def __init__(self, text: str, code: str = "not-offloadable"):
+        super().__init__(text)
+        self.code = code
 
 
 class ArgKind(StrEnum):

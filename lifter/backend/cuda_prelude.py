@@ -234,6 +234,23 @@ inline void lift_present_host(const void *lift_lo, size_t lift_n, int lift_write
         if (lift_writes) lift_e->lift_at = LIFT_AT_HOST;
     }
 }
+/* Host code wrote host bytes [lo, lo + n) (after lift_present_host(lo, n, 0)): an entry that holds
+   them and the rest of its bytes as the host does gets them too, so a small write (`x[r % n] += 1`
+   between calls) does not make the next call copy the whole entry in again. */
+inline void lift_present_wrote(const void *lift_lo, size_t lift_n) {
+    const char *lift_a = (const char *)lift_lo, *lift_b = lift_a + lift_n;
+    for (int lift_i = 0; lift_i < lift_present_count; lift_i++) {
+        lift_present_entry *lift_e = &lift_present[lift_i];
+        if (!(lift_e->lift_lo < lift_b && lift_a < lift_e->lift_hi)) continue;
+        if (lift_e->lift_at == LIFT_AT_BOTH && lift_e->lift_lo <= lift_a && lift_b <= lift_e->lift_hi) {
+            lift_present_check(cudaMemcpy(lift_e->lift_dev + (lift_a - lift_e->lift_lo), lift_a, lift_n, cudaMemcpyHostToDevice),
+                               "copy of a host write to device data kept across calls");
+            lift_present_in += lift_n;
+        } else {
+            lift_e->lift_at = LIFT_AT_HOST;
+        }
+    }
+}
 struct lift_region_mark { int lift_depth; size_t lift_in, lift_out; };
 inline lift_region_mark lift_region_begin(void) {
     lift_region_mark lift_m = {lift_region_depth++, lift_present_in, lift_present_out};

@@ -12,11 +12,15 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Offload:
-    """The CUDA backend's verdict on one region: offloaded as `kernels`, or kept on the host for `reason`."""
+    """The CUDA backend's verdict on one region: offloaded as `kernels`, or kept on the host for `reason`
+    (`code`: the report's reason code); `launch_test`, the C test before the nest that its kernels
+    launched inside host loops do enough work (backend/cuda_launches.py; '' when none is made)."""
 
     offloaded: bool
     reason: str = ""
     kernels: tuple[str, ...] = ()
+    code: str = "not-offloadable"
+    launch_test: str = ""
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ class NestAttributes:
     assume_no_alias: bool = False  # the user's promise that pointer parameters never overlap
     identical_pointers: bool = False  # alias tests may accept equal pointers (OpenMP only)
     strict_aliasing: bool = True  # C's type rules keep pointers apart (cc's -fno-strict-aliasing: off)
+    profitability: bool = True  # the planner judged work (min_work > 0): so may the backends (CUDA launches)
 
 
 def nest(g: nx.MultiDiGraph) -> NestAttributes:

@@ -83,6 +83,7 @@ def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_gua
     nest(g).assume_no_alias = assume_no_alias
     nest(g).strict_aliasing = strict_aliasing
     nest(g).identical_pointers = identical_pointers
+    nest(g).profitability = min_work > 0
     for child in scope_children(g, STATE):
         _visit(g, child, min_work, value_guards, spans)
 
@@ -418,21 +419,32 @@ def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str], min_work: int) -> i
     triangle's longest row of a fixed size) is folded: the work is then known here, and a
     test that is always true or always false is never emitted.
     """
-    work, estimate = _counted_work(g, m, min_work), _estimate(g, m, banned)
+    work, estimate = _counted_work(g, m, min_work, banned), _estimate(g, m, banned)
     if work is None:
         work = estimate
     elif isinstance(work, dict):
         work = estimate if isinstance(estimate, str) and same_value(estimate, work) else poly_to_c(work)
+        if word_tokens(work) & banned:  # a count over loops around `m` that are banned: their longest runs
+            work = estimate
     if isinstance(work, str) and re.fullmatch(r"-?\d+", folded := readable(work)):
         return max(0, int(folded))
     return work
+
+
+def launch_work(g: nx.MultiDiGraph, m: MapScope, outer: set[str], min_work: int) -> int | str | None:
+    """`_work` of one run of `m` inside sequential loops over `outer` (a GPU kernel's launch in a
+    host loop), for a test made before those loops: a count that varies with them is bounded over
+    their ranges, by isl where the bound is a constant, else by their longest runs (`_estimate`:
+    the trip counts' bounds over the parameters, C text over names known before the loops)."""
+    inner = [g.nodes[n]["node"] for n in scope_descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
+    return _work(g, m, {x.var for x in [m] + inner} | set(outer), min_work)
 
 
 # Transformations after which a map no longer runs its loop's iterations, each once, in one run.
 _SPLITTING = {"unroll-and-jam", "scalar expansion"}
 
 
-def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> int | Poly | None:
+def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int, banned: set[str] = frozenset()) -> int | Poly | None:
     """The statement instances one run of `m` executes, counted in their iteration domains
     (`analysis.count`): each statement under `m` once per point of its domain, the loops around
     `m` fixed at their values there. Only where those are the original loops' instances: `m` and
@@ -441,7 +453,8 @@ def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> int | Poly 
     instances; a fused map runs the statements of each loop fused into it, all of one header).
     None otherwise, or when a domain is
     not a box of affine bounds (a stride, an `if` that cuts holes). Inside loops, a count whose
-    bound over their iterations is below `min_work` is that bound (a constant)."""
+    bound over their iterations is below `min_work`, or that names a loop in `banned` (which has
+    no value where the work is tested: `launch_work`), is that bound where it is a constant."""
     region = nest(g).scop
     chain = [g.nodes[a]["node"] for a in ancestors(g, m.id)] + [m]
     for x in chain:
@@ -472,8 +485,9 @@ def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int) -> int | Poly 
     value = constant(total)
     if value is not None:
         return value
-    if outer and (most := largest(total, around)) is not None and most < min_work:
-        return most  # the work of the largest run of `m`: the test would never be true
+    if outer and (most := largest(total, around)) is not None and \
+            (most < min_work or word_tokens(poly_to_c(total)) & banned):
+        return most  # the work of the largest run of `m` (below `min_work`: the test would never be true)
     return total
 
 
