@@ -11,6 +11,7 @@
 #   scripts/gpu_check.sh --out DIR          where builds and results go (default gpu-results)
 #   scripts/gpu_check.sh --lift-only        only lift: write DIR/<stem>/prog.cu and stop
 #   scripts/gpu_check.sh --lifted           do not lift: build the DIR/<stem>/prog.cu already there
+#                                           (without names: every program lifted into DIR)
 #   scripts/gpu_check.sh -j 16              programs built at once (default: the number of cores)
 #
 # The GPU machine need not have lift's dependencies: lift with --lift-only where lift is
@@ -111,12 +112,13 @@ if minwork >= 0:
     options.min_parallel_work = minwork
 result = lift_file(src, options)
 open(dst, "w", encoding="utf-8", errors="surrogateescape").write(result.output)
-for g in result.graphs:
-    info = g.graph.get("cuda") or {}
-    if info.get("kernels"):
-        print("offloaded:", g.graph["function"], " ".join(info["kernels"]), file=sys.stderr)
-    elif info.get("reason") and info["reason"] != "no loop of the nest was parallelized":
-        print("not offloaded:", g.graph["function"], "-", info["reason"], file=sys.stderr)
+for g, outcome in zip(result.graphs, result.outcomes):
+    off = outcome.offload
+    if off is not None and off.kernels:
+        test = f" (when {off.launch_test})" if off.launch_test else ""
+        print("offloaded:", g.graph["function"], " ".join(off.kernels) + test, file=sys.stderr)
+    elif off is not None and off.reason and off.reason != "no loop of the nest was parallelized":
+        print("not offloaded:", g.graph["function"], "-", off.reason, file=sys.stderr)
 EOF
 }
 
@@ -167,6 +169,10 @@ while IFS= read -r src; do
     stem="$(basename "$src" .c)"
     if [ ${#ONLY[@]} -gt 0 ] && [[ ! " ${ONLY[*]} " =~ " $stem " ]] &&
        [[ ! " ${ONLY[*]} " =~ " $(program_name "$src") " ]]; then
+        continue
+    fi
+    # --lifted without names: the programs lifted into DIR (a --lift-only run may have named some).
+    if [ ${#ONLY[@]} -eq 0 ] && [ "$LIFTED" = 1 ] && [ ! -s "$OUT/$(program_name "$src")/prog.cu" ]; then
         continue
     fi
     PROGRAMS+=("$src")
