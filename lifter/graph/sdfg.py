@@ -294,30 +294,33 @@ class _Sdfg:
                 self.extents[region, node.container] = shape
                 self.names[region, node.container] = name
 
-    def host_scalar(self, name: str, kind: str, written: bool) -> str:
+    def host_scalar(self, name: str, kind: str, written: bool, local: bool = False, declared: bool = False) -> str:
         """A scalar that a statement around the regions reads or writes (graph/sdfg_host.py), as its code
         names it: a one-element array `name[0]` (what the function computes, as the regions hold it), a
-        scalar argument or a symbol by name; declared where no region has it. Inexact where it would
-        write a symbol or a scalar passed by value."""
+        scalar argument or a symbol by name; declared where no region has it. A local the regions only read
+        (a scalar argument there) that a statement writes becomes such an array, a transient where a step
+        declares it (`double t = s * 2.0;` between two regions: computed inside the SDFG, never an argument).
+        Inexact where it would write a symbol or a parameter (passed by value)."""
         if name in self.loop_names or kind not in _DTYPES:
             raise Inexact  # a map's variable has no value outside its map
         if name in self.arrays:
             a = self.arrays[name]
-            if a["attributes"]["transient"]:
+            if a["attributes"]["transient"] and not declared:
                 raise Inexact  # a region's own variable of that name
             if a["type"] == "Array" and a["attributes"]["shape"] == ["1"]:
                 return f"{name}[0]"
-            if written or a["type"] != "Scalar":
+            if a["type"] != "Scalar" or written and not local:
                 raise Inexact
-            return name
+            if not written:
+                return name
         if written and (name in self.symbols or name in self.symbol_types or name in self.region_params):
             raise Inexact  # a region reads it as a symbol, which no tasklet can write
         if name in self.symbols or not written and kind in _INTEGERS:
             self.symbols.add(name)
             self.symbol_types.setdefault(name, _DTYPES[kind])
             return name
-        node = AccessNode(name, name, 0, kind, Kind.SCALAR, False, "", False, False)
-        self.arrays[name] = self._descriptor(node, [], written)
+        node = AccessNode(name, name, 0, kind, Kind.SCALAR, False, "", declared, False)
+        self.arrays[name] = self._descriptor(node, ["1"] if written else [], written)
         return f"{name}[0]" if written else name
 
     def _shape(self, node: AccessNode, name: str) -> list[str]:

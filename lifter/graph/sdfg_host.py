@@ -90,6 +90,10 @@ class HostFacts:
     scalars: dict[str, str] = field(default_factory=dict)
     temporaries: set[str] = field(default_factory=set)
     copies: dict[str, str] = field(default_factory=dict)
+    # the function's parameters (passed by value: no step may write one) and the locals the steps declare that
+    # nothing after them reads (`double t = s * 2.0;` between two regions: transients, which the caller never sees)
+    parameters: set[str] = field(default_factory=set)
+    declared: set[str] = field(default_factory=set)
 
 
 class Inexact(Exception):
@@ -127,7 +131,12 @@ def function_steps(graphs: list[nx.MultiDiGraph], callees: set[str] = frozenset(
         return plain
     if [id(g) for g in walker.seen] != [id(g) for g in graphs if not any(g is r for r in walker.replaced)]:
         return plain  # a region whose loops are not together, in order
-    return steps, walker.loops, HostFacts(walker.scalars, walker.temporaries, copies)
+    parameters = {p.name for p in func.decl.type.args.params if getattr(p, "name", None)} \
+        if func.decl.type.args is not None else set()
+    # a local the statements after the steps read (`return it;`) is the caller's to read: an argument
+    after = {n.name for item in items[top[-1] + 1:] for n in walk(item) if isinstance(n, c_ast.ID)}
+    return steps, walker.loops, HostFacts(walker.scalars, walker.temporaries, copies, parameters,
+                                          walker.declared - after)
 
 
 def _returned_type(func: c_ast.FuncDef) -> str | None:
@@ -200,6 +209,7 @@ class _Walker:
         self.seen: list[nx.MultiDiGraph] = []
         self.replaced: list[nx.MultiDiGraph] = []  # regions of calls only, run as `For` steps instead
         self.loops: set[int] = set()
+        self.declared: set[str] = set()  # the locals the steps declare
 
     def items(self, items: list[c_ast.Node]) -> list:
         """The steps of a list of statements (a block's): a region's next loops (fused) must follow its first
@@ -269,6 +279,7 @@ class _Walker:
             value = node.rvalue if node.op == "=" else c_ast.BinaryOp(node.op[:-1], node.lvalue, node.rvalue)
         elif isinstance(node, c_ast.Decl) and node.init is not None and not isinstance(node.init, c_ast.InitList):
             target, value = c_ast.ID(node.name, node.coord), node.init
+            self.declared.add(node.name)
         else:
             raise Inexact
         if not isinstance(target, c_ast.ID) or target.name not in self.scalars:
@@ -501,7 +512,8 @@ class HostBuilder:
                 "dtype": _DTYPES[self.scalars[name]], "shape": ["1"], "strides": ["1"], "offset": ["0"],
                 "total_size": "1", "transient": True}})
             return f"{name}[0]"
-        return self.sdfg.host_scalar(name, self.scalars[name], name in self.written)
+        return self.sdfg.host_scalar(name, self.scalars[name], name in self.written,
+                                     local=name not in self.facts.parameters, declared=name in self.facts.declared)
 
 
 def _targets(steps: list):

@@ -448,7 +448,9 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch, build):
 # calls of the file's functions as nested SDFGs, one inside an expression, in a while loop testing a struct's
 # fields (`iterate`), one of a function with a time loop (`relax`); tests/graph/test_sdfg.py's NESTED_CALLS; a
 # chained assignment kept as C text over connectors (`chained`: its tasklet once lacked the `;` C++ needs); buffers
-# allocated and handed out before and between the loops, a calloc, an inner loop bound by a call (`set_init`).
+# allocated and handed out before and between the loops, a calloc, an inner loop bound by a call (`set_init`); a
+# local computed between two loops from what the first computed (`scaled`: the SDFG once took it as an argument and
+# never computed it, issue 19).
 SMALL = {"groups": """void groups(int n, int k, const int *group, const double *x, int *count, double *sums,
                                  double *mean) {
     for (int t = 0; t < k * 8; t++)
@@ -471,7 +473,16 @@ SMALL = {"groups": """void groups(int n, int k, const int *group, const double *
     for (int i = 0; i < n; i++)
         a[i] = b[i] = 2.0 * c[i];
 }
-""", "set_init": HANDED_OUT}
+""", "set_init": HANDED_OUT, "scaled": """void scaled(int n, double *a, double *b)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += a[i];
+    double t = s * 2.0;
+    for (int i = 0; i < n; i++)
+        b[i] = a[i] * t;
+}
+"""}
 
 
 @pytest.mark.parametrize("function", sorted(SMALL))
