@@ -13,7 +13,8 @@ analysis parsed, never the C text again):
 - a statement between regions that assigns a scalar from scalars, constants and the C library's pure math
   (`diff = 0.0;`, `it++;`, `x += fabs(y);`, a declaration `double alpha = ...;`; a struct field `prm->tol`
   read as the export's `prm__tol`): a state with one C++ tasklet whose connectors are bound to those
-  scalars' containers, each of C's type, so C++ computes what C does;
+  scalars' containers, each of C's type, so C++ computes what C does; a local it declares is a transient
+  (`HostFacts.declared`), one the regions only read a one-element array from then on;
 - a call of one of the file's functions that lift exported itself (`kernel_axpy(n, alpha, p, x);`, `ke +=
   kernel_energy(n, p);`, one inside a statement's value running first into a transient): a state holding
   the callee's SDFG nested (graph/sdfg_calls.py); a lifted `for` loop whose statements are all such calls,
@@ -21,8 +22,9 @@ analysis parsed, never the C text again):
 
 The walk covers the function's top-level statements from the first that holds a region to the last that
 holds one or calls such a function. Anything else there (a call of another function, a `for` loop the
-analysis did not lift, an `if` around a region) leaves the regions in textual order and the function
-refused by graph/sdfg_source.py's `unexported_work`, as before. The statements before and after, at the top
+analysis did not lift, an `if` around a region, an early `return`, a scalar a region's bound reads) leaves the
+regions in textual order, and every statement between them that the SDFG then skips refuses it
+(graph/sdfg_source.py's `unexported_work`, naming each). The statements before and after, at the top
 of the function, are the caller's part (the locals it computes and passes, the results it reads), as they
 were.
 """

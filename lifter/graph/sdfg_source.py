@@ -21,7 +21,10 @@ graph/sdfg_host.py runs around the regions (jacobi_conv's `while` around its swe
 inside an `if` or a loop, whose buffer the caller could not tell it needs, a statement between its regions
 that writes what the caller sees and that the caller could not run after the SDFG (graph/sdfg_caller.py), and a
 call between its regions of a function of the file that moves data which the SDFG does not run
-(graph/sdfg_calls.py nests the callees it can). Each is an `#error` in the global code too.
+(graph/sdfg_calls.py nests the callees it can), and any other statement between its regions that the SDFG does
+not run (an early `return`, a call of `printf`, a local's assignment where graph/sdfg_host.py runs none), named
+with its line and text. Each is an `#error` in the global code too: nothing between the regions is dropped
+without a word.
 
 What the function does outside its regions that its caller does in its place (the buffers it allocates and
 hands out, the statements between its regions that write what the caller sees) is graph/sdfg_caller.py's.
@@ -121,17 +124,19 @@ def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozense
 def _dropped(func: c_ast.FuncDef, function: str, mine: list, accounted: set[int]) -> list[str]:
     """`#error`s for the other statements at the top level between the function's first and last region that the
     SDFG does not account for (`accounted`: those it runs, and the assignments `between` reports or defers to its
-    caller), each named with its line and what it does (effects.py's reading, not its text): an early `return`, a `goto`, a call of a function whose effects no memlet describes
-    (I/O, memory), an `if` around a region (the SDFG would run the region whatever the condition), or any other
-    statement where not all of them have an exact form (graph/sdfg_host.py runs all or none). The SDFG runs its steps in
-    order with nothing in between, so each would be skipped. Those the checks above report (a loop, a call of the
-    file's functions), the allocations handed out and the checks that they succeeded (the caller's) are left out,
-    and a declaration without a value does nothing."""
+    caller), each named with its line and what it does (effects.py's reading, not its text): an early `return`, a
+    `goto`, a call of a function whose effects no memlet describes (I/O, memory), an `if` around a region (the
+    SDFG would run the region whatever the condition), or any other statement where not all of them have an exact
+    form (graph/sdfg_host.py runs all or none). The SDFG runs its steps in order with nothing in between, so each
+    would be skipped. Those the checks above report (a loop, a call of the file's functions), the allocations
+    handed out and the checks that they succeeded (the caller's) are left out, and a declaration without a value
+    does nothing."""
     items = func.body.block_items or []
     regions = {id(loop.node) for region in mine for loop in region.loops.values()}
     holding = [k for k, item in enumerate(items) if any(id(n) in regions for n in walk(item))]
     facts = mine[0].file
-    accounted = accounted | {id(item) for item, _ in handed_out_items(func, mine)} | set(map(id, failure_checks(func, mine)))
+    callers = [item for item, _ in handed_out_items(func, mine)] + failure_checks(func, mine)
+    accounted = accounted | {id(item) for item in callers}
     symbols = facts.symbols.for_function(func)
     errors = []
     for k in range(holding[0], holding[-1] + 1) if holding else []:

@@ -313,6 +313,55 @@ def test_cli_warns_of_a_refused_sdfg(tmp_path):
         f"lift: warning: {tmp_path / 'a.halve.sdfg'}"}, lines
 
 
+BETWEEN = """#include <stdio.h>
+void scaled(int n, double *a, double *b) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += a[i];
+  double t = s * 2.0;
+  for (int i = 0; i < n; i++) b[i] = a[i] * t;
+}
+int early(int n, double *a, double *b) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += a[i];
+  if (s < 0.0) return -1;
+  for (int i = 0; i < n; i++) b[i] = a[i] * s;
+  return 0;
+}
+void shout(int n, double *a, double *b) {
+  for (int i = 0; i < n; i++) a[i] = 2.0 * a[i];
+  printf("%f\\n", a[0]);
+  for (int i = 0; i < n; i++) b[i] = a[i];
+}
+"""
+
+
+def test_statements_between_loops_run_in_the_sdfg_or_refuse_it(tmp_path):
+    """A local declared between two loops (`double t = s * 2.0;`) is a transient that a state between the loops'
+    states computes (the SDFG once took it as an argument and never computed it, issue 19); a statement between
+    them that the SDFG cannot run, an early return or a call of printf, refuses the SDFG with an #error naming its
+    line and text, which lift repeats as a warning (once dropped without a word)."""
+    src = tmp_path / "between.c"
+    src.write_text(BETWEEN)
+    sdfgs = function_sdfgs(lift_file(str(src)).graphs)
+    scaled = sdfgs["scaled"]
+    assert "global_code" not in scaled["attributes"], scaled["attributes"]["global_code"]
+    assert scaled["attributes"]["_arrays"]["t"]["attributes"]["transient"] is True
+    codes = [[n["attributes"]["code"]["string_data"] for n in b["nodes"] if n["type"] == "Tasklet"]
+             for b in scaled["nodes"]]
+    assert codes[1] == ["__out = __in_s * 2.0;"] and len(codes) == 3, codes
+    code = {name: sdfgs[name]["attributes"]["global_code"]["frame"]["string_data"] for name in ("early", "shout")}
+    assert code["early"] == f'#error "lift: {src}:11: early runs \'if (s < 0.0) return -1;\' between its loops, ' \
+        'which the SDFG does not run: it may return early, and the SDFG runs all its loops"\n', code["early"]
+    assert code["shout"].startswith(f'#error "lift: {src}:17: shout runs \'printf(') and "it calls 'printf', " \
+        "whose effects (I/O, memory) no memlet describes" in code["shout"], code["shout"]
+    out = tmp_path / "e.sdfg"
+    done = subprocess.run([sys.executable, "-m", "lifter", str(src), "-o", str(tmp_path / "o.c"), "--emit-graph",
+                           str(out), "--function", "early"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and out.exists(), done.stderr
+    assert f"lift: warning: {out} will not compile in DaCe: {src}:11: early runs 'if (s < 0.0) return -1;'" \
+        in done.stderr, done.stderr
+
+
 HANDED_OUT = """#include <stdlib.h>
 typedef struct { int n, m; double *x; long *count; int *idx; double *w; } set_t;
 static int width(int i) { return 2 + i % 3; }
