@@ -376,6 +376,7 @@ int set_init(set_t *s, int n, int m) {
   s->m = 2 * n;
   s->idx = malloc(s->m * sizeof(int));
   s->w = malloc(s->m * sizeof(double));
+  if (!s->idx || !s->w) return -1;
   for (int i = 0; i < n; i++) {
     s->count[i] = width(i);
     for (int k = 0; k < width(i); k++) {
@@ -394,7 +395,8 @@ def test_buffers_handed_out_are_arguments_the_caller_allocates(tmp_path):
     where it comes before the first loop, the caller's part (n * m doubles seen as [n][m]: n x m; calloc's
     n longs: n), the accesses' extents or a size symbol between loops (s->idx, of s->m elements that the function
     computes there). The global code names them with their extents, and lift warns with the same words; and the
-    assignment between the loops of the field the caller reads (s->m), which the caller runs after the SDFG. The
+    assignment between the loops of the field the caller reads (s->m), which the caller runs after the SDFG, and
+    the check between them that the allocations succeeded (C's early return where one fails: the caller's). The
     inner loop whose bound calls a function (width(i)) is one opaque statement, bound to the arrays it writes
     through whole-array connectors: its C text names no container."""
     src = tmp_path / "handed.c"
