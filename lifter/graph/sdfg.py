@@ -297,22 +297,25 @@ class _Sdfg:
     def host_scalar(self, name: str, kind: str, written: bool, local: bool = False, declared: bool = False) -> str:
         """A scalar that a statement around the regions reads or writes (graph/sdfg_host.py), as its code
         names it: a one-element array `name[0]` (what the function computes, as the regions hold it), a
-        scalar argument or a symbol by name; declared where no region has it. A local the regions only read
-        (a scalar argument there) that a statement writes becomes such an array, a transient where a step
-        declares it (`double t = s * 2.0;` between two regions: computed inside the SDFG, never an argument).
-        Inexact where it would write a symbol or a parameter (passed by value)."""
+        scalar argument or a symbol by name; declared where no region has it. A local a step declares is a
+        transient scalar (`double t = s * 2.0;` between two regions: computed inside the SDFG, never an
+        argument; a scalar of the SDFG's lifetime: DaCe 1.0.2 cannot free a one-element array first touched
+        inside a loop region, and declares a scalar of a state's scope where no loop's condition sees it); another
+        local the regions only read (a scalar argument there) that a statement writes becomes a one-element
+        array. Inexact where it would write a symbol or a parameter (passed by value)."""
         if name in self.loop_names or kind not in _DTYPES:
             raise Inexact  # a map's variable has no value outside its map
-        if name in self.arrays:
-            a = self.arrays[name]
-            if a["attributes"]["transient"] and not declared:
-                raise Inexact  # a region's own variable of that name
-            if a["type"] == "Array" and a["attributes"]["shape"] == ["1"]:
-                return f"{name}[0]"
-            if a["type"] != "Scalar" or written and not local:
-                raise Inexact
-            if not written:
-                return name
+        a = self.arrays.get(name)
+        if a is not None and a["attributes"]["transient"] and not declared:
+            raise Inexact  # a region's own variable of that name
+        if a is not None and a["type"] == "Array" and a["attributes"]["shape"] == ["1"]:
+            return f"{name}[0]"
+        if a is not None and (a["type"] != "Scalar" or written and not local):
+            raise Inexact
+        if a is not None and (not written or declared):
+            if declared:
+                a["attributes"] |= {"transient": True, "lifetime": "SDFG"}
+            return name
         if written and (name in self.symbols or name in self.symbol_types or name in self.region_params):
             raise Inexact  # a region reads it as a symbol, which no tasklet can write
         if name in self.symbols or not written and kind in _INTEGERS:
@@ -320,8 +323,10 @@ class _Sdfg:
             self.symbol_types.setdefault(name, _DTYPES[kind])
             return name
         node = AccessNode(name, name, 0, kind, Kind.SCALAR, False, "", declared, False)
-        self.arrays[name] = self._descriptor(node, ["1"] if written else [], written)
-        return f"{name}[0]" if written else name
+        self.arrays[name] = self._descriptor(node, [], written)  # a one-element array where written, not declared
+        if declared:
+            self.arrays[name]["attributes"]["lifetime"] = "SDFG"
+        return f"{name}[0]" if written and not declared else name
 
     def _shape(self, node: AccessNode, name: str) -> list[str]:
         ndim = len(node.strides) or node.ndim  # a delinearized flat buffer is seen with its recovered dims

@@ -345,7 +345,8 @@ def test_statements_between_loops_run_in_the_sdfg_or_refuse_it(tmp_path):
     sdfgs = function_sdfgs(lift_file(str(src)).graphs)
     scaled = sdfgs["scaled"]
     assert "global_code" not in scaled["attributes"], scaled["attributes"]["global_code"]
-    assert scaled["attributes"]["_arrays"]["t"]["attributes"]["transient"] is True
+    t = scaled["attributes"]["_arrays"]["t"]
+    assert t["type"] == "Scalar" and t["attributes"]["transient"] is True, t
     codes = [[n["attributes"]["code"]["string_data"] for n in b["nodes"] if n["type"] == "Tasklet"]
              for b in scaled["nodes"]]
     assert codes[1] == ["__out = __in_s * 2.0;"] and len(codes) == 3, codes
@@ -577,8 +578,8 @@ def _nested(block: dict) -> list[str]:
 
 def test_calls_of_the_files_functions_are_nested_sdfgs(tmp_path):
     """Calls of functions lift exported itself run their SDFGs nested (graph/sdfg_calls.py): between the
-    regions, in a while loop whose condition reads a struct's fields, inside an expression (its value a
-    transient first). A call passing one buffer for two pointers the callee writes through (addto(n, u, u):
+    regions, in a while loop whose condition reads a struct's fields and a local declared between the loops (a
+    transient scalar), inside an expression (its value a transient first). A call passing one buffer for two pointers the callee writes through (addto(n, u, u):
     its SDFG assumed two) stays refused, in a loop of calls and between two regions (where the SDFG once
     skipped it without a word)."""
     src = tmp_path / "calls.c"
@@ -588,9 +589,11 @@ def test_calls_of_the_files_functions_are_nested_sdfgs(tmp_path):
     assert "global_code" not in iterate["attributes"], iterate["attributes"]["global_code"]
     assert _nested(iterate) == ["dot", "scale", "dot"]
     (loop,) = [b for b in iterate["nodes"] if b["type"] == "LoopRegion"]
-    assert loop["attributes"]["loop_condition"]["string_data"] == "((it[0] < o__maxit) and (norm[0] > o__tol))"
+    assert loop["attributes"]["loop_condition"]["string_data"] == "((it[0] < o__maxit) and (norm > o__tol))"
     arrays = iterate["attributes"]["_arrays"]
-    assert arrays["__ret2"]["attributes"]["transient"] and not arrays["norm"]["attributes"]["transient"]
+    # norm, declared between the loops, a transient scalar of the SDFG; it, which the function returns, an argument
+    assert arrays["__ret2"]["attributes"]["transient"] and arrays["norm"]["type"] == "Scalar" \
+        and arrays["norm"]["attributes"]["transient"] and not arrays["it"]["attributes"]["transient"]
     # a callee with a loop region of its own (smooth's time loop: its variable is no symbol to bind)
     assert _nested(sdfgs["relax"]) == ["smooth"] and "global_code" not in sdfgs["relax"]["attributes"]
     doubled = sdfgs["doubled"]["attributes"]["global_code"]["frame"]["string_data"]
