@@ -450,7 +450,9 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch, build):
 # chained assignment kept as C text over connectors (`chained`: its tasklet once lacked the `;` C++ needs); buffers
 # allocated and handed out before and between the loops, a calloc, an inner loop bound by a call (`set_init`); a
 # local computed between two loops from what the first computed (`scaled`: the SDFG once took it as an argument and
-# never computed it, issue 19).
+# never computed it, issue 19); a local one loop computes and the next reads (`handed_on`: the reader's was an
+# argument of its own, `s_R1`); array elements set between two loops (`elements`: a state each, the arrays bound
+# whole, a two-dimensional one indexed through its strides).
 SMALL = {"groups": """void groups(int n, int k, const int *group, const double *x, int *count, double *sums,
                                  double *mean) {
     for (int t = 0; t < k * 8; t++)
@@ -481,6 +483,25 @@ SMALL = {"groups": """void groups(int n, int k, const int *group, const double *
     double t = s * 2.0;
     for (int i = 0; i < n; i++)
         b[i] = a[i] * t;
+}
+""", "handed_on": """void handed_on(int n, double *a, double *b)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += a[i];
+    for (int i = 0; i < n; i++)
+        b[i] = a[i] * s;
+}
+""", "elements": """void elements(int n, double a[n][n], double *b, double *c)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += a[i][i];
+    b[0] = s * 2.0;
+    b[n - 2] += a[n - 1][0] + b[0];
+    c[n - 1]++;
+    for (int i = 1; i < n; i++)
+        c[i] = a[i][1] * b[i - 1] + s;
 }
 """}
 
