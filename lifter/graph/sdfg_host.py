@@ -15,6 +15,8 @@ analysis parsed, never the C text again):
   read as the export's `prm__tol`): a state with one C++ tasklet whose connectors are bound to those
   scalars' containers, each of C's type, so C++ computes what C does; a local it declares is a transient
   scalar (`HostFacts.declared`), another local the regions only read a one-element array once it writes it;
+  a statement over array elements too (`b[0] = s;`, what it touches as effects.py reads it), each array bound
+  whole, its elements counted in a pointer's inferred extent (`HostFacts.highs`) and checked below it;
 - a call of one of the file's functions that lift exported itself (`kernel_axpy(n, alpha, p, x);`, `ke +=
   kernel_energy(n, p);`, one inside a statement's value running first into a transient): a state holding
   the callee's SDFG nested (graph/sdfg_calls.py); a lifted `for` loop whose statements are all such calls,

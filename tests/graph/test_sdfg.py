@@ -332,13 +332,26 @@ void shout(int n, double *a, double *b) {
   printf("%f\\n", a[0]);
   for (int i = 0; i < n; i++) b[i] = a[i];
 }
+void element(int n, double *a, double *b) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += a[i];
+  b[n] = s;
+  for (int i = 0; i < n; i++) b[i] = a[i] * s;
+}
+void indexed(int n, double *a, double *b) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += a[i];
+  int k = (int) s;
+  b[k] = 1.0;
+  for (int i = 0; i < n; i++) b[i] = a[i] * s;
+}
 """
 
 
 def test_statements_between_loops_run_in_the_sdfg_or_refuse_it(tmp_path):
     """A local declared between two loops (`double t = s * 2.0;`) is a transient that a state between the loops'
-    states computes (the SDFG once took it as an argument and never computed it, issue 19); a statement between
-    them that the SDFG cannot run, an early return or a call of printf, refuses the SDFG with an #error naming its
+    states computes (the SDFG once took it as an argument and never computed it, issue 19), and an array element
+    set between them is a state too; a statement between them that the SDFG cannot run, an early return or a call of printf, refuses the SDFG with an #error naming its
     line and text, which lift repeats as a warning (once dropped without a word)."""
     src = tmp_path / "between.c"
     src.write_text(BETWEEN)
@@ -350,6 +363,15 @@ def test_statements_between_loops_run_in_the_sdfg_or_refuse_it(tmp_path):
     codes = [[n["attributes"]["code"]["string_data"] for n in b["nodes"] if n["type"] == "Tasklet"]
              for b in scaled["nodes"]]
     assert codes[1] == ["__out = __in_s * 2.0;"] and len(codes) == 3, codes
+    # an element between the loops: a tasklet over b bound whole, b's extent counting it (b[n], past the loops');
+    # one whose subscript is read from data (b[k]) is not placed: the assignment refuses the SDFG
+    element = sdfgs["element"]
+    assert "global_code" not in element["attributes"], element["attributes"]["global_code"]
+    (tasklet,) = [n for n in element["nodes"][1]["nodes"] if n["type"] == "Tasklet"]
+    assert tasklet["attributes"]["code"]["string_data"] == "__arr_b[n] = __in_s;", tasklet
+    assert element["attributes"]["_arrays"]["b"]["attributes"]["shape"] == ["Max(n + 1, n - 1 + 1)"]
+    assert f"{src}:30: a statement between the loops writes what the caller sees" in \
+        sdfgs["indexed"]["attributes"]["global_code"]["frame"]["string_data"]
     code = {name: sdfgs[name]["attributes"]["global_code"]["frame"]["string_data"] for name in ("early", "shout")}
     assert code["early"] == f'#error "lift: {src}:11: early runs \'if (s < 0.0) return -1;\' between its loops, ' \
         'which the SDFG does not run: it may return early, and the SDFG runs all its loops"\n', code["early"]
