@@ -337,14 +337,11 @@ class _Walker:
                 raise Inexact
         if effects.unknown_call is not None:
             raise Inexact
-        for n in _whole_elements(node):
-            subscripts = []
-            while isinstance(n, c_ast.ArrayRef):
-                subscripts.insert(0, n.subscript)
-                n = n.name
+        for element in _whole_elements(node):
+            base, subscripts = _parts(element)
             for k, subscript in enumerate(subscripts):  # as the regions' indices (graph/sdfg.py's `symbolic`)
                 if (text := c_to_symbolic(c_generator.CGenerator().visit(subscript), members=True)) is not None:
-                    self.highs.setdefault((n.name, k), set()).add(text)
+                    self.highs.setdefault((base.name, k), set()).add(text)
 
     def members(self, e: c_ast.Node) -> c_ast.Node:
         """The expression with each arithmetic field of a struct parameter (`prm->tol`) named as the export
@@ -359,10 +356,10 @@ class _Walker:
     def _expression(self, e: c_ast.Node) -> None:
         """Inexact unless the expression reads scalars and constants only, through C's arithmetic,
         comparisons, casts to arithmetic types and the C library's pure math."""
-        arrays = {id(_base(n)) for n in walk(e) if isinstance(n, c_ast.ArrayRef)}
+        bases = {id(_base(n)) for n in walk(e) if isinstance(n, c_ast.ArrayRef)}
         for n in walk(e):
             if isinstance(n, c_ast.ID):
-                ok = n.name in self.scalars or id(n) in arrays
+                ok = n.name in self.scalars or id(n) in bases
             elif isinstance(n, c_ast.ArrayRef):
                 ok = isinstance(_base(n), c_ast.ID)  # an element (`_elements` checks what it is)
             elif isinstance(n, c_ast.Constant):
@@ -388,11 +385,17 @@ def _callee(e: c_ast.Node, name: c_ast.ID) -> bool:
     return any(isinstance(n, c_ast.FuncCall) and n.name is name for n in walk(e))
 
 
-def _base(element: c_ast.ArrayRef) -> c_ast.Node:
-    """The array an element belongs to (`a` of `a[i][j]`)."""
+def _parts(element: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
+    """The array an element belongs to and its subscripts, outermost first (`a` and [i, j] of `a[i][j]`)."""
+    subscripts = []
     while isinstance(element, c_ast.ArrayRef):
+        subscripts.insert(0, element.subscript)
         element = element.name
-    return element
+    return element, subscripts
+
+
+def _base(element: c_ast.ArrayRef) -> c_ast.Node:
+    return _parts(element)[0]
 
 
 def _whole_elements(e: c_ast.Node) -> list[c_ast.ArrayRef]:
@@ -427,10 +430,8 @@ class _Code(c_generator.CGenerator):
         return self.spelling.get(n.name, n.name)
 
     def visit_ArrayRef(self, n):
-        base, subscripts = n, []
-        while isinstance(base, c_ast.ArrayRef):
-            subscripts.insert(0, self.visit(base.subscript))
-            base = base.name
+        base, subscripts = _parts(n)
+        subscripts = [self.visit(subscript) for subscript in subscripts]
         connector, strides = self.elements[base.name]
         if len(subscripts) not in (1, len(strides)):
             raise Inexact
@@ -581,18 +582,15 @@ class HostBuilder:
         the accesses, `HostFacts.highs` among them, or a size symbol) wherever the SDFG runs (isl: its subscripts
         over the symbols; one subscript, a flat index, below the total size). A declared extent is C's own bound,
         which C's indexing keeps to as much as the SDFG's does."""
-        subscripts = []
-        while isinstance(element, c_ast.ArrayRef):
-            subscripts.insert(0, element.subscript)
-            element = element.name
+        base, subscripts = _parts(element)
         shape = descriptor["attributes"]["shape"]
         flat = len(subscripts) != len(shape)
         extents = ["*".join(f"({d})" for d in shape)] if flat else shape
         if len(subscripts) != len(extents):
             raise Inexact
         for k, (subscript, extent) in enumerate(zip(subscripts, extents)):
-            opened = any((element.name, j) in self.sdfg.open for j in range(len(shape))) if flat \
-                else (element.name, k) in self.sdfg.open
+            opened = any((base.name, j) in self.sdfg.open for j in range(len(shape))) if flat \
+                else (base.name, k) in self.sdfg.open
             if opened and not _below_everywhere(self.symbolic(subscript, Inexact), extent):
                 raise Inexact
 
@@ -600,8 +598,7 @@ class HostBuilder:
         """The descriptor of an array whose elements a statement touches; Inexact where no region has it (the
         SDFG knows no extent of it) or it is a region's own."""
         descriptor = self.sdfg.arrays.get(name)
-        if descriptor is None or descriptor["type"] != "Array" or descriptor["attributes"]["transient"] \
-                or name in self.scalars:
+        if descriptor is None or descriptor["type"] != "Array" or descriptor["attributes"]["transient"]:
             raise Inexact
         return descriptor
 
