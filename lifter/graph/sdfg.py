@@ -218,7 +218,8 @@ class _Sdfg:
                 descriptor = self._descriptor(node, shape, (region, node.container) in self.written)
                 if _element(node) not in _DTYPES:
                     self.unknown.add(node.container)
-                descriptor = one_element(self.arrays.get(name), descriptor) or descriptor
+                if (unified := one_element(self.arrays.get(name), descriptor)) is not None:
+                    descriptor = self.arrays[name] = unified
                 if self.arrays.get(name, descriptor) != descriptor:
                     name = f"{name}_{identifier(region)}"
                 self.arrays[name] = descriptor
