@@ -61,7 +61,7 @@ def analyze(unit: TranslationUnit, strict_aliasing: bool = True) -> ProgramModel
     table.strict_aliasing = strict_aliasing
     locate = ForLocator(unit)
     facts = FileFacts(unit.source.path, {e.decl.name: e for e in unit.ast.ext if isinstance(e, c_ast.FuncDef)},
-                      [e for e in unit.ast.ext if isinstance(e, c_ast.Typedef)], frozenset(table.pure_functions))
+                      [e for e in unit.ast.ext if isinstance(e, c_ast.Typedef)], frozenset(table.pure_functions), table)
     regions: list[Region] = []
     unlifted: list[UnliftedLoop] = []
     for func in unit.ast.ext:

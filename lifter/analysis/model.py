@@ -194,12 +194,14 @@ class FileFacts:
     typedefs (those the definitions name) and which functions are pure (compute from their arguments
     only). The AST lift analysed, not the file parsed again: the definitions are then those the
     statements were lifted with, the same macros and `-D` values, and nothing after the frontend
-    reads C text."""
+    reads C text. Its symbol table is the analysis' own, for effects.py's reading of a statement outside the
+    regions (the export refuses one it would not run, naming what it does)."""
 
     path: str
     functions: dict  # name -> c_ast.FuncDef, every definition of the translation unit (a header's too)
     typedefs: list  # the c_ast.Typedef nodes at file scope, in file order
     pure_functions: frozenset
+    symbols: object  # the file's symbols.SymbolTable: what a statement outside the regions reads and writes
 
 
 @dataclass

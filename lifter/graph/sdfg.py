@@ -39,7 +39,8 @@ DaCe parses ranges with sympy, so C bounds that are not plain arithmetic (divisi
 conditionals) are replaced by the container's whole extent, which is what lift's memlets
 over-approximate to anyway; unknown extents become symbols `<name>_size<k>`. A pointer that the
 function indexes flat but that lift delinearizes differently in different regions is one flat
-descriptor (`flat_views`), each region's subsets reaching it through its own strides.
+descriptor (graph/sdfg_extents.py's `flat_views`), each region's subsets reaching it through its own strides; a
+local one region computes and another only reads is one descriptor (`one_element`).
 """
 from __future__ import annotations
 
@@ -53,6 +54,7 @@ from pycparser import c_ast
 from lifter.analysis.model import Kind
 from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
+from lifter.graph.sdfg_extents import flat_extents, flat_views, inferred_extents, one_element, symbolic
 from lifter.graph.sdfg_caller import allocated_shape, between, caller_after, caller_allocations, handed_out
 from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
 from lifter.graph.sdfg_calls import Callee, callee_of
@@ -60,7 +62,7 @@ from lifter.graph.sdfg_host import HostBuilder, HostFacts, Inexact, Region, func
 from lifter.graph.sdfg_json import DTYPES as _DTYPES, INTEGERS as _INTEGERS, dataflow_edge, dataflow_node
 from lifter.graph.sdfg_json import graph_fields as _graph_fields, range_json as _range, state as _state
 from lifter.graph.sdfg_statements import StatementBuilder
-from lifter.graph.symbolic import c_to_symbolic, identifier
+from lifter.graph.symbolic import identifier
 from lifter.graph.control import contained, transitions
 from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, LoopRegion, MapScope, Memlet, Tasklet,
                                 scope_children, scope_parent, strips_before)
@@ -78,83 +80,8 @@ _WCR = {"+": "a + b", "-": "a + b", "*": "a * b", "min": "min(a, b)", "max": "ma
         "&": "a & b", "|": "a | b", "^": "a ^ b", "&&": "a and b", "||": "a or b"}
 
 
-def symbolic(text: str) -> str | None:
-    """A C bound as DaCe symbolic text (graph/symbolic.py), a struct member read in it (`g->nx`, `p.n`) a
-    symbol of the name its container would have (`g__nx`, `p_n`): the caller passes the member's value."""
-    return c_to_symbolic(text, members=True) if text else None
-
-
 def _element(node: AccessNode) -> str:
     return " ".join(node.element.replace("const", "").replace("volatile", "").split())
-
-
-def _region_highs(g: nx.MultiDiGraph):
-    """The memlets of the Root's own children (ranges over the whole region), each with the DaCe texts
-    of its last indices, None where one is not over the parameters only (unreadable, or naming a map's
-    variable)."""
-    inner = {v for _, d in g.nodes(data=True) if isinstance(m := d["node"], MapScope) for v in (m.var,)}
-    for u, v, d in g.edges(data=True):
-        e = d["edge"]
-        if not isinstance(e, Memlet) or STATE in (u, v) or not e.subset:
-            continue
-        if not any(g.has_edge(STATE, n) for n in (u, v)):
-            continue
-        texts = [symbolic(hi) for _, hi in e.subset]
-        yield e, [t if t is not None and not set(_IDENT.findall(t)) & inner else None for t in texts]
-
-
-def _one_past(ends: set[str | None]) -> str | None:
-    """One past the largest of the last indices, None where one is unknown."""
-    if None in ends or not ends:
-        return None
-    ends = [f"{t} + 1" for t in sorted(ends)]
-    return ends[0] if len(ends) == 1 else f"Max({', '.join(ends)})"
-
-
-def inferred_extents(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, int], str]:
-    """Extents of dimensions the declarations leave open (a pointer parameter), from the accesses:
-    one past the largest index the outermost maps and tasklets touch, over the parameters only;
-    where some region's index is not of that form, none (the exporter falls back to a size symbol)."""
-    highs: dict[tuple[str, int], set[str | None]] = {}
-    for g in graphs:
-        for e, texts in _region_highs(g):
-            for k, text in enumerate(texts):
-                highs.setdefault((e.container, k), set()).add(text)
-    return {key: end for key, texts in highs.items() if (end := _one_past(texts)) is not None}
-
-
-def flat_views(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, str], list[str]]:
-    """The pointers a function indexes flat everywhere but sees in several shapes (`km->sums[t]` in one
-    region, `km->sums[c * dim + d]` delinearized to two dimensions in another): (region, container) ->
-    the strides of its view there (C text). One buffer, so one descriptor, flat, which each region's
-    subsets reach through those strides; apart, DaCe would hold them as several arrays."""
-    seen: dict[str, list[tuple[str, AccessNode]]] = {}
-    for g in graphs:
-        for _, d in g.nodes(data=True):
-            n = d["node"]
-            if isinstance(n, AccessNode) and n.kind == "pointer" and not n.transient and not n.field:
-                seen.setdefault(n.container, []).append((g.graph["name"], n))
-    out = {}
-    for container, views in seen.items():
-        if len({tuple(n.strides) or n.ndim for _, n in views}) > 1 and all(n.strides or n.ndim == 1 for _, n in views):
-            out.update({(region, container): list(n.strides) or ["1"] for region, n in views})
-    return out
-
-
-def _flat_extents(graphs: list[nx.MultiDiGraph], flat: dict[tuple[str, str], list[str]]) -> dict[str, str]:
-    """The extent of each flat view's buffer (`flat_views`) from the regions' last indices through their
-    strides, as `inferred_extents` does per dimension; a size symbol where one is unknown."""
-    ends: dict[str, set[str | None]] = {}
-    for g in graphs:
-        for e, texts in _region_highs(g):
-            strides = flat.get((g.graph["name"], e.container))
-            if strides is not None:
-                strides = [symbolic(t) for t in strides]
-                end = None if None in texts + strides or len(texts) != len(strides) else \
-                    " + ".join(f"({t}) * ({s})" for t, s in zip(texts, strides))
-                ends.setdefault(e.container, set()).add(end)
-    containers = {c for _, c in flat}
-    return {c: _one_past(ends.get(c, {None})) or f"{identifier(c)}_size0" for c in containers}
 
 
 def plain(text: str) -> str | None:
@@ -231,7 +158,7 @@ def _blocks(graphs: list[nx.MultiDiGraph], steps: list, facts: HostFacts, callee
     """The SDFG's descriptors (every region's first: the statements around them use the same), its blocks
     and their transitions."""
     exported = region_graphs(steps)
-    sdfg = _Sdfg(exported, identifier(name))
+    sdfg = _Sdfg(exported, identifier(name), facts.highs)
     for g in exported:
         sdfg.add_containers(g)
     blocks, edges = HostBuilder(sdfg, lambda g: sdfg.control_blocks(g, contained(g, STATE)), steps,
@@ -242,7 +169,7 @@ def _blocks(graphs: list[nx.MultiDiGraph], steps: list, facts: HostFacts, callee
 class _Sdfg:
     """Accumulates data descriptors and symbols while the blocks are built."""
 
-    def __init__(self, graphs: list[nx.MultiDiGraph], name: str):
+    def __init__(self, graphs: list[nx.MultiDiGraph], name: str, highs: dict[tuple[str, int], set[str]]):
         self.name = name  # the SDFG's (its function's)
         self.arrays: dict[str, dict] = {}
         self.symbols: set[str] = set()
@@ -254,10 +181,11 @@ class _Sdfg:
         self.region_params = {p for g in graphs for p in g.nodes[STATE]["node"].params}  # symbols in their bounds
         self.loop_names = {d["node"].var for g in graphs for _, d in g.nodes(data=True)
                            if isinstance(d["node"], MapScope)}
-        self.inferred = inferred_extents(graphs)
+        self.inferred = inferred_extents(graphs, highs)
+        self.open: set[tuple[str, int]] = set()  # (container, dimension) of the extents no declaration gives
         self.unknown: set[str] = set()  # containers of unknown element types (the SDFG is refused)
         self.flat = flat_views(graphs)
-        self.flat_extents = _flat_extents(graphs, self.flat)
+        self.flat_extents = flat_extents(graphs, self.flat)
         self.allocated = handed_out(graphs)  # buffers the caller allocates (graph/sdfg_caller.py), by container
         self.allocated_extents: dict[str, list[str]] = {}  # their descriptors' shapes
         self.cfg_count = 0
@@ -283,32 +211,42 @@ class _Sdfg:
                 allocated = allocated_shape(self.allocated.get(node.container), node, flat)
                 shape = [self.expr(d, symbol=True) for d in allocated] if allocated else (
                     [self.expr(self.flat_extents[node.container], symbol=True)] if flat else self._shape(node, name))
+                if flat and not allocated:
+                    self.open.add((node.container, 0))
                 if node.container in self.allocated:
                     self.allocated_extents.setdefault(node.container, shape)
                 descriptor = self._descriptor(node, shape, (region, node.container) in self.written)
                 if _element(node) not in _DTYPES:
                     self.unknown.add(node.container)
+                if (unified := one_element(self.arrays.get(name), descriptor)) is not None:
+                    descriptor = self.arrays[name] = unified
                 if self.arrays.get(name, descriptor) != descriptor:
                     name = f"{name}_{identifier(region)}"
                 self.arrays[name] = descriptor
                 self.extents[region, node.container] = shape
                 self.names[region, node.container] = name
 
-    def host_scalar(self, name: str, kind: str, written: bool) -> str:
+    def host_scalar(self, name: str, kind: str, written: bool, local: bool = False, declared: bool = False) -> str:
         """A scalar that a statement around the regions reads or writes (graph/sdfg_host.py), as its code
         names it: a one-element array `name[0]` (what the function computes, as the regions hold it), a
-        scalar argument or a symbol by name; declared where no region has it. Inexact where it would
-        write a symbol or a scalar passed by value."""
+        scalar argument or a symbol by name; declared where no region has it. A local a step declares is a
+        transient scalar (`double t = s * 2.0;` between two regions: computed inside the SDFG, never an
+        argument; a scalar of the SDFG's lifetime: DaCe 1.0.2 cannot free a one-element array first touched
+        inside a loop region, and declares a scalar of a state's scope where no loop's condition sees it); another
+        local the regions only read (a scalar argument there) that a statement writes becomes a one-element
+        array. Inexact where it would write a symbol or a parameter (passed by value)."""
         if name in self.loop_names or kind not in _DTYPES:
             raise Inexact  # a map's variable has no value outside its map
-        if name in self.arrays:
-            a = self.arrays[name]
-            if a["attributes"]["transient"]:
-                raise Inexact  # a region's own variable of that name
-            if a["type"] == "Array" and a["attributes"]["shape"] == ["1"]:
-                return f"{name}[0]"
-            if written or a["type"] != "Scalar":
-                raise Inexact
+        a = self.arrays.get(name)
+        if a is not None and a["attributes"]["transient"] and not declared:
+            raise Inexact  # a region's own variable of that name
+        if a is not None and a["type"] == "Array" and a["attributes"]["shape"] == ["1"]:
+            return f"{name}[0]"
+        if a is not None and (a["type"] != "Scalar" or written and not local):
+            raise Inexact
+        if a is not None and (not written or declared):
+            if declared:
+                a["attributes"] |= {"transient": True, "lifetime": "SDFG"}
             return name
         if written and (name in self.symbols or name in self.symbol_types or name in self.region_params):
             raise Inexact  # a region reads it as a symbol, which no tasklet can write
@@ -316,15 +254,18 @@ class _Sdfg:
             self.symbols.add(name)
             self.symbol_types.setdefault(name, _DTYPES[kind])
             return name
-        node = AccessNode(name, name, 0, kind, Kind.SCALAR, False, "", False, False)
-        self.arrays[name] = self._descriptor(node, [], written)
-        return f"{name}[0]" if written else name
+        node = AccessNode(name, name, 0, kind, Kind.SCALAR, False, "", declared, False)
+        self.arrays[name] = self._descriptor(node, [], written)  # a one-element array where written, not declared
+        if declared:
+            self.arrays[name]["attributes"]["lifetime"] = "SDFG"
+        return f"{name}[0]" if written and not declared else name
 
     def _shape(self, node: AccessNode, name: str) -> list[str]:
         ndim = len(node.strides) or node.ndim  # a delinearized flat buffer is seen with its recovered dims
         if node.kind == "scalar" or node.kind == "memory" or ndim == 0:
             return []
         dims = list(node.dims) + [""] * (ndim - len(node.dims))
+        self.open |= {(node.container, k) for k, d in enumerate(dims[:ndim]) if not self.expr(d)}
         return [self.expr(d) or self.expr(self.inferred.get((node.container, k), f"{name}_size{k}"), symbol=True)
                 for k, d in enumerate(dims[:ndim])]
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import networkx as nx
 from pycparser import c_ast, c_generator
 
+from lifter.analysis.effects import collect_effects
 from lifter.analysis.points_to import allocation
 from lifter.analysis.walk import walk
 from lifter.graph.attributes import nest
@@ -47,10 +48,10 @@ class HandedOut:
 
 def handed_out(graphs: list[nx.MultiDiGraph]) -> dict[str, HandedOut]:
     """The buffers handed out (module doc) by the graphs' functions, by container."""
-    return {b.target: b for _, mine, func in functions_of(graphs) for _, b in _handed_out(func, mine)}
+    return {b.target: b for _, mine, func in functions_of(graphs) for _, b in handed_out_items(func, mine)}
 
 
-def _handed_out(func: c_ast.FuncDef, mine: list) -> list[tuple[c_ast.Assignment, HandedOut]]:
+def handed_out_items(func: c_ast.FuncDef, mine: list) -> list[tuple[c_ast.Assignment, HandedOut]]:
     """A function's allocations handed out (module doc), each with its statement."""
     items = func.body.block_items or []
     lifted = {id(loop.node) for region in mine for loop in region.loops.values()}
@@ -63,6 +64,23 @@ def _handed_out(func: c_ast.FuncDef, mine: list) -> list[tuple[c_ast.Assignment,
             c = containers[target]
             count = _count(_call(item.rvalue), c.member_element or c.element) if k < holding[0] else None
             out.append((item, HandedOut(target, item.coord.line if item.coord else 0, count)))
+    return out
+
+
+def failure_checks(func: c_ast.FuncDef, mine: list) -> list[c_ast.If]:
+    """The `if`s at the top level that return where a buffer handed out is null and test nothing else (`if (!A->col
+    || !A->val) return -1;`): C's early return where an allocation fails, the caller's part with the allocation
+    (module doc). What the condition reads is effects.py's reading."""
+    targets = {b.target for _, b in handed_out_items(func, mine)}
+    symbols = mine[0].file.symbols.for_function(func) if targets else None
+    out = []
+    for item in func.body.block_items or [] if targets else []:
+        body = item.iftrue.block_items or [] if isinstance(item, c_ast.If) and isinstance(item.iftrue, c_ast.Compound) \
+            else [getattr(item, "iftrue", None)]
+        if isinstance(item, c_ast.If) and item.iffalse is None and len(body) == 1 and isinstance(body[0], c_ast.Return):
+            refs = collect_effects(item.cond, symbols, lambda name: name).refs
+            if refs and all(not r.is_write and r.text in targets for r in refs):
+                out.append(item)
     return out
 
 
@@ -178,7 +196,7 @@ def between(graphs: list[nx.MultiDiGraph], exported: set[int]) -> list[tuple[c_a
         holding = {k: {region_of[id(n)] for n in walk(item) if id(n) in region_of} for k, item in enumerate(items)}
         at = [k for k, regions in holding.items() if regions]
         generator = c_generator.CGenerator()
-        passed = {id(item) for item, _ in _handed_out(func, mine)}
+        passed = {id(item) for item, _ in handed_out_items(func, mine)}
         for k in range(at[0] + 1, at[-1]) if at else []:
             target = _assigned(items[k])
             if target is None or id(items[k]) in exported | passed or _base(target) not in _parameters(func):

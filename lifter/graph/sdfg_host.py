@@ -13,7 +13,10 @@ analysis parsed, never the C text again):
 - a statement between regions that assigns a scalar from scalars, constants and the C library's pure math
   (`diff = 0.0;`, `it++;`, `x += fabs(y);`, a declaration `double alpha = ...;`; a struct field `prm->tol`
   read as the export's `prm__tol`): a state with one C++ tasklet whose connectors are bound to those
-  scalars' containers, each of C's type, so C++ computes what C does;
+  scalars' containers, each of C's type, so C++ computes what C does; a local it declares is a transient
+  scalar (`HostFacts.declared`), another local the regions only read a one-element array once it writes it;
+  a statement over array elements too (`b[0] = s;`, what it touches as effects.py reads it), each array bound
+  whole, its elements counted in a pointer's inferred extent (`HostFacts.highs`) and checked below it;
 - a call of one of the file's functions that lift exported itself (`kernel_axpy(n, alpha, p, x);`, `ke +=
   kernel_energy(n, p);`, one inside a statement's value running first into a transient): a state holding
   the callee's SDFG nested (graph/sdfg_calls.py); a lifted `for` loop whose statements are all such calls,
@@ -21,8 +24,9 @@ analysis parsed, never the C text again):
 
 The walk covers the function's top-level statements from the first that holds a region to the last that
 holds one or calls such a function. Anything else there (a call of another function, a `for` loop the
-analysis did not lift, an `if` around a region) leaves the regions in textual order and the function
-refused by graph/sdfg_source.py's `unexported_work`, as before. The statements before and after, at the top
+analysis did not lift, an `if` around a region, an early `return`, a scalar a region's bound reads) leaves the
+regions in textual order, and every statement between them that the SDFG then skips refuses it
+(graph/sdfg_source.py's `unexported_work`, naming each). The statements before and after, at the top
 of the function, are the caller's part (the locals it computes and passes, the results it reads), as they
 were.
 """
@@ -36,12 +40,14 @@ import islpy as isl
 import networkx as nx
 from pycparser import c_ast, c_generator
 
-from lifter.analysis.effects import PURE_FUNCTIONS
+from lifter.analysis.effects import MEMORY, PURE_FUNCTIONS, WORLD, collect_effects
+from lifter.analysis.model import Kind
 from lifter.analysis.walk import walk
 from lifter.graph.attributes import nest
 from lifter.graph.sdfg_calls import Call, CallState, call_of
+from lifter.graph.symbolic import c_to_symbolic
 from lifter.graph.sdfg_json import DTYPES as _DTYPES, INTEGERS as _INTEGERS
-from lifter.graph.sdfg_json import dataflow_edge, dataflow_node, graph_fields, scalar_memlet, state
+from lifter.graph.sdfg_json import dataflow_edge, dataflow_node, graph_fields, scalar_memlet, state, whole_memlet
 
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 _PYTHON_OPERATORS = {"&&": "and", "||": "or", "+": "+", "-": "-", "*": "*", "<": "<", ">": ">", "<=": "<=",
@@ -56,11 +62,13 @@ class Region:
 
 @dataclass
 class Statement:
-    """`target = value` (a compound assignment or `++` spelled out so), on scalars."""
+    """`target = value` (a compound assignment or `++` spelled out so), on scalars and array elements: `target`
+    a scalar, or the array whose `element` it writes (`b[0] = t;`)."""
 
     node: c_ast.Node
     target: str
     value: c_ast.Node
+    element: c_ast.ArrayRef | None = None
 
 
 @dataclass
@@ -90,6 +98,13 @@ class HostFacts:
     scalars: dict[str, str] = field(default_factory=dict)
     temporaries: set[str] = field(default_factory=set)
     copies: dict[str, str] = field(default_factory=dict)
+    # the function's parameters (passed by value: no step may write one) and the locals the steps declare that
+    # nothing after them reads (`double t = s * 2.0;` between two regions: transients, which the caller never sees)
+    parameters: set[str] = field(default_factory=set)
+    declared: set[str] = field(default_factory=set)
+    # the last index of each dimension of an array that a statement's element reaches (`b[n - 2]`), by (array,
+    # dimension), in Python over the symbols: the array's inferred extent covers them too (graph/sdfg.py)
+    highs: dict[tuple[str, int], set[str]] = field(default_factory=dict)
 
 
 class Inexact(Exception):
@@ -111,7 +126,8 @@ def function_steps(graphs: list[nx.MultiDiGraph], callees: set[str] = frozenset(
     items = func.body.block_items or []
     scalars = _scalar_types(func) | _member_scalars(func, scop.file.typedefs)
     returns = {f: _returned_type(scop.file.functions[f]) for f in callees if f in scop.file.functions}
-    walker = _Walker(owner, scalars, {f for f, kind in returns.items() if kind is not None}, returns)
+    walker = _Walker(owner, scalars, {f for f, kind in returns.items() if kind is not None}, returns,
+                     scop.file.symbols.for_function(func))
     if not any(_holds(item, owner) for item in items):
         return plain
     top = [k for k, item in enumerate(items) if walker.reaches(item)]
@@ -127,7 +143,12 @@ def function_steps(graphs: list[nx.MultiDiGraph], callees: set[str] = frozenset(
         return plain
     if [id(g) for g in walker.seen] != [id(g) for g in graphs if not any(g is r for r in walker.replaced)]:
         return plain  # a region whose loops are not together, in order
-    return steps, walker.loops, HostFacts(walker.scalars, walker.temporaries, copies)
+    parameters = {p.name for p in func.decl.type.args.params if getattr(p, "name", None)} \
+        if func.decl.type.args is not None else set()
+    # a local the statements after the steps read (`return it;`) is the caller's to read: an argument
+    after = {n.name for item in items[top[-1] + 1:] for n in walk(item) if isinstance(n, c_ast.ID)}
+    return steps, walker.loops, HostFacts(walker.scalars, walker.temporaries, copies, parameters,
+                                          walker.declared - after, walker.highs)
 
 
 def _returned_type(func: c_ast.FuncDef) -> str | None:
@@ -194,12 +215,15 @@ class _Walker:
     """Reads a function's statements into steps; Inexact at the first thing with no exact form, so that a
     function is exported with everything around its regions or with nothing (and refused)."""
 
-    def __init__(self, owner: dict, scalars: dict[str, str], callees: set[str], returns: dict[str, str]):
+    def __init__(self, owner: dict, scalars: dict[str, str], callees: set[str], returns: dict[str, str], symbols):
         self.owner, self.scalars, self.callees, self.returns = owner, scalars, callees, returns
+        self.symbols = symbols  # the function's (analysis/symbols.py), for effects.py's reading of a statement
         self.temporaries: set[str] = set()  # the values calls inside expressions return (`rr / dot(...)`)
         self.seen: list[nx.MultiDiGraph] = []
         self.replaced: list[nx.MultiDiGraph] = []  # regions of calls only, run as `For` steps instead
         self.loops: set[int] = set()
+        self.declared: set[str] = set()  # the locals the steps declare
+        self.highs: dict[tuple[str, int], set[str]] = {}  # HostFacts.highs
 
     def items(self, items: list[c_ast.Node]) -> list:
         """The steps of a list of statements (a block's): a region's next loops (fused) must follow its first
@@ -269,9 +293,14 @@ class _Walker:
             value = node.rvalue if node.op == "=" else c_ast.BinaryOp(node.op[:-1], node.lvalue, node.rvalue)
         elif isinstance(node, c_ast.Decl) and node.init is not None and not isinstance(node.init, c_ast.InitList):
             target, value = c_ast.ID(node.name, node.coord), node.init
+            self.declared.add(node.name)
         else:
             raise Inexact
-        if not isinstance(target, c_ast.ID) or target.name not in self.scalars:
+        element = target if isinstance(target, c_ast.ArrayRef) else None
+        if element is not None:
+            self._elements(node)
+            target = _base(element)
+        elif not isinstance(target, c_ast.ID) or target.name not in self.scalars:
             raise Inexact
         calls = []
 
@@ -291,7 +320,28 @@ class _Walker:
             if any(isinstance(n, c_ast.FuncCall) and n.name.name in self.callees for a in call.args for n in walk(a)):
                 raise Inexact  # a call in another's arguments
         self._expression(value)
-        return calls + [Statement(node, target.name, value)]
+        if element is None and any(isinstance(n, c_ast.ArrayRef) for n in walk(value)):
+            self._elements(node)
+        return calls + [Statement(node, target.name, value, element)]
+
+    def _elements(self, node: c_ast.Node) -> None:
+        """Inexact unless every array element the statement reads or writes is one element of an array the
+        function names (effects.py's reading: no pointer chased, no field, no call that moves data, every
+        subscript known); a scalar it touches is one of the function's."""
+        effects = collect_effects(node, self.symbols, lambda name: name, declared_key=getattr(node, "name", None))
+        for ref in effects.refs:
+            sym = self.symbols.lookup(ref.name)
+            if ref.key in (WORLD, MEMORY) or ref.field_path or sym is None or None in ref.subscripts \
+                    or (ref.subscripts and (sym.kind not in (Kind.ARRAY, Kind.POINTER) or sym.indirect)) \
+                    or (not ref.subscripts and ref.name not in self.scalars):
+                raise Inexact
+        if effects.unknown_call is not None:
+            raise Inexact
+        for element in _whole_elements(node):
+            base, subscripts = _parts(element)
+            for k, subscript in enumerate(subscripts):  # as the regions' indices (graph/sdfg.py's `symbolic`)
+                if (text := c_to_symbolic(c_generator.CGenerator().visit(subscript), members=True)) is not None:
+                    self.highs.setdefault((base.name, k), set()).add(text)
 
     def members(self, e: c_ast.Node) -> c_ast.Node:
         """The expression with each arithmetic field of a struct parameter (`prm->tol`) named as the export
@@ -306,9 +356,12 @@ class _Walker:
     def _expression(self, e: c_ast.Node) -> None:
         """Inexact unless the expression reads scalars and constants only, through C's arithmetic,
         comparisons, casts to arithmetic types and the C library's pure math."""
+        bases = {id(_base(n)) for n in walk(e) if isinstance(n, c_ast.ArrayRef)}
         for n in walk(e):
             if isinstance(n, c_ast.ID):
-                ok = n.name in self.scalars
+                ok = n.name in self.scalars or id(n) in bases
+            elif isinstance(n, c_ast.ArrayRef):
+                ok = isinstance(_base(n), c_ast.ID)  # an element (`_elements` checks what it is)
             elif isinstance(n, c_ast.Constant):
                 ok = n.type not in ("string", "char")
             elif isinstance(n, c_ast.BinaryOp):
@@ -332,20 +385,59 @@ def _callee(e: c_ast.Node, name: c_ast.ID) -> bool:
     return any(isinstance(n, c_ast.FuncCall) and n.name is name for n in walk(e))
 
 
+def _parts(element: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
+    """The array an element belongs to and its subscripts, outermost first (`a` and [i, j] of `a[i][j]`)."""
+    subscripts = []
+    while isinstance(element, c_ast.ArrayRef):
+        subscripts.insert(0, element.subscript)
+        element = element.name
+    return element, subscripts
+
+
+def _base(element: c_ast.ArrayRef) -> c_ast.Node:
+    return _parts(element)[0]
+
+
+def _whole_elements(e: c_ast.Node) -> list[c_ast.ArrayRef]:
+    """The elements an expression names whole (`a[i][j]`, not its row `a[i]`)."""
+    rows = {id(n.name) for n in walk(e) if isinstance(n, c_ast.ArrayRef)}
+    return [n for n in walk(e) if isinstance(n, c_ast.ArrayRef) and id(n) not in rows]
+
+
+def arrays(e: c_ast.Node) -> list[str]:
+    """The arrays whose elements an expression reads, in order."""
+    return list(dict.fromkeys(_base(n).name for n in walk(e) if isinstance(n, c_ast.ArrayRef)
+                              and isinstance(_base(n), c_ast.ID)))
+
+
 def names(e: c_ast.Node) -> list[str]:
-    """The scalars an expression reads, in order (not the functions it calls)."""
-    return list(dict.fromkeys(n.name for n in walk(e) if isinstance(n, c_ast.ID) and not _callee(e, n)))
+    """The scalars an expression reads, in order (not the functions it calls, nor the arrays it indexes)."""
+    bases = {id(_base(n)) for n in walk(e) if isinstance(n, c_ast.ArrayRef)}
+    return list(dict.fromkeys(n.name for n in walk(e) if isinstance(n, c_ast.ID) and not _callee(e, n)
+                              and id(n) not in bases))
 
 
 class _Code(c_generator.CGenerator):
-    """C++ text of an expression, each scalar spelled as `spelling` says (a connector, or a symbol's name)."""
+    """C++ text of an expression, each scalar spelled as `spelling` says (a connector, or a symbol's name), each
+    element of an array of `elements` (its connector, bound to all of it, and its strides) at its offset there:
+    one C subscript is the offset itself (a flat index), one per dimension goes through the strides."""
 
-    def __init__(self, spelling: dict[str, str]):
+    def __init__(self, spelling: dict[str, str], elements: dict[str, tuple[str, list[str]]] | None = None):
         super().__init__()
-        self.spelling = spelling
+        self.spelling, self.elements = spelling, elements or {}
 
     def visit_ID(self, n):
         return self.spelling.get(n.name, n.name)
+
+    def visit_ArrayRef(self, n):
+        base, subscripts = _parts(n)
+        subscripts = [self.visit(subscript) for subscript in subscripts]
+        connector, strides = self.elements[base.name]
+        if len(subscripts) not in (1, len(strides)):
+            raise Inexact
+        offset = subscripts[0] if len(subscripts) == 1 else \
+            " + ".join(f"({i}) * ({stride})" for i, stride in zip(subscripts, strides))
+        return f"{connector}[{offset}]"
 
 
 def python_condition(e: c_ast.Node, spelling: dict[str, str]) -> str | None:
@@ -434,29 +526,40 @@ class HostBuilder:
         """One tasklet (`scalar_tasklet`)."""
         nodes, edges = [], []
         line = step.node.coord.line if step.node.coord is not None else 0
-        self.scalar_tasklet(step.value, step.target, nodes, edges, label=f"line{line}")
+        self.scalar_tasklet(step.value, step.target, nodes, edges, label=f"line{line}", element=step.element)
         self.sdfg.state_count += 1
         return state(f"line{line}_s{self.sdfg.state_count}", nodes, edges)
 
     def scalar_tasklet(self, value: c_ast.Node, target: str, nodes: list[dict], edges: list[dict],
-                       sources: dict[str, int] | None = None, label: str = "") -> int:
+                       sources: dict[str, int] | None = None, label: str = "",
+                       element: c_ast.ArrayRef | None = None) -> int:
         """A tasklet computing `value` into the scalar `target` (a scalar of the function, or a transient of
-        the SDFG), appended to a state's nodes and edges: an input connector per scalar container it reads
-        (symbols by name), from `sources` (this state's access node holding it) or from a new access node.
-        Returns the index of the access node it writes."""
+        the SDFG), or into the `element` of the array `target`, appended to a state's nodes and edges: an input
+        connector per scalar container it reads (symbols by name), from `sources` (this state's access node
+        holding it) or from a new access node; a connector per array whose elements it reads or writes, bound
+        to all of it (a pointer in DaCe's C++: the output one where it writes the array, through which it reads
+        it too). Returns the index of the access node it writes."""
         sources = sources or {}
-        if target not in self.sdfg.arrays or not self.sdfg.arrays[target]["attributes"]["transient"] \
-                or target in self.temporaries:
+        if element is None and (target not in self.sdfg.arrays or not self.sdfg.arrays[target]["attributes"][
+                "transient"] or target in self.temporaries):
             self._spelling(target)
         spelling = {}
-        for name in names(value):
+        for name in names(value) + (names(element) if element is not None else []):
             if name not in sources:
                 self._spelling(name)
             if name in self.sdfg.arrays:  # a container (else a symbol, which the code reads by name)
                 spelling[name] = f"__in_{name}"
-        code = f"__out = {_Code(spelling).visit(value)};"
+        whole = {name: self._whole(name) for name in arrays(value) + ([target] if element is not None else [])}
+        for n in _whole_elements(value) + ([element] if element is not None else []):
+            self._inside(n, whole[_base(n).name])
+        elements = {name: (f"__arr_{name}", d["attributes"]["strides"]) for name, d in whole.items()}
+        code = _Code(spelling, elements)
+        code = f"{code.visit(element) if element is not None else '__out'} = {code.visit(value)};"
+        outputs = [target] if element is not None else []
+        inputs = [f"__arr_{name}" for name in whole if name not in outputs] + list(spelling.values())
         attributes = {"label": label or f"set_{target}", "code": {"string_data": code, "language": "CPP"},
-                      "in_connectors": {c: None for c in spelling.values()}, "out_connectors": {"__out": None}}
+                      "in_connectors": dict.fromkeys(inputs), "out_connectors": {
+                          f"__arr_{target}" if element is not None else "__out": None}}
         tasklet = len(nodes)
         nodes.append(dataflow_node("Tasklet", code[:60], attributes, tasklet))
         for name, connector in spelling.items():
@@ -464,9 +567,40 @@ class HostBuilder:
                 nodes.append(dataflow_node("AccessNode", name, {"data": name}, len(nodes)))
             edges.append(dataflow_edge(sources.get(name, len(nodes) - 1), None, tasklet, connector,
                                        scalar_memlet(name)))
+        for name in whole:
+            if name not in outputs:
+                nodes.append(dataflow_node("AccessNode", name, {"data": name}, len(nodes)))
+                edges.append(dataflow_edge(len(nodes) - 1, None, tasklet, f"__arr_{name}", whole_memlet(name,
+                                                                                                      whole[name])))
         nodes.append(dataflow_node("AccessNode", target, {"data": target}, len(nodes)))
-        edges.append(dataflow_edge(tasklet, "__out", len(nodes) - 1, None, scalar_memlet(target)))
+        edges.append(dataflow_edge(tasklet, outputs and f"__arr_{target}" or "__out", len(nodes) - 1, None,
+                                   whole_memlet(target, whole[target]) if outputs else scalar_memlet(target)))
         return len(nodes) - 1
+
+    def _inside(self, element: c_ast.ArrayRef, descriptor: dict) -> None:
+        """Inexact unless the element lies below the extents no declaration gives (`_Sdfg.open`: a pointer's, from
+        the accesses, `HostFacts.highs` among them, or a size symbol) wherever the SDFG runs (isl: its subscripts
+        over the symbols; one subscript, a flat index, below the total size). A declared extent is C's own bound,
+        which C's indexing keeps to as much as the SDFG's does."""
+        base, subscripts = _parts(element)
+        shape = descriptor["attributes"]["shape"]
+        flat = len(subscripts) != len(shape)
+        extents = ["*".join(f"({d})" for d in shape)] if flat else shape
+        if len(subscripts) != len(extents):
+            raise Inexact
+        for k, (subscript, extent) in enumerate(zip(subscripts, extents)):
+            opened = any((base.name, j) in self.sdfg.open for j in range(len(shape))) if flat \
+                else (base.name, k) in self.sdfg.open
+            if opened and not _below_everywhere(self.symbolic(subscript, Inexact), extent):
+                raise Inexact
+
+    def _whole(self, name: str) -> dict:
+        """The descriptor of an array whose elements a statement touches; Inexact where no region has it (the
+        SDFG knows no extent of it) or it is a region's own."""
+        descriptor = self.sdfg.arrays.get(name)
+        if descriptor is None or descriptor["type"] != "Array" or descriptor["attributes"]["transient"]:
+            raise Inexact
+        return descriptor
 
     def same_extents(self, ours: list[str], theirs: list[str]) -> bool:
         """Whether two shapes are the same wherever the SDFG runs: equal for every value of their symbols
@@ -501,12 +635,13 @@ class HostBuilder:
                 "dtype": _DTYPES[self.scalars[name]], "shape": ["1"], "strides": ["1"], "offset": ["0"],
                 "total_size": "1", "transient": True}})
             return f"{name}[0]"
-        return self.sdfg.host_scalar(name, self.scalars[name], name in self.written)
+        return self.sdfg.host_scalar(name, self.scalars[name], name in self.written,
+                                     local=name not in self.facts.parameters, declared=name in self.facts.declared)
 
 
 def _targets(steps: list):
     for step in steps:
-        if isinstance(step, Statement):
+        if isinstance(step, Statement) and step.element is None:
             yield step.target
         elif isinstance(step, Call) and step.target is not None:
             yield step.target
@@ -523,6 +658,26 @@ def region_graphs(steps: list) -> list[nx.MultiDiGraph]:
         elif isinstance(step, While):
             out += region_graphs(step.body)
     return out
+
+
+def _below_everywhere(index: str, extent: str) -> bool:
+    """Whether the integer expression `index` is below `extent` (DaCe's text: a `Max` of several, an inferred
+    extent) for all values of their symbols (isl: never at least each of the `Max`'s)."""
+    bounds, depth, start = [], 0, 4
+    if extent.startswith("Max(") and extent.endswith(")"):
+        for k, char in enumerate(extent[4:-1], 4):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if char == "," and depth == 0:
+                bounds.append(extent[start:k])
+                start = k + 1
+        bounds.append(extent[start:-1])
+    else:
+        bounds = [extent]
+    params = ", ".join(sorted(set(re.findall(r"[A-Za-z_]\w*", f"{index} {extent}")) - {"Max"}))
+    try:
+        return isl.Set(f"[{params}] -> {{ : {' and '.join(f'{index} >= {b}' for b in bounds)} }}").is_empty()
+    except isl.Error:
+        return False
 
 
 def _equal_everywhere(a: str, b: str) -> bool:

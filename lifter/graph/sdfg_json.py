@@ -48,6 +48,12 @@ def scalar_memlet(name: str) -> dict:
                                              "dynamic": False}}
 
 
+def whole_memlet(name: str, descriptor: dict) -> dict:
+    """All of an array, of which a tasklet reads or writes some elements (dynamic: how many, DaCe does not know)."""
+    return {"type": "Memlet", "attributes": {"data": name, "volume": "1", "dynamic": True, "subset": range_json(
+        [("0", f"{d} - 1") for d in descriptor["attributes"]["shape"]])}}
+
+
 def dataflow_node(kind: str, label: str, attributes: dict, index: int, scope: tuple[int, int] | None = None) -> dict:
     """A dataflow node of a state, inside the scope of the map whose entry and exit are `scope`."""
     return {"type": kind, "label": label, "attributes": attributes, "id": index,

@@ -21,7 +21,10 @@ graph/sdfg_host.py runs around the regions (jacobi_conv's `while` around its swe
 inside an `if` or a loop, whose buffer the caller could not tell it needs, a statement between its regions
 that writes what the caller sees and that the caller could not run after the SDFG (graph/sdfg_caller.py), and a
 call between its regions of a function of the file that moves data which the SDFG does not run
-(graph/sdfg_calls.py nests the callees it can). Each is an `#error` in the global code too.
+(graph/sdfg_calls.py nests the callees it can), and any other statement between its regions that the SDFG does
+not run (an early `return`, a call of `printf`, a local's assignment where graph/sdfg_host.py runs none), named
+with its line and text. Each is an `#error` in the global code too: nothing between the regions is dropped
+without a word.
 
 What the function does outside its regions that its caller does in its place (the buffers it allocates and
 hands out, the statements between its regions that write what the caller sees) is graph/sdfg_caller.py's.
@@ -31,10 +34,10 @@ from __future__ import annotations
 import networkx as nx
 from pycparser import c_ast, c_generator
 
-from lifter.analysis.effects import PURE_FUNCTIONS
+from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects
 from lifter.analysis.walk import walk
 from lifter.graph.attributes import nest
-from lifter.graph.sdfg_caller import allocated_target, between, functions_of
+from lifter.graph.sdfg_caller import allocated_target, between, failure_checks, functions_of, handed_out_items
 
 # what DaCe's tasklets know themselves: the C library's math (PURE_FUNCTIONS), and these
 _KNOWN = {"min", "max", "Min", "Max", "int_floor"}
@@ -94,10 +97,11 @@ def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozense
     are `handed_out` or, after the regions, the caller's part; and the assignments between the regions that write
     what the caller sees and that it could not run after the SDFG (graph/sdfg_caller.py's `between`); "" where
     there is none."""
+    assignments = between(graphs, exported)
     errors = [_error(f"{_place(node)}: a statement between the loops writes what the caller sees, which the SDFG "
                      f"does not run, and a later loop touches what it writes or writes what it reads (or it "
                      f"calls a function), so its caller could not run it after the SDFG either")
-              for node, deferrable in between(graphs, exported) if not deferrable]
+              for node, deferrable in assignments if not deferrable]
     for function, mine, func in functions_of(graphs):
         lifted = {id(loop.node) for region in mine for loop in region.loops.values()} | set(exported)
         containers = {key for region in mine for key in region.containers}
@@ -113,7 +117,58 @@ def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozense
         if allocated:
             errors.append(_error(_allocation_reason(function, allocated)))
         errors += _calls_between(func, function, lifted, mine[0].file)
+        errors += _dropped(func, function, mine, exported | {id(node) for node, _ in assignments})
     return "".join(errors)
+
+
+def _dropped(func: c_ast.FuncDef, function: str, mine: list, accounted: set[int]) -> list[str]:
+    """`#error`s for the other statements at the top level between the function's first and last region that the
+    SDFG does not account for (`accounted`: those it runs, and the assignments `between` reports or defers to its
+    caller), each named with its line and what it does (effects.py's reading, not its text): an early `return`, a
+    `goto`, a call of a function whose effects no memlet describes (I/O, memory), an `if` around a region (the
+    SDFG would run the region whatever the condition), or any other statement where not all of them have an exact
+    form (graph/sdfg_host.py runs all or none). The SDFG runs its steps in order with nothing in between, so each
+    would be skipped. Those the checks above report (a loop, a call of the file's functions), the allocations
+    handed out and the checks that they succeeded (the caller's) are left out, and a declaration without a value
+    does nothing."""
+    items = func.body.block_items or []
+    regions = {id(loop.node) for region in mine for loop in region.loops.values()}
+    holding = [k for k, item in enumerate(items) if any(id(n) in regions for n in walk(item))]
+    facts = mine[0].file
+    callers = [item for item, _ in handed_out_items(func, mine)] + failure_checks(func, mine)
+    accounted = accounted | {id(item) for item in callers}
+    symbols = facts.symbols.for_function(func)
+    errors = []
+    for k in range(holding[0], holding[-1] + 1) if holding else []:
+        item = items[k]
+        if id(item) in accounted | regions or isinstance(item, c_ast.Decl) and item.init is None \
+                or isinstance(item, (c_ast.Pragma, c_ast.EmptyStatement)) \
+                or isinstance(item, c_ast.Compound) and all(id(i) in regions for i in item.block_items or []) or any(
+                    isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) and id(n) not in regions
+                    or isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in facts.functions
+                    and n.name.name not in facts.pure_functions for n in walk(item)):
+            continue
+        text = " ".join(c_generator.CGenerator().visit(item).split())
+        text = text if len(text) <= 80 else text[:77] + "..."
+        errors.append(_error(f"{_place(item)}: {function} runs '{text}' between its loops, which the SDFG does not "
+                             f"run: {_what_it_does(item, symbols, k in holding)}"))
+    return errors
+
+
+def _what_it_does(item: c_ast.Node, symbols, holds_region: bool) -> str:
+    """Why the SDFG cannot run a statement between its regions (`_dropped`), from what it does."""
+    kinds = {type(n) for n in walk(item)}
+    if c_ast.Return in kinds:
+        return "it may return early, and the SDFG runs all its loops"
+    if kinds & {c_ast.Goto, c_ast.Label}:
+        return "it jumps (goto), and the SDFG runs its loops one after the other"
+    effects = collect_effects(item, symbols, lambda name: name, declared_key=getattr(item, "name", None))
+    if effects.unknown_call is not None:
+        return f"it calls '{effects.unknown_call}', whose effects (I/O, memory) no memlet describes"
+    if holds_region:
+        return "it decides whether the loops inside it run, and the SDFG runs them whatever it decides"
+    return ("the SDFG runs the statements between its loops only where each has an exact form there (a scalar's "
+            "assignment, a call of a function exported itself, a while loop of those), and not all do here")
 
 
 def _calls_between(func: c_ast.FuncDef, function: str, run: set[int], facts) -> list[str]:

@@ -313,6 +313,78 @@ def test_cli_warns_of_a_refused_sdfg(tmp_path):
         f"lift: warning: {tmp_path / 'a.halve.sdfg'}"}, lines
 
 
+BETWEEN = """#include <stdio.h>
+void scaled(int n, double *a, double *b) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += a[i];
+  double t = s * 2.0;
+  for (int i = 0; i < n; i++) b[i] = a[i] * t;
+}
+int early(int n, double *a, double *b) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += a[i];
+  if (s < 0.0) return -1;
+  for (int i = 0; i < n; i++) b[i] = a[i] * s;
+  return 0;
+}
+void shout(int n, double *a, double *b) {
+  for (int i = 0; i < n; i++) a[i] = 2.0 * a[i];
+  printf("%f\\n", a[0]);
+  for (int i = 0; i < n; i++) b[i] = a[i];
+}
+void element(int n, double *a, double *b) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += a[i];
+  b[n] = s;
+  for (int i = 0; i < n; i++) b[i] = a[i] * s;
+}
+void indexed(int n, double *a, double *b) {
+  double s = 0.0;
+  for (int i = 0; i < n; i++) s += a[i];
+  int k = (int) s;
+  b[k] = 1.0;
+  for (int i = 0; i < n; i++) b[i] = a[i] * s;
+}
+"""
+
+
+def test_statements_between_loops_run_in_the_sdfg_or_refuse_it(tmp_path):
+    """A local declared between two loops (`double t = s * 2.0;`) is a transient that a state between the loops'
+    states computes (the SDFG once took it as an argument and never computed it, issue 19), and an array element
+    set between them is a state too; a statement between them that the SDFG cannot run, an early return or a call of printf, refuses the SDFG with an #error naming its
+    line and text, which lift repeats as a warning (once dropped without a word)."""
+    src = tmp_path / "between.c"
+    src.write_text(BETWEEN)
+    sdfgs = function_sdfgs(lift_file(str(src)).graphs)
+    scaled = sdfgs["scaled"]
+    assert "global_code" not in scaled["attributes"], scaled["attributes"]["global_code"]
+    t = scaled["attributes"]["_arrays"]["t"]
+    assert t["type"] == "Scalar" and t["attributes"]["transient"] is True, t
+    codes = [[n["attributes"]["code"]["string_data"] for n in b["nodes"] if n["type"] == "Tasklet"]
+             for b in scaled["nodes"]]
+    assert codes[1] == ["__out = __in_s * 2.0;"] and len(codes) == 3, codes
+    # an element between the loops: a tasklet over b bound whole, b's extent counting it (b[n], past the loops');
+    # one whose subscript is read from data (b[k]) is not placed: the assignment refuses the SDFG
+    element = sdfgs["element"]
+    assert "global_code" not in element["attributes"], element["attributes"]["global_code"]
+    (tasklet,) = [n for n in element["nodes"][1]["nodes"] if n["type"] == "Tasklet"]
+    assert tasklet["attributes"]["code"]["string_data"] == "__arr_b[n] = __in_s;", tasklet
+    assert element["attributes"]["_arrays"]["b"]["attributes"]["shape"] == ["Max(n + 1, n - 1 + 1)"]
+    assert f"{src}:30: a statement between the loops writes what the caller sees" in \
+        sdfgs["indexed"]["attributes"]["global_code"]["frame"]["string_data"]
+    code = {name: sdfgs[name]["attributes"]["global_code"]["frame"]["string_data"] for name in ("early", "shout")}
+    assert code["early"] == f'#error "lift: {src}:11: early runs \'if (s < 0.0) return -1;\' between its loops, ' \
+        'which the SDFG does not run: it may return early, and the SDFG runs all its loops"\n', code["early"]
+    assert code["shout"].startswith(f'#error "lift: {src}:17: shout runs \'printf(') and "it calls 'printf', " \
+        "whose effects (I/O, memory) no memlet describes" in code["shout"], code["shout"]
+    out = tmp_path / "e.sdfg"
+    done = subprocess.run([sys.executable, "-m", "lifter", str(src), "-o", str(tmp_path / "o.c"), "--emit-graph",
+                           str(out), "--function", "early"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and out.exists(), done.stderr
+    assert f"lift: warning: {out} will not compile in DaCe: {src}:11: early runs 'if (s < 0.0) return -1;'" \
+        in done.stderr, done.stderr
+
+
 HANDED_OUT = """#include <stdlib.h>
 typedef struct { int n, m; double *x; long *count; int *idx; double *w; } set_t;
 static int width(int i) { return 2 + i % 3; }
@@ -327,6 +399,7 @@ int set_init(set_t *s, int n, int m) {
   s->m = 2 * n;
   s->idx = malloc(s->m * sizeof(int));
   s->w = malloc(s->m * sizeof(double));
+  if (!s->idx || !s->w) return -1;
   for (int i = 0; i < n; i++) {
     s->count[i] = width(i);
     for (int k = 0; k < width(i); k++) {
@@ -345,7 +418,8 @@ def test_buffers_handed_out_are_arguments_the_caller_allocates(tmp_path):
     where it comes before the first loop, the caller's part (n * m doubles seen as [n][m]: n x m; calloc's
     n longs: n), the accesses' extents or a size symbol between loops (s->idx, of s->m elements that the function
     computes there). The global code names them with their extents, and lift warns with the same words; and the
-    assignment between the loops of the field the caller reads (s->m), which the caller runs after the SDFG. The
+    assignment between the loops of the field the caller reads (s->m), which the caller runs after the SDFG, and
+    the check between them that the allocations succeeded (C's early return where one fails: the caller's). The
     inner loop whose bound calls a function (width(i)) is one opaque statement, bound to the arrays it writes
     through whole-array connectors: its C text names no container."""
     src = tmp_path / "handed.c"
@@ -526,8 +600,8 @@ def _nested(block: dict) -> list[str]:
 
 def test_calls_of_the_files_functions_are_nested_sdfgs(tmp_path):
     """Calls of functions lift exported itself run their SDFGs nested (graph/sdfg_calls.py): between the
-    regions, in a while loop whose condition reads a struct's fields, inside an expression (its value a
-    transient first). A call passing one buffer for two pointers the callee writes through (addto(n, u, u):
+    regions, in a while loop whose condition reads a struct's fields and a local declared between the loops (a
+    transient scalar), inside an expression (its value a transient first). A call passing one buffer for two pointers the callee writes through (addto(n, u, u):
     its SDFG assumed two) stays refused, in a loop of calls and between two regions (where the SDFG once
     skipped it without a word)."""
     src = tmp_path / "calls.c"
@@ -537,9 +611,11 @@ def test_calls_of_the_files_functions_are_nested_sdfgs(tmp_path):
     assert "global_code" not in iterate["attributes"], iterate["attributes"]["global_code"]
     assert _nested(iterate) == ["dot", "scale", "dot"]
     (loop,) = [b for b in iterate["nodes"] if b["type"] == "LoopRegion"]
-    assert loop["attributes"]["loop_condition"]["string_data"] == "((it[0] < o__maxit) and (norm[0] > o__tol))"
+    assert loop["attributes"]["loop_condition"]["string_data"] == "((it[0] < o__maxit) and (norm > o__tol))"
     arrays = iterate["attributes"]["_arrays"]
-    assert arrays["__ret2"]["attributes"]["transient"] and not arrays["norm"]["attributes"]["transient"]
+    # norm, declared between the loops, a transient scalar of the SDFG; it, which the function returns, an argument
+    assert arrays["__ret2"]["attributes"]["transient"] and arrays["norm"]["type"] == "Scalar" \
+        and arrays["norm"]["attributes"]["transient"] and not arrays["it"]["attributes"]["transient"]
     # a callee with a loop region of its own (smooth's time loop: its variable is no symbol to bind)
     assert _nested(sdfgs["relax"]) == ["smooth"] and "global_code" not in sdfgs["relax"]["attributes"]
     doubled = sdfgs["doubled"]["attributes"]["global_code"]["frame"]["string_data"]

@@ -448,7 +448,11 @@ def test_dace_runs_the_function_like_c(case, tmp_path, monkeypatch, build):
 # calls of the file's functions as nested SDFGs, one inside an expression, in a while loop testing a struct's
 # fields (`iterate`), one of a function with a time loop (`relax`); tests/graph/test_sdfg.py's NESTED_CALLS; a
 # chained assignment kept as C text over connectors (`chained`: its tasklet once lacked the `;` C++ needs); buffers
-# allocated and handed out before and between the loops, a calloc, an inner loop bound by a call (`set_init`).
+# allocated and handed out before and between the loops, a calloc, an inner loop bound by a call (`set_init`); a
+# local computed between two loops from what the first computed (`scaled`: the SDFG once took it as an argument and
+# never computed it, issue 19); a local one loop computes and the next reads (`handed_on`: the reader's was an
+# argument of its own, `s_R1`); array elements set between two loops (`elements`: a state each, the arrays bound
+# whole, a two-dimensional one indexed through its strides).
 SMALL = {"groups": """void groups(int n, int k, const int *group, const double *x, int *count, double *sums,
                                  double *mean) {
     for (int t = 0; t < k * 8; t++)
@@ -471,7 +475,35 @@ SMALL = {"groups": """void groups(int n, int k, const int *group, const double *
     for (int i = 0; i < n; i++)
         a[i] = b[i] = 2.0 * c[i];
 }
-""", "set_init": HANDED_OUT}
+""", "set_init": HANDED_OUT, "scaled": """void scaled(int n, double *a, double *b)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += a[i];
+    double t = s * 2.0;
+    for (int i = 0; i < n; i++)
+        b[i] = a[i] * t;
+}
+""", "handed_on": """void handed_on(int n, double *a, double *b)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += a[i];
+    for (int i = 0; i < n; i++)
+        b[i] = a[i] * s;
+}
+""", "elements": """void elements(int n, double a[n][n], double *b, double *c)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++)
+        s += a[i][i];
+    b[0] = s * 2.0;
+    b[n - 2] += a[n - 1][0] + b[0];
+    c[n - 1]++;
+    for (int i = 1; i < n; i++)
+        c[i] = a[i][1] * b[i - 1] + s;
+}
+"""}
 
 
 @pytest.mark.parametrize("function", sorted(SMALL))
