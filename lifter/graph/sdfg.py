@@ -56,7 +56,7 @@ from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.sdfg_extents import flat_extents, flat_views, inferred_extents, one_element, symbolic
 from lifter.graph.sdfg_caller import allocated_shape, between, caller_after, caller_allocations, handed_out
-from lifter.graph.sdfg_source import global_code, unexported_work, unknown_elements
+from lifter.graph.sdfg_source import global_code, unexported_work, unexpressed_bounds, unknown_elements
 from lifter.graph.sdfg_calls import Callee, callee_of
 from lifter.graph.sdfg_host import HostBuilder, HostFacts, Inexact, Region, function_steps, region_graphs
 from lifter.graph.sdfg_json import DTYPES as _DTYPES, INTEGERS as _INTEGERS, dataflow_edge, dataflow_node
@@ -137,7 +137,7 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, 
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
     attributes = {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols}
     exported = region_graphs(steps)  # not the regions of calls only, which their callees' SDFGs run
-    definitions = unknown_elements(sorted(sdfg.unknown)) + (unexported_work(graphs, loops) + global_code(exported)
+    definitions = unknown_elements(sorted(sdfg.unknown)) + unexpressed_bounds(sdfg.unexpressed) + (unexported_work(graphs, loops) + global_code(exported)
                                                               if graphs else "")
     definitions += caller_allocations(name, [b for c, b in sdfg.allocated.items() if c in sdfg.allocated_extents],
                                       sdfg.allocated_extents)
@@ -184,6 +184,7 @@ class _Sdfg:
         self.inferred = inferred_extents(graphs, highs)
         self.open: set[tuple[str, int]] = set()  # (container, dimension) of the extents no declaration gives
         self.unknown: set[str] = set()  # containers of unknown element types (the SDFG is refused)
+        self.unexpressed: list[str] = []  # loop bounds DaCe cannot read (the SDFG is refused)
         self.flat = flat_views(graphs)
         self.flat_extents = flat_extents(graphs, self.flat)
         self.allocated = handed_out(graphs)  # buffers the caller allocates (graph/sdfg_caller.py), by container
@@ -284,6 +285,15 @@ class _Sdfg:
             "dtype": dtype, "shape": shape, "strides": strides, "offset": ["0"] * len(shape),
             "total_size": "*".join(f"({d})" for d in shape), "transient": node.transient}}
 
+    def loop_bound(self, text: str, map_id: str, var: str, which: str) -> str:
+        """A map's or loop's first or last index; where DaCe cannot read it, a symbol of its own that
+        nothing sets, and the SDFG is refused (`unexpressed`) rather than run with a caller's guess."""
+        expr = self.expr(text)
+        if expr is None:
+            self.unexpressed.append(f"the {which} index of the loop over '{var}' ({text})")
+            expr = self.expr(f"{identifier(map_id)}_{'begin' if which == 'first' else 'end'}", symbol=True)
+        return expr
+
     def expr(self, text: str, symbol: bool = False) -> str | None:
         """A plain expression, recording its free names as symbols; None if sympy would misread it."""
         text = symbolic(text) if not symbol else text
@@ -338,8 +348,8 @@ class _Sdfg:
         self.symbols.add(v)  # DaCe's loop regions assign their variable like an interstate edge: a symbol
         self.loop_variables.add(v)
         loop = g.nodes[m.map]["node"]
-        begin = self.expr(m.begin) or self.expr(f"{identifier(m.map)}_begin", symbol=True)
-        end = self.expr(m.end) or self.expr(f"{identifier(m.map)}_end", symbol=True)
+        begin = self.loop_bound(m.begin, m.map, v, "first")
+        end = self.loop_bound(m.end, m.map, v, "last")
         compare, sign = (">=", "-") if m.decreasing else ("<=", "+")
         if m.decreasing:  # begin and end are the low and high bounds: it starts at the high one
             begin, end = end, begin
@@ -620,8 +630,8 @@ class _StateBuilder(StatementBuilder):
         remainder (the copy `<main>.<var>_rest`) starts where the strips stop,
         `begin + floor((end - begin + 1) / u) * u`, not at the main map's begin that it was copied with.
         """
-        begin = self.sdfg.expr(node.begin) or self.sdfg.expr(f"{identifier(node_id)}_begin", symbol=True)
-        end = self.sdfg.expr(node.end) or self.sdfg.expr(f"{identifier(node_id)}_end", symbol=True)
+        begin = self.sdfg.loop_bound(node.begin, node_id, node.var, "first")
+        end = self.sdfg.loop_bound(node.end, node_id, node.var, "last")
         step = node.step
         if node.decreasing:  # unroll-and-jam only rewrites increasing loops; from the high bound down
             return end, begin, f"-{step}"

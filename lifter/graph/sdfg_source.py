@@ -226,6 +226,12 @@ def unknown_elements(names: list[str]) -> str:
                   f"type that C does not") if names else ""
 
 
+def unexpressed_bounds(bounds: list[str]) -> str:
+    """The `#error` refusing an SDFG with loop bounds DaCe cannot read: each would be a free symbol,
+    which the caller could not know how to set."""
+    return _error(f"{'; '.join(dict.fromkeys(bounds))} has no form DaCe reads") if bounds else ""
+
+
 def _error(reason: str) -> str:
     """A line that stops DaCe's compiler with lift's reason (a C string: quotes and backslashes escaped)."""
     reason = reason.replace("\\", "\\\\").replace('"', '\\"')

@@ -136,6 +136,10 @@ def _translate(e: c_ast.Node) -> tuple[str, str]:
             and e.args is not None and len(e.args.exprs) == 2:
         a, b = (_translate(x)[0] for x in e.args.exprs)
         return f"{e.name.name.capitalize()}({a}, {b})", _ATOM
+    if isinstance(e, c_ast.FuncCall) and isinstance(e.name, c_ast.ID) and e.name.name == "floord" \
+            and e.args is not None and len(e.args.exprs) == 2:  # isl's division, rounding down
+        a, b = (_translate(x)[0] for x in e.args.exprs)
+        return f"int_floor({a}, {b})", _ATOM
     raise _Untranslatable
 
 

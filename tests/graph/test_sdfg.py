@@ -624,3 +624,16 @@ def test_calls_of_the_files_functions_are_nested_sdfgs(tmp_path):
     assert between == f'#error "lift: {src}:33: between calls \'addto\' between its regions, which the SDFG does ' \
         'not run (the callee is not exported, or the call does not bind to its SDFG), so it would skip what the ' \
         'call moves"\n', between
+
+
+def test_a_loop_bound_dace_cannot_read_refuses_the_sdfg():
+    """A bound with no DaCe form would be a free symbol of lift's (`R0_L0_end`) that nothing sets and
+    the caller could not know: the SDFG is refused, naming the loop and the bound, instead."""
+    graphs = lift_source(JACOBI, "jacobi.c").graphs
+    assert "#error" not in json.dumps(to_sdfg_json(graphs, "jacobi"))
+    inner = [d["node"] for g in graphs for _, d in g.nodes(data=True)
+             if type(d["node"]).__name__ == "MapScope" and d["node"].var == "i"]
+    for m in inner:  # the maps over i, inside the time loop's states
+        m.end = "(n >> 1) - 1"  # a shift: no DaCe form (graph/symbolic.py)
+    code = to_sdfg_json(graphs, "jacobi")["attributes"]["global_code"]["frame"]["string_data"]
+    assert "#error \"lift: the last index of the loop over 'i' ((n >> 1) - 1) has no form DaCe reads\"" in code, code

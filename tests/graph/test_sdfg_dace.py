@@ -484,6 +484,12 @@ SMALL = {"groups": """void groups(int n, int k, const int *group, const double *
     for (int i = 0; i < n; i++)
         b[i] = a[i] * t;
 }
+""", "halved": """void halved(int n, const double *a, double *b)
+{
+    int m = n / 2; /* the loop's last index is isl's floord(n, 2) - 1: a symbol of n, not a free one */
+    for (int i = 0; i < m; i++)
+        b[i] = a[2 * i] + a[2 * i + 1];
+}
 """, "handed_on": """void handed_on(int n, double *a, double *b)
 {
     double s = 0.0;

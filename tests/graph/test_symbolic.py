@@ -20,12 +20,13 @@ CASES = {
     "1 + 32 * (a - b / 32) - ((c + b - 1) + c)": "32 * (a - int_floor(b, 32)) - c - b - c + 2",
     "2 - 2": "0",
     "-(a * b) + 1": "-(a * b) + 1",
+    "floord(a - c, b) - 1": "int_floor(a - c, b) - 1",  # isl's division, rounding down (negative too)
 }
 
 
 def _c(text: str, values: dict[str, int]) -> int:
     """C's value of an expression over non-negative operands (where `/` truncates as floor does)."""
-    python = text.replace("/", "//")
+    python = text.replace("/", "//").replace("floord(a - c, b)", "((a - c) // b)")
     python = python.replace("a > b ? a : b", "(a if a > b else b)")
     return eval(python, {}, values)
 
