@@ -37,6 +37,15 @@ def _lifted(text: str, **options) -> tuple[str, list[dict]]:
     return result.output, result.loops
 
 
+def _printed_rows(program: str, tmp_path) -> list[list[str]]:
+    """What a small C program prints, line by line, split into words (the guards' values beside the truth)."""
+    source = tmp_path / "w.c"
+    source.write_text(program)
+    subprocess.run(["gcc", "-O1", "-o", tmp_path / "w", source], check=True)
+    out = subprocess.run([tmp_path / "w"], check=True, capture_output=True, text=True).stdout
+    return [line.split() for line in out.splitlines() if line]
+
+
 def _kernel(nest: str, statement: str, other: str) -> str:
     return f"void k(int n, double a[n][n], double b[n][n])\n{{\n    {nest.format(S=statement, T=other)}\n}}\n"
 
@@ -51,17 +60,13 @@ def test_guard_computes_the_work_of_the_nest(shape, tmp_path):
     output, _ = _lifted(_kernel(*NESTS[shape]), tile=False)
     clause = re.search(r"\bif ?\((.*?) > (\d+)L[) ].*/\* lift \*/", output)  # a clause, or a test in C
     assert clause and int(clause.group(2)) == MIN_PARALLEL_WORK, output
-    program = tmp_path / "w.c"
-    program.write_text(
+    rows = _printed_rows(
         "#include <stdio.h>\n"
         f"static long guard(int n) {{ return {clause.group(1)}; }}\n"
         f"static long brute(int n) {{ long count = 0; {nest.format(S='count++;', T='count++;')} return count; }}\n"
         "int main(void) { for (int n = 1; n < 40; n++) printf(\"%d %ld %ld\\n\", n, guard(n), brute(n));"
-        " return 0; }\n")
-    subprocess.run(["gcc", "-O1", "-o", tmp_path / "w", program], check=True)
-    rows = subprocess.run([tmp_path / "w"], check=True, capture_output=True, text=True).stdout.split("\n")
-    for row in filter(None, rows):
-        n, guard, brute = row.split()
+        " return 0; }\n", tmp_path)
+    for n, guard, brute in rows:
         assert guard == brute, f"{shape} at n = {n}: the guard counts {guard}, the nest runs {brute}"
 
 
@@ -343,15 +348,12 @@ def test_strip_loop_work_is_bounded_by_the_loops_range(tmp_path):
     assert "scalar expansion" in loops[0]["transformations"]
     clause = re.search(r"\bif ?\((.*?) > (\d+)L .*/\* lift \*/", output)
     assert clause and int(clause.group(2)) == MIN_PARALLEL_WORK, output
-    program = tmp_path / "w.c"
-    program.write_text("#include <stdio.h>\n"
-                       f"static long guard(int m, int n) {{ return {clause.group(1)}; }}\n"
-                       "int main(void) { int ms[] = {1, 2, 32, 100, 255, 256, 257, 600, 1000};\n"
-                       "    for (int k = 0; k < 9; k++) printf(\"%d %ld\\n\", ms[k], guard(ms[k], 10)); return 0; }\n")
-    subprocess.run(["gcc", "-O1", "-o", tmp_path / "w", program], check=True)
-    rows = subprocess.run([tmp_path / "w"], check=True, capture_output=True, text=True).stdout.split("\n")
-    for row in filter(None, rows):
-        m, guard = map(int, row.split())
+    rows = _printed_rows("#include <stdio.h>\n"
+                         f"static long guard(int m, int n) {{ return {clause.group(1)}; }}\n"
+                         "int main(void) { int ms[] = {1, 2, 32, 100, 255, 256, 257, 600, 1000};\n"
+                         "    for (int k = 0; k < 9; k++) printf(\"%d %ld\\n\", ms[k], guard(ms[k], 10)); return 0; }\n",
+                         tmp_path)
+    for m, guard in (map(int, row) for row in rows):
         work = m * (10 + 2)
         assert guard == work if m <= 256 else work <= guard < 2 * work, f"m = {m}: {guard}, the loop runs {work}"
 
