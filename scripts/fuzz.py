@@ -7,6 +7,7 @@
         --csmith-arg=--max-array-len-per-dim --csmith-arg=10   # any csmith option, passed on as given
     python3 scripts/fuzz.py idioms --seed 1 --count 1000 -j 1 --threads 1,2,8 --keep fuzz-out
     python3 scripts/fuzz.py loops  --seed 7 --count 50 --keep fuzz-out --reduce   # creduce each failure
+    python3 scripts/fuzz.py loops  --seed 1 --count 200 --tiny-caches   # small programs tiled too
 
 Four generators:
 
@@ -53,6 +54,10 @@ lifter/backend/cuda_emulation.h``, then run with the emulated threads in index
 order and again in reverse (``LIFT_EMU_ORDER``), each compared with the original.
 Where ``nvcc`` is installed the ``.cu`` must also compile with ``nvcc -c`` (the
 emulation is C++ on the host and does not see what nvcc rejects).
+
+``--tiny-caches`` lifts as for a machine of a 1 KiB L1 and a 4 KiB L2
+(``LIFT_CACHE_DIR``, ``tests/caches.py``): tiling pays only where reuse reaches past
+the cache, so without it the generators' small arrays are never tiled.
 
 Outcomes (each failure is kept under ``--keep DIR/<mode>-<seed>/`` with the
 program, lift's output and stderr and ``failure.json``):
