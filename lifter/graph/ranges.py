@@ -40,8 +40,13 @@ def box(s: isl.Set) -> list[tuple[str, str]]:
 
 def readable(pw: isl.PwAff) -> str:
     """C-like text of a piecewise bound (isl's printer: may use min/max), for people."""
+    return c_name(isl_text(pw))
+
+
+def isl_text(pw: isl.PwAff) -> str:
+    """isl's printed form of a piecewise bound, in isl's names (text isl parses back)."""
     build = isl.AstBuild.from_context(isl.Set.universe(pw.get_domain_space()))
-    return c_name(build.expr_from_pw_aff(pw).to_C_str())
+    return build.expr_from_pw_aff(pw).to_C_str()
 
 
 def pw_to_c(pw: isl.PwAff) -> str | None:

@@ -213,7 +213,8 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
     # A shared one (the last iteration's) must overlap nothing else the loop touches; where the loop
     # runs in parallel (the analysis's condition, tested with this one) it reads only what it wrote.
-    touched = [t for t in _map_memlets(g, m) if t[0].name not in scratch
+    memlets = _map_memlets(g, m)
+    touched = [t for t in memlets if t[0].name not in scratch
                or t[0].name in m.shared_scratch and t[1]]
     identical = (lambda p, q: identical_is_safe(g, m, p, q)) if nest(g).identical_pointers else None
     apart, promised = _apart(g, touched)
@@ -233,7 +234,6 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     scalars = [(name, op) for name, op in m.reductions]
     # Guarded updates: the loop runs again as written if one falls outside its section, which
     # needs the copies made in C before the loop (`SavedReduction`), hence a versioned loop.
-    memlets = _map_memlets(g, m)
     saved = saved_reductions([n for n, w, _ in memlets if w], {n.container for n, w, _ in memlets if not w}, scalars,
                              sections, set(private) | set(m.lastprivate) | set(loop_vars) | {m.var}) if guarded else []
     if isinstance(saved, str):

@@ -47,9 +47,9 @@ from pathlib import Path
 import islpy as isl
 import networkx as nx
 
-from lifter.analysis.affine import c_name, isl_name
+from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Region
-from lifter.graph.ranges import pw_to_c
+from lifter.graph.ranges import isl_text, pw_to_c, readable
 from lifter.frontend.spans import Spans, TokenKind, word_tokens
 from lifter.graph.attributes import nest
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
@@ -236,9 +236,7 @@ def _grid(g, region: Region, band: list[str]) -> Grid | None:
         first_c, last_c = pw_to_c(lo), pw_to_c(hi)
         if first_c is None or last_c is None:
             return None
-        build = isl.AstBuild.from_context(isl.Set.universe(lo.get_domain_space()))
-        first, last = build.expr_from_pw_aff(lo).to_C_str(), build.expr_from_pw_aff(hi).to_C_str()
-        return Grid(first, c_name(first), c_name(last), first_c, last_c)
+        return Grid(isl_text(lo), readable(lo), readable(hi), first_c, last_c)
     except isl.Error:
         return None
 
