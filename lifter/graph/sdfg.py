@@ -137,8 +137,8 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, 
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
     attributes = {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols}
     exported = region_graphs(steps)  # not the regions of calls only, which their callees' SDFGs run
-    definitions = unknown_elements(sorted(sdfg.unknown)) + unexpressed_bounds(sdfg.unexpressed) + (unexported_work(graphs, loops) + global_code(exported)
-                                                              if graphs else "")
+    definitions = unknown_elements(sorted(sdfg.unknown)) + unexpressed_bounds(sdfg.unexpressed)
+    definitions += unexported_work(graphs, loops) + global_code(exported) if graphs else ""
     definitions += caller_allocations(name, [b for c, b in sdfg.allocated.items() if c in sdfg.allocated_extents],
                                       sdfg.allocated_extents)
     definitions += caller_after(name, [node for node, deferrable in between(graphs, loops) if deferrable])

@@ -22,8 +22,9 @@ Only headers that can be rewritten exactly are tiled: `for ([type] v = lb;
 v < ub (or <=); v++)` with unit step, and loop variables not read after the nest. A loop whose
 bounds use an outer loop of the band (syrk's `j <= i`: a triangular band) steps over the grid of
 all its runs (`_grid`) and its point loop clips each block to the run; where that grid has no
-plain bounds, the band ends before the loop, which stays whole inside the innermost point loop. The tile loop declares its own variable:
-`for (long i_t = 0; i_t < n; i_t += 32)` and the point loop becomes
+plain bounds, the band ends before the loop, which stays whole inside the innermost point loop.
+The tile loop declares its own variable: `for (long i_t = 0; i_t < n; i_t += 32)` and the point
+loop becomes
 `for (i = i_t; i < (i_t + 32 < n ? i_t + 32 : n); i++)`. The tile variable is at
 least a `long` (`_tile_type`), so neither `i_t + 32` nor the last `i_t += 32`
 overflows where `i` itself stops just below its type's maximum; a size larger
