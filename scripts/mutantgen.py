@@ -1,0 +1,92 @@
+"""Near misses of the suite kernels: `corpus/suite/*.c` with their static control parts mutated.
+
+`generate(seed)` returns one complete C program (a `str`), the same for the same seed.
+
+`loopgen.py`, `idiomgen.py` and `reachgen.py` draw programs of their own; this generator starts
+from the kernels lift is tuned on, where its heaviest transformations fire (tiling, triangular
+tiling, wavefronts, unroll-and-jam, fusion, scratch rows), and moves each a step off its known
+shape, so that a dependence the kernel did not have appears or one it had disappears:
+
+- every loop of the `#pragma scop` part loses its first and last iteration (`for (i = lo; i <
+  hi; i++)` becomes `for (i = (lo) + 1; i <= (hi) - 2; i++)`, downward loops alike), so that a
+  subscript moved by one stays inside its array, and triangular bounds change shape; one loop in
+  five also runs the other way, which reverses every dependence it carries;
+- one to three subscripts are moved by +1 or -1 (`A[i][j]` -> `A[i][j - 1]`), which turns
+  independent iterations into dependent ones and the other way round;
+- sometimes one loop variable in a subscript is replaced by another in scope (`A[k][j]` ->
+  `A[i][j]`), which changes the direction or the distance of a dependence.
+
+Nothing here proves a mutant free of out-of-bounds accesses: `fuzz.py` builds each original with
+`-fsanitize=address,undefined` (VLA bounds included) and discards those that trip it. The
+programs print every element (`DUMP_ARRAYS`), so a wrong element anywhere shows.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+SUITE = Path(__file__).resolve().parent.parent / "corpus" / "suite"
+SCOP = re.compile(r"#pragma scop\n(.*?)#pragma endscop", re.S)
+FOR = re.compile(r"for \((int )?(\w+) = ([^;]+); \2 (<=|<|>=|>) ([^;]+); (\2\+\+|\+\+\2|\2--|--\2)\)")
+# One subscript `[ ... ]` without nested brackets.
+SUBSCRIPT = re.compile(r"\[([^\[\]]+)\]")
+
+
+def kernels() -> list[Path]:
+    return sorted(p for p in SUITE.glob("*.c") if "#pragma scop" in p.read_text())
+
+
+def _shrink(match: re.Match, reverse: bool) -> str:
+    """The loop without its first and last iteration; run backwards where `reverse`."""
+    decl, var, lo, op, hi, step = match.groups()
+    decl = decl or ""
+    if op in ("<", "<="):
+        first, last = f"({lo}) + 1", f"({hi}) - {2 if op == '<' else 1}"
+        if reverse:
+            return f"for ({decl}{var} = {last}; {var} >= {first}; {var}--)"
+        return f"for ({decl}{var} = {first}; {var} <= {last}; {var}++)"
+    first, last = f"({lo}) - 1", f"({hi}) + {2 if op == '>' else 1}"
+    if reverse:
+        return f"for ({decl}{var} = {last}; {var} <= {first}; {var}++)"
+    return f"for ({decl}{var} = {first}; {var} >= {last}; {var}--)"
+
+
+def _loop_vars(scop: str) -> list[str]:
+    return sorted({m.group(2) for m in FOR.finditer(scop)})
+
+
+def _mutate_subscript(text: str, rng: random.Random, names: list[str]) -> str | None:
+    """`text` with one subscript that names a loop variable changed, or None where none does."""
+    spots = [m for m in SUBSCRIPT.finditer(text)
+             if any(re.search(rf"\b{v}\b", m.group(1)) for v in names)]
+    if not spots:
+        return None
+    spot = rng.choice(spots)
+    inner = spot.group(1)
+    if rng.random() < 0.75:
+        new = f"{inner} {rng.choice('+-')} 1"
+    else:
+        present = [v for v in names if re.search(rf"\b{v}\b", inner)]
+        old = rng.choice(present)
+        others = [v for v in names if v != old]
+        if not others:
+            return None
+        new = re.sub(rf"\b{old}\b", rng.choice(others), inner, count=1)
+    return text[:spot.start()] + f"[{new}]" + text[spot.end():]
+
+
+def generate(seed: int) -> str:
+    rng = random.Random(seed)
+    path = rng.choice(kernels())
+    source = path.read_text()
+    match = SCOP.search(source)
+    scop = match.group(1)
+    names = _loop_vars(scop)
+    body = FOR.sub(lambda m: _shrink(m, rng.random() < 0.2), scop) if rng.random() < 0.85 else scop
+    for _ in range(rng.randint(1, 3)):
+        body = _mutate_subscript(body, rng, names) or body
+    mutated = source[:match.start(1)] + body + source[match.end(1):]
+    header = f"/* mutantgen seed {seed}: {path.name} */\n#define DUMP_ARRAYS 1\n"
+    return header + mutated
