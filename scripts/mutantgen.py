@@ -90,3 +90,8 @@ def generate(seed: int) -> str:
     mutated = source[:match.start(1)] + body + source[match.end(1):]
     header = f"/* mutantgen seed {seed}: {path.name} */\n#define DUMP_ARRAYS 1\n"
     return header + mutated
+
+
+if __name__ == "__main__":
+    import sys
+    print(generate(int(sys.argv[1]) if len(sys.argv) > 1 else 1), end="")
