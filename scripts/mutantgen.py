@@ -14,7 +14,8 @@ shape, so that a dependence the kernel did not have appears or one it had disapp
 - one to three subscripts are moved by +1 or -1 (`A[i][j]` -> `A[i][j - 1]`), which turns
   independent iterations into dependent ones and the other way round;
 - sometimes one loop variable in a subscript is replaced by another in scope (`A[k][j]` ->
-  `A[i][j]`), which changes the direction or the distance of a dependence.
+  `A[i][j]`), which changes the direction or the distance of a dependence, or reads a loop's
+  variable outside that loop (the kernels' `int i, j, k;` start at 0, so that is defined).
 
 Nothing here proves a mutant free of out-of-bounds accesses: `fuzz.py` builds each original with
 `-fsanitize=address,undefined` (VLA bounds included) and discards those that trip it. The
@@ -30,6 +31,8 @@ from pathlib import Path
 SUITE = Path(__file__).resolve().parent.parent / "corpus" / "suite"
 SCOP = re.compile(r"#pragma scop\n(.*?)#pragma endscop", re.S)
 FOR = re.compile(r"for \((int )?(\w+) = ([^;]+); \2 (<=|<|>=|>) ([^;]+); (\2\+\+|\+\+\2|\2--|--\2)\)")
+# The kernels' loop variables, declared apart from their loops (`int t, i, j;`).
+COUNTERS = re.compile(r"^(\s*)int ([a-z_]\w*(?:, [a-z_]\w*)*);$", re.M)
 # One subscript `[ ... ]` without nested brackets.
 SUBSCRIPT = re.compile(r"\[([^\[\]]+)\]")
 
@@ -88,6 +91,9 @@ def generate(seed: int) -> str:
     for _ in range(rng.randint(1, 3)):
         body = _mutate_subscript(body, rng, names) or body
     mutated = source[:match.start(1)] + body + source[match.end(1):]
+    # A subscript may now name a loop variable outside its loop, before any loop set it.
+    mutated = COUNTERS.sub(lambda m: f"{m.group(1)}int {', '.join(v + ' = 0' for v in m.group(2).split(', '))};",
+                           mutated)
     header = f"/* mutantgen seed {seed}: {path.name} */\n#define DUMP_ARRAYS 1\n"
     return header + mutated
 
