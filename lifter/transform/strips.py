@@ -38,6 +38,13 @@ from lifter.transform.rewrite import ancestors, move_child, origins_above, refre
 from lifter.transform.tiling import canonical_header, model_sizes, tile_rewrite
 
 
+# The widest strip of a sweep (a sequential loop carrying a dependence along each element). adi's
+# sweep reads p[i][j] across the strip: one cache line per element, each reused over the next 8
+# steps of j, so 64 elements keep 2 x 64 lines (8 KiB) in L1; and a row of 700 gives 11 strips,
+# 6 and 5 for two threads, where 256 gave 3 (2 and 1).
+SWEEP_STRIP = 64
+
+
 def hoist_strips(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:
     """Strip and hoist every parallel innermost loop that qualifies (see the module doc); True if any."""
     if not nest(g).reemittable:
@@ -104,6 +111,8 @@ def _hoist(g, region: Region, seq_id: str, par_id: str, sizes) -> bool:
         return False
     arrays = len({a.container for t in tasklets for a in region.statements[t].accesses}) or 1
     width = sizes[-1] if sizes else model_sizes(2, arrays)[-1]
+    if seq.schedule == Schedule.SEQUENTIAL and not sizes:
+        width = min(width, SWEEP_STRIP)
     saved = checkpoint(g)
     tile_rewrite(g, region, [par_id], [header], [width])  # the strip loop now sits between seq and par
     strip_id = f"{par_id}.tile"
