@@ -15,7 +15,11 @@ shape, so that a dependence the kernel did not have appears or one it had disapp
   independent iterations into dependent ones and the other way round;
 - sometimes one loop variable in a subscript is replaced by another in scope (`A[k][j]` ->
   `A[i][j]`), which changes the direction or the distance of a dependence, or reads a loop's
-  variable outside that loop (the kernels' `int i, j, k;` start at 0, so that is defined).
+  variable outside that loop (the kernels' `int i, j, k;` start at 0, so that is defined);
+- one loop in ten runs up to another loop's variable instead of its own bound (a triangle, or a
+  loop that runs a fixed count where that variable is not an enclosing loop's);
+- one mutation in four changes a one-line statement instead: under `if (v % 3 != 1)` (a write
+  that may not happen), or an update made an assignment and an assignment an update.
 
 Nothing here proves a mutant free of out-of-bounds accesses: `fuzz.py` builds each original with
 `-fsanitize=address,undefined` (VLA bounds included) and discards those that trip it. The
@@ -41,10 +45,12 @@ def kernels() -> list[Path]:
     return sorted(p for p in SUITE.glob("*.c") if "#pragma scop" in p.read_text())
 
 
-def _shrink(match: re.Match, reverse: bool) -> str:
-    """The loop without its first and last iteration; run backwards where `reverse`."""
+def _shrink(match: re.Match, reverse: bool, bound: str | None = None) -> str:
+    """The loop without its first and last iteration; run backwards where `reverse`; up to the
+    loop variable `bound` instead of its own bound where one is given (a triangle)."""
     decl, var, lo, op, hi, step = match.groups()
     decl = decl or ""
+    hi = bound if bound and bound != var else hi
     if op in ("<", "<="):
         first, last = f"({lo}) + 1", f"({hi}) - {2 if op == '<' else 1}"
         if reverse:
@@ -80,6 +86,29 @@ def _mutate_subscript(text: str, rng: random.Random, names: list[str]) -> str | 
     return text[:spot.start()] + f"[{new}]" + text[spot.end():]
 
 
+# A statement on one line of the kernel: `lhs op= rhs;` (op empty for a plain assignment).
+STATEMENT = re.compile(r"^(\s+)([A-Za-z_]\w*(?:\[[^;\n]*?\])*) (\+|-|\*)?= ([^;\n]+);$", re.M)
+
+
+def _mutate_statement(text: str, rng: random.Random, names: list[str]) -> str | None:
+    """`text` with one single-line statement changed: put under a condition on the loop
+    variables (some iterations skip it: a write that may not happen), or its update turned into
+    an assignment or the other way round (a reduction that is none, or one that appears)."""
+    spots = list(STATEMENT.finditer(text))
+    if not spots:
+        return None
+    spot = rng.choice(spots)
+    indent, lhs, op, rhs = spot.groups()
+    if rng.random() < 0.5:
+        var = rng.choice(names)
+        new = f"{indent}if ({var} % 3 != 1)\n{indent}    {lhs} {op or ''}= {rhs};"
+    elif op:
+        new = f"{indent}{lhs} = {rhs};"
+    else:
+        new = f"{indent}{lhs} += {rhs};"
+    return text[:spot.start()] + new + text[spot.end():]
+
+
 def generate(seed: int) -> str:
     rng = random.Random(seed)
     path = rng.choice(kernels())
@@ -87,9 +116,14 @@ def generate(seed: int) -> str:
     match = SCOP.search(source)
     scop = match.group(1)
     names = _loop_vars(scop)
-    body = FOR.sub(lambda m: _shrink(m, rng.random() < 0.2), scop) if rng.random() < 0.85 else scop
+    if rng.random() < 0.85:
+        body = FOR.sub(lambda m: _shrink(m, rng.random() < 0.2, rng.choice(names) if rng.random() < 0.1 else None),
+                       scop)
+    else:
+        body = scop
     for _ in range(rng.randint(1, 3)):
-        body = _mutate_subscript(body, rng, names) or body
+        mutate = _mutate_statement if rng.random() < 0.25 else _mutate_subscript
+        body = mutate(body, rng, names) or body
     mutated = source[:match.start(1)] + body + source[match.end(1):]
     # A subscript may now name a loop variable outside its loop, before any loop set it.
     mutated = COUNTERS.sub(lambda m: f"{m.group(1)}int {', '.join(v + ' = 0' for v in m.group(2).split(', '))};",
