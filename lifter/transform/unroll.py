@@ -102,7 +102,7 @@ def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> bool:
             for loop, factor in reversed(plan):  # innermost first: its copies are jammed in turn
                 jam_rewrite(g, region, loop, factor, shifts, taken)
             _hoist_invariants(g, region, j, shifts, taken)
-            _registers_for_writes(g, region, plan, shifts, taken)
+            _registers_for_writes(g, region, j, plan, shifts, taken)
             nest(g).restructured = True
             changed = True
     return changed
@@ -510,7 +510,7 @@ def _hoist_invariants(g, region: Region, j: str, shifts: dict, taken: set[str]) 
             g.nodes[around]["node"].declares = True
 
 
-def _registers_for_writes(g, region: Region, plan: list[tuple[str, int]], shifts: dict, taken: set[str]) -> None:
+def _registers_for_writes(g, region: Region, j: str, plan: list[tuple[str, int]], shifts: dict, taken: set[str]) -> None:
     """Keep each array element the jammed body writes in a local for one iteration of the
     innermost loop: read once at the top of the body, written back once at its end.
 
@@ -521,16 +521,19 @@ def _registers_for_writes(g, region: Region, plan: list[tuple[str, int]], shifts
     there, at 17 GF/s with the locals, one thread). Exact where nothing else in the body touches
     those elements: every statement is an assignment (no condition skips one), every access to a
     written container is one of the written elements' texts, two copies whose texts differ never
-    write the same element (checked with isl over the strips of the unrolled loops), and the
-    nest runs only where its pointers are disjoint (`_hoist_invariants`)."""
+    write the same element (checked with isl over the strips of the unrolled loops), every other
+    access to a written container never meets a written element in one iteration of the body
+    (trmm's `B[k][j]` beside `B[i][j]`, k > i: `_apart`), and the nest runs only where its
+    pointers are disjoint (`_hoist_invariants`)."""
     near = [(region.loops[g.nodes[loop]["node"].origin].depth, u, g.nodes[loop]["node"].var) for loop, u in plan]
     outer = [region.loops[o].depth for o in origins_above(g, plan[0][0])]
+    lane = region.loops[g.nodes[j]["node"].origin].depth
     for body in {scope_parent(g, t) for t in shifts}:
         m = g.nodes[body]["node"]
         tasklets = scope_children(g, body)
         if m.declarations or any(not isinstance(g.nodes[t]["node"], Tasklet) or t not in shifts for t in tasklets):
             continue
-        keys = _written_elements(g, region, tasklets, shifts, near, outer)
+        keys, apart = _written_elements(g, region, tasklets, shifts, near, outer, lane)
         if not keys or len(keys) == len(tasklets):
             continue  # nothing to keep, or no element written twice: no store saved
         local = set(taken)
@@ -541,7 +544,7 @@ def _registers_for_writes(g, region: Region, plan: list[tuple[str, int]], shifts
             for key, name in names.items():
                 text = element_pattern(key).sub(name, text)
             texts[t] = text
-        if any(re.search(rf"\b{re.escape(region.containers[c].name)}\b", text)
+        if any(re.search(rf"\b{re.escape(region.containers[c].name)}\b", _without(text, apart))
                for text in texts.values() for c in keys.values()):
             continue  # a spelling of a written element the keys miss
         for t, text in texts.items():
@@ -552,33 +555,41 @@ def _registers_for_writes(g, region: Region, plan: list[tuple[str, int]], shifts
         m.closing.append(" ".join(f"{key} = {name};" for key, name in names.items()))
 
 
-def _written_elements(g, region: Region, tasklets: list[str], shifts: dict, near, outer) -> dict[str, str]:
-    """{text of a written element in the jammed body: its container}, or {} where keeping them in
-    locals could change a result (see `_registers_for_writes`)."""
+def _written_elements(g, region: Region, tasklets: list[str], shifts: dict, near, outer,
+                      lane: int) -> tuple[dict[str, str], set[str]]:
+    """({text of a written element in the jammed body: its container}, {texts of the other
+    accesses to those containers}), or ({}, set()) where keeping them in locals could change a
+    result (see `_registers_for_writes`)."""
     keys: dict[str, str] = {}
+    none: tuple[dict[str, str], set[str]] = ({}, set())
     stmts = {shifts[t][0] for t in tasklets}
     for sid in stmts:
         stmt = region.statements[sid]
         if not isinstance(stmt.node, c_ast.Assignment) or stmt.conditions:
-            return {}
+            return none
         for a in stmt.accesses:
             if a.is_write and not (in_register(region, a) and _copies_apart(a, near, outer, len(stmt.loops))):
-                return {}
+                return none
     for t in tasklets:
         stmt, offsets = shifts[t]
         for a in region.statements[stmt].accesses:
             if a.is_write:
                 key = shifted_text(a.text, offsets)
                 if not element_pattern(key).search(g.nodes[t]["node"].text):
-                    return {}  # the statement spells the element otherwise (a rewritten buffer)
+                    return none  # the statement spells the element otherwise (a rewritten buffer)
                 keys[key] = a.container
+    apart: set[str] = set()
+    writes = [(a, region.statements[sid]) for sid in stmts for a in region.statements[sid].accesses if a.is_write]
     for t in tasklets:
         stmt, offsets = shifts[t]
         for a in region.statements[stmt].accesses:
             key = shifted_text(a.text, offsets) if a.text else ""
             if a.container in keys.values() and key not in keys:
-                return {}  # the container is read elsewhere than at its written elements
-    return keys
+                if not key or not element_pattern(key).search(g.nodes[t]["node"].text) or not all(
+                        _apart(a, w, near, outer, lane, len(s.loops)) for w, s in writes if w.container == a.container):
+                    return none  # the container is read elsewhere, maybe at a written element
+                apart.add(key)
+    return keys, apart
 
 
 def _copies_apart(a, near: list[tuple[int, int, str]], outer: list[int], ndims: int) -> bool:
@@ -597,6 +608,24 @@ def _copies_apart(a, near: list[tuple[int, int, str]], outer: list[int], ndims: 
     inner = [f"o{d} = i{d}" for d in range(ndims) if d not in depths and d not in outer]
     strip = isl.Map(f"{{ {name}[{', '.join(ins)}] -> {name}[{', '.join(outs)}] : {' and '.join(cond + inner)} }}")
     return same.intersect(strip.align_params(same.get_space())).is_empty()
+
+
+def _apart(a, w, near: list[tuple[int, int, str]], outer: list[int], lane: int, ndims: int) -> bool:
+    """Access `a` never touches an element write `w` writes at the same iteration of the
+    innermost loop (depth `lane`) within one strip of the unrolled loops (`near`)."""
+    meet = a.relation.apply_range(w.relation.reverse())
+    src, dst = meet.get_tuple_name(isl.dim_type.in_), meet.get_tuple_name(isl.dim_type.out)
+    ins, outs = [f"i{k}" for k in range(ndims)], [f"o{k}" for k in range(ndims)]
+    cond = [f"o{d} = i{d}" for d in [*outer, lane]] + [f"-{u} < o{d} - i{d} < {u}" for d, u, _ in near]
+    strip = isl.Map(f"{{ {src}[{', '.join(ins)}] -> {dst}[{', '.join(outs)}] : {' and '.join(cond)} }}")
+    return meet.intersect(strip.align_params(meet.get_space())).is_empty()
+
+
+def _without(text: str, keys: set[str]) -> str:
+    """`text` with the element accesses `keys` taken out."""
+    for key in keys:
+        text = element_pattern(key).sub("", text)
+    return text
 
 
 def element_pattern(key: str) -> re.Pattern:

@@ -107,3 +107,18 @@ def test_dependent_copies_refuse_the_split_jam(tmp_path: Path):
     diff = prepare(write_program(tmp_path, "dependent", DEPENDENT), tmp_path)
     for threads in (1, 2, 8):
         diff.check(threads)
+
+
+@pytest.mark.skipif(not have_gcc(), reason="needs gcc")
+@pytest.mark.parametrize("lower", ["i + 1", "i"])
+def test_trmm_keeps_its_row_in_a_local_where_no_other_read_meets_it(tmp_path: Path, lower: str):
+    """trmm's `B[i][j] += A[k][i] * B[k][j]` for k from i + 1: B[k][j] is never B[i][j], so B[i][j]
+    stays in a local across the four copies of k. From k = i the first copy reads it: stores kept."""
+    text = (CORPUS / "suite/trmm.c").read_text().replace("k = i + 1;", f"k = {lower};")
+    diff = prepare(write_program(tmp_path, "trmm", text), tmp_path, defines=["M=37", "N=29"])
+    body = diff.lifted.read_text()
+    body = body[body.index("static void kernel_trmm"):]
+    assert "k += 4)" in body
+    assert ("B_r0 += A_3 * B[(k + 3)][j];" in body) == (lower == "i + 1")
+    for threads in (1, 2, 8):
+        diff.check(threads)
