@@ -13,12 +13,16 @@ as tiled, 0.50 s unrolled so.
 Where: an innermost map J with statements only, whose every access is
 unit-stride or invariant along J (it stays vectorizable, and is never unrolled
 itself); the maps directly around it, each the only child of the one above
-(tile loops end the chain), are unrolled, the nearest by 4 and the next by 2,
-when some array access of the body is invariant along them (that value is what
-the copies share in a register). A map is left alone when it declares
+(tile loops end the chain), are unrolled when some array access of the body is
+invariant along them (that value is what the copies share in a register): the
+nearest by 4, the next by the largest of OUTER_FACTORS whose jammed body fits
+REGISTERS (`registers` states the rule). A map is left alone when it declares
 variables, has a parallel plan or region, or its header is not `for ([T] v = lb;
 v < ub (or <=); v++)` with bounds free of calls, assignments and the variables
-of the loops inside it (the copies substitute `v + d` in statements only).
+of the loops inside it (the copies substitute `v + d` in statements only), J's
+bounds excepted: there the copies' runs of J differ, and `_split_runs` runs J's
+common range jammed and each copy's head and tail alone (the loop outside such a
+loop is not unrolled).
 
 Legality: unroll-and-jam of L by u is strip-mining L by u and moving the point
 loop inside every loop below L; the main loop runs whole strips and the
@@ -65,7 +69,7 @@ from lifter.transform.source_text import identifier_count, rename_identifiers
 from lifter.transform.tiling import header_clauses, nest_names, unrolled_whole
 from lifter.transform.vectorize import qualifies
 
-FACTORS = (4, 2)  # the loop just outside the innermost one first, then the loop outside it
+NEAREST = 4  # the factor of the loop just outside the innermost one
 OUTER_FACTORS = (4, 2)  # the loop outside it: the first whose jammed body fits REGISTERS
 REGISTERS = 32  # vector registers of x86-64 with AVX-512 and of AArch64 (AVX2 has 16)
 
@@ -122,12 +126,13 @@ def _candidates(g, region: Region, j: str) -> list[tuple[str, int]]:
     if not (inner.simd or qualifies(g, region, inner, restructured=True)):
         return []  # the innermost loop must stay vectorizable whatever the compiler knows of aliasing
     plan, child = [], j
-    for choices in (FACTORS[:1], OUTER_FACTORS):
+    for nearest in (True, False):
         loop = scope_parent(g, child)
         if loop == STATE or scope_children(g, loop) != [child] or not unrollable(g, region, loop, stmts, j):
             break
-        factor = next((f for f in (fitting(g, loop, c) for c in choices)
-                       if f and registers(g, region, [(loop, f)] + plan, j, stmts) <= REGISTERS), 0)
+        factor = fitting(g, loop, NEAREST) if nearest else next(
+            (f for f in (fitting(g, loop, c) for c in OUTER_FACTORS)
+             if f and registers(g, region, [(loop, f)] + plan, j, stmts) <= REGISTERS), 0)
         if factor and _reused(region, g.nodes[loop]["node"], stmts):
             plan.insert(0, (loop, factor))
         if peeled(g, loop, j):

@@ -180,3 +180,14 @@ def test_copies_writing_one_element_under_two_texts_keep_their_stores(tmp_path):
     diff = prepare(write_program(tmp_path, "halves", HALVES), tmp_path)
     for threads in (1, 2, 8):
         diff.check(threads)
+
+
+def test_the_outer_factor_is_the_largest_whose_registers_fit():
+    """PRODUCT's body keeps 16 copies of A[i][k], 4 of C[i][j] and one streamed B[k][j] (21 of
+    REGISTERS = 32): i by 4. Three elements invariant along j, two of them varying along both i
+    and k, need 45 by 4 and 25 by 2: i by 2."""
+    assert "i += 4)" in kernel_function(lift_source(PRODUCT, "p.c").output)
+    heavy = PRODUCT.replace("C[i][j] += 1.5 * A[i][k] * B[k][j];",
+                            "C[i][j] += (A[i][k] + 0.5 * A[k][i] + A[k][k] * A[i][i]) * B[k][j];")
+    body = kernel_function(lift_source(heavy, "p.c").output)
+    assert "i += 2)" in body and "k += 4)" in body
