@@ -405,15 +405,30 @@ def _split_runs(g, loop: str, body: str, factor: int, shifts: dict, limits: tupl
     siblings = [s for s in scope_children(g, parent) if s != body]
     shift_orders(g, parent, siblings, order, 2 * factor)
     shift_orders(g, parent, [body], order - 1, factor)
+    firsts = [rename_identifiers(m.begin, {var: f"({var} + {e})"} if e else {}) for e in range(factor)]
+    lasts = [rename_identifiers(m.end, {var: f"({var} + {e})"} if e else {}) for e in range(factor)]
+    first, last = _fold("max", firsts), _fold("min", lasts)  # the same runs as inclusive bounds (exporters)
+    ranges = [(b, f"min({first} - 1, {e})") for b, e in zip(firsts, lasts)] \
+        + [(f"max({first}, {last} + 1)", e) for e in lasts]
     for position, (suffix, header, e) in enumerate(runs + tails):
         run = copy_map(m, f"{body}.{var}_{suffix}")
         run.header = header
+        run.begin, run.end = ranges[position]
         g.add_node(run.id, node=run)
         _copy_memlets(g, body, run.id, {})
         g.add_edge(parent, run.id, edge=Scope(order + position + (position >= factor)))
         for index, t in enumerate(copies[e]):  # left out of `shifts`: short runs, their loads not hoisted
             g.add_edge(run.id, _copy_tasklet(g, t, f"{t}.{suffix}", {}), edge=Scope(index))
     m.header = f"for ({declared}{m.var} = {lo}; {m.var} < {hi}; {m.var}++)"
+    m.begin, m.end = first, last
+
+
+def _fold(function: str, texts: list[str]) -> str:
+    """`max(max(a, b), c)`: a binary function over several texts (the bounds' readable form)."""
+    out = texts[0]
+    for text in texts[1:]:
+        out = f"{function}({out}, {text})"
+    return out
 
 
 def _jam(g, body: str, var: str, factor: int, shifts: dict) -> None:
