@@ -52,6 +52,7 @@ from lifter.analysis.model import Kind, Region
 from lifter.transform.parallelize import Refusal
 from lifter.graph.attributes import nest
 from lifter.graph.nodes import MapScope, Schedule, Scope, Tasklet, guards_updates, scope_children
+from lifter.transform.legality import reorder_guard
 from lifter.transform.loop_vars import escaping
 from lifter.transform.rewrite import fresh_name
 from lifter.transform.source_text import identifier_count
@@ -63,8 +64,8 @@ MAX_COPIES = 8  # beyond this many copies of the body the jammed loop spills reg
 
 def jam_outer_loops(g: nx.MultiDiGraph, region: Region) -> bool:
     """Jam every qualifying few-iteration map into the parallel loop inside it; True if any."""
-    if not nest(g).whole_texts or escaping(g) or guards_updates(g):
-        return False
+    if not nest(g).whole_texts or escaping(g) or guards_updates(g) or reorder_guard(g).startswith("!"):
+        return False  # a volatile access must keep its place (`reorder_guard`)
     taken = nest_names(g)
     changed = False
     for m_id in [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)]:

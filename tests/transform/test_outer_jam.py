@@ -107,6 +107,21 @@ long hidden(long n, const int *keys)
     return total;
 }
 
+/* a volatile read: its accesses keep their order */
+long touchy(long n, const int *keys, volatile const int *probe)
+{
+    long total = 0;
+    for (int t = 0; t < 5; t++) {
+        int key = probe[t];
+        long below = 0;
+        for (long i = 0; i < n; i++)
+            below += keys[i] < key;
+        if (below > 0)
+            total += below;
+    }
+    return total;
+}
+
 /* twelve iterations: more copies than the jam makes */
 long many(long n, const int *keys)
 {
@@ -142,7 +157,9 @@ int main(void)
         before += c;
     }
     weighted(n, x, out);
-    printf("%d %.6f %.6f %ld\n", probes(n, keys, rank), out[1], out[4], scaled(n, keys));
+    int probe[5] = {4000, 100, 65000, 30000, 7};
+    printf("%d %.6f %.6f %ld %ld\n", probes(n, keys, rank), out[1], out[4], scaled(n, keys),
+           touchy(n, keys, probe));
     %EXTRA%
     free(keys);
     free(rank);
@@ -192,7 +209,7 @@ def test_constants_keep_the_loop_variables_type():
     assert "long limit_2 = ((long)2) * 1500000000 / 100000;" in code
 
 
-@pytest.mark.parametrize("function", ["shared", "bounded", "hidden", "many"])
+@pytest.mark.parametrize("function", ["shared", "bounded", "hidden", "touchy", "many"])
 def test_refused_nests_keep_their_loop(function):
     result = lifted()
     assert "jammed" not in outer(result, function)["remark"]
