@@ -8,6 +8,7 @@ computes what the original does at 1, 2 and 8 threads."""
 import pytest
 
 from lifter import LiftOptions, lift_source
+from lifter.graph.sdfg import function_sdfgs
 from tests.harness import compile_c, have_gcc, outputs_match, run
 
 JAMMED = r"""#include <stdio.h>
@@ -214,6 +215,17 @@ def test_refused_nests_keep_their_loop(function):
     result = lifted()
     assert "jammed" not in outer(result, function)["remark"]
     assert "for (int t = 0; t <" in body(result.output, function)
+
+
+def frame(result) -> str:
+    """The code DaCe puts before the probes' SDFG (where lift's `#error` refusals go)."""
+    return str(function_sdfgs(result.graphs)["probes"]["attributes"].get("global_code", ""))
+
+
+def test_the_sdfg_of_a_jammed_nest_is_refused():
+    """The copies' scalars (`below_0`, ...) are no containers of the SDFG: DaCe is stopped with why."""
+    assert "#error" in frame(lifted()) and "unrolled into copies" in frame(lifted())
+    assert "unrolled into copies" not in frame(lifted(LiftOptions(min_parallel_work=0, unroll=False)))
 
 
 def test_no_unroll_keeps_the_probe_loop():
