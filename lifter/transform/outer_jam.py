@@ -54,7 +54,7 @@ from lifter.graph.attributes import nest
 from lifter.graph.nodes import MapScope, Schedule, Scope, Tasklet, guards_updates, scope_children
 from lifter.transform.legality import reorder_guard
 from lifter.transform.loop_vars import escaping
-from lifter.transform.rewrite import fresh_name
+from lifter.transform.rewrite import fresh_name, move_child
 from lifter.transform.source_text import identifier_count
 from lifter.transform.tiling import nest_names
 from lifter.transform.unroll import copy_tasklet, header_parts, statement_uses
@@ -152,8 +152,7 @@ def _rewrite(g, m_id: str, i_id: str, copies: int, parts: dict, declared: set[st
     order = 0
     for group in (before, [i_id], after):
         if group == [i_id]:
-            g.remove_edge(m_id, i_id)
-            g.add_edge(m_id, i_id, edge=Scope(order))
+            move_child(g, i_id, m_id, order)
             order += 1
             continue
         for d, names in enumerate(renames):
