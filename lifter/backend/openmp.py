@@ -324,7 +324,7 @@ def _if_else_lines(indent: str, condition: str, mark: str, then: list[str], othe
 
 def _map_lines(g: nx.MultiDiGraph, map_id: str, node: MapScope, indent: str, plain: bool = False,
                region: OmpRegion | None = None) -> list[str]:
-    lines = [f"{indent}{node.header} {{"]
+    lines = [f"{indent}{'' if node.block else node.header + ' '}{{"]
     lines += [indent + "    " + d for d in node.declarations]
     lines += _nest_lines(g, map_id, indent + "    ", plain, region)
     lines += [indent + "    " + c for c in node.closing]

@@ -173,7 +173,7 @@ def unrollable(g, region: Region, loop: str, stmts, inner: str | None = None) ->
                 and not (splits and b.id == inner):
             return False
     # Every use of v in a statement is visible in its text (no macro hides one).
-    return all(_uses(s.node, m.var) == identifier_count(g.nodes[s.id]["node"].text, m.var) for s in stmts)
+    return all(statement_uses(s.node, m.var) == identifier_count(g.nodes[s.id]["node"].text, m.var) for s in stmts)
 
 
 def collapsed_above(g, node_id: str) -> bool:
@@ -238,7 +238,7 @@ def _reused(region: Region, m: MapScope, stmts) -> bool:
                for s in stmts for a in s.accesses)
 
 
-def _uses(node: c_ast.Node, name: str) -> int:
+def statement_uses(node: c_ast.Node, name: str) -> int:
     """Uses of variable `name` in a statement's syntax tree (member names `s.name` are not uses)."""
     count, todo = 0, [node]
     while todo:
@@ -439,7 +439,7 @@ def _jam(g, body: str, var: str, factor: int, shifts: dict) -> None:
     for d in range(1, factor):
         for index, t in enumerate(tasklets):
             stmt, offsets = shifts[t]
-            copy = _copy_tasklet(g, t, f"{t}.{var}{d}", {var: f"({var} + {d})"})
+            copy = copy_tasklet(g, t, f"{t}.{var}{d}", {var: f"({var} + {d})"})
             shifts[copy] = (stmt, {**offsets, var: d})
             g.add_edge(body, copy, edge=Scope(len(tasklets) * d + index))
 
@@ -456,13 +456,13 @@ def _copy_subtree(g, node_id: str, parent: str, order: int, suffix: str, shifts:
         for child in scope_children(g, node_id):
             _copy_subtree(g, child, new_id, _order(g, node_id, child), suffix, shifts)
     else:
-        _copy_tasklet(g, node_id, new_id, {})
+        copy_tasklet(g, node_id, new_id, {})
         shifts[new_id] = shifts[node_id]
     g.add_edge(parent, new_id, edge=Scope(order))
     return new_id
 
 
-def _copy_tasklet(g, node_id: str, new_id: str, names: dict[str, str]) -> str:
+def copy_tasklet(g, node_id: str, new_id: str, names: dict[str, str]) -> str:
     """A copy of a tasklet with the variables `names` maps replaced (memlets included)."""
     t = g.nodes[node_id]["node"]
     g.add_node(new_id, node=dataclasses.replace(t, id=new_id, text=rename_identifiers(t.text, names),
@@ -673,5 +673,6 @@ def _copy_memlets(g, old: str, new: str, names: dict[str, str]) -> None:
             g.add_edge(new, v, edge=moved(d["edge"]))
 
 
-__all__ = ["collapsed_above", "element_pattern", "fitting", "header_parts", "in_register", "innermost_maps",
-           "jam_rewrite", "local_type", "shifted_text", "strip_legal", "unroll_and_jam", "unrollable"]
+__all__ = ["collapsed_above", "copy_tasklet", "element_pattern", "fitting", "header_parts", "in_register", "innermost_maps",
+           "jam_rewrite", "local_type", "shifted_text", "statement_uses", "strip_legal", "unroll_and_jam",
+           "unrollable"]
