@@ -69,7 +69,7 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
 def candidate(info) -> bool:
     """A local pointer to a row of known elements, not a fresh allocation (those are the
     verdicts' own scratch arrays), named directly: what a shared scratch row can be."""
-    return info.kind == Kind.POINTER and not info.allocated and info.storage == "local" and not info.indirect \
+    return info.kind == Kind.POINTER and not info.allocated and info.storage in ("local", "param") and not info.indirect \
         and not info.field and info.element not in ("", "?") and info.ndim == 1
 
 

@@ -124,9 +124,14 @@ def _rerun(text: str, m: MapScope, loop_text: str, directive: str, sequential: s
 
 
 def _switch_insertions(m: MapScope) -> list[Insertion]:
-    """`switch_text` at the start of the loop's body in the user's file, and the end of its block."""
-    bodies = [b.body for b in m.plan.scratch if b.last]
-    return [Insertion(bodies[0], switch_text(m)), Insertion(m.span[1] - 1, "} ")] if bodies else []
+    """`switch_text` at the start of the loop's body in the user's file, and the end of its block;
+    a body of one statement without braces gets a block of its own around both."""
+    shared = [b for b in m.plan.scratch if b.last]
+    if not shared:
+        return []
+    if shared[0].braced:
+        return [Insertion(shared[0].body, switch_text(m)), Insertion(m.span[1] - 1, "} ")]
+    return [Insertion(shared[0].body, "{" + switch_text(m) + " "), Insertion(m.span[1], " } }")]
 
 
 def region_pragma(region: OmpRegion) -> str:
@@ -198,9 +203,9 @@ def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[I
     if node.plan is not None:
         opening, closing = scratch_lines(node)
         insertions.append(before_statement(text, node.offset, f"\n{_indent(text, node.offset)}".join(opening)))
+        insertions.extend(_switch_insertions(node))  # (before `closing`: both may end where the loop does)
         if closing:
             insertions.append(Insertion(node.span[1], closing))
-        insertions.extend(_switch_insertions(node))
         replacements.extend(guarded_replacements(text, node))
     elif node.simd:
         insertions.append(before_statement(text, node.offset, simd_pragma(node)))

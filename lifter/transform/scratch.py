@@ -88,7 +88,7 @@ def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds, spans: Spans | None
         body = _body_start(m, spans)
         if body is None:
             return (f"scratch buffer '{name}' outlives the loop, and its last iteration must use it, but the "
-                    f"loop's body is not a block in the user's file")
+                    f"loop's body cannot be found in the user's file")
         if m.step != 1:
             return (f"scratch buffer '{name}' outlives the loop, and its last iteration must use it, but "
                     f"the loop steps by {m.step}")
@@ -96,19 +96,21 @@ def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds, spans: Spans | None
             return (f"scratch buffer '{name}' outlives the loop, and each thread must point '{name}' at its "
                     f"copy, but it is not declared as a plain pointer before the loop (`double *const` cannot change)")
         final = f"({m.var} == ({m.begin if m.decreasing else m.end}))"
-        out.append(ScratchBuffer(name, f"({flat}) + 1", final, body))
+        out.append(ScratchBuffer(name, f"({flat}) + 1", final, *body))
     return out
 
 
-def _body_start(m: MapScope, spans: Spans | None) -> int | None:
-    """The offset just after the `{` that opens the loop's body in the user's file, or None."""
+def _body_start(m: MapScope, spans: Spans | None) -> tuple[int, bool] | None:
+    """Where the switch goes in the user's file: just after the `{` that opens the loop's body
+    (True), or where a body of one statement without braces starts (False: the backend adds them).
+    None if the loop's text cannot be found."""
     if spans is None or m.offset is None or m.span is None:
         return None
     try:
         body = spans.for_span(m.offset).body_start
     except Unparsable:
         return None
-    return body + 1 if spans.text[body] == "{" else None
+    return (body + 1, True) if spans.text[body] == "{" else (body, False)
 
 
 __all__ = ["scratch_buffers", "scratch_containers", "scratch_refusal"]
