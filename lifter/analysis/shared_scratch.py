@@ -26,10 +26,13 @@ The loop may still run in parallel, each thread on a buffer of its own, when:
 from __future__ import annotations
 
 import islpy as isl
+from pycparser import c_ast
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Kind, Region
+from lifter.analysis.pure_functions import PURE_FUNCTIONS
 from lifter.analysis.scop import written_names
+from lifter.analysis.walk import walk
 from lifter.graph.ranges import params_c
 
 
@@ -48,6 +51,8 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
         return None
     if info.name in written_names(loop.node):
         return None  # the loop assigns, increments, takes the address of or redeclares the pointer
+    if info.storage == "global" and _calls(loop.node):
+        return None  # a function it calls could reach the buffer through the global, not the thread's copy
     accesses = [a for s in nest.inside for a in region.statements[s].accesses if a.container == container]
     writes = [a for a in accesses if a.is_write]
     if not writes or any(not a.must for a in writes) or all(a.is_write for a in accesses):
@@ -57,7 +62,10 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
     below_zero = elements.upper_bound_val(isl.dim_type.set, 0, isl.Val.int_from_si(elements.get_ctx(), -1))
     # With one iteration or none, the loop as written runs (on the shared buffer): any condition will do there.
     several = _iterations(region, nest, 2).params().intersect(region.context)
-    good = region.context.subtract(uncovered.union(below_zero.params())).intersect(several).coalesce()
+    # Where the loop writes none of it, a per-thread copy is no use (`-np >= 0` would test for an empty row).
+    writing = _touched(writes, depths).params()
+    good = region.context.subtract(uncovered.union(below_zero.params())).intersect(several).intersect(writing)
+    good = good.coalesce()
     if good.is_empty() or not _same_writes_each_iteration(region, nest, writes, depths, good):
         return None
     condition = good.gist(several).coalesce()
@@ -67,10 +75,19 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
 
 
 def candidate(info) -> bool:
-    """A local pointer to a row of known elements, not a fresh allocation (those are the
-    verdicts' own scratch arrays), named directly: what a shared scratch row can be."""
-    return info.kind == Kind.POINTER and not info.allocated and info.storage in ("local", "param") and not info.indirect \
+    """A pointer to a row of known elements, not a fresh allocation (those are the verdicts' own
+    scratch arrays), named directly: what a shared scratch row can be. A local one, a parameter
+    (`double sum[np]`: the caller's buffer) or a global one: each thread's copy of the pointer
+    (`firstprivate`) is what the loop's own text names."""
+    return info.kind == Kind.POINTER and not info.allocated and not info.indirect \
         and not info.field and info.element not in ("", "?") and info.ndim == 1
+
+
+def _calls(node) -> bool:
+    """Whether the code under `node` calls a function other than a pure one (`pure_functions.py`):
+    such a function may name a global pointer itself, where the thread's copy does not reach."""
+    return any(isinstance(n, c_ast.FuncCall) and not (isinstance(n.name, c_ast.ID) and n.name.name in PURE_FUNCTIONS)
+               for n in walk(node))
 
 
 def _touched(accesses, depths: list[int]) -> isl.Map:
