@@ -5,6 +5,7 @@ import networkx as nx
 
 from lifter.backend.edits import Insertion, apply, before_statement, in_block, line_start
 from lifter.frontend.source import SourceFile
+from lifter.frontend.spans import Spans
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpRegion, ScratchBuffer, scope_children
@@ -162,7 +163,11 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
             annotate_map(g, source.text, child, insertions, replacements)
     out = apply(source.text, insertions, replacements)
     bom = "\ufeff" if out.startswith("\ufeff") else ""  # the byte-order mark stays the file's first character
-    return bom + includes(out) + runtime_helpers(out) + team_helpers(out) + out[len(bom):]
+    headers = includes(out)
+    # After the file's opening directives: a feature-test macro there (`#define _POSIX_C_SOURCE`) must
+    # precede every system header. (The edits all lie inside functions, past that point.)
+    head = max(Spans(source.text).prologue_end(), len(bom)) if headers else len(bom)
+    return bom + runtime_helpers(out) + team_helpers(out) + out[len(bom):head] + headers + out[head:]
 
 
 def includes(text: str) -> str:

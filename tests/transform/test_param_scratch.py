@@ -16,7 +16,8 @@ from tests.harness import have_gcc, loops_by_function, prepare, write_program
 
 pytestmark = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
-PROGRAM = """#include <stdio.h>
+PROGRAM = """#define _POSIX_C_SOURCE 199309L
+#include <stdio.h>
 #include <stdlib.h>
 
 double *grow;
@@ -280,6 +281,13 @@ def test_the_row_is_kept_apart_from_the_other_arrays():
     assert "&sum[np - 1] + 1 <= &A[0]" in remark and "&sum[np - 1] + 1 <= &C4[0]" in remark
     remark = _outer(loops, "kernel_global")["remark"]
     assert "&grow[np - 1] + 1 <= &A[0][0][0]" in remark and "&grow[np - 1] + 1 <= &C4[0][0]" in remark
+
+
+def test_the_headers_for_the_copies_come_after_a_feature_test_macro():
+    """`#define _POSIX_C_SOURCE` must precede every system header (else gcc warns of its
+    redefinition, an error under -Werror, and the file sees other declarations)."""
+    out = lift_source(PROGRAM, "p.c", LiftOptions(min_parallel_work=0)).output
+    assert out.index("#define _POSIX_C_SOURCE") < out.index("#include <stdlib.h> /* lift: malloc")
 
 
 def test_a_body_without_braces_gets_a_block_for_the_switch():

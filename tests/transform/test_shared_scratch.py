@@ -270,7 +270,8 @@ def test_a_scratch_row_that_outlives_the_loop_is_copied_per_thread():
     assert "} free(lift_own_row); }" in text
     # rows long enough for the coarse grid (tested before the loop), and the row apart from r and fc
     assert "2L*nc" in text and "&row[" in text and "&r[" in text and "&fc[" in text
-    assert out.startswith("#include <stdlib.h>")
+    # after the file's own opening directives, where a feature-test macro would be
+    assert out.startswith("#include <stdio.h>\n#include <stdlib.h>\n\n#include <stdlib.h> /* lift: malloc")
 
 
 @pytest.mark.parametrize("threads", [1, 2, 8])
