@@ -25,6 +25,8 @@ The loop may still run in parallel, each thread on a buffer of its own, when:
 """
 from __future__ import annotations
 
+import re
+
 import islpy as isl
 from pycparser import c_ast
 
@@ -42,10 +44,51 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
 
     `uncovered`: the parameter values for which some read of it in the loop does not read a
     value written earlier in the same iteration (`verdicts.uncovered_params`)."""
+    if not candidate(region.containers[container]):
+        return None
+    # With one iteration or none, the loop as written runs (on the shared buffer): any condition will do there.
+    several = _iterations(region, nest, 2).params().intersect(region.context)
+    return _condition(region, nest, container, uncovered, several)
+
+
+def last_copy_condition(region: Region, nest, container: str, uncovered: isl.Set, extent: str) -> str | None:
+    """None if OpenMP's `lastprivate` cannot keep the array `container` (one dimension of `extent`
+    elements, C text over the parameters) as the loop `nest` (as written) leaves it, else the C
+    condition on parameters under which it can ('' always).
+
+    An array the function reads after the loop, or a global one, cannot point elsewhere as a shared
+    row's pointer does: each thread gets a copy (`lastprivate`), and after the loop OpenMP copies the
+    whole copy of the thread that ran the sequentially last iteration back. That is what the loop
+    leaves only where that iteration writes every element of the array (a copy starts undefined,
+    also where the loop runs once), besides what a shared row needs; and the copy lives on the
+    thread's stack, so the array is at most `MAX_COPY_ELEMENTS` long."""
+    info = region.containers[container]
+    if info.kind != Kind.ARRAY or info.ndim != 1 or info.indirect or info.field or info.element in ("", "?") \
+            or not _LINEAR.fullmatch(extent):
+        return None
+    params = ", ".join(region.context.get_space().get_var_names(isl.dim_type.param))
+    size = re.sub(r"[A-Za-z_]\w*", lambda w: isl_name(w.group()), extent)
+    try:
+        whole = isl.Set(f"[{params}] -> {{ [e] : 0 <= e < {size} and {size} <= {MAX_COPY_ELEMENTS} }}")
+    except isl.Error:
+        return None  # an extent over names that are not the region's parameters
+    # lastprivate needs an iteration (`parallelize.py` tests the trip count): any condition will do without one.
+    once = _iterations(region, nest, 1).params().intersect(region.context)
+    return _condition(region, nest, container, uncovered, once, whole)
+
+
+# The longest array a thread copies onto its stack for `lastprivate` (512 KiB of doubles; 2 MiB stacks are usual).
+MAX_COPY_ELEMENTS = 65_536
+_LINEAR = re.compile(r"[\w\s()+*-]+")  # sums of products of names and numbers: what isl reads as C does
+
+
+def _condition(region: Region, nest, container: str, uncovered: isl.Set, runs: isl.Set,
+               whole: isl.Set | None = None) -> str | None:
+    """The parameter values, among `runs`, where the container's every read in an iteration reads
+    a write of the same iteration and every iteration writes the same elements (all of `whole`,
+    where given), from index 0 on, as C text ('' always), or None where there are none."""
     info = region.containers[container]
     loop = region.loops[nest.loop]
-    if not candidate(info):
-        return None
     if info.declared_in is not None and (info.declared_in == nest.loop
                                          or info.declared_in in region.loops_inside(nest.loop)):
         return None
@@ -60,15 +103,15 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
     depths = [region.loops[o].depth for o in nest.outer] + [loop.depth]
     elements = _touched(accesses, depths).range()
     below_zero = elements.upper_bound_val(isl.dim_type.set, 0, isl.Val.int_from_si(elements.get_ctx(), -1))
-    # With one iteration or none, the loop as written runs (on the shared buffer): any condition will do there.
-    several = _iterations(region, nest, 2).params().intersect(region.context)
-    # Where the loop writes none of it, a per-thread copy is no use (`-np >= 0` would test for an empty row).
-    writing = _touched(writes, depths).params()
-    good = region.context.subtract(uncovered.union(below_zero.params())).intersect(several).intersect(writing)
+    good = region.context.subtract(uncovered.union(below_zero.params())).intersect(runs)
+    if whole is not None:
+        good = good.intersect(whole.params()).subtract(_missed(region, nest, writes, depths, whole))
     good = good.coalesce()
-    if good.is_empty() or not _same_writes_each_iteration(region, nest, writes, depths, good):
+    # Only where the loop writes none of it, a per-thread copy is no use (`-np >= 0`: a test for an empty row).
+    if good.intersect(_touched(writes, depths).params()).is_empty() \
+            or not _same_writes_each_iteration(region, nest, writes, depths, good):
         return None
-    condition = good.gist(several).coalesce()
+    condition = good.gist(runs).coalesce()
     if condition.plain_is_universe():
         return ""
     return params_c(condition)
@@ -116,6 +159,15 @@ def _iterations(region: Region, nest, copies: int) -> isl.Set:
     return isl.Set(f"[{params}] -> {{ [{', '.join(names + own)}] : {' and '.join(bounds)} }}")
 
 
+def _missed(region: Region, nest, writes, depths: list[int], whole: isl.Set) -> isl.Set:
+    """The parameter values for which some iteration of the loop leaves an element of `whole` unwritten."""
+    written = _touched(writes, depths)
+    whole = whole.set_tuple_id(written.get_tuple_id(isl.dim_type.out)) if written.has_tuple_id(isl.dim_type.out) \
+        else whole
+    every = isl.Map.from_domain_and_range(_iterations(region, nest, 1), whole)
+    return every.subtract(written).params()
+
+
 def _same_writes_each_iteration(region: Region, nest, writes, depths: list[int], good: isl.Set) -> bool:
     """Where `good` holds, each iteration of the loop (all of its bounds, an iteration that writes
     nothing included) writes every element that any iteration (for the same enclosing iterations)
@@ -131,4 +183,4 @@ def _same_writes_each_iteration(region: Region, nest, writes, depths: list[int],
     return every.is_subset(written)
 
 
-__all__ = ["candidate", "shared_scratch_condition"]
+__all__ = ["MAX_COPY_ELEMENTS", "candidate", "last_copy_condition", "shared_scratch_condition"]

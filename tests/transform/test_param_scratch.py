@@ -21,6 +21,7 @@ PROGRAM = """#define _POSIX_C_SOURCE 199309L
 #include <stdlib.h>
 
 double *grow;
+double gfix[17];
 
 /* doitgen: sum is the caller's row, written whole before it is read in every (r, q) */
 static void kernel_param(int nr, int nq, int np, double A[nr][nq][np], double C4[np][np], double sum[np])
@@ -85,6 +86,41 @@ double kernel_vla(int nr, int nq, int np, double A[nr][nq][np], double C4[np][np
     return A[nr - 1][nq - 1][np - 1];
 }
 
+/* the row is a global array: kept with lastprivate where every iteration writes all of it (np >= 17) */
+void kernel_global_array(int nr, int nq, int np, double A[nr][nq][np], double C4[np][np])
+{
+    for (int r = 0; r < nr; r++)
+        for (int q = 0; q < nq; q++) {
+            for (int p = 0; p < np; p++) {
+                gfix[p] = 0.0;
+                for (int s = 0; s < np; s++)
+                    gfix[p] += A[r][q][s] * C4[s][p];
+            }
+            for (int p = 0; p < np; p++)
+                A[r][q][p] = 2.0 * gfix[p];
+        }
+}
+
+/* the row is a local variable-length array read after the loop: kept with lastprivate */
+double kernel_vla_after(int nr, int nq, int np, double A[nr][nq][np], double C4[np][np])
+{
+    double sum[np];
+    for (int r = 0; r < nr; r++)
+        for (int q = 0; q < nq; q++) {
+            for (int p = 0; p < np; p++) {
+                sum[p] = 0.0;
+                for (int s = 0; s < np; s++)
+                    sum[p] += A[r][q][s] * C4[s][p];
+            }
+            for (int p = 0; p < np; p++)
+                A[r][q][p] = sum[p] + 0.5;
+        }
+    double t = 0.0;
+    for (int p = 0; p < np; p++)
+        t += sum[p] * (p + 1);
+    return t;
+}
+
 static double total(int n, const double *a)
 {
     double t = 0.0;
@@ -131,6 +167,16 @@ int main(void)
     init(n, A, 23);
     double last = kernel_vla(nr, nq, np, (double (*)[nq][np])A, (double (*)[np])C4);
     printf("vla: A %.12e last %.12e\\n", total(n, A), last);
+    init(n, A, 29);
+    kernel_global_array(nr, nq, np, (double (*)[nq][np])A, (double (*)[np])C4);
+    printf("global array: A %.12e row %.12e\\n", total(n, A), total(17, gfix));
+    /* a shorter row leaves gfix[13..16] as they were: the loop runs as written */
+    init(n, A, 31);
+    kernel_global_array(nr, nq, 13, (double (*)[nq][13])A, (double (*)[13])C4);
+    printf("global array, short: A %.12e row %.12e\\n", total(nr * nq * 13, A), total(17, gfix));
+    init(n, A, 37);
+    last = kernel_vla_after(nr, nq, np, (double (*)[nq][np])A, (double (*)[np])C4);
+    printf("vla after: A %.12e row %.12e\\n", total(n, A), last);
     free(A);
     free(C4);
     free(sum);
@@ -246,6 +292,40 @@ void global_written_by_callee(int nr, int np, double A[nr][np], const double C4[
             A[r][p] = grow[p] * grow[p];
     }
 }
+
+/* a local row read after the loop, one element longer than any iteration writes */
+double longer_than_written(int nr, int np, double A[nr][np], const double C4[np][np])
+{
+    double sum[np + 1];
+    sum[np] = 1.0;
+    for (int r = 0; r < nr; r++) {
+        for (int p = 0; p < np; p++) {
+            sum[p] = 0.0;
+            for (int s = 0; s < np; s++)
+                sum[p] += A[r][s] * C4[s][p];
+        }
+        for (int p = 0; p < np; p++)
+            A[r][p] = sum[p];
+    }
+    return sum[0] + sum[np];
+}
+
+/* the extent's name changes after the declaration: `np` no longer says how long the row is */
+double resized(int nr, int np, double A[nr][np], const double C4[np][np])
+{
+    double sum[np];
+    np = np - 1;
+    for (int r = 0; r < nr; r++) {
+        for (int p = 0; p < np; p++) {
+            sum[p] = 0.0;
+            for (int s = 0; s < np; s++)
+                sum[p] += A[r][s] * C4[s][p];
+        }
+        for (int p = 0; p < np; p++)
+            A[r][p] = sum[p];
+    }
+    return sum[0];
+}
 """
 
 
@@ -253,7 +333,8 @@ def _outer(loops, function):
     return next(e for e in loops[function] if e["depth"] == 0)
 
 
-@pytest.mark.parametrize("function", ["kernel_param", "kernel_extern", "kernel_global", "kernel_vla"])
+@pytest.mark.parametrize("function", ["kernel_param", "kernel_extern", "kernel_global", "kernel_vla",
+                                      "kernel_global_array", "kernel_vla_after"])
 def test_the_row_loop_is_parallel_after_its_inside_is_reshaped(function):
     loops = loops_by_function(PROGRAM)
     entry = _outer(loops, function)
@@ -270,6 +351,19 @@ def test_the_last_iteration_works_on_the_callers_row():
     assert "{ sum = (r == (nr - 1)) ? lift_shared_sum : lift_own_sum; {" in text
     glob = out[out.index("void kernel_global"):out.index("double kernel_vla")]
     assert "{ grow = (r == (nr - 1)) ? lift_shared_grow : lift_own_grow; {" in glob
+
+
+def test_an_array_read_after_the_loop_is_kept_with_lastprivate():
+    """A global array or a local VLA cannot point elsewhere: OpenMP's lastprivate copies the
+    thread's copy back after the loop, exact where the last iteration writes all of it (the
+    global one of 17 elements: where np >= 17, tested before the loop; the run with np = 13
+    keeps its last four elements as they were)."""
+    out = lift_source(PROGRAM, "p.c", LiftOptions(min_parallel_work=0)).output
+    glob = out[out.index("void kernel_global_array"):out.index("double kernel_vla_after")]
+    assert "#pragma omp parallel for schedule(static) lastprivate(gfix) /* lift */" in glob
+    assert "(long)np - 17L >= 0L" in glob and "&gfix[" in glob  # whole, and apart from A and C4
+    vla = out[out.index("double kernel_vla_after"):out.index("static double total")]
+    assert "lastprivate(sum)" in vla and "-1L*np + 65536L >= 0L" in vla  # at most 64 Ki elements per thread
 
 
 def test_the_row_is_kept_apart_from_the_other_arrays():
@@ -306,7 +400,8 @@ def test_doitgen_rows_compute_the_same_and_leave_the_row_as_written(tmp_path, th
 
 
 @pytest.mark.parametrize("function", ["partial", "accumulated", "carried", "past_the_end", "global_with_call",
-                                      "global_read_by_callee", "global_written_by_callee"])
+                                      "global_read_by_callee", "global_written_by_callee", "longer_than_written",
+                                      "resized"])
 def test_rows_not_written_whole_before_read_stay_sequential(function):
     entry = _outer(loops_by_function(UNSAFE), function)
     assert not entry["parallelized"], entry
