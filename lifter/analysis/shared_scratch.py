@@ -1,8 +1,8 @@
 """Scratch rows that outlive the loop: may each thread fill its own copy of a buffer the caller keeps?
 
 A row buffer reached through a pointer the function got from elsewhere (`double *row =
-scratch_row(h);`, memory a struct of the caller holds) is filled and read again by every
-iteration of an outer loop. The loop carries anti and output dependences on it only because
+scratch_row(h);`, memory a struct of the caller holds; a parameter, doitgen's `double sum[np]`;
+a global pointer) is filled and read again by every iteration of an outer loop. The loop carries anti and output dependences on it only because
 every iteration reuses the same memory. Unlike a fresh allocation (`verdicts._scratch_candidate`),
 the buffer outlives the loop: whoever reads it afterwards sees what the last iteration wrote.
 
@@ -21,7 +21,19 @@ The loop may still run in parallel, each thread on a buffer of its own, when:
 3. no element it touches lies below index 0 (a copy is allocated from index 0 on) and the
    pointer itself is not changed in the loop. That the shared buffer overlaps nothing else the
    loop touches is tested at run time with the other pointers (`transform/parallelize.py`):
-   then the last iteration, on the shared buffer, races with no other.
+   then the last iteration, on the shared buffer, races with no other. (Or it is proved: a
+   static function's parameters that every call site binds to distinct objects, `points_to.py`.)
+   A global pointer also needs a loop that calls no function but pure ones: a callee would
+   reach the buffer through the global, not through the thread's copy of the pointer.
+
+An array (a local one the function reads after the loop, or a global one) has no pointer to
+point elsewhere: OpenMP's `lastprivate` copies the whole copy of the thread that ran the last
+iteration back after the loop (`last_copy_condition`), which is exact where every iteration
+writes all of the array, besides 1 to 3.
+
+The verdict is for the loop as written. The inside of the loop may be reshaped afterwards (the
+locality pass interchanges doitgen's p and s loops): where the loop keeps its place and its
+statements, the verdict still holds (`transform/rewrite.placed_as_written`).
 """
 from __future__ import annotations
 

@@ -102,7 +102,8 @@ def refresh_verdicts(g, region: Region) -> None:
         inside = {t for t in scope_descendants(g, n) if isinstance(g.nodes[t]["node"], Tasklet)}
         v = verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after)
         written = region.verdicts.get(m.origin)
-        if not v.parallel and written is not None and written.shared_scratch and placed_as_written(g, n, region, inside):
+        if not v.parallel and written is not None and written.shared_scratch \
+                and placed_as_written(g, n, region, inside):
             v = written
         m.schedule = Schedule.PARALLEL if v.parallel and not v.shared_scratch else Schedule.SEQUENTIAL
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
@@ -184,5 +185,5 @@ def rewrite_nest(g, region: Region, rewrite: Callable[[str], bool], verdicts: bo
     return changed
 
 
-__all__ = ["ancestors", "copy_map", "fresh_id", "move_child", "origins_above", "placed_as_written", "refresh_map_memlets",
-           "refresh_verdicts", "rewrite_nest", "shift_orders"]
+__all__ = ["ancestors", "copy_map", "fresh_id", "move_child", "origins_above", "placed_as_written",
+           "refresh_map_memlets", "refresh_verdicts", "rewrite_nest", "shift_orders"]

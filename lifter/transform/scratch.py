@@ -22,7 +22,12 @@ How each thread gets its copy:
   `tmp` at the shared buffer in the loop's last iteration (a unit step: `i == last`) and at the
   thread's own copy in every other, so the buffer ends as the sequential loop leaves it. The
   analysis proved that every iteration writes the same elements and reads only what it wrote,
-  from index 0 on; the alias test keeps the buffer apart from the loop's other data.
+  from index 0 on; the alias test keeps the buffer apart from the loop's other data. A loop body
+  of one statement without braces gets a block for the switch.
+- an array the function names after the loop, or a global one: OpenMP's `lastprivate(tmp)`, where
+  the loop's last iteration writes all of it (`shared_scratch.last_copy_condition`), the array's
+  extent still means what it meant where it was declared, and the function only indexes it (its
+  address goes nowhere a pointer could reach it from).
 """
 from __future__ import annotations
 
