@@ -341,6 +341,8 @@ def test_the_row_loop_is_parallel_after_its_inside_is_reshaped(function):
     assert entry["parallelized"], entry
     # the product's loops inside were interchanged (-O2), and the verdict of the loop over rows held
     assert any("interchange" in e["transformations"] for e in loops[function] if e["var"] == "s"), loops[function]
+    q = next(e for e in loops[function] if e["var"] == "q")
+    assert q["remark"].endswith("is parallel but not parallelized: an enclosing loop is already parallel"), q
 
 
 def test_the_last_iteration_works_on_the_callers_row():

@@ -314,6 +314,8 @@ def test_a_const_pointer_stays_sequential():
     """(Its inner loops run in parallel, in one region around it.)"""
     entry = _outer(loops_by_function(UNSAFE), "fixed_pointer")
     assert entry["parallel"] and not entry["parallelized"], entry
+    # the remark says why the plan was refused, not only what the analysis proved
+    assert "not declared as a plain pointer" in entry["remark"] and entry["reason_code"] == "scratch-array", entry
     out = lift_source(UNSAFE, "u.c", LiftOptions(min_parallel_work=0)).output
     assert "lift_own_row" not in out[out.index("void fixed_pointer"):out.index("void below_zero")]
 
