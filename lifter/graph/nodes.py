@@ -107,8 +107,8 @@ class ScratchBuffer:
     # a buffer that outlives the loop (analysis/shared_scratch.py): true in the loop's last
     # iteration, which works on the buffer itself; '' for a fresh allocation, which nothing reads after
     last: str = ""
-    body: int | None = None  # just after the `{` of the loop's body in the user's file (with `last`),
-    braced: bool = True  # or, where the body is one statement without braces, where that statement starts
+    body: int | None = None  # just after the `{` of the loop's body in the user's file (with `last`)
+    braced: bool = True  # False: the body is one statement without braces, and `body` is where it starts
 
 
 @dataclass(frozen=True)
