@@ -487,13 +487,13 @@ def uncovered_params(region: Region, nest: Nest, container, index: DependenceInd
 
 
 def _scratch_candidate(info) -> bool:
-    """A local array, or a local pointer declared with a fresh allocation, named directly (no
-    struct field, no rows of pointers): the kinds a private per-thread copy can stand for.
-    Whether it is dead after the loop is decided from the function's text when the loop is
-    planned (`transform/parallelize.py`)."""
-    owned = info.kind == Kind.ARRAY or info.kind == Kind.POINTER and info.allocated
-    return owned and info.storage == "local" and not info.indirect and not info.field \
-        and info.element not in ("", "?")
+    """A local array, or a local pointer declared with a fresh allocation, or a global array, named
+    directly (no struct field, no rows of pointers): the kinds a private per-thread copy can stand
+    for. Whether it is dead after the loop, or else kept with `lastprivate`, is decided from the
+    function's text when the loop is planned (`transform/scratch.py`)."""
+    owned = info.kind == Kind.ARRAY and info.storage in ("local", "global") \
+        or info.kind == Kind.POINTER and info.allocated and info.storage == "local"
+    return owned and not info.indirect and not info.field and info.element not in ("", "?")
 
 
 def _read_inside(region: Region, inside, container) -> bool:

@@ -5,6 +5,7 @@ import networkx as nx
 
 from lifter.backend.edits import Insertion, apply, before_statement, in_block, line_start
 from lifter.frontend.source import SourceFile
+from lifter.frontend.spans import Spans
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpRegion, ScratchBuffer, scope_children
@@ -124,9 +125,14 @@ def _rerun(text: str, m: MapScope, loop_text: str, directive: str, sequential: s
 
 
 def _switch_insertions(m: MapScope) -> list[Insertion]:
-    """`switch_text` at the start of the loop's body in the user's file, and the end of its block."""
-    bodies = [b.body for b in m.plan.scratch if b.last]
-    return [Insertion(bodies[0], switch_text(m)), Insertion(m.span[1] - 1, "} ")] if bodies else []
+    """`switch_text` at the start of the loop's body in the user's file, and the end of its block;
+    a body of one statement without braces gets a block of its own around both."""
+    shared = [b for b in m.plan.scratch if b.last]
+    if not shared:
+        return []
+    if shared[0].braced:
+        return [Insertion(shared[0].body, switch_text(m)), Insertion(m.span[1] - 1, "} ")]
+    return [Insertion(shared[0].body, "{" + switch_text(m) + " "), Insertion(m.span[1], " } }")]
 
 
 def region_pragma(region: OmpRegion) -> str:
@@ -157,7 +163,11 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
             annotate_map(g, source.text, child, insertions, replacements)
     out = apply(source.text, insertions, replacements)
     bom = "\ufeff" if out.startswith("\ufeff") else ""  # the byte-order mark stays the file's first character
-    return bom + includes(out) + runtime_helpers(out) + team_helpers(out) + out[len(bom):]
+    headers = includes(out)
+    # After the file's opening directives: a feature-test macro there (`#define _POSIX_C_SOURCE`) must
+    # precede every system header. (The edits all lie inside functions, past that point.)
+    head = max(Spans(source.text).prologue_end(), len(bom)) if headers else len(bom)
+    return bom + runtime_helpers(out) + team_helpers(out) + out[len(bom):head] + headers + out[head:]
 
 
 def includes(text: str) -> str:
@@ -198,9 +208,9 @@ def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[I
     if node.plan is not None:
         opening, closing = scratch_lines(node)
         insertions.append(before_statement(text, node.offset, f"\n{_indent(text, node.offset)}".join(opening)))
+        insertions.extend(_switch_insertions(node))  # (before `closing`: both may end where the loop does)
         if closing:
             insertions.append(Insertion(node.span[1], closing))
-        insertions.extend(_switch_insertions(node))
         replacements.extend(guarded_replacements(text, node))
     elif node.simd:
         insertions.append(before_statement(text, node.offset, simd_pragma(node)))

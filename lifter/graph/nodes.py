@@ -108,6 +108,7 @@ class ScratchBuffer:
     # iteration, which works on the buffer itself; '' for a fresh allocation, which nothing reads after
     last: str = ""
     body: int | None = None  # just after the `{` of the loop's body in the user's file (with `last`)
+    braced: bool = True  # False: the body is one statement without braces, and `body` is where it starts
 
 
 @dataclass(frozen=True)
