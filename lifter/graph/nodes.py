@@ -227,6 +227,8 @@ class MapScope:
     #                scope, outermost first (not `condition`, a run-time test of values for parallelism)
     shared_scratch: list[str] = field(default_factory=list)  # privatized buffers that outlive the loop:
     #                sequential until planned, like `condition` (analysis/shared_scratch.py)
+    stands_for: dict[str, int] = field(default_factory=dict)  # statements (tasklet ids) for which this map
+    #                runs over their iteration dimension d, not its origin's depth: a rotated nest (rotation.py)
 
 
 @dataclass
