@@ -1,0 +1,129 @@
+"""Rotated row solves (transform/rotation.py): LU-shaped nests at odd sizes, lifted and run
+against the original at 1, 2 and 8 threads, and the nests whose dependences or strides forbid
+the rotation left as written."""
+from pathlib import Path
+
+import pytest
+
+from tests.harness import have_gcc, kernel_function, loops_by_function, prepare, write_program
+
+pytestmark = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
+
+MAIN = """
+int main(void) {
+  static double A[N][N], B[N][N], x[N], d[N];
+  for (int i = 0; i < N; i++) {
+    x[i] = (i % 5) + 1.0; d[i] = 0.0;
+    for (int j = 0; j < N; j++) {
+      A[i][j] = i == j ? (double)N : (double)((i + 2 * j) % 7 + 1) / 8.0;
+      B[i][j] = (double)((3 * i + j) % 5 + 1) / 4.0;
+    }
+  }
+  kernel(N, A, B, x, d);
+  double s = 0.0;
+  for (int i = 0; i < N; i++) {
+    s += x[i] * (i + 1) + d[i];
+    for (int j = 0; j < N; j++) s += (A[i][j] + B[i][j]) * (1 + (i * N + j) % 7);
+  }
+  printf("%.12e\\n", s);
+  return 0;
+}
+"""
+
+
+def _program(kernel: str, n: int) -> str:
+    return f"#include <stdio.h>\n#define N {n}\nstatic void kernel(int n, double A[N][N], double B[N][N], double x[N], double d[N])\n" \
+           f"{{\n{kernel}\n}}\n{MAIN}"
+
+
+LU = """    int i, j, k;
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < i; j++) {
+            for (k = 0; k < j; k++)
+                A[i][j] -= A[i][k] * A[k][j];
+            A[i][j] /= A[j][j];
+        }
+        for (j = i; j < n; j++)
+            for (k = 0; k < i; k++)
+                A[i][j] -= A[i][k] * A[k][j];
+    }"""
+
+# Lower bounds other than 0, `<=`, declared loop variables and two statements after the inner loop.
+LU_FROM_ONE = """    for (int i = 1; i < n; i++) {
+        for (int j = 1; j <= i - 1; j++) {
+            for (int k = 1; k < j; k++)
+                A[i][j] -= A[i][k] * A[k][j];
+            A[i][j] /= A[j][j];
+            d[j] += A[i][j];
+        }
+        for (int j = i; j < n; j++)
+            for (int k = 1; k < i; k++)
+                A[i][j] -= A[i][k] * A[k][j];
+    }"""
+
+# Forward substitution of every row against one upper triangle: the rows are independent (the
+# outer loop stays parallel), each row's solve is rotated inside it.
+ROWS = """    for (int r = 0; r < n; r++)
+        for (int j = 0; j < n; j++) {
+            for (int k = 0; k < j; k++)
+                B[r][j] -= B[r][k] * A[k][j];
+            B[r][j] = B[r][j] / A[j][j];
+        }"""
+
+# S2 writes d[j], which S1 reads for every later j at every k: the rotation would run
+# S1(j + 1, k) for k < j before S2(j).
+FORBIDDEN = """    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) {
+            for (int k = 0; k < j; k++)
+                A[i][j] -= A[i][k] * A[k][j] + d[j - 1];
+            d[j] = A[i][j] * 0.5;
+        }"""
+
+# Cholesky's row solve reads rows along k: the rotated inner loop would walk a column.
+CHOLESKY = """    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < i; j++) {
+            for (int k = 0; k < j; k++)
+                A[i][j] -= A[i][k] * A[j][k];
+            A[i][j] /= A[j][j];
+        }
+        for (int k = 0; k < i; k++)
+            A[i][i] -= A[i][k] * A[i][k];
+        A[i][i] = A[i][i] * 0.5 + 1.0;
+    }"""
+
+
+def _rotated(text: str) -> bool:
+    return any("rotation" in loop.get("transformations", []) for loop in loops_by_function(text)["kernel"])
+
+
+@pytest.mark.parametrize("kernel,n,moved", [
+    (LU, 37, "A[i][k] /= A[k][k];"),
+    (LU, 5, "A[i][k] /= A[k][k];"),
+    (LU_FROM_ONE, 23, "d[k] += A[i][k];"),
+    (ROWS, 29, "B[r][k] = B[r][k] / A[k][k];"),
+])
+def test_rotated_solves_compute_the_same(tmp_path: Path, kernel: str, n: int, moved: str):
+    text = _program(kernel, n)
+    diff = prepare(write_program(tmp_path, "solve", text), tmp_path)
+    lifted = kernel_function(diff.lifted.read_text())
+    assert moved in lifted and "j = k + 1" in lifted, lifted
+    assert _rotated(text)
+    for threads in (1, 2, 8):
+        diff.check(threads)
+
+
+def test_rows_stay_parallel_around_their_rotated_solves(tmp_path: Path):
+    loops = loops_by_function(_program(ROWS, 29))["kernel"]
+    outer = next(loop for loop in loops if loop["var"] == "r")
+    assert outer["parallelized"], outer
+
+
+@pytest.mark.parametrize("kernel", [FORBIDDEN, CHOLESKY])
+def test_rotation_refused(tmp_path: Path, kernel: str):
+    """A dependence (FORBIDDEN) or the strides (CHOLESKY) forbid it: the nest is lifted as it was,
+    and still computes the same."""
+    text = _program(kernel, 31)
+    assert not _rotated(text)
+    diff = prepare(write_program(tmp_path, "solve", text), tmp_path)
+    for threads in (1, 2, 8):
+        diff.check(threads)
