@@ -99,7 +99,7 @@ class Locality(_Reshaping):
 class Rotate(_Reshaping):
     """Row solves whose inner loop walks a column: the statements after it move ahead of it."""
 
-    name = "rotation"
+    name = "rotate"
     reshapes = True
 
     def run(self, g, context) -> bool:

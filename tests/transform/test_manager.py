@@ -143,7 +143,7 @@ def _names(**options):
 
 
 def test_passes_follow_the_options():
-    everything = ["source-text", "fuse-regions", "reorder-guard", "interchange", "fuse", "tile", "strip-mine",
+    everything = ["source-text", "fuse-regions", "reorder-guard", "interchange", "rotate", "fuse", "tile", "strip-mine",
                   "contract", "parallelize", "parallel-regions", "wavefront", "vectorize", "unroll", "accumulate"]
     assert _names() == everything
     assert _names(tile=False) == [n for n in everything if n not in ("tile", "strip-mine", "wavefront")]
