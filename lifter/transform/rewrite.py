@@ -24,7 +24,7 @@ from lifter.graph.ranges import access_range
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.source_text import rename_identifiers
 
-ROTATED = "a rotated triangular solve: each iteration reads what the ones before wrote"
+ROTATED = "part of a rotated triangular solve, whose iterations read what the ones before wrote"
 
 
 def ancestors(g, node_id: str) -> list[str]:
@@ -104,16 +104,18 @@ def refresh_verdicts(g, region: Region) -> None:
 
     A tile loop gets the verdict of its point loop placed where the band starts:
     it carries at most the dependences that loop carries there. A rotated loop (`MapScope.stands_for`)
-    runs other dimensions of some statements than its origin's, which a verdict cannot place: it stays
-    sequential (it carries the solve it was rotated for).
+    runs other dimensions of some statements than its origin's, which a verdict cannot place: it, and
+    every loop inside it around such statements, stays sequential (it carries the solve it was
+    rotated for).
     """
     for n, d in g.nodes(data=True):
         m = d["node"]
         if not isinstance(m, MapScope):
             continue
         inside = {t for t in scope_descendants(g, n) if isinstance(g.nodes[t]["node"], Tasklet)}
-        v = verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after) if not m.stands_for \
-            else LoopVerdict(False, reason=ROTATED)
+        rotated = any(g.nodes[a]["node"].stands_for.keys() & inside for a in ancestors(g, n) + [n])
+        v = LoopVerdict(False, reason=ROTATED) if rotated \
+            else verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after)
         m.schedule = Schedule.PARALLEL if v.parallel else Schedule.SEQUENTIAL
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
             list(v.lastprivate), v.reason

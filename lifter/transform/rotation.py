@@ -32,17 +32,20 @@ and is left alone.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import networkx as nx
 
 from lifter.analysis.model import Region
+from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import word_tokens
 from lifter.graph.attributes import nest
-from lifter.graph.nodes import MapScope, Memlet, Tasklet, scope_children
+from lifter.graph.nodes import MapScope, Memlet, Schedule, Tasklet, scope_children, scope_descendants
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree
 from lifter.transform.locality import apply_order, loop_fields, stride_kind
 from lifter.transform.loop_vars import escaping
-from lifter.transform.rewrite import move_child, renamed_memlet, rewrite_nest
+from lifter.transform.rewrite import move_child, origins_above, renamed_memlet, rewrite_nest
 from lifter.transform.source_text import rename_identifiers
 from lifter.transform.tiling import canonical_header
 
@@ -55,42 +58,53 @@ def rotate_solves(g: nx.MultiDiGraph, region: Region) -> bool:
 
 
 def _visit(g, region: Region, node_id: str) -> bool:
+    """Rotate inside first (LU's row solve, inside its row loop), then the map itself."""
     if not isinstance(g.nodes[node_id]["node"], MapScope):
         return False
-    if _rotate(g, region, node_id):
-        return True
     changed = False
     for child in scope_children(g, node_id):
         changed |= _visit(g, region, child)
-    return changed
+    return _rotate(g, region, node_id) or changed
+
+
+@dataclass
+class _Solve:
+    """A nest of the shape rotation takes: the outer map, its first child (the inner, triangular
+    map) with the statements below it, and the children after it with theirs."""
+
+    outer: str
+    inner: str
+    body: list[str]  # the statements below the inner map
+    after: list[str]  # the outer map's other children, in order
+    after_statements: list[str]
+    headers: tuple[dict, dict]  # the outer's and the inner's (canonical_header)
 
 
 def _rotate(g, region: Region, outer_id: str) -> bool:
     """Rotate the solve rooted at `outer_id` (see the module doc); True if it did."""
-    shape = _solve(g, region, outer_id)
-    if shape is None:
-        return False
-    inner_id, body, after, headers = shape
-    outer, inner = g.nodes[outer_id]["node"], g.nodes[inner_id]["node"]
-    if not _pays(region, body, inner.origin, outer.origin):
+    solve = _solve(g, region, outer_id)
+    if solve is None or not _pays(g, region, solve):
         return False
     saved = checkpoint(g)
+    outer, inner = g.nodes[outer_id]["node"], g.nodes[solve.inner]["node"]
     j, k = outer.var, inner.var
-    ho, hi = headers
+    ho, hi = solve.headers
     fo = loop_fields(outer)
-    apply_order(g, [outer_id, inner_id], [inner, outer])  # the nodes stay, their loops swap
-    rotated, row = g.nodes[outer_id]["node"], g.nodes[inner_id]["node"]
+    apply_order(g, [outer_id, solve.inner], [inner, outer])  # the nodes stay, their loops swap
+    rotated, row = g.nodes[outer_id]["node"], g.nodes[solve.inner]["node"]
     rotated.header = f"for ({_typed(hi)}{k} = {ho['lb']}; {k} {ho['op']} {ho['ub']}; {k}++)"
     rotated.begin, rotated.end = fo["begin"], fo["end"]
     rotated.trip_count, rotated.max_trip_count = fo["trip_count"], fo["max_trip_count"]
     row.header = f"for ({_typed(ho)}{j} = {k} + 1; {j} {ho['op']} {ho['ub']}; {j}++)"
-    row.begin, row.trip_count = f"{k} + 1", None
+    row.begin = f"{k} + 1"
+    row.trip_count = f"({ho['ub']}) - ({k} + 1)" if ho["op"] == "<" else f"({ho['ub']}) - {k}"
     depth = region.loops[fo["origin"]].depth
-    rotated.stands_for = {t: depth for t in after}
-    for position, t in enumerate(after):
-        move_child(g, t, outer_id, position)
-        _rename(g, t, {j: k})
-    move_child(g, inner_id, outer_id, len(after))
+    rotated.stands_for = {t: depth for t in solve.after_statements}
+    for position, child in enumerate(solve.after):
+        move_child(g, child, outer_id, position)
+        for node in [child] + scope_descendants(g, child):
+            _rename(g, node, {j: k})
+    move_child(g, solve.inner, outer_id, len(solve.after))
     if not legal_tree(g, region):
         rollback(g, saved)
         return False
@@ -99,49 +113,78 @@ def _rotate(g, region: Region, outer_id: str) -> bool:
     return True
 
 
-def _solve(g, region: Region, outer_id: str):
-    """(inner map, its statements, the statements after it, the two headers) where `outer_id` roots
-    a row solve of the shape rotation takes, else None."""
+def _solve(g, region: Region, outer_id: str) -> _Solve | None:
+    """The solve rooted at `outer_id`, or None where the nest has another shape."""
     outer = g.nodes[outer_id]["node"]
     kids = scope_children(g, outer_id)
-    if outer.plan is not None or outer.stands_for or len(kids) < 2 or not isinstance(g.nodes[kids[0]]["node"], MapScope):
+    if _frozen(outer) or len(kids) < 2 or not isinstance(g.nodes[kids[0]]["node"], MapScope):
         return None
     inner_id, after = kids[0], kids[1:]
     inner = g.nodes[inner_id]["node"]
-    body = scope_children(g, inner_id)
-    nodes = [g.nodes[t]["node"] for t in body + after]
-    if inner.plan is not None or not body or any(not isinstance(n, Tasklet) or n.conditions for n in nodes) \
-            or inner.conditions:
+    below = scope_descendants(g, inner_id)
+    after_nodes = after + [d for a in after for d in scope_descendants(g, a)]
+    maps = [n for n in [inner_id] + below + after_nodes if isinstance(g.nodes[n]["node"], MapScope)]
+    statements = [n for n in below + after_nodes if isinstance(g.nodes[n]["node"], Tasklet)]
+    if any(_frozen(g.nodes[m]["node"]) for m in maps) or any(g.nodes[t]["node"].conditions for t in statements) \
+            or not any(isinstance(g.nodes[n]["node"], Tasklet) for n in below):
         return None
     ho, hi = canonical_header(outer, region), canonical_header(inner, region)
     if ho is None or hi is None or hi["op"] != "<" or hi["ub"].strip() != outer.var \
             or hi["lb"].strip() != ho["lb"].strip() or inner.var in word_tokens(f"{ho['lb']} {ho['ub']}"):
         return None
-    if any(region.statements[t].opaque_reason for t in body + after) \
-            or any(inner.var in word_tokens(g.nodes[t]["node"].text) for t in after):
+    if any(region.statements[t].opaque_reason for t in statements):
         return None
-    return inner_id, body, after, (ho, hi)
+    after_text = " ".join(g.nodes[n]["node"].text if n in statements else g.nodes[n]["node"].header for n in after_nodes)
+    if inner.var in word_tokens(after_text):
+        return None  # what runs after the inner loop must not see its variable (it runs before it now)
+    return _Solve(outer_id, inner_id, [t for t in statements if t in below], after,
+                  [t for t in statements if t not in below], (ho, hi))
 
 
-def _pays(region: Region, body: list[str], inner: str, outer: str) -> bool:
-    """Fewer strided accesses of the inner statements along the new innermost loop (`outer`'s)
-    than along the old one (writes count twice, as interchange counts them)."""
+def _frozen(m: MapScope) -> bool:
+    """A map rotation leaves where it is: planned, rotated already, a tile loop, or carrying text
+    of its own (declarations, statements before or after it, `if`s around it)."""
+    return m.plan is not None or bool(m.stands_for) or bool(m.tile) or m.declares or bool(
+        m.declarations or m.closing or m.prologue or m.epilogue or m.conditions)
+
+
+def _pays(g, region: Region, solve: _Solve) -> bool:
+    """Where the inner map holds only statements (it was their innermost loop, the outer one will
+    be): fewer strided accesses along the new innermost loop than along the old one (writes count
+    twice, as interchange counts them), or as many and a parallel new inner loop. Where it holds
+    loops, their innermost loops stay: the new inner loop must be parallel. A parallel new inner
+    loop pays only where the outer loop was sequential."""
+    outer, inner = g.nodes[solve.outer]["node"], g.nodes[solve.inner]["node"]
+    leaf = not any(isinstance(g.nodes[c]["node"], MapScope) for c in scope_children(g, solve.inner))
+
     def strided(loop: str) -> int:
         depth = region.loops[loop].depth
-        return sum(2 if a.is_write else 1 for t in body for a in region.statements[t].accesses
+        return sum(2 if a.is_write else 1 for t in solve.body for a in region.statements[t].accesses
                    if stride_kind(a.relation, depth, len(region.statements[t].loops)) < 0)
-    return strided(outer) < strided(inner)
+    before, after = (strided(inner.origin), strided(outer.origin)) if leaf else (0, 0)
+    if after < before:
+        return True
+    if after > before or outer.schedule == Schedule.PARALLEL:
+        return False
+    above = origins_above(g, solve.outer) + [inner.origin]
+    return verdict(region, Nest(outer.origin, above, set(solve.body)), region.live_after).parallel
 
 
 def _typed(header: dict) -> str:
     return f"{header['type']} " if header["type"] else ""
 
 
-def _rename(g, tasklet: str, names: dict[str, str]) -> None:
-    """Rename variables in a statement's text and its memlets (it now runs at another loop's value)."""
-    t = g.nodes[tasklet]["node"]
-    t.text, t.code = rename_identifiers(t.text, names), rename_identifiers(t.code, names)
-    for u, v, key, d in list(g.in_edges(tasklet, keys=True, data=True)) + list(g.out_edges(tasklet, keys=True, data=True)):
+def _rename(g, node_id: str, names: dict[str, str]) -> None:
+    """Rename variables in a statement's text and memlets, or in a loop's header and bounds: it now
+    runs at another loop's value."""
+    node = g.nodes[node_id]["node"]
+    if isinstance(node, MapScope):
+        node.header, node.begin, node.end = (rename_identifiers(x, names) for x in (node.header, node.begin, node.end))
+        if node.trip_count is not None:
+            node.trip_count = rename_identifiers(node.trip_count, names)
+        return
+    node.text, node.code = rename_identifiers(node.text, names), rename_identifiers(node.code, names)
+    for u, v, key, d in list(g.in_edges(node_id, keys=True, data=True)) + list(g.out_edges(node_id, keys=True, data=True)):
         if isinstance(d["edge"], Memlet):
             g.edges[u, v, key]["edge"] = renamed_memlet(d["edge"], names)
 

@@ -32,7 +32,7 @@ int main(void) {
 
 
 def _program(kernel: str, n: int) -> str:
-    return f"#include <stdio.h>\n#define N {n}\nstatic void kernel(int n, double A[N][N], double B[N][N], double x[N], double d[N])\n" \
+    return f"#include <math.h>\n#include <stdio.h>\n#define N {n}\nstatic void kernel(int n, double A[N][N], double B[N][N], double x[N], double d[N])\n" \
            f"{{\n{kernel}\n}}\n{MAIN}"
 
 
@@ -79,7 +79,8 @@ FORBIDDEN = """    for (int i = 0; i < n; i++)
             d[j] = A[i][j] * 0.5;
         }"""
 
-# Cholesky's row solve reads rows along k: the rotated inner loop would walk a column.
+# Cholesky, row by row: the rows' loop is rotated (each column's diagonal first, then the column
+# below it, a parallel loop); its row solve, which reads rows along k, is not.
 CHOLESKY = """    for (int i = 0; i < n; i++) {
         for (int j = 0; j < i; j++) {
             for (int k = 0; k < j; k++)
@@ -88,39 +89,58 @@ CHOLESKY = """    for (int i = 0; i < n; i++) {
         }
         for (int k = 0; k < i; k++)
             A[i][i] -= A[i][k] * A[i][k];
-        A[i][i] = A[i][i] * 0.5 + 1.0;
+        A[i][i] = sqrt(A[i][i]);
     }"""
+
+# Cholesky's row solve alone: rotated, its inner loop would walk a column (A[j][k] along j).
+ALONG_ROWS = """    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) {
+            for (int k = 0; k < j; k++)
+                A[i][j] -= A[i][k] * A[j][k];
+            A[i][j] /= A[j][j];
+        }"""
 
 
 def _rotated(text: str) -> bool:
     return any("rotation" in loop.get("transformations", []) for loop in loops_by_function(text)["kernel"])
 
 
-@pytest.mark.parametrize("kernel,n,moved", [
-    (LU, 37, "A[i][k] /= A[k][k];"),
-    (LU, 5, "A[i][k] /= A[k][k];"),
-    (LU_FROM_ONE, 23, "d[k] += A[i][k];"),
-    (ROWS, 29, "B[r][k] = B[r][k] / A[k][k];"),
+@pytest.mark.parametrize("kernel,n,moved,inner", [
+    (LU, 37, "A[i][k] /= A[k][k];", "j = k + 1"),
+    (LU, 5, "A[i][k] /= A[k][k];", "j = k + 1"),
+    (LU_FROM_ONE, 23, "d[k] += A[i][k];", "j = k + 1"),
+    (ROWS, 29, "B[r][k] = B[r][k] / A[k][k];", "j = k + 1"),
+    (CHOLESKY, 33, "A[j][j] = sqrt(A[j][j]);", "i = j + 1"),
+    (CHOLESKY, 6, "A[j][j] -= A[j][k] * A[j][k];", "i = j + 1"),
 ])
-def test_rotated_solves_compute_the_same(tmp_path: Path, kernel: str, n: int, moved: str):
+def test_rotated_solves_compute_the_same(tmp_path: Path, kernel: str, n: int, moved: str, inner: str):
     text = _program(kernel, n)
     diff = prepare(write_program(tmp_path, "solve", text), tmp_path)
     lifted = kernel_function(diff.lifted.read_text())
-    assert moved in lifted and "j = k + 1" in lifted, lifted
+    assert moved in lifted and inner in lifted, lifted
     assert _rotated(text)
     for threads in (1, 2, 8):
         diff.check(threads)
 
 
-def test_rows_stay_parallel_around_their_rotated_solves(tmp_path: Path):
+def test_rows_stay_parallel_around_their_rotated_solves():
     loops = loops_by_function(_program(ROWS, 29))["kernel"]
     outer = next(loop for loop in loops if loop["var"] == "r")
     assert outer["parallelized"], outer
 
 
-@pytest.mark.parametrize("kernel", [FORBIDDEN, CHOLESKY])
+def test_rotated_cholesky_runs_each_column_in_parallel():
+    """The column below each diagonal element (the user's row loop, now inside) is parallel; the
+    rotated loop and the diagonal's sum inside it stay sequential."""
+    loops = {loop["line"]: loop for loop in loops_by_function(_program(CHOLESKY, 33))["kernel"]}
+    rows, columns, diagonal = loops[6], loops[7], loops[12]
+    assert rows["parallelized"] and "rotation" in rows["transformations"], rows
+    assert not columns["parallelized"] and not diagonal["parallelized"]
+
+
+@pytest.mark.parametrize("kernel", [FORBIDDEN, ALONG_ROWS])
 def test_rotation_refused(tmp_path: Path, kernel: str):
-    """A dependence (FORBIDDEN) or the strides (CHOLESKY) forbid it: the nest is lifted as it was,
+    """A dependence (FORBIDDEN) or the strides (ALONG_ROWS) forbid it: the nest is lifted as it was,
     and still computes the same."""
     text = _program(kernel, 31)
     assert not _rotated(text)
