@@ -1,4 +1,4 @@
-"""Rotation of a row solve: the statements after a triangular inner loop move ahead of it.
+"""Rotation of triangular solves: what follows a triangular inner loop moves ahead of it.
 
 LU's lower part, one row `i` of it (and every forward substitution of a row against an upper
 triangle) is written as
@@ -13,22 +13,37 @@ The inner loop on the left walks a column of A (`A[k][j]` along k: a cache line 
 strided load per multiply-add, no vectorization); on the right it streams two rows. The two
 nests run the same instances, each S1(j, k) at (k, j) and each S2(j) at the head of iteration
 k = j: S2(j) still follows every S1(j, k) (k < j, earlier iterations) and precedes every S1(j', j)
-that reads what it wrote. Neither interchange nor distribution makes the right-hand nest: the
-statement S2 runs at iterations of the new outer loop that are its own `j`, not a `k` of it. The
-rotated map records that (`MapScope.stands_for`: for S2, it runs over dimension `j`), so the
-schedule the tree implies, which `legal_tree` checks against every dependence of the region, is
-exact for both statements, and S2's text reads `k` where it read `j`. A verdict cannot place such
-a map (it asks about one loop of every statement inside): the rotated loop stays sequential
-(`rewrite.refresh_verdicts`); the inner loop gets its verdict as any other (parallel for LU: one
-row's elements right of the pivot, vectorized).
+that reads what it wrote. Neither interchange nor distribution makes the right-hand nest: S2 runs
+at iterations of the new outer loop that are its own `j`, not a `k` of it. The rotated map
+records that (`MapScope.stands_for`: for S2, it runs over dimension `j`), so the schedule the
+tree implies, which `legal_tree` checks against every dependence of the region, is exact for
+every statement, and S2's text reads `k` where it read `j`.
 
-Applied where the outer map holds the inner loop first and only statements after it, the inner
-loop holds only statements, both headers are `for ([type] v = lb; v < ub (or <=); v++)` with the
-inner loop's bounds `a` (the outer's lower bound, textually) and `< j`, the statements after it do
-not name the inner loop's variable, no statement is opaque or under an `if`, and it pays: fewer
-strided accesses in the new innermost loop than in the old one (counted as interchange counts
-them, writes twice). Cholesky's row solve `A[i][j] -= A[i][k] * A[j][k]` streams rows as written
-and is left alone.
+The same rotation one level up turns Cholesky's rows into columns: the row loop `i` holds the row
+solve (`for (j = 0; j < i; j++) {...}`, the inner loop, with loops inside it) and then the
+diagonal element's sum and square root (what follows, renamed `i := j`):
+
+    for (j = 0; j < n; j++) {
+        for (k = 0; k < j; k++) A[j][j] -= A[j][k] * A[j][k];
+        A[j][j] = sqrt(A[j][j]);
+        for (i = j + 1; i < n; i++) {            the column below the diagonal: parallel
+            for (k = 0; k < j; k++) A[i][j] -= A[i][k] * A[j][k];
+            A[i][j] /= A[j][j];
+        }
+    }
+
+A verdict cannot place a rotated map (it asks about one loop of every statement inside): it, and
+the loops inside it around the statements it stands for, stay sequential
+(`rewrite.refresh_verdicts`); the new inner loop gets its verdict as any other.
+
+Applied, inner nests first, where the outer map's first child is the inner map and the headers
+are `for ([type] v = lb; v < ub (or <=); v++)`, the inner one from the outer's lower bound
+(textually) to `< j`; what follows the inner map does not name its variable; no map involved is
+planned, rotated, a tile loop, or carries text of its own (declarations, `if`s), and no statement
+is opaque or under an `if`. It pays (`_pays`) where the inner map held only statements and the
+new innermost loop walks fewer strided accesses than the old one (counted as interchange counts
+them, writes twice), or no more and the new inner loop is parallel where the outer loop was not.
+Cholesky's row solve alone (`A[i][k] * A[j][k]`, streaming rows as written) is left as it is.
 """
 from __future__ import annotations
 
@@ -108,7 +123,8 @@ def _rotate(g, region: Region, outer_id: str) -> bool:
     if not legal_tree(g, region):
         rollback(g, saved)
         return False
-    for m in (rotated, row):
+    moved = [g.nodes[n]["node"] for a in solve.after for n in [a] + scope_descendants(g, a)]
+    for m in [rotated, row] + [m for m in moved if isinstance(m, MapScope)]:
         m.transformations.append("rotation")
     return True
 
@@ -134,7 +150,8 @@ def _solve(g, region: Region, outer_id: str) -> _Solve | None:
         return None
     if any(region.statements[t].opaque_reason for t in statements):
         return None
-    after_text = " ".join(g.nodes[n]["node"].text if n in statements else g.nodes[n]["node"].header for n in after_nodes)
+    after_text = " ".join(g.nodes[n]["node"].text if n in statements else g.nodes[n]["node"].header
+                          for n in after_nodes)
     if inner.var in word_tokens(after_text):
         return None  # what runs after the inner loop must not see its variable (it runs before it now)
     return _Solve(outer_id, inner_id, [t for t in statements if t in below], after,
@@ -184,7 +201,8 @@ def _rename(g, node_id: str, names: dict[str, str]) -> None:
             node.trip_count = rename_identifiers(node.trip_count, names)
         return
     node.text, node.code = rename_identifiers(node.text, names), rename_identifiers(node.code, names)
-    for u, v, key, d in list(g.in_edges(node_id, keys=True, data=True)) + list(g.out_edges(node_id, keys=True, data=True)):
+    edges = list(g.in_edges(node_id, keys=True, data=True)) + list(g.out_edges(node_id, keys=True, data=True))
+    for u, v, key, d in edges:
         if isinstance(d["edge"], Memlet):
             g.edges[u, v, key]["edge"] = renamed_memlet(d["edge"], names)
 

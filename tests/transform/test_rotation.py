@@ -32,8 +32,9 @@ int main(void) {
 
 
 def _program(kernel: str, n: int) -> str:
-    return f"#include <math.h>\n#include <stdio.h>\n#define N {n}\nstatic void kernel(int n, double A[N][N], double B[N][N], double x[N], double d[N])\n" \
-           f"{{\n{kernel}\n}}\n{MAIN}"
+    return (f"#include <math.h>\n#include <stdio.h>\n#define N {n}\n"
+            f"static void kernel(int n, double A[N][N], double B[N][N], double x[N], double d[N])\n"
+            f"{{\n{kernel}\n}}\n{MAIN}")
 
 
 LU = """    int i, j, k;
