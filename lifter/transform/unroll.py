@@ -148,6 +148,8 @@ def unrollable(g, region: Region, loop: str, stmts) -> bool:
     for b in {b.origin for b in below}:  # rectangular: the loops inside do not use v in their bounds
         if re.search(rf"\b{re.escape(name)}\b", region.loops[b].lower + " " + region.loops[b].upper):
             return False
+    if any(re.search(rf"\b{re.escape(m.var)}\b", b.header) for b in below):
+        return False  # nor as the nest now runs them (a rotated solve's `for (i = j + 1; ...)`)
     # Every use of v in a statement is visible in its text (no macro hides one).
     return all(_uses(s.node, m.var) == identifier_count(g.nodes[s.id]["node"].text, m.var) for s in stmts)
 

@@ -94,6 +94,19 @@ CHOLESKY = """    for (int i = 0; i < n; i++) {
         A[i][i] = sqrt(A[i][i]);
     }"""
 
+# Rotated one level up, then distributed and tiled; the sums into d[m] run in a loop over o that
+# starts at m + 1, which unroll-and-jam of m must not take for a rectangular one (its copies for
+# m + 1 .. m + 3 would add A[m + 1][m + 1] ...): found by the generated nests below.
+SUMS_BELOW = """    for (int o = 0; o < n; o++) {
+        for (int m = 0; m < o; m++) {
+            for (int c = 0; c < m; c++)
+                A[o][m] -= A[o][c] * A[m][c];
+            d[m] = A[o][m] * 0.5 + d[m];
+        }
+        A[o][o] = A[o][o] * 0.5 + 1.0;
+        x[o] = x[o] * 0.5 + A[o][0];
+    }"""
+
 # Cholesky's row solve alone: rotated, its inner loop would walk a column (A[j][k] along j).
 ALONG_ROWS = """    for (int i = 0; i < n; i++)
         for (int j = 0; j < i; j++) {
@@ -114,6 +127,7 @@ def _rotated(text: str) -> bool:
     (ROWS, 29, "B[r][k] = B[r][k] / A[k][k];", "j = k + 1"),
     (CHOLESKY, 33, "A[j][j] = sqrt(A[j][j]);", "i = j + 1"),
     (CHOLESKY, 6, "A[j][j] -= A[j][k] * A[j][k];", "i = j + 1"),
+    (SUMS_BELOW, 9, "A[m][m] = A[m][m] * 0.5 + 1.0;", "(m + 1)"),
 ])
 def test_rotated_solves_compute_the_same(tmp_path: Path, kernel: str, n: int, moved: str, inner: str):
     text = _program(kernel, n)
