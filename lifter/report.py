@@ -27,7 +27,7 @@ REPORT_VERSION = 1
 PASS_OF = {"distribution": "distribute", "interchange": "interchange", "fusion": "fuse", "tiling": "tile",
            "wavefront": "wavefront", "shift": "wavefront", "skew": "wavefront", "unroll-and-jam": "unroll",
            "simd": "vectorize", "contraction": "contract", "scalar expansion": "privatize",
-           "register accumulators": "unroll"}
+           "register accumulators": "unroll", "rotation": "rotate"}
 
 
 def report_document(loops: list[dict], **extra) -> dict:

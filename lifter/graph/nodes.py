@@ -230,6 +230,8 @@ class MapScope:
     #                sequential until planned, like `condition` (analysis/shared_scratch.py)
     block: bool = False  # unrolled whole into one iteration of copies (transform/outer_jam.py): emitted as
     #                a plain block `{ ... }` that scopes the copies' variables, its header gone
+    stands_for: dict[str, int] = field(default_factory=dict)  # statements (tasklet ids) for which this map
+    #                runs over their iteration dimension d, not its origin's depth: a rotated nest (rotation.py)
 
 
 @dataclass

@@ -48,7 +48,7 @@ def _tree_schedule(g, region: Region) -> dict[str, str]:
             for level, (order, owner) in enumerate(path):
                 if owner is not None:
                     loop = region.loops[owner.origin]
-                    var = f"i{loop.depth}"
+                    var = f"i{owner.stands_for.get(sid, loop.depth)}"
                     if owner.tile:  # a tile loop: the block of its point loop
                         first = in_dims(region, loop, owner.tile_lower) if owner.tile_lower else lower_in_dims(region, loop)
                         dims.append(f"floor(({var} - ({first}))/{owner.tile})")

@@ -118,7 +118,7 @@ def _permute_best(g, region: Region, band: list[str]) -> bool:
                 list(range(len(band))))
     if best == list(range(len(band))):
         return False
-    _apply_order(g, band, [maps[p] for p in best])
+    apply_order(g, band, [maps[p] for p in best])
     for node_id in band:
         g.nodes[node_id]["node"].transformations.append("interchange")
     return True
@@ -176,10 +176,10 @@ def _legal_order(g, region: Region, band: list[str], order: list[str]) -> bool:
     those are put back as they were, which is all a checkpoint of the whole graph restored here,
     at a fraction of its cost (it was taken once per permutation tried)."""
     maps = [g.nodes[b]["node"] for b in band]
-    own = [_loop_fields(m) for m in maps]
+    own = [loop_fields(m) for m in maps]
     record = nest(g)
     fields = dict(vars(record))
-    _apply_order(g, band, [next(m for m in maps if m.origin == o) for o in order])
+    apply_order(g, band, [next(m for m in maps if m.origin == o) for o in order])
     try:
         return legal_tree(g, region)
     finally:
@@ -255,9 +255,9 @@ def _parallel_first(region: Region, outer: list[str], loop: str, tasklets: list[
 
 
 # -- tree surgery --------------------------------------------------------------------------
-def _apply_order(g, band: list[str], maps: list[MapScope]) -> None:
+def apply_order(g, band: list[str], maps: list[MapScope]) -> None:
     """Put the loop data of `maps` on the band's nodes, outermost first (the nodes stay)."""
-    fields = [_loop_fields(m) for m in maps]
+    fields = [loop_fields(m) for m in maps]
     for node_id, f in zip(band, fields):
         m = g.nodes[node_id]["node"]
         for key, value in f.items():
@@ -268,6 +268,6 @@ _LOOP_FIELDS = ("origin", "var", "begin", "end", "step", "decreasing", "line", "
                 "var_declared_in_header", "var_type", "trip_count", "max_trip_count", "header", "transformations")
 
 
-def _loop_fields(m: MapScope) -> dict:
+def loop_fields(m: MapScope) -> dict:
     return {k: (list(getattr(m, k)) if k == "transformations" else getattr(m, k)) for k in _LOOP_FIELDS}
 

@@ -20,6 +20,7 @@ from lifter.transform.manager import FilePass, Pass
 from lifter.transform.outer_jam import jam_outer_loops
 from lifter.transform.parallelize import plan_openmp
 from lifter.transform.regions import plan_parallel_regions
+from lifter.transform.rotation import rotate_solves
 from lifter.transform.source_text import attach_source_text
 from lifter.transform.strips import hoist_strips
 from lifter.transform.tiling import tile_bands
@@ -94,6 +95,16 @@ class Locality(_Reshaping):
             return improve_locality(g, nest(g).scop)
         context.replace(expanded)
         return True
+
+
+class Rotate(_Reshaping):
+    """Row solves whose inner loop walks a column: the statements after it move ahead of it."""
+
+    name = "rotate"
+    reshapes = True
+
+    def run(self, g, context) -> bool:
+        return rotate_solves(g, nest(g).scop)
 
 
 class Fuse(_Reshaping):
@@ -223,8 +234,8 @@ class JamOuter(_Reshaping):
         return jam_outer_loops(g, nest(g).scop)
 
 
-PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Fuse, Tile, Strips, Contract,
-                                    Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll, Accumulate,
+PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Rotate, Fuse, Tile, Strips,
+                                    Contract, Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll, Accumulate,
                                     JamOuter)
 
 

@@ -14,7 +14,7 @@ from typing import Callable
 
 import islpy as isl
 
-from lifter.analysis.model import Region
+from lifter.analysis.model import LoopVerdict, Region
 from lifter.analysis.verdicts import Nest, original_nest, verdict
 from lifter.graph.attributes import nest
 from lifter.graph.build import STATE, add_map_memlets
@@ -22,6 +22,9 @@ from lifter.graph.nodes import (MapScope, Memlet, Schedule, Scope, Tasklet, scop
                                 scope_parent)
 from lifter.graph.ranges import access_range
 from lifter.transform.checkpoint import checkpoint, rollback
+from lifter.transform.source_text import rename_identifiers
+
+ROTATED = "part of a rotated triangular solve, whose iterations read what the ones before wrote"
 
 
 def ancestors(g, node_id: str) -> list[str]:
@@ -51,6 +54,13 @@ def copy_map(m: MapScope, new_id: str) -> MapScope:
                                lastprivate=list(m.lastprivate), transformations=list(m.transformations),
                                fused=list(m.fused), declarations=list(m.declarations),
                                closing=list(m.closing), prologue=list(m.prologue), epilogue=list(m.epilogue))
+
+
+def renamed_memlet(e: Memlet, names: dict[str, str]) -> Memlet:
+    """A tasklet's memlet with the variables `names` maps replaced (a copy for other loop values)."""
+    return dataclasses.replace(e, subset=[(rename_identifiers(a, names), rename_identifiers(b, names))
+                                          for a, b in e.subset], text=rename_identifiers(e.text, names),
+                               range=None)  # the isl range is over the old names
 
 
 def fresh_id(g, wanted: str) -> str:
@@ -93,16 +103,21 @@ def refresh_verdicts(g, region: Region) -> None:
     """Re-derive every map's verdict in its new place in the tree.
 
     A tile loop gets the verdict of its point loop placed where the band starts:
-    it carries at most the dependences that loop carries there.
+    it carries at most the dependences that loop carries there. A rotated loop (`MapScope.stands_for`)
+    runs other dimensions of some statements than its origin's, which a verdict cannot place: it, and
+    every loop inside it around such statements, stays sequential (it carries the solve it was
+    rotated for).
     """
     for n, d in g.nodes(data=True):
         m = d["node"]
         if not isinstance(m, MapScope):
             continue
         inside = {t for t in scope_descendants(g, n) if isinstance(g.nodes[t]["node"], Tasklet)}
-        v = verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after)
+        rotated = any(g.nodes[a]["node"].stands_for.keys() & inside for a in ancestors(g, n) + [n])
+        v = LoopVerdict(False, reason=ROTATED) if rotated \
+            else verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after)
         written = region.verdicts.get(m.origin)
-        if not v.parallel and written is not None and written.shared_scratch \
+        if not rotated and not v.parallel and written is not None and written.shared_scratch \
                 and placed_as_written(g, n, region, inside):
             v = written
         m.schedule = Schedule.PARALLEL if v.parallel and not v.shared_scratch else Schedule.SEQUENTIAL
@@ -185,5 +200,5 @@ def rewrite_nest(g, region: Region, rewrite: Callable[[str], bool], verdicts: bo
     return changed
 
 
-__all__ = ["ancestors", "copy_map", "fresh_id", "move_child", "origins_above", "placed_as_written",
-           "refresh_map_memlets", "refresh_verdicts", "rewrite_nest", "shift_orders"]
+__all__ = ["ROTATED", "ancestors", "copy_map", "fresh_id", "move_child", "origins_above", "placed_as_written",
+           "refresh_map_memlets", "refresh_verdicts", "renamed_memlet", "rewrite_nest", "shift_orders"]

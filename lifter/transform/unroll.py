@@ -63,7 +63,7 @@ from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, guards_updates,
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree
 from lifter.transform.locality import stride_kind
-from lifter.transform.rewrite import copy_map, fresh_name, move_child, origins_above, shift_orders
+from lifter.transform.rewrite import copy_map, fresh_name, move_child, origins_above, renamed_memlet, shift_orders
 from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import identifier_count, rename_identifiers
 from lifter.transform.tiling import header_clauses, nest_names, unrolled_whole
@@ -172,6 +172,8 @@ def unrollable(g, region: Region, loop: str, stmts, inner: str | None = None) ->
         if (re.search(rf"\b{re.escape(name)}\b", bounds) or identifier_count(b.header, m.var)) \
                 and not (splits and b.id == inner):
             return False
+    if any(re.search(rf"\b{re.escape(m.var)}\b", b.header) for b in below):
+        return False  # nor as the nest now runs them (a rotated solve's `for (i = j + 1; ...)`)
     # Every use of v in a statement is visible in its text (no macro hides one).
     return all(statement_uses(s.node, m.var) == identifier_count(g.nodes[s.id]["node"].text, m.var) for s in stmts)
 
@@ -661,16 +663,12 @@ def _hoistable(region: Region, a, written: set[str], depth: int, ndims: int) -> 
 
 def _copy_memlets(g, old: str, new: str, names: dict[str, str]) -> None:
     """The memlets of `old`, for `new`, with the variables `names` maps replaced."""
-    def moved(e: Memlet) -> Memlet:
-        return dataclasses.replace(e, subset=[(rename_identifiers(a, names), rename_identifiers(b, names))
-                                              for a, b in e.subset], text=rename_identifiers(e.text, names),
-                                   range=None)  # the isl range is over the old names
     for u, _, d in list(g.in_edges(old, data=True)):
         if isinstance(d["edge"], Memlet):
-            g.add_edge(u, new, edge=moved(d["edge"]))
+            g.add_edge(u, new, edge=renamed_memlet(d["edge"], names))
     for _, v, d in list(g.out_edges(old, data=True)):
         if isinstance(d["edge"], Memlet):
-            g.add_edge(new, v, edge=moved(d["edge"]))
+            g.add_edge(new, v, edge=renamed_memlet(d["edge"], names))
 
 
 __all__ = ["collapsed_above", "copy_tasklet", "element_pattern", "fitting", "header_parts", "in_register", "innermost_maps",

@@ -122,7 +122,7 @@ def test_remembered_verdicts_follow_the_tree():
     from lifter.graph.nodes import MapScope
     from lifter.transform.checkpoint import checkpoint, rollback
     from lifter.transform.legality import legal_tree
-    from lifter.transform.locality import _apply_order
+    from lifter.transform.locality import apply_order
 
     g = lift_source(SKEWED, "k.c").graphs[-1]
     region = nest(g).scop
@@ -132,7 +132,7 @@ def test_remembered_verdicts_follow_the_tree():
     saved = checkpoint(g)
     maps = [g.nodes[n]["node"] for n in band]
     outer_first = sorted(band, key=lambda n: region.loops[g.nodes[n]["node"].origin].depth)
-    _apply_order(g, outer_first, [g.nodes[outer_first[1]]["node"], g.nodes[outer_first[0]]["node"]])
+    apply_order(g, outer_first, [g.nodes[outer_first[1]]["node"], g.nodes[outer_first[0]]["node"]])
     assert not legal_tree(g, region)
     rollback(g, saved)
     assert [m.origin for m in maps] == [g.nodes[n]["node"].origin for n in band]

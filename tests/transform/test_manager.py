@@ -143,9 +143,9 @@ def _names(**options):
 
 
 def test_passes_follow_the_options():
-    everything = ["source-text", "fuse-regions", "reorder-guard", "interchange", "fuse", "tile", "strip-mine",
-                  "contract", "parallelize", "parallel-regions", "wavefront", "vectorize", "unroll", "accumulate",
-                  "jam-outer"]
+    everything = ["source-text", "fuse-regions", "reorder-guard", "interchange", "rotate", "fuse", "tile",
+                  "strip-mine", "contract", "parallelize", "parallel-regions", "wavefront", "vectorize", "unroll",
+                  "accumulate", "jam-outer"]
     assert _names() == everything
     assert _names(tile=False) == [n for n in everything if n not in ("tile", "strip-mine", "wavefront")]
     assert _names(fuse=False) == [n for n in everything if n not in ("fuse-regions", "fuse", "contract")]
