@@ -167,13 +167,14 @@ def unrollable(g, region: Region, loop: str, stmts, inner: str | None = None) ->
     name = isl_name(m.var)
     parts = header_parts(g.nodes[inner]["node"]) if inner is not None else None
     splits = parts is not None and parts["op"] == "<" and peeled(g, loop, inner)
-    for b in below:  # rectangular but for `inner`: the loops inside do not use v in their bounds
+    # Rectangular but for `inner`: the loops inside do not use v in their bounds, in the model nor
+    # as the nest now runs them (a rotated solve's `for (i = j + 1; ...)`, which the model's bounds
+    # do not say).
+    for b in below:
         bounds = region.loops[b.origin].lower + " " + region.loops[b.origin].upper
         if (re.search(rf"\b{re.escape(name)}\b", bounds) or identifier_count(b.header, m.var)) \
                 and not (splits and b.id == inner):
             return False
-    if any(re.search(rf"\b{re.escape(m.var)}\b", b.header) for b in below):
-        return False  # nor as the nest now runs them (a rotated solve's `for (i = j + 1; ...)`)
     # Every use of v in a statement is visible in its text (no macro hides one).
     return all(statement_uses(s.node, m.var) == identifier_count(g.nodes[s.id]["node"].text, m.var) for s in stmts)
 
