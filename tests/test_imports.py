@@ -9,11 +9,14 @@ fresh interpreter, dependencies first.
 from __future__ import annotations
 
 import ast
+import os
 import pathlib
 import subprocess
 import sys
 
 import networkx as nx
+
+from lifter.transform.manager import CHECK_ENV
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "lifter"
 
@@ -85,3 +88,30 @@ def test_no_module_over_800_lines():
     long = {name: n for name, path in _modules().items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > 800}
     assert not long, long
+
+
+# What lifting C to OpenMP never needs, so a `lift` process must not import it: every lift would pay
+# for compiling it (networkx: about 60 ms, a fifth of lifting a suite kernel; lifter.graph.multigraph).
+NOT_FOR_OPENMP = ("networkx", "lifter.backend.cuda", "lifter.backend.mpi", "lifter.graph.sdfg", "lifter.graph.export",
+                  "lifter.batch", "lifter.frontend.explain")
+
+
+def test_lifting_to_openmp_imports_no_other_backend():
+    """`lift k.c -o out.c` (the OpenMP target), in a fresh interpreter, as a user runs it (without
+    the tests' checking of every pass, whose validator uses networkx)."""
+    code = ("import sys\nfrom lifter.cli import main\n"
+            "try:\n    main(['corpus/suite/gemm.c', '-o', sys.argv[1]])\nexcept SystemExit as e:\n    assert not e.code\n"
+            "print('\\n'.join(sys.modules))\n")
+    out = ROOT.parent / "tests" / "gemm.lifted.c"
+    try:
+        env = {k: v for k, v in os.environ.items() if k != CHECK_ENV}
+        done = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True, timeout=600,
+                              cwd=ROOT.parent, env=env)
+        assert done.returncode == 0, done.stderr
+        assert "#pragma omp" in out.read_text()
+    finally:
+        out.unlink(missing_ok=True)
+    loaded = done.stdout.split()
+    assert "lifter.backend.openmp" in loaded  # the modules are the ones a lift loads
+    unwanted = [m for m in loaded if m.startswith(NOT_FOR_OPENMP)]
+    assert not unwanted, unwanted

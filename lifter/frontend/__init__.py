@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from lifter.diagnostics import LiftError
-from lifter.frontend.check import CxxNote, check
+from lifter.frontend.check import CxxNote, check, probe_compiler
 from lifter.frontend.parse import parse
 from lifter.frontend.preprocess import PreprocessOptions, preprocess
 from lifter.frontend.source import SourceFile
@@ -29,6 +29,7 @@ class TranslationUnit:
 
 
 def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
+    _Started(probe_compiler, options)  # the check's probe of the compiler, beside the preprocessor (check.py)
     pre = preprocess(source.path, source.text, options)
     # The compiler's check waits on a process of its own: it runs while this thread parses (on two
     # cores the lifting time is shorter by the check's, its CPU time the same). Not before the

@@ -15,6 +15,7 @@ import dataclasses
 import functools
 import os
 import re
+import threading
 from dataclasses import dataclass
 
 from lifter.diagnostics import Diagnostic, LiftError
@@ -52,13 +53,9 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
     """Compile `text` (the file `path`) with -fsyntax-only: raise the first error as a LiftError,
     else return the warnings (the C++ compatibility notes among them)."""
     directory = os.path.dirname(os.path.abspath(path)) if path != "<stdin>" else os.getcwd()
-    # The GNU dialect of the standard asked for: lift parses GNU extensions (asm statements, ...)
-    # that strict ISO mode rejects, and -std=c11 is also lift's default when none is given.
-    dialect = dataclasses.replace(options, std=re.sub(r"^c(?=\d)", "gnu", options.std))
-    compiler = find_compiler()
-    command = [compiler, "-x", "c", *_CHECK_FLAGS, *_typeof_unqual_shim(compiler, dialect.std), *_typeof_as_name(options.std),
+    command = [find_compiler(), "-x", "c", *_CHECK_FLAGS, *probe_compiler(options), *_typeof_as_name(options.std),
                "-iquote", directory,
-               *dialect.flags(), "-"]
+               *_dialect(options).flags(), "-"]
     body = text[1:] if text.startswith("\ufeff") else text
     done = _run_bounded(command, (_name_line(path) + body).encode("utf-8", errors="surrogateescape"),
                         _CHECK_OUTPUT_BYTES, env=dict(os.environ, LC_ALL="C"))
@@ -101,6 +98,24 @@ def check(path: str, text: str, options: PreprocessOptions) -> list[CxxNote]:
         detail = done.stderr.decode("utf-8", errors="surrogateescape").strip().splitlines()
         raise LiftError(path, 0, 0, detail[-1] if detail else "the C compiler rejected the file")
     return notes
+
+
+def probe_compiler(options: PreprocessOptions) -> tuple[str, ...]:
+    """The flags the compiler needs to check `options`' dialect as lift reads it (`_typeof_unqual_shim`).
+    Its probe is a compiler run of its own, once per process: `load` starts it on a thread before
+    preprocessing, so that it runs beside the preprocessor and the parser, not between them and the
+    check. The lock makes whichever thread asks second wait for the first's answer, not probe again."""
+    with _PROBING:
+        return _typeof_unqual_shim(find_compiler(), _dialect(options).std)
+
+
+_PROBING = threading.Lock()
+
+
+def _dialect(options: PreprocessOptions) -> PreprocessOptions:
+    """The GNU dialect of the standard asked for: lift parses GNU extensions (asm statements, ...)
+    that strict ISO mode rejects, and -std=c11 is also lift's default when none is given."""
+    return dataclasses.replace(options, std=re.sub(r"^c(?=\d)", "gnu", options.std))
 
 
 @functools.lru_cache(maxsize=None)

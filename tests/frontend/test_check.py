@@ -101,3 +101,35 @@ def test_batch_mode_reports_each_file(tmp_path, monkeypatch):
     found = {(m["path"], m["line"]) for m in DIAG.finditer(r.stderr)}
     assert {("bad1.c", "4"), ("bad2.c", "4")} <= found, r.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir() if p.suffix == ".c") == ["good.c"]
+
+
+def test_the_compiler_probe_runs_beside_the_preprocessor(monkeypatch):
+    """`load` starts the check's probe of the compiler (a compiler run of its own, check.py) with
+    the preprocessor, not after it: the probe no longer stands between the parse and the check.
+    The preprocessor here waits for the probe to start; a probe run only by the check, after the
+    preprocessor, never would. It runs once: the check waits for its answer."""
+    import functools
+    import importlib
+    import threading
+
+    import lifter.frontend as frontend
+    from lifter.frontend import SourceFile, load
+
+    checking = importlib.import_module("lifter.frontend.check")
+    probed, probes = threading.Event(), []
+    shim = checking._typeof_unqual_shim.__wrapped__
+
+    def probe(compiler, std):
+        probes.append(std)
+        probed.set()
+        return shim(compiler, std)
+
+    def preprocess(*args):
+        assert probed.wait(timeout=10), "no probe of the compiler while the preprocessor ran"
+        return real_preprocess(*args)
+
+    real_preprocess = frontend.preprocess
+    monkeypatch.setattr(checking, "_typeof_unqual_shim", functools.lru_cache(probe))
+    monkeypatch.setattr(frontend, "preprocess", preprocess)
+    load(SourceFile("k.c", VALID), PreprocessOptions())
+    assert len(probes) == 1, probes
