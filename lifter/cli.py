@@ -31,9 +31,6 @@ from lifter.frontend import header_cache
 from lifter.frontend.preprocess import PreprocessOptions, preprocess_only
 from lifter.frontend.source import ENCODING_ERRORS, MAX_SOURCE_BYTES, SourceFile, check_text, read_source
 from lifter.remarks import RemarkOptionError, RemarkSelection, gcc_line, remark
-from lifter.report import REPORT_VERSION, report_document
-from lifter.report_html import report_html
-from lifter.transform.tiling import MAX_TILE_SIZE
 
 # cc flags that do not change preprocessing: accepted so `lift $(CFLAGS) ...` works.
 _IGNORED_FLAG = re.compile(r"^-(W.*|f.*|m.*|g.*|pedantic.*|pthread|pipe|ansi|c|shared|static|fPIC|l.*|L.*|s)$")
@@ -264,8 +261,10 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
             for line in (message or "").splitlines():
                 _echo_err(f"lift: {line}")
         if report_path:
+            from lifter.report import report_document  # lift_file imported it (the pipeline: driver.py)
             write_atomically(report_path, json.dumps(report_document(result.loops), indent=2) + "\n")
         if html_path:
+            from lifter.report_html import report_html
             write_atomically(html_path, report_html(source.path, source.text, result.loops))
         if output in (None, "-"):
             # Bytes, as they were read: non-UTF-8 text survives whatever stdout's encoding is.
@@ -381,6 +380,7 @@ def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality,
     finally:
         progress.clear()
     if report_path:
+        from lifter.report import REPORT_VERSION
         try:
             write_atomically(report_path, json.dumps({"version": REPORT_VERSION, **result.report()}, indent=2) + "\n")
         except OSError as exc:
@@ -395,6 +395,7 @@ def _sizes(value: str | None) -> tuple[int, ...]:
     """`--tile-sizes 32,32,64` as a tuple of positive integers."""
     if not value:
         return ()
+    from lifter.transform.tiling import MAX_TILE_SIZE  # the pipeline: imported where a lift starts (driver.py)
     try:
         sizes = tuple(int(x) for x in value.split(","))
     except ValueError:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.frontend import PreprocessOptions, SourceFile, load
 from lifter.frontend.source import check_text, read_source
+from lifter.started import Started
 
 TARGETS = ("openmp", "cuda", "mpi")
 
@@ -63,6 +64,12 @@ def lift_source(text: str, path: str = "<stdin>", options: LiftOptions | None = 
 
 
 def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
+    if options.target not in TARGETS:
+        raise LiftError(source.path, 0, 0, f"unknown target '{options.target}' (choose {', '.join(TARGETS)})")
+    # The frontend waits on the C compiler's processes (preprocessor, check) for a good part of its
+    # time: a `lift` process imports the rest of the pipeline meanwhile (the command line leaves
+    # it to this function), instead of before it starts them.
+    loading = Started(load, source, options.preprocess, name="lift-frontend")
     from lifter.analysis import analyze
     from lifter.backend import emit
     from lifter.remarks import remark
@@ -70,9 +77,7 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     from lifter.report import loop_entries
     from lifter.transform import transform
 
-    if options.target not in TARGETS:
-        raise LiftError(source.path, 0, 0, f"unknown target '{options.target}' (choose {', '.join(TARGETS)})")
-    unit = load(source, options.preprocess)
+    unit = loading.result()
     if options.target == "cuda":  # what C++ needs explicit, in C lifted as the file (cuda_conversions.py)
         from lifter.backend.cuda_conversions import cxx_text
         text = cxx_text(source, unit.notes)

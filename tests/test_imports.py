@@ -115,3 +115,16 @@ def test_lifting_to_openmp_imports_no_other_backend():
     assert "lifter.backend.openmp" in loaded  # the modules are the ones a lift loads
     unwanted = [m for m in loaded if m.startswith(NOT_FOR_OPENMP)]
     assert not unwanted, unwanted
+
+
+def test_the_command_line_leaves_the_pipeline_to_the_lift():
+    """Importing the command (`lift` does first) loads neither the analysis, the transformations,
+    the backends nor isl: a lift imports them while the frontend waits on the C compiler
+    (driver.py), not before it starts it."""
+    code = "import sys\nimport lifter.cli\nprint('\\n'.join(sys.modules))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, cwd=ROOT.parent)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.split()
+    assert "lifter.driver" in loaded
+    early = [m for m in loaded if m.startswith(("lifter.analysis", "lifter.transform", "lifter.backend", "islpy"))]
+    assert not early, early

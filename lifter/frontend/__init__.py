@@ -5,7 +5,6 @@ C never needs them, and every lift process would compile them.
 """
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -15,6 +14,7 @@ from lifter.frontend.check import CxxNote, check, probe_compiler
 from lifter.frontend.parse import parse
 from lifter.frontend.preprocess import PreprocessOptions, preprocess
 from lifter.frontend.source import SourceFile
+from lifter.started import Started
 
 
 @dataclass
@@ -29,13 +29,13 @@ class TranslationUnit:
 
 
 def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
-    _Started(probe_compiler, options)  # the check's probe of the compiler, beside the preprocessor (check.py)
+    Started(probe_compiler, options, name="lift-probe")  # beside the preprocessor (check.py)
     pre = preprocess(source.path, source.text, options)
     # The compiler's check waits on a process of its own: it runs while this thread parses (on two
     # cores the lifting time is shorter by the check's, its CPU time the same). Not before the
     # preprocessor has accepted the file: a macro that expands to 2**40 terms, which the
     # preprocessor stops at its size limit, would keep the compiler busy until its time limit.
-    checking = _Started(check, source.path, source.text, options)
+    checking = Started(check, source.path, source.text, options, name="lift-check")
     try:
         ast = parse(pre.text, source.path, options.std)
     except LiftError as exc:
@@ -52,37 +52,6 @@ def load(source: SourceFile, options: PreprocessOptions) -> TranslationUnit:
         from lifter.frontend.explain import with_include_chain
         raise with_include_chain(exc, pre.text) from None
     return TranslationUnit(source, ast, pre.included_files, notes)
-
-
-class _Started:
-    """A call running on a thread of its own from now on; `result()` returns what it returned or
-    raises what it raised, once the thread has ended."""
-
-    def __init__(self, func, *args):
-        self._outcome: list = []
-
-        def run() -> None:
-            try:
-                self._outcome.append((True, func(*args)))
-            except BaseException as exc:  # noqa: BLE001  handed to the caller by result()
-                self._outcome.append((False, exc))
-
-        self.thread = threading.Thread(target=run, name="lift-check", daemon=True)
-        try:
-            self.thread.start()
-        except RuntimeError:  # no thread to be had (memory limits): the call runs here, now
-            run()
-
-    def join(self) -> None:
-        if self.thread.is_alive():
-            self.thread.join()
-
-    def result(self):
-        self.join()
-        ok, value = self._outcome[0]
-        if not ok:
-            raise value
-        return value
 
 
 def _in_macro_as_compiler_places_it(error: LiftError, source: SourceFile, options: PreprocessOptions) -> LiftError:
