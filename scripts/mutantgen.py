@@ -15,7 +15,8 @@ shape, so that a dependence the kernel did not have appears or one it had disapp
   independent iterations into dependent ones and the other way round;
 - sometimes one loop variable in a subscript is replaced by another in scope (`A[k][j]` ->
   `A[i][j]`), which changes the direction or the distance of a dependence, or reads a loop's
-  variable outside that loop (the kernels' `int i, j, k;` start at 0, so that is defined);
+  variable outside that loop (the kernels' `int i, j, k;` start at 0, so that is defined; so do
+  their `double` scalars, which an update made of an assignment would read first);
 - one loop in ten runs up to another loop's variable instead of its own bound (a triangle, or a
   loop that runs a fixed count where that variable is not an enclosing loop's);
 - one mutation in four changes a one-line statement instead: under `if (v % 3 != 1)` (a write
@@ -35,8 +36,8 @@ from pathlib import Path
 SUITE = Path(__file__).resolve().parent.parent / "corpus" / "suite"
 SCOP = re.compile(r"#pragma scop\n(.*?)#pragma endscop", re.S)
 FOR = re.compile(r"for \((int )?(\w+) = ([^;]+); \2 (<=|<|>=|>) ([^;]+); (\2\+\+|\+\+\2|\2--|--\2)\)")
-# The kernels' loop variables, declared apart from their loops (`int t, i, j;`).
-COUNTERS = re.compile(r"^(\s*)int ([a-z_]\w*(?:, [a-z_]\w*)*);$", re.M)
+# The kernels' loop variables and scalars, declared without a value (`int t, i, j;`, `double xm1, ym1;`).
+COUNTERS = re.compile(r"^(\s*)(int|double) ([A-Za-z_]\w*(?:, [A-Za-z_]\w*)*);$", re.M)
 # One subscript `[ ... ]` without nested brackets.
 SUBSCRIPT = re.compile(r"\[([^\[\]]+)\]")
 
@@ -126,7 +127,7 @@ def generate(seed: int) -> str:
         body = mutate(body, rng, names) or body
     mutated = source[:match.start(1)] + body + source[match.end(1):]
     # A subscript may now name a loop variable outside its loop, before any loop set it.
-    mutated = COUNTERS.sub(lambda m: f"{m.group(1)}int {', '.join(v + ' = 0' for v in m.group(2).split(', '))};",
+    mutated = COUNTERS.sub(lambda m: f"{m.group(1)}{m.group(2)} {', '.join(v + ' = 0' for v in m.group(3).split(', '))};",
                            mutated)
     header = f"/* mutantgen seed {seed}: {path.name} */\n#define DUMP_ARRAYS 1\n"
     return header + mutated
