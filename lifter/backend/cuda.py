@@ -64,7 +64,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
 
 from lifter.analysis.model import Kind
 from lifter.backend.cuda_cxx import cxx_edits, cxx_section, inline_project_headers, outside_c_linkage
@@ -83,13 +82,13 @@ from lifter.analysis.subscript_bounds import isl_c, subscript_interval
 from lifter.frontend.source import SourceFile
 from lifter.frontend.cfile import CFile
 from lifter.frontend.spans import KEYWORDS, Unparsable, called_names, compound_update, word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants
 from lifter.graph.ranges import bound_c
 
 
-def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Emitted:
+def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emitted:
     """The whole .cu file: prelude, kernels before their functions, host code with launches (C names
     that are C++ keywords renamed, from the compiler's `notes` on the input: cuda_names.py), and the
     verdict on every graph's region."""
@@ -174,7 +173,7 @@ def _indent_at(text: str, offset: int) -> str:
 
 
 def _region_start(ctx: "_Context", g) -> int | None:
-    span = nest(g).text_span
+    span = g.nest.text_span
     if span:
         return span[0]
     roots = [g.nodes[c]["node"] for c in scope_children(g, STATE)]
@@ -272,16 +271,16 @@ class _Array:
 
 
 class _Region(_KernelCode):
-    def __init__(self, ctx: _Context, g: nx.MultiDiGraph):
+    def __init__(self, ctx: _Context, g: DataflowGraph):
         self.ctx, self.g = ctx, g
         self.text = ctx.source.text
-        self.scop = nest(g).scop
+        self.scop = g.nest.scop
         self.inner_names: set[str] | None = None  # names declared inside the region (_host_visible)
         self.state = g.nodes[STATE]["node"]
         self.function = self.state.function
-        self.reemit = nest(g).reemittable
-        self.restructured = nest(g).restructured
-        self.live_after = set(nest(g).live_after)
+        self.reemit = g.nest.reemittable
+        self.restructured = g.nest.restructured
+        self.live_after = set(g.nest.live_after)
         self.kernels: dict[str, _Kernel] = {}
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
@@ -347,7 +346,7 @@ class _Region(_KernelCode):
         for nid, role in list(self.roles.items()):
             if role == "kernel":
                 self.kernels[nid] = self._kernel(nid, False)
-        if nest(g).profitability:
+        if g.nest.profitability:
             self.launch_test = launch_condition(g, {nid: self.roles[nid] == "kernel" for nid in self.kernels},
                                                lambda c: self._host_visible(c, c) and not word_tokens(c) &
                                                self._region_written())
@@ -371,8 +370,8 @@ class _Region(_KernelCode):
         return _Result(self.function, start, end, data, insert_at, list(self.kernels.values()))
 
     def _span(self) -> tuple[int, int]:
-        if self.reemit and nest(self.g).text_span:
-            return tuple(nest(self.g).text_span)
+        if self.reemit and self.g.nest.text_span:
+            return tuple(self.g.nest.text_span)
         roots = scope_children(self.g, STATE)
         if len(roots) != 1 or not isinstance(self.g.nodes[roots[0]]["node"], MapScope):
             raise NotOffloaded("the nest's text cannot be located")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import networkx as nx
 
 from lifter.backend.edits import Insertion, apply, before_statement, line_start
 from lifter.backend.mpi_plan import MPI_OPS, Distributed, RegionPlan, plan_region
@@ -21,7 +20,7 @@ from lifter.backend.openmp import annotate_map, includes, pragma
 from lifter.backend.outcome import Emitted, RegionOutcome
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans, Unparsable
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, scope_children
 from lifter.transform.row_spans import runtime_helpers
@@ -29,7 +28,7 @@ from lifter.transform.row_spans import runtime_helpers
 MARK = "/* lift-mpi */"
 
 
-def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> Emitted:
+def emit_mpi(source: SourceFile, graphs: list[DataflowGraph]) -> Emitted:
     """The output text, and for every region how its top-level maps run over the ranks."""
     text = source.text
     spans = Spans(text)
@@ -57,11 +56,11 @@ def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> Emitted:
     return Emitted(out[:head] + PRELUDE + includes(out) + runtime_helpers(out) + out[head:], outcomes)
 
 
-def _region_edits(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans):
+def _region_edits(g: DataflowGraph, plan: RegionPlan, text: str, spans: Spans):
     """(insertions, replacements) for a distributed region, or None where its text cannot take them."""
-    if nest(g).text_span is None:
+    if g.nest.text_span is None:
         return None
-    region_start, region_end = nest(g).text_span
+    region_start, region_end = g.nest.text_span
     if plan.time_loop is not None:
         try:
             body = spans.for_span(g.nodes[plan.time_loop]["node"].offset).body_start
@@ -82,7 +81,7 @@ def _region_edits(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans)
     return insertions, replacements
 
 
-def _walk(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans, pending: set[str], out) -> bool:
+def _walk(g: DataflowGraph, plan: RegionPlan, text: str, spans: Spans, pending: set[str], out) -> bool:
     """Run through the units in order, updating the arrays whose rows are `pending` (written by a
     distributed map since their last gather); with `out`, also emit the edits (False: cannot)."""
     for u in plan.units:

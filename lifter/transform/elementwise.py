@@ -19,18 +19,17 @@ from __future__ import annotations
 import re
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.model import Kind
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import AccessNode, MapScope, scope_descendants
 
 
-def identical_is_safe(g: nx.MultiDiGraph, m: MapScope, p: AccessNode, q: AccessNode) -> bool:
+def identical_is_safe(g: DataflowGraph, m: MapScope, p: AccessNode, q: AccessNode) -> bool:
     """Whether `m` stays parallel when pointers `p` and `q` hold the same address."""
     if not _same_shape(p, q):
         return False
-    region = nest(g).scop
+    region = g.nest.scop
     loop = region.loops.get(m.origin or m.id)
     if loop is None:
         return False

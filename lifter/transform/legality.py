@@ -19,7 +19,6 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import volatile_access
-from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import Scope, scope_parent
 from lifter.transform.parallelize import region_alias_check
@@ -101,7 +100,7 @@ def reorder_guard(g) -> str:
     and the nest as written otherwise; a nest that accesses a volatile object is never reordered.
     Computed once, on the graph as built.
     """
-    attrs = nest(g)
+    attrs = g.nest
     if attrs.reorder_guard is None:
         volatile = volatile_access(attrs.scop)
         attrs.reorder_guard = f"!{volatile}" if volatile else region_alias_check(g)
@@ -119,7 +118,7 @@ def _checked(g, region: Region) -> tuple[list, dict]:
     The dependences, split into one map per access pair, are the same for every tree: split once.
     The region is kept beside them, so its id names it as long as the entry lives.
     """
-    cache = nest(g).forward_checks
+    cache = g.nest.forward_checks
     entry = cache.get(id(region))
     if entry is None or entry[0] is not region or entry[1] is not region.dependences:
         entry = cache[id(region)] = (region, region.dependences, _pairs(region), {})

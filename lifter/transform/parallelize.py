@@ -29,7 +29,6 @@ from __future__ import annotations
 import re
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.count import Poly, add_polys, constant, count_points, largest, poly_to_c, same_value
@@ -37,7 +36,7 @@ from lifter.analysis.model import Kind
 from lifter.conditions import readable
 from lifter.frontend.loop_form import canonical
 from lifter.frontend.spans import Spans, word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import (AccessNode, MapScope, Memlet, OmpPlan, Schedule, Tasklet, scope_children,
                                 scope_descendants)
@@ -69,7 +68,7 @@ class Refusal(str):
         return made
 
 
-def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True,
+def plan_openmp(g: DataflowGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True,
                 spans: Spans | None = None, assume_no_alias: bool = False, identical_pointers: bool = False,
                 strict_aliasing: bool = True) -> None:
     """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off;
@@ -80,15 +79,15 @@ def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_gua
     the CUDA target copies each pointer to a device buffer of its own, so equal is not one array);
     `strict_aliasing` false (cc's -fno-strict-aliasing: the program may access an object through
     another type) drops the pairs only C's type rules keep apart (`Region.type_apart`)."""
-    nest(g).assume_no_alias = assume_no_alias
-    nest(g).strict_aliasing = strict_aliasing
-    nest(g).identical_pointers = identical_pointers
-    nest(g).profitability = min_work > 0
+    g.nest.assume_no_alias = assume_no_alias
+    g.nest.strict_aliasing = strict_aliasing
+    g.nest.identical_pointers = identical_pointers
+    g.nest.profitability = min_work > 0
     for child in scope_children(g, STATE):
         _visit(g, child, min_work, value_guards, spans)
 
 
-def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, spans: Spans | None) -> None:
+def _visit(g: DataflowGraph, node_id: str, min_work: int, value_guards: bool, spans: Spans | None) -> None:
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
         return
@@ -104,7 +103,7 @@ def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, 
         _visit(g, child, min_work, value_guards, spans)
 
 
-def _inner_instead(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool, spans) -> bool:
+def _inner_instead(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool, spans) -> bool:
     """Plan the parallel maps directly inside `m` instead of `m` where its few iterations would
     share the threads unevenly (uneven.py); False (nothing planned) where that does not apply
     or one of them cannot be planned."""
@@ -126,7 +125,7 @@ def _inner_instead(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards:
     return True
 
 
-def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True,
+def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = True,
           spans: Spans | None = None) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
     if m.shared_scratch and not value_guards:
@@ -168,7 +167,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
             # Each thread gets a private copy on its stack: keep it small. An empty section (a loop
             # with no iterations: `A[j]` for j < i at i = 0) crashes gcc 12's code at run time.
             section_limits.append(f"{length} >= 1L && {length} <= {MAX_REDUCTION_ELEMENTS}L")
-    live = nest(g).live_after
+    live = g.nest.live_after
     inner = [g.nodes[n]["node"] for n in scope_descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
     loop_vars = [x.var for x in [m] + inner if not x.var_declared_in_header]
     for var in loop_vars:
@@ -216,10 +215,10 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     memlets = _map_memlets(g, m)
     touched = [t for t in memlets if t[0].name not in scratch
                or t[0].name in m.shared_scratch and t[1]]
-    identical = (lambda p, q: identical_is_safe(g, m, p, q)) if nest(g).identical_pointers else None
+    identical = (lambda p, q: identical_is_safe(g, m, p, q)) if g.nest.identical_pointers else None
     apart, promised = _apart(g, touched)
     # `assumed`: whether the user's promise spared a test (or a refusal); the remark then names it.
-    alias, assumed = _alias_condition(touched, identical, apart, nest(g).scop.from_params, _declared_inside(g, m),
+    alias, assumed = _alias_condition(touched, identical, apart, g.nest.scop.from_params, _declared_inside(g, m),
                                       row_spans(g, m) if value_guards else {}, _typed(g), promised)
     if alias.startswith("!"):
         return Refusal(alias[1:], "may-alias")
@@ -283,7 +282,7 @@ def _clause_variables(g, m: MapScope, live) -> list[str] | str:
         return f"'{odd[0]}' is a struct member, which an OpenMP clause cannot name"
     if not members:
         return list(m.private)
-    region = nest(g).scop
+    region = g.nest.scop
     touched = {region.containers[a.container].name for t in scope_descendants(g, m.id) if t in region.statements
                for a in region.statements[t].accesses}
     out = [name for name in m.private if name.isidentifier()]
@@ -305,7 +304,7 @@ def _touches_other_elements(g, m: MapScope, name: str) -> bool:
     section by rebasing the array's address, so any other element reached
     through the array's name inside the loop would be read from outside that copy.
     """
-    region = nest(g).scop
+    region = g.nest.scop
     keys = {k for k, c in region.containers.items() if c.name == name}
     return any(a.container in keys and not a.reduces
                for t in scope_descendants(g, m.id) if t in region.statements
@@ -344,7 +343,7 @@ def _schedule(g, m: MapScope, inner: list[MapScope]) -> str:
     the granularity of one row. Work that only the data decides has no such fixed
     pattern: threads take chunks as they finish.
     """
-    region = nest(g).scop
+    region = g.nest.scop
     if any(n in region.irregular and n not in region.row_ranges for n in scope_descendants(g, m.id)):
         return DYNAMIC
     for x in inner:
@@ -410,7 +409,7 @@ def _map_memlets(g, m: MapScope):
     return out
 
 
-def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str], min_work: int) -> int | str | None:
+def _work(g: DataflowGraph, m: MapScope, banned: set[str], min_work: int) -> int | str | None:
     """Iterations times statements under the map: an int, a C expression, or None if unknown.
 
     Counted exactly in the iteration domains where they describe the map (`_counted_work`),
@@ -431,7 +430,7 @@ def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str], min_work: int) -> i
     return work
 
 
-def launch_work(g: nx.MultiDiGraph, m: MapScope, outer: set[str], min_work: int) -> int | str | None:
+def launch_work(g: DataflowGraph, m: MapScope, outer: set[str], min_work: int) -> int | str | None:
     """`_work` of one run of `m` inside sequential loops over `outer` (a GPU kernel's launch in a
     host loop), for a test made before those loops: a count that varies with them is bounded over
     their ranges, by isl where the bound is a constant, else by their longest runs (`_estimate`:
@@ -444,7 +443,7 @@ def launch_work(g: nx.MultiDiGraph, m: MapScope, outer: set[str], min_work: int)
 _SPLITTING = {"unroll-and-jam", "scalar expansion"}
 
 
-def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int, banned: set[str] = frozenset()) -> int | Poly | None:
+def _counted_work(g: DataflowGraph, m: MapScope, min_work: int, banned: set[str] = frozenset()) -> int | Poly | None:
     """The statement instances one run of `m` executes, counted in their iteration domains
     (`analysis.count`): each statement under `m` once per point of its domain, the loops around
     `m` fixed at their values there. Only where those are the original loops' instances: `m` and
@@ -455,7 +454,7 @@ def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int, banned: set[st
     not a box of affine bounds (a stride, an `if` that cuts holes). Inside loops, a count whose
     bound over their iterations is below `min_work`, or that names a loop in `banned` (which has
     no value where the work is tested: `launch_work`), is that bound where it is a constant."""
-    region = nest(g).scop
+    region = g.nest.scop
     chain = [g.nodes[a]["node"] for a in ancestors(g, m.id)] + [m]
     for x in chain:
         loop = region.loops.get(x.origin)
@@ -491,7 +490,7 @@ def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int, banned: set[st
     return total
 
 
-def _estimate(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | None:
+def _estimate(g: DataflowGraph, m: MapScope, banned: set[str]) -> int | str | None:
     """`_work` from the trip counts: a triangular loop counts as its longest run.
 
     `banned` are the variables of the map and the maps inside it: they have no
@@ -521,10 +520,10 @@ def _estimate(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | 
     return f"{ext} * ({body})"
 
 
-def _calls_loops(g: nx.MultiDiGraph, m: MapScope) -> bool:
+def _calls_loops(g: DataflowGraph, m: MapScope) -> bool:
     """A statement under `m` calls a function of the file that runs a loop (a row kernel): the
     statement count of `_work` would take a row's work for one statement."""
-    calls = nest(g).scop.looping_calls
+    calls = g.nest.scop.looping_calls
     return any(n in calls for n in scope_descendants(g, m.id))
 
 
@@ -544,24 +543,24 @@ def _extent_text(m: MapScope, banned: set[str], longest: bool = False) -> int | 
     return text
 
 
-def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
+def alias_check(g: DataflowGraph, m: MapScope) -> str:
     """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
     touched = _map_memlets(g, m)
     return _alias_condition(touched, apart=_apart(g, touched)[0], inside=_declared_inside(g, m), typed=_typed(g))[0]
 
 
-def region_alias_check(g: nx.MultiDiGraph) -> str:
+def region_alias_check(g: DataflowGraph) -> str:
     """`alias_check` over everything the region's outermost maps touch."""
     touched = [t for child in scope_children(g, STATE)
                if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)]
-    inside = frozenset(k for k, c in nest(g).scop.containers.items() if c.declared_in is not None)
+    inside = frozenset(k for k, c in g.nest.scop.containers.items() if c.declared_in is not None)
     return _alias_condition(touched, apart=_apart(g, touched)[0], inside=inside, typed=_typed(g))[0]
 
 
-def _declared_inside(g: nx.MultiDiGraph, m: MapScope) -> frozenset[str]:
+def _declared_inside(g: DataflowGraph, m: MapScope) -> frozenset[str]:
     """Containers declared in `m`'s loop or in a loop inside it. A pointer among them gets its
     value only inside the loop, so no test before the loop can read where it points."""
-    region = nest(g).scop
+    region = g.nest.scop
     lid = m.origin or m.id
     if lid not in region.loops:  # (not a loop of the region: every local is inside, conservatively)
         return frozenset(k for k, c in region.containers.items() if c.declared_in is not None)
@@ -569,7 +568,7 @@ def _declared_inside(g: nx.MultiDiGraph, m: MapScope) -> frozenset[str]:
     return frozenset(k for k, c in region.containers.items() if c.declared_in in loops)
 
 
-def _apart(g: nx.MultiDiGraph, touched: list) -> tuple[set[frozenset], set[frozenset]]:
+def _apart(g: DataflowGraph, touched: list) -> tuple[set[frozenset], set[frozenset]]:
     """Pairs of pointers that need no test, and those of them only the user's promise keeps apart.
 
     No test: parameters proved distinct at every call (`Region.apart`), pointers whose element
@@ -577,12 +576,12 @@ def _apart(g: nx.MultiDiGraph, touched: list) -> tuple[set[frozenset], set[froze
     (`Region.type_apart`), or, under `--assume-no-alias` (the promised pairs), all pointers that
     are parameters or fields reached through them (`a->col`, `Region.from_params`), unless both
     hold one caller's pointer."""
-    region = nest(g).scop
+    region = g.nest.scop
     apart = set(region.apart)
-    if nest(g).strict_aliasing:
+    if g.nest.strict_aliasing:
         apart |= region.type_apart
     promised = set()
-    if nest(g).assume_no_alias:
+    if g.nest.assume_no_alias:
         origin = region.from_params  # two names of one caller's pointer (`q = a; r = a;`) are no pair
         params = sorted({node.name for node, _, _ in touched if node.name in origin})
         promised = {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:]
@@ -590,9 +589,9 @@ def _apart(g: nx.MultiDiGraph, touched: list) -> tuple[set[frozenset], set[froze
     return apart | promised, promised
 
 
-def _typed(g: nx.MultiDiGraph) -> set[frozenset]:
+def _typed(g: DataflowGraph) -> set[frozenset]:
     """The pointer pairs C's aliasing rules keep apart, unless the user turned them off."""
-    return nest(g).scop.type_apart if nest(g).strict_aliasing else set()
+    return g.nest.scop.type_apart if g.nest.strict_aliasing else set()
 
 
 def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_params=frozenset(),

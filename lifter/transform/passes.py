@@ -9,7 +9,6 @@ change the graph.
 """
 from __future__ import annotations
 
-from lifter.graph.attributes import nest
 from lifter.transform.accumulators import accumulate_reductions
 from lifter.transform.contraction import contract_temporaries
 from lifter.transform.expansion import expand_scalars
@@ -90,7 +89,7 @@ class Locality(_Reshaping):
     def run(self, g, context) -> bool:
         expanded = expand_scalars(g, context.source, context.spans)
         if expanded is None:
-            return improve_locality(g, nest(g).scop)
+            return improve_locality(g, g.nest.scop)
         context.replace(expanded)
         return True
 
@@ -101,7 +100,7 @@ class Fuse(_Reshaping):
     switch = "fuse"
 
     def run(self, g, context) -> bool:
-        return fuse_maps(g, nest(g).scop)
+        return fuse_maps(g, g.nest.scop)
 
 
 class Tile(_Reshaping):
@@ -110,7 +109,7 @@ class Tile(_Reshaping):
     switch = "tile"
 
     def run(self, g, context) -> bool:
-        return tile_bands(g, nest(g).scop, tuple(context.options.tile_sizes))
+        return tile_bands(g, g.nest.scop, tuple(context.options.tile_sizes))
 
 
 class Strips(_Reshaping):
@@ -121,7 +120,7 @@ class Strips(_Reshaping):
     switch = "tile"
 
     def run(self, g, context) -> bool:
-        return hoist_strips(g, nest(g).scop, tuple(context.options.tile_sizes))
+        return hoist_strips(g, g.nest.scop, tuple(context.options.tile_sizes))
 
 
 class Contract(_Reshaping):
@@ -175,7 +174,7 @@ class Wavefront(_Reshaping):
 
     def run(self, g, context) -> bool:
         options = context.options
-        return wavefront_nests(g, nest(g).scop, tuple(options.tile_sizes), options.min_parallel_work)
+        return wavefront_nests(g, g.nest.scop, tuple(options.tile_sizes), options.min_parallel_work)
 
 
 class Vectorize(_Reshaping):
@@ -194,7 +193,7 @@ class Unroll(_Reshaping):
     switch = "unroll"
 
     def run(self, g, context) -> bool:
-        return unroll_and_jam(g, nest(g).scop)
+        return unroll_and_jam(g, g.nest.scop)
 
 
 class Accumulate(_Reshaping):
@@ -206,7 +205,7 @@ class Accumulate(_Reshaping):
     switch = "unroll"
 
     def run(self, g, context) -> bool:
-        return accumulate_reductions(g, nest(g).scop)
+        return accumulate_reductions(g, g.nest.scop)
 
 
 PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Fuse, Tile, Strips, Contract,

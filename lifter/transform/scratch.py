@@ -26,26 +26,25 @@ How each thread gets its copy:
 """
 from __future__ import annotations
 
-import networkx as nx
 
 from lifter.analysis.model import Kind
 from lifter.frontend.spans import Spans, Unparsable
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import data_id
 from lifter.graph.nodes import MapScope, ScratchBuffer
 from lifter.transform.contraction import dead_outside
 
 
-def scratch_containers(g: nx.MultiDiGraph, m: MapScope):
+def scratch_containers(g: DataflowGraph, m: MapScope):
     """(key, container) of the region for `m`'s private names that are arrays or pointer targets."""
-    region = nest(g).scop
+    region = g.nest.scop
     return [(key, c) for name in m.private for key, c in region.containers.items()
             if c.name == name and c.kind != Kind.SCALAR]
 
 
-def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> str:
+def scratch_refusal(g: DataflowGraph, m: MapScope, spans: Spans | None) -> str:
     """'' if every scratch array of `m` may be private to each thread, else why not."""
-    region = nest(g).scop
+    region = g.nest.scop
     for _, c in scratch_containers(g, m):
         name = c.name
         if sum(x.name == name for x in region.containers.values()) > 1:
@@ -60,7 +59,7 @@ def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> str
     return ""
 
 
-def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds, spans: Spans | None = None) -> list[ScratchBuffer] | str:
+def scratch_buffers(g: DataflowGraph, m: MapScope, bounds, spans: Spans | None = None) -> list[ScratchBuffer] | str:
     """The per-thread buffers for the pointer targets `m` privatizes, or why none can be sized.
 
     `bounds(node, ranges)` gives the first and last index per dimension the map touches;
