@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -85,3 +86,13 @@ def test_no_module_over_800_lines():
     long = {name: n for name, path in _modules().items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > 800}
     assert not long, long
+
+
+def test_no_backend_module_lexes_the_source():
+    """Backends read the graph and the frontend's lexical layer of the user's file (`SourceFile.spans`,
+    `SourceFile.cfile`, made once for the passes and the backends): none builds its own over the
+    file, or walks the file's token list itself."""
+    lexing = re.compile(r"\b(Spans|CFile)\(|spans\.tokens\b")
+    found = {path.name: m.group(0) for path in (ROOT / "backend").glob("*.py")
+             if (m := lexing.search(path.read_text(encoding="utf-8")))}
+    assert not found, found

@@ -81,7 +81,7 @@ from lifter.analysis.minplus import declared_names
 from lifter.analysis.subscript_bounds import isl_c, subscript_interval
 from lifter.frontend.source import SourceFile
 from lifter.frontend.cfile import CFile
-from lifter.frontend.spans import KEYWORDS, Unparsable, called_names, compound_update, word_tokens
+from lifter.frontend.spans import KEYWORDS, Unparsable, compound_update, word_tokens
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants
@@ -92,7 +92,7 @@ def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emit
     """The whole .cu file: prelude, kernels before their functions, host code with launches (C names
     that are C++ keywords renamed, from the compiler's `notes` on the input: cuda_names.py), and the
     verdict on every graph's region."""
-    cfile = CFile(source.text)
+    cfile = source.cfile
     ctx = _Context(source, cfile)
     verdicts = [Offload(False, "no loop of the nest was parallelized")] * len(graphs)
     results = []
@@ -139,13 +139,13 @@ def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emit
         scopes.setdefault(f, []).append((members[0].start, members[-1].end))
         trusted[f] = trusted.get(f, True) and f not in hd and not any(
             n.host_only or any(a.tracked for a in n.arrays) for n in flat_nests(members))
-    bodies = {d.name: d.body for d in cfile.decls if d.body}
+    bodies = {d.name: cfile.body_offsets(d) for d in cfile.decls if d.body}
     syncs = aware_functions(cfile.spans, bodies, scopes, trusted, cfile.macros)
     aware = set(syncs)
     occupied = [span for spans_ in scopes.values() for span in spans_] + \
         [(line_start(source.text, b), b + 1) for b in barriers]
     regions = [r for d in cfile.decls if d.body
-               for r in find_regions(cfile.spans, source.text, d.name, d.body, aware, cfile.macros, occupied)]
+               for r in find_regions(cfile.spans, source.text, d.name, cfile.body_offsets(d), aware, cfile.macros, occupied)]
     present = {f for r in regions for f in r.calls}
     edits += [e for f in sorted(present) for e in syncs[f]]
     for r in regions:
@@ -227,17 +227,13 @@ class _Context:
             if name in seen:
                 continue
             seen.add(name)
-            if name in self.cfile.macros:
-                todo.extend(sorted(called_names(self.cfile.macros[name]), reverse=True))
-                continue
-            d = self.cfile.definition(name)
-            if d is not None:
-                a, b = d.body
-                host = sorted({t.text for t in self.cfile.tokens[a:b]} & self.cfile.object_names())
+            if name not in self.cfile.macros and (d := self.cfile.definition(name)) is not None:
+                host = self.cfile.objects_named_in(d)
                 if host:  # found by fuzz10 (idioms --target cuda, seed 550919631)
                     raise NotOffloaded(f"the loop calls '{name}', which names the file's variable '{host[0]}' (host memory)")
-                todo.extend(sorted(called_names(self.source.text[self.cfile.tokens[a].start:self.cfile.tokens[b].end]),
-                                   reverse=True))
+            callees = self.cfile.calls_in(name)
+            if callees is not None:
+                todo.extend(sorted(callees, reverse=True))
                 continue
             if name in DEVICE_FUNCTIONS or name in KEYWORDS or name.startswith(("lift_", "LIFT_")):
                 continue

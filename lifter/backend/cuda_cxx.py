@@ -60,12 +60,9 @@ def inline_project_headers(path: str, cfile: CFile, seen: set[str] | None = None
             edits.append((tok.start, tok.end, f'/* lift: "{name}" inlined above */'))
             continue
         seen.add(header)
-        try:
-            with open(header, encoding="utf-8", errors="surrogateescape") as f:
-                text = f.read()
-        except OSError:
+        inner = CFile.read(header)
+        if inner is None:
             continue
-        inner = CFile(text)
         inner_edits = cxx_edits(inner) + inline_project_headers(header, inner, seen)
         for i, _, system in inner.includes:
             if not system:
@@ -73,7 +70,7 @@ def inline_project_headers(path: str, cfile: CFile, seen: set[str] | None = None
                 inner_edits.append((tok.start, tok.end, f'}} /* extern "C" */\n{tok.text.strip()}\nextern "C" {{'))
         tok = cfile.tokens[index]
         edits.append((tok.start, tok.end, f'/* lift: "{name}" inlined as C++, with C linkage */\nextern "C" {{\n'
-                                          f'{apply(text, [], inner_edits).rstrip()}\n}} /* end of "{name}" */'))
+                                          f'{apply(inner.text, [], inner_edits).rstrip()}\n}} /* end of "{name}" */'))
     return edits
 
 

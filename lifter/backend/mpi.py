@@ -19,6 +19,7 @@ from lifter.backend.mpi_runtime import PRELUDE, exchange, table_line
 from lifter.backend.openmp import annotate_map, includes, pragma
 from lifter.backend.outcome import Emitted, RegionOutcome
 from lifter.frontend.source import SourceFile
+from lifter.frontend.cfile import CFile
 from lifter.frontend.spans import Spans, Unparsable
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
@@ -31,7 +32,7 @@ MARK = "/* lift-mpi */"
 def emit_mpi(source: SourceFile, graphs: list[DataflowGraph]) -> Emitted:
     """The output text, and for every region how its top-level maps run over the ranks."""
     text = source.text
-    spans = Spans(text)
+    spans = source.spans
     insertions: list[Insertion] = []
     replacements: list[tuple[int, int, str]] = []
     outcomes = []
@@ -50,7 +51,7 @@ def emit_mpi(source: SourceFile, graphs: list[DataflowGraph]) -> Emitted:
                                                 f"'{g.nodes[u]['node'].var}'" for u in plan.distributed}))
         insertions += edits[0]
         replacements += edits[1]
-    insertions += _setup(spans)
+    insertions += _setup(source.cfile)
     out = apply(text, insertions, replacements)
     head = spans.prologue_end()
     return Emitted(out[:head] + PRELUDE + includes(out) + runtime_helpers(out) + out[head:], outcomes)
@@ -175,12 +176,7 @@ def _indent(text: str, offset: int) -> str:
     return indent if indent.strip() == "" else ""
 
 
-def _setup(spans: Spans) -> list[Insertion]:
+def _setup(cfile: CFile) -> list[Insertion]:
     """`lift_mpi_setup();` first thing in `main`, so that only rank 0 prints from the start."""
-    tokens = spans.tokens
-    for i in spans.top_level(0, len(tokens)):
-        if tokens[i].text == "main" and i + 1 < len(tokens) and tokens[i + 1].text == "(":
-            close = spans.closing(i + 1, "(", ")")
-            if close < len(tokens) and tokens[close].text == "{":
-                return [Insertion(tokens[close].end, " lift_mpi_setup();")]
-    return []
+    main = cfile.definition("main")
+    return [Insertion(cfile.body_offsets(main)[0] + 1, " lift_mpi_setup();")] if main is not None else []
