@@ -1,6 +1,6 @@
 """Element-wise aliasing: two pointers a loop may see as one array are safe if they are equal.
 
-The run-time alias check of a parallel loop (`parallelize._alias_condition`) asks every
+The run-time alias check of a parallel loop (`alias_test.alias_condition`) asks every
 written pointer's range to be disjoint from every other range the loop touches, because the
 dependence analysis treats two names as two arrays. `axpby(n, a, x, b, y, x)` passes the
 output as an input too: the ranges overlap and the loop would run sequentially, although

@@ -21,7 +21,7 @@ from lifter.analysis.model import Region
 from lifter.analysis.verdicts import volatile_access
 from lifter.graph.build import STATE
 from lifter.graph.nodes import Scope, scope_parent
-from lifter.transform.parallelize import region_alias_check
+from lifter.transform.alias_test import region_alias_check
 from lifter.transform.rewrite import ancestors
 
 
@@ -96,7 +96,7 @@ def reorder_guard(g) -> str:
 
     The analysis treats every container as memory of its own; pointers that may overlap carry
     dependences it cannot see. The reordered nest therefore runs only when the ranges the
-    whole nest touches are disjoint (the test `parallelize.alias_check` makes for one loop),
+    whole nest touches are disjoint (the test `alias_test.alias_check` makes for one loop),
     and the nest as written otherwise; a nest that accesses a volatile object is never reordered.
     Computed once, on the graph as built.
     """

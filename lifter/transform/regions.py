@@ -43,7 +43,7 @@ from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpRegion, Tasklet, scope_children, scope_descendants
 from lifter.transform.loop_vars import read_after
-from lifter.transform.parallelize import alias_check
+from lifter.transform.alias_test import alias_check
 from lifter.transform.team_start import work_condition
 
 _JUMP = re.compile(r"\b(break|continue|return|goto|longjmp)\b")

@@ -21,7 +21,7 @@ from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Schedule, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.locality import stride_kind
 from lifter.transform.loop_vars import read_after
-from lifter.transform.parallelize import alias_check
+from lifter.transform.alias_test import alias_check
 
 
 def plan_simd(g: DataflowGraph) -> bool:
