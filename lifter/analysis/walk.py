@@ -5,15 +5,17 @@ from __future__ import annotations
 from pycparser import c_ast
 
 
-def walk(node: c_ast.Node | None):
-    """Every node under `node` (included), parents before children, in source order."""
+def walk(node: c_ast.Node | None, backwards: bool = False):
+    """Every node under `node` (included), parents before children, in source order (`backwards`:
+    each node's children last to first, so that of two declarations the earlier comes last)."""
     stack = [node]
     while stack:
         n = stack.pop()
         if n is None:
             continue
         yield n
-        stack.extend(child for _, child in reversed(n.children()))
+        children = n.children()
+        stack.extend(child for _, child in (children if backwards else reversed(children)))
 
 
 def called_names(node: c_ast.Node | None) -> set[str]:
@@ -35,12 +37,7 @@ def functions_where(ast: c_ast.FileAST, holds) -> set[str]:
 
 
 def local_decls(node: c_ast.Node | None):
-    """The declarations of objects under `node` (a function body: its locals), not of functions."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n is None:
-            continue
-        if isinstance(n, c_ast.Decl) and n.name and not isinstance(n.type, c_ast.FuncDecl):
-            yield n
-        stack.extend(child for _, child in n.children())
+    """The declarations of objects under `node` (a function body: its locals), not of functions;
+    backwards, so that a table filled from them keeps, of a name declared twice, the first."""
+    return (n for n in walk(node, backwards=True)
+            if isinstance(n, c_ast.Decl) and n.name and not isinstance(n.type, c_ast.FuncDecl))

@@ -114,7 +114,7 @@ class _Fixer:
         cfile = self.cfile
         found = [(at, "C11 atomics ('_Atomic')") for at in word_offsets(cfile, "_Atomic")]
         found += [(at, "array designators in initializers ('[i] = v')") for at in array_designators(cfile)]
-        found += [(self.toks[i].start, "C11 atomics (<stdatomic.h>)") for i, name, _ in cfile.includes
+        found += [(tok.start, "C11 atomics (<stdatomic.h>)") for tok, name, _ in cfile.includes
                   if name == "stdatomic.h"]
         found += [(at, f"a whole volatile struct or union ('{name}') copied or assigned")
                   for at, name in volatile_aggregate_copies(cfile)]

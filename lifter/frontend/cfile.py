@@ -33,7 +33,7 @@ class CFile:
         self.macros: dict[str, str] = {}
         self.words = {t.text for t in self.tokens if t.kind == TokenKind.WORD}
         self.system_headers: list[str] = []  # <...> included outside any #if
-        self.includes: list[tuple[int, str, bool]] = []  # (directive token, header, quoted) of every #include
+        self.includes: list[tuple[Token, str, bool]] = []  # (directive, header, quoted) of every #include
         self.c_linkage: list[tuple[int, int]] = []  # offsets inside each `extern "C" {` ... `}` (C++ only)
         self._if_depth = 0
         self._scan()
@@ -119,7 +119,7 @@ class CFile:
             h = re.match(r"<([^>]+)>", rest.strip())
             q = re.match(r'"([^"]+)"', rest.strip())
             if h or q:
-                self.includes.append((index, (h or q).group(1), q is not None))
+                self.includes.append((self.tokens[index], (h or q).group(1), q is not None))
             if h and self._if_depth == 0 and h.group(1) not in self.system_headers:
                 self.system_headers.append(h.group(1))
             return
@@ -173,6 +173,10 @@ class CFile:
         """The file's variables (`object_names`) that a function definition's body names, sorted."""
         a, b = d.body
         return sorted({t.text for t in self.tokens[a:b]} & self.object_names())
+
+    def start_offset(self, d: Decl) -> int:
+        """The offset where a declaration or definition begins."""
+        return self.tokens[d.start].start
 
     def body_offsets(self, d: Decl) -> tuple[int, int]:
         """The offsets of the `{` and the `}` of a function definition's body."""

@@ -43,6 +43,19 @@ class _Reshaping(Pass):
         return _reshaping(options) and (not self.switch or getattr(options, self.switch))
 
 
+class _Rewrite(_Reshaping):
+    """A reshaping pass that is one rewrite of a nest on its polyhedral model: `rewrite(g, scop)`,
+    with the tile sizes after them where `sized`, returning whether it changed the graph."""
+
+    reshapes = True
+    sized = False
+    rewrite = None  # set by each subclass, as a staticmethod
+
+    def run(self, g, context) -> bool:
+        sizes = (tuple(context.options.tile_sizes),) if self.sized else ()
+        return self.rewrite(g, g.nest.scop, *sizes)
+
+
 class SourceText(Pass):
     """Record each loop's and statement's text and span, which re-emitting a reshaped nest needs."""
 
@@ -94,33 +107,26 @@ class Locality(_Reshaping):
         return True
 
 
-class Fuse(_Reshaping):
+class Fuse(_Rewrite):
     name = "fuse"
-    reshapes = True
     switch = "fuse"
-
-    def run(self, g, context) -> bool:
-        return fuse_maps(g, g.nest.scop)
+    rewrite = staticmethod(fuse_maps)
 
 
-class Tile(_Reshaping):
+class Tile(_Rewrite):
     name = "tile"
-    reshapes = True
     switch = "tile"
+    sized = True
+    rewrite = staticmethod(tile_bands)
 
-    def run(self, g, context) -> bool:
-        return tile_bands(g, g.nest.scop, tuple(context.options.tile_sizes))
 
-
-class Strips(_Reshaping):
+class Strips(_Rewrite):
     """Strip-mine parallel innermost loops and hoist the strips (tiling's rewrite, `strips.py`)."""
 
     name = "strip-mine"
-    reshapes = True
     switch = "tile"
-
-    def run(self, g, context) -> bool:
-        return hoist_strips(g, g.nest.scop, tuple(context.options.tile_sizes))
+    sized = True
+    rewrite = staticmethod(hoist_strips)
 
 
 class Contract(_Reshaping):
@@ -184,28 +190,22 @@ class Vectorize(_Reshaping):
         return plan_simd(g)
 
 
-class Unroll(_Reshaping):
+class Unroll(_Rewrite):
     """Unroll and jam (register blocking): its copies are nodes the region's model does not know,
     so no pass that reads the model may run after it."""
 
     name = "unroll"
-    reshapes = True
     switch = "unroll"
-
-    def run(self, g, context) -> bool:
-        return unroll_and_jam(g, g.nest.scop)
+    rewrite = staticmethod(unroll_and_jam)
 
 
-class Accumulate(_Reshaping):
+class Accumulate(_Rewrite):
     """Unroll and jam around a reduction loop, its sums in locals (`accumulators.py`); after
     `Unroll`, whose copies it leaves alone, for the same reason it runs last."""
 
     name = "accumulate"
-    reshapes = True
     switch = "unroll"
-
-    def run(self, g, context) -> bool:
-        return accumulate_reductions(g, g.nest.scop)
+    rewrite = staticmethod(accumulate_reductions)
 
 
 PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Fuse, Tile, Strips, Contract,
