@@ -99,6 +99,7 @@ sys.path.insert(0, str(HERE))
 
 import idiomgen  # noqa: E402  (scripts/idiomgen.py)
 import loopgen  # noqa: E402  (scripts/loopgen.py)
+import mutantgen  # noqa: E402  (scripts/mutantgen.py)
 import reachgen  # noqa: E402  (scripts/reachgen.py)
 
 sys.path.insert(0, str(REPO))
@@ -110,7 +111,12 @@ CUDA_EMULATION = REPO / "lifter" / "backend" / "cuda_emulation.h"
 # The modes written in Python: program text from (seed, config).
 GENERATORS = {"loops": lambda seed, cfg: loopgen.generate(seed),
               "idioms": lambda seed, cfg: idiomgen.generate(seed, cfg.skip_idioms),
-              "reach": lambda seed, cfg: reachgen.generate(seed)}
+              "reach": lambda seed, cfg: reachgen.generate(seed),
+              "mutants": lambda seed, cfg: mutantgen.generate(seed)}
+# The modes whose programs are not free of undefined behaviour by construction: the original is
+# first run under the sanitizers, and discarded where they object.
+SANITIZED = ("mutants",)
+SANITIZERS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
 EMULATION_ORDERS = ("", "reverse")  # LIFT_EMU_ORDER: threads in index order, then reversed
 DIAGNOSTIC = re.compile(r"^.+?:(\d+:(\d+:)?)? error: .+$", re.M)
 FAILURES = ("mismatch", "crash", "hang", "rejected", "bad-output", "run-error")
@@ -350,7 +356,11 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
         built = run([cc, *cflags(cfg), src.name, "-o", str(orig_exe), "-lm"], cfg.compile_timeout, cwd=str(work))
         if built.code != 0:
             return Outcome(cfg.mode, seed, "discarded", "gcc rejects the original")
+        if cfg.mode in SANITIZED and not _sanitizers_pass(cfg, src, work):
+            return Outcome(cfg.mode, seed, "discarded", "the original trips the sanitizers")
         ref = run([str(orig_exe)], cfg.run_timeout)
+        if ref.code == 0 and cfg.mode in SANITIZED and re.search(r"\b(nan|inf)\b", ref.stdout, re.I):
+            return Outcome(cfg.mode, seed, "discarded", "the original prints nan or inf")
         if ref.code != 0:
             why = "original timed out" if ref.code is None else f"original exited with {ref.code}"
             return Outcome(cfg.mode, seed, "discarded", why)
@@ -401,6 +411,15 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
             result.extra = {"expected": ref.stdout[-2000:], "got": got.stdout[-2000:], "run": setting}
             return result
     return result
+
+
+def _sanitizers_pass(cfg: Config, src: Path, work: Path) -> bool:
+    """The original runs clean under AddressSanitizer and UndefinedBehaviorSanitizer (array
+    bounds, VLA bounds included): a mutant that reads outside an array says nothing about lift."""
+    exe = work / "orig-sanitized"
+    built = run([cfg.cc, *cflags(cfg), *SANITIZERS, src.name, "-o", str(exe), "-lm"], cfg.compile_timeout,
+                cwd=str(work))
+    return built.code == 0 and run([str(exe)], cfg.run_timeout * 4).code == 0
 
 
 def _optimization_stable(cfg: Config, src: Path, work: Path, ref: "Ran") -> bool:
@@ -682,7 +701,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fuzz.py", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=textwrap.dedent(__doc__.split("\n\n", 1)[1]))
-    parser.add_argument("mode", choices=("loops", "idioms", "reach", "csmith"))
+    parser.add_argument("mode", choices=("loops", "idioms", "reach", "mutants", "csmith"))
     parser.add_argument("--target", choices=("openmp", "cuda"), default="openmp",
                         help="lift to OpenMP (run at --threads) or CUDA (run under the CPU emulation)")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")

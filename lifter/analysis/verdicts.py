@@ -258,6 +258,9 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex, sha
         return LoopVerdict(False, reason=shared, code="volatile-or-atomic")
     loop = region.loops[loop_id]
     inner_loops = set(region.loops_inside(loop_id))
+    exit_value = _inner_loop_variable_read(region, loop_id, inside)
+    if exit_value:
+        return LoopVerdict(False, reason=exit_value, code="live-after")
     carried: list[CarriedDependence] = []
     for kind in ("flow", "anti", "output"):
         for i, dep in enumerate(index.maps[kind]):
@@ -324,6 +327,41 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex, sha
                                           "of the same iteration)" if condition else "") + (f"; {reason}" if reason else ""))
     return LoopVerdict(True, sorted(set(reductions)), sorted(set(private)), sorted(set(lastprivate)), reason,
                        condition=condition, shared_scratch=shared)
+
+
+def _inner_loop_variable_read(region: Region, loop_id: str, inside) -> str:
+    """Why an inner loop's variable cannot be private to each iteration, or ''.
+
+    The model has no statement for a loop header, so the value a header leaves in its variable
+    reaches a read outside that loop unseen by the dependences. Each iteration may have its own
+    copy only where every such read inside the loop comes after the inner loop, which runs
+    unconditionally in the same body, and no read outside the loop (elsewhere in the nest)
+    wants the value the last iteration left (`D[i] += k; for (k = ...)` reads the k of the
+    iteration before)."""
+    for inner_id in region.loops_inside(loop_id):
+        inner = region.loops[inner_id]
+        if inner_id == loop_id or inner.var_declared_in_header:
+            continue
+        within = set(region.statements_inside(inner_id))
+        for stmt in region.statements.values():
+            if stmt.id in within or not any(region.containers[a.container].name == inner.var and not a.is_write
+                                            for a in stmt.accesses):
+                continue
+            if stmt.id not in inside:
+                return (f"the value loop variable '{inner.var}' has after the loop at line {inner.line} is "
+                        f"read at line {stmt.line}, after this loop")
+            if not _sets_before(region, inner, stmt):
+                return (f"loop variable '{inner.var}' is read at line {stmt.line} before the loop at line "
+                        f"{inner.line} sets it in the same iteration")
+    return ""
+
+
+def _sets_before(region: Region, inner, stmt) -> bool:
+    """The loop `inner` runs, unconditionally, before `stmt` in the body they share."""
+    if inner.conditions or inner.parent is None or inner.parent not in stmt.loops:
+        return False
+    depth = region.loops[inner.parent].depth + 1
+    return inner.position < stmt.beta[depth]
 
 
 def _shared_access(region: Region, inside) -> str:

@@ -173,7 +173,8 @@ def _forward(sched: dict[str, str], pairs: list[tuple[str, isl.Map, str, str]], 
 
 def permutable(region: Region, band: list[str], outer: list[str], inside) -> bool:
     """No dependence between statements `inside`, at equal `outer` iterations, has a negative
-    distance along any loop of `band` (loop ids; a statement's dimension d is its depth-d loop)."""
+    distance along any loop of `band` (loop ids; a statement's dimension d is its depth-d loop).
+    Distances count in the order the loop runs: backwards along a decreasing loop."""
     inside = set(inside)
     for kind in ("flow", "anti", "output"):
         maps = []
@@ -188,7 +189,8 @@ def permutable(region: Region, band: list[str], outer: list[str], inside) -> boo
             same = [f"i{d} = o{d}" for d in (region.loops[o].depth for o in outer)]
             for loop in band:
                 d = region.loops[loop].depth
-                cond = " and ".join(same + [f"o{d} < i{d}"])
+                earlier = f"o{d} > i{d}" if region.loops[loop].decreasing else f"o{d} < i{d}"
+                cond = " and ".join(same + [earlier])
                 back = isl.Map(f"{{ {dep.get_tuple_name(isl.dim_type.in_)}[{', '.join(ins)}] -> "
                                f"{dep.get_tuple_name(isl.dim_type.out)}[{', '.join(outs)}] : {cond} }}")
                 if not dep.intersect(back).is_empty():

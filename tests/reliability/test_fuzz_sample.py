@@ -19,12 +19,14 @@ from pathlib import Path
 import pytest
 
 from tests import harness
+from tests.caches import write_caches
 from tests.harness import REPO, have_gcc
 
 SCRIPTS = REPO / "scripts"
 LOOP_PROGRAMS = 24
 IDIOM_PROGRAMS = 6
 REACH_PROGRAMS = 5
+MUTANT_PROGRAMS = 8
 CSMITH_PROGRAMS = 6
 CUDA_PROGRAMS = 4
 
@@ -43,6 +45,7 @@ fuzz = _load("fuzz")
 loopgen = _load("loopgen")
 idiomgen = _load("idiomgen")
 reachgen = _load("reachgen")
+mutantgen = _load("mutantgen")
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
 
@@ -99,6 +102,29 @@ def test_reach_generator_is_deterministic_and_reaches_every_kernel():
     for feature in ("k < start[i + 1]", "double *q = f", "_shrink(", "_row(", "int p = i * m + j;",
                     "double *r = a;", "ptr[i + 1]", "while (k < m", "break;", "/* lift-options: assume_no_alias */"):
         assert feature in text, feature
+
+
+def test_mutant_generator_is_deterministic_and_moves_the_kernels():
+    assert mutantgen.generate(7) == mutantgen.generate(7)
+    programs = [mutantgen.generate(s) for s in range(60)]
+    assert len(set(programs)) == 60
+    text = "".join(programs)
+    assert len({p.splitlines()[0].split(": ")[1] for p in programs}) > 20, "most suite kernels drawn"
+    for feature in ("#define DUMP_ARRAYS 1", ") + 1; ", "--)", " + 1]", " - 1]", " % 3 != 1)"):
+        assert feature in text, feature
+
+
+@needs_gcc
+def test_mutant_programs(tmp_path, monkeypatch):
+    """Suite kernels a step off their shape, lifted for tiny caches so that their bands are
+    tiled at the small sizes too. Mutants that read outside an array are discarded (sanitizers)."""
+    monkeypatch.setenv("LIFT_CACHE_DIR", str(write_caches(tmp_path / "caches")))
+    cfg = fuzz.Config(mode="mutants", seed=20261127, count=MUTANT_PROGRAMS, jobs=2, keep=str(tmp_path / "kept"),
+                      run_timeout=10, lift_timeout=60, threads=(1, 2, 8))
+    summary = fuzz.fuzz(cfg)
+    assert summary["tried"] >= MUTANT_PROGRAMS // 2, summary["discards"]
+    assert summary["parallel_loops"] > 0, "the sample should parallelize loops"
+    assert not summary["failures"], _failures(summary)
 
 
 def _sample(tmp_path, mode: str, seed: int, count: int, fewest_loops: int, **options) -> None:

@@ -1,5 +1,6 @@
-"""Parallel strips: a parallel innermost loop under a loop that only reduces into its elements,
-inside one sequential loop, runs as parallel strips whose loop goes above it (LU's row update)."""
+"""Parallel strips: a parallel innermost loop under a loop that only reduces into its elements
+(LU's row update) or carries a dependence along each element (adi's column sweep), inside one
+sequential loop, runs as parallel strips whose loop goes above it."""
 from __future__ import annotations
 
 import pytest
@@ -100,5 +101,75 @@ def test_strips_match_the_original(tmp_path, size):
     source.write_text(PROGRAM)
     diff = prepare(source, tmp_path, defines=[f"N={size}"], tile_sizes=(16,))
     assert "j_t" in diff.lifted.read_text()
+    for threads in (1, 2, 8):
+        diff.check(threads)
+
+
+SWEEPS = """#include <stdio.h>
+#ifndef N
+#define N 70
+#endif
+static double V[N][N], W[N][N], P[N][N], Q[N][N];
+
+static void column_sweep(int tsteps, int n, double v[n][n], double p[n][n], double q[n][n])
+{
+  /* adi's back substitution: j carries v[j + 1][i] -> v[j][i], i is parallel; after the
+     interchange that makes i unit-stride, the strips of i go above j */
+  int t, i, j;
+  for (t = 0; t < tsteps; t++)
+    for (i = 1; i < n - 1; i++)
+      for (j = n - 2; j >= 1; j--)
+        v[j][i] = p[i][j] * v[j + 1][i] + q[i][j];
+}
+
+static void diagonal_sweep(int tsteps, int n, double w[n][n], double p[n][n])
+{
+  /* w[j + 1][i - 1] -> w[j][i]: a strip of i reads its left neighbour's column, so the
+     strips are not independent: i stays inside j (parallel there, for each j) */
+  int t, i, j;
+  for (t = 0; t < tsteps; t++)
+    for (j = n - 2; j >= 1; j--)
+      for (i = 1; i < n - 1; i++)
+        w[j][i] = p[i][j] * w[j + 1][i - 1] + 0.5;
+}
+
+int main(void)
+{
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      V[i][j] = W[i][j] = 1.0 / (i + j + 1);
+      P[i][j] = (double)((i * j + 1) % 9) / 18.0;
+      Q[i][j] = (double)((i + 2 * j) % 5) / 5.0;
+    }
+  column_sweep(3, N, V, P, Q);
+  diagonal_sweep(3, N, W, P);
+  double s = 0.0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      s += (V[i][j] + 2.0 * W[i][j]) * (1 + (i * N + j) % 7);
+  printf("s: %.10e\\n", s);
+  return 0;
+}
+"""
+
+
+def test_strips_go_above_a_loop_that_carries_a_dependence_along_the_strips_only():
+    loops = _loops(SWEEPS)
+    strips = next(e for e in loops["column_sweep"] if e["var"] == "i")
+    assert strips["parallelized"] and "tiling" in strips["transformations"], strips
+    assert not any("tiling" in e["transformations"] for e in loops["diagonal_sweep"]), loops["diagonal_sweep"]
+    out = lift_source(SWEEPS, "sweeps.c", LiftOptions(min_parallel_work=0, tile_sizes=(16,))).output
+    body = [line.strip() for line in out[out.index("static void column_sweep"):out.index("static void diagonal")].splitlines()]
+    strip = next(k for k, line in enumerate(body) if line.startswith("for (__typeof__(i + 0L) i_t"))
+    assert body[strip - 1].startswith("#pragma omp") and " for " in body[strip - 1], body[strip - 1]
+    assert body[strip + 1] == "for (j = n - 2; j >= 1; j--) {", "the sweep runs inside each strip"
+
+
+@needs_gcc
+@pytest.mark.parametrize("size", [5, 70])
+def test_sweep_strips_match_the_original(tmp_path, size):
+    source = tmp_path / "sweeps.c"
+    source.write_text(SWEEPS)
+    diff = prepare(source, tmp_path, defines=[f"N={size}"], tile_sizes=(16,))
     for threads in (1, 2, 8):
         diff.check(threads)
