@@ -79,7 +79,7 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
         if text is not None:
             source = SourceFile(source.path, text)
             unit = load(source, options.preprocess)
-    model = analyze(unit, options.strict_aliasing)
+    model = analyze(unit, options.strict_aliasing, options.assume_no_alias)
     graphs = build_graphs(model)
     graphs = transform(graphs, options, source)
     emitted = emit(source, graphs, options.target, unit.notes)

@@ -111,8 +111,8 @@ def loop_entries(source: SourceFile, graphs: list[DataflowGraph], outcomes: list
                     extra += f", as omp for in the parallel region around {_user_loop(region, outer)}"
                 entry["remark"] = f"loop over '{loop.var}' parallelized{done}{extra}"
                 entry["condition"] = plan.condition
-            elif any(m.schedule == Schedule.PARALLEL or m.condition for m in copies):
-                m = next(m for m in copies if m.schedule == Schedule.PARALLEL or m.condition)
+            elif any(m.schedule == Schedule.PARALLEL or m.condition or m.shared_scratch for m in copies):
+                m = next(m for m in copies if m.schedule == Schedule.PARALLEL or m.condition or m.shared_scratch)
                 why = m.not_parallelized or "an enclosing loop is already parallel"
                 code = m.not_parallelized_code if m.not_parallelized else "enclosing-parallel"
                 outer = _enclosing_plan(g, m.id)

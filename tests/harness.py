@@ -74,7 +74,7 @@ class Differential:
 
 def prepare(source: Path, workdir: Path, defines: list[str] = (), target: str = "openmp",
             min_parallel_work: int = 0, tile_sizes: tuple[int, ...] = (), std: str = "c11",
-            assume_no_alias: bool = False) -> Differential:
+            assume_no_alias: bool = False, opt_level: int = 2) -> Differential:
     """Lift `source`, then build the original and the output.
 
     The profitability guard is off by default here, so that every loop the
@@ -82,7 +82,7 @@ def prepare(source: Path, workdir: Path, defines: list[str] = (), target: str = 
     """
     options = LiftOptions(target=target, preprocess=PreprocessOptions(defines=list(defines), std=std),
                           min_parallel_work=min_parallel_work, tile_sizes=tuple(tile_sizes),
-                          assume_no_alias=assume_no_alias)
+                          assume_no_alias=assume_no_alias, opt_level=opt_level)
     result = lift_file(str(source), options)
     lifted = workdir / f"{source.stem}.lifted.c"
     lifted.write_text(result.output, encoding="utf-8", errors="surrogateescape")

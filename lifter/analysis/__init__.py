@@ -52,13 +52,16 @@ def _fors(ast):
     return (n for ext in ast.ext if isinstance(ext, c_ast.FuncDef) for n in walk(ext.body) if isinstance(n, c_ast.For))
 
 
-def analyze(unit: TranslationUnit, strict_aliasing: bool = True) -> ProgramModel:
+def analyze(unit: TranslationUnit, strict_aliasing: bool = True, assume_no_alias: bool = False) -> ProgramModel:
     """The polyhedral model of every loop nest of the file. `strict_aliasing` false (cc's
     -fno-strict-aliasing) withdraws the proofs that rest on C's type rules (a store of a `double`
-    changes no `long`), here and in the transformations."""
+    changes no `long`), here and in the transformations. `assume_no_alias` (--assume-no-alias)
+    is the user's word that memory reached through two pointer parameters never overlaps: a store
+    through one then leaves the other's fields as they were (`invariants.py`)."""
     typedefs = Typedefs(unit.ast)
     table = SymbolTable(unit.ast, typedefs)
     table.strict_aliasing = strict_aliasing
+    table.assume_no_alias = assume_no_alias
     locate = ForLocator(unit)
     facts = FileFacts(unit.source.path, {e.decl.name: e for e in unit.ast.ext if isinstance(e, c_ast.FuncDef)},
                       [e for e in unit.ast.ext if isinstance(e, c_ast.Typedef)], frozenset(table.pure_functions), table)

@@ -30,6 +30,7 @@ from pycparser import c_ast
 from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.effects import MEMORY, WORLD, collect_effects, struct_ref
 from lifter.analysis.model import Kind
+from lifter.analysis.param_copies import parameter_origins
 from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS, classify, replace_nodes
 
 _FIELD = re.compile(r"(?:->|\.)(\w+)")
@@ -140,6 +141,8 @@ class StandIns:
         if write.key in (WORLD, MEMORY) or write.key.startswith("<") or write.field_path == "[*]":
             return False
         written_fields = _FIELD.findall(write.field_path)
+        if self._apart_by_promise(write, root):
+            return True
         if not write.subscripts:
             if not written_fields:
                 return write.name != root  # a scalar variable: another object
@@ -154,6 +157,30 @@ class StandIns:
         if self._typed_apart(sym):
             return True
         return sym.owns_storage and not written_fields and bool(words) and words <= INTEGER_WORDS
+
+    def _apart_by_promise(self, write, root: str) -> bool:
+        """The write goes through a pointer the caller handed in (`o`, `o->bin`) other than
+        pointer parameter `root`: by the user's --assume-no-alias (memory reached through two of
+        the caller's pointers never overlaps, as `Region.from_params` reads the promise) it cannot
+        change the struct behind `root`. cellmd's `for (i < s->natoms) cl->cell_of[i] = ...`,
+        whose `int` store could otherwise be `s->natoms`. A pointer the function itself set (or
+        handed to a call that may set it) holds no caller's pointer (`param_copies`)."""
+        if not self.symbols.table.assume_no_alias or write.name == root \
+                or not re.fullmatch(r"(->\w+)?", write.field_path):
+            return False  # (a deeper path may run through a pointer the caller did not hand in)
+        pointer = write.name
+        if write.field_path and write.subscripts:
+            member = self.symbols.table.field_symbol(struct_ref(write.name, write.field_path), self.symbols.lookup)
+            if member is None or member.kind not in (Kind.POINTER, Kind.ARRAY):
+                return False
+            pointer += write.field_path if member.kind == Kind.POINTER else ""  # an array member is in the struct
+        elif not write.field_path and not write.subscripts:
+            return False  # a variable of its own, not memory behind a pointer
+        params = [self.symbols.lookup(n) for n in (write.name, root)]
+        if any(p is None or p.storage != "param" or p.kind != Kind.POINTER for p in params):
+            return False
+        held = parameter_origins(self.symbols, [pointer, root])
+        return held.get(pointer) == pointer and held.get(root) == root
 
     def _typed_apart(self, sym) -> bool:
         """`sym` holds floating-point elements: by C's aliasing rules, as gcc -O2 assumes, a store

@@ -1,8 +1,8 @@
 """Scratch rows that outlive the loop: may each thread fill its own copy of a buffer the caller keeps?
 
 A row buffer reached through a pointer the function got from elsewhere (`double *row =
-scratch_row(h);`, memory a struct of the caller holds) is filled and read again by every
-iteration of an outer loop. The loop carries anti and output dependences on it only because
+scratch_row(h);`, memory a struct of the caller holds; a parameter, doitgen's `double sum[np]`;
+a global pointer) is filled and read again by every iteration of an outer loop. The loop carries anti and output dependences on it only because
 every iteration reuses the same memory. Unlike a fresh allocation (`verdicts._scratch_candidate`),
 the buffer outlives the loop: whoever reads it afterwards sees what the last iteration wrote.
 
@@ -21,15 +21,32 @@ The loop may still run in parallel, each thread on a buffer of its own, when:
 3. no element it touches lies below index 0 (a copy is allocated from index 0 on) and the
    pointer itself is not changed in the loop. That the shared buffer overlaps nothing else the
    loop touches is tested at run time with the other pointers (`transform/parallelize.py`):
-   then the last iteration, on the shared buffer, races with no other.
+   then the last iteration, on the shared buffer, races with no other. (Or it is proved: a
+   static function's parameters that every call site binds to distinct objects, `points_to.py`.)
+   A global pointer also needs a loop that calls no function but pure ones: a callee would
+   reach the buffer through the global, not through the thread's copy of the pointer.
+
+An array (a local one the function reads after the loop, or a global one) has no pointer to
+point elsewhere: OpenMP's `lastprivate` copies the whole copy of the thread that ran the last
+iteration back after the loop (`last_copy_condition`), which is exact where every iteration
+writes all of the array, besides 1 to 3.
+
+The verdict is for the loop as written. The inside of the loop may be reshaped afterwards (the
+locality pass interchanges doitgen's p and s loops): where the loop keeps its place and its
+statements, the verdict still holds (`transform/rewrite.placed_as_written`).
 """
 from __future__ import annotations
 
+import re
+
 import islpy as isl
+from pycparser import c_ast
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Kind, Region
+from lifter.analysis.pure_functions import PURE_FUNCTIONS
 from lifter.analysis.scop import written_names
+from lifter.analysis.walk import walk
 from lifter.graph.ranges import params_c
 
 
@@ -39,15 +56,58 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
 
     `uncovered`: the parameter values for which some read of it in the loop does not read a
     value written earlier in the same iteration (`verdicts.uncovered_params`)."""
+    if not candidate(region.containers[container]):
+        return None
+    # With one iteration or none, the loop as written runs (on the shared buffer): any condition will do there.
+    several = _iterations(region, nest, 2).params().intersect(region.context)
+    return _condition(region, nest, container, uncovered, several)
+
+
+def last_copy_condition(region: Region, nest, container: str, uncovered: isl.Set, extent: str) -> str | None:
+    """None if OpenMP's `lastprivate` cannot keep the array `container` (one dimension of `extent`
+    elements, C text over the parameters) as the loop `nest` (as written) leaves it, else the C
+    condition on parameters under which it can ('' always).
+
+    An array the function reads after the loop, or a global one, cannot point elsewhere as a shared
+    row's pointer does: each thread gets a copy (`lastprivate`), and after the loop OpenMP copies the
+    whole copy of the thread that ran the sequentially last iteration back. That is what the loop
+    leaves only where that iteration writes every element of the array (a copy starts undefined,
+    also where the loop runs once), besides what a shared row needs; and the copy lives on the
+    thread's stack, so the array is at most `MAX_COPY_ELEMENTS` long."""
+    info = region.containers[container]
+    if info.kind != Kind.ARRAY or info.ndim != 1 or info.indirect or info.field or info.element in ("", "?") \
+            or not _LINEAR.fullmatch(extent):
+        return None
+    params = ", ".join(region.context.get_space().get_var_names(isl.dim_type.param))
+    size = re.sub(r"[A-Za-z_]\w*", lambda w: isl_name(w.group()), extent)
+    try:
+        whole = isl.Set(f"[{params}] -> {{ [e] : 0 <= e < {size} and {size} <= {MAX_COPY_ELEMENTS} }}")
+    except isl.Error:
+        return None  # an extent over names that are not the region's parameters
+    # lastprivate needs an iteration (`parallelize.py` tests the trip count): any condition will do without one.
+    once = _iterations(region, nest, 1).params().intersect(region.context)
+    return _condition(region, nest, container, uncovered, once, whole)
+
+
+# The longest array a thread copies onto its stack for `lastprivate` (512 KiB of doubles; 2 MiB stacks are usual).
+MAX_COPY_ELEMENTS = 65_536
+_LINEAR = re.compile(r"[\w\s()+*-]+")  # sums of products of names and numbers: what isl reads as C does
+
+
+def _condition(region: Region, nest, container: str, uncovered: isl.Set, runs: isl.Set,
+               whole: isl.Set | None = None) -> str | None:
+    """The parameter values, among `runs`, where the container's every read in an iteration reads
+    a write of the same iteration and every iteration writes the same elements (all of `whole`,
+    where given), from index 0 on, as C text ('' always), or None where there are none."""
     info = region.containers[container]
     loop = region.loops[nest.loop]
-    if not candidate(info):
-        return None
     if info.declared_in is not None and (info.declared_in == nest.loop
                                          or info.declared_in in region.loops_inside(nest.loop)):
         return None
     if info.name in written_names(loop.node):
         return None  # the loop assigns, increments, takes the address of or redeclares the pointer
+    if info.storage == "global" and _calls(loop.node):
+        return None  # a function it calls could reach the buffer through the global, not the thread's copy
     accesses = [a for s in nest.inside for a in region.statements[s].accesses if a.container == container]
     writes = [a for a in accesses if a.is_write]
     if not writes or any(not a.must for a in writes) or all(a.is_write for a in accesses):
@@ -55,22 +115,34 @@ def shared_scratch_condition(region: Region, nest, container: str, uncovered: is
     depths = [region.loops[o].depth for o in nest.outer] + [loop.depth]
     elements = _touched(accesses, depths).range()
     below_zero = elements.upper_bound_val(isl.dim_type.set, 0, isl.Val.int_from_si(elements.get_ctx(), -1))
-    # With one iteration or none, the loop as written runs (on the shared buffer): any condition will do there.
-    several = _iterations(region, nest, 2).params().intersect(region.context)
-    good = region.context.subtract(uncovered.union(below_zero.params())).intersect(several).coalesce()
-    if good.is_empty() or not _same_writes_each_iteration(region, nest, writes, depths, good):
+    good = region.context.subtract(uncovered.union(below_zero.params())).intersect(runs)
+    if whole is not None:
+        good = good.intersect(whole.params()).subtract(_missed(region, nest, writes, depths, whole))
+    good = good.coalesce()
+    # Only where the loop writes none of it, a per-thread copy is no use (`-np >= 0`: a test for an empty row).
+    if good.intersect(_touched(writes, depths).params()).is_empty() \
+            or not _same_writes_each_iteration(region, nest, writes, depths, good):
         return None
-    condition = good.gist(several).coalesce()
+    condition = good.gist(runs).coalesce()
     if condition.plain_is_universe():
         return ""
     return params_c(condition)
 
 
 def candidate(info) -> bool:
-    """A local pointer to a row of known elements, not a fresh allocation (those are the
-    verdicts' own scratch arrays), named directly: what a shared scratch row can be."""
-    return info.kind == Kind.POINTER and not info.allocated and info.storage == "local" and not info.indirect \
+    """A pointer to a row of known elements, not a fresh allocation (those are the verdicts' own
+    scratch arrays), named directly: what a shared scratch row can be. A local one, a parameter
+    (`double sum[np]`: the caller's buffer) or a global one: each thread's copy of the pointer
+    (`firstprivate`) is what the loop's own text names."""
+    return info.kind == Kind.POINTER and not info.allocated and not info.indirect \
         and not info.field and info.element not in ("", "?") and info.ndim == 1
+
+
+def _calls(node) -> bool:
+    """Whether the code under `node` calls a function other than a pure one (`pure_functions.py`):
+    such a function may name a global pointer itself, where the thread's copy does not reach."""
+    return any(isinstance(n, c_ast.FuncCall) and not (isinstance(n.name, c_ast.ID) and n.name.name in PURE_FUNCTIONS)
+               for n in walk(node))
 
 
 def _touched(accesses, depths: list[int]) -> isl.Map:
@@ -99,6 +171,15 @@ def _iterations(region: Region, nest, copies: int) -> isl.Set:
     return isl.Set(f"[{params}] -> {{ [{', '.join(names + own)}] : {' and '.join(bounds)} }}")
 
 
+def _missed(region: Region, nest, writes, depths: list[int], whole: isl.Set) -> isl.Set:
+    """The parameter values for which some iteration of the loop leaves an element of `whole` unwritten."""
+    written = _touched(writes, depths)
+    whole = whole.set_tuple_id(written.get_tuple_id(isl.dim_type.out)) if written.has_tuple_id(isl.dim_type.out) \
+        else whole
+    every = isl.Map.from_domain_and_range(_iterations(region, nest, 1), whole)
+    return every.subtract(written).params()
+
+
 def _same_writes_each_iteration(region: Region, nest, writes, depths: list[int], good: isl.Set) -> bool:
     """Where `good` holds, each iteration of the loop (all of its bounds, an iteration that writes
     nothing included) writes every element that any iteration (for the same enclosing iterations)
@@ -114,4 +195,4 @@ def _same_writes_each_iteration(region: Region, nest, writes, depths: list[int],
     return every.is_subset(written)
 
 
-__all__ = ["candidate", "shared_scratch_condition"]
+__all__ = ["MAX_COPY_ELEMENTS", "candidate", "last_copy_condition", "shared_scratch_condition"]

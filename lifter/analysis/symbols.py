@@ -144,6 +144,7 @@ class SymbolTable:
     def __init__(self, ast: c_ast.FileAST, typedefs: Typedefs):
         self.typedefs = typedefs
         self.strict_aliasing = True  # C's type rules keep a double store off integers (analyze())
+        self.assume_no_alias = False  # memory reached through two pointer parameters never overlaps (analyze())
         self.globals: dict[str, Symbol] = {}
         self.pure_functions: set[str] = set()
         self.defined: set[str] = set()  # functions the file defines

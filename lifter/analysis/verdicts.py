@@ -338,22 +338,32 @@ def _inner_loop_variable_read(region: Region, loop_id: str, inside) -> str:
     unconditionally in the same body, and no read outside the loop (elsewhere in the nest)
     wants the value the last iteration left (`D[i] += k; for (k = ...)` reads the k of the
     iteration before)."""
-    for inner_id in region.loops_inside(loop_id):
-        inner = region.loops[inner_id]
-        if inner_id == loop_id or inner.var_declared_in_header:
+    below = set(region.loops_inside(loop_id)) - {loop_id}
+    for inner, stmt in exit_value_reads(region):
+        if inner.id not in below:
             continue
-        within = set(region.statements_inside(inner_id))
-        for stmt in region.statements.values():
-            if stmt.id in within or not any(region.containers[a.container].name == inner.var and not a.is_write
-                                            for a in stmt.accesses):
-                continue
-            if stmt.id not in inside:
-                return (f"the value loop variable '{inner.var}' has after the loop at line {inner.line} is "
-                        f"read at line {stmt.line}, after this loop")
-            if not _sets_before(region, inner, stmt):
-                return (f"loop variable '{inner.var}' is read at line {stmt.line} before the loop at line "
-                        f"{inner.line} sets it in the same iteration")
+        if stmt.id not in inside:
+            return (f"the value loop variable '{inner.var}' has after the loop at line {inner.line} is "
+                    f"read at line {stmt.line}, after this loop")
+        if not _sets_before(region, inner, stmt):
+            return (f"loop variable '{inner.var}' is read at line {stmt.line} before the loop at line "
+                    f"{inner.line} sets it in the same iteration")
     return ""
+
+
+def exit_value_reads(region: Region) -> list:
+    """(loop, statement) where the statement reads the loop's variable outside the loop: the
+    value a header left, which no dependence records. Reordering passes leave such a nest as it
+    is (`legality.reorder_guard`); parallelization asks `_inner_loop_variable_read`."""
+    out = []
+    for loop in region.loops.values():
+        if loop.var_declared_in_header:
+            continue
+        for stmt in region.statements.values():
+            if loop.id not in stmt.loops and any(region.containers[a.container].name == loop.var and not a.is_write
+                                                 for a in stmt.accesses):
+                out.append((loop, stmt))
+    return out
 
 
 def _sets_before(region: Region, inner, stmt) -> bool:
@@ -477,13 +487,13 @@ def uncovered_params(region: Region, nest: Nest, container, index: DependenceInd
 
 
 def _scratch_candidate(info) -> bool:
-    """A local array, or a local pointer declared with a fresh allocation, named directly (no
-    struct field, no rows of pointers): the kinds a private per-thread copy can stand for.
-    Whether it is dead after the loop is decided from the function's text when the loop is
-    planned (`transform/parallelize.py`)."""
-    owned = info.kind == Kind.ARRAY or info.kind == Kind.POINTER and info.allocated
-    return owned and info.storage == "local" and not info.indirect and not info.field \
-        and info.element not in ("", "?")
+    """A local array, or a local pointer declared with a fresh allocation, or a global array, named
+    directly (no struct field, no rows of pointers): the kinds a private per-thread copy can stand
+    for. Whether it is dead after the loop, or else kept with `lastprivate`, is decided from the
+    function's text when the loop is planned (`transform/scratch.py`)."""
+    owned = info.kind == Kind.ARRAY and info.storage in ("local", "global") \
+        or info.kind == Kind.POINTER and info.allocated and info.storage == "local"
+    return owned and not info.indirect and not info.field and info.element not in ("", "?")
 
 
 def _read_inside(region: Region, inside, container) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from lifter.backend.edits import Insertion, apply, before_statement, in_block, line_start
 from lifter.frontend.source import SourceFile
+from lifter.frontend.spans import Spans
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpRegion, ScratchBuffer, scope_children
@@ -123,9 +124,14 @@ def _rerun(text: str, m: MapScope, loop_text: str, directive: str, sequential: s
 
 
 def _switch_insertions(m: MapScope) -> list[Insertion]:
-    """`switch_text` at the start of the loop's body in the user's file, and the end of its block."""
-    bodies = [b.body for b in m.plan.scratch if b.last]
-    return [Insertion(bodies[0], switch_text(m)), Insertion(m.span[1] - 1, "} ")] if bodies else []
+    """`switch_text` at the start of the loop's body in the user's file, and the end of its block;
+    a body of one statement without braces gets a block of its own around both."""
+    shared = [b for b in m.plan.scratch if b.last]
+    if not shared:
+        return []
+    if shared[0].braced:
+        return [Insertion(shared[0].body, switch_text(m)), Insertion(m.span[1] - 1, "} ")]
+    return [Insertion(shared[0].body, "{" + switch_text(m) + " "), Insertion(m.span[1], " } }")]
 
 
 def region_pragma(region: OmpRegion) -> str:
@@ -156,7 +162,11 @@ def emit_openmp(source: SourceFile, graphs: list[DataflowGraph]) -> str:
             annotate_map(g, source.text, child, insertions, replacements)
     out = apply(source.text, insertions, replacements)
     bom = "\ufeff" if out.startswith("\ufeff") else ""  # the byte-order mark stays the file's first character
-    return bom + includes(out) + runtime_helpers(out) + team_helpers(out) + out[len(bom):]
+    headers = includes(out)
+    # After the file's opening directives: a feature-test macro there (`#define _POSIX_C_SOURCE`) must
+    # precede every system header. (The edits all lie inside functions, past that point.)
+    head = max(Spans(source.text).prologue_end(), len(bom)) if headers else len(bom)
+    return bom + runtime_helpers(out) + team_helpers(out) + out[len(bom):head] + headers + out[head:]
 
 
 def includes(text: str) -> str:
@@ -197,9 +207,9 @@ def annotate_map(g: DataflowGraph, text: str, node_id: str, insertions: list[Ins
     if node.plan is not None:
         opening, closing = scratch_lines(node)
         insertions.append(before_statement(text, node.offset, f"\n{_indent(text, node.offset)}".join(opening)))
+        insertions.extend(_switch_insertions(node))  # (before `closing`: both may end where the loop does)
         if closing:
             insertions.append(Insertion(node.span[1], closing))
-        insertions.extend(_switch_insertions(node))
         replacements.extend(guarded_replacements(text, node))
     elif node.simd:
         insertions.append(before_statement(text, node.offset, simd_pragma(node)))
@@ -323,7 +333,7 @@ def _if_else_lines(indent: str, condition: str, mark: str, then: list[str], othe
 
 def _map_lines(g: DataflowGraph, map_id: str, node: MapScope, indent: str, plain: bool = False,
                region: OmpRegion | None = None) -> list[str]:
-    lines = [f"{indent}{node.header} {{"]
+    lines = [f"{indent}{'' if node.block else node.header + ' '}{{"]
     lines += [indent + "    " + d for d in node.declarations]
     lines += _nest_lines(g, map_id, indent + "    ", plain, region)
     lines += [indent + "    " + c for c in node.closing]

@@ -27,6 +27,7 @@ class NestAttributes:
     # `transform/source_text.py`: every loop header and statement has its exact text, so the nest
     # can be re-emitted from its scope tree; `text_span` is then the (start, end) of its text
     reemittable: bool = False
+    whole_texts: bool = False  # every statement has its text, some with their `if` (not reemittable then)
     text_span: tuple[int, int] | None = None
     restructured: bool = False  # a pass reshaped the scope tree: the backends re-emit the whole nest
     # `legality.reorder_guard`: the C test under which the nest may be reordered ('!why': never);

@@ -108,6 +108,7 @@ class ScratchBuffer:
     # iteration, which works on the buffer itself; '' for a fresh allocation, which nothing reads after
     last: str = ""
     body: int | None = None  # just after the `{` of the loop's body in the user's file (with `last`)
+    braced: bool = True  # False: the body is one statement without braces, and `body` is where it starts
 
 
 @dataclass(frozen=True)
@@ -227,6 +228,8 @@ class MapScope:
     #                scope, outermost first (not `condition`, a run-time test of values for parallelism)
     shared_scratch: list[str] = field(default_factory=list)  # privatized buffers that outlive the loop:
     #                sequential until planned, like `condition` (analysis/shared_scratch.py)
+    block: bool = False  # unrolled whole into one iteration of copies (transform/outer_jam.py): emitted as
+    #                a plain block `{ ... }` that scopes the copies' variables, its header gone
 
 
 @dataclass
@@ -238,6 +241,7 @@ class Tasklet:
     text: str = ""  # the statement exactly as written, when a nest is re-emitted
     span: tuple[int, int] | None = None  # (start, end) of that statement in the user's file
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent scope
+    guarded_text: bool = False  # `text` is the whole `if (c) s;` around it (`source_text._guarded_statement`)
 
 
 @dataclass

@@ -25,7 +25,7 @@ from lifter.graph.symbolic import c_to_symbolic
 from lifter.graph.attributes import DataflowGraph
 
 # A skewed nest's bounds nest integer divisions, whose existential projection isl can take minutes
-# over; a picture's label is not worth that (about 20 ms of isl work per container and map).
+# over; a picture's label is not worth that (about 20 ms of isl work per access, container and map).
 PICTURE_OPERATIONS = 200_000
 MAX_BOUND = 40
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
@@ -90,21 +90,24 @@ def map_ranges(g: DataflowGraph, map_id: str, writes: bool) -> dict[str, list[tu
     out = {}
     for container, subsets in accesses.items():
         try:
-            with isl_budget(PICTURE_OPERATIONS):
-                out[container] = _union_box(g, subsets)
+            out[container] = _union_box(g, subsets)
         except BudgetExceeded:
             out[container] = None
     return out
 
 
 def _union_box(g: DataflowGraph, subsets) -> list[tuple[str, str]] | None:
+    """The box of all the accesses' sets; the isl budget is per access, so that a body jammed by
+    unroll-and-jam (gemm's 16 copies of C[i + d][j]) gets its label as the nest as written does."""
     union = None
     for chain, subset in subsets:
-        s = _access_set(g, chain, subset)
-        if s is None:
-            return None
-        union = s if union is None else union.union(s)
-    return _box(union.coalesce())
+        with isl_budget(PICTURE_OPERATIONS):
+            s = _access_set(g, chain, subset)
+            if s is None:
+                return None
+            union = s if union is None else union.union(s).coalesce()
+    with isl_budget(PICTURE_OPERATIONS):
+        return _box(union)
 
 
 def _box(s: isl.Set) -> list[tuple[str, str]] | None:

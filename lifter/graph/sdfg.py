@@ -55,7 +55,7 @@ from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import data_id
 from lifter.graph.sdfg_extents import flat_extents, flat_views, inferred_extents, one_element, symbolic
 from lifter.graph.sdfg_caller import allocated_shape, between, caller_after, caller_allocations, handed_out
-from lifter.graph.sdfg_source import global_code, unexported_work, unexpressed_bounds, unknown_elements
+from lifter.graph.sdfg_source import global_code, jammed_loops, unexported_work, unexpressed_bounds, unknown_elements
 from lifter.graph.sdfg_calls import Callee, callee_of
 from lifter.graph.sdfg_host import HostBuilder, HostFacts, Inexact, Region, function_steps, region_graphs
 from lifter.graph.sdfg_json import DTYPES as _DTYPES, INTEGERS as _INTEGERS, dataflow_edge, dataflow_node
@@ -136,7 +136,7 @@ def to_sdfg_json(graphs: list[DataflowGraph], name: str, functions: dict[str, li
     symbols = {s: sdfg.symbol_types.get(s, "int64") for s in sorted(free)}
     attributes = {"name": identifier(name), "_arrays": sdfg.arrays, "symbols": symbols}
     exported = region_graphs(steps)  # not the regions of calls only, which their callees' SDFGs run
-    definitions = unknown_elements(sorted(sdfg.unknown)) + unexpressed_bounds(sdfg.unexpressed)
+    definitions = unknown_elements(sorted(sdfg.unknown)) + unexpressed_bounds(sdfg.unexpressed) + jammed_loops(graphs)
     definitions += unexported_work(graphs, loops) + global_code(exported) if graphs else ""
     definitions += caller_allocations(name, [b for c, b in sdfg.allocated.items() if c in sdfg.allocated_extents],
                                       sdfg.allocated_extents)

@@ -36,6 +36,7 @@ from pycparser import c_ast, c_generator
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects
 from lifter.analysis.walk import walk
 from lifter.graph.attributes import DataflowGraph
+from lifter.graph.nodes import MapScope
 from lifter.graph.sdfg_caller import allocated_target, between, failure_checks, functions_of, handed_out_items
 
 # what DaCe's tasklets know themselves: the C library's math (PURE_FUNCTIONS), and these
@@ -223,6 +224,16 @@ def unknown_elements(names: list[str]) -> str:
     """The `#error` refusing an SDFG with containers whose element type is unknown."""
     return _error(f"the element type of {', '.join(names)} is unknown: DaCe would read memory with a "
                   f"type that C does not") if names else ""
+
+
+def jammed_loops(graphs) -> str:
+    """The `#error` refusing an SDFG of regions with a loop unrolled whole into copies that have
+    scalars of their own (`MapScope.block`, transform/outer_jam.py): the copies' statements name
+    `below_0`, ..., which no container of the SDFG holds."""
+    loops = [f"'{m.var}' (line {m.line})" for g in graphs for _, d in g.nodes(data=True)
+             if isinstance(m := d["node"], MapScope) and m.block]
+    return _error(f"the loop(s) over {', '.join(loops)} were unrolled into copies with scalars of their own, "
+                  f"which the SDFG does not hold: export with --no-unroll") if loops else ""
 
 
 def unexpressed_bounds(bounds: list[str]) -> str:

@@ -79,7 +79,7 @@ from lifter.transform.locality import stride_kind
 from lifter.transform.loop_vars import escaping
 from lifter.transform.rewrite import fresh_name
 from lifter.transform.tiling import nest_names, unrolled_whole
-from lifter.transform.unroll import (FACTORS, collapsed_above, element_pattern, fitting, header_parts, in_register,
+from lifter.transform.unroll import (NEAREST, collapsed_above, element_pattern, fitting, header_parts, in_register,
                                      innermost_maps, jam_rewrite, local_type, shifted_text, strip_legal, unrollable)
 
 
@@ -155,7 +155,7 @@ def _jam_plan(g, region: Region, k: str, keys: dict[str, str]) -> tuple[str, int
     stmts = [region.statements[t] for t in scope_children(g, k)]
     if loop == STATE or scope_children(g, loop) != [k] or not unrollable(g, region, loop, stmts):
         return None
-    factor = fitting(g, loop, FACTORS[0])
+    factor = fitting(g, loop, NEAREST)
     if not factor:
         return None
     outer = region.loops[g.nodes[loop]["node"].origin].depth

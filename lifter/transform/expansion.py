@@ -111,7 +111,7 @@ def _expandable(g, region: Region, lid: str) -> dict[str, str]:
            if isinstance(g.nodes[t]["node"], Tasklet)):
         return {}  # renaming works on identifiers; keep clear of string and character literals
     if not m.declares:
-        return _assigned_first(g, region, lid, kids)
+        return _unless_in_headers(g, region, lid, _assigned_first(g, region, lid, kids))
     declared = {key for key, c in region.containers.items() if c.declared_in == lid}
     out = {}
     for key in declared:
@@ -127,7 +127,19 @@ def _expandable(g, region: Region, lid: str) -> dict[str, str]:
     decls = [k for k in kids if k in region.statements and isinstance(region.statements[k].node, c_ast.Decl)]
     if len(decls) != len(out):
         return {}
-    return out
+    return _unless_in_headers(g, region, lid, out)
+
+
+def _unless_in_headers(g, region: Region, lid: str, targets: dict[str, str]) -> dict[str, str]:
+    """`targets`, or nothing where a loop inside bounds itself by one of them (`long m = n - t;
+    for (i < m)`): headers keep the user's text, which would then name a scalar that became an
+    array element, no longer declared."""
+    names = {region.containers[key].name for key in targets}
+    for d in scope_descendants(g, lid):
+        node = g.nodes[d]["node"]
+        if isinstance(node, MapScope) and word_tokens(node.header) & names:
+            return {}
+    return targets
 
 
 def _assigned_first(g, region: Region, lid: str, kids: list[str]) -> dict[str, str]:

@@ -18,7 +18,7 @@ import islpy as isl
 from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
-from lifter.analysis.verdicts import volatile_access
+from lifter.analysis.verdicts import exit_value_reads, volatile_access
 from lifter.graph.build import STATE
 from lifter.graph.nodes import Scope, scope_parent
 from lifter.transform.alias_test import region_alias_check
@@ -102,8 +102,8 @@ def reorder_guard(g) -> str:
     """
     attrs = g.nest
     if attrs.reorder_guard is None:
-        volatile = volatile_access(attrs.scop)
-        attrs.reorder_guard = f"!{volatile}" if volatile else region_alias_check(g)
+        never = volatile_access(attrs.scop) or _exit_value_read(attrs.scop)
+        attrs.reorder_guard = f"!{never}" if never else region_alias_check(g)
     return attrs.reorder_guard
 
 
@@ -169,6 +169,17 @@ def _forward(sched: dict[str, str], pairs: list[tuple[str, isl.Map, str, str]], 
         if not checked[key]:
             return False
     return True
+
+
+def _exit_value_read(region: Region) -> str:
+    """Why the nest keeps its order: a statement reads the value a loop header left in its
+    variable, which the dependences do not record (a distributed or interchanged loop would
+    leave another value there)."""
+    reads = exit_value_reads(region)
+    if not reads:
+        return ""
+    loop, stmt = reads[0]
+    return f"loop variable '{loop.var}' of the loop at line {loop.line} is read outside it, at line {stmt.line}"
 
 
 def permutable(region: Region, band: list[str], outer: list[str], inside) -> bool:

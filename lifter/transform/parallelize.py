@@ -178,9 +178,12 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
     for var in m.private:
         if var in live and var not in scratch:
             return Refusal(f"scalar '{var}' is used after the loop", "live-after")
-    why = scratch_refusal(g, m, spans)
-    if why:
-        return Refusal(why, "scratch-array")
+    kept = scratch_refusal(g, m, spans)  # arrays kept with lastprivate, or why not
+    if isinstance(kept, str):
+        return Refusal(kept, "scratch-array")
+    if kept and not value_guards:
+        return Refusal(f"parallel with a copy of {', '.join(repr(n) for n in kept)} per thread, kept with "
+                       f"lastprivate, which this backend does not emit", "scratch-array")
     buffers = scratch_buffers(g, m, lambda node, ranges: index_bounds(node, ranges, grow=True), spans)
     if isinstance(buffers, str):
         return Refusal(buffers, "scratch-array")
@@ -215,7 +218,7 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
     # runs in parallel (the analysis's condition, tested with this one) it reads only what it wrote.
     memlets = map_memlets(g, m)
     touched = [t for t in memlets if t[0].name not in scratch
-               or t[0].name in m.shared_scratch and t[1]]
+               or (t[0].name in m.shared_scratch or t[0].name in kept) and t[1]]
     identical = (lambda p, q: identical_is_safe(g, m, p, q)) if g.nest.identical_pointers else None
     apart, promised = pairs_apart(g, touched)
     # `assumed`: whether the user's promise spared a test (or a refusal); the remark then names it.
@@ -227,15 +230,17 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
         conditions.append(alias)
     if m.condition:
         conditions.append(m.condition)
+    conditions += [c for c in kept.values() if c]
     private = _clause_variables(g, m, live)
     if isinstance(private, str):
         return Refusal(private, "clause")
-    private = sorted(set(v for v in loop_vars if v != m.var) | set(private))
+    private = sorted(set(v for v in loop_vars if v != m.var) | set(private) - set(kept))
+    lastprivate = list(m.lastprivate) + sorted(kept)
     scalars = [(name, op) for name, op in m.reductions]
     # Guarded updates: the loop runs again as written if one falls outside its section, which
     # needs the copies made in C before the loop (`SavedReduction`), hence a versioned loop.
     saved = saved_reductions([n for n, w, _ in memlets if w], {n.container for n, w, _ in memlets if not w}, scalars,
-                             sections, set(private) | set(m.lastprivate) | set(loop_vars) | {m.var}) if guarded else []
+                             sections, set(private) | set(lastprivate) | set(loop_vars) | {m.var}) if guarded else []
     if isinstance(saved, str):
         return Refusal(saved, "array-reduction")
     # A false `if` clause still privatizes: reductions and lastprivate copies would
@@ -243,10 +248,10 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
     # undefined when the loop runs no iteration. Such conditions are tested in C
     # before a sequential copy of the loop (a versioned loop).
     must_version = bool(alias or m.condition or guarded)
-    if m.lastprivate:
+    if lastprivate:
         trips = _extent_text(m, set())
         if trips is None or trips == 0:
-            return Refusal("a scalar live after the loop needs lastprivate, but the trip count is unknown",
+            return Refusal(f"'{lastprivate[0]}', live after the loop, needs lastprivate, but the trip count is unknown",
                            "live-after")
         if not isinstance(trips, int):
             conditions.append(f"({trips}) > 0")
@@ -260,7 +265,7 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
     # loop's whole work and, inside a sequential loop, paid once per outer iteration.
     versioned = (bool(guarded) or bool(conditions)) and m.span is not None
     guard = " && ".join(c for c in conditions if c != profitable)
-    m.plan = OmpPlan(_collapse(g, m), private, list(m.lastprivate), scalars, " && ".join(conditions),
+    m.plan = OmpPlan(_collapse(g, m), private, lastprivate, scalars, " && ".join(conditions),
                      versioned, {name: f"{first}:{length}" for name, (first, length) in sections.items()}, guard,
                      size, _schedule(g, m, inner), scratch=buffers, guarded=guarded, saved=saved,
                      assumed_apart=assumed, team_work=team_work)

@@ -16,6 +16,7 @@ from lifter.transform.fusion import fuse_maps, fuse_regions
 from lifter.transform.legality import reorder_guard
 from lifter.transform.locality import improve_locality
 from lifter.transform.manager import FilePass, Pass
+from lifter.transform.outer_jam import jam_outer_loops
 from lifter.transform.parallelize import plan_openmp
 from lifter.transform.regions import plan_parallel_regions
 from lifter.transform.source_text import attach_source_text
@@ -208,8 +209,22 @@ class Accumulate(_Rewrite):
     rewrite = staticmethod(accumulate_reductions)
 
 
+class JamOuter(_Reshaping):
+    """A few-iteration loop around one parallel loop jammed into it: one pass over memory
+    (`outer_jam.py`). It needs the inner loop's plan, and its copies are nodes the model does
+    not know: after the passes that read the model."""
+
+    name = "jam-outer"
+    reshapes = True
+    switch = "unroll"
+
+    def run(self, g, context) -> bool:
+        return jam_outer_loops(g, g.nest.scop)
+
+
 PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Fuse, Tile, Strips, Contract,
-                                    Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll, Accumulate)
+                                    Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll, Accumulate,
+                                    JamOuter)
 
 
 def passes_for(options) -> list[Pass]:

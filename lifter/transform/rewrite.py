@@ -15,7 +15,7 @@ from typing import Callable
 import islpy as isl
 
 from lifter.analysis.model import Region
-from lifter.analysis.verdicts import Nest, verdict
+from lifter.analysis.verdicts import Nest, original_nest, verdict
 from lifter.graph.build import STATE, add_map_memlets
 from lifter.graph.nodes import (MapScope, Memlet, Schedule, Scope, Tasklet, scope_children, scope_descendants,
                                 scope_parent)
@@ -100,12 +100,34 @@ def refresh_verdicts(g, region: Region) -> None:
             continue
         inside = {t for t in scope_descendants(g, n) if isinstance(g.nodes[t]["node"], Tasklet)}
         v = verdict(region, Nest(m.origin, origins_above(g, n), inside), region.live_after)
-        m.schedule = Schedule.PARALLEL if v.parallel else Schedule.SEQUENTIAL
+        written = region.verdicts.get(m.origin)
+        if not v.parallel and written is not None and written.shared_scratch \
+                and placed_as_written(g, n, region, inside):
+            v = written
+        m.schedule = Schedule.PARALLEL if v.parallel and not v.shared_scratch else Schedule.SEQUENTIAL
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
             list(v.lastprivate), v.reason
-        m.condition = ""  # a value condition holds only for the nest as written (verdicts.value_verdict)
-        m.shared_scratch = []  # so does a shared scratch buffer (verdicts.shared_scratch_verdict)
+        # A value condition holds only for the nest as written (verdicts.value_verdict); a shared scratch
+        # buffer's verdict (verdicts.shared_scratch_verdict) also where only the inside was reshaped.
+        m.condition = v.condition if v.shared_scratch else ""
+        m.shared_scratch = list(v.shared_scratch)
         m.depth = len(ancestors(g, n))
+
+
+def placed_as_written(g, node_id: str, region: Region, inside: set[str]) -> bool:
+    """Whether the map is its loop where the user wrote it: the same loops around it (no tile loop
+    among them, nor itself one) and the same statements inside, however those were reordered.
+
+    A verdict of the nest as written then still holds. It speaks of which statement instances run
+    in which iteration of the loop, and of the dependences between them: a legal reshaping of the
+    inside (every dependence kept in order, `legality.legal_tree`) changes neither, so each read
+    still reads the write it read as written, in the same iteration."""
+    m = g.nodes[node_id]["node"]
+    above = [g.nodes[a]["node"] for a in ancestors(g, node_id)]
+    if m.origin not in region.loops or m.tile or any(a.tile for a in above):
+        return False
+    written = original_nest(region, m.origin)
+    return [a.origin for a in above] == written.outer and inside == written.inside
 
 
 def refresh_map_memlets(g, region: Region) -> None:
@@ -162,5 +184,5 @@ def rewrite_nest(g, region: Region, rewrite: Callable[[str], bool], verdicts: bo
     return changed
 
 
-__all__ = ["ancestors", "copy_map", "fresh_id", "move_child", "origins_above", "refresh_map_memlets",
-           "refresh_verdicts", "rewrite_nest", "shift_orders"]
+__all__ = ["ancestors", "copy_map", "fresh_id", "move_child", "origins_above", "placed_as_written",
+           "refresh_map_memlets", "refresh_verdicts", "rewrite_nest", "shift_orders"]

@@ -22,17 +22,28 @@ How each thread gets its copy:
   `tmp` at the shared buffer in the loop's last iteration (a unit step: `i == last`) and at the
   thread's own copy in every other, so the buffer ends as the sequential loop leaves it. The
   analysis proved that every iteration writes the same elements and reads only what it wrote,
-  from index 0 on; the alias test keeps the buffer apart from the loop's other data.
+  from index 0 on; the alias test keeps the buffer apart from the loop's other data. A loop body
+  of one statement without braces gets a block for the switch.
+- an array the function names after the loop, or a global one: OpenMP's `lastprivate(tmp)`, where
+  the loop's last iteration writes all of it (`shared_scratch.last_copy_condition`), the array's
+  extent still means what it meant where it was declared, and the function only indexes it (its
+  address goes nowhere a pointer could reach it from).
 """
 from __future__ import annotations
 
+from pycparser import c_ast
 
 from lifter.analysis.model import Kind
-from lifter.frontend.spans import Spans, Unparsable
+from lifter.analysis.scop import written_names
+from lifter.analysis.shared_scratch import last_copy_condition
+from lifter.analysis.verdicts import DependenceIndex, original_nest, uncovered_params
+from lifter.analysis.walk import walk
+from lifter.frontend.spans import Spans, Unparsable, word_tokens
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import data_id
-from lifter.graph.nodes import MapScope, ScratchBuffer
+from lifter.graph.nodes import MapScope, ScratchBuffer, Tasklet, scope_descendants
 from lifter.transform.contraction import dead_outside
+from lifter.transform.rewrite import placed_as_written
 
 
 def scratch_containers(g: DataflowGraph, m: MapScope):
@@ -42,10 +53,13 @@ def scratch_containers(g: DataflowGraph, m: MapScope):
             if c.name == name and c.kind != Kind.SCALAR]
 
 
-def scratch_refusal(g: DataflowGraph, m: MapScope, spans: Spans | None) -> str:
-    """'' if every scratch array of `m` may be private to each thread, else why not."""
+def scratch_refusal(g: DataflowGraph, m: MapScope, spans: Spans | None) -> dict[str, str] | str:
+    """Why some scratch array of `m` may not be private to each thread, or else those OpenMP keeps
+    with `lastprivate` (name -> C condition on parameters, '' always): arrays the function names
+    after the loop, and global ones, where its last iteration writes them whole."""
     region = g.nest.scop
-    for _, c in scratch_containers(g, m):
+    kept = {}
+    for key, c in scratch_containers(g, m):
         name = c.name
         if sum(x.name == name for x in region.containers.values()) > 1:
             return f"scratch array '{name}' names two containers in the loop nest"
@@ -53,10 +67,56 @@ def scratch_refusal(g: DataflowGraph, m: MapScope, spans: Spans | None) -> str:
             continue  # declared in a loop around this one, inside the region: nothing outside sees it
         if name in m.shared_scratch:
             continue  # its last iteration leaves it as the loop as written does: others may read it
-        if spans is None or not dead_outside(g, name, c.kind, c.element):
-            return (f"scratch array '{name}' is private to each iteration, but the function names it "
-                    f"outside the loop nest (its values may be read after the loop)")
-    return ""
+        if spans is not None and c.storage == "local" and dead_outside(g, name, c.kind, c.element):
+            continue
+        condition = _last_copy(g, m, key, c)
+        if condition is None:
+            where = "it is global" if c.storage == "global" else "the function names it outside the loop nest"
+            return (f"scratch array '{name}' is private to each iteration, but {where} (its values may be read "
+                    f"after the loop), and the last iteration does not provably write all of it")
+        kept[name] = condition
+    return kept
+
+
+def _last_copy(g: DataflowGraph, m: MapScope, key: str, c) -> str | None:
+    """The condition under which `lastprivate` keeps array `c` as the loop leaves it
+    (`shared_scratch.last_copy_condition`), or None. Asked of the loop as written, where `m` still is
+    (inner loops reshaped or not), and of an extent that still means what it meant where the array
+    was declared: numbers, and parameters the function never assigns."""
+    region = g.nest.scop
+    inside = {t for t in scope_descendants(g, m.id) if isinstance(g.nodes[t]["node"], Tasklet)}
+    extent = c.dims[0] if c.kind == Kind.ARRAY and c.dims else ""
+    func = region.file.functions.get(region.function) if region.file is not None else None
+    if not extent or func is None or not placed_as_written(g, m.id, region, inside) or not _fixed(func, extent) \
+            or not _only_indexed(func, c.name):
+        return None
+    written = original_nest(region, m.origin)
+    return last_copy_condition(region, written, key, uncovered_params(region, written, key, DependenceIndex(region)),
+                               extent)
+
+
+def _fixed(func: c_ast.FuncDef, extent: str) -> bool:
+    """Whether the names in an array's extent are parameters of the function it never assigns."""
+    names = {w for w in word_tokens(extent) if not w[0].isdigit()}
+    if not names:
+        return True
+    if func.decl.type.args is None:
+        return False
+    params = {getattr(p, "name", None) for p in func.decl.type.args.params}
+    return names <= params and not names & written_names(func.body)
+
+
+def _only_indexed(func: c_ast.FuncDef, name: str) -> bool:
+    """Whether the function names the array only to index it (`row[j]`; and to declare it): its
+    address goes nowhere in it (`keep(row)`, `double *p = row`). The alias tests take a local array
+    for storage of its own, apart from every pointer: in the loop, only its own name may reach it,
+    and that is the thread's copy."""
+    for parent in walk(func.body):
+        for _, child in parent.children():
+            if isinstance(child, c_ast.ID) and child.name == name \
+                    and not (isinstance(parent, c_ast.ArrayRef) and parent.name is child):
+                return False
+    return True
 
 
 def scratch_buffers(g: DataflowGraph, m: MapScope, bounds, spans: Spans | None = None) -> list[ScratchBuffer] | str:
@@ -87,7 +147,7 @@ def scratch_buffers(g: DataflowGraph, m: MapScope, bounds, spans: Spans | None =
         body = _body_start(m, spans)
         if body is None:
             return (f"scratch buffer '{name}' outlives the loop, and its last iteration must use it, but the "
-                    f"loop's body is not a block in the user's file")
+                    f"loop's body cannot be found in the user's file")
         if m.step != 1:
             return (f"scratch buffer '{name}' outlives the loop, and its last iteration must use it, but "
                     f"the loop steps by {m.step}")
@@ -95,19 +155,21 @@ def scratch_buffers(g: DataflowGraph, m: MapScope, bounds, spans: Spans | None =
             return (f"scratch buffer '{name}' outlives the loop, and each thread must point '{name}' at its "
                     f"copy, but it is not declared as a plain pointer before the loop (`double *const` cannot change)")
         final = f"({m.var} == ({m.begin if m.decreasing else m.end}))"
-        out.append(ScratchBuffer(name, f"({flat}) + 1", final, body))
+        out.append(ScratchBuffer(name, f"({flat}) + 1", final, *body))
     return out
 
 
-def _body_start(m: MapScope, spans: Spans | None) -> int | None:
-    """The offset just after the `{` that opens the loop's body in the user's file, or None."""
+def _body_start(m: MapScope, spans: Spans | None) -> tuple[int, bool] | None:
+    """Where the switch goes in the user's file: just after the `{` that opens the loop's body
+    (True), or where a body of one statement without braces starts (False: the backend adds them).
+    None if the loop's text cannot be found."""
     if spans is None or m.offset is None or m.span is None:
         return None
     try:
         body = spans.for_span(m.offset).body_start
     except Unparsable:
         return None
-    return body + 1 if spans.text[body] == "{" else None
+    return (body + 1, True) if spans.text[body] == "{" else (body, False)
 
 
 __all__ = ["scratch_buffers", "scratch_containers", "scratch_refusal"]

@@ -8,6 +8,11 @@ body (kept there, in `declarations`), no preprocessor lines inside. A map whose
 body declares variables is marked `declares`: moving it would move their scope. Then `reemittable` is set on
 the graph, `span` holds the nest's (start, end) offsets, maps get `header` and
 tasklets `text`.
+
+A body item `if (c) s;` (no else, `s` one statement of the region, the only `if` around it in
+its loop) gives `s` the whole item as its text (`Tasklet.guarded_text`): such a statement can
+be repeated with its `if` but not moved apart from it, so the nest is then `whole_texts` (every
+statement has a text) but not `reemittable`, which the passes that reorder statements ask for.
 """
 from __future__ import annotations
 
@@ -29,7 +34,9 @@ def attach_source_text(g: DataflowGraph, source: SourceFile, spans: Spans) -> bo
                 g.nodes[lid]["node"].header = source.text[whole.start:whole.header_end]
             except Unparsable:
                 pass
-    g.nest.reemittable = _attach(g, region, source, spans)
+    g.nest.whole_texts = _attach(g, region, source, spans)
+    g.nest.reemittable = g.nest.whole_texts and not any(
+        g.nodes[s]["node"].guarded_text for s in region.statements)
     return g.nest.reemittable
 
 
@@ -64,14 +71,27 @@ def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
                         continue
                 if isinstance(node, (c_ast.For,)) and any(l.node is node for l in region.loops.values()):
                     continue
-                stmt = next((s for s in region.statements.values() if s.node is node), None)
-                if stmt is None or stmt.loops[-1] != lid:
+                guarded = _guarded_statement(node)
+                stmt = next((s for s in region.statements.values() if s.node is (guarded or node)), None)
+                if stmt is None or stmt.loops[-1] != lid or guarded is not None and len(stmt.conditions) != 1:
                     return False
                 g.nodes[stmt.id]["node"].text = source.text[start:end]
                 g.nodes[stmt.id]["node"].span = (start, end)
+                g.nodes[stmt.id]["node"].guarded_text = guarded is not None
     except Unparsable:
         return False
     return all(g.nodes[s]["node"].text for s in region.statements)
+
+
+def _guarded_statement(node: c_ast.Node) -> c_ast.Node | None:
+    """The one statement an `if` without else guards (`if (c) s;` or `if (c) { s; }`), else None."""
+    if not isinstance(node, c_ast.If) or node.iffalse is not None:
+        return None
+    body = node.iftrue
+    if isinstance(body, c_ast.Compound):
+        items = [n for n in body.block_items or [] if not isinstance(n, c_ast.EmptyStatement)]
+        body = items[0] if len(items) == 1 else None
+    return None if isinstance(body, (c_ast.If, c_ast.Compound, c_ast.Decl)) else body
 
 
 def rename_identifiers(text: str, names: dict[str, str]) -> str:

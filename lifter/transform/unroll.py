@@ -13,12 +13,16 @@ as tiled, 0.50 s unrolled so.
 Where: an innermost map J with statements only, whose every access is
 unit-stride or invariant along J (it stays vectorizable, and is never unrolled
 itself); the maps directly around it, each the only child of the one above
-(tile loops end the chain), are unrolled, the nearest by 4 and the next by 2,
-when some array access of the body is invariant along them (that value is what
-the copies share in a register). A map is left alone when it declares
+(tile loops end the chain), are unrolled when some array access of the body is
+invariant along them (that value is what the copies share in a register): the
+nearest by 4, the next by the largest of OUTER_FACTORS whose jammed body fits
+REGISTERS (`registers` states the rule). A map is left alone when it declares
 variables, has a parallel plan or region, or its header is not `for ([T] v = lb;
 v < ub (or <=); v++)` with bounds free of calls, assignments and the variables
-of the loops inside it (the copies substitute `v + d` in statements only).
+of the loops inside it (the copies substitute `v + d` in statements only), J's
+bounds excepted: there the copies' runs of J differ, and `_split_runs` runs J's
+common range jammed and each copy's head and tail alone (the loop outside such a
+loop is not unrolled).
 
 Legality: unroll-and-jam of L by u is strip-mining L by u and moving the point
 loop inside every loop below L; the main loop runs whole strips and the
@@ -44,6 +48,7 @@ last, after parallelization and `simd` marking, which the copies inherit.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 
 import islpy as isl
@@ -63,7 +68,9 @@ from lifter.transform.source_text import identifier_count, rename_identifiers
 from lifter.transform.tiling import header_clauses, nest_names, unrolled_whole
 from lifter.transform.vectorize import qualifies
 
-FACTORS = (4, 2)  # the loop just outside the innermost one first, then the loop outside it
+NEAREST = 4  # the factor of the loop just outside the innermost one
+OUTER_FACTORS = (4, 2)  # the loop outside it: the first whose jammed body fits REGISTERS
+REGISTERS = 32  # vector registers of x86-64 with AVX-512 and of AArch64 (AVX2 has 16)
 
 # Bounds the copies may repeat: names, numbers, arithmetic, comparisons, `?:`, subscripts;
 # no calls, increments or assignments.
@@ -88,7 +95,7 @@ def unroll_and_jam(g: DataflowGraph, region: Region) -> bool:
     for j in innermost_maps(g):
         plan = _candidates(g, region, j)
         try:
-            while plan and not (strip_legal(g, region, j, plan) and _lanes_independent(g, region, j, plan)):
+            while plan and not _legal(g, region, j, plan):
                 plan = plan[1:]
         except isl.Error:
             continue
@@ -96,9 +103,9 @@ def unroll_and_jam(g: DataflowGraph, region: Region) -> bool:
             g.nodes[j]["node"].simd = True
             shifts = {t: (t, {}) for t in scope_children(g, j)}
             for loop, factor in reversed(plan):  # innermost first: its copies are jammed in turn
-                jam_rewrite(g, region, loop, factor, shifts)
+                jam_rewrite(g, region, loop, factor, shifts, taken)
             _hoist_invariants(g, region, j, shifts, taken)
-            _registers_for_writes(g, region, plan, shifts, taken)
+            _registers_for_writes(g, region, j, plan, shifts, taken)
             g.nest.restructured = True
             changed = True
     return changed
@@ -118,18 +125,31 @@ def _candidates(g, region: Region, j: str) -> list[tuple[str, int]]:
     if not (inner.simd or qualifies(g, region, inner, restructured=True)):
         return []  # the innermost loop must stay vectorizable whatever the compiler knows of aliasing
     plan, child = [], j
-    for factor in FACTORS:
+    for nearest in (True, False):
         loop = scope_parent(g, child)
-        if loop == STATE or scope_children(g, loop) != [child] or not unrollable(g, region, loop, stmts):
+        if loop == STATE or scope_children(g, loop) != [child] or not unrollable(g, region, loop, stmts, j):
             break
-        factor = fitting(g, loop, factor)
+        factor = fitting(g, loop, NEAREST) if nearest else next(
+            (f for f in (fitting(g, loop, c) for c in OUTER_FACTORS)
+             if f and registers(g, region, [(loop, f)] + plan, j, stmts) <= REGISTERS), 0)
         if factor and _reused(region, g.nodes[loop]["node"], stmts):
             plan.insert(0, (loop, factor))
+        if peeled(g, loop, j):
+            break  # one loop's copies split the innermost loop's runs: no loop outside it is unrolled
         child = loop
     return plan
 
 
-def unrollable(g, region: Region, loop: str, stmts) -> bool:
+def peeled(g, loop: str, j: str) -> bool:
+    """The bounds of innermost map `j` name the variable of `loop`: its jammed copies run `j` over
+    different ranges (`_split_runs`)."""
+    return identifier_count(g.nodes[j]["node"].header, g.nodes[loop]["node"].var) > 0
+
+
+def unrollable(g, region: Region, loop: str, stmts, inner: str | None = None) -> bool:
+    """`loop` may be unrolled and jammed around the statements `stmts`. Only `inner`, the
+    innermost map, may use its variable in its bounds, and only in a header `_split_runs` can
+    rewrite (`v < ub`)."""
     m = g.nodes[loop]["node"]
     if m.tile or m.declares or m.declarations or m.plan is not None or m.parallel_region is not None:
         return False
@@ -144,11 +164,15 @@ def unrollable(g, region: Region, loop: str, stmts) -> bool:
     if any(b.plan is not None for b in below):
         return False  # copies of other iterations inside a parallel loop could race
     name = isl_name(m.var)
-    for b in {b.origin for b in below}:  # rectangular: the loops inside do not use v in their bounds
-        if re.search(rf"\b{re.escape(name)}\b", region.loops[b].lower + " " + region.loops[b].upper):
+    parts = header_parts(g.nodes[inner]["node"]) if inner is not None else None
+    splits = parts is not None and parts["op"] == "<" and peeled(g, loop, inner)
+    for b in below:  # rectangular but for `inner`: the loops inside do not use v in their bounds
+        bounds = region.loops[b.origin].lower + " " + region.loops[b.origin].upper
+        if (re.search(rf"\b{re.escape(name)}\b", bounds) or identifier_count(b.header, m.var)) \
+                and not (splits and b.id == inner):
             return False
     # Every use of v in a statement is visible in its text (no macro hides one).
-    return all(_uses(s.node, m.var) == identifier_count(g.nodes[s.id]["node"].text, m.var) for s in stmts)
+    return all(statement_uses(s.node, m.var) == identifier_count(g.nodes[s.id]["node"].text, m.var) for s in stmts)
 
 
 def collapsed_above(g, node_id: str) -> bool:
@@ -184,6 +208,28 @@ def fitting(g, loop: str, factor: int) -> int:
     return factor
 
 
+def registers(g, region: Region, plan: list[tuple[str, int]], j: str, stmts) -> int:
+    """Vector registers the body jammed by `plan` keeps live across one iteration of innermost
+    map `j`: one per copy of each element read unchanged along `j` (`_hoist_invariants`) and of
+    each written element (`_registers_for_writes`), one for the element streamed in.
+
+    The profitability rule behind OUTER_FACTORS: each streamed element (correlation's
+    `data[k][j]`, from L2 in the tiled nest) is shared by the copies of the loops along which it
+    is invariant, so the jammed body loads 1/u_o as many per multiply-add as the nest unrolled
+    only along its nearest loop; the larger factor pays while the body's registers fit (past
+    them the compiler reloads the invariants from the stack). Copies of an access are counted
+    per plan loop it varies along, whatever its text (an over-count where copies coincide)."""
+    depths = [(region.loops[g.nodes[loop]["node"].origin].depth, u) for loop, u in plan]
+    lane = region.loops[g.nodes[j]["node"].origin].depth
+    kept = {}
+    for s in stmts:
+        for a in s.accesses:
+            ndims = len(s.loops)
+            if a.relation.range().dim(isl.dim_type.set) and (a.is_write or stride_kind(a.relation, lane, ndims) == 1):
+                kept[a.text] = math.prod(u for d, u in depths if stride_kind(a.relation, d, ndims) != 1)
+    return 1 + sum(kept.values())
+
+
 def _reused(region: Region, m: MapScope, stmts) -> bool:
     """Some array access of the body is the same for every iteration of `m`: the copies share it."""
     depth = region.loops[m.origin].depth
@@ -191,7 +237,7 @@ def _reused(region: Region, m: MapScope, stmts) -> bool:
                for s in stmts for a in s.accesses)
 
 
-def _uses(node: c_ast.Node, name: str) -> int:
+def statement_uses(node: c_ast.Node, name: str) -> int:
     """Uses of variable `name` in a statement's syntax tree (member names `s.name` are not uses)."""
     count, todo = 0, [node]
     while todo:
@@ -211,6 +257,27 @@ def _above(g, node_id: str) -> list[str]:
 
 
 # -- legality ---------------------------------------------------------------------------------
+def _legal(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
+    """Unroll-and-jam by `plan` around innermost map `j` keeps every dependence, and `j` stays
+    free of dependences between its iterations within one strip (its `omp simd`).
+
+    A loop whose copies split `j`'s runs (`peeled`; the outermost of the plan) reorders its
+    copies' instances otherwise than the strip-mined tree says (`_split_runs`); it is legal when
+    no dependence joins two of its copies in one strip, whatever the loops inside them: then
+    any interleaving of the copies is, and each copy runs its own instances in the order the
+    rest of the plan gives them, which `strip_legal` checks."""
+    rest = [(loop, u) for loop, u in plan if not peeled(g, loop, j)]
+    split = [(loop, u) for loop, u in plan if peeled(g, loop, j)]
+    if split:
+        loop, u = split[0]
+        inside = {t for t in scope_descendants(g, loop) if isinstance(g.nodes[t]["node"], Tasklet)}
+        depth = region.loops[g.nodes[loop]["node"].origin].depth
+        if not _independent(region, inside, [region.loops[o].depth for o in origins_above(g, loop)], [(depth, u)],
+                            depth):
+            return False
+    return (not rest or strip_legal(g, region, j, rest)) and _lanes_independent(g, region, j, plan)
+
+
 def strip_legal(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
     """The strip-mined tree with the plan's point loops directly above the statements (the
     children of innermost map `j`) is legal: unroll-and-jam by the plan's factors is."""
@@ -241,10 +308,15 @@ def strip_legal(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
 def _lanes_independent(g, region: Region, j: str, plan: list[tuple[str, int]]) -> bool:
     """No dependence joins two iterations of `j` within one strip of the unrolled loops, so
     `omp simd` stays true of the jammed body (strips over-approximated by distances below u)."""
-    inside = set(scope_children(g, j))
     outer = [region.loops[o].depth for o in origins_above(g, plan[0][0])]
     near = [(region.loops[g.nodes[loop]["node"].origin].depth, u) for loop, u in plan]
-    lane = region.loops[g.nodes[j]["node"].origin].depth
+    return _independent(region, set(scope_children(g, j)), outer, near, region.loops[g.nodes[j]["node"].origin].depth)
+
+
+def _independent(region: Region, inside: set[str], outer: list[int], near: list[tuple[int, int]], apart: int) -> bool:
+    """No dependence between two instances of the statements `inside` at the same values of the
+    loops at depths `outer`, less than u apart in each loop (depth, u) of `near`, and at different
+    values of the loop at depth `apart` (the other loops free)."""
     for kind in ("flow", "anti", "output"):
         deps = []
         region.dependences[kind].foreach_map(deps.append)
@@ -255,7 +327,7 @@ def _lanes_independent(g, region: Region, j: str, plan: list[tuple[str, int]]) -
             ins = [f"i{k}" for k in range(dep.dim(isl.dim_type.in_))]
             outs = [f"o{k}" for k in range(dep.dim(isl.dim_type.out))]
             cond = [f"o{d} = i{d}" for d in outer] + [f"-{u} < o{d} - i{d} < {u}" for d, u in near]
-            cond.append(f"o{lane} != i{lane}")
+            cond.append(f"o{apart} != i{apart}")
             same = isl.Map(f"{{ {src}[{', '.join(ins)}] -> {dst}[{', '.join(outs)}] : {' and '.join(cond)} }}")
             if not dep.intersect(same).is_empty():
                 return False
@@ -267,10 +339,11 @@ def _order(g, parent: str, child: str) -> int:
 
 
 # -- the rewrite ------------------------------------------------------------------------------
-def jam_rewrite(g, region: Region, loop: str, factor: int, shifts: dict) -> None:
+def jam_rewrite(g, region: Region, loop: str, factor: int, shifts: dict, taken: set[str] | None = None) -> None:
     """Make `loop` step by `factor` over whole strips, jam the copies, add the remainder loop.
 
-    `shifts`: tasklet -> (the statement it copies, {loop variable: offset}), kept up to date."""
+    `shifts`: tasklet -> (the statement it copies, {loop variable: offset}), kept up to date;
+    `taken`: the names in use, where a body's bounds name `loop`'s variable (`_split_runs`)."""
     m = g.nodes[loop]["node"]
     h = header_parts(m)
     parent = scope_parent(g, loop)
@@ -289,8 +362,72 @@ def jam_rewrite(g, region: Region, loop: str, factor: int, shifts: dict) -> None
     m.header = f"for ({h['type'] + ' ' if h['type'] else ''}{v} = {lb}; {v} + {factor - 1} {op} {bound}; {v} += {factor})"
     m.step = factor
     m.transformations.append("unroll-and-jam")
+    limits: dict[str, tuple[str, str]] = {}  # a split body's header: its `lo` and `hi` (`_split_runs`)
     for body in {scope_parent(g, t) for t in scope_descendants(g, loop) if isinstance(g.nodes[t]["node"], Tasklet)}:
         _jam(g, body, v, factor, shifts)
+        if identifier_count(g.nodes[body]["node"].header, v):
+            _split_runs(g, loop, body, factor, shifts, limits.setdefault(g.nodes[body]["node"].header, (
+                fresh_name(f"{g.nodes[body]['node'].var}_lo", taken), fresh_name(f"{g.nodes[body]['node'].var}_hi", taken))))
+
+
+def _split_runs(g, loop: str, body: str, factor: int, shifts: dict, limits: tuple[str, str]) -> None:
+    """Run the jammed copies of `body`, whose bounds name the variable v of `loop`, over the
+    range common to all of them, and each copy alone over the rest of its own range.
+
+    Copy e of correlation's `for (j = max(j_t, i + 1); j < ub; j++)` runs from
+    `max(j_t, i + e + 1)`: the copies' ranges differ. With lb_e, ub_e the bounds of copy e (v
+    replaced by `(v + e)`), `lo` the largest lb_e and `hi` the larger of `lo` and the least
+    ub_e, every copy e runs exactly its own range [lb_e, ub_e), in order, as three loops:
+    [lb_e, min(lo, ub_e)) alone before, [lo, hi) jammed with the other copies in `body`, and
+    [hi, ub_e) alone after. (Where [lo, hi) is not empty every ub_e >= hi and lb_e <= lo; where
+    it is, hi = lo and the copy's range is split at lo.) `lo` and `hi` are locals of `loop`'s
+    body (they name v and the loops above `body`, not the loops between). `unroll._legal` proves
+    that copies may run in any interleaving."""
+    m, around = g.nodes[body]["node"], g.nodes[loop]["node"]
+    h, var = header_parts(m), around.var
+    bounds = [(rename_identifiers(h["lb"], {var: f"({var} + {e})"} if e else {}),
+               rename_identifiers(h["ub"], {var: f"({var} + {e})"} if e else {})) for e in range(factor)]
+    lo, hi = limits
+    if not any(re.search(rf"\b{lo} = ", d) for d in around.declarations):  # not by a copy with the same bounds
+        kind = f"__typeof__(({h['type']})0 + 0L)" if h["type"] else f"__typeof__({m.var} + 0L)"
+        around.declarations += [f"{kind} {lo} = {bounds[0][0]}, {hi} = {bounds[0][1]};"] \
+            + [f"{lo} = {lo} < {lb} ? {lb} : {lo};" for lb, _ in bounds[1:]] \
+            + [f"{hi} = {hi} > {ub} ? {ub} : {hi};" for _, ub in bounds[1:]] + [f"{hi} = {hi} < {lo} ? {lo} : {hi};"]
+        around.declares = True
+    declared = f"{h['type']} " if h["type"] else ""
+    parent, order = scope_parent(g, body), _order(g, scope_parent(g, body), body)
+    copies = {e: [t for t in scope_children(g, body) if shifts[t][1].get(var, 0) == e] for e in range(factor)}
+    runs = [(f"{m.var}_head{e}", f"for ({declared}{m.var} = {lb}; {m.var} < ({lo} < {ub} ? {lo} : {ub}); {m.var}++)", e)
+            for e, (lb, ub) in enumerate(bounds)]
+    tails = [(f"{m.var}_tail{e}", f"for ({declared}{m.var} = {hi}; {m.var} < {ub}; {m.var}++)", e)
+             for e, (_, ub) in enumerate(bounds)]
+    siblings = [s for s in scope_children(g, parent) if s != body]
+    shift_orders(g, parent, siblings, order, 2 * factor)
+    shift_orders(g, parent, [body], order - 1, factor)
+    firsts = [rename_identifiers(m.begin, {var: f"({var} + {e})"} if e else {}) for e in range(factor)]
+    lasts = [rename_identifiers(m.end, {var: f"({var} + {e})"} if e else {}) for e in range(factor)]
+    first, last = _fold("max", firsts), _fold("min", lasts)  # the same runs as inclusive bounds (exporters)
+    ranges = [(b, f"min({first} - 1, {e})") for b, e in zip(firsts, lasts)] \
+        + [(f"max({first}, {last} + 1)", e) for e in lasts]
+    for position, (suffix, header, e) in enumerate(runs + tails):
+        run = copy_map(m, f"{body}.{var}_{suffix}")
+        run.header = header
+        run.begin, run.end = ranges[position]
+        g.add_node(run.id, node=run)
+        _copy_memlets(g, body, run.id, {})
+        g.add_edge(parent, run.id, edge=Scope(order + position + (position >= factor)))
+        for index, t in enumerate(copies[e]):  # left out of `shifts`: short runs, their loads not hoisted
+            g.add_edge(run.id, _copy_tasklet(g, t, f"{t}.{suffix}", {}), edge=Scope(index))
+    m.header = f"for ({declared}{m.var} = {lo}; {m.var} < {hi}; {m.var}++)"
+    m.begin, m.end = first, last
+
+
+def _fold(function: str, texts: list[str]) -> str:
+    """`max(max(a, b), c)`: a binary function over several texts (the bounds' readable form)."""
+    out = texts[0]
+    for text in texts[1:]:
+        out = f"{function}({out}, {text})"
+    return out
 
 
 def _jam(g, body: str, var: str, factor: int, shifts: dict) -> None:
@@ -301,7 +438,7 @@ def _jam(g, body: str, var: str, factor: int, shifts: dict) -> None:
     for d in range(1, factor):
         for index, t in enumerate(tasklets):
             stmt, offsets = shifts[t]
-            copy = _copy_tasklet(g, t, f"{t}.{var}{d}", {var: f"({var} + {d})"})
+            copy = copy_tasklet(g, t, f"{t}.{var}{d}", {var: f"({var} + {d})"})
             shifts[copy] = (stmt, {**offsets, var: d})
             g.add_edge(body, copy, edge=Scope(len(tasklets) * d + index))
 
@@ -318,13 +455,13 @@ def _copy_subtree(g, node_id: str, parent: str, order: int, suffix: str, shifts:
         for child in scope_children(g, node_id):
             _copy_subtree(g, child, new_id, _order(g, node_id, child), suffix, shifts)
     else:
-        _copy_tasklet(g, node_id, new_id, {})
+        copy_tasklet(g, node_id, new_id, {})
         shifts[new_id] = shifts[node_id]
     g.add_edge(parent, new_id, edge=Scope(order))
     return new_id
 
 
-def _copy_tasklet(g, node_id: str, new_id: str, names: dict[str, str]) -> str:
+def copy_tasklet(g, node_id: str, new_id: str, names: dict[str, str]) -> str:
     """A copy of a tasklet with the variables `names` maps replaced (memlets included)."""
     t = g.nodes[node_id]["node"]
     g.add_node(new_id, node=dataclasses.replace(t, id=new_id, text=rename_identifiers(t.text, names),
@@ -392,7 +529,7 @@ def _hoist_invariants(g, region: Region, j: str, shifts: dict, taken: set[str]) 
             g.nodes[around]["node"].declares = True
 
 
-def _registers_for_writes(g, region: Region, plan: list[tuple[str, int]], shifts: dict, taken: set[str]) -> None:
+def _registers_for_writes(g, region: Region, j: str, plan: list[tuple[str, int]], shifts: dict, taken: set[str]) -> None:
     """Keep each array element the jammed body writes in a local for one iteration of the
     innermost loop: read once at the top of the body, written back once at its end.
 
@@ -403,16 +540,19 @@ def _registers_for_writes(g, region: Region, plan: list[tuple[str, int]], shifts
     there, at 17 GF/s with the locals, one thread). Exact where nothing else in the body touches
     those elements: every statement is an assignment (no condition skips one), every access to a
     written container is one of the written elements' texts, two copies whose texts differ never
-    write the same element (checked with isl over the strips of the unrolled loops), and the
-    nest runs only where its pointers are disjoint (`_hoist_invariants`)."""
+    write the same element (checked with isl over the strips of the unrolled loops), every other
+    access to a written container never meets a written element in one iteration of the body
+    (trmm's `B[k][j]` beside `B[i][j]`, k > i: `_apart`), and the nest runs only where its
+    pointers are disjoint (`_hoist_invariants`)."""
     near = [(region.loops[g.nodes[loop]["node"].origin].depth, u, g.nodes[loop]["node"].var) for loop, u in plan]
     outer = [region.loops[o].depth for o in origins_above(g, plan[0][0])]
+    lane = region.loops[g.nodes[j]["node"].origin].depth
     for body in {scope_parent(g, t) for t in shifts}:
         m = g.nodes[body]["node"]
         tasklets = scope_children(g, body)
         if m.declarations or any(not isinstance(g.nodes[t]["node"], Tasklet) or t not in shifts for t in tasklets):
             continue
-        keys = _written_elements(g, region, tasklets, shifts, near, outer)
+        keys, apart = _written_elements(g, region, tasklets, shifts, near, outer, lane)
         if not keys or len(keys) == len(tasklets):
             continue  # nothing to keep, or no element written twice: no store saved
         local = set(taken)
@@ -423,7 +563,7 @@ def _registers_for_writes(g, region: Region, plan: list[tuple[str, int]], shifts
             for key, name in names.items():
                 text = element_pattern(key).sub(name, text)
             texts[t] = text
-        if any(re.search(rf"\b{re.escape(region.containers[c].name)}\b", text)
+        if any(re.search(rf"\b{re.escape(region.containers[c].name)}\b", _without(text, apart))
                for text in texts.values() for c in keys.values()):
             continue  # a spelling of a written element the keys miss
         for t, text in texts.items():
@@ -434,33 +574,41 @@ def _registers_for_writes(g, region: Region, plan: list[tuple[str, int]], shifts
         m.closing.append(" ".join(f"{key} = {name};" for key, name in names.items()))
 
 
-def _written_elements(g, region: Region, tasklets: list[str], shifts: dict, near, outer) -> dict[str, str]:
-    """{text of a written element in the jammed body: its container}, or {} where keeping them in
-    locals could change a result (see `_registers_for_writes`)."""
+def _written_elements(g, region: Region, tasklets: list[str], shifts: dict, near, outer,
+                      lane: int) -> tuple[dict[str, str], set[str]]:
+    """({text of a written element in the jammed body: its container}, {texts of the other
+    accesses to those containers}), or ({}, set()) where keeping them in locals could change a
+    result (see `_registers_for_writes`)."""
     keys: dict[str, str] = {}
+    none: tuple[dict[str, str], set[str]] = ({}, set())
     stmts = {shifts[t][0] for t in tasklets}
     for sid in stmts:
         stmt = region.statements[sid]
         if not isinstance(stmt.node, c_ast.Assignment) or stmt.conditions:
-            return {}
+            return none
         for a in stmt.accesses:
             if a.is_write and not (in_register(region, a) and _copies_apart(a, near, outer, len(stmt.loops))):
-                return {}
+                return none
     for t in tasklets:
         stmt, offsets = shifts[t]
         for a in region.statements[stmt].accesses:
             if a.is_write:
                 key = shifted_text(a.text, offsets)
                 if not element_pattern(key).search(g.nodes[t]["node"].text):
-                    return {}  # the statement spells the element otherwise (a rewritten buffer)
+                    return none  # the statement spells the element otherwise (a rewritten buffer)
                 keys[key] = a.container
+    apart: set[str] = set()
+    writes = [(a, region.statements[sid]) for sid in stmts for a in region.statements[sid].accesses if a.is_write]
     for t in tasklets:
         stmt, offsets = shifts[t]
         for a in region.statements[stmt].accesses:
             key = shifted_text(a.text, offsets) if a.text else ""
             if a.container in keys.values() and key not in keys:
-                return {}  # the container is read elsewhere than at its written elements
-    return keys
+                if not key or not element_pattern(key).search(g.nodes[t]["node"].text) or not all(
+                        _apart(a, w, near, outer, lane, len(s.loops)) for w, s in writes if w.container == a.container):
+                    return none  # the container is read elsewhere, maybe at a written element
+                apart.add(key)
+    return keys, apart
 
 
 def _copies_apart(a, near: list[tuple[int, int, str]], outer: list[int], ndims: int) -> bool:
@@ -479,6 +627,24 @@ def _copies_apart(a, near: list[tuple[int, int, str]], outer: list[int], ndims: 
     inner = [f"o{d} = i{d}" for d in range(ndims) if d not in depths and d not in outer]
     strip = isl.Map(f"{{ {name}[{', '.join(ins)}] -> {name}[{', '.join(outs)}] : {' and '.join(cond + inner)} }}")
     return same.intersect(strip.align_params(same.get_space())).is_empty()
+
+
+def _apart(a, w, near: list[tuple[int, int, str]], outer: list[int], lane: int, ndims: int) -> bool:
+    """Access `a` never touches an element write `w` writes at the same iteration of the
+    innermost loop (depth `lane`) within one strip of the unrolled loops (`near`)."""
+    meet = a.relation.apply_range(w.relation.reverse())
+    src, dst = meet.get_tuple_name(isl.dim_type.in_), meet.get_tuple_name(isl.dim_type.out)
+    ins, outs = [f"i{k}" for k in range(ndims)], [f"o{k}" for k in range(ndims)]
+    cond = [f"o{d} = i{d}" for d in [*outer, lane]] + [f"-{u} < o{d} - i{d} < {u}" for d, u, _ in near]
+    strip = isl.Map(f"{{ {src}[{', '.join(ins)}] -> {dst}[{', '.join(outs)}] : {' and '.join(cond)} }}")
+    return meet.intersect(strip.align_params(meet.get_space())).is_empty()
+
+
+def _without(text: str, keys: set[str]) -> str:
+    """`text` with the element accesses `keys` taken out."""
+    for key in keys:
+        text = element_pattern(key).sub("", text)
+    return text
 
 
 def element_pattern(key: str) -> re.Pattern:
@@ -506,5 +672,6 @@ def _copy_memlets(g, old: str, new: str, names: dict[str, str]) -> None:
             g.add_edge(new, v, edge=moved(d["edge"]))
 
 
-__all__ = ["collapsed_above", "element_pattern", "fitting", "header_parts", "in_register", "innermost_maps",
-           "jam_rewrite", "local_type", "shifted_text", "strip_legal", "unroll_and_jam", "unrollable"]
+__all__ = ["collapsed_above", "copy_tasklet", "element_pattern", "fitting", "header_parts", "in_register", "innermost_maps",
+           "jam_rewrite", "local_type", "shifted_text", "statement_uses", "strip_legal", "unroll_and_jam",
+           "unrollable"]

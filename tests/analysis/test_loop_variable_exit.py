@@ -49,8 +49,28 @@ static void outside(int n)
   }
 }
 
+static void reordered(int n, double beta)
+{
+  /* syrk moved a step (fuzz.py mutants): C[k][j] reads the k the loop below left in the
+     iteration of i before; distributing i, or interchanging k and j, would change that k */
+  int i, j, k = 0;
+  for (i = 1; i < n - 1; i++) {
+    for (j = 1; j < i; j++)
+      C[k][j] *= beta;
+    for (k = 1; k < n - 1; k++)
+      for (j = 1; j < i; j++)
+        C[i][j] += 0.5 * C[k][j] * D[k];
+  }
+}
+
 int main(void)
 {
+  for (int i = 0; i < N; i++) {
+    D[i] = (double)(i % 5) / 8.0;
+    for (int j = 0; j < N; j++)
+      C[i][j] = (double)((i + 2 * j) % 7) / 8.0;
+  }
+  reordered(N, 0.5);
   before(N);
   after(N);
   outside(N);
@@ -78,6 +98,11 @@ def test_a_read_before_the_inner_loop_keeps_the_outer_loop_in_order():
     assert _outer(loops, "after")["parallelized"], "a read after the inner loop, in the same iteration"
     outside = loops["outside"]
     assert not any(e["parallelized"] and e["var"] in ("t", "i") for e in outside), outside
+
+
+def test_a_nest_that_reads_a_loop_variable_outside_its_loop_keeps_its_order():
+    loops = loops_by_function(PROGRAM)
+    assert all(set(e["transformations"]) <= {"simd"} for e in loops["reordered"]), loops["reordered"]
 
 
 @pytest.mark.skipif(not have_gcc(), reason="needs gcc")

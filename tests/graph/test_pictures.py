@@ -40,18 +40,18 @@ def seidel() -> str:
 
 def test_tiled_gemm_labels_steps_copies_and_ranges(gemm):
     assert 'label="parallel map (omp parallel for) i_t = 0..ni - 1 step 64"' in gemm
-    assert 'parallel map i = i_t..min(i_t + 63, ni - 1) step 2"' in gemm
+    assert 'parallel map i = i_t..min(i_t + 63, ni - 1) step 4"' in gemm
     # its remainder does not claim the main map's first index
-    assert 'parallel map i = (after the strips of 2 from i_t)..min(i_t + 63, ni - 1)"' in gemm
-    assert "(x8: unrolled copies)" in gemm and "legend" in gemm
+    assert 'parallel map i = (after the strips of 4 from i_t)..min(i_t + 63, ni - 1)"' in gemm
+    assert "(x16: unrolled copies)" in gemm and "legend" in gemm
     edges = _edges(gemm)
     # the untiled j map inside i reads row i only (lift's own memlet says the whole matrix)
     assert edges["0:R3_L0", "0:R3_L1"] == "C[i, 0:nj - 1]\\nbeta"
     # the point loop i inside the tile loops reads one tile of A, propagated through k and j's tiles
     into_i = edges["0:R3_L2.tile", "0:R3_L0.1"].split("\\n")
     assert "A[i_t:min(i_t + 63, ni - 1), k_t:min(k_t + 63, nk - 1)]" in into_i
-    # the unrolled copies C[i + 1][j] are inside what the strips' k map moves
-    assert "C[i:i + 1, j_t:min(j_t + 127, nj - 1)]" in edges["0:R3_L0.1", "0:R3_L1.1"].split("\\n")
+    # the unrolled copies C[i + 3][j] are inside what the strips' k map moves
+    assert "C[i:i + 3, j_t:min(j_t + 127, nj - 1)]" in edges["0:R3_L0.1", "0:R3_L1.1"].split("\\n")
 
 
 @pytest.mark.parametrize("case", ["gemm", "seidel"])

@@ -160,3 +160,38 @@ def _write_program(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / f"{name}.c"
     path.write_text(text)
     return path
+
+
+BOUNDED = """#include <stdio.h>
+#define N 3000
+static int keys[N];
+static long bounded(long n, const int *k)
+{
+  /* `m` bounds the inner loop: expanding it into m_x[] would leave the header naming a
+     scalar no longer declared (the output did not compile) */
+  long total = 0;
+  for (int t = 0; t < 5; t++) {
+    long m = n - t;
+    long below = 0;
+    for (long i = 0; i < m; i++)
+      below += k[i] < 500;
+    total += below;
+  }
+  return total;
+}
+int main(void) {
+  for (int i = 0; i < N; i++) keys[i] = (i * 37) % 1000;
+  printf("%ld\\n", bounded(N, keys));
+  return 0;
+}
+"""
+
+
+def test_a_scalar_that_bounds_an_inner_loop_is_not_expanded(tmp_path):
+    out = lift_source(BOUNDED, "bounded.c", LiftOptions()).output
+    assert "m_x[t" not in out and "long m = n - t;" in out
+    source = tmp_path / "bounded.c"
+    source.write_text(BOUNDED)
+    diff = prepare(source, tmp_path)  # builds the output with -Wall -Werror
+    for threads in (1, 2, 8):
+        diff.check(threads)

@@ -270,7 +270,8 @@ def test_a_scratch_row_that_outlives_the_loop_is_copied_per_thread():
     assert "} free(lift_own_row); }" in text
     # rows long enough for the coarse grid (tested before the loop), and the row apart from r and fc
     assert "2L*nc" in text and "&row[" in text and "&r[" in text and "&fc[" in text
-    assert out.startswith("#include <stdlib.h>")
+    # after the file's own opening directives, where a feature-test macro would be
+    assert out.startswith("#include <stdio.h>\n#include <stdlib.h>\n\n#include <stdlib.h> /* lift: malloc")
 
 
 @pytest.mark.parametrize("threads", [1, 2, 8])
@@ -313,6 +314,8 @@ def test_a_const_pointer_stays_sequential():
     """(Its inner loops run in parallel, in one region around it.)"""
     entry = _outer(loops_by_function(UNSAFE), "fixed_pointer")
     assert entry["parallel"] and not entry["parallelized"], entry
+    # the remark says why the plan was refused, not only what the analysis proved
+    assert "not declared as a plain pointer" in entry["remark"] and entry["reason_code"] == "scratch-array", entry
     out = lift_source(UNSAFE, "u.c", LiftOptions(min_parallel_work=0)).output
     assert "lift_own_row" not in out[out.index("void fixed_pointer"):out.index("void below_zero")]
 

@@ -3,7 +3,8 @@ each counting over every key) gets its inner loops parallelized instead (transfo
 5 iterations on 2 threads would run as 3 + 2. Where the outer body does work outside its inner
 loops (a `while` in a statement), or an inner loop is not parallel, or the nest collapses, the
 outer loop is planned as before. The lifted program computes what the original does at 1, 2 and
-8 threads."""
+8 threads. (At -O2 the probes' iterations are then jammed into one pass, transform/outer_jam.py,
+tests/transform/test_outer_jam.py; here that is off, `unroll=False`, to see uneven.py's choice.)"""
 import pytest
 
 from lifter import LiftOptions, lift_source
@@ -81,11 +82,13 @@ int main(void)
 
 
 def lift(text: str) -> str:
-    return lift_source(text, "p.c", LiftOptions(min_parallel_work=0)).output
+    return lift_source(text, "p.c", LiftOptions(min_parallel_work=0, unroll=False)).output
 
 
 def test_few_probes_parallelize_the_count_inside():
-    loops = loops_by_function(PROBES)
+    loops = {}
+    for e in lift_source(PROBES, "p.c", LiftOptions(min_parallel_work=0, unroll=False)).loops:
+        loops.setdefault(e["function"], []).append(e)
     outer, inner = sorted(loops["probes"], key=lambda e: e["depth"])
     assert not outer["parallelized"] and outer["reason_code"] == "not-profitable"
     assert "its 5 iterations would share the threads unevenly" in outer["remark"]

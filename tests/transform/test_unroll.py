@@ -82,7 +82,7 @@ MACRO = PRODUCT.replace("#include <stdlib.h>\n", "#include <stdlib.h>\n#define R
 def test_product_is_unrolled_and_jammed_with_remainders():
     result = lift_source(PRODUCT, "p.c")
     body = kernel_function(result.output)
-    assert "k += 4)" in body and "i += 2)" in body
+    assert "k += 4)" in body and "i += 4)" in body  # 16 A and 4 C elements in registers: within REGISTERS
     assert "for (; i <= (i_t + 63 <= ni - 1 ? i_t + 63 : ni - 1); i++)" in body  # i is declared outside
     assert "/ 4 * 4 : (k_t); k < (k_t + 64 < nk ? k_t + 64 : nk); k++)" in body  # k in its header
     assert "C[(i + 1)][j] += 1.5 * A_" in body and "B[(k + 3)][j]" in body
@@ -140,9 +140,9 @@ def test_unrolled_corpus_kernels_compute_the_same(tmp_path):
 
 def test_jammed_writes_stay_in_locals_for_one_iteration():
     body = kernel_function(lift_source(PRODUCT, "p.c").output)
-    assert "double C_r0 = C[i][j];" in body and "double C_r1 = C[(i + 1)][j];" in body
-    assert "C_r0 += 1.5 * A_0 * B[k][j];" in body and "C_r1 += 1.5 * A_7 * B[(k + 3)][j];" in body
-    assert "C[i][j] = C_r0; C[(i + 1)][j] = C_r1;" in body
+    assert "double C_r0 = C[i][j];" in body and "double C_r3 = C[(i + 3)][j];" in body
+    assert "C_r0 += 1.5 * A_0 * B[k][j];" in body and "C_r3 += 1.5 * A_15 * B[(k + 3)][j];" in body
+    assert "C[i][j] = C_r0; C[(i + 1)][j] = C_r1; C[(i + 2)][j] = C_r2; C[(i + 3)][j] = C_r3;" in body
 
 
 # C[b][k / 2][j]: the copies for k and k + 1 write the same element under different texts; two
@@ -180,3 +180,14 @@ def test_copies_writing_one_element_under_two_texts_keep_their_stores(tmp_path):
     diff = prepare(write_program(tmp_path, "halves", HALVES), tmp_path)
     for threads in (1, 2, 8):
         diff.check(threads)
+
+
+def test_the_outer_factor_is_the_largest_whose_registers_fit():
+    """PRODUCT's body keeps 16 copies of A[i][k], 4 of C[i][j] and one streamed B[k][j] (21 of
+    REGISTERS = 32): i by 4. Three elements invariant along j, two of them varying along both i
+    and k, need 45 by 4 and 25 by 2: i by 2."""
+    assert "i += 4)" in kernel_function(lift_source(PRODUCT, "p.c").output)
+    heavy = PRODUCT.replace("C[i][j] += 1.5 * A[i][k] * B[k][j];",
+                            "C[i][j] += (A[i][k] + 0.5 * A[k][i] + A[k][k] * A[i][i]) * B[k][j];")
+    body = kernel_function(lift_source(heavy, "p.c").output)
+    assert "i += 2)" in body and "k += 4)" in body
