@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from lifter.backend.edits import Insertion, apply, before_statement, in_block, line_start
 from lifter.frontend.source import SourceFile
-from lifter.frontend.spans import Spans
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpRegion, ScratchBuffer, scope_children
@@ -165,7 +164,7 @@ def emit_openmp(source: SourceFile, graphs: list[DataflowGraph]) -> str:
     headers = includes(out)
     # After the file's opening directives: a feature-test macro there (`#define _POSIX_C_SOURCE`) must
     # precede every system header. (The edits all lie inside functions, past that point.)
-    head = max(Spans(source.text).prologue_end(), len(bom)) if headers else len(bom)
+    head = max(source.spans.prologue_end(), len(bom)) if headers else len(bom)
     return bom + runtime_helpers(out) + team_helpers(out) + out[len(bom):head] + headers + out[head:]
 
 
