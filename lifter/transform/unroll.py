@@ -417,7 +417,7 @@ def _split_runs(g, loop: str, body: str, factor: int, shifts: dict, limits: tupl
         _copy_memlets(g, body, run.id, {})
         g.add_edge(parent, run.id, edge=Scope(order + position + (position >= factor)))
         for index, t in enumerate(copies[e]):  # left out of `shifts`: short runs, their loads not hoisted
-            g.add_edge(run.id, copy_tasklet(g, t, f"{t}.{suffix}", {}), edge=Scope(index))
+            g.add_edge(run.id, _copy_tasklet(g, t, f"{t}.{suffix}", {}), edge=Scope(index))
     m.header = f"for ({declared}{m.var} = {lo}; {m.var} < {hi}; {m.var}++)"
     m.begin, m.end = first, last
 
