@@ -9,7 +9,6 @@ stable `reason_code` taken from the verdict that decided it (docs/report.md list
 """
 from __future__ import annotations
 
-import networkx as nx
 from pycparser import c_ast
 
 from lifter.version import TOOL
@@ -18,7 +17,7 @@ from lifter.analysis.scop import header_var
 from lifter.backend.outcome import RegionOutcome
 from lifter.conditions import readable
 from lifter.frontend.source import SourceFile
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import MapScope, Schedule, scope_parent
 
 # The report's format: bumped when a field changes meaning or goes away (docs/report.schema.json).
@@ -36,7 +35,7 @@ def report_document(loops: list[dict], **extra) -> dict:
     return {"version": REPORT_VERSION, "tool": TOOL, "loops": loops, **extra}
 
 
-def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], outcomes: list[RegionOutcome],
+def loop_entries(source: SourceFile, graphs: list[DataflowGraph], outcomes: list[RegionOutcome],
                  model: ProgramModel, ast: c_ast.FileAST | None = None) -> list[dict]:
     """One entry per loop of the input: the analysis verdict, and what the transformations made of it.
 
@@ -48,7 +47,7 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], outcomes: li
     """
     entries = []
     for g, outcome in zip(graphs, outcomes, strict=True):
-        region = nest(g).scop
+        region = g.nest.scop
         maps = {n: d["node"] for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)}
         by_origin: dict[str, list[MapScope]] = {}
         for m in maps.values():
@@ -151,7 +150,7 @@ def loop_entries(source: SourceFile, graphs: list[nx.MultiDiGraph], outcomes: li
     return entries
 
 
-def _enclosing_plan(g: nx.MultiDiGraph, node_id: str):
+def _enclosing_plan(g: DataflowGraph, node_id: str):
     """The nearest map around `node_id` that has a parallel plan, and its plan (or None)."""
     parent = scope_parent(g, node_id)
     while parent is not None:

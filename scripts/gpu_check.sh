@@ -116,9 +116,9 @@ for g, outcome in zip(result.graphs, result.outcomes):
     off = outcome.offload
     if off is not None and off.kernels:
         test = f" (when {off.launch_test})" if off.launch_test else ""
-        print("offloaded:", g.graph["function"], " ".join(off.kernels) + test, file=sys.stderr)
+        print("offloaded:", g.function, " ".join(off.kernels) + test, file=sys.stderr)
     elif off is not None and off.reason and off.reason != "no loop of the nest was parallelized":
-        print("not offloaded:", g.graph["function"], "-", off.reason, file=sys.stderr)
+        print("not offloaded:", g.function, "-", off.reason, file=sys.stderr)
 EOF
 }
 

@@ -5,12 +5,13 @@
 
 Every `corpus/**/*.c` is lifted in-process (lifter.driver.lift_file; the files of corpus/apps with
 `-I corpus/apps`, as their Makefiles do) for each option set of OPTION_SETS: the OpenMP target at the defaults, --no-tile, --no-fuse, --no-unroll and -O1, and the
-CUDA target at the defaults, --no-tile and -O1. One file per program and option set holds the
+CUDA target at the defaults, --no-tile and -O1, and the MPI target at the defaults. One file per program and option set holds the
 output text followed by the report entries and remarks as JSON (or the located error), so a
 difference in the loop verdicts shows even where the emitted C is the same. Programs are named
 relative to the tree the script lies in, so the snapshot of the base can be taken from a copy
 (`git archive BASE | tar -x -C /tmp/base`) while the working tree changes. `--only SUBSTR` limits
-the run to programs whose path contains SUBSTR; `-j N` lifts N programs at a time.
+the run to programs whose path contains SUBSTR, `--sets a,b` to those option sets; `-j N` lifts N
+programs at a time.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import dataclasses
 import json
 import os
 import sys
+from functools import partial
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -40,13 +42,15 @@ OPTION_SETS: dict[str, dict] = {
     "cuda": {"target": "cuda"},
     "cuda-no-tile": {"target": "cuda", "tile": False},
     "cuda-O1": {"target": "cuda", "opt_level": 1},
+    "mpi": {"target": "mpi"},
 }
 
 
-def snapshot_one(rel: str) -> dict[str, str]:
-    """{option-set name: the text that stands for lifting corpus/`rel` with it}."""
+def snapshot_one(rel: str, sets: list[str]) -> dict[str, str]:
+    """{option-set name: the text that stands for lifting corpus/`rel` with it}, for the option sets `sets`."""
     texts = {}
-    for name, fields in OPTION_SETS.items():
+    for name in sets:
+        fields = OPTION_SETS[name]
         try:
             preprocess = PreprocessOptions(include_dirs=[APPS_INCLUDE] if rel.startswith("apps/") else [])
             result = lift_file(f"corpus/{rel}", LiftOptions(**fields, preprocess=preprocess))
@@ -76,14 +80,18 @@ def main() -> int:
     parser.add_argument("mode", choices=("write", "compare"))
     parser.add_argument("snapdir", type=Path)
     parser.add_argument("--only", help="only programs whose corpus path contains this")
+    parser.add_argument("--sets", help="only these option sets, comma-separated (default: all)")
     parser.add_argument("-j", "--jobs", type=int, default=1)
     args = parser.parse_args()
     args.snapdir = args.snapdir.resolve()
     os.chdir(ROOT)  # programs are named relative to the root, so a copy of the tree snapshots the same text
     programs = _programs(args.only)
+    sets = args.sets.split(",") if args.sets else list(OPTION_SETS)
+    if set(sets) - set(OPTION_SETS):
+        parser.error(f"unknown option sets: {sorted(set(sets) - set(OPTION_SETS))}")
     differ: list[str] = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        for rel, texts in zip(programs, pool.map(snapshot_one, programs)):
+        for rel, texts in zip(programs, pool.map(partial(snapshot_one, sets=sets), programs)):
             for name, text in texts.items():
                 path = _snapshot_path(args.snapdir, rel, name)
                 if args.mode == "write":
@@ -93,11 +101,11 @@ def main() -> int:
                     differ.append(f"{rel} [{name}]")
                     print(f"DIFFERS {rel} [{name}]", flush=True)
             print(f"{'wrote' if args.mode == 'write' else 'compared'} {rel}", file=sys.stderr, flush=True)
-    total = len(programs) * len(OPTION_SETS)
+    total = len(programs) * len(sets)
     if args.mode == "compare":
-        print(f"{total - len(differ)}/{total} identical ({len(programs)} programs x {len(OPTION_SETS)} option sets)")
+        print(f"{total - len(differ)}/{total} identical ({len(programs)} programs x {len(sets)} option sets)")
     else:
-        print(f"wrote {total} snapshots ({len(programs)} programs x {len(OPTION_SETS)} option sets) to {args.snapdir}")
+        print(f"wrote {total} snapshots ({len(programs)} programs x {len(sets)} option sets) to {args.snapdir}")
     return 1 if differ else 0
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -129,3 +130,13 @@ def test_the_command_line_leaves_the_pipeline_to_the_lift():
     assert "lifter.driver" in loaded
     early = [m for m in loaded if m.startswith(("lifter.analysis", "lifter.transform", "lifter.backend", "islpy"))]
     assert not early, early
+
+
+def test_no_backend_module_lexes_the_source():
+    """Backends read the graph and the frontend's lexical layer of the user's file (`SourceFile.spans`,
+    `SourceFile.cfile`, made once for the passes and the backends): none builds its own over the
+    file, or walks the file's token list itself."""
+    lexing = re.compile(r"\b(Spans|CFile)\(|spans\.tokens\b")
+    found = {path.name: m.group(0) for path in (ROOT / "backend").glob("*.py")
+             if (m := lexing.search(path.read_text(encoding="utf-8")))}
+    assert not found, found

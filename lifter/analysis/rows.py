@@ -7,7 +7,7 @@ pointers themselves, the model may instead read `A[i][j]` as element (i, j) of a
 2-D container `A` (indirect, kind 'pointer'), *provided that* every use of that
 reading is guarded by a run-time test that the rows involved are disjoint: in
 increasing address order without overlap over the columns used, and, as a whole,
-disjoint from the other data (transform/parallelize.py `_alias_condition` builds
+disjoint from the other data (transform/alias_test.py `alias_condition` builds
 the test from the memlets; a loop it cannot test stays sequential).
 
 A name qualifies (`row_arrays`) when it is a two-level array of rows of an

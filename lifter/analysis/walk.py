@@ -5,10 +5,12 @@ from __future__ import annotations
 from pycparser import c_ast
 
 
-def walk(node: c_ast.Node | None):
-    """Every node under `node` (included), parents before children, in source order. A node's
-    children are what iterating it gives (pycparser's `__iter__`: the nodes of `children()` in its
-    order, without building its (name, node) pairs), a third faster over a file with its headers."""
+def walk(node: c_ast.Node | None, backwards: bool = False):
+    """Every node under `node` (included), parents before children, in source order (`backwards`:
+    each node's children last to first, so that of two declarations the earlier comes last). A
+    node's children are what iterating it gives (pycparser's `__iter__`: the nodes of `children()`
+    in its order, without building its (name, node) pairs), a third faster over a file with its
+    headers."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -16,7 +18,8 @@ def walk(node: c_ast.Node | None):
             continue
         yield n
         children = list(n)
-        children.reverse()
+        if not backwards:
+            children.reverse()
         stack += children
 
 
@@ -39,12 +42,7 @@ def functions_where(ast: c_ast.FileAST, holds) -> set[str]:
 
 
 def local_decls(node: c_ast.Node | None):
-    """The declarations of objects under `node` (a function body: its locals), not of functions."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n is None:
-            continue
-        if isinstance(n, c_ast.Decl) and n.name and not isinstance(n.type, c_ast.FuncDecl):
-            yield n
-        stack.extend(child for _, child in n.children())
+    """The declarations of objects under `node` (a function body: its locals), not of functions;
+    backwards, so that a table filled from them keeps, of a name declared twice, the first."""
+    return (n for n in walk(node, backwards=True)
+            if isinstance(n, c_ast.Decl) and n.name and not isinstance(n.type, c_ast.FuncDecl))

@@ -42,7 +42,7 @@ What the output is
   memlets say it writes) and the rows it writes going to the device after it.
   A one-dimensional variable-length array declared in a kernel body becomes the
   thread's slice of a scratch buffer the launch allocates.
-- Data (cuda_data.py): the rows a region touches (first dimension, from the map
+- Data (cuda_region_data.py per nest, cuda_data.py for the scopes): the rows a region touches (first dimension, from the map
   memlets' isl ranges; for subscripts isl cannot model, like `A[i * m + j]`,
   from interval arithmetic over the domains of the statements that run on the
   GPU, evaluated at run time) are its device buffer; consecutive offloaded
@@ -64,36 +64,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
 
 from lifter.analysis.model import Kind
 from lifter.backend.cuda_cxx import cxx_edits, cxx_section, inline_project_headers, outside_c_linkage
 from lifter.backend.cuda_names import keyword_names, rename_keywords
 from lifter.backend.cuda_call_regions import aware_functions, emit_region, find_regions
-from lifter.backend.cuda_data import (ArrayUse, HostWrite, NestData, comment_text, emit_scope, flat_nests,
-                                      group_nests, may_overlap, reindent)
+from lifter.backend.cuda_data import NestData, comment_text, emit_scope, flat_nests, group_nests, reindent
 from lifter.backend.cuda_launches import launch_condition
 from lifter.backend.cuda_kernels import DEVICE_FUNCTIONS, REDUCTION_OPS, NotOffloaded, _Kernel, _KernelCode
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
-from lifter.backend.cuda_text import _bound, _c_ndim, _sanitize, _union
+from lifter.backend.cuda_region_data import _RegionData
+from lifter.backend.cuda_text import _sanitize
 from lifter.backend.edits import apply, in_block, line_start
 from lifter.backend.outcome import Emitted, Offload, RegionOutcome
-from lifter.analysis.minplus import declared_names
-from lifter.analysis.subscript_bounds import isl_c, subscript_interval
+from lifter.analysis.subscript_bounds import isl_c
 from lifter.frontend.source import SourceFile
 from lifter.frontend.cfile import CFile
-from lifter.frontend.spans import KEYWORDS, Unparsable, called_names, compound_update, word_tokens
-from lifter.graph.attributes import nest
+from lifter.frontend.spans import KEYWORDS, Unparsable, compound_update, word_tokens
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants
-from lifter.graph.ranges import bound_c
 
 
-def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Emitted:
+def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emitted:
     """The whole .cu file: prelude, kernels before their functions, host code with launches (C names
     that are C++ keywords renamed, from the compiler's `notes` on the input: cuda_names.py), and the
     verdict on every graph's region."""
-    cfile = CFile(source.text)
+    cfile = source.cfile
     ctx = _Context(source, cfile)
     verdicts = [Offload(False, "no loop of the nest was parallelized")] * len(graphs)
     results = []
@@ -140,13 +137,13 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Em
         scopes.setdefault(f, []).append((members[0].start, members[-1].end))
         trusted[f] = trusted.get(f, True) and f not in hd and not any(
             n.host_only or any(a.tracked for a in n.arrays) for n in flat_nests(members))
-    bodies = {d.name: d.body for d in cfile.decls if d.body}
+    bodies = {d.name: cfile.body_offsets(d) for d in cfile.decls if d.body}
     syncs = aware_functions(cfile.spans, bodies, scopes, trusted, cfile.macros)
     aware = set(syncs)
     occupied = [span for spans_ in scopes.values() for span in spans_] + \
         [(line_start(source.text, b), b + 1) for b in barriers]
     regions = [r for d in cfile.decls if d.body
-               for r in find_regions(cfile.spans, source.text, d.name, d.body, aware, cfile.macros, occupied)]
+               for r in find_regions(cfile.spans, source.text, d.name, cfile.body_offsets(d), aware, cfile.macros, occupied)]
     present = {f for r in regions for f in r.calls}
     edits += [e for f in sorted(present) for e in syncs[f]]
     for r in regions:
@@ -156,7 +153,7 @@ def emit_cuda(source: SourceFile, graphs: list[nx.MultiDiGraph], notes=()) -> Em
         start, end = members[0].start, members[-1].end
         edits.append((start, end, emit_scope(source.text, members, gaps, _indent_at(source.text, start),
                                              present=members[0].function in present)))
-    hd_at = {cfile.tokens[d.start].start for d in cfile.decls if d.name in hd}
+    hd_at = {cfile.start_offset(d) for d in cfile.decls if d.name in hd}
     for offset in sorted(set(kernels_at) | hd_at):
         text = outside_c_linkage(cfile, offset, "".join(k + "\n" for k in kernels_at.get(offset, [])))
         if offset in hd_at:
@@ -174,7 +171,7 @@ def _indent_at(text: str, offset: int) -> str:
 
 
 def _region_start(ctx: "_Context", g) -> int | None:
-    span = nest(g).text_span
+    span = g.nest.text_span
     if span:
         return span[0]
     roots = [g.nodes[c]["node"] for c in scope_children(g, STATE)]
@@ -228,17 +225,13 @@ class _Context:
             if name in seen:
                 continue
             seen.add(name)
-            if name in self.cfile.macros:
-                todo.extend(sorted(called_names(self.cfile.macros[name]), reverse=True))
-                continue
-            d = self.cfile.definition(name)
-            if d is not None:
-                a, b = d.body
-                host = sorted({t.text for t in self.cfile.tokens[a:b]} & self.cfile.object_names())
+            if name not in self.cfile.macros and (d := self.cfile.definition(name)) is not None:
+                host = self.cfile.objects_named_in(d)
                 if host:  # found by fuzz10 (idioms --target cuda, seed 550919631)
                     raise NotOffloaded(f"the loop calls '{name}', which names the file's variable '{host[0]}' (host memory)")
-                todo.extend(sorted(called_names(self.source.text[self.cfile.tokens[a].start:self.cfile.tokens[b].end]),
-                                   reverse=True))
+            callees = self.cfile.calls_in(name)
+            if callees is not None:
+                todo.extend(sorted(callees, reverse=True))
                 continue
             if name in DEVICE_FUNCTIONS or name in KEYWORDS or name.startswith(("lift_", "LIFT_")):
                 continue
@@ -263,25 +256,21 @@ class _Result:
     kernels: list[_Kernel]
 
 
-@dataclass
-class _Array:
-    key: str
-    node: AccessNode
-    read: object = None  # isl ranges
-    write: object = None
+class _Region(_KernelCode, _RegionData):
+    """One nest offloaded: here what runs where (roles) and the host text around the launches; its
+    kernels are `_KernelCode`'s (cuda_kernels.py), its device arrays and rows `_RegionData`'s
+    (cuda_region_data.py)."""
 
-
-class _Region(_KernelCode):
-    def __init__(self, ctx: _Context, g: nx.MultiDiGraph):
+    def __init__(self, ctx: _Context, g: DataflowGraph):
         self.ctx, self.g = ctx, g
         self.text = ctx.source.text
-        self.scop = nest(g).scop
+        self.scop = g.nest.scop
         self.inner_names: set[str] | None = None  # names declared inside the region (_host_visible)
         self.state = g.nodes[STATE]["node"]
         self.function = self.state.function
-        self.reemit = nest(g).reemittable
-        self.restructured = nest(g).restructured
-        self.live_after = set(nest(g).live_after)
+        self.reemit = g.nest.reemittable
+        self.restructured = g.nest.restructured
+        self.live_after = set(g.nest.live_after)
         self.kernels: dict[str, _Kernel] = {}
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
@@ -347,7 +336,7 @@ class _Region(_KernelCode):
         for nid, role in list(self.roles.items()):
             if role == "kernel":
                 self.kernels[nid] = self._kernel(nid, False)
-        if nest(g).profitability:
+        if g.nest.profitability:
             self.launch_test = launch_condition(g, {nid: self.roles[nid] == "kernel" for nid in self.kernels},
                                                lambda c: self._host_visible(c, c) and not word_tokens(c) &
                                                self._region_written())
@@ -363,16 +352,17 @@ class _Region(_KernelCode):
         text = self._nest_text(span)
         data = self._nest_data(arrays, text, span)
         start, end = span
-        insert_at = line_start(self.text, self.ctx.cfile.tokens[func.start].start)
-        if self.text[insert_at:self.ctx.cfile.tokens[func.start].start].strip():
-            insert_at = self.ctx.cfile.tokens[func.start].start
+        func_start = self.ctx.cfile.start_offset(func)
+        insert_at = line_start(self.text, func_start)
+        if self.text[insert_at:func_start].strip():
+            insert_at = func_start
         for k in self.kernels.values():
             k.source = self._kernel_source(k)
         return _Result(self.function, start, end, data, insert_at, list(self.kernels.values()))
 
     def _span(self) -> tuple[int, int]:
-        if self.reemit and nest(self.g).text_span:
-            return tuple(nest(self.g).text_span)
+        if self.reemit and self.g.nest.text_span:
+            return tuple(self.g.nest.text_span)
         roots = scope_children(self.g, STATE)
         if len(roots) != 1 or not isinstance(self.g.nodes[roots[0]]["node"], MapScope):
             raise NotOffloaded("the nest's text cannot be located")
@@ -444,19 +434,6 @@ class _Region(_KernelCode):
         return {k for k, (node, _, written) in self._touched(nid).items()
                 if written and (node.kind != Kind.SCALAR and node.ndim > 0)}
 
-    def _node_rows(self, nid: str, key: str, written: bool) -> tuple[str, str]:
-        """C text of the first and last row of device array `key` that the map or statement `nid` reads
-        or writes, in terms of the host loop variables around it (sound: else the region's rows)."""
-        node = self.g.nodes[data_id(key)]["node"]
-        rng = None
-        edges = self.g.out_edges(nid, data=True) if written else self.g.in_edges(nid, data=True)
-        for u, v, d in edges:
-            other = v if written else u
-            if isinstance(d["edge"], Memlet) and self.canon.get(self.g.nodes[other]["node"].container) == key:
-                r = d["edge"].range
-                rng = False if r is None else _union(rng, r, True)
-        return self._rows(_Array(key, node), rng if rng is not None else False)
-
     # -- kernels -----------------------------------------------------------------------
 
     def _read_outside(self, name: str, inside: list[str]) -> bool:
@@ -527,207 +504,6 @@ class _Region(_KernelCode):
                 lhs, _, value = update
                 return [indent + f"lift_atomic_update({REDUCTION_OPS[self.atomic[red[0]]]}(), &({lhs}), {value});"]
         return [indent + node.text]
-
-    def _arrays(self, device: set[str]) -> list[_Array]:
-        """Device arrays with the element ranges the region reads and writes (isl sets)."""
-        out = {}
-        for c in scope_children(self.g, STATE):
-            node = self.g.nodes[c]["node"]
-            edges = [(u, False, d) for u, _, d in self.g.in_edges(c, data=True)] + \
-                    [(v, True, d) for _, v, d in self.g.out_edges(c, data=True)]
-            for other, written, d in edges:
-                if not isinstance(d["edge"], Memlet):
-                    continue
-                key = self.canon.get(self.g.nodes[other]["node"].container)
-                if key not in device:
-                    continue
-                a = out.setdefault(key, _Array(key, self.g.nodes[data_id(key)]["node"]))
-                if written:
-                    a.write = _union(a.write, d["edge"].range, isinstance(node, MapScope))
-                else:
-                    a.read = _union(a.read, d["edge"].range, isinstance(node, MapScope))
-        for key in device:
-            if key not in out:
-                raise NotOffloaded(f"the accessed range of '{key}' is not known")
-            if out[key].node.kind == Kind.MEMORY:
-                raise NotOffloaded("the nest touches memory through pointers lift cannot bound")
-        return [out[k] for k in sorted(out)]
-
-    def _rows(self, a: _Array, rng) -> tuple[str, str]:
-        """C text of the first and last row (index of the first dimension) of a range."""
-        node = a.node
-        strides = getattr(node, "strides", None) or []
-        if rng is not None and rng is not False:
-            if strides:  # a flat buffer indexed as A[i*m + j]: the flat range of the box
-                bounds = [(_bound(rng, False, d), _bound(rng, True, d)) for d in range(len(strides))]
-                if all(self._host_visible(lo, hi) for lo, hi in bounds):
-                    return (" + ".join(f"({lo}) * ({st})" for (lo, _), st in zip(bounds, strides)),
-                            " + ".join(f"({hi}) * ({st})" for (_, hi), st in zip(bounds, strides)))
-            else:
-                lo, hi = _bound(rng, False), _bound(rng, True)
-                if self._host_visible(lo, hi):
-                    return lo, hi
-        rows = self._interval_rows(a.key, written_only=rng is a.write and a.write is not None)
-        if rows is not None and self._host_visible(*rows):
-            return rows
-        dims = getattr(node, "dims", None) or []
-        if dims and dims[0] and not strides and not (word_tokens(dims[0]) & self._region_written()):
-            return "0L", f"(long)({dims[0]}) - 1L"
-        if node.kind == Kind.ARRAY:
-            return "0L", f"(long)(sizeof({node.name}) / sizeof(({node.name})[0])) - 1L"
-        raise NotOffloaded(f"the rows of '{node.name}' the nest touches cannot be bounded")
-
-    def _host_visible(self, lo: str | None, hi: str | None) -> bool:
-        """Whether a row bound is C the host can evaluate around the region: it names no variable
-        declared inside it (a counter of a loop kept as one statement, `for (unsigned j = m; j-- > 0;)`,
-        or a local of the body; an outer variable of that name would be another object)."""
-        if lo is None or hi is None:
-            return False
-        if self.inner_names is None:
-            self.inner_names = {c.name for c in self.scop.containers.values() if c.declared_in is not None} | \
-                set().union(*(declared_names(s.node) for s in self.scop.statements.values())) \
-                if self.scop is not None else set()
-        return not word_tokens(lo + " " + hi) & self.inner_names
-
-    def _region_written(self) -> set[str]:
-        """Names whose value may change inside the region: written scalars and loop variables."""
-        out = set()
-        for n, d in self.g.nodes(data=True):
-            node = d["node"]
-            if isinstance(node, MapScope):
-                out.add(node.var)
-            elif isinstance(node, AccessNode) and any(isinstance(e["edge"], Memlet)
-                                                       for _, _, e in self.g.in_edges(n, data=True)):
-                out.add(node.name)
-        return out
-
-    def _interval_rows(self, key: str, written_only: bool) -> tuple[str, str] | None:
-        """Rows from the subscripts as written, bounded by interval arithmetic over the statements'
-        domains: sound for subscripts isl cannot model (`A[i * m + j]`), evaluated at run time.
-        Only statements that run on the GPU count (host code copies what it uses around itself)."""
-        if self.scop is None:
-            return None
-        los, his = [], []
-        written = self._region_written()
-        on_gpu = {x for nid, role in self.roles.items() if role in ("kernel", "serial")
-                  for x in [nid] + scope_descendants(self.g, nid)}
-        for nid in scope_descendants(self.g, STATE):
-            if isinstance(self.g.nodes[nid]["node"], MapScope) or nid not in on_gpu:
-                continue
-            edges = [] if written_only else [(u, d) for u, _, d in self.g.in_edges(nid, data=True)]
-            edges += [(v, d) for _, v, d in self.g.out_edges(nid, data=True)]
-            for other, d in edges:
-                if not isinstance(d["edge"], Memlet) or self.canon.get(self.g.nodes[other]["node"].container) != key:
-                    continue
-                stmt = self.scop.statements.get(nid)
-                if stmt is None or not d["edge"].text:
-                    return None
-                iv = subscript_interval(d["edge"].text, self.g.nodes[other]["node"].name, stmt, self.scop,
-                                        self.ctx.cfile.returned_expression, written)
-                if iv is None:
-                    return None
-                los.append(iv[0])
-                his.append(iv[1])
-        if not los:
-            return None
-        lo, hi = los[0], his[0]
-        for x in los[1:]:
-            lo = f"lift_imin({lo}, {x})"
-        for x in his[1:]:
-            hi = f"lift_imax({hi}, {x})"
-        return f"lift_imax(0L, {lo})", hi
-
-    def _nest_data(self, arrays: list[_Array], nest: str, span) -> NestData:
-        """What the nest's data scope needs: per device array the rows touched and written (C text,
-        from the memlets) and whether the nest overwrites all it moves; the run-time condition."""
-        uses = []
-        gpu_written = {self.canon.get(k, k) for nid, role in self.roles.items() if role in ("kernel", "serial")
-                       for k in self._written_arrays(nid)}
-        for a in arrays:
-            h = a.node.name
-            lo, hi = self._rows(a, _union(a.read, a.write, True))
-            use = ArrayUse(h, self._dn(a.key), f"sizeof(({h})[0])", a.node, lo, hi, covers=self._write_covers(a),
-                           tracked=a.key in self.tracked)
-            if a.write is not None and (a.key in gpu_written or not self.sync_reasons):
-                use.wlo, use.whi = self._rows(a, a.write)
-                if self.sync_reasons:  # host code writes rows the buffer may not hold: only the buffer's come back
-                    use.wlo, use.whi = f"lift_imax({use.wlo}, {lo})", f"lift_imin({use.whi}, {hi})"
-            uses.append(use)
-        arrays_written = {n.name for n in (self.g.nodes[data_id(a.key)]["node"] for a in arrays)}
-        written = self._region_written() - arrays_written  # their elements, not the pointers
-        host_keys = set().union(*(self._arrays_touched(nid) for nid, role in self.roles.items()
-                                  if role in ("host", "sync")))
-        host_only = {self.g.nodes[data_id(k)]["node"].name for k in host_keys} - {u.host for u in uses}
-        return NestData(self.function, span[0], span[1], nest, uses, self._plan_condition(), self.reduction_slots,
-                        [k.name for k in self.kernels.values()], written, host_only, self._host_writes(arrays),
-                        self.launch_test)
-
-    def _host_writes(self, arrays: list[_Array]) -> list[HostWrite]:
-        """Arrays the nest's host code writes that are no device buffer of it but may share one's
-        memory (`kernel(A1, A1)` with A0 on the device, A1 written on the host): their rows, for the
-        data scope's run-time check that they do not overlap any buffer."""
-        keys = {self.canon.get(k, k) for nid, role in self.roles.items() if role in ("host", "sync")
-                for k in self._written_arrays(nid)} - {a.key for a in arrays}
-        keys = {k for k in keys if self.g.nodes[data_id(k)]["node"].kind != Kind.MEMORY  # copied whole around it
-                and any(may_overlap(self.g.nodes[data_id(k)]["node"], a.node) for a in arrays)}
-        out = []
-        for a in (self._arrays(keys) if keys else []):
-            h = a.node.name
-            try:
-                lo, hi = self._rows(a, a.write)
-            except NotOffloaded:
-                raise NotOffloaded(f"host code in the nest writes '{h}', which may share memory with a device "
-                                   f"array, and its rows cannot be bounded") from None
-            out.append(HostWrite(h, f"sizeof(({h})[0])", a.node, lo, hi))
-        return out
-
-    def _plan_condition(self) -> str:
-        """The planner's run-time condition (enough work, disjoint pointers) of the parallel loops at the
-        top of the nest: evaluated before the nest, it decides between the GPU and the original code.
-        (Conditions of loops inside sequential loops may use their variables: not usable here; whether
-        their launches pay for themselves is tested instead.)"""
-        conds = []
-        for c in scope_children(self.g, STATE):
-            m = self.g.nodes[c]["node"]
-            if self.roles.get(c) == "kernel" and m.plan.condition and m.plan.condition not in conds:
-                conds.append(m.plan.condition)
-        if self.launch_test:  # (kernels launched inside host loops: cuda_launches.py)
-            conds.append(self.launch_test)
-        return " && ".join(f"({c})" for c in conds)
-
-    def _write_covers(self, a: _Array) -> str | None:
-        """When the region writes every element of the rows it moves (and reads none), no copy in is
-        needed: '' if that holds always, a C condition if it holds when the inner dimensions are
-        covered (checked at run time), None if a copy in is needed."""
-        if a.read is not None or a.write is None or a.write is False:
-            return None
-        group = self._group(a.key)
-        if any(getattr(self.g.nodes[data_id(k)]["node"], "field", "") for k in group):
-            return None  # a field of each element is written, not the element
-        for nid in scope_descendants(self.g, STATE):
-            if isinstance(self.g.nodes[nid]["node"], MapScope):
-                continue
-            for _, v, d in self.g.out_edges(nid, data=True):
-                if isinstance(d["edge"], Memlet) and self.g.nodes[v]["node"].container in group and d["edge"].dynamic:
-                    return None
-        try:
-            if not a.write.is_box():
-                return None
-        except Exception:
-            return None
-        h = a.node.name
-        strides = getattr(a.node, "strides", None) or []
-        conds = []
-        # the inner dimensions: of the C array, or of a delinearized flat buffer (A[i * m + j]: the
-        # flat range moved is covered when j covers the row, 0 .. m - 1)
-        for k in range(1, len(strides) if strides else _c_ndim(a.node)):
-            lo, hi = bound_c(a.write, k, False), bound_c(a.write, k, True)
-            if lo is None or hi is None:
-                return None
-            extent = f"(long)(({strides[k - 1]}) / ({strides[k]}))" if strides else \
-                f"(long)(sizeof(({h}){'[0]' * k}) / sizeof(({h}){'[0]' * (k + 1)}))"
-            conds.append(f"({lo}) == 0L && ({hi}) + 1L == {extent}")
-        return " && ".join(conds)
 
     # -- text --------------------------------------------------------------------------
 

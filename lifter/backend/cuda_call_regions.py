@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from lifter.analysis.host_effects import (GapEffects, called_by_name, clause_effects, element_write, gap_effects,
                                           pointer_copy, takes_address)
 from lifter.backend.edits import line_start
-from lifter.frontend.spans import LoopStatement, Spans, Unparsable, words
+from lifter.frontend.spans import LoopStatement, Spans, Unparsable
 
 
 @dataclass
@@ -32,16 +32,15 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
     outside the scopes writes no memory but named variables and calls no unknown function; one that
     reads memory (`g->u`, `src->nx`: the table may hold those bytes on the device) gets the table's
     newer values of it back first. Returns function -> those syncs (edits to make where regions
-    call it). `bodies`: function -> ('{', '}') token indices; `scopes`: function -> data scope
+    call it). `bodies`: function -> offsets of its body's '{' and '}'; `scopes`: function -> data scope
     spans; `trusted`: function -> its scopes may be entries (no host code inside nests, not called
     from GPU code)."""
-    toks = spans.tokens
     aware: dict[str, list[tuple[int, int, str]]] = {}
     for name, spans_ in scopes.items():
         if name not in bodies or not trusted.get(name):
             continue
         try:
-            items = spans.block_items(toks[bodies[name][0]].start)
+            items = spans.block_items(bodies[name][0])
         except Unparsable:
             continue
         clean, edits = True, []
@@ -51,7 +50,7 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
             if any(a < e and s < b for s, e in spans_):
                 clean = False  # a statement holding a scope
                 break
-            if words(spans.text[a:b])[:1] == ["return"]:  # its expression, between `return` and `;`
+            if spans.words_between(a, b)[:1] == ["return"]:  # its expression, between `return` and `;`
                 eff = clause_effects(spans, a + len("return"), b - 1, set(), macros)
             else:
                 eff = gap_effects(spans, a, b, set(), macros, in_loop=True)
@@ -69,15 +68,14 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
 
 def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], aware: set[str],
                  macros: dict[str, str], occupied: list[tuple[int, int]]) -> list[CallRegion]:
-    """The outermost loops of a function body (token indices of '{' and '}') that can be regions:
+    """The outermost loops of a function body (offsets of its '{' and '}') that can be regions:
     they call an `aware` function, hold no data scope or other edited text (`occupied`), and every
     statement and header part in them is host code whose memory effects can be bounded: reads (the
     table's newer values come back before them), no writes but of named scalars, no jumps out (a
     `return` would skip the region's end; the loop's own `break` and `continue` do not)."""
-    toks = spans.tokens
     regions: list[CallRegion] = []
     last = -1  # the end of the last region: the loops inside it are in it
-    for where in spans.loops(toks[body[0]].end, toks[body[1]].start):
+    for where in spans.loops(body[0] + 1, body[1]):
         if where.start < last:
             continue
         region = _region(spans, text, function, where, aware, macros, occupied)
@@ -104,7 +102,7 @@ def _region(spans: Spans, text: str, function: str, where: LoopStatement, aware:
         if eff is None:
             return None
         if eff.reads_all:
-            if aware & set(words(text[lo:hi])):
+            if aware & set(spans.words_between(lo, hi)):
                 return None
             sync = _sync(eff)
             if where.kind == "for" and n == 0:
@@ -136,7 +134,7 @@ def _region(spans: Spans, text: str, function: str, where: LoopStatement, aware:
             edits.append((b, b, f"\n{indent if not indent.strip() else ''}{after};" if braced else f" {after}; }}"))
             continue
         if eff.reads_all:
-            if aware & set(words(text[a:b])):
+            if aware & set(spans.words_between(a, b)):
                 return None  # the calls could leave on the device what the statement reads
             sync = _sync(eff) + ";"
             if braced:
@@ -168,7 +166,7 @@ def _element_syncs(spans: Spans, start: int, end: int, macros: dict[str, str],
     (`host_effects.element_write`): before it, what it reads and the element come back from the
     device; after it, the element goes to the device copy that holds it (`lift_present_wrote`)."""
     found = element_write(spans, start, end, macros)
-    if found is None or aware & set(words(spans.text[start:end])):
+    if found is None or aware & set(spans.words_between(start, end)):
         return None
     element, eff = found
     reads = [] if not (eff.reads or eff.reads_all) else \

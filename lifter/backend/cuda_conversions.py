@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from lifter.backend.cuda_cxx import CXX_SHIMS, CFile
+from lifter.backend.cuda_cxx import CXX_SHIMS
 from lifter.backend.cuda_names import keyword_names
 from lifter.diagnostics import LiftError
 from lifter.frontend.check import CxxNote
@@ -100,7 +100,7 @@ def cxx_text(source: SourceFile, notes: list[CxxNote]) -> str | None:
 class _Fixer:
     def __init__(self, source: SourceFile):
         self.source = source
-        self.cfile = CFile(source.text)
+        self.cfile = source.cfile
         self.toks = self.cfile.tokens
         self.at = self.cfile.spans.index  # token index by start offset
         self.edits: dict[tuple, tuple[int, int, str]] = {}
@@ -114,7 +114,7 @@ class _Fixer:
         cfile = self.cfile
         found = [(at, "C11 atomics ('_Atomic')") for at in word_offsets(cfile, "_Atomic")]
         found += [(at, "array designators in initializers ('[i] = v')") for at in array_designators(cfile)]
-        found += [(self.toks[i].start, "C11 atomics (<stdatomic.h>)") for i, name, _ in cfile.includes
+        found += [(tok.start, "C11 atomics (<stdatomic.h>)") for tok, name, _ in cfile.includes
                   if name == "stdatomic.h"]
         found += [(at, f"a whole volatile struct or union ('{name}') copied or assigned")
                   for at, name in volatile_aggregate_copies(cfile)]

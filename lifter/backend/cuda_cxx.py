@@ -51,29 +51,24 @@ def inline_project_headers(path: str, cfile: CFile, seen: set[str] | None = None
     link with objects compiled from C. System headers it includes stay outside the block."""
     seen = set() if seen is None else seen
     edits = []
-    for index, name, quoted in cfile.includes:
+    for tok, name, quoted in cfile.includes:
         header = os.path.normpath(os.path.join(os.path.dirname(path), name))
         if not quoted or not os.path.isfile(header):
             continue
         if header in seen:  # inlined above (its include guard makes this one empty)
-            tok = cfile.tokens[index]
             edits.append((tok.start, tok.end, f'/* lift: "{name}" inlined above */'))
             continue
         seen.add(header)
-        try:
-            with open(header, encoding="utf-8", errors="surrogateescape") as f:
-                text = f.read()
-        except OSError:
+        inner = CFile.read(header)
+        if inner is None:
             continue
-        inner = CFile(text)
         inner_edits = cxx_edits(inner) + inline_project_headers(header, inner, seen)
-        for i, _, system in inner.includes:
+        for directive, _, system in inner.includes:
             if not system:
-                tok = inner.tokens[i]
-                inner_edits.append((tok.start, tok.end, f'}} /* extern "C" */\n{tok.text.strip()}\nextern "C" {{'))
-        tok = cfile.tokens[index]
+                inner_edits.append((directive.start, directive.end,
+                                    f'}} /* extern "C" */\n{directive.text.strip()}\nextern "C" {{'))
         edits.append((tok.start, tok.end, f'/* lift: "{name}" inlined as C++, with C linkage */\nextern "C" {{\n'
-                                          f'{apply(text, [], inner_edits).rstrip()}\n}} /* end of "{name}" */'))
+                                          f'{apply(inner.text, [], inner_edits).rstrip()}\n}} /* end of "{name}" */'))
     return edits
 
 

@@ -21,17 +21,17 @@ from __future__ import annotations
 
 from typing import Callable
 
-import networkx as nx
 
 from lifter.backend.cuda_kernels import NotOffloaded
 from lifter.transform.parallelize import launch_work
 from lifter.transform.rewrite import ancestors
+from lifter.graph.attributes import DataflowGraph
 
 # Units of work (iterations x statements) one kernel launch inside a host loop must do on average.
 LAUNCH_MIN_WORK = 20_000
 
 
-def launch_condition(g: nx.MultiDiGraph, launches: dict[str, bool], usable: Callable[[str], bool]) -> str:
+def launch_condition(g: DataflowGraph, launches: dict[str, bool], usable: Callable[[str], bool]) -> str:
     """'' where the nest's launches pay for themselves (or none runs inside a host loop, or the work
     is not known), else the C test that they do, of names `usable` before the nest; raises
     NotOffloaded where they never do. `launches`: node id -> whether it is a parallel kernel (else

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import networkx as nx
 
 from lifter.backend.edits import Insertion, apply, before_statement, line_start
 from lifter.backend.mpi_plan import MPI_OPS, Distributed, RegionPlan, plan_region
@@ -20,8 +19,9 @@ from lifter.backend.mpi_runtime import PRELUDE, exchange, table_line
 from lifter.backend.openmp import annotate_map, includes, pragma
 from lifter.backend.outcome import Emitted, RegionOutcome
 from lifter.frontend.source import SourceFile
+from lifter.frontend.cfile import CFile
 from lifter.frontend.spans import Spans, Unparsable
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, scope_children
 from lifter.transform.row_spans import runtime_helpers
@@ -29,10 +29,10 @@ from lifter.transform.row_spans import runtime_helpers
 MARK = "/* lift-mpi */"
 
 
-def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> Emitted:
+def emit_mpi(source: SourceFile, graphs: list[DataflowGraph]) -> Emitted:
     """The output text, and for every region how its top-level maps run over the ranks."""
     text = source.text
-    spans = Spans(text)
+    spans = source.spans
     insertions: list[Insertion] = []
     replacements: list[tuple[int, int, str]] = []
     outcomes = []
@@ -51,17 +51,17 @@ def emit_mpi(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> Emitted:
                                                 f"'{g.nodes[u]['node'].var}'" for u in plan.distributed}))
         insertions += edits[0]
         replacements += edits[1]
-    insertions += _setup(spans)
+    insertions += _setup(source.cfile)
     out = apply(text, insertions, replacements)
     head = spans.prologue_end()
     return Emitted(out[:head] + PRELUDE + includes(out) + runtime_helpers(out) + out[head:], outcomes)
 
 
-def _region_edits(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans):
+def _region_edits(g: DataflowGraph, plan: RegionPlan, text: str, spans: Spans):
     """(insertions, replacements) for a distributed region, or None where its text cannot take them."""
-    if nest(g).text_span is None:
+    if g.nest.text_span is None:
         return None
-    region_start, region_end = nest(g).text_span
+    region_start, region_end = g.nest.text_span
     if plan.time_loop is not None:
         try:
             body = spans.for_span(g.nodes[plan.time_loop]["node"].offset).body_start
@@ -82,7 +82,7 @@ def _region_edits(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans)
     return insertions, replacements
 
 
-def _walk(g: nx.MultiDiGraph, plan: RegionPlan, text: str, spans: Spans, pending: set[str], out) -> bool:
+def _walk(g: DataflowGraph, plan: RegionPlan, text: str, spans: Spans, pending: set[str], out) -> bool:
     """Run through the units in order, updating the arrays whose rows are `pending` (written by a
     distributed map since their last gather); with `out`, also emit the edits (False: cannot)."""
     for u in plan.units:
@@ -176,12 +176,7 @@ def _indent(text: str, offset: int) -> str:
     return indent if indent.strip() == "" else ""
 
 
-def _setup(spans: Spans) -> list[Insertion]:
+def _setup(cfile: CFile) -> list[Insertion]:
     """`lift_mpi_setup();` first thing in `main`, so that only rank 0 prints from the start."""
-    tokens = spans.tokens
-    for i in spans.top_level(0, len(tokens)):
-        if tokens[i].text == "main" and i + 1 < len(tokens) and tokens[i + 1].text == "(":
-            close = spans.closing(i + 1, "(", ")")
-            if close < len(tokens) and tokens[close].text == "{":
-                return [Insertion(tokens[close].end, " lift_mpi_setup();")]
-    return []
+    main = cfile.definition("main")
+    return [Insertion(cfile.body_offsets(main)[0] + 1, " lift_mpi_setup();")] if main is not None else []

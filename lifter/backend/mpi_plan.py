@@ -27,11 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Kind
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import STATE, MapScope, Schedule, Tasklet, scope_children
 from lifter.graph.ranges import bound_c, pw_to_c
 
@@ -80,10 +79,10 @@ class RegionPlan:
     reads: dict[str, set[str]]  # replicated unit -> containers it reads ('*': any memory)
 
 
-def plan_region(g: nx.MultiDiGraph) -> tuple[RegionPlan | None, str]:
+def plan_region(g: DataflowGraph) -> tuple[RegionPlan | None, str]:
     """The distribution of a region, or None with the reason it runs replicated."""
-    region = nest(g).scop
-    if nest(g).restructured:
+    region = g.nest.scop
+    if g.nest.restructured:
         return None, "the nest was restructured"
     top = scope_children(g, STATE)
     time_loop = None
@@ -124,7 +123,7 @@ def plan_region(g: nx.MultiDiGraph) -> tuple[RegionPlan | None, str]:
     return RegionPlan(units, time_loop, distributed, names, reads), ""
 
 
-def _distribute(g: nx.MultiDiGraph, region, m: MapScope, time_loop: str | None) -> tuple[Distributed | None, str]:
+def _distribute(g: DataflowGraph, region, m: MapScope, time_loop: str | None) -> tuple[Distributed | None, str]:
     plan = m.plan
     if plan is None:
         return None, f"the loop over '{m.var}' has no parallel plan ({m.not_parallelized or 'too little work'})"
@@ -274,14 +273,14 @@ def _row_shift(relation: isl.Map, depth: int) -> int | None:
         return None
 
 
-def _accesses(region, g: nx.MultiDiGraph, unit: str):
+def _accesses(region, g: DataflowGraph, unit: str):
     node = g.nodes[unit]["node"]
     sids = region.statements_inside(unit) if isinstance(node, MapScope) else [unit]
     for sid in sids:
         yield from region.statements[sid].accesses
 
 
-def _read(region, g: nx.MultiDiGraph, unit: str) -> set[str]:
+def _read(region, g: DataflowGraph, unit: str) -> set[str]:
     """Containers a replicated unit reads; '*' when it may read memory the model cannot name."""
     out = set()
     for a in _accesses(region, g, unit):

@@ -1,12 +1,10 @@
 """OpenMP backend: the user's file with `#pragma omp` directives on the planned maps."""
 from __future__ import annotations
 
-import networkx as nx
 
 from lifter.backend.edits import Insertion, apply, before_statement, in_block, line_start
 from lifter.frontend.source import SourceFile
-from lifter.frontend.spans import Spans
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpRegion, ScratchBuffer, scope_children
 from lifter.transform.row_spans import runtime_helpers
@@ -142,15 +140,15 @@ def region_pragma(region: OmpRegion) -> str:
     return f"#pragma omp {' '.join(clauses)} {MARK}"
 
 
-def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
+def emit_openmp(source: SourceFile, graphs: list[DataflowGraph]) -> str:
     insertions: list[Insertion] = []
     replacements: list[tuple[int, int, str]] = []
     for g in graphs:
-        if nest(g).restructured:
-            start, end = nest(g).text_span
+        if g.nest.restructured:
+            start, end = g.nest.text_span
             indent = source.text[line_start(source.text, start):start]
             indent = indent if indent.strip() == "" else ""
-            guard = nest(g).reorder_guard or ""
+            guard = g.nest.reorder_guard or ""
             if not guard:
                 lines = [indent + RESTRUCTURED] + _nest_lines(g, STATE, indent)
             else:  # pointers that may overlap: the reordered nest only where they do not
@@ -166,7 +164,7 @@ def emit_openmp(source: SourceFile, graphs: list[nx.MultiDiGraph]) -> str:
     headers = includes(out)
     # After the file's opening directives: a feature-test macro there (`#define _POSIX_C_SOURCE`) must
     # precede every system header. (The edits all lie inside functions, past that point.)
-    head = max(Spans(source.text).prologue_end(), len(bom)) if headers else len(bom)
+    head = max(source.spans.prologue_end(), len(bom)) if headers else len(bom)
     return bom + runtime_helpers(out) + team_helpers(out) + out[len(bom):head] + headers + out[head:]
 
 
@@ -184,7 +182,7 @@ def includes(text: str) -> str:
     return "".join(lines)
 
 
-def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[Insertion], replacements: list) -> None:
+def annotate_map(g: DataflowGraph, text: str, node_id: str, insertions: list[Insertion], replacements: list) -> None:
     """The directives for one map and the maps inside it, as edits of the user's text."""
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
@@ -218,7 +216,7 @@ def annotate_map(g: nx.MultiDiGraph, text: str, node_id: str, insertions: list[I
         annotate_map(g, text, child, insertions, replacements)
 
 
-def _region(g: nx.MultiDiGraph, text: str, s: MapScope, insertions: list[Insertion], replacements: list) -> None:
+def _region(g: DataflowGraph, text: str, s: MapScope, insertions: list[Insertion], replacements: list) -> None:
     """`omp parallel` before the sequential map, `omp for` and `omp single` inside it."""
     region = s.parallel_region
     inner: list[Insertion] = []
@@ -264,7 +262,7 @@ def _reindent(text: str, indent: str) -> str:
     return text.replace("\n", "\n    ")
 
 
-def _nest_lines(g: nx.MultiDiGraph, scope: str, indent: str, plain: bool = False,
+def _nest_lines(g: DataflowGraph, scope: str, indent: str, plain: bool = False,
                 region: OmpRegion | None = None) -> list[str]:
     """Re-emit a restructured nest from the graph: headers and statements as the user wrote them.
 
@@ -289,14 +287,14 @@ def _nest_lines(g: nx.MultiDiGraph, scope: str, indent: str, plain: bool = False
     return lines
 
 
-def _child_lines(g: nx.MultiDiGraph, child: str, indent: str, plain: bool) -> list[str]:
+def _child_lines(g: DataflowGraph, child: str, indent: str, plain: bool) -> list[str]:
     node = g.nodes[child]["node"]
     if not isinstance(node, MapScope):
         return [indent + node.text]
     return in_block(node, indent, lambda inner: _loop_lines(g, child, node, inner, plain))
 
 
-def _loop_lines(g: nx.MultiDiGraph, child: str, node: MapScope, indent: str, plain: bool) -> list[str]:
+def _loop_lines(g: DataflowGraph, child: str, node: MapScope, indent: str, plain: bool) -> list[str]:
     """A map's loop with its directives (and the sequential copy where its plan is versioned)."""
     if plain:
         return _map_lines(g, child, node, indent, plain=True)
@@ -332,7 +330,7 @@ def _if_else_lines(indent: str, condition: str, mark: str, then: list[str], othe
     return [f"{indent}if ({condition}) {{ {mark}"] + then + [f"{indent}}} else {{"] + otherwise + [f"{indent}}}"]
 
 
-def _map_lines(g: nx.MultiDiGraph, map_id: str, node: MapScope, indent: str, plain: bool = False,
+def _map_lines(g: DataflowGraph, map_id: str, node: MapScope, indent: str, plain: bool = False,
                region: OmpRegion | None = None) -> list[str]:
     lines = [f"{indent}{'' if node.block else node.header + ' '}{{"]
     lines += [indent + "    " + d for d in node.declarations]

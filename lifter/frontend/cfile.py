@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from lifter.frontend.spans import KEYWORDS, Spans, Token, TokenKind
+from lifter.frontend.spans import KEYWORDS, Spans, Token, TokenKind, called_names
 
 
 @dataclass
@@ -25,18 +25,28 @@ class CFile:
     """The file's top level read from its tokens: declarations (`decls`), function definitions
     (`definition`, `function_at`), macros, includes and `extern "C"` blocks."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, spans: Spans | None = None):
         self.text = text
-        self.spans = Spans(text)
+        self.spans = spans or Spans(text)
         self.tokens: list[Token] = self.spans.tokens
         self.decls: list[Decl] = []
         self.macros: dict[str, str] = {}
         self.words = {t.text for t in self.tokens if t.kind == TokenKind.WORD}
         self.system_headers: list[str] = []  # <...> included outside any #if
-        self.includes: list[tuple[int, str, bool]] = []  # (directive token, header, quoted) of every #include
+        self.includes: list[tuple[Token, str, bool]] = []  # (directive, header, quoted) of every #include
         self.c_linkage: list[tuple[int, int]] = []  # offsets inside each `extern "C" {` ... `}` (C++ only)
         self._if_depth = 0
         self._scan()
+
+    @classmethod
+    def read(cls, path: str) -> CFile | None:
+        """The top level of the file at `path` (a project header the CUDA output inlines), None where
+        it cannot be read."""
+        try:
+            with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                return cls(f.read())
+        except OSError:
+            return None
 
     def close(self, i: int) -> int:
         """The token closing the bracket at token `i` (the frontend's matches), or the last token."""
@@ -109,7 +119,7 @@ class CFile:
             h = re.match(r"<([^>]+)>", rest.strip())
             q = re.match(r'"([^"]+)"', rest.strip())
             if h or q:
-                self.includes.append((index, (h or q).group(1), q is not None))
+                self.includes.append((self.tokens[index], (h or q).group(1), q is not None))
             if h and self._if_depth == 0 and h.group(1) not in self.system_headers:
                 self.system_headers.append(h.group(1))
             return
@@ -147,6 +157,30 @@ class CFile:
             if d.body and self.tokens[d.body[0]].start <= offset < self.tokens[d.body[1]].end:
                 return d
         return None
+
+    def calls_in(self, name: str) -> set[str] | None:
+        """What the file's macro `name` (first) or function `name` calls by name (`f(`); None where
+        the file defines neither. The CUDA backend follows a kernel's calls with it."""
+        if name in self.macros:
+            return called_names(self.macros[name])
+        d = self.definition(name)
+        if d is None:
+            return None
+        a, b = d.body
+        return called_names(self.text[self.tokens[a].start:self.tokens[b].end])
+
+    def objects_named_in(self, d: Decl) -> list[str]:
+        """The file's variables (`object_names`) that a function definition's body names, sorted."""
+        a, b = d.body
+        return sorted({t.text for t in self.tokens[a:b]} & self.object_names())
+
+    def start_offset(self, d: Decl) -> int:
+        """The offset where a declaration or definition begins."""
+        return self.tokens[d.start].start
+
+    def body_offsets(self, d: Decl) -> tuple[int, int]:
+        """The offsets of the `{` and the `}` of a function definition's body."""
+        return self.tokens[d.body[0]].start, self.tokens[d.body[1]].start
 
     def definition(self, name: str) -> Decl | None:
         for d in self.decls:

@@ -11,15 +11,18 @@ import select
 import stat
 from array import array
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from lifter.diagnostics import LiftError
+from lifter.frontend.cfile import CFile
+from lifter.frontend.spans import Spans
 
 ENCODING_ERRORS = "surrogateescape"
 
 
 @dataclass
 class SourceFile:
-    """The user's file: its path as given, its exact text and where each line starts."""
+    """The user's file: its path as given, its exact text, where each line starts and its tokens."""
 
     path: str
     text: str
@@ -38,6 +41,17 @@ class SourceFile:
                 pos = find("\n", pos + 1)
             self._line_starts = starts
         return self._line_starts
+
+    @cached_property
+    def spans(self) -> Spans:
+        """The frontend's lexical layer over the exact text (tokens, bracket matches, statements),
+        made once on first use for every later reader: the passes and the backends."""
+        return Spans(self.text)
+
+    @cached_property
+    def cfile(self) -> CFile:
+        """The file's top level (declarations, function bodies, macros, includes) over `spans`."""
+        return CFile(self.text, self.spans)
 
     def line_text(self, line: int) -> str:
         """The text of a 1-based line, without its newline ('' past the end)."""

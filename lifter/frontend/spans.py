@@ -194,6 +194,11 @@ class Spans:
         """The tokens that begin between offsets `start` and `end`."""
         return self.tokens[bisect.bisect_left(self.starts, start):bisect.bisect_left(self.starts, end)]
 
+    def words_between(self, start: int, end: int) -> list[str]:
+        """The identifiers between offsets `start` and `end` in order, repeats kept (`words` of that
+        piece of the file, read off the file's tokens instead of lexing the piece again)."""
+        return [t.text for t in self.between(start, end) if t.kind == TokenKind.WORD]
+
     def loops(self, start: int, end: int) -> list[LoopStatement]:
         """Every `while`, `do` and `for` statement whose keyword lies between offsets `start` and
         `end`, nested ones too, in text order (a `do`'s closing `while` is no loop of its own)."""

@@ -1,10 +1,11 @@
-"""What a dataflow graph knows about its nest as a whole, as typed fields.
+"""The dataflow graph's class, and what it knows about its nest as a whole, as typed fields.
 
-networkx keeps a graph's attributes in the dict `g.graph`. Its identity stays there, as the
-exports and networkx read it (`name`: the nest's id, `function`, `path`: the user's file); every
-other fact the stages hand on about the whole nest is a field of one `NestAttributes` record,
-`g.graph["nest"]`, read and written through `nest(g)`, so each fact has one declared name, type
-and meaning instead of a string key that a stage may or may not have set.
+A `DataflowGraph` is a networkx multigraph whose facts about the whole nest are typed
+attributes: `name` (networkx's own: the nest's id), `nest` (one `NestAttributes` record: every fact
+the stages hand on about the nest, each with one declared name, type and meaning), and `function`
+and `path`, read off that record. networkx keeps a graph's attributes in the dict `g.graph`, and its
+copies, pickles and `transform/checkpoint.py` carry that dict: so the record lives there, under
+one key that only this module names, rather than in a Python attribute they would drop.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ class NestAttributes:
 
     # the polyhedral model of the nest (analysis): passes prove their rewrites legal on it
     scop: Region
+    path: str  # the user's file, as the driver named it
     live_after: list[str]  # scalars whose values code after the nest reads (a loop's final variable)
     # `transform/source_text.py`: every loop header and statement has its exact text, so the nest
     # can be re-emitted from its scope tree; `text_span` is then the (start, end) of its text
@@ -39,6 +41,25 @@ class NestAttributes:
     profitability: bool = True  # the planner judged work (min_work > 0): so may the backends (CUDA launches)
 
 
-def nest(g: nx.MultiDiGraph) -> NestAttributes:
-    """The record of `g`'s nest (set when the graph is built, `graph/build.py`)."""
-    return g.graph["nest"]
+class DataflowGraph(nx.MultiDiGraph):
+    """One nest's dataflow graph (`graph/build.py` makes them): the scope tree, the containers and
+    memlets and the control layer as nodes and edges (graph/nodes.py), the nest's facts as attributes."""
+
+    @classmethod
+    def of(cls, nest: NestAttributes) -> DataflowGraph:
+        g = cls(name=nest.scop.id)
+        g.graph["nest"] = nest
+        return g
+
+    @property
+    def nest(self) -> NestAttributes:
+        return self.graph["nest"]
+
+    @property
+    def function(self) -> str:
+        """The C function the nest lies in."""
+        return self.nest.scop.function
+
+    @property
+    def path(self) -> str:
+        return self.nest.path

@@ -11,11 +11,10 @@ then read off the scope tree and the `if`s around each map and tasklet
 from __future__ import annotations
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.affine import c_name, isl_name
 from lifter.analysis.model import ProgramModel, Region
-from lifter.graph.attributes import NestAttributes
+from lifter.graph.attributes import DataflowGraph, NestAttributes
 from lifter.graph.control import build_control
 from lifter.graph.nodes import STATE, AccessNode, MapScope, Memlet, Root, Schedule, Scope, Tasklet
 from lifter.graph.ranges import access_range, bound_c, box, pw_to_c, readable
@@ -25,14 +24,13 @@ def data_id(container: str) -> str:
     return f"data:{container}"
 
 
-def build_graphs(model: ProgramModel) -> list[nx.MultiDiGraph]:
+def build_graphs(model: ProgramModel) -> list[DataflowGraph]:
     return [build_graph(region, model.path) for region in model.regions]
 
 
-def build_graph(region: Region, path: str) -> nx.MultiDiGraph:
+def build_graph(region: Region, path: str) -> DataflowGraph:
     # The polyhedral region rides along so that transformations can prove their legality.
-    g = nx.MultiDiGraph(name=region.id, path=path, function=region.function,
-                        nest=NestAttributes(region, region.live_after))
+    g = DataflowGraph.of(NestAttributes(region, path, region.live_after))
     g.add_node(STATE, node=Root(region.id, region.function, region.params))
     for key, c in region.containers.items():
         g.add_node(data_id(key), node=AccessNode(key, c.name, c.ndim, c.element, c.kind, c.restrict, c.storage,
@@ -121,7 +119,7 @@ def _position(region: Region, node_id: str) -> int:
     return region.loops[node_id].position
 
 
-def _map_memlets(g: nx.MultiDiGraph, region: Region, loop_id: str) -> None:
+def _map_memlets(g: DataflowGraph, region: Region, loop_id: str) -> None:
     """One memlet per container and direction on the map: the range its iterations move."""
     depth = region.loops[loop_id].depth
     ranges: dict[tuple[str, bool], object] = {}
@@ -134,7 +132,7 @@ def _map_memlets(g: nx.MultiDiGraph, region: Region, loop_id: str) -> None:
     add_map_memlets(g, loop_id, ranges)
 
 
-def add_map_memlets(g: nx.MultiDiGraph, map_id: str, ranges) -> None:
+def add_map_memlets(g: DataflowGraph, map_id: str, ranges) -> None:
     """Memlets between a map and the access nodes: {(container, written?): isl range}."""
     for (container, is_write), rng in sorted(ranges.items()):
         rng = rng.coalesce()

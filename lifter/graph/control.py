@@ -25,15 +25,15 @@ from __future__ import annotations
 
 from itertools import groupby
 
-import networkx as nx
 
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import (STATE, Branch, ConditionalRegion, Contains, LoopRegion, MapScope, Schedule, State,
                                 Transition, scope_children, scope_descendants)
 
 CONTROL = (State, LoopRegion, ConditionalRegion)  # the control layer's node types, besides the Root
 
 
-def is_loop_region(g: nx.MultiDiGraph, node_id: str) -> bool:
+def is_loop_region(g: DataflowGraph, node_id: str) -> bool:
     """A sequential map with a parallel map inside: the time loop around parallel sweeps."""
     node = g.nodes[node_id]["node"]
     return isinstance(node, MapScope) and node.schedule == Schedule.SEQUENTIAL and any(
@@ -41,7 +41,7 @@ def is_loop_region(g: nx.MultiDiGraph, node_id: str) -> bool:
         for d in scope_descendants(g, node_id))
 
 
-def build_control(g: nx.MultiDiGraph) -> None:
+def build_control(g: DataflowGraph) -> None:
     """Replace the graph's control layer with the one its scope tree implies."""
     g.remove_nodes_from([n for n, d in g.nodes(data=True) if isinstance(d["node"], CONTROL)])
     g.remove_edges_from([(u, v, k) for u, v, k, d in g.out_edges(STATE, keys=True, data=True)
@@ -49,12 +49,12 @@ def build_control(g: nx.MultiDiGraph) -> None:
     _chain(g, STATE, _blocks(g, scope_children(g, STATE), 0), 0)
 
 
-def conditions(g: nx.MultiDiGraph, node_id: str) -> list:
+def conditions(g: DataflowGraph, node_id: str) -> list:
     """The `if`s around a map or tasklet inside its parent scope (analysis.model.Condition)."""
     return g.nodes[node_id]["node"].conditions
 
 
-def condition_runs(g: nx.MultiDiGraph, children: list[str], depth: int) -> list[list[str]]:
+def condition_runs(g: DataflowGraph, children: list[str], depth: int) -> list[list[str]]:
     """Consecutive children sharing their first `depth` conditions, in runs: each child with no
     condition beyond them alone, and the children under one `if` at `depth` together."""
     def key(item):
@@ -65,12 +65,12 @@ def condition_runs(g: nx.MultiDiGraph, children: list[str], depth: int) -> list[
     return [[child for _, child in run] for _, run in groupby(enumerate(children), key)]
 
 
-def branches(g: nx.MultiDiGraph, run: list[str], depth: int) -> list[tuple[str, list[str]]]:
+def branches(g: DataflowGraph, run: list[str], depth: int) -> list[tuple[str, list[str]]]:
     """A run under one `if`, split by the branch taken: (condition, children), in order."""
     return [(text, list(kids)) for text, kids in groupby(run, lambda child: conditions(g, child)[depth].text)]
 
 
-def _blocks(g: nx.MultiDiGraph, children: list[str], depth: int) -> list[str]:
+def _blocks(g: DataflowGraph, children: list[str], depth: int) -> list[str]:
     """Add the blocks that stand for consecutive children of one scope (sharing their first `depth`
     conditions), and return them in order."""
     blocks = []
@@ -97,7 +97,7 @@ def _blocks(g: nx.MultiDiGraph, children: list[str], depth: int) -> list[str]:
     return blocks
 
 
-def _chain(g: nx.MultiDiGraph, region: str, blocks: list[str], first: int) -> None:
+def _chain(g: DataflowGraph, region: str, blocks: list[str], first: int) -> None:
     """Make blocks, run in this order, blocks of a region (Contains from `first` on), with transitions."""
     for k, block in enumerate(blocks):
         g.add_edge(region, block, edge=Contains(first + k))
@@ -105,14 +105,14 @@ def _chain(g: nx.MultiDiGraph, region: str, blocks: list[str], first: int) -> No
             g.add_edge(blocks[k - 1], block, edge=Transition())
 
 
-def contained(g: nx.MultiDiGraph, node_id: str) -> list[str]:
+def contained(g: DataflowGraph, node_id: str) -> list[str]:
     """What a control node contains, in order: a region's blocks (a conditional region's, branch
     after branch), or the map or tasklet a state runs."""
     kids = [(d["edge"].order, v) for _, v, d in g.out_edges(node_id, data=True) if isinstance(d["edge"], Contains)]
     return [v for _, v in sorted(kids)]
 
 
-def transitions(g: nx.MultiDiGraph, blocks: list[str]) -> list[tuple[str, str, Transition]]:
+def transitions(g: DataflowGraph, blocks: list[str]) -> list[tuple[str, str, Transition]]:
     """The transitions between the given blocks (those of one region or branch), in the blocks' order."""
     inside = set(blocks)
     return [(u, v, d["edge"]) for u in blocks for _, v, d in g.out_edges(u, data=True)

@@ -33,7 +33,6 @@ import shutil
 import subprocess
 import textwrap
 
-import networkx as nx
 
 from lifter.diagnostics import LiftError
 from lifter.graph.control import contained, transitions
@@ -43,9 +42,10 @@ from lifter.graph.build import data_id
 from lifter.graph.picture_ranges import map_ranges, simplified
 from lifter.graph.sdfg import function_sdfgs, to_sdfg_json
 from lifter.graph.symbolic import c_to_symbolic
+from lifter.graph.attributes import DataflowGraph
 
 
-def to_json(graphs: list[nx.MultiDiGraph]) -> dict:
+def to_json(graphs: list[DataflowGraph]) -> dict:
     out = []
     for g in graphs:
         nodes = []
@@ -57,7 +57,7 @@ def to_json(graphs: list[nx.MultiDiGraph]) -> dict:
             e = d["edge"]
             fields = {f.name: getattr(e, f.name) for f in dataclasses.fields(e) if f.name != "range"}  # isl: no JSON
             edges.append({"src": u, "dst": v, "type": type(e).__name__.lower(), **fields})
-        out.append({"name": g.graph["name"], "function": g.graph["function"], "nodes": nodes, "edges": edges})
+        out.append({"name": g.name, "function": g.function, "nodes": nodes, "edges": edges})
     return {"format": "lift-dataflow", "version": 3, "graphs": out}
 
 
@@ -83,7 +83,7 @@ def _copy_key(node: Tasklet) -> tuple[int, str]:
     return node.line, re.sub(r"\((\w+) \+ \d+\)", r"\1", node.code)
 
 
-def unrolled_copies(g: nx.MultiDiGraph) -> tuple[dict[str, int], set[str]]:
+def unrolled_copies(g: DataflowGraph) -> tuple[dict[str, int], set[str]]:
     """Tasklets standing for their unrolled copies (with the count drawn) and the copies they hide:
     siblings of one scope with the same statement up to the unrolled variables' offsets."""
     shown, hidden = {}, set()
@@ -118,27 +118,25 @@ def map_label(node: MapScope, after: int = 1) -> str:
     return f"{node.var} = {first}..{last}" + (f" step {node.step}" if node.step != 1 else "")
 
 
-def to_dot(graphs: list[nx.MultiDiGraph]) -> str:
+def to_dot(graphs: list[DataflowGraph]) -> str:
     lines = ["digraph lift {", "  compound=true; rankdir=TB; newrank=true;",
              '  node [fontname="monospace", fontsize=12]; edge [fontsize=9]; graph [fontsize=12];',
              ]
     for gi, g in enumerate(graphs):
-        g.graph["_copies"] = unrolled_copies(g)  # for _node_dot; removed again below
-        lines.append(f"  subgraph cluster_{gi} {{ label={_q(g.graph['function'] + ' / ' + g.graph['name'])};")
+        lines.append(f"  subgraph cluster_{gi} {{ label={_q(g.function + ' / ' + g.name)};")
         blocks = contained(g, STATE)
         if gi == 0 and blocks:  # the legend above the first region, inside its frame: no width added
             lines.append(f'    legend [shape=note, fontsize=10, label="{_LEGEND}"];')
             lines.append(f"    legend -> {_q(f'0:{_anchor(g, blocks[0])}')} [style=invis, minlen=2];")
-        _control_dot(g, blocks, lines, gi, "    ")
+        _control_dot(g, blocks, lines, gi, "    ", unrolled_copies(g))
         lines.append("  }")
-        del g.graph["_copies"]
     lines.append("}")
     return "\n".join(lines) + "\n"
 
 
-def _control_dot(g, blocks, lines, gi, indent) -> None:
+def _control_dot(g, blocks, lines, gi, indent, copies: tuple[dict[str, int], set[str]]) -> None:
     """A region's (or branch's) blocks as clusters, joined by its transitions (drawn between the
-    blocks' first dataflow nodes, clipped to the clusters)."""
+    blocks' first dataflow nodes, clipped to the clusters); `copies`: the graph's `unrolled_copies`."""
     for block in blocks:
         node = g.nodes[block]["node"]
         if isinstance(node, LoopRegion):
@@ -146,19 +144,19 @@ def _control_dot(g, blocks, lines, gi, indent) -> None:
             if g.nodes[node.map]["node"].parallel_region is not None:
                 label += " (in one omp parallel region)"
             lines.append(f"{indent}subgraph {_cluster(gi, block)} {{ label={_q(label)}; style=\"rounded,bold\";")
-            _control_dot(g, contained(g, block), lines, gi, indent + "  ")
+            _control_dot(g, contained(g, block), lines, gi, indent + "  ", copies)
         elif isinstance(node, ConditionalRegion):
             lines.append(f"{indent}subgraph {_cluster(gi, block)} {{ "
                          f"label={_q(f'if ({node.branches[0].condition})')}; style=\"rounded,dashed\";")
             for k, branch in enumerate(node.branches):
                 label = "then" if k == 0 else f"else: {branch.condition}"
                 lines.append(f"{indent}  subgraph {_cluster(gi, f'{block}/{k}')} {{ label={_q(label)}; style=dashed;")
-                _control_dot(g, branch.blocks, lines, gi, indent + "    ")
+                _control_dot(g, branch.blocks, lines, gi, indent + "    ", copies)
                 lines.append(f"{indent}  }}")
         else:
             lines.append(f"{indent}subgraph {_cluster(gi, block)} {{ label={_q('state')}; style=dotted;")
             for child in contained(g, block):
-                _StateDot(g, gi, block, lines).draw(child, indent + "  ")
+                _StateDot(g, gi, block, lines, copies).draw(child, indent + "  ")
         lines.append(f"{indent}}}")
     for u, v, _ in transitions(g, blocks):  # from u's last node to v's first, room for the containers between
         lines.append(f"{indent}{_q(f'{gi}:{_anchor(g, u, last=True)}')} -> {_q(f'{gi}:{_anchor(g, v)}')} "
@@ -181,9 +179,9 @@ class _StateDot:
     map an entry `in` and an exit `out`, memlets from a container into the outermost entry, from an
     entry into what is inside it and back out through the exits, each labelled with what moves."""
 
-    def __init__(self, g, gi: int, state: str, lines: list[str]):
+    def __init__(self, g, gi: int, state: str, lines: list[str], copies: tuple[dict[str, int], set[str]]):
         self.g, self.gi, self.state, self.lines = g, gi, state, lines
-        self.shown, self.hidden = g.graph["_copies"]
+        self.shown, self.hidden = copies
         self.containers: dict[tuple[str, bool], str] = {}
         self.drawn: dict[tuple[str, bool], dict[str, list[tuple[str, str]] | None]] = {}  # (map, written?)
 
@@ -305,14 +303,14 @@ def _refusals(path: str, sdfg: dict) -> list[str]:
             for m in _REFUSAL.finditer(code)] + [f"warning: {path}: {m[1]}" for m in _NOTE.finditer(code)]
 
 
-def write_graphs(graphs: list[nx.MultiDiGraph], path: str, function: str | None = None) -> str | None:
+def write_graphs(graphs: list[DataflowGraph], path: str, function: str | None = None) -> str | None:
     """Write the graphs (of one function, if named) to `path`; returns a message for the user when
     the file names differ from `path` (an SDFG per function, DaCe's unit of a callable program)."""
     from lifter.files import write_atomically
 
     ext = os.path.splitext(path)[1].lower()
     if function is not None:
-        graphs = [g for g in graphs if g.graph["function"] == function]
+        graphs = [g for g in graphs if g.function == function]
         if not graphs:
             raise LiftError(path, 0, 0, f"no lifted loop nest in a function named '{function}'")
     if ext == ".sdfg" and function is None and graphs:

@@ -16,13 +16,13 @@ from __future__ import annotations
 import re
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.graph.nodes import MapScope, Memlet, Tasklet, scope_children
 from lifter.graph.ranges import readable
 from lifter.graph.symbolic import c_to_symbolic
+from lifter.graph.attributes import DataflowGraph
 
 # A skewed nest's bounds nest integer divisions, whose existential projection isl can take minutes
 # over; a picture's label is not worth that (about 20 ms of isl work per access, container and map).
@@ -65,7 +65,7 @@ def _last(node: MapScope) -> str:
         else node.end
 
 
-def _maps_to(g: nx.MultiDiGraph, top: str) -> dict[str, list[str]]:
+def _maps_to(g: DataflowGraph, top: str) -> dict[str, list[str]]:
     """Every tasklet below the map `top`, with the maps from `top` down to it."""
     out, stack = {}, [(top, [top])]
     while stack:
@@ -79,7 +79,7 @@ def _maps_to(g: nx.MultiDiGraph, top: str) -> dict[str, list[str]]:
     return out
 
 
-def map_ranges(g: nx.MultiDiGraph, map_id: str, writes: bool) -> dict[str, list[tuple[str, str]] | None]:
+def map_ranges(g: DataflowGraph, map_id: str, writes: bool) -> dict[str, list[tuple[str, str]] | None]:
     """Per container, what the iterations of `map_id` read (or write), as (first, last) per dimension."""
     accesses: dict[str, list[tuple[list[str], list[tuple[str, str]]]]] = {}
     for tasklet, chain in _maps_to(g, map_id).items():
@@ -96,7 +96,7 @@ def map_ranges(g: nx.MultiDiGraph, map_id: str, writes: bool) -> dict[str, list[
     return out
 
 
-def _union_box(g: nx.MultiDiGraph, subsets) -> list[tuple[str, str]] | None:
+def _union_box(g: DataflowGraph, subsets) -> list[tuple[str, str]] | None:
     """The box of all the accesses' sets; the isl budget is per access, so that a body jammed by
     unroll-and-jam (gemm's 16 copies of C[i + d][j]) gets its label as the nest as written does."""
     union = None
@@ -144,7 +144,7 @@ def _readable(pw: isl.PwAff) -> str:
     return text
 
 
-def _access_set(g: nx.MultiDiGraph, chain: list[str], subset: list[tuple[str, str]]) -> isl.Set | None:
+def _access_set(g: DataflowGraph, chain: list[str], subset: list[tuple[str, str]]) -> isl.Set | None:
     """{ [d...] : exists the chain's variables within their bounds with lo_k <= d_k <= hi_k }."""
     constraints, variables = [], []
     for map_id in chain:

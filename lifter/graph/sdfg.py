@@ -48,11 +48,10 @@ import ast
 import dataclasses
 import re
 
-import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.model import Kind
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import data_id
 from lifter.graph.sdfg_extents import flat_extents, flat_views, inferred_extents, one_element, symbolic
 from lifter.graph.sdfg_caller import allocated_shape, between, caller_after, caller_allocations, handed_out
@@ -93,21 +92,21 @@ def plain(text: str) -> str | None:
     return text if all(c in _FUNCTIONS for c in callees) else None
 
 
-def function_sdfgs(graphs: list[nx.MultiDiGraph]) -> dict[str, dict]:
+def function_sdfgs(graphs: list[DataflowGraph]) -> dict[str, dict]:
     """One SDFG per function with lifted regions, by function name, in the order they come."""
     by_function = functions_graphs(graphs)
     return {f: to_sdfg_json(mine, f, by_function) for f, mine in by_function.items()}
 
 
-def functions_graphs(graphs: list[nx.MultiDiGraph]) -> dict[str, list[nx.MultiDiGraph]]:
+def functions_graphs(graphs: list[DataflowGraph]) -> dict[str, list[DataflowGraph]]:
     """The graphs of each function, in the order they come: the functions whose SDFGs a call may nest."""
-    out: dict[str, list[nx.MultiDiGraph]] = {}
+    out: dict[str, list[DataflowGraph]] = {}
     for g in graphs:
-        out.setdefault(g.graph["function"], []).append(g)
+        out.setdefault(g.function, []).append(g)
     return out
 
 
-def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, list] | None = None,
+def to_sdfg_json(graphs: list[DataflowGraph], name: str, functions: dict[str, list] | None = None,
                  calling: frozenset[str] = frozenset()) -> dict:
     """The SDFG of the given regions (those of one function, for an SDFG DaCe can call), run in order, in the
     loops and with the statements around them that graph/sdfg_host.py reads off the function; `functions`
@@ -118,7 +117,7 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, 
 
     def callee(f: str) -> Callee | None:
         if f not in callees:
-            func = nest(functions[f][0]).scop.file.functions.get(f)
+            func = functions[f][0].nest.scop.file.functions.get(f)
             sdfg = to_sdfg_json(functions[f], f, functions, calling | {name})
             callees[f] = callee_of(func, functions[f], sdfg) if func is not None else None
         return callees[f]
@@ -154,7 +153,7 @@ def to_sdfg_json(graphs: list[nx.MultiDiGraph], name: str, functions: dict[str, 
     }
 
 
-def _blocks(graphs: list[nx.MultiDiGraph], steps: list, facts: HostFacts, callee, name: str):
+def _blocks(graphs: list[DataflowGraph], steps: list, facts: HostFacts, callee, name: str):
     """The SDFG's descriptors (every region's first: the statements around them use the same), its blocks
     and their transitions."""
     exported = region_graphs(steps)
@@ -169,13 +168,13 @@ def _blocks(graphs: list[nx.MultiDiGraph], steps: list, facts: HostFacts, callee
 class _Sdfg:
     """Accumulates data descriptors and symbols while the blocks are built."""
 
-    def __init__(self, graphs: list[nx.MultiDiGraph], name: str, highs: dict[tuple[str, int], set[str]]):
+    def __init__(self, graphs: list[DataflowGraph], name: str, highs: dict[tuple[str, int], set[str]]):
         self.name = name  # the SDFG's (its function's)
         self.arrays: dict[str, dict] = {}
         self.symbols: set[str] = set()
         self.bound: set[str] = set()  # map variables: defined by their scope, no SDFG symbols
         self.loop_variables: set[str] = set()  # loop regions' variables: SDFG symbols
-        self.written = {(g.graph["name"], d["edge"].container) for g in graphs for u, _, d in g.edges(data=True)
+        self.written = {(g.name, d["edge"].container) for g in graphs for u, _, d in g.edges(data=True)
                         if isinstance(d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
         self.symbol_types: dict[str, str] = {}
         self.region_params = {p for g in graphs for p in g.nodes[STATE]["node"].params}  # symbols in their bounds
@@ -194,13 +193,13 @@ class _Sdfg:
         self.extents: dict[tuple[str, str], list[str]] = {}  # (region, container) -> shape
         self.names: dict[tuple[str, str], str] = {}  # (region, container) -> descriptor name
 
-    def add_containers(self, g: nx.MultiDiGraph) -> None:
+    def add_containers(self, g: DataflowGraph) -> None:
         """Descriptors are global to an SDFG: a name seen with another shape gets the region's suffix."""
-        region = g.graph["name"]
+        region = g.name
         for _, d in g.nodes(data=True):
             node = d["node"]
             if isinstance(node, AccessNode):
-                member = nest(g).scop.containers.get(node.container)
+                member = g.nest.scop.containers.get(node.container)
                 if node.element == "?" and getattr(member, "member_element", ""):  # g->u, p[i].x: the field's type
                     node = dataclasses.replace(node, element=member.member_element)
                 name = identifier(node.container)
@@ -324,7 +323,7 @@ class _Sdfg:
 
     # Control flow ---------------------------------------------------------------------------------
 
-    def control_blocks(self, g: nx.MultiDiGraph, ids: list[str]) -> tuple[list[dict], list[tuple[int, int]]]:
+    def control_blocks(self, g: DataflowGraph, ids: list[str]) -> tuple[list[dict], list[tuple[int, int]]]:
         """A control region's (or branch's) blocks in order, and its transitions as pairs of block indices."""
         blocks = []
         for block in ids:
@@ -336,12 +335,12 @@ class _Sdfg:
             else:
                 (runs,) = contained(g, block)
                 self.state_count += 1
-                label = f"{g.graph['function']}_line{g.nodes[runs]['node'].line}_s{self.state_count}"
+                label = f"{g.function}_line{g.nodes[runs]['node'].line}_s{self.state_count}"
                 blocks.append(_StateBuilder(self, g).build(runs, label))
         index = {b: i for i, b in enumerate(ids)}
         return blocks, [(index[u], index[v]) for u, v, _ in transitions(g, ids)]
 
-    def _loop_region(self, g: nx.MultiDiGraph, block: str, m: LoopRegion) -> dict:
+    def _loop_region(self, g: DataflowGraph, block: str, m: LoopRegion) -> dict:
         self.cfg_count += 1
         cfg_id = self.cfg_count
         v = m.var
@@ -366,17 +365,17 @@ class _Sdfg:
             "label": f"{loop.function}_{v}_line{loop.line}",
         }
 
-    def _conditional(self, g: nx.MultiDiGraph, block: str, node: ConditionalRegion) -> dict:
+    def _conditional(self, g: DataflowGraph, block: str, node: ConditionalRegion) -> dict:
         branches = []
         for k, branch in enumerate(node.branches):
             self.cfg_count += 1
             cfg_id = self.cfg_count
             body, edges = self.control_blocks(g, branch.blocks)
             region = {"type": "ControlFlowRegion", "attributes": {}, **_graph_fields(body, edges, cfg_id),
-                      "label": identifier(f"{g.graph['name']}_{block}_{k}")}
+                      "label": identifier(f"{g.name}_{block}_{k}")}
             branches.append([None if k else self._condition(branch.condition), region])
         return {"type": "ConditionalBlock", "attributes": {}, "collapsed": False,
-                "label": identifier(f"{g.graph['name']}_{block}"), "branches": branches}
+                "label": identifier(f"{g.name}_{block}"), "branches": branches}
 
     def _condition(self, text: str) -> dict:
         """A branch condition as DaCe's code block: Python where the C text reads the same there
@@ -397,7 +396,7 @@ class _Sdfg:
 class _StateBuilder(StatementBuilder):
     """The dataflow of one state: a map (with everything inside it) or a single tasklet."""
 
-    def __init__(self, sdfg: _Sdfg, g: nx.MultiDiGraph):
+    def __init__(self, sdfg: _Sdfg, g: DataflowGraph):
         self.sdfg, self.g = sdfg, g
         self.nodes: list[dict] = []
         self.edges: list[dict] = []
@@ -499,8 +498,8 @@ class _StateBuilder(StatementBuilder):
     def _private(self, node_id: str, node: MapScope) -> dict[str, str]:
         """The containers private to a map, each with the name of its own transient there."""
         private = {}
-        for key, c in nest(self.g).scop.containers.items():
-            if (self.g.graph["name"], key) not in self.sdfg.names:
+        for key, c in self.g.nest.scop.containers.items():
+            if (self.g.name, key) not in self.sdfg.names:
                 continue  # not in the graph (a container of an inner region)
             declaring = self._declaring_map(c) if c.declared_in is not None else None
             declared = declaring == node_id if declaring is not None else c.declared_in in (node_id, node.origin)
@@ -522,7 +521,7 @@ class _StateBuilder(StatementBuilder):
         of which would otherwise start from a transient of its own; a variable declared by a statement
         belongs to the map around that statement (`double d = ...;` in the inner loop after interchange,
         not in the loop it was written in)."""
-        g, region = self.g, nest(self.g).scop
+        g, region = self.g, self.g.nest.scop
         declaring = re.compile(rf"\b{re.escape(c.name)}\s*\[")
         for n, d in g.nodes(data=True):
             if isinstance(d["node"], MapScope) and any(declaring.search(text) for text in d["node"].declarations):
@@ -585,7 +584,7 @@ class _StateBuilder(StatementBuilder):
         if self.nodes[last]["type"] != "MapExit":
             return last
         if child not in self.barriers:
-            name = f"order_{identifier(self.g.graph['name'])}"
+            name = f"order_{identifier(self.g.name)}"
             self.sdfg.arrays[name] = {"type": "Scalar", "attributes": {"dtype": "bool", "shape": ["1"],
                                                                        "transient": True}}
             self.barriers[child] = self._add("AccessNode", name, {"data": name}, self.map_ids[map_id])
@@ -600,7 +599,7 @@ class _StateBuilder(StatementBuilder):
     def _private_names(self, code: str, enclosing: list[str]) -> str:
         """C text that names containers directly (DaCe declares each descriptor under its name): a
         container private to an enclosing map by the name of its transient there."""
-        containers = nest(self.g).scop.containers
+        containers = self.g.nest.scop.containers
         for map_id in reversed(enclosing):  # innermost first: its own copy wins (`s_R0_L1` is no `s` any more)
             for key, name in self.private.get(map_id, {}).items():
                 code = re.sub(rf"\b{re.escape(containers[key].name)}\b", name, code)
@@ -694,7 +693,7 @@ class _StateBuilder(StatementBuilder):
         return self.access[key]
 
     def _name(self, container: str) -> str:
-        return self.sdfg.names[self.g.graph["name"], container]
+        return self.sdfg.names[self.g.name, container]
 
     def _add_connector(self, node: int, connector: str, kind: str) -> None:
         self.nodes[node]["attributes"][kind][connector] = None
@@ -718,7 +717,7 @@ class _StateBuilder(StatementBuilder):
         if name in self.strip_shift:
             var, begin = self.strip_shift[name]
             subset = [tuple(f"({b}) - {var} + ({begin})" for b in bounds) for bounds in subset]
-        subset = self.sdfg.subset(self.g.graph["name"], container, subset)
+        subset = self.sdfg.subset(self.g.name, container, subset)
         attributes = {"data": name, "subset": _range(subset),
                       "volume": volume or "1", "dynamic": memlet.dynamic or volume is None}
         if wcr in _WCR:

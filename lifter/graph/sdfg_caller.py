@@ -26,13 +26,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
 from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import collect_effects
 from lifter.analysis.points_to import allocation
 from lifter.analysis.walk import walk
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import AccessNode, Memlet, Tasklet
 from lifter.graph.symbolic import c_to_symbolic
 
@@ -46,7 +45,7 @@ class HandedOut:
     count: list[str] | None  # the element count's factors (C text), None where the caller cannot compute it first
 
 
-def handed_out(graphs: list[nx.MultiDiGraph]) -> dict[str, HandedOut]:
+def handed_out(graphs: list[DataflowGraph]) -> dict[str, HandedOut]:
     """The buffers handed out (module doc) by the graphs' functions, by container."""
     return {b.target: b for _, mine, func in functions_of(graphs) for _, b in handed_out_items(func, mine)}
 
@@ -84,10 +83,10 @@ def failure_checks(func: c_ast.FuncDef, mine: list) -> list[c_ast.If]:
     return out
 
 
-def functions_of(graphs: list[nx.MultiDiGraph]):
+def functions_of(graphs: list[DataflowGraph]):
     """(name, its regions' scops, its definition) of each function of the graphs that the file defines."""
-    for function in dict.fromkeys(g.graph["function"] for g in graphs):
-        mine = [nest(g).scop for g in graphs if g.graph["function"] == function]
+    for function in dict.fromkeys(g.function for g in graphs):
+        mine = [g.nest.scop for g in graphs if g.function == function]
         func = mine[0].file.functions.get(function)
         if func is not None:
             yield function, mine, func
@@ -184,7 +183,7 @@ def caller_allocations(function: str, buffers: list[HandedOut], extents: dict[st
             f"handles a failed allocation (C's early return) and stores them where {function} does\n")
 
 
-def between(graphs: list[nx.MultiDiGraph], exported: set[int]) -> list[tuple[c_ast.Node, bool]]:
+def between(graphs: list[DataflowGraph], exported: set[int]) -> list[tuple[c_ast.Node, bool]]:
     """The assignments at the top level between the functions' regions that the SDFG does not run (`exported`:
     ids of the AST statements graph/sdfg_host.py runs) and that write through a dereferenced parameter, but the
     allocations `handed_out`, each with whether the caller can run it after the SDFG (module doc): what a later
@@ -203,7 +202,7 @@ def between(graphs: list[nx.MultiDiGraph], exported: set[int]) -> list[tuple[c_a
                 continue
             later = [mine[r] for j in range(k + 1, len(items)) for r in holding[j]]
             touched = {name for region in later for name in [*region.containers, *region.params]}  # bounds too
-            written = {e.container for g in graphs if nest(g).scop in later for u, _, d in g.edges(data=True)
+            written = {e.container for g in graphs if g.nest.scop in later for u, _, d in g.edges(data=True)
                        if isinstance(e := d["edge"], Memlet) and isinstance(g.nodes[u]["node"], Tasklet)}
             names = {generator.visit(n) for n in walk(items[k]) if isinstance(n, (c_ast.ID, c_ast.StructRef))}
             writes = {generator.visit(n) for n in walk(target) if isinstance(n, (c_ast.ID, c_ast.StructRef))}

@@ -26,11 +26,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.walk import walk
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.sdfg_json import dataflow_edge, dataflow_node, range_json, state
 from lifter.graph.symbolic import identifier
 
@@ -71,7 +70,7 @@ class Callee:
     locals: set[str]  # the names its body declares (`p_sum` is no field of a parameter `p`)
 
 
-def callee_of(func: c_ast.FuncDef, graphs: list[nx.MultiDiGraph], sdfg: dict) -> Callee | None:
+def callee_of(func: c_ast.FuncDef, graphs: list[DataflowGraph], sdfg: dict) -> Callee | None:
     """The callee's record, None where a call of it has no exact form (module doc)."""
     code = sdfg["attributes"].get("global_code", {}).get("frame", {}).get("string_data", "")
     if "#error" in code:
@@ -79,7 +78,7 @@ def callee_of(func: c_ast.FuncDef, graphs: list[nx.MultiDiGraph], sdfg: dict) ->
     declared = [p for p in (func.decl.type.args.params if func.decl.type.args else []) if p.name]
     params = [p.name for p in declared]
     pointers = {p.name for p in declared if isinstance(p.type, (c_ast.PtrDecl, c_ast.ArrayDecl))}
-    lifted = {id(loop.node) for g in graphs for loop in nest(g).scop.loops.values()}
+    lifted = {id(loop.node) for g in graphs for loop in g.nest.scop.loops.values()}
     items = func.body.block_items or []
     holds = [k for k, item in enumerate(items) if any(id(n) in lifted for n in walk(item))]
     if not holds:

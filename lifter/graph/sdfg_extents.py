@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-import networkx as nx
 
 from lifter.graph.nodes import STATE, AccessNode, MapScope, Memlet
 from lifter.graph.symbolic import c_to_symbolic, identifier
+from lifter.graph.attributes import DataflowGraph
 
 _IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
 
@@ -20,7 +20,7 @@ def symbolic(text: str) -> str | None:
     return c_to_symbolic(text, members=True) if text else None
 
 
-def _region_highs(g: nx.MultiDiGraph):
+def _region_highs(g: DataflowGraph):
     """The memlets of the Root's own children (ranges over the whole region), each with the DaCe texts
     of its last indices, None where one is not over the parameters only (unreadable, or naming a map's
     variable)."""
@@ -43,7 +43,7 @@ def _one_past(ends: set[str | None]) -> str | None:
     return ends[0] if len(ends) == 1 else f"Max({', '.join(ends)})"
 
 
-def inferred_extents(graphs: list[nx.MultiDiGraph], between: dict[tuple[str, int], set[str]] | None = None) \
+def inferred_extents(graphs: list[DataflowGraph], between: dict[tuple[str, int], set[str]] | None = None) \
         -> dict[tuple[str, int], str]:
     """Extents of dimensions the declarations leave open (a pointer parameter), from the accesses:
     one past the largest index the outermost maps and tasklets touch, over the parameters only, and the
@@ -60,7 +60,7 @@ def inferred_extents(graphs: list[nx.MultiDiGraph], between: dict[tuple[str, int
     return {key: end for key, texts in highs.items() if (end := _one_past(texts)) is not None}
 
 
-def flat_views(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, str], list[str]]:
+def flat_views(graphs: list[DataflowGraph]) -> dict[tuple[str, str], list[str]]:
     """The pointers a function indexes flat everywhere but sees in several shapes (`km->sums[t]` in one
     region, `km->sums[c * dim + d]` delinearized to two dimensions in another): (region, container) ->
     the strides of its view there (C text). One buffer, so one descriptor, flat, which each region's
@@ -70,7 +70,7 @@ def flat_views(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, str], list[str]
         for _, d in g.nodes(data=True):
             n = d["node"]
             if isinstance(n, AccessNode) and n.kind == "pointer" and not n.transient and not n.field:
-                seen.setdefault(n.container, []).append((g.graph["name"], n))
+                seen.setdefault(n.container, []).append((g.name, n))
     out = {}
     for container, views in seen.items():
         if len({tuple(n.strides) or n.ndim for _, n in views}) > 1 and all(n.strides or n.ndim == 1 for _, n in views):
@@ -78,13 +78,13 @@ def flat_views(graphs: list[nx.MultiDiGraph]) -> dict[tuple[str, str], list[str]
     return out
 
 
-def flat_extents(graphs: list[nx.MultiDiGraph], flat: dict[tuple[str, str], list[str]]) -> dict[str, str]:
+def flat_extents(graphs: list[DataflowGraph], flat: dict[tuple[str, str], list[str]]) -> dict[str, str]:
     """The extent of each flat view's buffer (`flat_views`) from the regions' last indices through their
     strides, as `inferred_extents` does per dimension; a size symbol where one is unknown."""
     ends: dict[str, set[str | None]] = {}
     for g in graphs:
         for e, texts in _region_highs(g):
-            strides = flat.get((g.graph["name"], e.container))
+            strides = flat.get((g.name, e.container))
             if strides is not None:
                 strides = [symbolic(t) for t in strides]
                 end = None if None in texts + strides or len(texts) != len(strides) else \

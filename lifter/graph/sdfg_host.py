@@ -37,13 +37,12 @@ import re
 from dataclasses import dataclass, field
 
 import islpy as isl
-import networkx as nx
 from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import MEMORY, PURE_FUNCTIONS, WORLD, collect_effects
 from lifter.analysis.model import Kind
 from lifter.analysis.walk import walk
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.sdfg_calls import Call, CallState, call_of
 from lifter.graph.symbolic import c_to_symbolic
 from lifter.graph.sdfg_json import DTYPES as _DTYPES, INTEGERS as _INTEGERS
@@ -57,7 +56,7 @@ _CPP_OPERATORS = set(_PYTHON_OPERATORS) | {"/", "%"}
 
 @dataclass
 class Region:
-    graph: nx.MultiDiGraph
+    graph: DataflowGraph
 
 
 @dataclass
@@ -111,18 +110,18 @@ class Inexact(Exception):
     """Something around the regions with no exact form in the SDFG: the regions stay as they are."""
 
 
-def function_steps(graphs: list[nx.MultiDiGraph], callees: set[str] = frozenset()) -> tuple[list, set[int],
+def function_steps(graphs: list[DataflowGraph], callees: set[str] = frozenset()) -> tuple[list, set[int],
                                                                                            HostFacts]:
     """The steps of one function's SDFG (module doc), the ids of the AST statements they run around the regions
     (which `unexported_work` does not refuse) and what they know of the function (`HostFacts`); `callees` are the file's
     functions whose own SDFGs a statement may call (graph/sdfg_calls.py). Where what lies around the regions
     has no exact form: the regions in order, and no loop."""
     plain = [Region(g) for g in graphs], set(), HostFacts()
-    scop = nest(graphs[0]).scop
-    func = scop.file.functions.get(graphs[0].graph["function"])
+    scop = graphs[0].nest.scop
+    func = scop.file.functions.get(graphs[0].function)
     if func is None:
         return plain
-    owner = {id(loop.node): g for g in graphs for loop in nest(g).scop.loops.values()}
+    owner = {id(loop.node): g for g in graphs for loop in g.nest.scop.loops.values()}
     items = func.body.block_items or []
     scalars = _scalar_types(func) | _member_scalars(func, scop.file.typedefs)
     returns = {f: _returned_type(scop.file.functions[f]) for f in callees if f in scop.file.functions}
@@ -219,8 +218,8 @@ class _Walker:
         self.owner, self.scalars, self.callees, self.returns = owner, scalars, callees, returns
         self.symbols = symbols  # the function's (analysis/symbols.py), for effects.py's reading of a statement
         self.temporaries: set[str] = set()  # the values calls inside expressions return (`rr / dot(...)`)
-        self.seen: list[nx.MultiDiGraph] = []
-        self.replaced: list[nx.MultiDiGraph] = []  # regions of calls only, run as `For` steps instead
+        self.seen: list[DataflowGraph] = []
+        self.replaced: list[DataflowGraph] = []  # regions of calls only, run as `For` steps instead
         self.loops: set[int] = set()
         self.declared: set[str] = set()  # the locals the steps declare
         self.highs: dict[tuple[str, int], set[str]] = {}  # HostFacts.highs
@@ -267,7 +266,7 @@ class _Walker:
         calls of `callees`: the region's tasklets would hide what the calls move (graph/sdfg_source.py refuses
         them), the callees' SDFGs nested in the loop's body do not."""
         g = self.owner[id(node)]
-        if not isinstance(node, c_ast.For) or len(nest(g).scop.loops) != 1 or not self.callees:
+        if not isinstance(node, c_ast.For) or len(g.nest.scop.loops) != 1 or not self.callees:
             return None
         init = node.init.decls if isinstance(node.init, c_ast.DeclList) else []
         step = node.next
@@ -649,7 +648,7 @@ def _targets(steps: list):
             yield from _targets(step.body)
 
 
-def region_graphs(steps: list) -> list[nx.MultiDiGraph]:
+def region_graphs(steps: list) -> list[DataflowGraph]:
     """The graphs of the regions the steps run (not those of calls only, which run as `For` steps)."""
     out = []
     for step in steps:

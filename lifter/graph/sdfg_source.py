@@ -31,12 +31,11 @@ hands out, the statements between its regions that write what the caller sees) i
 """
 from __future__ import annotations
 
-import networkx as nx
 from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects
 from lifter.analysis.walk import walk
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import MapScope
 from lifter.graph.sdfg_caller import allocated_target, between, failure_checks, functions_of, handed_out_items
 
@@ -44,12 +43,12 @@ from lifter.graph.sdfg_caller import allocated_target, between, failure_checks, 
 _KNOWN = {"min", "max", "Min", "Max", "int_floor"}
 
 
-def called_functions(graphs: list[nx.MultiDiGraph]) -> dict[str, tuple[int]]:
+def called_functions(graphs: list[DataflowGraph]) -> dict[str, tuple[int]]:
     """The names the regions' statements call that no tasklet knows, each with the line of a statement
     calling it."""
     out = {}
     for g in graphs:
-        for stmt in nest(g).scop.statements.values():
+        for stmt in g.nest.scop.statements.values():
             for n in walk(stmt.node):
                 if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) \
                         and n.name.name not in _KNOWN and n.name.name not in PURE_FUNCTIONS:
@@ -57,14 +56,14 @@ def called_functions(graphs: list[nx.MultiDiGraph]) -> dict[str, tuple[int]]:
     return out
 
 
-def global_code(graphs: list[nx.MultiDiGraph]) -> str:
+def global_code(graphs: list[DataflowGraph]) -> str:
     """C++ text defining the file's functions the statements call (and what they need), in file order;
     "" when they call none. A function it cannot define is an `#error` saying why: DaCe reads and
     validates the SDFG, and its compiler stops there with lift's reason, never running a wrong call."""
     called = called_functions(graphs)
     if not called:
         return ""
-    facts = nest(graphs[0]).scop.file
+    facts = graphs[0].nest.scop.file
     functions = facts.functions
     needed, errors, todo = set(), [], [name for name in called if name in functions]  # others: the C library's
     while todo:
@@ -90,7 +89,7 @@ def global_code(graphs: list[nx.MultiDiGraph]) -> str:
     return "".join(generator.visit(e) + ";\n" for e in typedefs) + "".join(generator.visit(e) for e in definitions)
 
 
-def unexported_work(graphs: list[nx.MultiDiGraph], exported: set[int] = frozenset()) -> str:
+def unexported_work(graphs: list[DataflowGraph], exported: set[int] = frozenset()) -> str:
     """`#error`s for what the graphs' functions do outside their regions that the SDFG would not: the
     loops that no region holds but those the SDFG runs around the regions (`exported`, ids of their AST
     nodes: graph/sdfg_host.py), and the allocations whose buffers a region touches made inside a statement

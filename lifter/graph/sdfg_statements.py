@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from lifter.graph.attributes import nest
 from lifter.graph.build import data_id
 from lifter.graph.control import is_loop_region
 from lifter.graph.nodes import STATE, MapScope, Memlet, Tasklet, scope_parent
@@ -76,7 +75,7 @@ class StatementBuilder:
             code = tasklet_code(f"__test = {condition.text}", [r.text for r in reads], "__test", None)
             if code is None:
                 return None
-            name = f"if{condition.if_id}_{identifier(self.g.graph['name'])}"
+            name = f"if{condition.if_id}_{identifier(self.g.name)}"
             self.sdfg.arrays[name] = {"type": "Scalar", "attributes": {"dtype": "bool", "shape": ["1"],
                                                                        "transient": True}}
             attributes = {"label": name, "code": {"string_data": code.code, "language": "CPP"},
@@ -168,14 +167,14 @@ class StatementBuilder:
         """Whether tasklet code still names a container that is no symbol (the condition of an enclosing
         map over data the statement itself does not read): C++ would read the program's argument of
         that name, not the element."""
-        region = self.g.graph["name"]
+        region = self.g.name
         return any(self._name(key) in self.sdfg.arrays
                    and re.search(rf"(?<![\w.])(?<!->){re.escape(c.name)}\b", code)
-                   for key, c in nest(self.g).scop.containers.items() if (region, key) in self.sdfg.names)
+                   for key, c in self.g.nest.scop.containers.items() if (region, key) in self.sdfg.names)
 
     def _point(self, memlet: Memlet) -> bool:
         """The memlet's subset in the SDFG is one element (not widened to the extent where unreadable)."""
-        return all(lo == hi for lo, hi in self.sdfg.subset(self.g.graph["name"], memlet.container, memlet.subset))
+        return all(lo == hi for lo, hi in self.sdfg.subset(self.g.name, memlet.container, memlet.subset))
 
     def _statement_code(self, node: Tasklet, reads: list[Memlet], writes: list[Memlet], conditions: list[str]):
         """The statement's C text over connectors where each of its accesses (one element each) has its text
@@ -210,7 +209,7 @@ class StatementBuilder:
             descriptor = self.sdfg.arrays[self._name(container)]["attributes"]
             access = self.g.nodes[data_id(container)]["node"]
             # one subscript: a flat index, the offset in the buffer where C indexes it flat (delinearized)
-            flat_buffer = bool(access.strides) or (self.g.graph["name"], container) in self.sdfg.flat
+            flat_buffer = bool(access.strides) or (self.g.name, container) in self.sdfg.flat
             connector = f"__arr{k}"
             for e in every:
                 if e.container == container:

@@ -5,6 +5,7 @@ import networkx as nx
 
 from lifter.graph.control import (CONTROL, branches, condition_runs, conditions, contained, is_loop_region,
                                   transitions)
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import (STATE, AccessNode, ConditionalRegion, Contains, LoopRegion, MapScope, Memlet, Root,
                                 Schedule, Scope, State, Tasklet, Transition, scope_children, scope_descendants)
 
@@ -13,7 +14,7 @@ class InvalidGraph(AssertionError):
     pass
 
 
-def validate(g: nx.MultiDiGraph) -> None:
+def validate(g: DataflowGraph) -> None:
     """Raise InvalidGraph naming the first broken invariant."""
     roots = [n for n, d in g.nodes(data=True) if isinstance(d.get("node"), Root)]
     _check(roots == [STATE], f"expected one root '{STATE}', found {roots}")
@@ -55,7 +56,7 @@ def validate(g: nx.MultiDiGraph) -> None:
     _check_control(g)
 
 
-def _check_control(g: nx.MultiDiGraph) -> None:
+def _check_control(g: DataflowGraph) -> None:
     """The control layer is the one the scope tree implies (graph/control.py): each region's blocks
     stand, in order, for its scope's children, chained by one transition each; a loop region stands
     for a sequential map with a parallel map inside, a state for one other child, a conditional
@@ -75,7 +76,7 @@ def _check_control(g: nx.MultiDiGraph) -> None:
             _check(u in region_of, f"contains edge {u}->{v} from outside the control layer")
 
 
-def _check_region(g: nx.MultiDiGraph, region: str, children: list[str], region_of: dict) -> None:
+def _check_region(g: DataflowGraph, region: str, children: list[str], region_of: dict) -> None:
     """The Root's or a loop region's blocks stand, in order, for its scope's children."""
     blocks = contained(g, region)
     _check_orders(g, region, blocks)
@@ -84,12 +85,12 @@ def _check_region(g: nx.MultiDiGraph, region: str, children: list[str], region_o
     _check_blocks(g, region, blocks, children, 0, region_of)
 
 
-def _check_orders(g: nx.MultiDiGraph, region: str, blocks: list[str]) -> None:
+def _check_orders(g: DataflowGraph, region: str, blocks: list[str]) -> None:
     orders = sorted(d["edge"].order for _, _, d in g.out_edges(region, data=True) if isinstance(d["edge"], Contains))
     _check(orders == list(range(len(blocks))), f"blocks of {region} are ordered {orders}")
 
 
-def _check_blocks(g: nx.MultiDiGraph, region: str, blocks: list[str], children: list[str], depth: int,
+def _check_blocks(g: DataflowGraph, region: str, blocks: list[str], children: list[str], depth: int,
                   region_of: dict) -> None:
     """Blocks of a region (or of one branch) stand, in order, for children of one scope that share
     their first `depth` conditions: one block per run of them (control.condition_runs)."""
@@ -118,7 +119,7 @@ def _check_blocks(g: nx.MultiDiGraph, region: str, blocks: list[str], children: 
             _check(not is_loop_region(g, child), f"state {block} runs {child}, a loop over states")
 
 
-def _check_conditional(g: nx.MultiDiGraph, block: str, node: ConditionalRegion, run: list[str], depth: int,
+def _check_conditional(g: DataflowGraph, block: str, node: ConditionalRegion, run: list[str], depth: int,
                        region_of: dict) -> None:
     """A conditional region stands for a run of children under one `if`: one branch per branch of it
     the run holds, in order, with the branch's condition; Contains edges to the blocks of all
@@ -138,7 +139,7 @@ def _check_conditional(g: nx.MultiDiGraph, block: str, node: ConditionalRegion, 
         _check_blocks(g, block, branch.blocks, kids, depth + 1, region_of)
 
 
-def _check_tile(g: nx.MultiDiGraph, n: str, node: MapScope) -> None:
+def _check_tile(g: DataflowGraph, n: str, node: MapScope) -> None:
     """A tile loop steps by its tile size, holds only maps, and encloses a point loop of its origin
     (a tiled band's next tile loop, or the point loops a strip's body was distributed into)."""
     _check(node.step == node.tile, f"tile map {n} steps by {node.step}, not its tile size {node.tile}")

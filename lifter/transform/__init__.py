@@ -17,12 +17,11 @@ regions: a function of the scope tree and the maps' schedules) after each pass t
 from __future__ import annotations
 
 from lifter.frontend.source import SourceFile
-from lifter.frontend.spans import Spans
 from lifter.transform.manager import PassContext, PassManager
 from lifter.transform.passes import passes_for
 
 
 def transform(graphs, options, source: SourceFile):
     """Apply the passes the options ask for, in order, to every graph."""
-    context = PassContext(options, source, Spans(source.text) if graphs else None)
+    context = PassContext(options, source, source.spans if graphs else None)
     return PassManager(passes_for(options)).run(graphs, context)

@@ -67,11 +67,10 @@ from __future__ import annotations
 import re
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.model import Region
 from lifter.frontend.spans import word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import guards_updates, scope_children, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
@@ -84,10 +83,10 @@ from lifter.transform.unroll import (NEAREST, collapsed_above, element_pattern, 
                                      innermost_maps, jam_rewrite, local_type, shifted_text, strip_legal, unrollable)
 
 
-def accumulate_reductions(g: nx.MultiDiGraph, region: Region) -> bool:
+def accumulate_reductions(g: DataflowGraph, region: Region) -> bool:
     """Keep the sums of every qualifying reduction loop in locals, its parent unrolled and jammed
     where that is legal; True if any loop changed."""
-    if not nest(g).reemittable or guards_updates(g):
+    if not g.nest.reemittable or guards_updates(g):
         return False  # guarded updates are placed at the user's text offsets, gone from a re-emitted nest
     unrolling = not escaping(g)  # as unroll.py: a loop variable read after the nest would end elsewhere
     taken = nest_names(g)
@@ -102,7 +101,7 @@ def accumulate_reductions(g: nx.MultiDiGraph, region: Region) -> bool:
         saved = checkpoint(g)
         if jam is not None and _unrolled(g, region, k, *jam, keys, taken) \
                 or jam is None and _in_place(g, region, k, keys, taken):
-            nest(g).restructured = True
+            g.nest.restructured = True
             changed = True
         else:
             rollback(g, saved)

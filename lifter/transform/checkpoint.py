@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-import networkx as nx
+from lifter.graph.attributes import DataflowGraph
 
 
 @dataclasses.dataclass
@@ -31,7 +31,7 @@ class Checkpoint:
     objects: list[tuple[object, dict]]  # every node and edge object and a copy of its fields
 
 
-def checkpoint(g: nx.MultiDiGraph) -> Checkpoint:
+def checkpoint(g: DataflowGraph) -> Checkpoint:
     """Everything `rollback` needs to make `g` what it is now."""
     objects: dict[int, tuple[object, dict]] = {}
 
@@ -49,7 +49,7 @@ def checkpoint(g: nx.MultiDiGraph) -> Checkpoint:
     return Checkpoint(dict(g.graph), records, nodes, succ, pred, list(objects.values()))
 
 
-def rollback(g: nx.MultiDiGraph, saved: Checkpoint) -> None:
+def rollback(g: DataflowGraph, saved: Checkpoint) -> None:
     """Make `g` (the same object) what it was at `checkpoint`; `saved` can be rolled back to again."""
     for obj, fields in saved.objects:
         vars(obj).clear()

@@ -31,12 +31,11 @@ from __future__ import annotations
 from collections import Counter
 
 import islpy as isl
-import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.model import Kind, Region
 from lifter.frontend.spans import word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_parent
 from lifter.transform.rewrite import fresh_name
@@ -45,11 +44,11 @@ from lifter.transform.source_text import identifier_count, replace_subscripted
 ALLOCATORS = {"malloc", "calloc", "realloc", "aligned_alloc"}
 
 
-def contract_temporaries(g: nx.MultiDiGraph, source_text: str) -> bool:
+def contract_temporaries(g: DataflowGraph, source_text: str) -> bool:
     """Contract every temporary that qualifies (see the module doc); True if any."""
-    if not nest(g).reemittable:
+    if not g.nest.reemittable:
         return False
-    region: Region = nest(g).scop
+    region: Region = g.nest.scop
     names = Counter(c.name for c in region.containers.values())
     taken: set[str] | None = None  # the file's identifiers, read only once a contraction is proved
     changed = False
@@ -165,7 +164,7 @@ def dead_outside(g, name: str, kind: Kind, element: str) -> bool:
     free it (see the module doc), read on the syntax tree lift analysed (`Region.file`): macros
     expanded, so a macro that reads `t[0]` after the region counts as the read it is. A
     declaration is one whose element type ends with the container's (`double t[n]`, `double *t`)."""
-    region = nest(g).scop
+    region = g.nest.scop
     func = region.file.functions.get(region.function) if region.file is not None else None
     if func is None:
         return False

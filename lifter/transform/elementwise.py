@@ -1,6 +1,6 @@
 """Element-wise aliasing: two pointers a loop may see as one array are safe if they are equal.
 
-The run-time alias check of a parallel loop (`parallelize._alias_condition`) asks every
+The run-time alias check of a parallel loop (`alias_test.alias_condition`) asks every
 written pointer's range to be disjoint from every other range the loop touches, because the
 dependence analysis treats two names as two arrays. `axpby(n, a, x, b, y, x)` passes the
 output as an input too: the ranges overlap and the loop would run sequentially, although
@@ -19,18 +19,17 @@ from __future__ import annotations
 import re
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.model import Kind
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import AccessNode, MapScope, scope_descendants
 
 
-def identical_is_safe(g: nx.MultiDiGraph, m: MapScope, p: AccessNode, q: AccessNode) -> bool:
+def identical_is_safe(g: DataflowGraph, m: MapScope, p: AccessNode, q: AccessNode) -> bool:
     """Whether `m` stays parallel when pointers `p` and `q` hold the same address."""
     if not _same_shape(p, q):
         return False
-    region = nest(g).scop
+    region = g.nest.scop
     loop = region.loops.get(m.origin or m.id)
     if loop is None:
         return False

@@ -31,14 +31,13 @@ import dataclasses
 import re
 
 import islpy as isl
-import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.model import Container, Kind, Region
 from lifter.analysis.verdicts import compute_verdicts
 from lifter.frontend.spans import word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import build_graph
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants
 from lifter.transform.locality import improve_locality
@@ -52,10 +51,10 @@ _ARITHMETIC_TYPES = {"double", "float", "int", "long", "short", "char", "unsigne
 _INIT_DECL = re.compile(r"(?P<type>[A-Za-z_][\w\s]*?)\s+(?P<name>[A-Za-z_]\w*)\s*=\s*(?P<init>[^;]+);", re.S)
 
 
-def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
+def expand_scalars(g: DataflowGraph, source, spans) -> DataflowGraph | None:
     """A graph of the region with frozen maps' scalars expanded, or None if that does not pay."""
-    region: Region = nest(g).scop
-    if not nest(g).reemittable:
+    region: Region = g.nest.scop
+    if not g.nest.reemittable:
         return None
     targets = {}
     for lid in region.loops:
@@ -71,8 +70,8 @@ def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
              for scalars in targets.values() for key in scalars}
     try:
         expanded = _expanded_region(region, targets, fresh)
-        g2 = build_graph(expanded, g.graph["path"])
-        nest(g2).reorder_guard = nest(g).reorder_guard  # the same pointers over the same ranges
+        g2 = build_graph(expanded, g.path)
+        g2.nest.reorder_guard = g.nest.reorder_guard  # the same pointers over the same ranges
         if not attach_source_text(g2, source, spans):
             return None
         for lid, scalars in targets.items():
@@ -90,7 +89,7 @@ def expand_scalars(g: nx.MultiDiGraph, source, spans) -> nx.MultiDiGraph | None:
         # (symm's j); gramschmidt's k, which carries the nest's dependences, never does: a
         # buffer there only froze the nest under a strip loop (its inner loops lost their threads).
         return None
-    nest(g2).restructured = True
+    g2.nest.restructured = True
     # The maps carry the verdicts of the expanded code; the report states the analysis of the
     # code as written.
     expanded.verdicts = region.verdicts

@@ -26,7 +26,6 @@ from __future__ import annotations
 import re
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.affine import NotAffine
 from lifter.analysis.budget import BudgetExceeded
@@ -34,7 +33,7 @@ from lifter.analysis.model import Kind, Region
 from lifter.analysis.scop import NotModelable
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import TokenKind
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE, build_graph
 from lifter.graph.nodes import MapScope, Memlet, Schedule, Tasklet, scope_children, scope_descendants
 from lifter.transform.legality import legal_tree, reorder_guard
@@ -43,16 +42,16 @@ from lifter.transform.loop_vars import escaping
 from lifter.transform.source_text import attach_source_text
 
 
-def fuse_maps(g: nx.MultiDiGraph, region: Region) -> bool:
+def fuse_maps(g: DataflowGraph, region: Region) -> bool:
     """Fuse producer-consumer sibling maps; True if any fused."""
-    if not nest(g).reemittable or escaping(g):
+    if not g.nest.reemittable or escaping(g):
         return False  # moving a loop's statements past another's would change what its variable is read as
     try:
         changed = _fuse_children(g, region, STATE)
     except isl.Error:
         return False  # raised before any fusion was committed: every attempt undoes itself first
     if changed:
-        nest(g).restructured = True
+        g.nest.restructured = True
         refresh_verdicts(g, region)
     return changed
 
@@ -61,9 +60,9 @@ MAX_RUN = 4  # loops per merged region: each merge analyses the whole run again
 MAX_ATTEMPTS = 32  # merges tried per file: a file of a thousand such loops stays quick to lift
 
 
-def fuse_regions(graphs: list[nx.MultiDiGraph], source, spans) -> list[nx.MultiDiGraph]:
+def fuse_regions(graphs: list[DataflowGraph], source, spans) -> list[DataflowGraph]:
     """The graphs, with each run of consecutive outermost loops that fuses merged into one graph."""
-    out: list[nx.MultiDiGraph] = []
+    out: list[DataflowGraph] = []
     attempts = 0
     for g in graphs:
         merged = None
@@ -78,7 +77,7 @@ def fuse_regions(graphs: list[nx.MultiDiGraph], source, spans) -> list[nx.MultiD
 
 
 def _roots(g) -> list:
-    region = nest(g).scop
+    region = g.nest.scop
     return sorted((loop for loop in region.loops.values() if loop.parent is None), key=lambda loop: loop.offset)
 
 
@@ -86,15 +85,15 @@ def _neighbours(first, second, spans) -> bool:
     """`second`'s loop is the statement right after `first`'s (tokens: comments may lie between)
     in the block that holds `first`'s loops, with the same header and data in common (by name:
     the regions' container keys differ)."""
-    a, b = nest(first).scop, nest(second).scop
-    if a.rebuild is None or a.function != b.function or not (nest(first).reemittable
-                                                             and nest(second).reemittable):
+    a, b = first.nest.scop, second.nest.scop
+    if a.rebuild is None or a.function != b.function or not (first.nest.reemittable
+                                                             and second.nest.reemittable):
         return False
     last, head = scope_children(first, STATE)[-1], scope_children(second, STATE)[0]
     if _normal(first.nodes[last]["node"].header) != _normal(second.nodes[head]["node"].header):
         return False
-    start, end = nest(first).text_span
-    i, j = spans.index.get(start), spans.index.get(nest(second).text_span[0])
+    start, end = first.nest.text_span
+    i, j = spans.index.get(start), spans.index.get(second.nest.text_span[0])
     if i is None or j is None or i == 0 or spans.tokens[j - 1].end != end:
         return False
     before = i - 1
@@ -112,12 +111,12 @@ def _neighbours(first, second, spans) -> bool:
 def _merged(first, second, source, spans):
     """The graph of both regions' loops as one region, if two outermost loops fuse in it."""
     roots = _roots(first) + _roots(second)
-    region_id = f"{nest(first).scop.id}{nest(second).scop.id}"
+    region_id = f"{first.nest.scop.id}{second.nest.scop.id}"
     try:
-        region = nest(first).scop.rebuild(region_id, [loop.node for loop in roots])
+        region = first.nest.scop.rebuild(region_id, [loop.node for loop in roots])
     except (NotModelable, NotAffine, BudgetExceeded, isl.Error):
         return None
-    g = build_graph(region, first.graph["path"])
+    g = build_graph(region, first.path)
     if not attach_source_text(g, source, spans):
         return None
     reorder_guard(g)

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import re
 
-import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.affine import c_text
 from lifter.analysis.updates import REDUCTION_OPS
 from lifter.analysis.walk import walk
 from lifter.frontend.spans import Spans, Unparsable
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import AccessNode, GuardedUpdate, MapScope, SavedReduction
 from lifter.graph.ranges import access_range, bound_c
 
@@ -42,13 +41,13 @@ _ARITHMETIC_TYPES = {"double", "float", "char", "short", "int", "long", "long lo
 _STATEMENT_BEFORE = {";", "{", "}", ")", "else", "do"}
 
 
-def guarded_section(g: nx.MultiDiGraph, m: MapScope, node: AccessNode,
+def guarded_section(g: DataflowGraph, m: MapScope, node: AccessNode,
                     spans: Spans | None) -> tuple[str, str, list[GuardedUpdate]] | str:
     """(first, length) in C of the section the bounded updates of `node` cover over the loop, and
     the unbounded updates to guard; or why there is no such section."""
-    region = nest(g).scop
+    region = g.nest.scop
     loop = region.loops.get(m.origin)
-    if spans is None or loop is None or m.transformations or loop.var != m.var or nest(g).restructured:
+    if spans is None or loop is None or m.transformations or loop.var != m.var or g.nest.restructured:
         return "its unbounded updates are guarded only in a loop as written"
     if node.element not in _ARITHMETIC_TYPES:
         return f"its unbounded updates are guarded only for arithmetic elements, not '{node.element}'"
@@ -75,7 +74,7 @@ def guarded_section(g: nx.MultiDiGraph, m: MapScope, node: AccessNode,
         if not found:
             return f"an update of '{node.name}' at line {stmt.line} is not one lift can guard"
         for update in found:
-            guarded = _guarded(update, node, first, last, spans, g.graph.get("path"))
+            guarded = _guarded(update, node, first, last, spans, g.path)
             if isinstance(guarded, str):
                 return guarded
             updates.append(guarded)

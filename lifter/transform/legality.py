@@ -19,10 +19,9 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import exit_value_reads, volatile_access
-from lifter.graph.attributes import nest
 from lifter.graph.build import STATE
 from lifter.graph.nodes import Scope, scope_parent
-from lifter.transform.parallelize import region_alias_check
+from lifter.transform.alias_test import region_alias_check
 from lifter.transform.rewrite import ancestors
 
 
@@ -97,11 +96,11 @@ def reorder_guard(g) -> str:
 
     The analysis treats every container as memory of its own; pointers that may overlap carry
     dependences it cannot see. The reordered nest therefore runs only when the ranges the
-    whole nest touches are disjoint (the test `parallelize.alias_check` makes for one loop),
+    whole nest touches are disjoint (the test `alias_test.alias_check` makes for one loop),
     and the nest as written otherwise; a nest that accesses a volatile object is never reordered.
     Computed once, on the graph as built.
     """
-    attrs = nest(g)
+    attrs = g.nest
     if attrs.reorder_guard is None:
         never = volatile_access(attrs.scop) or _exit_value_read(attrs.scop)
         attrs.reorder_guard = f"!{never}" if never else region_alias_check(g)
@@ -119,7 +118,7 @@ def _checked(g, region: Region) -> tuple[list, dict]:
     The dependences, split into one map per access pair, are the same for every tree: split once.
     The region is kept beside them, so its id names it as long as the entry lives.
     """
-    cache = nest(g).forward_checks
+    cache = g.nest.forward_checks
     entry = cache.get(id(region))
     if entry is None or entry[0] is not region or entry[1] is not region.dependences:
         entry = cache[id(region)] = (region, region.dependences, _pairs(region), {})

@@ -25,12 +25,11 @@ from __future__ import annotations
 import itertools
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import MapScope, Schedule, Scope, scope_children, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree
@@ -41,9 +40,9 @@ from lifter.transform.rewrite import (ancestors, copy_map, fresh_id, move_child,
 MAX_BAND = 4  # 4! = 24 permutations at most
 
 
-def improve_locality(g: nx.MultiDiGraph, region: Region) -> bool:
+def improve_locality(g: DataflowGraph, region: Region) -> bool:
     """Distribute and interchange where that pays and isl proves it legal; True if the tree changed."""
-    if not nest(g).reemittable or escaping(g):
+    if not g.nest.reemittable or escaping(g):
         return False  # distribution or interchange would change the value a loop leaves its variable
     return rewrite_nest(g, region, lambda child: _optimize(g, region, child))
 
@@ -177,7 +176,7 @@ def _legal_order(g, region: Region, band: list[str], order: list[str]) -> bool:
     at a fraction of its cost (it was taken once per permutation tried)."""
     maps = [g.nodes[b]["node"] for b in band]
     own = [loop_fields(m) for m in maps]
-    record = nest(g)
+    record = g.nest
     fields = dict(vars(record))
     apply_order(g, band, [next(m for m in maps if m.origin == o) for o in order])
     try:

@@ -13,18 +13,17 @@ alone a loop whose variable is read after it: after the region
 """
 from __future__ import annotations
 
-import networkx as nx
 
 from lifter.frontend.spans import word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Tasklet, scope_children, scope_descendants
 
 
-def read_after(g: nx.MultiDiGraph, scope: str, var: str) -> bool:
+def read_after(g: DataflowGraph, scope: str, var: str) -> bool:
     """Whether the value `var` has when the map `scope` ends may be read: after the region, or
     by code of the region outside `scope` that is not itself inside a loop over `var`."""
-    if var in nest(g).live_after:
+    if var in g.nest.live_after:
         return True
     skip = {scope} | set(scope_descendants(g, scope))
     todo = [(child, False) for child in scope_children(g, STATE)]
@@ -45,7 +44,7 @@ def read_after(g: nx.MultiDiGraph, scope: str, var: str) -> bool:
     return False
 
 
-def escaping(g: nx.MultiDiGraph, maps: list[str] | None = None) -> set[str]:
+def escaping(g: DataflowGraph, maps: list[str] | None = None) -> set[str]:
     """The variables, declared outside their `for`, of the maps `maps` (default: every map of the
     region) whose exit value may be read (`read_after` their own map)."""
     if maps is None:

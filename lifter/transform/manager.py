@@ -25,7 +25,6 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
 
 from lifter.diagnostics import LiftError
 from lifter.frontend.source import SourceFile
@@ -33,6 +32,7 @@ from lifter.frontend.spans import Spans
 from lifter.graph.control import build_control
 from lifter.graph.validate import InvalidGraph, validate
 from lifter.transform.checkpoint import checkpoint, rollback
+from lifter.graph.attributes import DataflowGraph
 
 CHECK_ENV = "LIFT_CHECK_PASSES"
 
@@ -44,9 +44,9 @@ class PassContext:
     options: Any  # lifter.driver.LiftOptions (the driver imports this package, not the reverse)
     source: SourceFile
     spans: Spans | None
-    replacement: nx.MultiDiGraph | None = None  # set by `replace` during one pass's run
+    replacement: DataflowGraph | None = None  # set by `replace` during one pass's run
 
-    def replace(self, g: nx.MultiDiGraph) -> None:
+    def replace(self, g: DataflowGraph) -> None:
         """Make `g` the graph the running pass leaves (instead of the one it was given)."""
         self.replacement = g
 
@@ -60,14 +60,14 @@ class Pass:
     def enabled(self, options) -> bool:
         return True
 
-    def run(self, g: nx.MultiDiGraph, context: PassContext) -> bool:
+    def run(self, g: DataflowGraph, context: PassContext) -> bool:
         raise NotImplementedError
 
 
 class FilePass(Pass):
     """One transformation of the file's list of graphs (it may merge, split or replace graphs)."""
 
-    def run_file(self, graphs: list[nx.MultiDiGraph], context: PassContext) -> bool:
+    def run_file(self, graphs: list[DataflowGraph], context: PassContext) -> bool:
         raise NotImplementedError
 
 
@@ -80,7 +80,7 @@ class PassManager:
         self.passes = passes
         self.check = os.environ.get(CHECK_ENV) == "1" if check is None else check
 
-    def run(self, graphs: list[nx.MultiDiGraph], context: PassContext) -> list[nx.MultiDiGraph]:
+    def run(self, graphs: list[DataflowGraph], context: PassContext) -> list[DataflowGraph]:
         """Run every pass over `graphs` (changed in place, and returned)."""
         for p in self.passes:
             if isinstance(p, FilePass):
@@ -90,7 +90,7 @@ class PassManager:
                     graphs[index] = self._run_graph(p, g, context)
         return graphs
 
-    def _run_graph(self, p: Pass, g: nx.MultiDiGraph, context: PassContext) -> nx.MultiDiGraph:
+    def _run_graph(self, p: Pass, g: DataflowGraph, context: PassContext) -> DataflowGraph:
         saved = checkpoint(g)
         context.replacement = None
         try:
@@ -107,12 +107,12 @@ class PassManager:
             if self.check:
                 if isinstance(exc, PassFailed):
                     raise
-                raise PassFailed(f"pass '{p.name}' failed on {g.graph.get('name')}: {exc!r}") from exc
+                raise PassFailed(f"pass '{p.name}' failed on {g.name}: {exc!r}") from exc
             return g
         finally:
             context.replacement = None
 
-    def _run_file(self, p: FilePass, graphs: list[nx.MultiDiGraph], context: PassContext) -> None:
+    def _run_file(self, p: FilePass, graphs: list[DataflowGraph], context: PassContext) -> None:
         before = list(graphs)
         saved = [checkpoint(g) for g in before]
         try:
@@ -132,14 +132,14 @@ class PassManager:
                     raise
                 raise PassFailed(f"pass '{p.name}' failed: {exc!r}") from exc
 
-    def _validate(self, p: Pass, graphs: list[nx.MultiDiGraph]) -> None:
+    def _validate(self, p: Pass, graphs: list[DataflowGraph]) -> None:
         if not self.check:
             return
         for g in graphs:
             try:
                 validate(g)
             except InvalidGraph as exc:
-                raise PassFailed(f"pass '{p.name}' left {g.graph.get('name')} invalid: {exc}") from exc
+                raise PassFailed(f"pass '{p.name}' left {g.name} invalid: {exc}") from exc
 
 
 __all__ = ["CHECK_ENV", "FilePass", "Pass", "PassContext", "PassFailed", "PassManager"]

@@ -45,12 +45,11 @@ from __future__ import annotations
 
 import re
 
-import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.model import Kind, Region
 from lifter.transform.parallelize import Refusal
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import MapScope, Schedule, Scope, Tasklet, guards_updates, scope_children
 from lifter.transform.legality import reorder_guard
 from lifter.transform.loop_vars import escaping
@@ -62,9 +61,9 @@ from lifter.transform.unroll import copy_tasklet, header_parts, statement_uses
 MAX_COPIES = 8  # beyond this many copies of the body the jammed loop spills registers
 
 
-def jam_outer_loops(g: nx.MultiDiGraph, region: Region) -> bool:
+def jam_outer_loops(g: DataflowGraph, region: Region) -> bool:
     """Jam every qualifying few-iteration map into the parallel loop inside it; True if any."""
-    if not nest(g).whole_texts or escaping(g) or guards_updates(g) or reorder_guard(g).startswith("!"):
+    if not g.nest.whole_texts or escaping(g) or guards_updates(g) or reorder_guard(g).startswith("!"):
         return False  # a volatile access must keep its place (`reorder_guard`)
     taken = nest_names(g)
     changed = False
@@ -74,7 +73,7 @@ def jam_outer_loops(g: nx.MultiDiGraph, region: Region) -> bool:
             _rewrite(g, m_id, *found, taken)
             changed = True
     if changed:
-        nest(g).restructured = True
+        g.nest.restructured = True
     return changed
 
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 import re
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.count import Poly, add_polys, constant, count_points, largest, poly_to_c, same_value
@@ -37,17 +36,18 @@ from lifter.analysis.model import Kind
 from lifter.conditions import readable
 from lifter.frontend.loop_form import canonical
 from lifter.frontend.spans import Spans, word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import (AccessNode, MapScope, Memlet, OmpPlan, Schedule, Tasklet, scope_children,
                                 scope_descendants)
-from lifter.graph.ranges import bound_c, params_c, pw_to_c, rounded_upper_c
+from lifter.graph.ranges import bound_c
+from lifter.transform.alias_test import (alias_condition, declared_inside, index_bounds, map_memlets, pairs_apart,
+                                         typed_apart)
 from lifter.transform.loop_vars import read_after
 from lifter.transform.rewrite import ancestors
-from lifter.transform.elementwise import equal_pointers, identical_is_safe
+from lifter.transform.elementwise import identical_is_safe
 from lifter.transform.guarded_updates import guarded_section, saved_reductions
-from lifter.transform.row_spans import Gathered, row_spans
-from lifter.transform.rows_check import rows_test
+from lifter.transform.row_spans import row_spans
 from lifter.transform.scratch import scratch_buffers, scratch_containers, scratch_refusal
 from lifter.transform.team_start import work_condition, work_parts
 from lifter.transform.uneven import inner_maps
@@ -69,7 +69,7 @@ class Refusal(str):
         return made
 
 
-def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True,
+def plan_openmp(g: DataflowGraph, min_work: int = MIN_PARALLEL_WORK, value_guards: bool = True,
                 spans: Spans | None = None, assume_no_alias: bool = False, identical_pointers: bool = False,
                 strict_aliasing: bool = True) -> None:
     """Plan the outermost parallel maps; `min_work` 0 turns the profitability guard off;
@@ -80,15 +80,15 @@ def plan_openmp(g: nx.MultiDiGraph, min_work: int = MIN_PARALLEL_WORK, value_gua
     the CUDA target copies each pointer to a device buffer of its own, so equal is not one array);
     `strict_aliasing` false (cc's -fno-strict-aliasing: the program may access an object through
     another type) drops the pairs only C's type rules keep apart (`Region.type_apart`)."""
-    nest(g).assume_no_alias = assume_no_alias
-    nest(g).strict_aliasing = strict_aliasing
-    nest(g).identical_pointers = identical_pointers
-    nest(g).profitability = min_work > 0
+    g.nest.assume_no_alias = assume_no_alias
+    g.nest.strict_aliasing = strict_aliasing
+    g.nest.identical_pointers = identical_pointers
+    g.nest.profitability = min_work > 0
     for child in scope_children(g, STATE):
         _visit(g, child, min_work, value_guards, spans)
 
 
-def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, spans: Spans | None) -> None:
+def _visit(g: DataflowGraph, node_id: str, min_work: int, value_guards: bool, spans: Spans | None) -> None:
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope):
         return
@@ -104,7 +104,7 @@ def _visit(g: nx.MultiDiGraph, node_id: str, min_work: int, value_guards: bool, 
         _visit(g, child, min_work, value_guards, spans)
 
 
-def _inner_instead(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool, spans) -> bool:
+def _inner_instead(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool, spans) -> bool:
     """Plan the parallel maps directly inside `m` instead of `m` where its few iterations would
     share the threads unevenly (uneven.py); False (nothing planned) where that does not apply
     or one of them cannot be planned."""
@@ -126,7 +126,7 @@ def _inner_instead(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards:
     return True
 
 
-def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = True,
+def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = True,
           spans: Spans | None = None) -> str:
     """Attach an OmpPlan to `m`, or return why it stays sequential."""
     if m.shared_scratch and not value_guards:
@@ -168,7 +168,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
             # Each thread gets a private copy on its stack: keep it small. An empty section (a loop
             # with no iterations: `A[j]` for j < i at i = 0) crashes gcc 12's code at run time.
             section_limits.append(f"{length} >= 1L && {length} <= {MAX_REDUCTION_ELEMENTS}L")
-    live = nest(g).live_after
+    live = g.nest.live_after
     inner = [g.nodes[n]["node"] for n in scope_descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
     loop_vars = [x.var for x in [m] + inner if not x.var_declared_in_header]
     for var in loop_vars:
@@ -184,7 +184,7 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     if kept and not value_guards:
         return Refusal(f"parallel with a copy of {', '.join(repr(n) for n in kept)} per thread, kept with "
                        f"lastprivate, which this backend does not emit", "scratch-array")
-    buffers = scratch_buffers(g, m, lambda node, ranges: _bounds(node, ranges, grow=True), spans)
+    buffers = scratch_buffers(g, m, lambda node, ranges: index_bounds(node, ranges, grow=True), spans)
     if isinstance(buffers, str):
         return Refusal(buffers, "scratch-array")
     if guarded and buffers:
@@ -216,14 +216,14 @@ def _plan(g: nx.MultiDiGraph, m: MapScope, min_work: int, value_guards: bool = T
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
     # A shared one (the last iteration's) must overlap nothing else the loop touches; where the loop
     # runs in parallel (the analysis's condition, tested with this one) it reads only what it wrote.
-    memlets = _map_memlets(g, m)
+    memlets = map_memlets(g, m)
     touched = [t for t in memlets if t[0].name not in scratch
                or (t[0].name in m.shared_scratch or t[0].name in kept) and t[1]]
-    identical = (lambda p, q: identical_is_safe(g, m, p, q)) if nest(g).identical_pointers else None
-    apart, promised = _apart(g, touched)
+    identical = (lambda p, q: identical_is_safe(g, m, p, q)) if g.nest.identical_pointers else None
+    apart, promised = pairs_apart(g, touched)
     # `assumed`: whether the user's promise spared a test (or a refusal); the remark then names it.
-    alias, assumed = _alias_condition(touched, identical, apart, nest(g).scop.from_params, _declared_inside(g, m),
-                                      row_spans(g, m) if value_guards else {}, _typed(g), promised)
+    alias, assumed = alias_condition(touched, identical, apart, g.nest.scop.from_params, declared_inside(g, m),
+                                      row_spans(g, m) if value_guards else {}, typed_apart(g), promised)
     if alias.startswith("!"):
         return Refusal(alias[1:], "may-alias")
     if alias:
@@ -288,7 +288,7 @@ def _clause_variables(g, m: MapScope, live) -> list[str] | str:
         return f"'{odd[0]}' is a struct member, which an OpenMP clause cannot name"
     if not members:
         return list(m.private)
-    region = nest(g).scop
+    region = g.nest.scop
     touched = {region.containers[a.container].name for t in scope_descendants(g, m.id) if t in region.statements
                for a in region.statements[t].accesses}
     out = [name for name in m.private if name.isidentifier()]
@@ -310,7 +310,7 @@ def _touches_other_elements(g, m: MapScope, name: str) -> bool:
     section by rebasing the array's address, so any other element reached
     through the array's name inside the loop would be read from outside that copy.
     """
-    region = nest(g).scop
+    region = g.nest.scop
     keys = {k for k, c in region.containers.items() if c.name == name}
     return any(a.container in keys and not a.reduces
                for t in scope_descendants(g, m.id) if t in region.statements
@@ -349,7 +349,7 @@ def _schedule(g, m: MapScope, inner: list[MapScope]) -> str:
     the granularity of one row. Work that only the data decides has no such fixed
     pattern: threads take chunks as they finish.
     """
-    region = nest(g).scop
+    region = g.nest.scop
     if any(n in region.irregular and n not in region.row_ranges for n in scope_descendants(g, m.id)):
         return DYNAMIC
     for x in inner:
@@ -403,19 +403,7 @@ def _container(g, name) -> AccessNode:
     raise KeyError(name)
 
 
-def _map_memlets(g, m: MapScope):
-    """(container node, written?, scope range) for the memlets on the map."""
-    out = []
-    for u, v, d in g.in_edges(m.id, data=True):
-        if isinstance(d["edge"], Memlet):
-            out.append((g.nodes[u]["node"], False, d["edge"].range))
-    for u, v, d in g.out_edges(m.id, data=True):
-        if isinstance(d["edge"], Memlet):
-            out.append((g.nodes[v]["node"], True, d["edge"].range))
-    return out
-
-
-def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str], min_work: int) -> int | str | None:
+def _work(g: DataflowGraph, m: MapScope, banned: set[str], min_work: int) -> int | str | None:
     """Iterations times statements under the map: an int, a C expression, or None if unknown.
 
     Counted exactly in the iteration domains where they describe the map (`_counted_work`),
@@ -436,7 +424,7 @@ def _work(g: nx.MultiDiGraph, m: MapScope, banned: set[str], min_work: int) -> i
     return work
 
 
-def launch_work(g: nx.MultiDiGraph, m: MapScope, outer: set[str], min_work: int) -> int | str | None:
+def launch_work(g: DataflowGraph, m: MapScope, outer: set[str], min_work: int) -> int | str | None:
     """`_work` of one run of `m` inside sequential loops over `outer` (a GPU kernel's launch in a
     host loop), for a test made before those loops: a count that varies with them is bounded over
     their ranges, by isl where the bound is a constant, else by their longest runs (`_estimate`:
@@ -449,7 +437,7 @@ def launch_work(g: nx.MultiDiGraph, m: MapScope, outer: set[str], min_work: int)
 _SPLITTING = {"unroll-and-jam", "scalar expansion"}
 
 
-def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int, banned: set[str] = frozenset()) -> int | Poly | None:
+def _counted_work(g: DataflowGraph, m: MapScope, min_work: int, banned: set[str] = frozenset()) -> int | Poly | None:
     """The statement instances one run of `m` executes, counted in their iteration domains
     (`analysis.count`): each statement under `m` once per point of its domain, the loops around
     `m` fixed at their values there. Only where those are the original loops' instances: `m` and
@@ -460,7 +448,7 @@ def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int, banned: set[st
     not a box of affine bounds (a stride, an `if` that cuts holes). Inside loops, a count whose
     bound over their iterations is below `min_work`, or that names a loop in `banned` (which has
     no value where the work is tested: `launch_work`), is that bound where it is a constant."""
-    region = nest(g).scop
+    region = g.nest.scop
     chain = [g.nodes[a]["node"] for a in ancestors(g, m.id)] + [m]
     for x in chain:
         loop = region.loops.get(x.origin)
@@ -496,7 +484,7 @@ def _counted_work(g: nx.MultiDiGraph, m: MapScope, min_work: int, banned: set[st
     return total
 
 
-def _estimate(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | None:
+def _estimate(g: DataflowGraph, m: MapScope, banned: set[str]) -> int | str | None:
     """`_work` from the trip counts: a triangular loop counts as its longest run.
 
     `banned` are the variables of the map and the maps inside it: they have no
@@ -526,10 +514,10 @@ def _estimate(g: nx.MultiDiGraph, m: MapScope, banned: set[str]) -> int | str | 
     return f"{ext} * ({body})"
 
 
-def _calls_loops(g: nx.MultiDiGraph, m: MapScope) -> bool:
+def _calls_loops(g: DataflowGraph, m: MapScope) -> bool:
     """A statement under `m` calls a function of the file that runs a loop (a row kernel): the
     statement count of `_work` would take a row's work for one statement."""
-    calls = nest(g).scop.looping_calls
+    calls = g.nest.scop.looping_calls
     return any(n in calls for n in scope_descendants(g, m.id))
 
 
@@ -547,232 +535,3 @@ def _extent_text(m: MapScope, banned: set[str], longest: bool = False) -> int | 
         # A triangular loop: its longest run is a fair estimate of its size.
         return m.max_trip_count
     return text
-
-
-def alias_check(g: nx.MultiDiGraph, m: MapScope) -> str:
-    """'' if no aliasing is possible, a C condition for disjointness, or '!reason' to give up."""
-    touched = _map_memlets(g, m)
-    return _alias_condition(touched, apart=_apart(g, touched)[0], inside=_declared_inside(g, m), typed=_typed(g))[0]
-
-
-def region_alias_check(g: nx.MultiDiGraph) -> str:
-    """`alias_check` over everything the region's outermost maps touch."""
-    touched = [t for child in scope_children(g, STATE)
-               if isinstance(m := g.nodes[child]["node"], MapScope) for t in _map_memlets(g, m)]
-    inside = frozenset(k for k, c in nest(g).scop.containers.items() if c.declared_in is not None)
-    return _alias_condition(touched, apart=_apart(g, touched)[0], inside=inside, typed=_typed(g))[0]
-
-
-def _declared_inside(g: nx.MultiDiGraph, m: MapScope) -> frozenset[str]:
-    """Containers declared in `m`'s loop or in a loop inside it. A pointer among them gets its
-    value only inside the loop, so no test before the loop can read where it points."""
-    region = nest(g).scop
-    lid = m.origin or m.id
-    if lid not in region.loops:  # (not a loop of the region: every local is inside, conservatively)
-        return frozenset(k for k, c in region.containers.items() if c.declared_in is not None)
-    loops = set(region.loops_inside(lid))
-    return frozenset(k for k, c in region.containers.items() if c.declared_in in loops)
-
-
-def _apart(g: nx.MultiDiGraph, touched: list) -> tuple[set[frozenset], set[frozenset]]:
-    """Pairs of pointers that need no test, and those of them only the user's promise keeps apart.
-
-    No test: parameters proved distinct at every call (`Region.apart`), pointers whose element
-    types C's aliasing rules keep apart unless the user turned those rules off
-    (`Region.type_apart`), or, under `--assume-no-alias` (the promised pairs), all pointers that
-    are parameters or fields reached through them (`a->col`, `Region.from_params`), unless both
-    hold one caller's pointer."""
-    region = nest(g).scop
-    apart = set(region.apart)
-    if nest(g).strict_aliasing:
-        apart |= region.type_apart
-    promised = set()
-    if nest(g).assume_no_alias:
-        origin = region.from_params  # two names of one caller's pointer (`q = a; r = a;`) are no pair
-        params = sorted({node.name for node, _, _ in touched if node.name in origin})
-        promised = {frozenset((p, q)) for i, p in enumerate(params) for q in params[i + 1:]
-                    if origin[p] != origin[q]} - apart
-    return apart | promised, promised
-
-
-def _typed(g: nx.MultiDiGraph) -> set[frozenset]:
-    """The pointer pairs C's aliasing rules keep apart, unless the user turned them off."""
-    return nest(g).scop.type_apart if nest(g).strict_aliasing else set()
-
-
-def _alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_params=frozenset(),
-                     inside=frozenset(), rows_of=None, typed=frozenset(), promised=frozenset()) -> tuple[str, bool]:
-    """The disjointness test for the containers a scope touches: [(node, written?, range)], and
-    whether a pair of `promised` (those of `apart` only `--assume-no-alias` keeps apart) went
-    untested: without the promise the test would have been longer, or a refusal.
-
-    `rows_of` (`row_spans.row_spans`) gives ranges that tests of values in memory bound, for
-    containers that row loops touch (a CSR product's `val[k]`, `x[col[k]]`): used where the
-    ranges have no bounds of their own, after the tests above and the plain ranges.
-
-    `identical_ok(p, q)` (nodes) says that the scope is also correct when the two pointers
-    are equal (`elementwise.py`): that pair then tests "disjoint, or the same pointer".
-    `apart` holds the pairs of pointers that need no test (`_apart`), `typed` those of them that C's
-    type rules keep apart whatever the pointers' storage (`_typed`); a pair of `from_params`
-    (pointers the caller hands in) that cannot be tested names the flag that would spare it.
-    A local array or scalar of the region is storage of its own; a local pointer is not, and one
-    declared `inside` the tested scope cannot be tested before it."""
-    written = {node.container for node, w, _ in touched if w}
-    shared = {}
-    for node, w, rng in touched:
-        if node.kind == Kind.SCALAR or node.transient and node.kind != Kind.POINTER:
-            continue
-        shared.setdefault(node.container, (node, []))[1].append(rng)
-    pointers = [c for c, (node, _) in shared.items() if node.kind in (Kind.POINTER, Kind.MEMORY) and not node.restrict]
-    # Rows of a `double **` read as a 2-D array (analysis/rows.py): tested disjoint first, so
-    # that the spans after it may read their first and last row pointers.
-    rows = [c for c, (node, _) in shared.items() if node.indirect and (c in written or c in pointers)]
-    if not pointers:
-        return "", False
-    pairs, assumed = [], False
-    for p in pointers:
-        for q, (qnode, _) in shared.items():
-            if q == p or qnode.restrict or qnode.kind == Kind.ARRAY and qnode.storage != "global" and not qnode.indirect:
-                continue
-            if qnode.name == shared[p][0].name:
-                continue  # two fields of one array of structs never overlap
-            pair = frozenset((qnode.name, shared[p][0].name))
-            if pair in typed:
-                continue  # C's type rules hold for any pointer, a local one (`double *f = s->f;`) too
-            if p not in written and q not in written:
-                continue
-            if pair in apart and all(x.storage == "param" or not x.name.isidentifier() or x.name in from_params
-                                     for x in (qnode, shared[p][0])):
-                assumed = assumed or pair in promised
-                continue  # (a local of the same name as a parameter is another pointer, but for a copy of one)
-            if qnode.kind in (Kind.POINTER, Kind.MEMORY) and (q, p) in pairs:
-                continue
-            if p in inside or q in inside:
-                local = p if p in inside else q
-                return (f"!'{p}' and '{q}' may overlap, and '{local}' is set inside the loop, so no test before it "
-                        "can tell", assumed)
-            pairs.append((p, q))
-    tests = []
-    for c in rows:
-        node, ranges = shared[c]
-        bounds = _bounds(node, ranges)
-        if bounds is None:
-            return f"!the rows of '{c}' may overlap and their accessed ranges cannot be bounded at run time", assumed
-        (lo, first), (hi, last) = bounds
-        tests.append(rows_test(node.element, node.name, lo, hi, first, last))
-    if not pairs:
-        return " && ".join(tests), assumed
-    spans = {}
-    checks, gathered = [], []
-    for p, q in pairs:
-        for c in (p, q):
-            if c not in spans:
-                spans[c] = _pieces(*shared[c], (rows_of or {}).get(c), tests)
-            if spans[c] is None:
-                hint = " (--assume-no-alias promises that pointer parameters never overlap)" \
-                    if {shared[p][0].name, shared[q][0].name} <= set(from_params) else ""
-                return (f"!'{p}' and '{q}' may overlap and their accessed ranges cannot be bounded at run time{hint}",
-                        assumed)
-        same = ""
-        if identical_ok is not None and identical_ok(shared[p][0], shared[q][0]):
-            same = f" || {equal_pointers(shared[p][0], shared[q][0])}"
-        parts, passes = [], []  # (tests of bounds, then those that pass over an index array)
-        for a in spans[p]:
-            for b in spans[q]:
-                if isinstance(a, Gathered) and isinstance(b, Gathered):
-                    return f"!'{p}' and '{q}' may overlap and both are read through index arrays", assumed
-                if isinstance(a, Gathered) or isinstance(b, Gathered):
-                    far, (lo, hi) = (a, b) if isinstance(a, Gathered) else (b, a)
-                    passes.append(far.apart(lo, hi))
-                else:
-                    parts.append(f"{a[1]} <= {b[0]} || {b[1]} <= {a[0]}")
-        parts += passes
-        text = parts[0] if len(parts) == 1 else " && ".join(f"({t})" for t in parts)
-        mixed = any(isinstance(x, Gathered) for x in spans[p] + spans[q])
-        (gathered if mixed else checks).append(f"({text}{same})")
-    return " && ".join(tests + checks + gathered), assumed
-
-
-def _pieces(node: AccessNode, ranges, row, tests: list) -> list | None:
-    """The ranges to test of one container: its span, or, where it has none, the range row loops
-    give it (`row_spans.row_spans`: its test joins `tests`) and the span of its other accesses."""
-    whole = _span(node, ranges)
-    if whole is not None:
-        return [whole]
-    if row is None:
-        return None
-    test, span, others = row
-    rest = [_span(node, others)] if others else []
-    if None in rest:
-        return None
-    if test not in tests:
-        tests.append(test)
-    return [span] + rest
-
-
-def _span(node: AccessNode, ranges) -> tuple[str, str] | None:
-    """C expressions for the first and one-past-last byte the map touches in a container
-    (for rows of pointers, valid only where their `rows_test` holds)."""
-    bounds = _bounds(node, ranges, grow=True)
-    if bounds is None:
-        return None
-    first, last = bounds
-    return f"(const char *)&{_element(node, first)}", f"(const char *)(&{_element(node, last)} + 1)"
-
-
-def _bounds(node: AccessNode, ranges, grow: bool = False) -> tuple[list[str], list[str]] | None:
-    """C expressions for the first and last index in each dimension the map touches; `grow`
-    lets a last index be larger where the exact one floors a division (`ranges.rounded_upper_c`:
-    spans the alias tests compare, sizes of private copies)."""
-    if node.kind == Kind.MEMORY or node.ndim == 0:
-        return None
-    rng = ranges[0]
-    for r in ranges[1:]:
-        rng = rng.union(r)
-    rng = rng.coalesce()
-    first, last = [], []
-    for d in range(node.ndim):
-        lo, hi = _piecewise_bound(rng, d, False), _piecewise_bound(rng, d, True)
-        if hi is None and grow:
-            hi = rounded_upper_c(rng, d)
-        if (lo is None or hi is None) and node.kind == Kind.ARRAY and d < len(node.dims) and node.dims[d]:
-            lo, hi = "0", f"({node.dims[d]}) - 1"  # an array's own extent bounds any index into it
-        if lo is None or hi is None:
-            return None
-        first.append(lo)
-        last.append(hi)
-    return first, last
-
-
-# Pieces of a bound beyond which the C test gets too long to be worth it.
-MAX_BOUND_PIECES = 4
-
-
-def _piecewise_bound(rng, d: int, upper: bool) -> str | None:
-    """C text of the first or last index of dimension `d`, also where it is piecewise: a time
-    loop's union of skewed ranges (`2 - nx + i <= j`) starts at 0 when nx >= 2, else at 2 - nx;
-    that becomes `(nx - 2L >= 0L ? 0L : -1L*nx + 2L)`. Where the parameters are in no piece
-    the scope touches nothing, and any value will do."""
-    text = bound_c(rng, d, upper)
-    if text is not None:
-        return text
-    try:
-        pw = rng.dim_max(d) if upper else rng.dim_min(d)
-    except isl.Error:
-        return None
-    pieces, touched = [], rng.params()
-    pw.foreach_piece(lambda dom, aff: pieces.append((params_c(dom.gist(touched)), pw_to_c(isl.PwAff.from_aff(aff)))))
-    if not pieces or len(pieces) > MAX_BOUND_PIECES or any(c is None or v is None for c, v in pieces):
-        return None
-    out = pieces[-1][1]
-    for cond, value in reversed(pieces[:-1]):
-        out = f"({cond} ? {value} : {out})"
-    return out
-
-
-def _element(node: AccessNode, index: list[str]) -> str:
-    """C for one element: `A[i][j]`, or `A[(i)*(m) + (j)*(1)]` for a delinearized flat buffer."""
-    if node.strides:
-        flat = " + ".join(f"({x})*({s})" for x, s in zip(index, node.strides))
-        return f"{node.name}[{flat}]"
-    return node.name + "".join(f"[{x}]" for x in index) + node.field

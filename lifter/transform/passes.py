@@ -9,7 +9,6 @@ change the graph.
 """
 from __future__ import annotations
 
-from lifter.graph.attributes import nest
 from lifter.transform.accumulators import accumulate_reductions
 from lifter.transform.contraction import contract_temporaries
 from lifter.transform.expansion import expand_scalars
@@ -44,6 +43,19 @@ class _Reshaping(Pass):
 
     def enabled(self, options) -> bool:
         return _reshaping(options) and (not self.switch or getattr(options, self.switch))
+
+
+class _Rewrite(_Reshaping):
+    """A reshaping pass that is one rewrite of a nest on its polyhedral model: `rewrite(g, scop)`,
+    with the tile sizes after them where `sized`, returning whether it changed the graph."""
+
+    reshapes = True
+    sized = False
+    rewrite = None  # set by each subclass, as a staticmethod
+
+    def run(self, g, context) -> bool:
+        sizes = (tuple(context.options.tile_sizes),) if self.sized else ()
+        return self.rewrite(g, g.nest.scop, *sizes)
 
 
 class SourceText(Pass):
@@ -92,48 +104,38 @@ class Locality(_Reshaping):
     def run(self, g, context) -> bool:
         expanded = expand_scalars(g, context.source, context.spans)
         if expanded is None:
-            return improve_locality(g, nest(g).scop)
+            return improve_locality(g, g.nest.scop)
         context.replace(expanded)
         return True
 
 
-class Rotate(_Reshaping):
+class Rotate(_Rewrite):
     """Row solves whose inner loop walks a column: the statements after it move ahead of it."""
 
     name = "rotate"
-    reshapes = True
-
-    def run(self, g, context) -> bool:
-        return rotate_solves(g, nest(g).scop)
+    rewrite = staticmethod(rotate_solves)
 
 
-class Fuse(_Reshaping):
+class Fuse(_Rewrite):
     name = "fuse"
-    reshapes = True
     switch = "fuse"
-
-    def run(self, g, context) -> bool:
-        return fuse_maps(g, nest(g).scop)
+    rewrite = staticmethod(fuse_maps)
 
 
-class Tile(_Reshaping):
+class Tile(_Rewrite):
     name = "tile"
-    reshapes = True
     switch = "tile"
+    sized = True
+    rewrite = staticmethod(tile_bands)
 
-    def run(self, g, context) -> bool:
-        return tile_bands(g, nest(g).scop, tuple(context.options.tile_sizes))
 
-
-class Strips(_Reshaping):
+class Strips(_Rewrite):
     """Strip-mine parallel innermost loops and hoist the strips (tiling's rewrite, `strips.py`)."""
 
     name = "strip-mine"
-    reshapes = True
     switch = "tile"
-
-    def run(self, g, context) -> bool:
-        return hoist_strips(g, nest(g).scop, tuple(context.options.tile_sizes))
+    sized = True
+    rewrite = staticmethod(hoist_strips)
 
 
 class Contract(_Reshaping):
@@ -187,7 +189,7 @@ class Wavefront(_Reshaping):
 
     def run(self, g, context) -> bool:
         options = context.options
-        return wavefront_nests(g, nest(g).scop, tuple(options.tile_sizes), options.min_parallel_work)
+        return wavefront_nests(g, g.nest.scop, tuple(options.tile_sizes), options.min_parallel_work)
 
 
 class Vectorize(_Reshaping):
@@ -197,28 +199,22 @@ class Vectorize(_Reshaping):
         return plan_simd(g)
 
 
-class Unroll(_Reshaping):
+class Unroll(_Rewrite):
     """Unroll and jam (register blocking): its copies are nodes the region's model does not know,
     so no pass that reads the model may run after it."""
 
     name = "unroll"
-    reshapes = True
     switch = "unroll"
-
-    def run(self, g, context) -> bool:
-        return unroll_and_jam(g, nest(g).scop)
+    rewrite = staticmethod(unroll_and_jam)
 
 
-class Accumulate(_Reshaping):
+class Accumulate(_Rewrite):
     """Unroll and jam around a reduction loop, its sums in locals (`accumulators.py`); after
     `Unroll`, whose copies it leaves alone, for the same reason it runs last."""
 
     name = "accumulate"
-    reshapes = True
     switch = "unroll"
-
-    def run(self, g, context) -> bool:
-        return accumulate_reductions(g, nest(g).scop)
+    rewrite = staticmethod(accumulate_reductions)
 
 
 class JamOuter(_Reshaping):
@@ -231,7 +227,7 @@ class JamOuter(_Reshaping):
     switch = "unroll"
 
     def run(self, g, context) -> bool:
-        return jam_outer_loops(g, nest(g).scop)
+        return jam_outer_loops(g, g.nest.scop)
 
 
 PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Rotate, Fuse, Tile, Strips,

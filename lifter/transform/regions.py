@@ -36,27 +36,26 @@ from __future__ import annotations
 
 import re
 
-import networkx as nx
 
 from lifter.analysis.model import Kind
 from lifter.frontend.spans import word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, OmpRegion, Tasklet, scope_children, scope_descendants
 from lifter.transform.loop_vars import read_after
-from lifter.transform.parallelize import alias_check
+from lifter.transform.alias_test import alias_check
 from lifter.transform.team_start import work_condition
 
 _JUMP = re.compile(r"\b(break|continue|return|goto|longjmp)\b")
 
 
-def plan_parallel_regions(g: nx.MultiDiGraph) -> None:
+def plan_parallel_regions(g: DataflowGraph) -> None:
     """Give the outermost suitable sequential maps a parallel region (after `plan_openmp`)."""
     for child in scope_children(g, STATE):
         _visit(g, child)
 
 
-def _visit(g: nx.MultiDiGraph, node_id: str) -> None:
+def _visit(g: DataflowGraph, node_id: str) -> None:
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope) or node.plan is not None:
         return
@@ -66,9 +65,9 @@ def _visit(g: nx.MultiDiGraph, node_id: str) -> None:
         _visit(g, child)
 
 
-def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
+def _form(g: DataflowGraph, s: MapScope) -> bool:
     """Attach an OmpRegion to the unplanned map `s` when that is safe and useful."""
-    if s.offset is None or s.span is None or s.declares or not nest(g).reemittable:
+    if s.offset is None or s.span is None or s.declares or not g.nest.reemittable:
         return False  # re-emittable: the body's items are exactly the children (no `if` around one)
     kids = [(k, g.nodes[k]["node"]) for k in scope_children(g, s.id)]
     planned = [n for _, n in kids if isinstance(n, MapScope) and n.plan is not None]
@@ -137,7 +136,7 @@ def _form(g: nx.MultiDiGraph, s: MapScope) -> bool:
     return True
 
 
-def _written_scalars(g: nx.MultiDiGraph, s: MapScope, inside: list) -> set[str] | None:
+def _written_scalars(g: DataflowGraph, s: MapScope, inside: list) -> set[str] | None:
     """Scalars and loop variables written inside `s`; None if something writes unknown memory."""
     written = {s.var} | {n.var for n in inside if isinstance(n, MapScope)}
     for n in inside:
@@ -154,7 +153,7 @@ def _written_scalars(g: nx.MultiDiGraph, s: MapScope, inside: list) -> set[str] 
     return written
 
 
-def _nowait(g: nx.MultiDiGraph, s: MapScope, run: list[str]) -> bool:
+def _nowait(g: DataflowGraph, s: MapScope, run: list[str]) -> bool:
     """A single may skip its barrier when the next child is an `omp for` that touches nothing it does.
 
     Threads then start that loop while one thread still runs the single; the
@@ -174,7 +173,7 @@ def _nowait(g: nx.MultiDiGraph, s: MapScope, run: list[str]) -> bool:
         and not any(_may_alias(a, b) for a in loop_writes for b in reads)
 
 
-def _touched(g: nx.MultiDiGraph, ids: list[str]) -> tuple[list, list]:
+def _touched(g: DataflowGraph, ids: list[str]) -> tuple[list, list]:
     """The access nodes that the memlets of these maps or tasklets read and write."""
     reads, writes = set(), set()
     for n in ids:

@@ -16,7 +16,6 @@ import islpy as isl
 
 from lifter.analysis.model import LoopVerdict, Region
 from lifter.analysis.verdicts import Nest, original_nest, verdict
-from lifter.graph.attributes import nest
 from lifter.graph.build import STATE, add_map_memlets
 from lifter.graph.nodes import (MapScope, Memlet, Schedule, Scope, Tasklet, scope_children, scope_descendants,
                                 scope_parent)
@@ -193,7 +192,7 @@ def rewrite_nest(g, region: Region, rewrite: Callable[[str], bool], verdicts: bo
         rollback(g, saved)  # isl could not decide something: keep the nest as it was
         return False
     if changed:
-        nest(g).restructured = True
+        g.nest.restructured = True
         if verdicts:
             refresh_verdicts(g, region)
         refresh_map_memlets(g, region)

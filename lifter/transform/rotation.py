@@ -54,7 +54,6 @@ import networkx as nx
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import word_tokens
-from lifter.graph.attributes import nest
 from lifter.graph.nodes import MapScope, Memlet, Schedule, Tasklet, scope_children, scope_descendants
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree
@@ -67,7 +66,7 @@ from lifter.transform.tiling import canonical_header
 
 def rotate_solves(g: nx.MultiDiGraph, region: Region) -> bool:
     """Rotate every row solve of the graph where that pays and isl proves it legal; True if any."""
-    if not nest(g).reemittable or escaping(g):
+    if not g.nest.reemittable or escaping(g):
         return False  # the loop variables would leave the nest with other values
     return rewrite_nest(g, region, lambda child: _visit(g, region, child))
 

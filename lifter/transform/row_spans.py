@@ -27,9 +27,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import networkx as nx
 
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import data_id
 from lifter.graph.nodes import Tasklet, scope_descendants
 from lifter.graph.ranges import access_range, bound_c
@@ -62,11 +61,11 @@ class Gathered:
                 f"{lo}, {hi})")
 
 
-def row_spans(g: nx.MultiDiGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gathered, list]]:
+def row_spans(g: DataflowGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gathered, list]]:
     """{container key: (the offsets' test, its range over the map `m`, the isl ranges of its
     other accesses in `m`)} for the containers one row loop directly in `m` touches; the range is
     (first byte, one past the last) in C, or a `Gathered` range."""
-    region = nest(g).scop
+    region = g.nest.scop
     lid = m.origin or m.id
     if m.tile or m.step != 1 or lid not in region.loops or m.depth != region.loops[lid].depth:
         return {}

@@ -31,7 +31,6 @@ How each thread gets its copy:
 """
 from __future__ import annotations
 
-import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.model import Kind
@@ -40,25 +39,25 @@ from lifter.analysis.shared_scratch import last_copy_condition
 from lifter.analysis.verdicts import DependenceIndex, original_nest, uncovered_params
 from lifter.analysis.walk import walk
 from lifter.frontend.spans import Spans, Unparsable, word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import data_id
 from lifter.graph.nodes import MapScope, ScratchBuffer, Tasklet, scope_descendants
 from lifter.transform.contraction import dead_outside
 from lifter.transform.rewrite import placed_as_written
 
 
-def scratch_containers(g: nx.MultiDiGraph, m: MapScope):
+def scratch_containers(g: DataflowGraph, m: MapScope):
     """(key, container) of the region for `m`'s private names that are arrays or pointer targets."""
-    region = nest(g).scop
+    region = g.nest.scop
     return [(key, c) for name in m.private for key, c in region.containers.items()
             if c.name == name and c.kind != Kind.SCALAR]
 
 
-def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> dict[str, str] | str:
+def scratch_refusal(g: DataflowGraph, m: MapScope, spans: Spans | None) -> dict[str, str] | str:
     """Why some scratch array of `m` may not be private to each thread, or else those OpenMP keeps
     with `lastprivate` (name -> C condition on parameters, '' always): arrays the function names
     after the loop, and global ones, where its last iteration writes them whole."""
-    region = nest(g).scop
+    region = g.nest.scop
     kept = {}
     for key, c in scratch_containers(g, m):
         name = c.name
@@ -79,12 +78,12 @@ def scratch_refusal(g: nx.MultiDiGraph, m: MapScope, spans: Spans | None) -> dic
     return kept
 
 
-def _last_copy(g: nx.MultiDiGraph, m: MapScope, key: str, c) -> str | None:
+def _last_copy(g: DataflowGraph, m: MapScope, key: str, c) -> str | None:
     """The condition under which `lastprivate` keeps array `c` as the loop leaves it
     (`shared_scratch.last_copy_condition`), or None. Asked of the loop as written, where `m` still is
     (inner loops reshaped or not), and of an extent that still means what it meant where the array
     was declared: numbers, and parameters the function never assigns."""
-    region = nest(g).scop
+    region = g.nest.scop
     inside = {t for t in scope_descendants(g, m.id) if isinstance(g.nodes[t]["node"], Tasklet)}
     extent = c.dims[0] if c.kind == Kind.ARRAY and c.dims else ""
     func = region.file.functions.get(region.function) if region.file is not None else None
@@ -120,7 +119,7 @@ def _only_indexed(func: c_ast.FuncDef, name: str) -> bool:
     return True
 
 
-def scratch_buffers(g: nx.MultiDiGraph, m: MapScope, bounds, spans: Spans | None = None) -> list[ScratchBuffer] | str:
+def scratch_buffers(g: DataflowGraph, m: MapScope, bounds, spans: Spans | None = None) -> list[ScratchBuffer] | str:
     """The per-thread buffers for the pointer targets `m` privatizes, or why none can be sized.
 
     `bounds(node, ranges)` gives the first and last index per dimension the map touches;

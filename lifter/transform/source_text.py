@@ -16,17 +16,16 @@ statement has a text) but not `reemittable`, which the passes that reorder state
 """
 from __future__ import annotations
 
-import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.model import Region
 from lifter.frontend.source import SourceFile
 from lifter.frontend.spans import Spans, TokenKind, Unparsable, after_member, replace_paths
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 
 
-def attach_source_text(g: nx.MultiDiGraph, source: SourceFile, spans: Spans) -> bool:
-    region: Region = nest(g).scop
+def attach_source_text(g: DataflowGraph, source: SourceFile, spans: Spans) -> bool:
+    region: Region = g.nest.scop
     for lid, loop in region.loops.items():
         if loop.offset is not None:
             try:
@@ -35,10 +34,10 @@ def attach_source_text(g: nx.MultiDiGraph, source: SourceFile, spans: Spans) -> 
                 g.nodes[lid]["node"].header = source.text[whole.start:whole.header_end]
             except Unparsable:
                 pass
-    nest(g).whole_texts = _attach(g, region, source, spans)
-    nest(g).reemittable = nest(g).whole_texts and not any(
+    g.nest.whole_texts = _attach(g, region, source, spans)
+    g.nest.reemittable = g.nest.whole_texts and not any(
         g.nodes[s]["node"].guarded_text for s in region.statements)
-    return nest(g).reemittable
+    return g.nest.reemittable
 
 
 def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
@@ -51,8 +50,8 @@ def _attach(g, region: Region, source: SourceFile, spans: Spans) -> bool:
             m = g.nodes[lid]["node"]
             m.header = source.text[span.start:span.header_end]
             if loop.parent is None:  # the nest's span covers every outermost loop of the region
-                start, end = nest(g).text_span or (span.start, span.end)
-                nest(g).text_span = (min(start, span.start), max(end, span.end))
+                start, end = g.nest.text_span or (span.start, span.end)
+                g.nest.text_span = (min(start, span.start), max(end, span.end))
             body = loop.node.stmt
             if isinstance(body, c_ast.Compound):
                 items = [n for n in body.block_items or [] if not isinstance(n, c_ast.EmptyStatement)]

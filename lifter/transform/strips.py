@@ -24,12 +24,11 @@ cache model (or the last `--tile-sizes` value).
 """
 from __future__ import annotations
 
-import networkx as nx
 
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
 from lifter.frontend.spans import word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Schedule, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
@@ -45,9 +44,9 @@ from lifter.transform.tiling import canonical_header, model_sizes, tile_rewrite
 SWEEP_STRIP = 64
 
 
-def hoist_strips(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:
+def hoist_strips(g: DataflowGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:
     """Strip and hoist every parallel innermost loop that qualifies (see the module doc); True if any."""
-    if not nest(g).reemittable:
+    if not g.nest.reemittable:
         return False
     changed = False
     for node_id in list(g.nodes):
@@ -55,7 +54,7 @@ def hoist_strips(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()
         if candidate is not None:
             changed |= _hoist(g, region, node_id, candidate, sizes)
     if changed:
-        nest(g).restructured = True
+        g.nest.restructured = True
         refresh_verdicts(g, region)
         refresh_map_memlets(g, region)
     return changed
@@ -86,7 +85,7 @@ def _candidate(g, region: Region, node_id: str) -> str | None:
         return None  # innermost loops only: the strip is what the vector loop runs over
     if seq.var in word_tokens(par.header):
         return None  # a triangular parallel loop: its strips would depend on the sequential loop
-    if {seq.var, par.var} & set(nest(g).live_after):
+    if {seq.var, par.var} & set(g.nest.live_after):
         return None  # the loop variables would end with other values
     if any(region.statements[t].opaque_reason for t in inside):
         return None

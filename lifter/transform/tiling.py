@@ -46,13 +46,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Region
 from lifter.graph.ranges import isl_text, pw_to_c, readable
 from lifter.frontend.spans import Spans, TokenKind, word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree, permutable
@@ -108,10 +107,10 @@ def header_clauses(header: str) -> dict | None:
 _ARITHMETIC = re.compile(r"[\w\s+\-*/%()\[\].]+")
 
 
-def tile_bands(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:
+def tile_bands(g: DataflowGraph, region: Region, sizes: tuple[int, ...] = ()) -> bool:
     """Tile every profitable, legal band of the graph; `sizes` overrides the cache model. True if
     any band was tiled."""
-    if not nest(g).reemittable:
+    if not g.nest.reemittable:
         return False
     return rewrite_nest(g, region, lambda child: _visit(g, region, child, sizes))
 

@@ -20,21 +20,20 @@ from __future__ import annotations
 
 import re
 
-import networkx as nx
 
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import MapScope, Schedule, Tasklet, scope_children
 
 _LOOP = re.compile(r"\b(for|while|do)\b")
 
 
-def inner_maps(g: nx.MultiDiGraph, m: MapScope, extent, collapse: int, few: int) -> list[MapScope]:
+def inner_maps(g: DataflowGraph, m: MapScope, extent, collapse: int, few: int) -> list[MapScope]:
     """The maps directly inside `m` to parallelize instead of `m` (see the module's docstring),
     or [] to plan `m` itself. `extent` is `m`'s trip count (an int when constant), `collapse`
     what `m`'s plan would collapse, `few` the trip count from which `m` shares well enough."""
     if not isinstance(extent, int) or not 2 <= extent < few or collapse != 1 or m.tile:
         return []
-    looping = nest(g).scop.looping_calls
+    looping = g.nest.scop.looping_calls
     inner = []
     for child in scope_children(g, m.id):
         node = g.nodes[child]["node"]

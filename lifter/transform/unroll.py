@@ -52,12 +52,11 @@ import math
 import re
 
 import islpy as isl
-import networkx as nx
 from pycparser import c_ast
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Kind, Region
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Memlet, Scope, Tasklet, guards_updates, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
@@ -79,15 +78,15 @@ _PLAIN_BOUND = re.compile(r"[\w\s+\-*/%()\[\].<>=!?:]+")
 _SIDE_EFFECT = re.compile(r"\w\s*\(|\+\+|--|(?<![<>=!])=(?!=)")
 
 
-def innermost_maps(g: nx.MultiDiGraph) -> list[str]:
+def innermost_maps(g: DataflowGraph) -> list[str]:
     """The maps with no map inside: where unroll-and-jam and register accumulators start."""
     return [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)
             and not any(isinstance(g.nodes[k]["node"], MapScope) for k in scope_children(g, n))]
 
 
-def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> bool:
+def unroll_and_jam(g: DataflowGraph, region: Region) -> bool:
     """Unroll and jam the loops around every qualifying innermost map of the graph; True if any."""
-    if not nest(g).reemittable or escaping(g):
+    if not g.nest.reemittable or escaping(g):
         return False  # a jammed copy would leave a loop variable read after its loop at another value
     if guards_updates(g):
         return False  # guarded updates are placed at the user's text offsets, gone from a re-emitted nest
@@ -107,7 +106,7 @@ def unroll_and_jam(g: nx.MultiDiGraph, region: Region) -> bool:
                 jam_rewrite(g, region, loop, factor, shifts, taken)
             _hoist_invariants(g, region, j, shifts, taken)
             _registers_for_writes(g, region, j, plan, shifts, taken)
-            nest(g).restructured = True
+            g.nest.restructured = True
             changed = True
     return changed
 

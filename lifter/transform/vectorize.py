@@ -13,21 +13,20 @@ none (the loop as written sets it to its start).
 """
 from __future__ import annotations
 
-import networkx as nx
 
 from lifter.analysis.model import Kind, Region
 from lifter.frontend.loop_form import canonical
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, Schedule, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.locality import stride_kind
 from lifter.transform.loop_vars import read_after
-from lifter.transform.parallelize import alias_check
+from lifter.transform.alias_test import alias_check
 
 
-def plan_simd(g: nx.MultiDiGraph) -> bool:
+def plan_simd(g: DataflowGraph) -> bool:
     """Mark every map that qualifies for `omp simd`; True if any."""
-    region: Region = nest(g).scop
+    region: Region = g.nest.scop
     changed = False
     for n, d in g.nodes(data=True):
         m = d["node"]

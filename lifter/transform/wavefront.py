@@ -69,13 +69,12 @@ import itertools
 from dataclasses import dataclass, field
 
 import islpy as isl
-import networkx as nx
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.analysis.model import Region
 from lifter.frontend.spans import parenthesized, word_tokens
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Schedule, Scope, scope_children, scope_parent
 from lifter.transform.legality import lower_in_dims, reorder_guard
 from lifter.transform.locality import perfect_band
@@ -91,9 +90,9 @@ OUTER_SIZE, WAVE_SIZE, FUSED_WAVE_SIZE = 32, 32, 128
 SIGNED_TYPES = ("int", "long", "long int", "long long", "long long int")
 
 
-def wavefront_nests(g: nx.MultiDiGraph, region: Region, sizes: tuple[int, ...] = (), min_work: int = 0) -> bool:
+def wavefront_nests(g: DataflowGraph, region: Region, sizes: tuple[int, ...] = (), min_work: int = 0) -> bool:
     """Skew, tile and run as wavefronts every qualifying band of the graph (see module doc); True if any."""
-    if not nest(g).reemittable or reorder_guard(g).startswith("!"):
+    if not g.nest.reemittable or reorder_guard(g).startswith("!"):
         return False
     return rewrite_nest(g, region, lambda child: _visit(g, region, child, sizes, min_work), verdicts=False)
 

@@ -564,7 +564,7 @@ def test_a_nest_that_cannot_be_offloaded_stays_as_written_with_the_reason(tmp_pa
     assert "LIFT_LAUNCH" not in body
     assert "/* lift: loop nest not offloaded to the GPU: 'tmp' is a variable-length array" in body
     assert "double tmp[n][2];" in body
-    verdicts = [o.offload for g, o in zip(result.graphs, result.outcomes) if g.graph["function"] == "kernel_rows"]
+    verdicts = [o.offload for g, o in zip(result.graphs, result.outcomes) if g.function == "kernel_rows"]
     assert verdicts and not verdicts[0].offloaded and "variable-length" in verdicts[0].reason
     same_results(src, tmp_path, rtol=1e-9)
 
@@ -630,7 +630,7 @@ def test_small_work_stays_on_the_host_when_the_planner_says_so(tmp_path):
     result = lift_source(ALIAS, "k.c", LiftOptions(target="cuda"))  # the default profitability guard
     body = function_text(host_part(result.output), "static void shift(")
     plan = [d["node"].plan for g in result.graphs for _, d in g.nodes(data=True)
-            if getattr(d["node"], "plan", None) is not None and g.graph["function"] == "shift"]
+            if getattr(d["node"], "plan", None) is not None and g.function == "shift"]
     assert plan and plan[0].condition, "the planner asks for enough work at run time"
     assert f"if (({plan[0].condition})" in body
     expected = run_original(ALIAS, tmp_path)

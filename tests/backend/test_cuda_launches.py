@@ -140,7 +140,7 @@ def test_launches_of_known_size_that_do_not_pay_stay_on_the_host_with_the_reason
     assert ("/* lift: loop nest not offloaded to the GPU: not profitable: its 3 kernel launches in each iteration "
             f"of the host loop over 't' do about 50000 units of work in all, less than {LAUNCH_MIN_WORK} a launch") \
         in body, body
-    verdicts = [o.offload for g, o in zip(result.graphs, result.outcomes) if g.graph["function"] == "steps"]
+    verdicts = [o.offload for g, o in zip(result.graphs, result.outcomes) if g.function == "steps"]
     assert verdicts and not verdicts[0].offloaded and verdicts[0].reason.startswith("not profitable")
     entries = [e for e in result.loops if e.get("function") == "steps" and e.get("var") == "i"]
     assert entries and all("not profitable" in e["remark"] and e["reason_code"] == "not-profitable"

@@ -1,5 +1,7 @@
 """The dataflow graph: validator on every corpus program, memlet ranges, the control layer, and the exports."""
 import json
+import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -7,7 +9,7 @@ import sys
 import pytest
 
 from lifter import LiftOptions, lift_file, lift_source
-from lifter.graph.attributes import nest
+from lifter.graph.attributes import DataflowGraph
 from lifter.graph.control import contained, transitions
 from lifter.graph.export import to_dot, to_json
 from lifter.graph.nodes import (STATE, Branch, ConditionalRegion, Contains, LoopRegion, MapScope, Memlet, Schedule,
@@ -31,6 +33,19 @@ void jacobi(int n, int tsteps, double a[restrict n], double b[restrict n]) {
 def test_every_corpus_graph_is_valid(program):
     for g in lift_file(str(program)).graphs:
         validate(g)
+
+
+def test_a_graph_keeps_its_typed_attributes_through_copies():
+    """networkx's copies and views build a graph of the same class and carry `g.graph`: the nest's
+    record and the attributes read off it survive them; no module but graph/attributes.py names a key of `g.graph`."""
+    (g,) = lift_source(JACOBI, "jacobi.c").graphs
+    assert isinstance(g, DataflowGraph)
+    for other in (g.copy(), g.subgraph(list(g))):
+        assert isinstance(other, DataflowGraph)
+        assert (other.name, other.function, other.path) == (g.name, "jacobi", "jacobi.c") == (g.nest.scop.id, "jacobi", "jacobi.c")
+    lifter = pathlib.Path(__file__).resolve().parents[2] / "lifter"
+    readers = {p.relative_to(lifter).as_posix() for p in lifter.rglob("*.py") if re.search(r"graph\[[\"']", p.read_text())}
+    assert readers == {"graph/attributes.py"}
 
 
 def test_maps_and_memlets_of_a_stencil():
@@ -85,7 +100,7 @@ def _runs(g, block):
 def test_time_loop_is_a_loop_region_with_one_state_per_sweep():
     # At -O1: -O2 fuses and skews jacobi2d's sweeps into wavefronts of tiles.
     g = next(g for g in lift_file(str(CORPUS / "stencils" / "jacobi2d.c"), LiftOptions(opt_level=1)).graphs
-             if g.graph["function"] == "kernel_jacobi2d")
+             if g.function == "kernel_jacobi2d")
     (loop,) = contained(g, STATE)
     region = g.nodes[loop]["node"]
     assert isinstance(region, LoopRegion) and (region.var, region.begin, region.end) == ("t", "0", "tsteps - 1")
@@ -105,7 +120,7 @@ def test_plain_nest_is_one_state_until_distribution_splits_it():
         assert not any(isinstance(d["node"], LoopRegion) for _, d in g.nodes(data=True))
     # -O2 distributes `C *= beta` away from the band, then tiles the band: two top-level maps,
     # so two states in order, the control layer rebuilt after the passes.
-    g = next(g for g in lift_file(gemm).graphs if g.graph["function"] == "kernel_gemm")
+    g = next(g for g in lift_file(gemm).graphs if g.function == "kernel_gemm")
     first, second = contained(g, STATE)
     assert "distribution" in _runs(g, first).transformations and _runs(g, second).tile
     assert [(u, v) for u, v, _ in transitions(g, [first, second])] == [(first, second)]
@@ -146,7 +161,7 @@ def test_control_layer_is_valid_after_every_pass(program, monkeypatch):
 
     def check(g):
         validate(g)
-        rebuilt.append(g.graph["name"])
+        rebuilt.append(g.name)
 
     monkeypatch.setenv(lifter.transform.manager.CHECK_ENV, "1")
     monkeypatch.setattr(lifter.transform.manager, "validate", check)
@@ -295,7 +310,7 @@ def _branches(g, block):
 def test_alternating_time_loop_is_a_loop_region_around_one_conditional_region():
     (g,) = lift_source(ALTERNATING, "alternate.c").graphs
     validate(g)
-    region = nest(g).scop
+    region = g.nest.scop
     inner = sorted((l for l in region.loops.values() if l.depth == 1), key=lambda l: l.line)
     assert [[c.text for c in l.conditions] for l in inner] == [["(t % 2) == 0"], ["!((t % 2) == 0)"]]
     assert inner[0].conditions[0].if_id == inner[1].conditions[0].if_id

@@ -20,7 +20,7 @@ from tests.harness import CORPUS
 
 
 def _dot(path: str, function: str) -> str:
-    return to_dot([g for g in lift_file(str(CORPUS / path)).graphs if g.graph["function"] == function])
+    return to_dot([g for g in lift_file(str(CORPUS / path)).graphs if g.function == function])
 
 
 def _edges(dot: str) -> dict[tuple[str, str], str]:

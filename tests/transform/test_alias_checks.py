@@ -287,7 +287,7 @@ def test_the_flag_costs_no_second_alias_test(monkeypatch):
 
     from lifter.transform import parallelize
     built = []
-    original = parallelize._alias_condition
+    original = parallelize.alias_condition
 
     def spy(*args, **kwargs):
         frame = sys._getframe(1)
@@ -296,7 +296,7 @@ def test_the_flag_costs_no_second_alias_test(monkeypatch):
         built.append(frame is not None)  # (called while planning the loop)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(parallelize, "_alias_condition", spy)
+    monkeypatch.setattr(parallelize, "alias_condition", spy)
     text = "void f(int n, double *x, double *y)\n{\n    for (int i = 0; i < n; i++)\n        y[i] = 2.0 * x[i];\n}\n"
     for flag in (False, True):
         built.clear()

@@ -131,11 +131,11 @@ def test_consecutive_top_level_loops_fuse_into_one_region():
     assert body.index("d[i] = c[i] * b[i];") < body.index("for (int i = 0; i < n; i++)\n    a[i] = c[i + 1]")
     fused = [e for e in result.loops if e["function"] == "kernel" and "fusion" in e["transformations"]]
     assert [e["line"] for e in fused] == [6, 9, 11]
-    assert len([g for g in result.graphs if g.graph["function"] == "kernel"]) == 2
+    assert len([g for g in result.graphs if g.function == "kernel"]) == 2
     for g in result.graphs:
         validate(g)
     separate = lift_source(TOP_LEVEL, "t.c", LiftOptions(fuse=False))
-    assert len([g for g in separate.graphs if g.graph["function"] == "kernel"]) == 4
+    assert len([g for g in separate.graphs if g.function == "kernel"]) == 4
 
 
 def test_fused_top_level_loops_compute_the_same(tmp_path):

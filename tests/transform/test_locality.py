@@ -2,7 +2,6 @@
 from pathlib import Path
 
 from lifter import LiftOptions, lift_source
-from lifter.graph.attributes import nest
 from tests.harness import prepare
 
 GEMM = """#include <stdio.h>
@@ -125,10 +124,10 @@ def test_remembered_verdicts_follow_the_tree():
     from lifter.transform.locality import apply_order
 
     g = lift_source(SKEWED, "k.c").graphs[-1]
-    region = nest(g).scop
+    region = g.nest.scop
     band = [n for n, d in g.nodes(data=True) if isinstance(d["node"], MapScope)]
     assert len(band) == 2 and legal_tree(g, region)
-    assert nest(g).forward_checks, "the verdicts are remembered on the graph"
+    assert g.nest.forward_checks, "the verdicts are remembered on the graph"
     saved = checkpoint(g)
     maps = [g.nodes[n]["node"] for n in band]
     outer_first = sorted(band, key=lambda n: region.loops[g.nodes[n]["node"].origin].depth)

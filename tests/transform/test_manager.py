@@ -4,7 +4,6 @@ import pytest
 
 from lifter import LiftOptions, lift_file, lift_source
 from lifter.frontend.source import SourceFile
-from lifter.graph.attributes import nest
 from lifter.graph.control import CONTROL
 from lifter.graph.nodes import LoopRegion, MapScope, Memlet
 from lifter.graph.validate import validate
@@ -40,7 +39,7 @@ def _state(g):
     def fields(obj):
         return repr(sorted(vars(obj).items())) if hasattr(obj, "__dict__") else repr(obj)
 
-    record = {k: id(v) if k == "scop" else repr(v) for k, v in vars(nest(g)).items()}
+    record = {k: id(v) if k == "scop" else repr(v) for k, v in vars(g.nest).items()}
     return ([(n, fields(d["node"])) for n, d in g.nodes(data=True)],
             [(u, v, k, fields(d["edge"])) for u, v, k, d in g.edges(keys=True, data=True)],
             [(v, list(g.pred[v])) for v in g], sorted(g.graph), sorted(record.items()))
@@ -66,7 +65,7 @@ class Breaks(Pass):
         u, v, k = next((u, v, k) for u, v, k, d in g.edges(keys=True, data=True) if isinstance(d["edge"], Memlet))
         g.remove_edge(u, v, k)
         g.add_node("extra", node=m)
-        nest(g).restructured = True
+        g.nest.restructured = True
         if self.raises:
             raise RuntimeError("a bug in the pass")
         return True
@@ -180,7 +179,7 @@ def test_a_failing_pass_costs_only_its_own_rewrite(monkeypatch):
 
     def fails(self, g, context):
         from lifter.transform.tiling import tile_bands
-        tile_bands(g, nest(g).scop, ())  # the whole rewrite done, then a failure
+        tile_bands(g, g.nest.scop, ())  # the whole rewrite done, then a failure
         raise RuntimeError("a bug after the rewrite")
 
     monkeypatch.setattr(Tile, "run", fails)

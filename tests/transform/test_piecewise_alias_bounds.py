@@ -14,7 +14,7 @@ import islpy as isl
 import pytest
 
 from lifter import lift_source
-from lifter.transform.parallelize import _piecewise_bound
+from lifter.transform.alias_test import piecewise_bound
 from tests.harness import CORPUS, compile_c, have_gcc, prepare
 
 SETS = [  # parameters as the analysis names them (v_ + the C name)
@@ -33,7 +33,7 @@ def test_piecewise_bounds_in_c_agree_with_isl(text, tmp_path: Path):
     lines, expected = [], []
     for d in range(2):
         for upper in (False, True):
-            c = _piecewise_bound(s, d, upper)
+            c = piecewise_bound(s, d, upper)
             assert c is not None
             for a, b in points:
                 fixed = s.fix_val(isl.dim_type.param, 0, a).fix_val(isl.dim_type.param, 1, b)

@@ -357,7 +357,7 @@ def test_the_sdfg_keeps_the_loop_as_written():
     from lifter.graph.sdfg import to_sdfg_json
 
     graphs = [g for g in lift_source(PROGRAM, "s.c", LiftOptions(min_parallel_work=0)).graphs
-              if g.graph["function"] == "restrict_rows"]
+              if g.function == "restrict_rows"]
     text = json.dumps(to_sdfg_json(graphs, "restrict_rows"))
     entry = text[text.index('"params": ["ic"]'):]
     assert entry.index('"schedule": "Sequential"') < entry.index('"params"', 1)

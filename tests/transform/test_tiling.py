@@ -6,7 +6,6 @@ from click.testing import CliRunner
 
 from lifter import LiftOptions, lift_source
 from lifter.cli import lift as lift_command
-from lifter.graph.attributes import nest
 from lifter.graph.nodes import MapScope
 from lifter.graph.validate import validate
 from lifter.transform.legality import permutable
@@ -113,14 +112,14 @@ def test_illegal_tiling_is_refused():
     # Strips of j alone above k are legal (k carries only C[i][j]'s own overwrites): strips.py.
     assert all("tiling" not in e["transformations"] for e in result.loops if e["var"] != "j")
     g = result.graphs[-1]
-    region = nest(g).scop
+    region = g.nest.scop
     band = [lid for lid in region.loops]
     assert not permutable(region, band, [], region.statements)
 
 
 def test_legal_band_is_permutable():
     g = lift_source(GEMM_LE, "g.c", LiftOptions(tile=False)).graphs[0]
-    region = nest(g).scop
+    region = g.nest.scop
     assert permutable(region, list(region.loops), [], region.statements)
 
 

@@ -5,7 +5,6 @@ from pathlib import Path
 import pytest
 
 from lifter import LiftOptions, lift_source
-from lifter.graph.attributes import nest
 from lifter.graph.nodes import MapScope
 from lifter.graph.validate import validate
 from lifter.transform.wavefront import _band_dependences, _legal, _schedule, find_band
@@ -185,8 +184,8 @@ def test_seidel2d_is_skewed_tiled_and_run_as_wavefronts():
 def _band(text, name, function="kernel"):
     """The graph, region and band of `function`'s nest, as built (before any pass reshapes it)."""
     g = next(g for g in lift_source(text, name, LiftOptions(tile=False)).graphs
-             if nest(g).scop.function == function)
-    region = nest(g).scop
+             if g.nest.scop.function == function)
+    region = g.nest.scop
     return g, region, find_band(g, region.root)
 
 
