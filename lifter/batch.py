@@ -350,7 +350,15 @@ def _run_pool(pool, jobs, todo, options, fail_fast, finished, deliver, stopped) 
     ctx = _pool_context()
     crashed: list[int] = []
     try:
-        futures = {pool.submit(_work, jobs[i].path, options): i for i in todo}
+        futures = {}
+        for n, i in enumerate(todo):
+            try:
+                futures[pool.submit(_work, jobs[i].path, options)] = i
+            except cf.process.BrokenProcessPool:
+                # A worker died while the rest were still being handed out (it happened in CI):
+                # the files not handed out yet are lifted again below like those it took with it.
+                crashed.extend(list(todo)[n:])
+                break
         pending = set(futures)
         while pending and not stopped():
             done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)

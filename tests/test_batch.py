@@ -669,3 +669,37 @@ def test_readme_make_rules_keep_lifted_files(tmp_path):
     time.sleep(0.05)
     os.utime(tmp_path / "axpy.c")
     assert "-m lifter" in _make(tmp_path, tool)
+
+
+def test_a_pool_that_breaks_while_files_are_handed_out_lifts_them_all(tmp_path, monkeypatch):
+    """A worker can die before the last file is handed to the pool: `submit` then raises
+    BrokenProcessPool (seen in CI with a script without a main guard). The files not handed out
+    are lifted again like those the dead worker took, not lost with an exception."""
+    import concurrent.futures as cf
+    import concurrent.futures.process  # noqa: F401  (cf.process)
+
+    class Breaking:
+        def __init__(self):
+            self.calls = 0
+
+        def submit(self, fn, *args):
+            self.calls += 1
+            if self.calls > 1:
+                raise cf.process.BrokenProcessPool("a worker died")
+            future = cf.Future()
+            future.set_result(fn(*args))
+            return future
+
+        def shutdown(self, **_):
+            pass
+
+    paths = []
+    for k in range(3):
+        (tmp_path / f"s{k}.c").write_text(SCALE.replace("scale", f"scale{k}"))
+        paths.append(str(tmp_path / f"s{k}.c"))
+    jobs = [batch.FileJob(k, p) for k, p in enumerate(paths)]
+    monkeypatch.setattr(batch, "_work_alone", lambda path, options, ctx: batch._work(path, options))
+    done = {}
+    batch._run_pool(Breaking(), jobs, [0, 1, 2], batch.LiftOptions(), False,
+                    lambda i, outcome: done.__setitem__(i, outcome), lambda: None, lambda: False)
+    assert sorted(done) == [0, 1, 2] and all(o.status == "lifted" for o in done.values()), done
