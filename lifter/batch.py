@@ -357,7 +357,7 @@ def _run_pool(pool, jobs, todo, options, fail_fast, finished, deliver, stopped) 
             except cf.process.BrokenProcessPool:
                 # A worker died while the rest were still being handed out (it happened in CI):
                 # the files not handed out yet are lifted again below like those it took with it.
-                crashed.extend(list(todo)[n:])
+                crashed.extend(todo[n:])
                 break
         pending = set(futures)
         while pending and not stopped():

@@ -108,6 +108,7 @@ class DependenceIndex:
         self.region = region
         self.maps = {kind: maps_of(region.dependences[kind]) for kind in ("flow", "anti", "output", "no_source")}
         self._depths: dict[tuple[str, int], set[int]] = {}
+        self.exit_reads = exit_value_reads(region)  # asked by every verdict: found once
 
     def carries(self, nest: Nest, kind: str, index: int) -> bool:
         """Whether the loop, placed as `nest` says, carries the `index`th dependence of `kind`."""
@@ -258,7 +259,7 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex, sha
         return LoopVerdict(False, reason=shared, code="volatile-or-atomic")
     loop = region.loops[loop_id]
     inner_loops = set(region.loops_inside(loop_id))
-    exit_value = _inner_loop_variable_read(region, loop_id, inside)
+    exit_value = _inner_loop_variable_read(region, loop_id, inside, index.exit_reads)
     if exit_value:
         return LoopVerdict(False, reason=exit_value, code="live-after")
     carried: list[CarriedDependence] = []
@@ -329,7 +330,7 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex, sha
                        condition=condition, shared_scratch=shared)
 
 
-def _inner_loop_variable_read(region: Region, loop_id: str, inside) -> str:
+def _inner_loop_variable_read(region: Region, loop_id: str, inside, exit_reads) -> str:
     """Why an inner loop's variable cannot be private to each iteration, or ''.
 
     The model has no statement for a loop header, so the value a header leaves in its variable
@@ -339,7 +340,7 @@ def _inner_loop_variable_read(region: Region, loop_id: str, inside) -> str:
     wants the value the last iteration left (`D[i] += k; for (k = ...)` reads the k of the
     iteration before)."""
     below = set(region.loops_inside(loop_id)) - {loop_id}
-    for inner, stmt in exit_value_reads(region):
+    for inner, stmt in exit_reads:
         if inner.id not in below:
             continue
         if stmt.id not in inside:
