@@ -19,8 +19,13 @@ shape, so that a dependence the kernel did not have appears or one it had disapp
   their `double` scalars, which an update made of an assignment would read first);
 - one loop in ten runs up to another loop's variable instead of its own bound (a triangle, or a
   loop that runs a fixed count where that variable is not an enclosing loop's);
-- one mutation in four changes a one-line statement instead: under `if (v % 3 != 1)` (a write
-  that may not happen), or an update made an assignment and an assignment an update.
+- one mutation in five changes a one-line statement instead: under `if (v % 3 != 1)` (a write
+  that may not happen), or an update made an assignment and an assignment an update;
+- one in ten swaps two adjacent one-line statements (a read moves before the write it needed);
+- one in ten bounds a loop by a scalar set just before it (`lift_mb = hi; for (j = lo; j <
+  lift_mb; j++)`), sometimes from an enclosing loop's variable: the shape of real code that
+  computes a row's length before its loop, where scalar expansion and privatization must keep
+  the header's text right.
 
 Nothing here proves a mutant free of out-of-bounds accesses: `fuzz.py` builds each original with
 `-fsanitize=address,undefined` (VLA bounds included) and discards those that trip it. The
@@ -110,6 +115,43 @@ def _mutate_statement(text: str, rng: random.Random, names: list[str]) -> str | 
     return text[:spot.start()] + new + text[spot.end():]
 
 
+def _swap_statements(text: str, rng: random.Random, names: list[str]) -> str | None:
+    """`text` with two adjacent one-line statements of one block in the other order: a value read
+    before it is written, or written after it is read (flow and anti dependences swap)."""
+    lines = text.split("\n")
+    spots = [k for k in range(len(lines) - 1)
+             if STATEMENT.fullmatch(lines[k]) and STATEMENT.fullmatch(lines[k + 1])
+             and STATEMENT.fullmatch(lines[k]).group(1) == STATEMENT.fullmatch(lines[k + 1]).group(1)]
+    if not spots:
+        return None
+    k = rng.choice(spots)
+    lines[k], lines[k + 1] = lines[k + 1], lines[k]
+    return "\n".join(lines)
+
+
+# The scalar `_scalar_bound` sets; declared (and set to 0) before the `#pragma scop` part.
+BOUND = "lift_mb"
+
+
+def _scalar_bound(text: str, rng: random.Random, names: list[str]) -> str | None:
+    """`text` with one loop that follows a statement or a brace bounded by a scalar set just before
+    it (`lift_mb = hi; for (j = lo; j < lift_mb; j++)`), sometimes from an enclosing loop's
+    variable: a scalar written in every iteration of an outer loop and read by an inner loop's
+    header (scalar expansion, privatization and the header's text must agree)."""
+    spots = [m for m in FOR.finditer(text)
+             if m.group(4) in ("<", "<=") and re.search(r"[{;}]\s*$", text[:m.start()])
+             and BOUND not in m.group(0)]
+    if not spots:
+        return None
+    spot = rng.choice(spots)
+    decl, var, lo, op, hi, step = spot.groups()
+    outer = [v for v in names if v != var and re.search(rf"\b{v}\b", text[:spot.start()])]
+    value = f"({hi})" if not outer or rng.random() < 0.5 else f"({hi}) - {rng.choice(outer)} % 2"
+    indent = re.search(r"[ \t]*$", text[:spot.start()]).group(0)
+    header = f"for ({decl or ''}{var} = {lo}; {var} {op} {BOUND}; {step})"
+    return text[:spot.start()] + f"{BOUND} = {value};\n{indent}" + header + text[spot.end():]
+
+
 def generate(seed: int) -> str:
     rng = random.Random(seed)
     path = rng.choice(kernels())
@@ -123,9 +165,14 @@ def generate(seed: int) -> str:
     else:
         body = scop
     for _ in range(rng.randint(1, 3)):
-        mutate = _mutate_statement if rng.random() < 0.25 else _mutate_subscript
+        draw = rng.random()
+        mutate = (_mutate_statement if draw < 0.2 else _swap_statements if draw < 0.3
+                  else _scalar_bound if draw < 0.4 else _mutate_subscript)
         body = mutate(body, rng, names) or body
     mutated = source[:match.start(1)] + body + source[match.end(1):]
+    if BOUND in body:
+        start = source.rfind("\n", 0, match.start()) + 1
+        mutated = mutated[:start] + f"  int {BOUND} = 0;\n" + mutated[start:]
     # A subscript may now name a loop variable outside its loop, before any loop set it.
     mutated = COUNTERS.sub(lambda m: f"{m.group(1)}{m.group(2)} {', '.join(v + ' = 0' for v in m.group(3).split(', '))};",
                            mutated)
