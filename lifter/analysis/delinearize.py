@@ -1,7 +1,9 @@
 """Delinearization: `a[i*n + j]` on a flat buffer read as `a[i][j]`.
 
 Real code indexes malloc'd buffers with products of loop variables and sizes
-(`(i*ny + j)*nz + k`), which is not affine. Written as a sum over monomials of
+(`(i*ny + j)*nz + k`), which is not affine; padded grids with ghost cells use sizes that are
+sums, `i*(n + 2) + j`: such a sum is one size of its own (`affine_size`), whose extent the
+region builder knows as the affine expression it is. Written as a sum over monomials of
 size parameters, `i*(ny*nz) + j*(nz) + k*(1)`, each coefficient is affine; if
 the monomials of all accesses to a buffer form one chain (ny*nz, nz, 1), the
 buffer has the shape [?][ny][nz] and each access has one affine subscript per
@@ -64,7 +66,15 @@ def _size_name(node, is_size) -> str | None:
         return node.name
     if isinstance(node, c_ast.StructRef) and is_size(node):
         return c_text(node)
+    if isinstance(node, c_ast.BinaryOp) and node.op in "+-" and is_size(node):
+        return affine_size(node)
     return None
+
+
+def affine_size(node: c_ast.BinaryOp) -> str:
+    """The name of a padded size `n + 2` (a sum of size parameters and constants, accepted by
+    `is_size`): its parenthesized C text, so that a stride built of it (`(n + 2)*(m + 2)`) is C."""
+    return f"({c_text(node)})"
 
 
 def _size_product(node, is_size) -> Monomial | None:
@@ -139,4 +149,4 @@ def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTransla
     return out
 
 
-__all__ = ["extents", "monomials", "shape_of", "subscripts"]
+__all__ = ["affine_size", "extents", "monomials", "shape_of", "subscripts"]

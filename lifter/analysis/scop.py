@@ -19,7 +19,7 @@ from pycparser import c_ast
 
 from lifter.analysis.walk import walk
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
-from lifter.analysis.delinearize import extents, monomials, shape_of, subscripts
+from lifter.analysis.delinearize import affine_size, extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, nested_updates, struct_ref
 from lifter.analysis.updates import minmax_update, reduction_target
 from lifter.analysis.call_spans import OFFSET
@@ -241,7 +241,19 @@ class RegionBuilder:
                       from_params=from_params)
 
     def _is_size(self, name) -> bool:
-        """A name, or a struct field's node, that may be a size parameter of a flat buffer."""
+        """A name, or a struct field's node, that may be a size parameter of a flat buffer; or a
+        padded size `n + 2`: affine in such parameters and naming one (kept in `_affine_sizes`,
+        so that the extent check reads it as the expression it is)."""
+        if isinstance(name, c_ast.BinaryOp):
+            try:
+                translate = self._translator([])
+                translate.expr(name)
+            except NotAffine:
+                return False
+            if not translate.parameters:
+                return False
+            self._affine_sizes[affine_size(name)] = name
+            return True
         if isinstance(name, c_ast.Node):
             return self._stand_ins(name) is not None
         return name not in self._loop_vars and self._is_parameter(name)
@@ -251,6 +263,7 @@ class RegionBuilder:
         self._loop_vars = {parse_var for n in walk(root) if isinstance(n, c_ast.For)
                            for parse_var in [header_var(n)] if parse_var}
         self.shapes: dict[str, list] = {}
+        self._affine_sizes: dict[str, c_ast.Node] = {}
         found: dict[str, list[set]] = {}
         # `a[e]`, and `a + e` (a call's argument, read with the callee's span: effects.py)
         views = index_views(root, self.symbols, written_names)
@@ -649,9 +662,13 @@ class RegionBuilder:
         names = ", ".join(iters)
         dom = stmt.domain
         for sub, extent in zip(subs[1:], extents(chain)):
-            translate.parameters.add(extent)
+            if extent in self._affine_sizes:
+                bound = f"({translate.expr(self._affine_sizes[extent])})"
+            else:
+                translate.parameters.add(extent)
+                bound = isl_name(extent)
             params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
-            where = f"({sub} < 0 or {sub} >= {isl_name(extent)})"
+            where = f"({sub} < 0 or {sub} >= {bound})"
             if span is not None:
                 where = f"exists ({span[0]}: {span[1]} and {where})"
             outside = isl.Set(f"[{params}] -> {{ {stmt.id}[{names}] : {where} }}")
