@@ -48,6 +48,9 @@ class Loop:
     offset: int | None = None  # character offset of `for` in the user's file, if it is there
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent, outermost first
     position: int = 0  # its place among its parent's children (the schedule's beta at its depth)
+    # Scalars the nest sets that the header's text reads (scop.py `_header_scalars`): the model
+    # reads their values, so the header must stay where those values are set.
+    header_scalars: frozenset = frozenset()
 
 
 @dataclass

@@ -383,7 +383,8 @@ class RegionBuilder:
         line, column = node.coord.line, node.coord.column
         loop = Loop(loop_id, header.var, node, line, column, len(outer), parent, self.function,
                     header.lower, header.upper, header.step, header.decreasing, header.declared,
-                    var_type=header.var_type, offset=self.locate(node), conditions=list(self._conditions), position=beta[-1])
+                    var_type=header.var_type, offset=self.locate(node), conditions=list(self._conditions), position=beta[-1],
+                    header_scalars=self._header_scalars(node))
         self.loops[loop_id] = loop
         if parent is not None:
             self.loops[parent].children.append(loop_id)
@@ -534,6 +535,14 @@ class RegionBuilder:
         return c_ast.For(self._rewrite(node.init) if node.init is not None else None,
                          self._rewrite(node.cond) if node.cond is not None else None,
                          node.next, node.stmt, node.coord)
+
+    def _header_scalars(self, node: c_ast.For) -> frozenset[str]:
+        """Scalars the nest sets that the header's text reads and the model reads as their value
+        (`m = n - t; for (i = 0; i < m; i++)`): the header's read is in no statement's accesses."""
+        if not self._defs:
+            return frozenset()
+        return frozenset(n.name for part in (node.init, node.cond) if part is not None for n in walk(part)
+                         if isinstance(n, c_ast.ID) and self._scoped(n.name) in self._defs and n.name in self.written)
 
     def _check_divisions(self, translate: AffineTranslator, constraints, iterators) -> None:
         """C's `/` and `%` truncate, isl's round down, and C leaves shifts of negative values to the

@@ -102,7 +102,7 @@ def reorder_guard(g) -> str:
     """
     attrs = g.nest
     if attrs.reorder_guard is None:
-        never = volatile_access(attrs.scop) or _exit_value_read(attrs.scop)
+        never = volatile_access(attrs.scop) or _exit_value_read(attrs.scop) or _header_scalar(attrs.scop)
         attrs.reorder_guard = f"!{never}" if never else region_alias_check(g)
     return attrs.reorder_guard
 
@@ -180,6 +180,18 @@ def _exit_value_read(region: Region) -> str:
         return ""
     loop, stmt = reads[0]
     return f"loop variable '{loop.var}' of the loop at line {loop.line} is read outside it, at line {stmt.line}"
+
+
+def _header_scalar(region: Region) -> str:
+    """Why the nest keeps its order: a loop header reads a scalar the nest sets (`m = n - t; for
+    (i < m)`). The model reads the header as the value set before it; its text names the
+    scalar, so a header moved away from that assignment (distributed, interchanged, tiled)
+    would read another value, or a private copy, there."""
+    for loop in region.loops.values():
+        if loop.header_scalars:
+            return (f"the header of the loop at line {loop.line} reads '{sorted(loop.header_scalars)[0]}', "
+                    "which the nest sets")
+    return ""
 
 
 def permutable(region: Region, band: list[str], outer: list[str], inside) -> bool:
