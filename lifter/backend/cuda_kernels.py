@@ -244,6 +244,10 @@ class _KernelCode:
         k.body = replace_paths(k.body, subst)
         k.assigns = [replace_paths(a, subst) for a in k.assigns]
         used = free_words(text)
+        hidden = sorted({re.match(r"\w+", path).group(0) for path in subst} & used - bound)
+        if hidden:  # `g->u[IDX(g, i, j)]`: the macro's expansion reads `g->nx`, a host pointer's field
+            raise NotOffloaded(f"the loop names '{hidden[0]}' outside the paths the kernel is given "
+                               f"(in a macro's arguments, say), and '{hidden[0]}' is host memory")
         # Parameters of the nest and variables of enclosing host loops, passed by value.
         outer = []
         p = scope_parent(g, k.node_id)
