@@ -18,6 +18,7 @@ from lifter.analysis.walk import walk
 
 from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.call_spans import within
+from lifter.analysis.block_calls import BLOCK_FUNCTIONS, SPAN, element_count
 from lifter.analysis.pure_functions import PURE_FUNCTIONS
 from lifter.analysis.updates import REDUCTION_OPS, array_base, reduction_target, rest_spares_target, root_name, select
 
@@ -293,6 +294,8 @@ class _Collector:
             return
         if name in NORETURN_FUNCTIONS and name not in self.symbols.table.defined:
             return  # (a function of that name the file defines is the user's own)
+        if name in BLOCK_FUNCTIONS and name not in self.symbols.table.defined and self._block_call(node, name):
+            return
         summary = self.symbols.table.call_effects.get(name)
         if summary is not None and self._summarized_call(node, summary):
             return
@@ -314,6 +317,37 @@ class _Collector:
                     self.effects.refs.append(Ref(key, target.name, any_index, True, True, target.name, line))
             elif not isinstance(target, (c_ast.Constant, c_ast.BinaryOp)) or _has_pointer_ops(target):
                 self._memory(True, line, target)
+
+    def _block_call(self, node: c_ast.FuncCall, name: str) -> bool:
+        """`memset`/`memcpy`/`memmove` of K elements of a one-dimensional array (block_calls.py)
+        as accesses over offsets 0 .. K - 1 from the pointer; False (nothing recorded) for any
+        other form."""
+        args = node.args.exprs if node.args else []
+        if len(args) != 3:
+            return False
+        line = node.coord.line if node.coord else 0
+        refs, to_read = [], [a for k, a in enumerate(args) if k not in BLOCK_FUNCTIONS[name]]
+        for k, is_write in zip(BLOCK_FUNCTIONS[name], (True, False)):
+            if k is None:
+                continue
+            target, offset = self._pointer_target(args[k]), _offset(args[k])
+            if target is None or offset is None or target[2] != 1 or target[4]:
+                return False
+            key, base, _, subscripts, _ = target
+            to_read.extend(subscripts)
+            element = self._element(args[k])
+            if is_write:  # (the size counts the destination's elements; a source of another type is refused)
+                count, counted = element_count(args[2], element or "", args[k]), element
+            if count is None or element != counted:
+                return False
+            var = f"__lift_block{k}"
+            index = self.rewrite(c_ast.BinaryOp("+", offset, c_ast.ID(var)))
+            refs.append(Ref(key, base, [index], is_write, is_write, c_text(args[k]), line,
+                            span=(var, SPAN, (count,))))
+        for a in to_read:
+            self.reads(a)
+        self.effects.refs.extend(refs)
+        return True
 
     def _generic(self, node):
         """`_Generic(c, T: e, ...)` evaluates one `e`, chosen by types the analysis does not know:
