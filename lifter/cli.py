@@ -279,7 +279,11 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
     except OSError as exc:
         _fail(Diagnostic(exc.filename or output or "lift", 0, 0, "error",
                          f"cannot write: {exc.strerror or exc}"))
-    # Remarks come last: the files are complete even if stderr goes away mid-way.
+    # Remarks come last: the files are complete even if stderr goes away mid-way. Under -v, first the
+    # passes that failed and were undone (an optimization missing for a reason the remarks do not give).
+    if selection.everything:
+        for warning in result.warnings:
+            _echo_err(str(warning))
     _print_remarks(result.loops, selection)
 
 
