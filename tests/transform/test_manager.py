@@ -143,6 +143,10 @@ def test_failing_pass_is_recorded_and_lift_v_says_so(tmp_path, monkeypatch):
     assert warnings == [f"{source}:5: warning: pass 'breaks' failed and was undone: RuntimeError('a bug in the pass')"]
     quiet = lift(source, "-o", tmp_path / "out.c")
     assert quiet.code == 0 and "warning" not in quiet.stderr
+    for run in ("lifted", "cached"):  # a batch says it too, also when the result comes from its cache
+        batch = lift(source, "-d", tmp_path / "out", "-v")
+        assert batch.code == 0 and [line for line in batch.stderr.splitlines() if ": warning: " in line] == \
+            warnings, run
 
 
 def test_failing_pass_raises_when_checking():
