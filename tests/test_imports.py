@@ -143,7 +143,7 @@ def test_no_backend_module_lexes_the_source():
 
 
 # The frontend's readers of a piece of C text (frontend/spans.py). The backends read the facts the
-# graph's nodes carry (graph/nodes.py: trip_names, update, name_words, dim_names) and the frontend's
+# graph's nodes carry (graph/nodes.py: trip_words, update, name_words, dim_words) and the frontend's
 # typed facts about the file (cxx_constructs.py) instead. What is left reads C the CUDA backend
 # generates itself (kernel bodies, row bounds, conditions, the output's C++ keywords): each use is
 # listed here, so that none is added, and the list only shrinks.

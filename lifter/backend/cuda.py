@@ -477,7 +477,7 @@ class _Region(_KernelCode, _RegionData):
                 return None
             b, e = isl_c(m.begin), isl_c(m.end)
             text = f"(({e}) >= ({b}) ? (({e}) - ({b})) / {m.step} + 1 : 0L)"
-        if m.trip_names & set(outer_vars):
+        if m.trip_words & set(outer_vars):
             return None
         return text
 

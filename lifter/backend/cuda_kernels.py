@@ -220,7 +220,7 @@ class _KernelCode:
             else:
                 if node.name in private and not k.serial:
                     changing = set(self.state.params) | self._region_written()
-                    if any(not d or names & changing for d, names in zip(node.dims, node.dim_names)):
+                    if any(not d or names & changing for d, names in zip(node.dims, node.dim_words)):
                         raise NotOffloaded(f"private array '{node.name}' has no constant size")
                     args.append(_Arg(ArgKind.LOCAL, kname, node.name))
                 elif declared is not None:

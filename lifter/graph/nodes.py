@@ -237,7 +237,7 @@ class MapScope:
     # Facts about the names its C texts use, read from the texts as they are now (a pass that rewrites a
     # bound or the trip count changes them with it): the backends read these, not the texts.
     @property
-    def trip_names(self) -> set[str]:
+    def trip_words(self) -> set[str]:
         """The words (names, and keywords such as a cast's `long`) the trip count's C uses:
         `trip_count`'s, else the bounds' (isl's functions `min`, `max`, `floord` are no names of the program)."""
         if self.trip_count is not None:
@@ -285,7 +285,7 @@ class AccessNode:
         return word_tokens(self.name)
 
     @property
-    def dim_names(self) -> list[set[str]]:
+    def dim_words(self) -> list[set[str]]:
         """Per declared extent, the names its C uses (none where the extent is unknown)."""
         return [word_tokens(d) for d in self.dims]
 

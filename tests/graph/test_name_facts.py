@@ -23,10 +23,10 @@ def _nodes(kind):
 
 def test_maps_carry_the_names_of_their_trip_counts():
     maps = {m.var: m for m in _nodes(MapScope)}
-    assert maps["i"].trip_count == "(long)n" and maps["i"].trip_names == {"long", "n"}  # words, keywords too
-    assert maps["j"].trip_names == {"long", "i"}
+    assert maps["i"].trip_count == "(long)n" and maps["i"].trip_words == {"long", "n"}  # words, keywords too
+    assert maps["j"].trip_words == {"long", "i"}
     bounds_only = MapScope(**{**vars(maps["j"]), "trip_count": None, "begin": "0", "end": "min(i, m) - 1"})
-    assert bounds_only.trip_names == {"i", "m"}  # isl's `min` is no name of the program
+    assert bounds_only.trip_words == {"i", "m"}  # isl's `min` is no name of the program
 
 
 def test_statements_carry_their_updates_and_containers_their_names():
@@ -35,4 +35,4 @@ def test_statements_carry_their_updates_and_containers_their_names():
     assert Tasklet("s", "", 1, text="x = y;").update is None and Tasklet("s", "", 1).update is None
     nodes = {n.name: n for n in _nodes(AccessNode)}
     assert nodes["g->u"].name_words == {"g", "u"}
-    assert nodes["a"].dim_names == [{"n"}, {"m"}] and nodes["h"].dim_names == [set()]
+    assert nodes["a"].dim_words == [{"n"}, {"m"}] and nodes["h"].dim_words == [set()]
