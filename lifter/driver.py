@@ -41,8 +41,9 @@ class LiftOptions:
 
 @dataclass
 class LiftResult:
-    """The output text, one report entry per loop, the remarks, the lifted graphs, the headers read
-    and what the backend made of each graph's region (`backend.outcome.RegionOutcome`, in the graphs' order)."""
+    """The output text, one report entry per loop, the remarks, the lifted graphs, the headers read,
+    what the backend made of each graph's region (`backend.outcome.RegionOutcome`, in the graphs' order)
+    and a warning for each pass the pass manager undid."""
 
     output: str
     loops: list[dict]
