@@ -53,13 +53,13 @@ def lift_file_cached(path: str, options: LiftOptions, cache: Cache | None) -> tu
             return _from_record(record), True
     result = lift_file(path, options)
     if key:
-        cache.put(key, result.output, result.loops, result.diagnostics, result.included_files)
+        cache.put(key, result.output, result.loops, result.diagnostics, result.included_files, result.warnings)
     return result, False
 
 
 def _from_record(record: dict) -> LiftResult:
     return LiftResult(record["output"], record["loops"], [Diagnostic(**d) for d in record["diagnostics"]],
-                      [], record["included_files"])
+                      [], record["included_files"], warnings=[Diagnostic(**d) for d in record["warnings"]])
 
 
 
@@ -179,6 +179,7 @@ class FileOutcome:
     seconds: float = 0.0         # lifting time in the worker (0 when cached)
     written: bool = False        # the output file was (re)written; False when it already held this text
     text: str | None = field(default=None, repr=False)  # the lifted text, until it is written
+    warnings: list[Diagnostic] = field(default_factory=list)  # passes undone (LiftResult.warnings)
 
     @property
     def ok(self) -> bool:
@@ -247,7 +248,7 @@ def _work(path: str, options: LiftOptions) -> FileOutcome:
     except Exception as exc:  # a bug in lift: this file's problem, reported like any other
         return failed(f"internal error: {type(exc).__name__}: {exc}")
     return FileOutcome(path, None, "lifted", result.loops, result.diagnostics, None, result.included_files,
-                       time.perf_counter() - start, text=result.output)
+                       time.perf_counter() - start, text=result.output, warnings=result.warnings)
 
 
 def _crashed(path: str) -> FileOutcome:
@@ -288,7 +289,8 @@ def run_batch(jobs: list[FileJob], options: LiftOptions | None = None, batch: Ba
         nonlocal done_count
         outcome.output = jobs[i].output
         if outcome.status == "lifted" and cache and keys[i]:
-            cache.put(keys[i], outcome.text, outcome.loops, outcome.diagnostics, outcome.included_files)
+            cache.put(keys[i], outcome.text, outcome.loops, outcome.diagnostics, outcome.included_files,
+                      outcome.warnings)
         outcomes[i] = outcome
         done_count += 1
         if on_progress:
@@ -318,7 +320,7 @@ def run_batch(jobs: list[FileJob], options: LiftOptions | None = None, batch: Ba
             if record is not None:
                 r = _from_record(record)
                 finished(job.index, FileOutcome(job.path, None, "cached", r.loops, r.diagnostics, None,
-                                                r.included_files, text=r.output))
+                                                r.included_files, text=r.output, warnings=r.warnings))
                 continue
         todo.append(job.index)
 

@@ -104,12 +104,13 @@ class Cache:
         return record
 
     def put(self, key: str, output: str, loops: list[dict], diagnostics: list[Diagnostic],
-            included_files: list[str]) -> None:
+            included_files: list[str], warnings: list[Diagnostic] = ()) -> None:
         headers = [[name, self.file_hash(name)] for name in included_files]
         if any(digest is None for _, digest in headers):
             return  # a header we cannot read again cannot be checked next time
         record = {"tool": TOOL, "output": output, "loops": loops,
                   "diagnostics": [dataclasses.asdict(d) for d in diagnostics],
+                  "warnings": [dataclasses.asdict(d) for d in warnings],
                   "included_files": included_files, "headers": headers}
         path = self._entry_path(key)
         try:

@@ -280,7 +280,7 @@ def lift(inputs, output, outdir, target, include_dirs, system_dirs, quote_dirs, 
         _fail(Diagnostic(exc.filename or output or "lift", 0, 0, "error",
                          f"cannot write: {exc.strerror or exc}"))
     # Remarks come last: the files are complete even if stderr goes away mid-way.
-    _print_remarks(result.loops, selection)
+    _print_remarks(result.loops, selection, result.warnings)
 
 
 def _read_input(path: str) -> SourceFile:
@@ -323,11 +323,16 @@ def _write_out(data: bytes) -> None:
         stream.flush()
 
 
-def _print_remarks(loops: list[dict], selection: RemarkSelection) -> None:
+def _print_remarks(loops: list[dict], selection: RemarkSelection, warnings: list[Diagnostic]) -> None:
     """The remarks the flags select: -v one line each, -Rpass* as clang shows them (with the source
-    line), -fopt-info as gcc does (on stderr, or appended to its file)."""
+    line), -fopt-info as gcc does (on stderr, or appended to its file). Under -v, first the
+    `warnings` of passes that failed and were undone (an optimization missing for a reason the
+    remarks do not give)."""
     if not selection:
         return
+    if selection.everything:
+        for warning in warnings:
+            _echo_err(str(warning))
     to_files: dict[str, list[str]] = {}
     for entry in loops:
         if selection.everything:
@@ -369,7 +374,7 @@ def _lift_batch(inputs, outdir, output, target, preprocess, opt_level, locality,
             progress.clear()
             if outcome.error:
                 _write_err(render(outcome.error, _display.sources, _display.color))
-            _print_remarks(outcome.loops or [], selection)
+            _print_remarks(outcome.loops or [], selection, outcome.warnings)
             progress.redraw()
 
     try:

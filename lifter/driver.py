@@ -41,8 +41,9 @@ class LiftOptions:
 
 @dataclass
 class LiftResult:
-    """The output text, one report entry per loop, the remarks, the lifted graphs, the headers read
-    and what the backend made of each graph's region (`backend.outcome.RegionOutcome`, in the graphs' order)."""
+    """The output text, one report entry per loop, the remarks, the lifted graphs, the headers read,
+    what the backend made of each graph's region (`backend.outcome.RegionOutcome`, in the graphs' order)
+    and a warning for each pass the pass manager undid."""
 
     output: str
     loops: list[dict]
@@ -50,6 +51,7 @@ class LiftResult:
     graphs: list = field(default_factory=list)
     included_files: list[str] = field(default_factory=list)
     outcomes: list = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)  # passes rolled back (`lift -v` prints them)
 
 
 def lift_file(path: str, options: LiftOptions | None = None) -> LiftResult:
@@ -86,11 +88,20 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
             unit = load(source, options.preprocess)
     model = analyze(unit, options.strict_aliasing, options.assume_no_alias)
     graphs = build_graphs(model)
-    graphs = transform(graphs, options, source)
+    graphs, dropped = transform(graphs, options, source)
     emitted = emit(source, graphs, options.target, unit.notes)
     loops = loop_entries(source, graphs, emitted.regions, model, unit.ast)
     remarks = [remark(e) for e in loops]
-    return LiftResult(emitted.text, loops, remarks, graphs, unit.included_files, emitted.regions)
+    return LiftResult(emitted.text, loops, remarks, graphs, unit.included_files, emitted.regions,
+                      _dropped_warnings(source.path, graphs, dropped))
+
+
+def _dropped_warnings(path: str, graphs: list, dropped: list) -> list[Diagnostic]:
+    """One warning per pass the pass manager rolled back, at the first line of its graph's nest (`lift -v`
+    prints them: the user sees why a transformation is missing, instead of its silent absence)."""
+    lines = {g.name: g.nest.scop.loops[g.nest.scop.root].line for g in graphs}
+    return [Diagnostic(path, lines.get(d.graph, 0), 0, "warning",
+                       f"pass '{d.name}' failed and was undone: {d.error}") for d in dropped]
 
 
 def _on_deep_stack(func, *args):

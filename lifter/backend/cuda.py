@@ -80,7 +80,7 @@ from lifter.backend.outcome import Emitted, Offload, RegionOutcome
 from lifter.analysis.subscript_bounds import isl_c
 from lifter.frontend.source import SourceFile
 from lifter.frontend.cfile import CFile
-from lifter.frontend.spans import KEYWORDS, Unparsable, compound_update, word_tokens
+from lifter.frontend.spans import KEYWORDS, Unparsable, word_tokens
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants
@@ -477,7 +477,7 @@ class _Region(_KernelCode, _RegionData):
                 return None
             b, e = isl_c(m.begin), isl_c(m.end)
             text = f"(({e}) >= ({b}) ? (({e}) - ({b})) / {m.step} + 1 : 0L)"
-        if word_tokens(text) & set(outer_vars):
+        if m.trip_words & set(outer_vars):
             return None
         return text
 
@@ -498,7 +498,7 @@ class _Region(_KernelCode, _RegionData):
                 if red is None or red[0] not in updated or len(updated) > 1:
                     raise NotOffloaded(f"the update of '{next(iter(updated))}' at line {node.line} is not a reduction "
                                        "statement lift can make atomic")
-                update = compound_update(node.text)
+                update = node.update
                 if update is None or update[1] != red[1]:
                     raise NotOffloaded(f"the reduction statement at line {node.line} cannot be made atomic")
                 lhs, _, value = update

@@ -25,9 +25,9 @@ from lifter.backend.cuda_cxx import CXX_SHIMS
 from lifter.backend.cuda_names import keyword_names
 from lifter.diagnostics import LiftError
 from lifter.frontend.check import CxxNote
-from lifter.frontend.cxx_constructs import (array_designators, assigned_operand, called_with_arguments,
-                                            compound_assignment, empty_prototype, variably_modified,
-                                            volatile_aggregate_copies, whole_call, word_offsets)
+from lifter.frontend.cxx_constructs import (array_designators, called_with_arguments, converted_operand,
+                                            empty_prototype, starts_token, variably_modified,
+                                            volatile_aggregate_copies, word_offsets)
 from lifter.frontend.source import SourceFile, read_source
 
 _WRAPPED = set(re.findall(r"#define (\w+)\(\.\.\.\) \(lift_void_ptr", CXX_SHIMS))
@@ -101,8 +101,6 @@ class _Fixer:
     def __init__(self, source: SourceFile):
         self.source = source
         self.cfile = source.cfile
-        self.toks = self.cfile.tokens
-        self.at = self.cfile.spans.index  # token index by start offset
         self.edits: dict[tuple, tuple[int, int, str]] = {}
 
     def error(self, note: CxxNote, message: str) -> LiftError:
@@ -124,11 +122,12 @@ class _Fixer:
             raise LiftError(self.source.path, line, column, f"{what}: no C++ spelling nvcc accepts ({_CXX})")
 
     def _token(self, note: CxxNote, what: str) -> int:
-        i = self.at.get(self.source.offset(note.line, note.column))
-        if i is None:  # inside a directive: the compiler saw a macro's expansion
+        """The offset of the token the note points to."""
+        offset = self.source.offset(note.line, note.column)
+        if not starts_token(self.cfile, offset):  # inside a directive: the compiler saw a macro's expansion
             raise self.error(note, f"{note.message} in a macro's expansion ({_CXX}; {what} cannot be "
                                    f"written into the macro: write it there)")
-        return i
+        return offset
 
     def cast(self, note: CxxNote, wanted: str | None, from_void: bool) -> None:
         """`(T)(operand)` around the operand of the assignment, initializer, argument or return
@@ -136,17 +135,15 @@ class _Fixer:
         if wanted is None or "<" in wanted:  # `struct <anonymous> *`: a type C cannot name
             raise self.error(note, f"{note.message} ({_CXX}, which needs a cast here, and the type "
                                    f"{'has no name' if wanted else 'is not known'})")
-        i = self._token(note, "a cast")
-        toks = self.toks
-        if compound_assignment(self.cfile.spans, i):
-            raise self.error(note, f"{note.message} ({_CXX}: write 'x = (type)(x {toks[i].text} y)')")
-        start, end = assigned_operand(self.cfile.spans, i)
-        if from_void and not variably_modified(wanted) and whole_call(self.cfile, start, end) in _WRAPPED:
+        place = converted_operand(self.cfile, self._token(note, "a cast"))
+        if place.compound:
+            raise self.error(note, f"{note.message} ({_CXX}: write 'x = (type)(x {place.operator} y)')")
+        if from_void and not variably_modified(wanted) and place.call in _WRAPPED:
             return  # CXX_SHIMS' wrapper converts it
         through = "(void *)" if from_void else ""
         where = (note.line, note.column)
-        self.edits[(where, "(")] = (toks[start].start, toks[start].start, f"({wanted}){through}(")
-        self.edits[(where, ")")] = (toks[end].end, toks[end].end, ")")
+        self.edits[(where, "(")] = (place.start, place.start, f"({wanted}){through}(")
+        self.edits[(where, ")")] = (place.end, place.end, ")")
 
     def prototype(self, note: CxxNote) -> None:
         """`int f();` declares f without a prototype; C++ reads it as `int f(void)`. The file's own
@@ -157,8 +154,7 @@ class _Fixer:
         name, start, end = found
         d = self.cfile.definition(name)
         if d is not None:
-            _, open_, close = d.groups[-1]
-            params = self.source.text[self.toks[open_].end:self.toks[close].start]
+            params = self.cfile.parameters_text(d)
             if params.strip():
                 self.edits[("()", start)] = (start, end, params)
             return
@@ -174,11 +170,8 @@ class _Fixer:
             raise self.error(note, f"{note.message} ({_CXX}, which needs a declaration: include its "
                                    f"header or declare it)")
         offset = self.source.offset(note.line, note.column)
-        holder = next((h for h in self.cfile.decls
-                       if self.toks[h.start].start <= offset <= self.toks[h.end].end), None)
+        holder = self.cfile.holding(offset)
         if holder is None:
             raise self.error(note, f"{note.message} ({_CXX}, which needs a declaration)")
-        _, _, close = d.groups[-1]
-        at = self.toks[holder.start].start
-        head = self.source.text[self.toks[d.start].start:self.toks[close].end]
-        self.edits[("proto", name)] = (at, at, " ".join(head.split()) + "; ")
+        at = self.cfile.start_offset(holder)
+        self.edits[("proto", name)] = (at, at, " ".join(self.cfile.head_text(d).split()) + "; ")

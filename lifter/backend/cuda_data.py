@@ -238,7 +238,7 @@ def _loop_data(spans: Spans, text: str, where: LoopStatement, items: list, macro
     assigned = set().union(init.assigned, head.assigned, tail.assigned, *(g.assigned for g in gaps),
                            *(m.assigned for m in members if isinstance(m, LoopData)))
     changed = assigned.union(*(n.written for n in nests))
-    words = set().union(*(n.head_words() | {w for a in n.arrays for w in word_tokens(a.host)} for n in nests))
+    words = set().union(*(n.head_words() | {w for a in n.arrays for w in a.node.name_words} for n in nests))
     host_only = set().union(*(n.host_only for n in nests))
     if words & changed or any(h.startswith("<") for h in host_only) or host_only & hosts:
         return None
@@ -255,8 +255,8 @@ def _can_join(members: list[NestData], gaps: list[GapEffects], nest: NestData) -
     """The scope's head is evaluated before its first nest: what the nest's row bounds and condition
     use must not change before it runs, nor the pointers of the arrays it touches."""
     changed = set().union(*(m.written for m in members), *(g.assigned for g in gaps))
-    words = nest.head_words() | {w for a in nest.arrays for w in word_tokens(a.host)}
-    earlier = {w for m in members for a in m.arrays for w in word_tokens(a.host)}
+    words = nest.head_words() | {w for a in nest.arrays for w in a.node.name_words}
+    earlier = {w for m in members for a in m.arrays for w in a.node.name_words}
     # Host code inside a nest sees the host's copy of the arrays it touches that the nest's own
     # buffers do not cover: no other nest of the scope may hold them on the device.
     host_only = set().union(nest.host_only, *(m.host_only for m in members))

@@ -17,7 +17,7 @@ from lifter.backend.cuda_text import _base, _c_ndim, _dedent, _indent, _int
 from lifter.analysis.pure_functions import WITHOUT_LONG_DOUBLE
 from lifter.analysis.subscript_bounds import isl_c
 from lifter.backend.edits import apply
-from lifter.frontend.spans import array_declarators, called_names, free_words, replace_paths, word_tokens, words
+from lifter.frontend.spans import array_declarators, called_names, free_words, replace_paths, words
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import MapScope, Schedule, scope_children, scope_descendants, scope_parent
 
@@ -219,8 +219,8 @@ class _KernelCode:
                     args.append(_Arg(ArgKind.VALUE, kname, node.name))
             else:
                 if node.name in private and not k.serial:
-                    dims = getattr(node, "dims", None) or []
-                    if any(not d or word_tokens(d) & (set(self.state.params) | self._region_written()) for d in dims):
+                    changing = set(self.state.params) | self._region_written()
+                    if any(not d or names & changing for d, names in zip(node.dims, node.dim_words)):
                         raise NotOffloaded(f"private array '{node.name}' has no constant size")
                     args.append(_Arg(ArgKind.LOCAL, kname, node.name))
                 elif declared is not None:

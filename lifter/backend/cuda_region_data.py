@@ -91,7 +91,7 @@ class _RegionData:
         if rows is not None and self._host_visible(*rows):
             return rows
         dims = getattr(node, "dims", None) or []
-        if dims and dims[0] and not strides and not (word_tokens(dims[0]) & self._region_written()):
+        if dims and dims[0] and not strides and not (node.dim_words[0] & self._region_written()):
             return "0L", f"(long)({dims[0]}) - 1L"
         if node.kind == Kind.ARRAY:
             return "0L", f"(long)(sizeof({node.name}) / sizeof(({node.name})[0])) - 1L"

@@ -178,6 +178,22 @@ class CFile:
         """The offset where a declaration or definition begins."""
         return self.tokens[d.start].start
 
+    def holding(self, offset: int) -> Decl | None:
+        """The top-level declaration or definition whose text holds `offset` (its first token's
+        start to its last token's end), if any."""
+        return next((d for d in self.decls
+                     if self.tokens[d.start].start <= offset <= self.tokens[d.end].end), None)
+
+    def parameters_text(self, d: Decl) -> str:
+        """The text between the parentheses of a declaration's last parameter list (a definition's own)."""
+        _, open_, close = d.groups[-1]
+        return self.text[self.tokens[open_].end:self.tokens[close].start]
+
+    def head_text(self, d: Decl) -> str:
+        """A definition's text up to the `)` of its parameter list: its prototype, without the `;`."""
+        _, _, close = d.groups[-1]
+        return self.text[self.tokens[d.start].start:self.tokens[close].end]
+
     def body_offsets(self, d: Decl) -> tuple[int, int]:
         """The offsets of the `{` and the `}` of a function definition's body."""
         return self.tokens[d.body[0]].start, self.tokens[d.body[1]].start

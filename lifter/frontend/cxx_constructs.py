@@ -119,6 +119,35 @@ def volatile_aggregate_copies(cfile: CFile) -> list[tuple[int, str]]:
     return found
 
 
+@dataclass(frozen=True)
+class Conversion:
+    """The place a compiler's note about a conversion points to (an operator of an assignment,
+    initializer, argument or return, or its `=`), as a cast for C++ needs it: the operand to cast
+    (offsets of its first token's start and last token's end) and the function it calls where it is
+    one call `f(...)`; `compound`, the place is a compound assignment's operator (`+=`), around
+    whose right operand alone no cast gives the type (start and end are then the operator's)."""
+
+    operator: str  # the token at the place
+    compound: bool
+    start: int
+    end: int
+    call: str | None = None
+
+
+def starts_token(cfile: CFile, offset: int) -> bool:
+    """A token of the file starts at `offset` (not so inside a directive: a macro's expansion)."""
+    return offset in cfile.spans.index
+
+
+def converted_operand(cfile: CFile, offset: int) -> Conversion:
+    """The conversion at the token that starts at `offset` (`starts_token`)."""
+    toks, i = cfile.tokens, cfile.spans.index[offset]
+    if compound_assignment(cfile.spans, i):
+        return Conversion(toks[i].text, True, toks[i].start, toks[i].end)
+    first, last = assigned_operand(cfile.spans, i)
+    return Conversion(toks[i].text, False, toks[first].start, toks[last].end, whole_call(cfile, first, last))
+
+
 def compound_assignment(spans: Spans, i: int) -> bool:
     """Token i is the operator of a compound assignment (`+=`, `<=` read as `<` and `=` too)."""
     toks = spans.tokens
@@ -150,11 +179,11 @@ def variably_modified(type_text: str) -> bool:
                for k, close in spans.brackets.items() if spans.tokens[k].text == "[")
 
 
-def empty_prototype(cfile: CFile, i: int) -> tuple[str, int, int] | None:
-    """From token i (where a compiler found a declaration without a prototype) to the end of its
-    statement: the declarator `name()` followed by `;` or `,`, as (name, offsets just inside the
-    parentheses); None if a definition or something else comes first."""
-    toks, k = cfile.tokens, i
+def empty_prototype(cfile: CFile, offset: int) -> tuple[str, int, int] | None:
+    """From the token at `offset` (`starts_token`; where a compiler found a declaration without a
+    prototype) to the end of its statement: the declarator `name()` followed by `;` or `,`, as
+    (name, offsets just inside the parentheses); None if a definition or something else comes first."""
+    toks, k = cfile.tokens, cfile.spans.index[offset]
     while k + 1 < len(toks) and not (toks[k].kind == TokenKind.WORD and toks[k + 1].text == "(" and
                                      toks[k + 2].text == ")"):
         if toks[k].text in ";{":

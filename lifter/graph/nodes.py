@@ -31,6 +31,7 @@ from enum import StrEnum
 import islpy as isl
 
 from lifter.analysis.model import Condition, Kind
+from lifter.frontend.spans import called_names, compound_update, word_tokens
 
 
 STATE = "state"  # node id of the Root (the name dates from when the Root was the region's only state)
@@ -233,6 +234,16 @@ class MapScope:
     stands_for: dict[str, int] = field(default_factory=dict)  # statements (tasklet ids) for which this map
     #                runs over their iteration dimension d, not its origin's depth: a rotated nest (rotation.py)
 
+    # Facts about the names its C texts use, read from the texts as they are now (a pass that rewrites a
+    # bound or the trip count changes them with it): the backends read these, not the texts.
+    @property
+    def trip_words(self) -> set[str]:
+        """The words (names, and keywords such as a cast's `long`) the trip count's C uses:
+        `trip_count`'s, else the bounds' (isl's functions `min`, `max`, `floord` are no names of the program)."""
+        if self.trip_count is not None:
+            return word_tokens(self.trip_count)
+        return set().union(*(word_tokens(b) - called_names(b) for b in (self.begin, self.end)))
+
 
 @dataclass
 class Tasklet:
@@ -244,6 +255,13 @@ class Tasklet:
     span: tuple[int, int] | None = None  # (start, end) of that statement in the user's file
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its parent scope
     guarded_text: bool = False  # `text` is the whole `if (c) s;` around it (`source_text._guarded_statement`)
+
+    @property
+    def update(self) -> tuple[str, str, str] | None:
+        """The statement as a compound update `y[j] += e;` (or `y[j] = y[j] + e;`, `h[k]++;`): the
+        updated lvalue's text, the operator and the value it combines (frontend/spans.compound_update);
+        None for any other statement or where its text is not known."""
+        return compound_update(self.text) if self.text else None
 
 
 @dataclass
@@ -260,6 +278,16 @@ class AccessNode:
     dims: list[str] = field(default_factory=list)  # declared extents as C text ('' where unknown)
     strides: list[str] = field(default_factory=list)  # delinearized flat buffer: element stride per dim
     field: str = ""  # one field of an array of structs ('.x'): elements are `name[i].x`
+
+    @property
+    def name_words(self) -> set[str]:
+        """The names the C expression of the container uses (`g->u`: `g` and `u`)."""
+        return word_tokens(self.name)
+
+    @property
+    def dim_words(self) -> list[set[str]]:
+        """Per declared extent, the names its C uses (none where the extent is unknown)."""
+        return [word_tokens(d) for d in self.dims]
 
 
 @dataclass

@@ -17,11 +17,13 @@ regions: a function of the scope tree and the maps' schedules) after each pass t
 from __future__ import annotations
 
 from lifter.frontend.source import SourceFile
-from lifter.transform.manager import PassContext, PassManager
+from lifter.transform.manager import DroppedPass, PassContext, PassManager
 from lifter.transform.passes import passes_for
 
 
-def transform(graphs, options, source: SourceFile):
-    """Apply the passes the options ask for, in order, to every graph."""
+def transform(graphs, options, source: SourceFile) -> tuple[list, list[DroppedPass]]:
+    """Apply the passes the options ask for, in order, to every graph: the graphs, and the passes
+    that failed and were rolled back (for `lift -v`)."""
     context = PassContext(options, source, source.spans if graphs else None)
-    return PassManager(passes_for(options)).run(graphs, context)
+    manager = PassManager(passes_for(options))
+    return manager.run(graphs, context), manager.dropped

@@ -11,7 +11,8 @@ merges graphs).
 The manager runs the passes in order, each over every graph. Before a pass it takes a
 checkpoint of the whole graph (`checkpoint.py`); if the pass raises, the graph is rolled back
 and the next pass runs on the graph as it was, so a failed rewrite costs an optimization, never
-a wrong output. After a pass that reshaped a graph it rebuilds the control layer, so no pass has
+a wrong output; the manager records it (`dropped`: the pass, the graph, the exception) so that
+`lift -v` can say why the transformation is missing. After a pass that reshaped a graph it rebuilds the control layer, so no pass has
 to remember to. With checking on (`check=True`, or LIFT_CHECK_PASSES=1 in the environment, which
 the test suite sets), the graph validator runs after every pass, and a pass that raises or leaves
 an invalid graph fails loudly, naming the pass, instead of being rolled back.
@@ -71,6 +72,16 @@ class FilePass(Pass):
         raise NotImplementedError
 
 
+@dataclass(frozen=True)
+class DroppedPass:
+    """A pass that raised on a graph and was rolled back: `graph`, the graph's name ('' for a pass over
+    the file's graphs), `error`, the exception as Python writes it (`KeyError('x')`)."""
+
+    name: str
+    graph: str
+    error: str
+
+
 class PassFailed(AssertionError):
     """Checking is on and a pass raised or left an invalid graph."""
 
@@ -79,6 +90,7 @@ class PassManager:
     def __init__(self, passes: list[Pass], check: bool | None = None):
         self.passes = passes
         self.check = os.environ.get(CHECK_ENV) == "1" if check is None else check
+        self.dropped: list[DroppedPass] = []  # the passes rolled back, in the order they failed
 
     def run(self, graphs: list[DataflowGraph], context: PassContext) -> list[DataflowGraph]:
         """Run every pass over `graphs` (changed in place, and returned)."""
@@ -108,6 +120,7 @@ class PassManager:
                 if isinstance(exc, PassFailed):
                     raise
                 raise PassFailed(f"pass '{p.name}' failed on {g.name}: {exc!r}") from exc
+            self.dropped.append(DroppedPass(p.name, g.name, repr(exc)))
             return g
         finally:
             context.replacement = None
@@ -131,6 +144,7 @@ class PassManager:
                 if isinstance(exc, PassFailed):
                     raise
                 raise PassFailed(f"pass '{p.name}' failed: {exc!r}") from exc
+            self.dropped.append(DroppedPass(p.name, "", repr(exc)))
 
     def _validate(self, p: Pass, graphs: list[DataflowGraph]) -> None:
         if not self.check:
@@ -142,4 +156,4 @@ class PassManager:
                 raise PassFailed(f"pass '{p.name}' left {g.name} invalid: {exc}") from exc
 
 
-__all__ = ["CHECK_ENV", "FilePass", "Pass", "PassContext", "PassFailed", "PassManager"]
+__all__ = ["CHECK_ENV", "DroppedPass", "FilePass", "Pass", "PassContext", "PassFailed", "PassManager"]

@@ -8,8 +8,9 @@ from lifter.graph.control import CONTROL
 from lifter.graph.nodes import LoopRegion, MapScope, Memlet
 from lifter.graph.validate import validate
 from lifter.transform.checkpoint import checkpoint, rollback
-from lifter.transform.manager import Pass, PassContext, PassFailed, PassManager
+from lifter.transform.manager import CHECK_ENV, DroppedPass, Pass, PassContext, PassFailed, PassManager
 from lifter.transform.passes import passes_for
+from tests.cli_runner import lift
 from tests.harness import CORPUS
 
 JACOBI = """
@@ -121,6 +122,31 @@ def test_failing_pass_is_rolled_back_and_the_next_runs():
 
     graphs = PassManager([Breaks(), After()], check=False).run([g], _context())
     assert graphs == [g] and _state(g) == before and ran == [before]
+
+
+def test_failing_pass_is_recorded_and_lift_v_says_so(tmp_path, monkeypatch):
+    """A rolled-back pass is not silent: the manager records it, and `lift -v` prints one warning
+    naming the pass and the exception, at the nest's first line (without -v, nothing)."""
+    manager = PassManager([Breaks()], check=False)
+    g = _graph()
+    manager.run([g], _context())
+    assert manager.dropped == [DroppedPass("breaks", g.name, "RuntimeError('a bug in the pass')")]
+
+    import lifter.transform as transform
+    monkeypatch.setattr(transform, "passes_for", lambda options: [Breaks()])
+    monkeypatch.setenv(CHECK_ENV, "0")
+    source = tmp_path / "jacobi.c"
+    source.write_text(JACOBI)
+    loud = lift(source, "-o", tmp_path / "out.c", "-v")
+    assert loud.code == 0, loud.stderr
+    warnings = [line for line in loud.stderr.splitlines() if ": warning: " in line]
+    assert warnings == [f"{source}:5: warning: pass 'breaks' failed and was undone: RuntimeError('a bug in the pass')"]
+    quiet = lift(source, "-o", tmp_path / "out.c")
+    assert quiet.code == 0 and "warning" not in quiet.stderr
+    for run in ("lifted", "cached"):  # a batch says it too, also when the result comes from its cache
+        batch = lift(source, "-d", tmp_path / "out", "-v")
+        assert batch.code == 0 and [line for line in batch.stderr.splitlines() if ": warning: " in line] == \
+            warnings, run
 
 
 def test_failing_pass_raises_when_checking():
