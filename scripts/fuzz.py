@@ -41,7 +41,9 @@ Four generators:
 For each program: build the original with ``gcc -O2`` and run it (a program gcc
 rejects, that fails or that runs past ``--run-timeout`` is discarded: it says
 nothing about lift; so is one whose output differs at ``-O0``, checked on a
-mismatch: a compiler bug or undefined behaviour in the original); lift it (by default in a worker process with the
+mismatch: a compiler bug or undefined behaviour in the original; and, where lift
+reduces floating-point values, one whose output differs beyond the tolerance at ``-O2
+-ffast-math``: rounding alone moves it); lift it (by default in a worker process with the
 profitability threshold off, so that every loop proved parallel is
 parallelized, as ``tests/harness.py`` does; ``--cli`` runs the real ``lift``
 command instead); build the output with ``gcc -O2 -fopenmp``; run it at every
@@ -407,6 +409,9 @@ def check_file(cfg: Config, seed: int, src: Path, work: Path, until: str = "run"
         if not outputs_match(ref.stdout, got.stdout, rtol):
             if not _optimization_stable(cfg, src, work, ref):
                 return Outcome(cfg.mode, seed, "discarded", "the original prints something else at -O0")
+            if rtol and not _reassociation_stable(cfg, src, work, ref, rtol):
+                return Outcome(cfg.mode, seed, "discarded",
+                               "the original's output depends on the order of its floating-point sums")
             result.outcome = "mismatch"
             result.detail = f"output differs at {setting}"
             result.extra = {"expected": ref.stdout[-2000:], "got": got.stdout[-2000:], "run": setting}
@@ -440,6 +445,20 @@ def _optimization_stable(cfg: Config, src: Path, work: Path, ref: "Ran") -> bool
         return True
     plain = run([str(exe)], cfg.run_timeout * 4)
     return plain.code == 0 and plain.stdout == ref.stdout
+
+
+def _reassociation_stable(cfg: Config, src: Path, work: Path, ref: "Ran", rtol: float) -> bool:
+    """The original prints the same, within `rtol`, when gcc may reassociate its floating-point
+    sums (`-ffast-math`), as lift's reductions do. When not (a mutated Gram-Schmidt recurrence that
+    cancels to 1e-4 out of values of 1e10), rounding alone moves its output past any tolerance,
+    and a mismatch says nothing about lift."""
+    exe = work / "orig-fast"
+    built = run([cfg.cc, *cflags(cfg), "-ffast-math", src.name, "-o", str(exe), "-lm"], cfg.compile_timeout,
+                cwd=str(work))
+    if built.code != 0:
+        return True
+    fast = run([str(exe)], cfg.run_timeout * 4)
+    return fast.code == 0 and outputs_match(ref.stdout, fast.stdout, rtol)
 
 
 def keep_failure(cfg: Config, outcome: Outcome, work: Path) -> None:
