@@ -143,7 +143,7 @@ def _names(**options):
 
 def test_passes_follow_the_options():
     everything = ["source-text", "fuse-regions", "reorder-guard", "interchange", "rotate", "fuse", "tile",
-                  "strip-mine", "contract", "parallelize", "parallel-regions", "wavefront", "vectorize", "unroll",
+                  "strip-mine", "contract", "parallelize", "parallel-regions", "bucket-scatter", "wavefront", "vectorize", "unroll",
                   "accumulate", "jam-outer"]
     assert _names() == everything
     assert _names(tile=False) == [n for n in everything if n not in ("tile", "strip-mine", "wavefront")]
