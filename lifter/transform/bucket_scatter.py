@@ -86,11 +86,14 @@ def _scatter(g: DataflowGraph, m: MapScope, min_work: int) -> BucketScatter | No
     if b is None or b.kind != Kind.SCALAR or b.declared_in != m.origin or not set(b.element.split()) <= INTEGER_WORDS:
         return None
     if c is None or c.kind != Kind.ARRAY or c.ndim != 1 or c.storage == "param" or c.qualifiers \
-            or " ".join(c.element.split()) not in _COUNT_TYPES:
+            or not c.dims or not c.dims[0] or " ".join(c.element.split()) not in _COUNT_TYPES:
         return None
     if t is None or t.kind not in (Kind.ARRAY, Kind.POINTER) or t.ndim != 1 or t.indirect or t.qualifiers \
             or t.name == counts:
         return None
+    own = [_own_accesses(declared, {bucket, counts, target}), _own_accesses(stored, {counts, target})]
+    if own != [[(bucket, True)], sorted([(counts, False), (counts, True), (target, True)])]:
+        return None  # E or V reads the offsets or the target, or V names the bucket's offset again
     reads = _reads(region, m, [declared, stored], {bucket, counts, target})
     if reads is None:
         return None
@@ -119,6 +122,11 @@ def _shape(declared: c_ast.Node, stored: c_ast.Node) -> tuple[str, str, str] | N
 
 def _calls(node: c_ast.Node) -> bool:
     return isinstance(node, c_ast.FuncCall) or any(_calls(child) for _, child in node.children())
+
+
+def _own_accesses(statement, names: set[str]) -> list[tuple[str, bool]]:
+    """The statement's accesses of `names`, as (container, is_write), sorted."""
+    return sorted((a.container, a.is_write) for a in statement.accesses if a.container in names)
 
 
 def _reads(region, m: MapScope, statements, own: set[str]) -> list[str] | None:

@@ -2,7 +2,9 @@
 threads (transform/bucket_scatter.py): each thread counts its share's buckets, then stores at
 offsets of its own. The lifted program computes what the original does at 1, 2 and 8 threads,
 also where the run-time checks send it back to the loop as written (buckets whose ranges overlap,
-a target that is the array being read). Loops of other shapes keep their remarks."""
+a target that is the array being read). Loops of other shapes keep their remarks: a call, a read
+at another index, offsets in a pointer, and a bucket or value that reads the offsets or the target
+(the threads would see their own offsets, or items another thread stores)."""
 import pytest
 
 from lifter import LiftOptions, lift_source
@@ -61,6 +63,40 @@ void pointed(long n, const int *keys, int *buf, int *fill)
     }
 }
 
+/* the value reads the offsets, the bucket reads the target, the bucket reads the offsets */
+void offsets_read(long n, const int *keys, int *buf, const int *start)
+{
+    int fill[NB];
+    for (int b = 0; b < NB; b++)
+        fill[b] = start[b];
+    for (long i = 0; i < n; i++) {
+        int b = keys[i] >> 8;
+        buf[fill[b]++] = keys[i] + fill[(b + 1) % NB];
+    }
+}
+
+void target_read(long n, const int *keys, int *buf, const int *start)
+{
+    int fill[NB];
+    for (int b = 0; b < NB; b++)
+        fill[b] = start[b];
+    for (long i = 0; i < n; i++) {
+        int b = buf[i] >> 8;
+        buf[fill[b]++] = keys[i];
+    }
+}
+
+void bucket_from_offsets(long n, const int *keys, int *buf, const int *start)
+{
+    int fill[NB];
+    for (int b = 0; b < NB; b++)
+        fill[b] = start[b];
+    for (long i = 0; i < n; i++) {
+        int b = fill[keys[i] & 255] >> 12;
+        buf[fill[b]++] = keys[i];
+    }
+}
+
 static long digest(long n, const int *v)
 {
     long h = 0;
@@ -102,6 +138,9 @@ int main(void)
     int fill[NB];
     for (int b = 0; b < NB; b++) fill[b] = start[b];
     pointed(n, keys, buf, fill);
+    target_read(n, keys, buf, start);  /* (buf holds keys here: the buckets stay in fill) */
+    offsets_read(n, keys, buf, start);
+    bucket_from_offsets(n, keys, buf, start);
     printf("%ld %ld\n", h, digest(n, buf));
     free(keys); free(buf); free(copy);
     return 0;
@@ -124,7 +163,7 @@ def test_scatter_runs_on_all_threads_and_other_shapes_keep_their_remarks():
         "iterations, then stores its items at its own offsets into 'buf' (in parallel when 2 * n > 0, every bucket "
         "lies in 'fill', the buckets' ranges of 'buf' come in order without overlapping, and the part written "
         "overlaps nothing the loop reads)")
-    for function in ("called", "shifted", "pointed"):
+    for function in ("called", "shifted", "pointed", "offsets_read", "target_read", "bucket_from_offsets"):
         last = max(loops[function], key=lambda e: e["line"])
         assert not last["parallelized"] and "bucket scatter" not in last["remark"], (function, last["remark"])
     assert _lifted().output.count("lift_rows = malloc") == 1
