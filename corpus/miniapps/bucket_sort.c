@@ -26,7 +26,7 @@ typedef struct {
     int *buf;
 } Keys;
 
-static void place(Keys *k, int start[NBUCKETS + 1])
+static void kernel_place(Keys *k, int start[NBUCKETS + 1])
 {
     int count[NBUCKETS];
     int fill[NBUCKETS];
@@ -62,9 +62,9 @@ int main(void)
             seed = seed * 6364136223846793005UL + 1442695040888963407UL;
             k.keys[i] = (int)((seed >> 33) & ((1UL << KEY_LOG) - 1));
         }
-        place(&k, start);
-        /* the keys of a bucket, in order of arrival: a position-weighted sum per bucket */
-        for (int b = 0; b < NBUCKETS; b += 37) {
+        kernel_place(&k, start);
+        /* the keys of each bucket, in order of arrival: a position-weighted sum per bucket */
+        for (int b = 0; b < NBUCKETS; b++) {
             long s = 0;
             for (int p = start[b]; p < start[b + 1]; p++)
                 s = (s * 31 + k.buf[p]) % 1000000007L;
