@@ -8,7 +8,8 @@ target against what the loop reads (`bucket_scatter`'s run-time conditions) and,
 hold, leaves the offsets the loop as written ends with in a last row; then each thread runs its
 share as written, the statement's `C` a pointer to its own row (a declaration that hides the
 array), and the last row is copied into `C`. Where a check fails nothing has been written and
-the loop runs as written after the region; also where the work is too small or no memory is left.
+the loop runs as written after the region; also where the work is too small, the items are fewer
+than `ITEMS_PER_OFFSET` per offset, or no memory is left.
 """
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ MARK = "/* lift */"
 HEADERS = ("#ifdef _OPENMP\n#include <omp.h> /* lift: thread numbers for bucket scatters */\n#endif\n"
            "#include <stdlib.h> /* lift: malloc and free for the bucket scatters' counts */\n")
 NAME = "lift_rows"  # the allocation whose presence in the output asks for `HEADERS`
+# Fewer items than this per offset and the threads' rows of counts (zeroed, summed by one thread)
+# cost about what the items do: the loop runs as written.
+ITEMS_PER_OFFSET = 8
 
 
 def scatter_text(text: str, m: MapScope) -> str:
@@ -36,7 +40,8 @@ def scatter_text(text: str, m: MapScope) -> str:
         f"if ({s.work}) {{ /* lift: a bucket scatter: each thread its share of '{var}', at offsets counted first */",
         f"    long lift_n = (long)({m.trip_count}), lift_nb = (long)(sizeof {s.counts} / sizeof {s.counts}[0]);",
         "    int lift_teams = omp_get_max_threads(), lift_bad = 0;",
-        f"    {s.element} *lift_rows = malloc(sizeof(*lift_rows) * (size_t)lift_nb * (size_t)(lift_teams + 1));",
+        f"    {s.element} *lift_rows = lift_n >= {ITEMS_PER_OFFSET} * lift_nb"
+        f" ? malloc(sizeof(*lift_rows) * (size_t)lift_nb * (size_t)(lift_teams + 1)) : 0;",
         "    if (lift_rows) {",
         f"        #pragma omp parallel num_threads(lift_teams) {MARK}",
         "        {",
