@@ -121,6 +121,7 @@ def _shape(declared: c_ast.Node, stored: c_ast.Node) -> tuple[str, str, str] | N
 
 
 def _calls(node: c_ast.Node) -> bool:
+    """A call anywhere in the expression (it may write what the model does not see)."""
     return isinstance(node, c_ast.FuncCall) or any(_calls(child) for _, child in node.children())
 
 
@@ -131,7 +132,8 @@ def _own_accesses(statement, names: set[str]) -> list[tuple[str, bool]]:
 
 def _reads(region, m: MapScope, statements, own: set[str]) -> list[str] | None:
     """The arrays the loop reads as `a[i]`, if every other access is the scatter's own (`own`)
-    or a read of a scalar of the function; else None. Writes are only the scatter's."""
+    or a read of a scalar of the function; else None. Writes are only the scatter's. Nothing
+    `volatile` or `_Atomic`: the threads read each item twice (to count it, then to store it)."""
     arrays = []
     for s in statements:
         for a in s.accesses:
@@ -142,7 +144,7 @@ def _reads(region, m: MapScope, statements, own: set[str]) -> list[str] | None:
                 return None
             if c.kind == Kind.SCALAR and c.ndim == 0 and c.storage != "global" and not c.qualifiers:
                 continue
-            if c.kind not in (Kind.ARRAY, Kind.POINTER) or c.ndim != 1 or c.indirect or c.field \
+            if c.kind not in (Kind.ARRAY, Kind.POINTER) or c.ndim != 1 or c.indirect or c.field or c.qualifiers \
                     or a.text != f"{c.name}[{m.var}]":
                 return None
             if c.name not in arrays:
