@@ -181,19 +181,6 @@ class ParallelRegions(Pass):
         return True  # plans attached
 
 
-class Scatters(Pass):
-    """Sequential counting-sort scatters (`buf[fill[b]++] = v`) run by all threads (`bucket_scatter.py`):
-    a text of its own in the OpenMP backend, on loops the other passes left as written."""
-
-    name = "bucket-scatter"
-
-    def enabled(self, options) -> bool:
-        return options.opt_level >= 1 and options.target == "openmp"
-
-    def run(self, g, context) -> bool:
-        return plan_scatters(g, context.options.min_parallel_work)
-
-
 class Wavefront(_Reshaping):
     """Nests parallelization left sequential: skewed tiles run as wavefronts."""
 
@@ -244,9 +231,23 @@ class JamOuter(_Reshaping):
         return jam_outer_loops(g, g.nest.scop)
 
 
+class Scatters(Pass):
+    """Sequential counting-sort scatters (`buf[fill[b]++] = v`) run by all threads (`bucket_scatter.py`):
+    a text of its own in the OpenMP backend, on loops the other passes left as written. Last, so
+    that it sees whether a pass had the whole nest re-emitted (`restructured`), which would drop it."""
+
+    name = "bucket-scatter"
+
+    def enabled(self, options) -> bool:
+        return options.opt_level >= 1 and options.target == "openmp"
+
+    def run(self, g, context) -> bool:
+        return plan_scatters(g, context.options.min_parallel_work)
+
+
 PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Rotate, Fuse, Tile, Strips,
-                                    Contract, Parallelize, ParallelRegions, Scatters, Wavefront, Vectorize, Unroll, Accumulate,
-                                    JamOuter)
+                                    Contract, Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll, Accumulate,
+                                    JamOuter, Scatters)
 
 
 def passes_for(options) -> list[Pass]:
