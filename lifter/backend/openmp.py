@@ -194,7 +194,7 @@ def annotate_map(g: DataflowGraph, text: str, node_id: str, insertions: list[Ins
         _region(g, text, node, insertions, replacements)
         return
     if node.scatter is not None:
-        replacements.append((*node.span, scatter_text(text, node)))
+        replacements.append((*node.span, scatter_text(text, node, _indent(text, node.span[0]))))
         return
     if node.plan is not None and node.plan.versioned:
         start, end = node.span

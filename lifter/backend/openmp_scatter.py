@@ -24,8 +24,9 @@ NAME = "lift_rows"  # the allocation whose presence in the output asks for `HEAD
 ITEMS_PER_OFFSET = 8
 
 
-def scatter_text(text: str, m: MapScope) -> str:
-    """The loop at `m.span` replaced by the parallel scatter, with the loop as written behind it."""
+def scatter_text(text: str, m: MapScope, indent: str) -> str:
+    """The loop at `m.span` replaced by the parallel scatter, with the loop as written behind it;
+    `indent` is the loop's (its lines after the first get it)."""
     s = m.scatter
     start, end = m.span
     loop = text[start:end]
@@ -96,7 +97,6 @@ def scatter_text(text: str, m: MapScope) -> str:
         f"    {loop}",
         "}",
     ]
-    indent = _indent(text, start)
     return f"\n{indent}".join(lines)
 
 
@@ -108,9 +108,3 @@ def _apart(a_lo: str, a_hi: str, b_lo: str, b_hi: str) -> str:
 
 def _atomic(statement: str) -> str:
     return f"_Pragma(\"omp atomic write\") {statement}"
-
-
-def _indent(text: str, offset: int) -> str:
-    line = text.rfind("\n", 0, offset) + 1
-    blanks = text[line:offset]
-    return blanks if blanks.strip() == "" else ""
