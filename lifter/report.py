@@ -18,6 +18,7 @@ from lifter.backend.outcome import RegionOutcome
 from lifter.conditions import readable
 from lifter.frontend.source import SourceFile
 from lifter.graph.attributes import DataflowGraph
+from lifter.backend.openmp_scatter import ITEMS_PER_OFFSET
 from lifter.graph.nodes import MapScope, Schedule, scope_parent
 
 # The report's format: bumped when a field changes meaning or goes away (docs/report.schema.json).
@@ -111,6 +112,17 @@ def loop_entries(source: SourceFile, graphs: list[DataflowGraph], outcomes: list
                     extra += f", as omp for in the parallel region around {_user_loop(region, outer)}"
                 entry["remark"] = f"loop over '{loop.var}' parallelized{done}{extra}"
                 entry["condition"] = plan.condition
+            elif any(m.scatter is not None for m in copies):
+                scatter = next(m.scatter for m in copies if m.scatter is not None)
+                entry["parallelized"] = True
+                entry["remark"] = (f"loop over '{loop.var}' parallelized{done} as a bucket scatter: each thread "
+                                   f"counts the buckets '{scatter.bucket}' of its share of the iterations, then "
+                                   f"stores its items at its own offsets into '{scatter.target}' (in parallel when "
+                                   f"{readable(scatter.work)}, with {ITEMS_PER_OFFSET} items or more per offset in "
+                                   f"'{scatter.counts}', every bucket lies in '{scatter.counts}', the "
+                                   f"buckets' ranges of '{scatter.target}' come in order without overlapping, and "
+                                   f"the part written overlaps nothing the loop reads)")
+                entry["condition"] = scatter.work
             elif any(m.schedule == Schedule.PARALLEL or m.condition or m.shared_scratch for m in copies):
                 m = next(m for m in copies if m.schedule == Schedule.PARALLEL or m.condition or m.shared_scratch)
                 why = m.not_parallelized or "an enclosing loop is already parallel"

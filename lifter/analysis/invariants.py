@@ -34,6 +34,20 @@ from lifter.analysis.param_copies import parameter_origins
 from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS, classify, replace_nodes
 
 _FIELD = re.compile(r"(?:->|\.)(\w+)")
+_INTEGER_KINDS = {"short", "int", "long", "long long"}
+
+
+def _integer_kind(element: str) -> str | None:
+    """The integer type `element` spells, without signedness and `int` (`unsigned long int` is
+    `long`), or None for anything that may alias another type: a character type, `_Bool`, a
+    typedef name (it may be either type), a qualified or non-integer type."""
+    words = element.split()
+    if not words or not set(words) <= INTEGER_WORDS - {"char", "_Bool", "bool"}:
+        return None
+    core = " ".join(w for w in words if w not in ("signed", "unsigned"))
+    core = core if core in ("int", "") else core.replace(" int", "")
+    core = core or "int"
+    return core if core in _INTEGER_KINDS else None
 
 
 class StandIns:
@@ -129,11 +143,11 @@ class StandIns:
         # A struct variable of the function (`Inputs in`, passed by value) whose address is
         # never taken: no pointer reaches it, so only writes naming it can change it.
         own = root.kind == Kind.STRUCT and root.storage != "global" and base.name not in self.symbols.addressed
-        return all(self._spares(w, base.name, fields, own) for w in self.writes())
+        return all(self._spares(w, base.name, fields, sym.element, own) for w in self.writes())
 
-    def _spares(self, write, root: str, fields: set[str], own: bool = False) -> bool:
-        """The write cannot change a field named in `fields` of the struct reached from `root`
-        (`own`: a struct object no pointer reaches)."""
+    def _spares(self, write, root: str, fields: set[str], element: str, own: bool = False) -> bool:
+        """The write cannot change a field named in `fields`, of type `element`, of the struct
+        reached from `root` (`own`: a struct object no pointer reaches)."""
         if own:  # (not even an unknown call or a write through any pointer)
             return write.name != root
         if self._floating_store(write):
@@ -154,7 +168,7 @@ class StandIns:
         if sym is None or sym.kind not in (Kind.ARRAY, Kind.POINTER):
             return False
         words = set(sym.element.split())
-        if self._typed_apart(sym):
+        if self._typed_apart(sym) or self._integers_apart(sym.element, element):
             return True
         return sym.owns_storage and not written_fields and bool(words) and words <= INTEGER_WORDS
 
@@ -187,6 +201,14 @@ class StandIns:
         through it changes no integer; not under -fno-strict-aliasing (a `double *` may be pointed
         at a struct whose `long` bounds the loop, and its store then rewrites the bound)."""
         return self.symbols.table.strict_aliasing and bool(set(sym.element.split()) & FLOAT_WORDS)
+
+    def _integers_apart(self, stored: str, field: str) -> bool:
+        """A store of one integer type cannot change a field of another (`int` elements against a
+        `long` bound: isort's `buf[fill[b]++] = keys[i]` under `i < s->nkeys`): C's aliasing rules
+        let an object be reached only through its own type, its signed or unsigned variant or a
+        character type. Not under -fno-strict-aliasing (`_typed_apart`)."""
+        kinds = [_integer_kind(stored), _integer_kind(field)]
+        return self.symbols.table.strict_aliasing and None not in kinds and kinds[0] != kinds[1]
 
     def _floating_store(self, write) -> bool:
         """A write to memory no name bounds through a pointer declared to floating-point elements

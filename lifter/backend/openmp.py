@@ -7,6 +7,7 @@ from lifter.frontend.source import SourceFile
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import MapScope, OmpRegion, ScratchBuffer, scope_children
+from lifter.backend.openmp_scatter import HEADERS as SCATTER_HEADERS, NAME as SCATTER_NAME, scatter_text
 from lifter.transform.row_spans import runtime_helpers
 from lifter.transform.team_start import team_helpers
 
@@ -179,6 +180,8 @@ def includes(text: str) -> str:
     if "lift_saved_" in text:
         lines += [] if lines else ["#include <stdlib.h> /* lift: malloc and free for copies of reduced sections */\n"]
         lines.append("#include <string.h> /* lift: memcpy for copies of reduced sections */\n")
+    if SCATTER_NAME in text:
+        lines.append(SCATTER_HEADERS)
     return "".join(lines)
 
 
@@ -189,6 +192,9 @@ def annotate_map(g: DataflowGraph, text: str, node_id: str, insertions: list[Ins
         return
     if node.parallel_region is not None:
         _region(g, text, node, insertions, replacements)
+        return
+    if node.scatter is not None:
+        replacements.append((*node.span, scatter_text(text, node, _indent(text, node.span[0]))))
         return
     if node.plan is not None and node.plan.versioned:
         start, end = node.span

@@ -160,6 +160,21 @@ class OmpPlan:
 
 
 @dataclass
+class BucketScatter:
+    """A loop `T[C[b]++] = V` the OpenMP backend runs in parallel (transform/bucket_scatter.py,
+    backend/openmp_scatter.py): the texts and names it needs."""
+
+    bucket: str  # the integer scalar the body declares: the item's bucket
+    declaration: str  # that declaration's text as written (`int b = keys[i] >> 10;`)
+    store: str  # the store's text as written (`buf[fill[b]++] = keys[i];`)
+    counts: str  # the array of running offsets (`fill`)
+    element: str  # its element type
+    target: str  # the array the items go to (`buf`)
+    reads: list[str]  # the arrays read at the loop's variable (`keys`)
+    work: str  # the profitability test in C (`n > 40000L`)
+
+
+@dataclass
 class OmpRegion:
     """One `#pragma omp parallel` around a sequential map, so threads start once, not per iteration.
 
@@ -233,6 +248,8 @@ class MapScope:
     #                a plain block `{ ... }` that scopes the copies' variables, its header gone
     stands_for: dict[str, int] = field(default_factory=dict)  # statements (tasklet ids) for which this map
     #                runs over their iteration dimension d, not its origin's depth: a rotated nest (rotation.py)
+    scatter: BucketScatter | None = None  # sequential as planned, but a bucket scatter the OpenMP backend
+    #                runs in parallel (transform/bucket_scatter.py)
 
     # Facts about the names its C texts use, read from the texts as they are now (a pass that rewrites a
     # bound or the trip count changes them with it): the backends read these, not the texts.

@@ -8,7 +8,10 @@ temporaries that only carry values inside fused maps, also unless `--no-fuse`), 
 reshaped nests, runs skewed tiles of nests left without a parallel loop as wavefronts (unless
 `--no-tile`) and marks innermost unit-stride loops for vectorization; last, unless
 `--no-unroll`, it unrolls and jams the loops around vectorizable innermost loops (register
-blocking; its copies are nodes the region's model does not know, so nothing runs after it).
+blocking; its copies are nodes the region's model does not know, so nothing that reshapes runs
+after it). Finally, for OpenMP at -O1 and up, a counting sort's scatter left sequential
+(`buf[fill[b]++] = v`) is marked to run as a parallel bucket scatter (it reads the model only for
+its own loop's two statements, which no pass copies).
 
 Each transformation is a pass (`passes.py`); the pass manager (`manager.py`) runs the ones the
 options ask for, undoes a pass that fails, and rebuilds the graph's control layer (states, loop

@@ -10,6 +10,7 @@ change the graph.
 from __future__ import annotations
 
 from lifter.transform.accumulators import accumulate_reductions
+from lifter.transform.bucket_scatter import plan_scatters
 from lifter.transform.contraction import contract_temporaries
 from lifter.transform.expansion import expand_scalars
 from lifter.transform.fusion import fuse_maps, fuse_regions
@@ -230,9 +231,23 @@ class JamOuter(_Reshaping):
         return jam_outer_loops(g, g.nest.scop)
 
 
+class Scatters(Pass):
+    """Sequential counting-sort scatters (`buf[fill[b]++] = v`) run by all threads (`bucket_scatter.py`):
+    a text of its own in the OpenMP backend, on loops the other passes left as written. Last, so
+    that it sees whether a pass had the whole nest re-emitted (`restructured`), which would drop it."""
+
+    name = "bucket-scatter"
+
+    def enabled(self, options) -> bool:
+        return options.opt_level >= 1 and options.target == "openmp"
+
+    def run(self, g, context) -> bool:
+        return plan_scatters(g, context.options.min_parallel_work)
+
+
 PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Rotate, Fuse, Tile, Strips,
                                     Contract, Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll, Accumulate,
-                                    JamOuter)
+                                    JamOuter, Scatters)
 
 
 def passes_for(options) -> list[Pass]:

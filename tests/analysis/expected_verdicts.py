@@ -273,4 +273,12 @@ EXPECTED = {
         dict(function='kernel_update', line=78, var='c', parallel=True, reduction=[], private=[]),
         dict(function='kernel_update', line=80, var='d', parallel=True, reduction=[], private=[]),
     ],
+    # the scatter (line 43) is sequential as written: each key reads its bucket's running offset
+    # (the OpenMP backend runs it as a bucket scatter all the same, transform/bucket_scatter.py)
+    'miniapps/bucket_sort.c': [
+        dict(function='kernel_place', line=34, var='b', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_place', line=36, var='i', parallel=True, reduction=[('count', '+')], private=[]),
+        dict(function='kernel_place', line=39, var='b', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_place', line=43, var='i', parallel=False, reduction=[], private=[]),
+    ],
 }

@@ -1,0 +1,155 @@
+"""A counting sort's scatter, run by all threads: `buf[fill[b]++] = v` with `b` the item's bucket.
+
+NPB IS places every key in its bucket (cell lists, CSR assembly and radix sorts do the same):
+
+    for (long i = 0; i < n; i++) {
+        int b = keys[i] >> SHIFT;
+        buf[fill[b]++] = keys[i];
+    }
+
+Each iteration reads the running offset of its bucket, so the loop carries a dependence on
+`fill` and the analysis keeps it sequential. It is still parallel as a counting sort is: the
+position an iteration writes is `fill[b]` at the loop's start plus the number of earlier
+iterations with the same bucket. So each thread takes a contiguous share of the iterations,
+counts its share's buckets, the offsets where each thread's items of each bucket start are a
+prefix sum over the threads (one thread computes them), and each thread then runs its share as
+written on offsets of its own. Every item lands where the loop as written puts it, and `fill`
+ends as the loop leaves it; a hand-written OpenMP version keeps this loop sequential.
+
+Sound when (checked here, at lift time):
+
+- the body is exactly the declaration of an integer `b` declared in the loop and the store
+  `T[C[b]++] = V;`, neither under an `if`, with no call (nothing else is written);
+- `C` is an array the function declares (its length is `sizeof C / sizeof C[0]`) of `int`,
+  `long` or their unsigned variants, `T` a one-dimensional array or pointer other than `C`;
+- everything else the loop reads is a scalar of the function or an element `a[i]` at the loop's
+  own variable, so that a share of the iterations reads a share of each array;
+
+and, at run time, before anything is written (else the loop runs as written):
+
+- every bucket lies in `C` (`0 <= b < length`);
+- the buckets' ranges of positions, `C[b]` onwards as many as the bucket holds, come in the
+  order of the buckets without overlapping: no two items write one element (where the loop as
+  written would let the later one win, threads would race) and no position wraps in `C`'s type;
+- the written part of `T` overlaps neither `C` nor any array the loop reads.
+
+`lift_bad` may be set by several threads at once: written with `omp atomic write`.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from lifter.analysis.model import Kind
+from lifter.analysis.symbols import INTEGER_WORDS
+from lifter.graph.attributes import DataflowGraph
+from lifter.graph.build import STATE
+from lifter.graph.nodes import BucketScatter, MapScope, Schedule, Tasklet, scope_children
+
+STATEMENTS = 2  # the work of one iteration, in the planner's units (iterations x statements)
+_COUNT_TYPES = {"int", "long", "unsigned", "unsigned int", "long int", "unsigned long", "unsigned long int"}
+
+
+def plan_scatters(g: DataflowGraph, min_work: int) -> bool:
+    """Attach a `BucketScatter` to every top-level sequential loop of that shape; True if any."""
+    if g.nest.restructured:
+        return False
+    found = False
+    for m_id in scope_children(g, STATE):
+        m = g.nodes[m_id]["node"]
+        if isinstance(m, MapScope):
+            scatter = _scatter(g, m, min_work)
+            if scatter is not None:
+                m.scatter = scatter
+                found = True
+    return found
+
+
+def _scatter(g: DataflowGraph, m: MapScope, min_work: int) -> BucketScatter | None:
+    region = g.nest.scop
+    if m.schedule != Schedule.SEQUENTIAL or m.plan is not None or m.condition or m.parallel_region is not None \
+            or m.step != 1 or m.decreasing or not m.var_declared_in_header or m.conditions or m.tile \
+            or m.fused or m.block or m.origin != m.id or m.trip_count is None or m.span is None or not m.var_type:
+        return None
+    kids = scope_children(g, m.id)
+    if len(kids) != 2 or not all(isinstance(g.nodes[k]["node"], Tasklet) and k in region.statements for k in kids):
+        return None
+    tasklets = [g.nodes[k]["node"] for k in kids]
+    if any(not t.text or t.conditions for t in tasklets):
+        return None
+    declared, stored = (region.statements[k] for k in kids)
+    shape = _shape(declared.node, stored.node)
+    if shape is None:
+        return None
+    bucket, target, counts = shape
+    containers = region.containers
+    b, c, t = containers.get(bucket), containers.get(counts), containers.get(target)
+    if b is None or b.kind != Kind.SCALAR or b.declared_in != m.origin or not set(b.element.split()) <= INTEGER_WORDS:
+        return None
+    if c is None or c.kind != Kind.ARRAY or c.ndim != 1 or c.storage == "param" or c.qualifiers \
+            or not c.dims or not c.dims[0] or " ".join(c.element.split()) not in _COUNT_TYPES:
+        return None
+    if t is None or t.kind not in (Kind.ARRAY, Kind.POINTER) or t.ndim != 1 or t.indirect or t.qualifiers \
+            or t.name == counts:
+        return None
+    own = [_own_accesses(declared, {bucket, counts, target}), _own_accesses(stored, {counts, target})]
+    if own != [[(bucket, True)], sorted([(counts, False), (counts, True), (target, True)])]:
+        return None  # E or V reads the offsets or the target, or V names the bucket's offset again
+    reads = _reads(region, m, [declared, stored], {bucket, counts, target})
+    if reads is None:
+        return None
+    return BucketScatter(bucket, tasklets[0].text, tasklets[1].text, counts, c.element, target, reads,
+                         f"({m.trip_count}) * {STATEMENTS} > {min_work}L")
+
+
+def _shape(declared: c_ast.Node, stored: c_ast.Node) -> tuple[str, str, str] | None:
+    """(bucket, target, counts) where the two statements are `int b = E;` and `T[C[b]++] = V;`
+    with no call in E or V, else None."""
+    if not isinstance(declared, c_ast.Decl) or declared.init is None or not isinstance(stored, c_ast.Assignment) \
+            or stored.op != "=" or _calls(declared.init) or _calls(stored.rvalue):
+        return None
+    lhs = stored.lvalue
+    if not isinstance(lhs, c_ast.ArrayRef) or not isinstance(lhs.name, c_ast.ID):
+        return None
+    bump = lhs.subscript
+    if not isinstance(bump, c_ast.UnaryOp) or bump.op != "p++" or not isinstance(bump.expr, c_ast.ArrayRef):
+        return None
+    slot = bump.expr
+    if not isinstance(slot.name, c_ast.ID) or not isinstance(slot.subscript, c_ast.ID) \
+            or slot.subscript.name != declared.name:
+        return None
+    return declared.name, lhs.name.name, slot.name.name
+
+
+def _calls(node: c_ast.Node) -> bool:
+    """A call anywhere in the expression (it may write what the model does not see)."""
+    return isinstance(node, c_ast.FuncCall) or any(_calls(child) for _, child in node.children())
+
+
+def _own_accesses(statement, names: set[str]) -> list[tuple[str, bool]]:
+    """The statement's accesses of `names`, as (container, is_write), sorted."""
+    return sorted((a.container, a.is_write) for a in statement.accesses if a.container in names)
+
+
+def _reads(region, m: MapScope, statements, own: set[str]) -> list[str] | None:
+    """The arrays the loop reads as `a[i]`, if every other access is the scatter's own (`own`)
+    or a read of a scalar of the function; else None. Writes are only the scatter's. Nothing
+    `volatile` or `_Atomic`: the threads read each item twice (to count it, then to store it)."""
+    arrays = []
+    for s in statements:
+        for a in s.accesses:
+            if a.container in own:
+                continue
+            c = region.containers.get(a.container)
+            if a.is_write or c is None:
+                return None
+            if c.kind == Kind.SCALAR and c.ndim == 0 and c.storage != "global" and not c.qualifiers:
+                continue
+            if c.kind not in (Kind.ARRAY, Kind.POINTER) or c.ndim != 1 or c.indirect or c.field or c.qualifiers \
+                    or a.text != f"{c.name}[{m.var}]":
+                return None
+            if c.name not in arrays:
+                arrays.append(c.name)
+    return arrays
+
+
+__all__ = ["plan_scatters"]
