@@ -232,6 +232,8 @@ class MapScope:
     #                a plain block `{ ... }` that scopes the copies' variables, its header gone
     stands_for: dict[str, int] = field(default_factory=dict)  # statements (tasklet ids) for which this map
     #                runs over their iteration dimension d, not its origin's depth: a rotated nest (rotation.py)
+    body_text: str = ""  # its body exactly as the user wrote it, emitted in place of its children: a nest whose
+    #                statements cannot be cut apart (`if`s around them) but whose loops were rewritten (diagonal.py)
 
 
 @dataclass

@@ -189,7 +189,8 @@ class Wavefront(_Reshaping):
 
     def run(self, g, context) -> bool:
         options = context.options
-        return wavefront_nests(g, g.nest.scop, tuple(options.tile_sizes), options.min_parallel_work)
+        return wavefront_nests(g, g.nest.scop, tuple(options.tile_sizes), options.min_parallel_work,
+                               context.source.text)
 
 
 class Vectorize(_Reshaping):
