@@ -21,7 +21,7 @@ from lifter.transform.parallelize import plan_openmp
 from lifter.transform.regions import plan_parallel_regions
 from lifter.transform.rotation import rotate_solves
 from lifter.transform.source_text import attach_source_text
-from lifter.transform.strips import hoist_strips
+from lifter.transform.strips import hoist_strips, sink_sweeps
 from lifter.transform.tiling import tile_bands
 from lifter.transform.unroll import unroll_and_jam
 from lifter.transform.vectorize import plan_simd
@@ -129,6 +129,16 @@ class Tile(_Rewrite):
     rewrite = staticmethod(tile_bands)
 
 
+class Sweeps(_Rewrite):
+    """Strip-mine parallel loops around sweeps, the sweeps inside the strips (`strips.py`); before
+    tiling, which would otherwise block the band and keep each row's recurrence in one chain."""
+
+    name = "sweeps"
+    switch = "tile"
+    sized = True
+    rewrite = staticmethod(sink_sweeps)
+
+
 class Strips(_Rewrite):
     """Strip-mine parallel innermost loops and hoist the strips (tiling's rewrite, `strips.py`)."""
 
@@ -231,7 +241,7 @@ class JamOuter(_Reshaping):
         return jam_outer_loops(g, g.nest.scop)
 
 
-PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Rotate, Fuse, Tile, Strips,
+PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Rotate, Fuse, Sweeps, Tile, Strips,
                                     Contract, Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll, Accumulate,
                                     JamOuter)
 
