@@ -101,20 +101,17 @@ def diagonal_nest(g, region: Region, node_id: str, min_work: int, text: str) -> 
 def _form(region: Region, inside: set[str], dx: int, dy: int) -> tuple[int, int] | None:
     """The first diagonal of FORMS along which every dependence between instances of `inside` at
     different (x, y) (the statements' dims `dx`, `dy`) moves forward by at least one; None if none."""
+    statement = {a.id: s.id for s in region.statements.values() for a in s.accesses}
     deps = []
     for kind in ("flow", "anti", "output"):
         parts: list[isl.Map] = []
         region.dependences[kind].foreach_map(parts.append)
-        deps += [d for d in parts if _statement(d, isl.dim_type.in_) in inside
-                 and _statement(d, isl.dim_type.out) in inside]
+        deps += [d for d in parts if statement[d.get_tuple_name(isl.dim_type.in_)] in inside
+                 and statement[d.get_tuple_name(isl.dim_type.out)] in inside]
     for a, b in FORMS:
         if all(_forward(dep, dx, dy, a, b) for dep in deps):
             return a, b
     return None
-
-
-def _statement(dep: isl.Map, side) -> str:
-    return dep.get_tuple_name(side).rsplit("_a", 1)[0]
 
 
 def _forward(dep: isl.Map, dx: int, dy: int, a: int, b: int) -> bool:
