@@ -75,6 +75,11 @@ KNOT = HEAD + """static void kernel(int n) {
 }
 """ + MAIN
 
+# A `continue` in the body ends the cell, as it ended the iteration of the row; a `break` (which
+# would end only the one-cell loop of a diagonal) leaves the loop unmodelled, and the nest as it is.
+CONTINUE = RNA.replace("      for (k = i + 1; k < j; k++)", "      if (T[i][j] > 40)\n        continue;\n      for (k = i + 1; k < j; k++)")
+BREAK = CONTINUE.replace("continue;", "break;")
+
 
 def _kernel(text: str) -> str:
     return kernel_function(lift_source(text, "d.c", LiftOptions(min_parallel_work=0)).output)
@@ -94,6 +99,11 @@ def test_a_dependence_on_every_diagonal_is_refused():
     assert "#pragma omp" not in _kernel(KNOT) and "long w" not in _kernel(KNOT)
 
 
+def test_a_continue_ends_the_cell_and_a_break_keeps_the_nest():
+    assert "long w" in _kernel(CONTINUE)
+    assert "break;" in BREAK and "long w" not in _kernel(BREAK)
+
+
 def test_the_work_decides_whether_the_diagonals_run_in_parallel():
     guarded = kernel_function(lift_source(RNA, "d.c", LiftOptions()).output)
     assert guarded.index("> 40000L && lift_team_worth(") < guarded.index("#pragma omp parallel")
@@ -102,7 +112,8 @@ def test_the_work_decides_whether_the_diagonals_run_in_parallel():
 
 
 @pytest.mark.skipif(not have_gcc(), reason="needs gcc")
-@pytest.mark.parametrize("name, text", [("rna", RNA), ("sweep", SWEEP), ("knot", KNOT)])
+@pytest.mark.parametrize("name, text", [("rna", RNA), ("sweep", SWEEP), ("knot", KNOT), ("continue", CONTINUE),
+                                        ("break", BREAK)])
 def test_diagonal_wavefronts_compute_the_same(tmp_path: Path, name: str, text: str):
     diff = prepare(write_program(tmp_path, name, text), tmp_path)
     for threads in (1, 2, 8):
