@@ -202,7 +202,8 @@ def _user_loop(region, m: MapScope) -> str:
     loop = region.loops.get(m.origin)
     if loop is None or loop.var == m.var:
         return f"the loop over '{m.var}'"
-    how = "run as wavefronts of tiles" if "wavefront" in m.transformations else "tiled"
+    how = "run as wavefronts of tiles" if "wavefront" in m.transformations else \
+        "run diagonal by diagonal" if "diagonal wavefront" in m.transformations else "tiled"
     return f"the loop over '{loop.var}' ({how})"
 
 

@@ -338,6 +338,8 @@ def _if_else_lines(indent: str, condition: str, mark: str, then: list[str], othe
 
 def _map_lines(g: DataflowGraph, map_id: str, node: MapScope, indent: str, plain: bool = False,
                region: OmpRegion | None = None) -> list[str]:
+    if node.body_text:
+        return [f"{indent}{node.header} {node.body_text.strip()}"]
     lines = [f"{indent}{'' if node.block else node.header + ' '}{{"]
     lines += [indent + "    " + d for d in node.declarations]
     lines += _nest_lines(g, map_id, indent + "    ", plain, region)

@@ -250,6 +250,8 @@ class MapScope:
     #                runs over their iteration dimension d, not its origin's depth: a rotated nest (rotation.py)
     scatter: BucketScatter | None = None  # sequential as planned, but a bucket scatter the OpenMP backend
     #                runs in parallel (transform/bucket_scatter.py)
+    body_text: str = ""  # its body exactly as the user wrote it, emitted in place of its children: a nest whose
+    #                statements cannot be cut apart (`if`s around them) but whose loops were rewritten (diagonal.py)
 
     # Facts about the names its C texts use, read from the texts as they are now (a pass that rewrites a
     # bound or the trip count changes them with it): the backends read these, not the texts.

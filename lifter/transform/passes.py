@@ -22,7 +22,7 @@ from lifter.transform.parallelize import plan_openmp
 from lifter.transform.regions import plan_parallel_regions
 from lifter.transform.rotation import rotate_solves
 from lifter.transform.source_text import attach_source_text
-from lifter.transform.strips import hoist_strips
+from lifter.transform.strips import hoist_strips, sink_sweeps
 from lifter.transform.tiling import tile_bands
 from lifter.transform.unroll import unroll_and_jam
 from lifter.transform.vectorize import plan_simd
@@ -130,6 +130,16 @@ class Tile(_Rewrite):
     rewrite = staticmethod(tile_bands)
 
 
+class Sweeps(_Rewrite):
+    """Strip-mine parallel loops around sweeps, the sweeps inside the strips (`strips.py`); before
+    tiling, which would otherwise block the band and keep each row's recurrence in one chain."""
+
+    name = "sweeps"
+    switch = "tile"
+    sized = True
+    rewrite = staticmethod(sink_sweeps)
+
+
 class Strips(_Rewrite):
     """Strip-mine parallel innermost loops and hoist the strips (tiling's rewrite, `strips.py`)."""
 
@@ -190,7 +200,8 @@ class Wavefront(_Reshaping):
 
     def run(self, g, context) -> bool:
         options = context.options
-        return wavefront_nests(g, g.nest.scop, tuple(options.tile_sizes), options.min_parallel_work)
+        return wavefront_nests(g, g.nest.scop, tuple(options.tile_sizes), options.min_parallel_work,
+                               context.source.text)
 
 
 class Vectorize(_Reshaping):
@@ -245,7 +256,7 @@ class Scatters(Pass):
         return plan_scatters(g, context.options.min_parallel_work)
 
 
-PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Rotate, Fuse, Tile, Strips,
+PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Rotate, Fuse, Sweeps, Tile, Strips,
                                     Contract, Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll, Accumulate,
                                     JamOuter, Scatters)
 

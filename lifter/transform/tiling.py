@@ -49,14 +49,15 @@ import islpy as isl
 
 from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Region
+from lifter.analysis.verdicts import Nest, verdict
 from lifter.graph.ranges import isl_text, pw_to_c, readable
 from lifter.frontend.spans import Spans, TokenKind, word_tokens
 from lifter.graph.attributes import DataflowGraph
-from lifter.graph.nodes import MapScope, Scope, Tasklet, scope_children, scope_descendants, scope_parent
+from lifter.graph.nodes import MapScope, Schedule, Scope, Tasklet, scope_children, scope_descendants, scope_parent
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.legality import legal_tree, permutable
 from lifter.transform.locality import distribute, perfect_band, stride_kind
-from lifter.transform.rewrite import fresh_name, move_child, origins_above, rewrite_nest
+from lifter.transform.rewrite import ancestors, fresh_name, move_child, origins_above, rewrite_nest
 from lifter.transform.loop_vars import escaping
 
 CACHE_DIR = Path("/sys/devices/system/cpu/cpu0/cache")
@@ -198,11 +199,50 @@ def _tile(g, region: Region, band: list[str], sizes) -> bool:
     trips = [_constant(m.trip_count) for m in maps]  # rectangular: the same for every outer iteration
     chosen = [min(size, MAX_TILE_SIZE, max(n, 2) if n is not None else size) for size, n in zip(chosen, trips)]
     saved = checkpoint(g)
-    tile_rewrite(g, region, band, headers, chosen, grids)
+    tiles = tile_rewrite(g, region, band, headers, chosen, grids)
     if not legal_tree(g, region):
         rollback(g, saved)
         return False
+    first = _parallel_tile(g, region, band, tiles, tasklets)
+    if first:
+        placed = checkpoint(g)
+        _move_first(g, tiles, first)
+        if not legal_tree(g, region):
+            rollback(g, placed)
     return True
+
+
+def _parallel_tile(g, region: Region, band: list[str], tiles: list[str], tasklets: list[str]) -> str:
+    """The tile loop to run outermost in the band, or '' to keep the band's order.
+
+    A band whose outermost loop carries a dependence (trmm's `i`, `k` around a parallel `j`) runs
+    all its tiles in order on one thread: its parallel loop is too deep inside sequential loops
+    for a parallel region to pay. The tile loops of a permutable band may run in any order (every
+    dependence between tiles goes forward along each tile dimension), so the first tile loop whose
+    point loop the analysis proves parallel at the band's start, with nothing to reduce, moves
+    outermost: its tiles are independent and one parallel region runs them. Not where a loop
+    around the band is parallel already (the band then runs on one thread per iteration anyway,
+    and its order was chosen for the caches), nor where the outermost loop itself is parallel."""
+    if any(g.nodes[a]["node"].schedule == Schedule.PARALLEL for a in ancestors(g, tiles[0])):
+        return ""
+    outer = origins_above(g, tiles[0])
+    for b, tile in zip(band, tiles):
+        placed = verdict(region, Nest(g.nodes[b]["node"].origin, outer, set(tasklets)), region.live_after)
+        if placed.parallel and not (placed.reductions or placed.shared_scratch or placed.condition):
+            return "" if tile == tiles[0] else tile
+    return ""
+
+
+def _move_first(g, tiles: list[str], first: str) -> None:
+    """Put tile loop `first` above the band's other tile loops, which keep their order."""
+    parent = scope_parent(g, tiles[0])
+    order = next(d["edge"].order for d in g.get_edge_data(parent, tiles[0]).values() if isinstance(d["edge"], Scope))
+    below = scope_children(g, tiles[-1])[0]  # the band's first point loop
+    chain = [first] + [t for t in tiles if t != first]
+    move_child(g, chain[0], parent, order)
+    for above, tile in zip(chain, chain[1:]):
+        move_child(g, tile, above, 0)
+    move_child(g, below, chain[-1], 0)
 
 
 @dataclass
@@ -338,15 +378,15 @@ def canonical_header(m: MapScope, region: Region) -> dict | None:
 
 
 def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes: list[int],
-                 grids: list[Grid | None] | None = None) -> None:
+                 grids: list[Grid | None] | None = None) -> list[str]:
     """Put tile maps above the band and rewrite the band's headers into point loops (a loop with
     a `Grid` steps over the grid, and its point loop starts at its run's first index where that
-    comes later than the block's)."""
+    comes later than the block's); the tile maps' ids, outermost first."""
     taken = nest_names(g)
     parent = scope_parent(g, band[0])
     order = next(d["edge"].order for d in g.get_edge_data(parent, band[0]).values()
                  if isinstance(d["edge"], Scope))
-    above = parent
+    above, tiles = parent, []
     for m_id, h, size, grid in zip(band, headers, sizes, grids or [None] * len(band)):
         m = g.nodes[m_id]["node"]
         name = fresh_name(f"{h['var']}_t", taken)
@@ -364,6 +404,7 @@ def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes:
                         header=header, var_type=kind, transformations=["tiling"], span=m.span,
                         fused=list(m.fused), tile_lower=grid.first_isl if grid else "")
         g.add_node(tile_id, node=tile)
+        tiles.append(tile_id)
         g.add_edge(above, tile_id, edge=Scope(order if above == parent else 0))
         above, order = tile_id, 0
         last = f"{name} + {size}" if h["op"] == "<" else f"{name} + {size - 1}"
@@ -378,6 +419,7 @@ def tile_rewrite(g, region: Region, band: list[str], headers: list[dict], sizes:
         m.trip_count, m.max_trip_count = f"{size}L", _at_most(m.max_trip_count, size)
         m.transformations.append("tiling")
     move_child(g, band[0], above, 0)
+    return tiles
 
 
 def _tile_type(h: dict) -> str:

@@ -76,6 +76,7 @@ from lifter.analysis.model import Region
 from lifter.frontend.spans import parenthesized, word_tokens
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import MapScope, OmpPlan, OmpRegion, Schedule, Scope, scope_children, scope_parent
+from lifter.transform.diagonal import diagonal_nest
 from lifter.transform.legality import lower_in_dims, reorder_guard
 from lifter.transform.locality import perfect_band
 from lifter.transform.rewrite import ancestors, fresh_name, move_child, origins_above, rewrite_nest
@@ -90,25 +91,33 @@ OUTER_SIZE, WAVE_SIZE, FUSED_WAVE_SIZE = 32, 32, 128
 SIGNED_TYPES = ("int", "long", "long int", "long long", "long long int")
 
 
-def wavefront_nests(g: DataflowGraph, region: Region, sizes: tuple[int, ...] = (), min_work: int = 0) -> bool:
-    """Skew, tile and run as wavefronts every qualifying band of the graph (see module doc); True if any."""
-    if not g.nest.reemittable or reorder_guard(g).startswith("!"):
+def wavefront_nests(g: DataflowGraph, region: Region, sizes: tuple[int, ...] = (), min_work: int = 0,
+                    text: str = "") -> bool:
+    """Skew, tile and run as wavefronts every qualifying band of the graph (see module doc), or
+    else its outermost nests as diagonal wavefronts (`diagonal.py`, which keeps loop bodies as
+    `text`, the user's file, has them); True if any."""
+    if reorder_guard(g).startswith("!"):
         return False
-    return rewrite_nest(g, region, lambda child: _visit(g, region, child, sizes, min_work), verdicts=False)
+    if not g.nest.reemittable:
+        return bool(text) and g.nest.text_span is not None and \
+            rewrite_nest(g, region, lambda child: diagonal_nest(g, region, child, min_work, text), verdicts=False)
+    return rewrite_nest(g, region, lambda child: _visit(g, region, child, sizes, min_work, text), verdicts=False)
 
 
-def _visit(g, region: Region, node_id: str, sizes, min_work: int) -> bool:
+def _visit(g, region: Region, node_id: str, sizes, min_work: int, text: str) -> bool:
     node = g.nodes[node_id]["node"]
     if not isinstance(node, MapScope) or node.plan is not None:
         return False  # already parallel: leave it to parallelization
     band = find_band(g, node_id)
     if band is not None and _wavefront(g, region, band, sizes, min_work):
         return True
+    if text and not ancestors(g, node_id) and diagonal_nest(g, region, node_id, min_work, text):
+        return True
     if node.parallel_region is not None:
         return False
     changed = False
     for child in scope_children(g, node_id):
-        changed |= _visit(g, region, child, sizes, min_work)
+        changed |= _visit(g, region, child, sizes, min_work, text)
     return changed
 
 

@@ -168,11 +168,11 @@ def _names(**options):
 
 
 def test_passes_follow_the_options():
-    everything = ["source-text", "fuse-regions", "reorder-guard", "interchange", "rotate", "fuse", "tile",
-                  "strip-mine", "contract", "parallelize", "parallel-regions", "wavefront", "vectorize", "unroll",
-                  "accumulate", "jam-outer", "bucket-scatter"]
+    everything = ["source-text", "fuse-regions", "reorder-guard", "interchange", "rotate", "fuse", "sweeps",
+                  "tile", "strip-mine", "contract", "parallelize", "parallel-regions", "wavefront", "vectorize",
+                  "unroll", "accumulate", "jam-outer", "bucket-scatter"]
     assert _names() == everything
-    assert _names(tile=False) == [n for n in everything if n not in ("tile", "strip-mine", "wavefront")]
+    assert _names(tile=False) == [n for n in everything if n not in ("sweeps", "tile", "strip-mine", "wavefront")]
     assert _names(fuse=False) == [n for n in everything if n not in ("fuse-regions", "fuse", "contract")]
     assert _names(unroll=False) == everything[:-4] + everything[-1:]
     assert _names(opt_level=1) == ["source-text", "parallelize", "parallel-regions", "bucket-scatter"]
