@@ -62,8 +62,8 @@ def work_parts(work: int | str, min_work: int, team: bool = True, copies: bool =
       (`team` false: the target starts no OpenMP team; a constant work that pays for the start);
       divided by COPIES_FACTOR where each thread gets a copy (`copies`)."""
     if isinstance(work, int):
-        counted = work // COPIES_FACTOR if copies else work
-        return "", f"{counted}L" if team and counted < TEAM_START_WORK else ""
+        counted, text = (work // COPIES_FACTOR, f"{work}L / {COPIES_FACTOR}") if copies else (work, f"{work}L")
+        return "", text if team and counted < TEAM_START_WORK else ""
     counted = f"({work}) / {COPIES_FACTOR}" if copies else work
     return f"{work} > {min_work}L", counted if team else ""
 

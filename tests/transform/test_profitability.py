@@ -14,7 +14,8 @@ from lifter import LiftOptions, lift_source
 from lifter.frontend.preprocess import PreprocessOptions
 from lifter.conditions import readable
 from lifter.transform.parallelize import MIN_PARALLEL_WORK
-from lifter.transform.team_start import HELPER, TEAM_START_WORK, team_helpers, work_condition, work_parts
+from lifter.transform.team_start import (COPIES_FACTOR, HELPER, TEAM_START_WORK, team_helpers, work_condition,
+                                         work_parts)
 from lifter.transform.tiling import CACHE_DIR_ENV
 from tests.harness import CORPUS, REDUCTION_RTOL, corpus_programs, have_gcc, prepare
 from tests.outputs import outputs_match
@@ -340,6 +341,12 @@ def test_a_work_test_keeps_its_team_work_apart_for_a_region_to_scale():
     assert work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK) == ("", "")
     assert work_condition("", "", "(long)t") == ""
     assert work_parts("(long)n", MIN_PARALLEL_WORK, team=False) == (f"(long)n > {MIN_PARALLEL_WORK}L", "")
+    # Per-thread copies: the work counts COPIES_FACTOR times less toward the start, in the text too.
+    assert work_parts("(long)n", MIN_PARALLEL_WORK, copies=True) == (f"(long)n > {MIN_PARALLEL_WORK}L",
+                                                                     f"((long)n) / {COPIES_FACTOR}")
+    assert work_parts(80_000, MIN_PARALLEL_WORK, copies=True) == ("", f"80000L / {COPIES_FACTOR}")
+    assert work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK, copies=True) == ("", f"{TEAM_START_WORK}L / {COPIES_FACTOR}")
+    assert work_parts(TEAM_START_WORK * COPIES_FACTOR, MIN_PARALLEL_WORK, copies=True) == ("", "")
 
 
 # A column sum: strip-mined by 256 for the buffer of its scalar expansion (transform/expansion.py).
