@@ -14,8 +14,8 @@ from lifter import LiftOptions, lift_source
 from lifter.frontend.preprocess import PreprocessOptions
 from lifter.conditions import readable
 from lifter.transform.parallelize import MIN_PARALLEL_WORK
-from lifter.transform.team_start import (COPIES_FACTOR, HELPER, TEAM_START_WORK, team_helpers, work_condition,
-                                         work_parts)
+from lifter.transform.team_start import (COPIES_FACTOR, HELPER, TEAM_SERVE_WORK, TEAM_START_WORK, team_helpers,
+                                         work_condition, work_parts)
 from lifter.transform.tiling import CACHE_DIR_ENV
 from tests.harness import CORPUS, REDUCTION_RTOL, corpus_programs, have_gcc, prepare
 from tests.outputs import outputs_match
@@ -251,18 +251,23 @@ def test_the_team_helper_counts_each_loops_work_until_the_start_pays(tmp_path):
     turned down stays below TEAM_START_WORK, whatever other loops did: a loop's runs of a quarter,
     another loop's run of a half after the second (the program's total then reaches the start's:
     one count for the file answered true there), the first loop's fourth run starts the team;
-    from then on true for every loop."""
+    from then on true for a run of TEAM_SERVE_WORK."""
     quarter, half = TEAM_START_WORK // 4, TEAM_START_WORK // 2
     calls = (f"    for (k = 0; k < 4; k++) {{\n        printf(\"%d\\n\", {HELPER}({quarter}L));\n"
              f"        if (k == 1)\n            printf(\"%d\\n\", {HELPER}({half}L));\n    }}\n"
-             f"    printf(\"%d\\n\", {HELPER}(1L));\n")
+             f"    printf(\"%d\\n\", {HELPER}({TEAM_SERVE_WORK}L));\n")
     assert _helper_answers(tmp_path, calls) == ["0", "0", "0", "0", "1", "1"]
 
 
-def test_the_team_helper_starts_at_once_for_a_run_that_pays_and_then_serves_every_loop(tmp_path):
-    assert _helper_answers(tmp_path, f"    printf(\"%d\\n\", {HELPER}({TEAM_START_WORK}L));\n"
-                                     f"    for (k = 0; k < 2; k++)\n        printf(\"%d\\n\", {HELPER}(1L));\n") \
-        == ["1", "1", "1"]
+def test_the_team_helper_starts_at_once_for_a_run_that_pays_and_then_serves_runs_that_wake_it(tmp_path):
+    """A run of TEAM_START_WORK starts the team; the started team serves runs of TEAM_SERVE_WORK;
+    a shorter run stays sequential until its loop's runs add up to the start's work."""
+    short = TEAM_SERVE_WORK - 1
+    calls = (f"    printf(\"%d\\n\", {HELPER}({TEAM_START_WORK}L));\n"
+             f"    for (k = 0; k < 2; k++)\n        printf(\"%d\\n\", {HELPER}({TEAM_SERVE_WORK}L));\n"
+             f"    for (k = 0; k < {-(-TEAM_START_WORK // short)}; k++)\n        printf(\"%d\\n\", {HELPER}({short}L));\n")
+    answers = _helper_answers(tmp_path, calls)
+    assert answers[:3] == ["1", "1", "1"] and set(answers[3:-1]) == {"0"} and answers[-1] == "1", answers
 
 
 @needs_gcc
