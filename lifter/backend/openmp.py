@@ -149,10 +149,11 @@ def emit_openmp(source: SourceFile, graphs: list[DataflowGraph]) -> str:
             start, end = g.nest.text_span
             indent = source.text[line_start(source.text, start):start]
             indent = indent if indent.strip() == "" else ""
-            guard = g.nest.reorder_guard or ""
+            worth = f"({g.nest.worth})" if " || " in g.nest.worth else g.nest.worth
+            guard = " && ".join(c for c in (worth, g.nest.reorder_guard) if c)
             if not guard:
                 lines = [indent + RESTRUCTURED] + _nest_lines(g, STATE, indent)
-            else:  # pointers that may overlap: the reordered nest only where they do not
+            else:  # too little work, or pointers that may overlap: the reordered nest only where neither
                 written = _reindent(source.text[start:end], indent)
                 lines = _if_else_lines(indent, guard, RESTRUCTURED, _nest_lines(g, STATE, indent + "    "),
                                        [f"{indent}    {written}"])

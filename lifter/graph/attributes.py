@@ -33,6 +33,9 @@ class NestAttributes:
     # `legality.reorder_guard`: the C test under which the nest may be reordered ('!why': never);
     # None until first asked
     reorder_guard: str | None = None
+    # `wavefront.py`: the work test under which the restructured nest pays (its size test, over the
+    # region's parameters); the nest as written runs otherwise, not its tiles one after the other
+    worth: str = ""
     # `legality._checked`: the dependences split per access pair and the verdicts already reached, by the region's id
     forward_checks: dict = field(default_factory=dict)
     assume_no_alias: bool = False  # the user's promise that pointer parameters never overlap

@@ -199,17 +199,18 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
         # trip count says nothing of the work (a constant one still does, as before).
         work = None
     size = team_work = ""
+    copies = bool(sections or buffers or kept)  # each thread's own copy: its team starts later (team_start.py)
     if isinstance(work, int):
         if work < min_work:
             return Refusal(f"not profitable: about {work} iterations of work", "not-profitable")
-        size, team_work = work_parts(work, min_work, value_guards)
+        size, team_work = work_parts(work, min_work, value_guards, copies)
     elif m.depth >= 2 and min_work > 0:
         # Even with a false `if` clause, entering a parallel region costs about a
         # microsecond; deep inside sequential loops that is paid millions of times.
         return Refusal("inside two or more sequential loops, with a work size known only at run time", "not-profitable")
     elif work:
         # (with a test the OpenMP backend makes in C: whether the threads may start now, team_start.py)
-        size, team_work = work_parts(work, min_work, value_guards)
+        size, team_work = work_parts(work, min_work, value_guards, copies)
     profitable = work_condition(size, team_work)
     if profitable:
         conditions.append(profitable)

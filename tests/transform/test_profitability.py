@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from lifter import LiftOptions, lift_source
+from lifter.frontend.preprocess import PreprocessOptions
 from lifter.conditions import readable
 from lifter.transform.parallelize import MIN_PARALLEL_WORK
-from lifter.transform.team_start import HELPER, TEAM_START_WORK, team_helpers, work_condition, work_parts
+from lifter.transform.team_start import (COPIES_FACTOR, HELPER, TEAM_SERVE_WORK, TEAM_START_WORK, team_helpers,
+                                         work_condition, work_parts)
 from lifter.transform.tiling import CACHE_DIR_ENV
 from tests.harness import CORPUS, REDUCTION_RTOL, corpus_programs, have_gcc, prepare
 from tests.outputs import outputs_match
@@ -233,18 +235,39 @@ __attribute__((destructor)) static void report(void) { fprintf(stderr, "teams %d
 """
 
 
-def test_the_team_helper_counts_work_until_the_start_pays(tmp_path):
-    """lift_team_worth: false while the work of the loops it turned down stays below
-    TEAM_START_WORK, true from the call that reaches it on; true at once for a loop as large."""
+def _helper_answers(tmp_path, calls: str) -> list[str]:
+    """What lift_team_worth answers to the calls of `calls` (C statements printing its answers),
+    built as strictly as the helper must compile (C89, pedantic, every warning an error)."""
     source = tmp_path / "team.c"
     source.write_text(team_helpers(f"{HELPER}(") + "#include <stdio.h>\nint main(void)\n{\n    int k;\n"
-                      f"    printf(\"%d\\n\", {HELPER}({TEAM_START_WORK}L));\n"
-                      f"    for (k = 0; k < 5; k++)\n        printf(\"%d\\n\", {HELPER}({TEAM_START_WORK // 4}L));\n"
-                      "    return 0;\n}\n")
+                      f"{calls}    return 0;\n}}\n")
     subprocess.run(["gcc", "-std=c89", "-pedantic", "-fopenmp", "-Wall", "-Wextra", "-Werror", "-o",
                     tmp_path / "team", source], check=True)
-    out = subprocess.run([tmp_path / "team"], check=True, capture_output=True, text=True).stdout.split()
-    assert out == ["1", "0", "0", "0", "1", "1"]
+    return subprocess.run([tmp_path / "team"], check=True, capture_output=True, text=True).stdout.split()
+
+
+def test_the_team_helper_counts_each_loops_work_until_the_start_pays(tmp_path):
+    """lift_team_worth: false while the work of the runs of the asking loop (its line) that it
+    turned down stays below TEAM_START_WORK, whatever other loops did: a loop's runs of a quarter,
+    another loop's run of a half after the second (the program's total then reaches the start's:
+    one count for the file answered true there), the first loop's fourth run starts the team;
+    from then on true for a run of TEAM_SERVE_WORK."""
+    quarter, half = TEAM_START_WORK // 4, TEAM_START_WORK // 2
+    calls = (f"    for (k = 0; k < 4; k++) {{\n        printf(\"%d\\n\", {HELPER}({quarter}L));\n"
+             f"        if (k == 1)\n            printf(\"%d\\n\", {HELPER}({half}L));\n    }}\n"
+             f"    printf(\"%d\\n\", {HELPER}({TEAM_SERVE_WORK}L));\n")
+    assert _helper_answers(tmp_path, calls) == ["0", "0", "0", "0", "1", "1"]
+
+
+def test_the_team_helper_starts_at_once_for_a_run_that_pays_and_then_serves_runs_that_wake_it(tmp_path):
+    """A run of TEAM_START_WORK starts the team; the started team serves runs of TEAM_SERVE_WORK;
+    a shorter run stays sequential until its loop's runs add up to the start's work."""
+    short = TEAM_SERVE_WORK - 1
+    calls = (f"    printf(\"%d\\n\", {HELPER}({TEAM_START_WORK}L));\n"
+             f"    for (k = 0; k < 2; k++)\n        printf(\"%d\\n\", {HELPER}({TEAM_SERVE_WORK}L));\n"
+             f"    for (k = 0; k < {-(-TEAM_START_WORK // short)}; k++)\n        printf(\"%d\\n\", {HELPER}({short}L));\n")
+    answers = _helper_answers(tmp_path, calls)
+    assert answers[:3] == ["1", "1", "1"] and set(answers[3:-1]) == {"0"} and answers[-1] == "1", answers
 
 
 @needs_gcc
@@ -323,6 +346,12 @@ def test_a_work_test_keeps_its_team_work_apart_for_a_region_to_scale():
     assert work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK) == ("", "")
     assert work_condition("", "", "(long)t") == ""
     assert work_parts("(long)n", MIN_PARALLEL_WORK, team=False) == (f"(long)n > {MIN_PARALLEL_WORK}L", "")
+    # Per-thread copies: the work counts COPIES_FACTOR times less toward the start, in the text too.
+    assert work_parts("(long)n", MIN_PARALLEL_WORK, copies=True) == (f"(long)n > {MIN_PARALLEL_WORK}L",
+                                                                     f"((long)n) / {COPIES_FACTOR}")
+    assert work_parts(80_000, MIN_PARALLEL_WORK, copies=True) == ("", f"80000L / {COPIES_FACTOR}")
+    assert work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK, copies=True) == ("", f"{TEAM_START_WORK}L / {COPIES_FACTOR}")
+    assert work_parts(TEAM_START_WORK * COPIES_FACTOR, MIN_PARALLEL_WORK, copies=True) == ("", "")
 
 
 # A column sum: strip-mined by 256 for the buffer of its scalar expansion (transform/expansion.py).
@@ -460,3 +489,44 @@ def test_suite_kernel_at_its_default_size_starts_no_team(program, tmp_path, monk
                                    env={"OMP_NUM_THREADS": "2", "PATH": "/usr/bin:/bin"})
     assert outputs_match(ran["original"].stdout, ran["lifted"].stdout, REDUCTION_RTOL)
     assert "teams 0" in ran["lifted"].stderr.splitlines(), ran["lifted"].stderr
+
+
+def _bench_flags(program: Path, size: str) -> list[str]:
+    """The -D flags of a suite kernel's `lift-bench` line (`size` "" for the medium one, "large")."""
+    line = f"/* lift-bench{' ' + size if size else ''}: "
+    text = next(t for t in program.read_text().splitlines()[:2] if t.startswith(line))
+    return text[len(line):].rstrip(" */").split()
+
+
+# (kernel, size, the teams the lifted program asks libgomp for: exactly, or at least with "+")
+SUITE_TEAMS = [("gesummv", "", "0"), ("atax", "", "0"), ("bicg", "", "0"), ("doitgen", "", "0"),
+               ("doitgen", "large", "1+"), ("atax", "large", "2+")]
+
+
+@needs_gcc
+@pytest.mark.parametrize("kernel,size,teams", SUITE_TEAMS, ids=lambda v: v or "medium")
+def test_suite_kernel_starts_the_team_only_where_its_own_loop_pays(kernel, size, teams, tmp_path, monkeypatch):
+    """Issue 21 at the medium sizes: a kernel timed alone, after its init functions, started the
+    threads inside a run of one to three milliseconds and lost (gesummv 0.16x: its init's 3.4 M
+    units and its own 3.4 M crossed the start's 4 M together; doitgen 15.1 M with a scratch row
+    per thread, atax and bicg 8.0 M with a reduced vector, 0.31-0.76x). Now each loop counts its
+    own runs, and a loop with per-thread copies counts its work 8 times less: no team at all at
+    those sizes. At the large sizes doitgen's kernel starts the team itself (544 M units), and
+    atax's init loop starts it (16 M) for the kernel's reduction, which then runs in parallel on
+    it. Outputs as the original's."""
+    _one_mib_l2(tmp_path, monkeypatch)
+    program = CORPUS / "suite" / f"{kernel}.c"
+    flags = _bench_flags(program, size)
+    options = LiftOptions(preprocess=PreprocessOptions(defines=[f[2:] for f in flags]))
+    (tmp_path / "lifted.c").write_text(lift_source(program.read_text(), str(program), options).output)
+    (tmp_path / "counter.c").write_text(TEAM_COUNTER)
+    builds = {"lifted": ["-fopenmp", "-Wl,--wrap=GOMP_parallel", tmp_path / "lifted.c", tmp_path / "counter.c"],
+              "original": [program]}
+    ran = {}
+    for name, inputs in builds.items():
+        subprocess.run(["gcc", "-O2", *flags, "-o", tmp_path / name, *inputs, "-lm"], check=True)
+        ran[name] = subprocess.run([tmp_path / name], check=True, capture_output=True, text=True,
+                                   env={"OMP_NUM_THREADS": "2", "PATH": "/usr/bin:/bin"})
+    assert outputs_match(ran["original"].stdout, ran["lifted"].stdout, REDUCTION_RTOL)
+    asked = int(next(line for line in ran["lifted"].stderr.splitlines() if line.startswith("teams ")).split()[1])
+    assert asked >= int(teams[:-1]) if teams.endswith("+") else asked == int(teams), ran["lifted"].stderr

@@ -348,3 +348,24 @@ def test_a_wavefront_of_one_tile_per_wave_is_not_emitted(tmp_path):
     diff = prepare(src, tmp_path)
     for threads in (1, 2, 8):
         diff.check(threads)
+
+
+@pytest.mark.parametrize("defines", [[], ["N=120", "TSTEPS=10"]])
+def test_below_the_work_test_the_nest_runs_as_written(tmp_path, defines):
+    """The suite's jacobi_2d with the profitability guard on: its work test (over the kernel's
+    parameters) chooses, before the nest, between the wavefront tiles and the nest as written.
+    At the default N = 40, TSTEPS = 6 (17,328 iterations, below the test) the tiles ran one after
+    the other, each row with bounds of its own: 2.2 times the serial build's instructions
+    (0.60x); now the nest as written runs. At N = 120 the tiles run. Outputs as the original's."""
+    program = CORPUS / "suite" / "jacobi_2d.c"
+    diff = prepare(program, tmp_path, defines=defines, min_parallel_work=40_000)
+    lifted = diff.lifted.read_text()
+    kernel = lifted[lifted.index("static void kernel_jacobi_2d"):lifted.index("int main")]
+    head = "    if (2L * (long)((tsteps - 1) - (0) + 1) * (long)((n - 1 - 1) - (1) + 1) * (long)((n - 1 - 1) - (1) + 1)" \
+        " > 40000L) { /* lift: loop nest restructured for locality"
+    written = program.read_text()
+    nest = written[written.index("    for (t = 0; t < tsteps; t++) {"):written.index("#pragma endscop")]
+    assert head in kernel and "    } else {\n" + "\n".join("    " + line if line else line
+                                                       for line in nest.rstrip().split("\n")) in kernel, kernel
+    for threads in (1, 2):
+        diff.check(threads)
