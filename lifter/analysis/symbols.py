@@ -156,8 +156,8 @@ class SymbolTable:
                 self.globals[name] = Symbol(name, Kind.FUNCTION, storage="global", decl=ext.decl)
                 self.defined.add(name)
 
-        self.structs = _struct_definitions(ast)
         self.unknown_types = UnknownTypes(ast)
+        self.structs = self.unknown_types.definitions  # {(Struct or Union, tag): member declarations}
         self.unknown_globals = {n for n, s in self.globals.items() if self.unknown_types.unknown(s.decl.type)}
         # Functions that use a type lift does not know are summarised as unknown calls.
         typeof_using = typeof_functions(ast, self.unknown_types, self.unknown_globals)
@@ -252,18 +252,6 @@ class SymbolTable:
 
     def for_function(self, func: c_ast.FuncDef) -> "FunctionSymbols":
         return FunctionSymbols(self, func)
-
-
-def _struct_definitions(ast: c_ast.FileAST) -> dict:
-    """{(Struct or Union, tag): member declarations} of every tagged definition in the file."""
-    found = {}
-    stack = [ast]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (c_ast.Struct, c_ast.Union)) and node.name and node.decls is not None:
-            found[(type(node), node.name)] = node.decls
-        stack.extend(child for _, child in node.children())
-    return found
 
 
 def _looping_functions(ast: c_ast.FileAST) -> set[str]:

@@ -20,17 +20,23 @@ CODE = "unknown-type"
 
 class UnknownTypes:
     """Which types of one file involve a placeholder: typedefs of every scope and tagged structs
-    and unions are followed by name (a cycle through a pointer member stops)."""
+    and unions are followed by name (a cycle through a pointer member stops).
+
+    Its walk over the whole file (the headers' thousands of declarations too) also keeps the
+    member declarations of each tag's first definition, `definitions`: the symbol table's
+    struct layouts (`SymbolTable.structs`), found in the same pass instead of a second one."""
 
     def __init__(self, ast: c_ast.FileAST):
         self.typedefs: dict[str, list[c_ast.Node]] = {}
         self.tags: dict[tuple[type, str], list] = {}
+        self.definitions: dict[tuple[type, str], list] = {}  # {(Struct or Union, tag): members}
         self.placeholders = False
         for node in walk(ast):
             if isinstance(node, c_ast.Typedef):
                 self.typedefs.setdefault(node.name, []).append(node.type)
             elif isinstance(node, (c_ast.Struct, c_ast.Union)) and node.name and node.decls is not None:
                 self.tags.setdefault((type(node), node.name), []).extend(node.decls)
+                self.definitions.setdefault((type(node), node.name), node.decls)
             elif isinstance(node, c_ast.IdentifierType) and any(is_placeholder(n) for n in node.names):
                 self.placeholders = True
         self._known: dict[int, bool] = {}

@@ -19,7 +19,7 @@ import bisect
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 _TOKEN = re.compile(
     r"""(?P<space>\s+)"""
@@ -606,8 +606,17 @@ def without_comments(text: str) -> str:
 
 
 def word_tokens(text: str) -> set[str]:
-    """Identifiers in a piece of C text (outside comments and strings)."""
-    return {m.group() for m in _TOKEN.finditer(text) if m.lastgroup == "word"}
+    """Identifiers in a piece of C text (outside comments and strings), as a new set the caller may
+    change (`fresh_name` adds to one)."""
+    return set(_word_tokens(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def _word_tokens(text: str) -> frozenset[str]:
+    """`word_tokens`, kept per text: the passes ask about the same loop bounds and statements
+    again and again (whether a loop's variable is read after it asks it of every other node of
+    the nest, for each map): over the 30 suite kernels, 18,800 calls ask about 1,200 texts."""
+    return frozenset(m.group() for m in _TOKEN.finditer(text) if m.lastgroup == "word")
 
 
 

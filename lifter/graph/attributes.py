@@ -38,6 +38,8 @@ class NestAttributes:
     worth: str = ""
     # `legality._checked`: the dependences split per access pair and the verdicts already reached, by the region's id
     forward_checks: dict = field(default_factory=dict)
+    # `build._map_range`: each map memlet's range and box, by the access relations it unites
+    map_ranges: dict = field(default_factory=dict)
     assume_no_alias: bool = False  # the user's promise that pointer parameters never overlap
     identical_pointers: bool = False  # alias tests may accept equal pointers (OpenMP only)
     strict_aliasing: bool = True  # C's type rules keep pointers apart (cc's -fno-strict-aliasing: off)

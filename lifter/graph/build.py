@@ -122,26 +122,43 @@ def _position(region: Region, node_id: str) -> int:
 def _map_memlets(g: DataflowGraph, region: Region, loop_id: str) -> None:
     """One memlet per container and direction on the map: the range its iterations move."""
     depth = region.loops[loop_id].depth
-    ranges: dict[tuple[str, bool], object] = {}
+    parts: dict[tuple[str, bool], list[tuple[isl.Map, int]]] = {}
     for sid in region.statements_inside(loop_id):
-        stmt = region.statements[sid]
-        for acc in stmt.accesses:
-            r = access_range(acc.relation, depth)
-            key = (acc.container, acc.is_write)
-            ranges[key] = r if key not in ranges else ranges[key].union(r)
-    add_map_memlets(g, loop_id, ranges)
+        for acc in region.statements[sid].accesses:
+            parts.setdefault((acc.container, acc.is_write), []).append((acc.relation, depth))
+    add_map_memlets(g, loop_id, parts)
 
 
-def add_map_memlets(g: DataflowGraph, map_id: str, ranges) -> None:
-    """Memlets between a map and the access nodes: {(container, written?): isl range}."""
-    for (container, is_write), rng in sorted(ranges.items()):
-        rng = rng.coalesce()
-        subset = box(rng)
-        memlet = Memlet(container, subset, _volume(subset), dynamic=True, range=rng)
+def add_map_memlets(g: DataflowGraph, map_id: str, parts) -> None:
+    """Memlets between a map and the access nodes: {(container, written?): [(access relation, outer
+    loops), ...]}, the range of each the union of its parts' `access_range`s, in their order."""
+    for (container, is_write), accesses in sorted(parts.items()):
+        rng, subset = _map_range(g.nest.map_ranges, accesses)
+        memlet = Memlet(container, list(subset), _volume(subset), dynamic=True, range=rng)
         if is_write:
             g.add_edge(map_id, data_id(container), edge=memlet)
         else:
             g.add_edge(data_id(container), map_id, edge=memlet)
+
+
+def _map_range(cache: dict, accesses: list[tuple[isl.Map, int]]) -> tuple[isl.Set, list[tuple[str, str]]]:
+    """The coalesced union of the accesses' ranges and its box, computed once per graph for the same
+    accesses (the same relation objects, in the same order, at the same depths). Every rewrite of a
+    nest recomputes the memlets of all its maps, most of them over the accesses they had before;
+    isl's bounds of each dimension were the cost. The relations are kept in the entry, so their ids
+    name them while it lives."""
+    key = tuple((id(relation), outer) for relation, outer in accesses)
+    hit = cache.get(key)
+    if hit is not None and all(kept is relation for kept, (relation, _) in zip(hit[0], accesses)):
+        return hit[1], hit[2]
+    rng = None
+    for relation, outer in accesses:
+        r = access_range(relation, outer)
+        rng = r if rng is None else rng.union(r)
+    rng = rng.coalesce()
+    subset = box(rng)
+    cache[key] = ([relation for relation, _ in accesses], rng, subset)
+    return rng, subset
 
 
 def _volume(subset) -> str:

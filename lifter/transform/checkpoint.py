@@ -38,7 +38,7 @@ def checkpoint(g: DataflowGraph) -> Checkpoint:
     def keep(data: dict) -> dict:
         for value in data.values():
             if _is_object(value) and id(value) not in objects:
-                objects[id(value)] = (value, _copied(vars(value)))
+                objects[id(value)] = (value, _copied_dict(vars(value)))
         return dict(data)
 
     nodes = [(n, keep(d)) for n, d in g._node.items()]
@@ -53,7 +53,7 @@ def rollback(g: DataflowGraph, saved: Checkpoint) -> None:
     """Make `g` (the same object) what it was at `checkpoint`; `saved` can be rolled back to again."""
     for obj, fields in saved.objects:
         vars(obj).clear()
-        vars(obj).update(_copied(fields))
+        vars(obj).update(_copied_dict(fields))
     for record, fields in saved.records:
         vars(record).clear()
         vars(record).update(fields)
@@ -80,28 +80,38 @@ def _copied(value):
     numbers and isl objects (immutable from Python) are shared."""
     kind = _KINDS.get(type(value))
     if kind is None:
-        kind = _KINDS[type(value)] = _kind_of(type(value))
+        kind = _kind_of(type(value))
     if kind == _SHARE:
         return value
     if kind == _LIST:
-        return [_copied(v) for v in value]
+        return [v if type(v) in _SHARED else _copied(v) for v in value]
     if kind == _TUPLE:
-        return tuple(_copied(v) for v in value)
+        return tuple([v if type(v) in _SHARED else _copied(v) for v in value])
     if kind == _DICT:
-        return {k: _copied(v) for k, v in value.items()}
+        return _copied_dict(value)
     if kind == _SET:
         return set(value)
     copy = object.__new__(type(value))
-    vars(copy).update(_copied(vars(value)))
+    vars(copy).update(_copied_dict(vars(value)))
     return copy
 
 
+def _copied_dict(value: dict) -> dict:
+    """A dict (an object's fields) copied as `_copied` copies it. A checkpoint copies every field of
+    the graph, most of them strings, numbers and None: those are taken as they are here, without a
+    call of `_copied` for each (the calls were most of a checkpoint's time)."""
+    return {k: v if type(v) in _SHARED else _copied(v) for k, v in value.items()}
+
+
 def _kind_of(cls: type) -> int:
-    """How `_copied` copies a value of class `cls` (subclasses of list, tuple, dict and set as those)."""
-    for base, kind in ((list, _LIST), (tuple, _TUPLE), (dict, _DICT), (set, _SET)):
-        if issubclass(cls, base):
-            return kind
-    return _OBJECT if hasattr(cls, _DATACLASS_FIELDS) else _SHARE
+    """How `_copied` copies a value of class `cls` (subclasses of list, tuple, dict and set as those),
+    recorded in `_KINDS` (and in `_SHARED` for a class shared as it is)."""
+    kind = next((kind for base, kind in ((list, _LIST), (tuple, _TUPLE), (dict, _DICT), (set, _SET))
+                 if issubclass(cls, base)), _OBJECT if hasattr(cls, _DATACLASS_FIELDS) else _SHARE)
+    _KINDS[cls] = kind
+    if kind == _SHARE:
+        _SHARED.add(cls)
+    return kind
 
 
 def _is_object(value) -> bool:
@@ -113,7 +123,8 @@ def _is_object(value) -> bool:
 # A checkpoint visits every field of the graph: how each class of value is copied is decided once
 # per class (`_kind_of`), not by a chain of isinstance tests per value. Immutable values are shared.
 _SHARE, _LIST, _TUPLE, _DICT, _SET, _OBJECT = range(6)
-_KINDS: dict[type, int] = {str: _SHARE, int: _SHARE, float: _SHARE, bool: _SHARE, type(None): _SHARE}
+_SHARED: set[type] = {str, int, float, bool, type(None)}  # the classes whose values are shared, not copied
+_KINDS: dict[type, int] = dict.fromkeys(_SHARED, _SHARE)
 _DATACLASS_FIELDS = "__dataclass_fields__"  # the attribute the dataclass decorator sets on the class
 
 

@@ -116,13 +116,14 @@ def _checked(g, region: Region) -> tuple[list, dict]:
     pairs are the same text as in the trees tried before. A dependence's verdict depends on
     nothing else (the pair, its two schedules), so it is looked up instead of asked of isl again.
     The dependences, split into one map per access pair, are the same for every tree: split once.
-    The region is kept beside them, so its id names it as long as the entry lives.
+    The region is kept beside them, so its id names it as long as the entry lives. So are the
+    schedules isl parsed for it, by their text: a tree tried later asks for most of them again.
     """
     cache = g.nest.forward_checks
     entry = cache.get(id(region))
     if entry is None or entry[0] is not region or entry[1] is not region.dependences:
-        entry = cache[id(region)] = (region, region.dependences, _pairs(region), {})
-    return entry[2], entry[3]
+        entry = cache[id(region)] = (region, region.dependences, _pairs(region), {}, {})
+    return entry[2], entry[3], entry[4]
 
 
 def _pairs(region: Region) -> list[tuple[str, isl.Map, str, str]]:
@@ -145,21 +146,22 @@ def _pairs(region: Region) -> list[tuple[str, isl.Map, str, str]]:
     return pairs
 
 
-def _forward(sched: dict[str, str], pairs: list[tuple[str, isl.Map, str, str]], checked: dict) -> bool:
+def _forward(sched: dict[str, str], pairs: list[tuple[str, isl.Map, str, str]], checked: dict,
+             maps: dict[str, isl.Map]) -> bool:
     """Every dependence of `pairs` (`_pairs`) goes forward in `sched` (each access's schedule, as
     isl text).
 
     Each dependence (one pair of accesses) is mapped through the schedules of its two
     accesses: applying the union of all schedules to the union of all dependences made a
     nest of a thousand accesses take seconds per check. `checked` holds the verdict of each
-    (kind, pair, schedules) already decided.
+    (kind, pair, schedules) already decided, `maps` each schedule text isl has parsed.
     """
-    maps: dict[str, isl.Map] = {}
 
     def parsed(access: str) -> isl.Map:
-        if access not in maps:
-            maps[access] = isl.Map(sched[access])
-        return maps[access]
+        text = sched[access]
+        if text not in maps:
+            maps[text] = isl.Map(text)
+        return maps[text]
 
     for kind, dep, source, sink in pairs:
         key = (kind, source, sink, sched[source], sched[sink])

@@ -19,7 +19,6 @@ from lifter.analysis.verdicts import Nest, original_nest, verdict
 from lifter.graph.build import STATE, add_map_memlets
 from lifter.graph.nodes import (MapScope, Memlet, Schedule, Scope, Tasklet, scope_children, scope_descendants,
                                 scope_parent)
-from lifter.graph.ranges import access_range
 from lifter.transform.checkpoint import checkpoint, rollback
 from lifter.transform.source_text import rename_identifiers
 
@@ -160,17 +159,15 @@ def refresh_map_memlets(g, region: Region) -> None:
         if not isinstance(d["node"], MapScope):
             continue
         above = origins_above(g, n)
-        ranges = {}
+        parts: dict[tuple[str, bool], list[tuple[isl.Map, int]]] = {}
         for t in scope_descendants(g, n):
             if not isinstance(g.nodes[t]["node"], Tasklet):
                 continue
             stmt = region.statements[t]
             outer = len(above) if stmt.loops[:len(above)] == above else 0
             for acc in stmt.accesses:
-                r = access_range(acc.relation, outer)
-                k = (acc.container, acc.is_write)
-                ranges[k] = r if k not in ranges else ranges[k].union(r)
-        add_map_memlets(g, n, ranges)
+                parts.setdefault((acc.container, acc.is_write), []).append((acc.relation, outer))
+        add_map_memlets(g, n, parts)
 
 
 def rewrite_nest(g, region: Region, rewrite: Callable[[str], bool], verdicts: bool = True) -> bool:
