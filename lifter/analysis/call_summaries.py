@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from pycparser import c_ast
 
@@ -17,6 +18,19 @@ from lifter.analysis.call_spans import SpanRecorder
 from lifter.analysis.effects import NORETURN_FUNCTIONS, PURE_FUNCTIONS
 from lifter.analysis.model import Kind
 from lifter.analysis.walk import local_decls
+
+
+class FieldAccess(NamedTuple):
+    """An access through a field of the block a pointer parameter points to: the scalar field
+    `p->f` (or `p[e].a.b`, path `->a.b`), or, with `elements`, any element of the array that the
+    pointer or array field `p->f` holds (`p->f[e]`). `element` is the parameter's element type,
+    where the path starts."""
+
+    position: int
+    path: str
+    element: str
+    written: bool
+    elements: bool = False
 
 
 @dataclass(frozen=True)
@@ -32,9 +46,11 @@ class CallEffects:
     element" for some parameters: (position, isl condition on the offsets touched,
     `OFFSET`, over the call's arguments `arg2`, element type: offsets count these),
     see call_spans.py. `fields` names the struct fields reached through pointer
-    parameters (`p->f`, `p[e].a.b`): (position, path as `->f` or `->a.b`); such an access
-    counts in `reads`/`writes` as one of the block, and a caller, which keys `x->f` apart
-    from `x[e]`, also sees it under each path.
+    parameters, read or written (`FieldAccess`: `p->f`, `p[e].a.b`, and the elements of an array
+    a field points to, `p->f[e]`); such an access counts in `reads`/`writes` as one of the block,
+    and a caller, which keys `x->f` and `x->f[e]` apart from `x[e]`, also sees it under each
+    path. `through_fields` holds the positions of `reads`/`writes` that the function touches only
+    through fields: the caller needs no access of the whole block for them.
     """
 
     reads: frozenset
@@ -43,6 +59,7 @@ class CallEffects:
     global_writes: frozenset
     spans: tuple = ()
     fields: frozenset = frozenset()
+    through_fields: frozenset = frozenset()
 
 
 class CallSummaries(Mapping):
@@ -127,6 +144,9 @@ class CallSummaries(Mapping):
                            self._callable, callee, self._noreturn).run()
 
 
+BOTH = (False, True)  # read and written (`_root`'s modes)
+
+
 class _Undecided(Exception):
     """A summary's walk met a call of `name`, whose summary is not decided yet."""
 
@@ -158,7 +178,8 @@ class _Summarizer:
         # parameters read in a local pointer's initializer (`double *p = &f[idx[k]];`), seen
         # before the span recorder exists: their spans are lost (the whole block)
         self.declared_accesses: list[int] = []
-        self.fields: set = set()  # (position, field path, element type) of `p->f`, see CallEffects
+        self.fields: set[FieldAccess] = set()
+        self.plain: set[int] = set()  # positions accessed other than through a field
 
     def run(self) -> CallEffects | None:
         try:
@@ -172,8 +193,9 @@ class _Summarizer:
         pos = lambda s: frozenset(r for r in s if isinstance(r, int))
         glob = lambda s: frozenset(r for r in s if isinstance(r, str))
         spans = tuple((k, condition, self.elements[k]) for k, condition in self.spans.spans())
+        through = pos(self.reads | self.writes) - self.plain
         return CallEffects(pos(self.reads), pos(self.writes), glob(self.reads), glob(self.writes), spans,
-                           frozenset(self.fields))
+                           frozenset(self.fields), through)
 
     def _declare(self) -> None:
         ret = self.typedefs.resolve(self.func.decl.type.type)
@@ -213,7 +235,7 @@ class _Summarizer:
                 self.locals.add(decl.name)
             elif sym.kind == Kind.POINTER and decl.name not in assigned and decl.init is not None \
                     and decl.name not in self.locals:
-                root = self._root_of_address(decl.init)
+                root = self._root_of_address(decl.init, BOTH, elements=False)
                 if not isinstance(root, int):
                     raise _NoSummary
                 self.derived[decl.name] = root
@@ -221,21 +243,24 @@ class _Summarizer:
             else:
                 raise _NoSummary
 
-    def _root_of_address(self, node):
-        """The root of a pointer expression: `p`, `p + e`, `&p[e]`, `&p[e].f`, `&x` (x local)."""
+    def _root_of_address(self, node, modes: tuple = (), elements: bool = True):
+        """The root of a pointer expression: `p`, `p + e`, `&p[e]`, `&p[e].f`, `&p->f[e]`, `&x` (x
+        local); `modes` and `elements` as for `_root`."""
         while isinstance(node, c_ast.Cast):
             node = node.expr
         if isinstance(node, c_ast.BinaryOp) and node.op in "+-":
             self._visit(node.right)
-            return self._root_of_address(node.left)
+            return self._root_of_address(node.left, modes, elements)
         if isinstance(node, c_ast.UnaryOp) and node.op == "&":
-            return self._root(node.expr, read_subscripts=True)
+            return self._root(node.expr, True, modes, elements)
         if isinstance(node, c_ast.ID):
-            return self._root(node, read_subscripts=True)
+            return self._root(node, True, modes, elements)
         raise _NoSummary
 
-    def _root(self, node, read_subscripts: bool):
-        """The root of an lvalue: `x`, `p[e]`, `p[e][f]`, `p[e].f`, `*p`, `p->f`, `g[e]`."""
+    def _root(self, node, read_subscripts: bool, modes: tuple = (), elements: bool = True):
+        """The root of an lvalue: `x`, `p[e]`, `p[e][f]`, `p[e].f`, `*p`, `p->f`, `p->f[e]`, `g[e]`.
+        A field access is recorded read and/or written as `modes` (written flags) say; `elements`
+        False refuses the elements of a field (a pointer derived from them would not be followed)."""
         path = ""
         while isinstance(node, c_ast.StructRef) and node.type == ".":
             path = f".{node.field.name}{path}"
@@ -245,7 +270,7 @@ class _Summarizer:
             # `->f`; the field of a loaded pointer (`p->q->f`, `p[e]->f`) stays unsummarized.
             if not isinstance(node.name, c_ast.ID):
                 raise _NoSummary
-            return self._field_root(node.name.name, f"->{node.field.name}{path}")
+            return self._field_root(node.name.name, f"->{node.field.name}{path}", modes)
         if isinstance(node, c_ast.UnaryOp) and node.op == "*":
             node = node.expr
             if not isinstance(node, c_ast.ID):
@@ -254,14 +279,26 @@ class _Summarizer:
             if read_subscripts:
                 self._visit(node.subscript)
             node = node.name
+        if isinstance(node, c_ast.StructRef) and not path:
+            # `p->f[e]`, `p->a.f[e]`: any element of the array field f holds
+            if not elements:
+                raise _NoSummary
+            while isinstance(node, c_ast.StructRef) and node.type == ".":
+                path = f".{node.field.name}{path}"
+                node = node.name
+            if not isinstance(node, c_ast.StructRef) or not isinstance(node.name, c_ast.ID):
+                raise _NoSummary
+            return self._field_root(node.name.name, f"->{node.field.name}{path}", modes, elements=True)
         if not isinstance(node, c_ast.ID):
             raise _NoSummary
         name = node.name
         if path:  # `p[e].f`, `(*p).f`: the caller sees it as `x->f` too
-            return self._field_root(name, "->" + path[1:])
+            return self._field_root(name, "->" + path[1:], modes)
         if name in self.params:
+            self.plain.add(self.params[name])
             return self.params[name]
         if name in self.derived:
+            self.plain.add(self.derived[name])
             return self.derived[name]
         if name in self.locals:
             return None
@@ -273,20 +310,22 @@ class _Summarizer:
             return ("scalar", name)
         raise _NoSummary
 
-    def _field_root(self, name: str, path: str):
+    def _field_root(self, name: str, path: str, modes: tuple, elements: bool = False):
         """The root of a field access `name->path` (`name` a parameter or derived from one, of
-        the parameter's own element type, so that the path means the same at the call site);
-        None for a local struct array's element. Anything else is not summarized."""
+        the parameter's own element type, so that the path means the same at the call site),
+        recorded as `modes` say; None for a local struct array's element. Anything else is not
+        summarized."""
         if name in self.locals and name not in self.params and name not in self.derived:
             return None
         position = self.params.get(name, self.derived.get(name))
         if position is None or self.derived_elements.get(name, self.elements[position]) != self.elements[position]:
             raise _NoSummary  # a global or a cast pointer: its fields are not followed
-        self.fields.add((position, path, self.elements[position]))
+        self.fields |= {FieldAccess(position, path, self.elements[position], written, elements) for written in modes}
         return position
 
     def _access(self, node, is_write: bool, also_read: bool = False) -> None:
-        root = self._root(node, read_subscripts=True)
+        modes = ((True,) if is_write else ()) + ((False,) if also_read or not is_write else ())
+        root = self._root(node, True, modes)
         if isinstance(root, tuple):
             # A global scalar: the caller may privatize it or use it as a loop bound.
             raise _NoSummary
@@ -373,7 +412,11 @@ class _Summarizer:
             raise _NoSummary
         for k, a in enumerate(args):
             if k in callee.reads or k in callee.writes:
-                root = self._root_of_address(a)
+                modes = ((False,) if k in callee.reads else ()) + ((True,) if k in callee.writes else ())
+                plain = set(self.plain)
+                root = self._root_of_address(a, modes)
+                if k in callee.through_fields:
+                    self.plain = plain  # (the callee's own field accesses are recorded below)
                 if isinstance(root, tuple):
                     raise _NoSummary
                 if isinstance(root, int):
@@ -382,11 +425,11 @@ class _Summarizer:
                     self.reads.add(root)
                 if root is not None and k in callee.writes:
                     self.writes.add(root)
-                paths = {(path, element) for position, path, element in callee.fields if position == k}
-                if paths and isinstance(root, int):
-                    if not _same_elements(a) or {element for _, element in paths} != {self.elements[root]}:
+                accesses = {access for access in callee.fields if access.position == k}
+                if accesses and isinstance(root, int):
+                    if not _same_elements(a) or {access.element for access in accesses} != {self.elements[root]}:
                         raise _NoSummary  # `&p[e].g`, a cast: the callee's paths start elsewhere
-                    self.fields |= {(root, path, element) for path, element in paths}
+                    self.fields |= {access._replace(position=root) for access in accesses}
             else:
                 self._visit(a)
         self.reads |= callee.global_reads

@@ -19,6 +19,7 @@ from lifter.analysis.walk import walk
 from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.call_spans import within
 from lifter.analysis.block_calls import BLOCK_FUNCTIONS, SPAN, element_count
+from lifter.analysis.pointer_aliases import pointer_aliases, through_aliases
 from lifter.analysis.pure_functions import PURE_FUNCTIONS
 from lifter.analysis.updates import REDUCTION_OPS, array_base, reduction_target, rest_spares_target, root_name, select
 
@@ -80,6 +81,7 @@ class _Collector:
         self.guarded = guarded
         self.effects = effects
         self.field_sensitive = field_sensitive
+        self.aliases = pointer_aliases(symbols)  # pointer locals read as the address they hold
 
     # -- references ---------------------------------------------------------------
     def _ref(self, node, is_write, may=False):
@@ -234,8 +236,19 @@ class _Collector:
             return
         if isinstance(node, c_ast.Typename):
             return
+        if isinstance(node, c_ast.Decl) and self._alias_declared(node):
+            return
         for _, child in node.children():
             self.reads(child)
+
+    def _alias_declared(self, decl: c_ast.Decl) -> bool:
+        """The declaration of a pointer alias (pointer_aliases.py) reads its offset and writes no
+        element: every access through the pointer is one of the element it names."""
+        alias = self.aliases.get(decl.name)
+        if alias is None or decl.init is None:
+            return False
+        self.reads(alias.offset)
+        return True
 
     def _mark_update(self, node, start: int) -> None:
         """Mark the references to the target of `node`, recorded from `start` on, if `node` is a
@@ -406,6 +419,8 @@ class _Collector:
             if fields is None:
                 return False
             refs.extend(fields)
+            if k in summary.through_fields:
+                continue  # (the callee touches the block only through the fields above)
             span = spans.get(k)
             offset = _offset(a) if span is not None and ndim == 1 and not path else None
             for is_write in (False, True):
@@ -431,12 +446,14 @@ class _Collector:
         return True
 
     def _field_refs(self, k: int, arg, summary, key: str, name: str, path: str, line: int) -> list | None:
-        """The callee's field accesses through parameter k (`p->f`, CallEffects.fields) as the
-        caller keys them, `x->f`: this caller's own `x->f` is a container apart from x's
-        elements. None (the call stays unknown) where a path cannot be mapped: an argument of
-        another element type or cast, or a field that is not a scalar outside any union."""
-        paths = sorted((p, element) for position, p, element in summary.fields if position == k)
-        if not paths:
+        """The callee's field accesses through parameter k (`p->f`, `p->f[e]`: CallEffects.fields)
+        as the caller keys them, `x->f` and any element of `x->f`: this caller's own `x->f` and
+        `x->f[e]` are a container apart from x's elements. None (the call stays unknown) where a
+        path cannot be mapped: an argument of another element type or cast, a field in a union,
+        a scalar path to a field that is not a scalar, or an element path to a field that is not
+        an array or a pointer to plain elements."""
+        accesses = sorted(access for access in summary.fields if access.position == k)
+        if not accesses:
             return []
         base = arg.left if isinstance(arg, c_ast.BinaryOp) else arg.expr.name \
             if isinstance(arg, c_ast.UnaryOp) and isinstance(arg.expr, c_ast.ArrayRef) else arg
@@ -444,18 +461,20 @@ class _Collector:
             element = self.symbols.table.field_symbol(base, self.symbols.lookup).element
         else:  # (`&a[e].g`, `&a[i][j]`: the callee's paths start inside an element)
             element = self._element(arg) if isinstance(base, c_ast.ID) else None
-        if isinstance(arg, c_ast.Cast) or {e for _, e in paths} != {element}:
+        if isinstance(arg, c_ast.Cast) or {access.element for access in accesses} != {element}:
             return None
         refs = []
-        for field, _ in paths:
-            node = struct_ref(name, path + field)
+        for access in accesses:
+            node = struct_ref(name, path + access.path)
             sym = self.symbols.table.field_symbol(node, self.symbols.lookup)
-            if sym is None or sym.kind != Kind.SCALAR or self.symbols.table.in_union(node, self.symbols.lookup):
+            if sym is None or self.symbols.table.in_union(node, self.symbols.lookup):
                 return None
-            for is_write in (False, True):
-                if k in (summary.writes if is_write else summary.reads):
-                    refs.append(Ref(f"{key}{field}", name, [], is_write, True, c_text(arg), line,
-                                    field_path=path + field))
+            if access.elements and (sym.kind not in (Kind.ARRAY, Kind.POINTER) or sym.indirect) \
+                    or not access.elements and sym.kind != Kind.SCALAR:
+                return None
+            subscripts = [None] * sym.ndim if access.elements else []
+            refs.append(Ref(f"{key}{access.path}", name, subscripts, access.written, True, c_text(arg), line,
+                            field_path=path + access.path))
         return refs
 
     def _row_argument(self, arg, span: str | None):
@@ -596,13 +615,15 @@ def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, fie
     effects = Effects()
     collector = _Collector(symbols, scoped, guarded, effects, field_sensitive, rewrite, rows)
     effects._collector = collector
+    node = through_aliases(node, collector.aliases)
     if isinstance(node, c_ast.For) and _init_target(node) is not None:
         # An opaque loop sets its variable before any use: the reads inside see that value.
         var = _init_target(node)
         collector.reads(node)
         effects.refs = [r for r in effects.refs if r.is_write or r.key != collector.scoped(var)]
     elif isinstance(node, c_ast.Decl):
-        collector.reads(node.init)
+        if not collector._alias_declared(node):
+            collector.reads(node.init)
         line = node.coord.line if node.coord else 0
         effects.refs.append(Ref(declared_key, node.name, [], True, guarded, node.name, line))
     else:
@@ -616,7 +637,7 @@ def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, fie
         for r in effects.refs:
             if r.name not in internal or r.field_path:
                 kept.append(r)
-            elif r.subscripts and _may_point(internal[r.name]):
+            elif r.subscripts and _may_point(internal[r.name], symbols.table.typedefs):
                 kept.append(_pointee_ref(r, internal[r.name], node, collector))
         effects.refs = kept
     # Under a data-dependent condition too: a skipped update adds the identity.
@@ -750,11 +771,20 @@ _BASIC_TYPE_WORDS = frozenset({"void", "char", "short", "int", "long", "float", 
                                "_Bool", "_Complex", "const", "volatile"})
 
 
-def _may_point(decl: c_ast.Decl) -> bool:
+def _may_point(decl: c_ast.Decl, typedefs) -> bool:
     """Whether the declared variable may hold a pointer (or an array of them): a `*` in its
-    type, or a typedef name, which may stand for a pointer type."""
+    type, or a typedef name that does not stand for a basic type (`Real_t xl[4]` with `Real_t` a
+    `double` holds none), which may stand for a pointer type."""
     return any(isinstance(n, c_ast.PtrDecl) or isinstance(n, c_ast.IdentifierType)
-               and not _BASIC_TYPE_WORDS.issuperset(n.names) for n in walk(decl.type))
+               and not _BASIC_TYPE_WORDS.issuperset(n.names) and not _basic_typedef(n, typedefs)
+               for n in walk(decl.type))
+
+
+def _basic_typedef(names: c_ast.IdentifierType, typedefs) -> bool:
+    """A typedef name (`Real_t`) that stands for a basic type."""
+    resolved = typedefs.resolve(c_ast.TypeDecl(None, [], None, names))
+    return isinstance(resolved, c_ast.TypeDecl) and isinstance(resolved.type, c_ast.IdentifierType) \
+        and _BASIC_TYPE_WORDS.issuperset(resolved.type.names)
 
 
 def _init_target(node: c_ast.For) -> str | None:

@@ -25,6 +25,7 @@ from lifter.analysis.updates import minmax_update, reduction_target
 from lifter.analysis.call_spans import OFFSET
 from lifter.analysis.type_apart import type_apart
 from lifter.analysis.index_scalars import definition, entry_values, index_views
+from lifter.analysis.pointer_aliases import pointer_aliases
 from lifter.analysis.points_to import allocation
 from lifter.analysis.param_copies import parameter_origins
 from lifter.analysis.invariants import StandIns
@@ -353,6 +354,8 @@ class RegionBuilder:
 
         sym = classify(decl.name, decl.type, self.symbols.table.typedefs, "local", decl)
         kind = sym.kind if sym.kind in (Kind.SCALAR, Kind.ARRAY) else Kind.POINTER
+        if decl.name in pointer_aliases(self.symbols):
+            kind = Kind.SCALAR  # only the pointer itself: accesses through it are of its pointee's
         c = Container(decl.name, sym.ndim if kind != Kind.SCALAR else 0, sym.element, kind,
                       declared_in=loop_id, indirect=sym.indirect, restrict=sym.restrict)
         if key == decl.name and kind == Kind.POINTER and not sym.indirect:
