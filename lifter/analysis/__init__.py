@@ -5,6 +5,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from lifter.analysis.affine import NotAffine
+from lifter.analysis.affine_gathers import affine_gathers
 from lifter.analysis.budget import MAX_NEST_DEPTH, BudgetExceeded, isl_budget, nest_deeper_than
 from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.inner_loops import early_exits, inner_regions
@@ -90,6 +91,7 @@ def analyze(unit: TranslationUnit, strict_aliasing: bool = True, assume_no_alias
                         region.verdicts = compute_verdicts(region, region.live_after)
                         region.inner = inner_regions(region, symbols, locate, depth)
                         region.row_ranges = row_ranges(region, symbols)
+                        region.gathers = affine_gathers(region, symbols)
                     region.rebuild = _rebuilder(name, symbols, locate, liveness, enclosing, facts)
                     regions.append(region)
                     unlifted.extend(early_exits(region, depth))
@@ -142,6 +144,7 @@ def _rebuilder(name, symbols, locate, liveness, enclosing, facts):
             region.live_after = liveness.live_after(roots, enclosing)
             region.verdicts = compute_verdicts(region, region.live_after)
             region.row_ranges = row_ranges(region, symbols)
+            region.gathers = affine_gathers(region, symbols)
         region.rebuild = rebuild
         return region
     return rebuild

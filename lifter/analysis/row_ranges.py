@@ -30,7 +30,7 @@ from lifter.analysis.type_apart import integer_pointee
 from lifter.analysis.walk import walk
 
 # Index arrays whose values may not fit a `long` (the test computes addresses with it).
-_WIDE = ("unsigned long", "unsigned long long")
+WIDE = ("unsigned long", "unsigned long long")
 
 
 @dataclass
@@ -112,25 +112,25 @@ def _row_range(region: Region, stmt: Statement, symbols) -> RowRange | None:
     if any(index in written for index, _, _, _ in found.gathers.values()):
         return None
     # The test reads the index array at every `k` of the rows: only where the loop does too.
-    always = _unconditional_texts(body)
+    always = unconditional_texts(body)
     for key, (index, _, _, _) in list(found.gathers.items()):
         if not any(acc.container == index and acc.text in always for acc in stmt.accesses):
             del found.gathers[key]
     return found if found.plain or found.gathers else None
 
 
-def _unconditional_texts(node: c_ast.Node) -> set[str]:
+def unconditional_texts(node: c_ast.Node) -> set[str]:
     """C texts of the array elements `node` reads in every run of it: none under an `if`, a
     `?:`, the right of `&&` or `||`, or a loop of its own."""
     if isinstance(node, c_ast.ArrayRef):
-        return {c_text(node)} | _unconditional_texts(node.name) | _unconditional_texts(node.subscript)
+        return {c_text(node)} | unconditional_texts(node.name) | unconditional_texts(node.subscript)
     if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)):
         return set()
     if isinstance(node, (c_ast.If, c_ast.TernaryOp)):
-        return _unconditional_texts(node.cond)
+        return unconditional_texts(node.cond)
     if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
-        return _unconditional_texts(node.left)
-    return set().union(*(_unconditional_texts(child) for _, child in node.children()))
+        return unconditional_texts(node.left)
+    return set().union(*(unconditional_texts(child) for _, child in node.children()))
 
 
 def _bounds(node: c_ast.For, k: str | None) -> tuple[c_ast.ArrayRef, c_ast.ArrayRef] | None:
@@ -184,6 +184,6 @@ def _form(sub: c_ast.Node, k: str, by_text: dict, symbols, region: Region) -> tu
     if acc is None:
         return None
     index_type = integer_pointee(symbols, region.containers[acc.container].name)
-    if index_type is None or index_type in _WIDE:
+    if index_type is None or index_type in WIDE:
         return None
     return "gather", acc.container, index_type, d

@@ -190,7 +190,7 @@ def _pieces(node: AccessNode, ranges, row, tests: list) -> list | None:
     rest = [_span(node, others)] if others else []
     if None in rest:
         return None
-    if test not in tests:
+    if test and test not in tests:
         tests.append(test)
     return [span] + rest
 

@@ -62,21 +62,26 @@ class Gathered:
 
 
 def row_spans(g: DataflowGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gathered, list]]:
-    """{container key: (the offsets' test, its range over the map `m`, the isl ranges of its
-    other accesses in `m`)} for the containers one row loop directly in `m` touches; the range is
-    (first byte, one past the last) in C, or a `Gathered` range."""
+    """{container key: (the offsets' test, '' where none is needed, its range over the map `m`,
+    the isl ranges of its other accesses in `m`)} for the containers one row loop directly in `m`
+    touches, and those read through an index array at an affine subscript (affine_gathers.py);
+    the range is (first byte, one past the last) in C, or a `Gathered` range."""
     region = g.nest.scop
     lid = m.origin or m.id
     if m.tile or m.step != 1 or lid not in region.loops or m.depth != region.loops[lid].depth:
         return {}
     leaves = [n for n in scope_descendants(g, m.id)
               if isinstance(g.nodes[n]["node"], Tasklet) and n in region.statements]
-    others, found = {}, {}
+    others, found, affine = {}, {}, {}
     for sid in leaves:
         stmt, rr = region.statements[sid], region.row_ranges.get(sid)
         ours = set(rr.plain) | set(rr.gathers) if rr is not None and stmt.loops[-1] == lid else set()
+        gathers = {gather.access: gather for gather in region.gathers.get(sid, ())}
+        accesses = {a.id: a for a in stmt.accesses}
         for a in stmt.accesses:
-            if a.container not in ours:
+            if a.id in gathers:
+                affine.setdefault(a.container, []).append((gathers[a.id], accesses[gathers[a.id].index]))
+            elif a.container not in ours:
                 others.setdefault(a.container, []).append(access_range(a.relation, m.depth))
         for key in ours:
             found.setdefault(key, []).append((stmt, rr))
@@ -99,7 +104,34 @@ def row_spans(g: DataflowGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gat
             index, index_type, dlo, dhi = rr.gathers[key]
             span = Gathered(region.containers[index].name, index_type, k0, k1, node.name, dlo, dhi)
         out[key] = test, span, others.get(key, [])
+    for key, uses in affine.items():
+        node = g.nodes[data_id(key)]["node"] if data_id(key) in g else None
+        if key in out or node is None or node.ndim != 1 or node.strides or node.field:
+            continue
+        span = _affine_gather(region, m, node.name, uses, written)
+        if span is not None:
+            out[key] = "", span, others.get(key, [])
     return out
+
+
+def _affine_gather(region, m, base: str, uses: list, written: set) -> Gathered | None:
+    """The range of `base` that its reads `base[C[e] + d]` (affine_gathers.py: (gather, the
+    access C[e]) pairs) touch over the map `m`: the pass runs over C's accessed range, from the
+    least to the greatest index the map reads, which nothing in the map may write."""
+    indices = {gather.index_container for gather, _ in uses}
+    types = {gather.index_type for gather, _ in uses}
+    if len(indices) != 1 or len(types) != 1 or indices & written:
+        return None
+    touched = access_range(uses[0][1].relation, m.depth)
+    for _, index in uses[1:]:
+        touched = touched.union(access_range(index.relation, m.depth))
+    touched = touched.coalesce()
+    first, last = bound_c(touched, 0, False), bound_c(touched, 0, True)
+    if first is None or last is None:
+        return None
+    shifts = [gather.shift for gather, _ in uses]
+    return Gathered(region.containers[indices.pop()].name, types.pop(), first, f"{last} + 1", base,
+                    min(shifts), max(shifts))
 
 
 def _offsets(region, m, stmt, rr) -> tuple[str | None, str, str]:
