@@ -14,10 +14,11 @@ from typing import NamedTuple
 
 from pycparser import c_ast
 
+from lifter.analysis.affine import int_constant
 from lifter.analysis.call_spans import SpanRecorder
 from lifter.analysis.effects import NORETURN_FUNCTIONS, PURE_FUNCTIONS
 from lifter.analysis.model import Kind
-from lifter.analysis.walk import local_decls
+from lifter.analysis.walk import local_decls, walk
 
 
 class FieldAccess(NamedTuple):
@@ -31,6 +32,19 @@ class FieldAccess(NamedTuple):
     element: str
     written: bool
     elements: bool = False
+
+
+class Gather(NamedTuple):
+    """Every element of the array that field `path` of pointer parameter `position` holds which
+    the function touches, it reads at `q[e] + shift` (a shift of `shifts`), q the pointer parameter
+    at `index`, which the function never writes and reads at every offset of its span wherever it
+    runs (no branch, early exit or other loop than affine `for`s). A caller bounds those elements
+    by one pass over what the call reads of its index argument (affine_gathers.py)."""
+
+    position: int
+    path: str
+    index: int
+    shifts: tuple
 
 
 @dataclass(frozen=True)
@@ -50,7 +64,8 @@ class CallEffects:
     a field points to, `p->f[e]`); such an access counts in `reads`/`writes` as one of the block,
     and a caller, which keys `x->f` and `x->f[e]` apart from `x[e]`, also sees it under each
     path. `through_fields` holds the positions of `reads`/`writes` that the function touches only
-    through fields: the caller needs no access of the whole block for them.
+    through fields: the caller needs no access of the whole block for them. `gathers` says which
+    field arrays it reads only through an index parameter (`Gather`).
     """
 
     reads: frozenset
@@ -60,6 +75,7 @@ class CallEffects:
     spans: tuple = ()
     fields: frozenset = frozenset()
     through_fields: frozenset = frozenset()
+    gathers: tuple = ()
 
 
 class CallSummaries(Mapping):
@@ -180,6 +196,8 @@ class _Summarizer:
         self.declared_accesses: list[int] = []
         self.fields: set[FieldAccess] = set()
         self.plain: set[int] = set()  # positions accessed other than through a field
+        self.element_roots: list = []  # (position, path) of each access of a field's elements
+        self.gather_forms: list = []  # ((position, path), (index position, shift) or None) of `_access`es
 
     def run(self) -> CallEffects | None:
         try:
@@ -195,7 +213,22 @@ class _Summarizer:
         spans = tuple((k, condition, self.elements[k]) for k, condition in self.spans.spans())
         through = pos(self.reads | self.writes) - self.plain
         return CallEffects(pos(self.reads), pos(self.writes), glob(self.reads), glob(self.writes), spans,
-                           frozenset(self.fields), through)
+                           frozenset(self.fields), through, self._gathers(spans))
+
+    def _gathers(self, spans: tuple) -> tuple:
+        """The `Gather`s: field arrays every access of which is a read `p->f[q[e] + d]` of one index
+        parameter q that has a span and is never written, in a body without branches."""
+        if not _straight(self.func.body):
+            return ()
+        ranged = {k for k, _, _ in spans} - self.writes
+        out = []
+        for key in sorted(set(self.element_roots)):
+            forms = [form for where, form in self.gather_forms if where == key]
+            if len(forms) != self.element_roots.count(key) or None in forms \
+                    or len({index for index, _ in forms}) != 1 or forms[0][0] not in ranged:
+                continue
+            out.append(Gather(key[0], key[1], forms[0][0], tuple(sorted({shift for _, shift in forms}))))
+        return tuple(out)
 
     def _declare(self) -> None:
         ret = self.typedefs.resolve(self.func.decl.type.type)
@@ -321,10 +354,15 @@ class _Summarizer:
         if position is None or self.derived_elements.get(name, self.elements[position]) != self.elements[position]:
             raise _NoSummary  # a global or a cast pointer: its fields are not followed
         self.fields |= {FieldAccess(position, path, self.elements[position], written, elements) for written in modes}
+        if elements:
+            self.element_roots.append((position, path))
         return position
 
     def _access(self, node, is_write: bool, also_read: bool = False) -> None:
         modes = ((True,) if is_write else ()) + ((False,) if also_read or not is_write else ())
+        gather = self._gather_form(node)
+        if gather is not None:
+            self.gather_forms.append((gather[0], None if is_write else gather[1]))
         root = self._root(node, True, modes)
         if isinstance(root, tuple):
             # A global scalar: the caller may privatize it or use it as a loop bound.
@@ -337,6 +375,25 @@ class _Summarizer:
             self.writes.add(root)
         if also_read or not is_write:
             self.reads.add(root)
+
+    def _gather_form(self, node):
+        """((position, path), (index position, shift)) for `p->path[q[e] + shift]`, p and q pointer
+        parameters (shift an integer literal, 0 if none), else None."""
+        if not isinstance(node, c_ast.ArrayRef) or isinstance(node.name, c_ast.ArrayRef):
+            return None
+        base, path = node.name, ""
+        while isinstance(base, c_ast.StructRef) and base.type == ".":
+            base, path = base.name, f".{base.field.name}{path}"
+        if not isinstance(base, c_ast.StructRef) or not isinstance(base.name, c_ast.ID) \
+                or base.name.name not in self.params:
+            return None
+        index, shift = node.subscript, 0
+        if isinstance(index, c_ast.BinaryOp) and index.op in "+-" and int_constant(index.right) is not None:
+            index, shift = index.left, int_constant(index.right) * (1 if index.op == "+" else -1)
+        if not isinstance(index, c_ast.ArrayRef) or not isinstance(index.name, c_ast.ID) \
+                or index.name.name not in self.params:
+            return None
+        return (self.params[base.name.name], f"->{base.field.name}{path}"), (self.params[index.name.name], shift)
 
     def _span(self, node, position: int) -> None:
         """Record `p[e]` or `*p` on a pointer parameter for its span; anything else loses it."""
@@ -430,10 +487,18 @@ class _Summarizer:
                     if not _same_elements(a) or {access.element for access in accesses} != {self.elements[root]}:
                         raise _NoSummary  # `&p[e].g`, a cast: the callee's paths start elsewhere
                     self.fields |= {access._replace(position=root) for access in accesses}
+                    self.element_roots += [(root, access.path) for access in accesses if access.elements]
             else:
                 self._visit(a)
         self.reads |= callee.global_reads
         self.writes |= callee.global_writes
+
+
+def _straight(body) -> bool:
+    """No branch, early exit or loop but `for` in `body`: each access runs wherever its loops do."""
+    return not any(isinstance(n, (c_ast.If, c_ast.Switch, c_ast.TernaryOp, c_ast.While, c_ast.DoWhile, c_ast.Break,
+                                  c_ast.Continue, c_ast.Return, c_ast.Goto, c_ast.Label))
+                   or isinstance(n, c_ast.BinaryOp) and n.op in ("&&", "||") for n in walk(body))
 
 
 def _same_elements(arg) -> bool:

@@ -422,7 +422,7 @@ class _Collector:
             if k in summary.through_fields:
                 continue  # (the callee touches the block only through the fields above)
             span = spans.get(k)
-            offset = _offset(a) if span is not None and ndim == 1 and not path else None
+            offset = _offset(a) if span is not None and ndim == 1 else None
             for is_write in (False, True):
                 if k not in (summary.writes if is_write else summary.reads):
                     continue
@@ -432,7 +432,7 @@ class _Collector:
                 var = f"__lift_span{k}"  # the callee's offset: the subscript is `offset + var`
                 index = self.rewrite(c_ast.BinaryOp("+", offset, c_ast.ID(var)))
                 refs.append(Ref(key, name, [index], is_write, is_write, c_text(a), line,
-                                span=(var, span, tuple(args))))
+                                span=(var, span, tuple(args)), field_path=path))
         for name in sorted(summary.global_reads | summary.global_writes):
             sym = self.symbols.lookup(name)
             if sym is None or sym is not self.symbols.table.globals.get(name) or self.scoped(name) != name:
@@ -507,12 +507,15 @@ class _Collector:
         return self.scoped(node.name), node.name, index, start
 
     def _element(self, arg) -> str | None:
-        """The element type of the array or pointer an argument (`a`, `a + e`, `&a[e]`, `A[e]`)
+        """The element type of the array or pointer an argument (`a`, `a + e`, `&a[e]`, `A[e]`, `&s->f[e]`)
         starts from, as its declaration spells it."""
         while isinstance(arg, (c_ast.BinaryOp, c_ast.UnaryOp, c_ast.ArrayRef)):
             arg = arg.left if isinstance(arg, c_ast.BinaryOp) else arg.expr if isinstance(arg, c_ast.UnaryOp) \
                 else arg.name
-        sym = self.symbols.lookup(arg.name) if isinstance(arg, c_ast.ID) else None
+        if isinstance(arg, c_ast.StructRef):  # a pointer or array field, `&s->f[e]`
+            sym = self.symbols.table.field_symbol(arg, self.symbols.lookup)
+        else:
+            sym = self.symbols.lookup(arg.name) if isinstance(arg, c_ast.ID) else None
         return sym.element if sym is not None else None
 
     def _pointer_target(self, arg):
@@ -574,7 +577,7 @@ def struct_ref(root: str, path: str) -> c_ast.StructRef:
 
 def _offset(arg) -> c_ast.Node | None:
     """The element a pointer argument points to, as an index into its block: 0 for `a`, `e` for
-    `a + e` and `&a[e]`, `-e` for `a - e`; None for other forms (`&a[e].f`)."""
+    `a + e`, `&a[e]` and `&s->f[e]`, `-e` for `a - e`; None for other forms (`&a[e].f`)."""
     while isinstance(arg, c_ast.Cast):
         arg = arg.expr
     if isinstance(arg, c_ast.ID):
@@ -582,7 +585,7 @@ def _offset(arg) -> c_ast.Node | None:
     if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
         return arg.right if arg.op == "+" else c_ast.UnaryOp("-", arg.right)
     if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ArrayRef) \
-            and isinstance(arg.expr.name, c_ast.ID):
+            and isinstance(arg.expr.name, (c_ast.ID, c_ast.StructRef)):
         return arg.expr.subscript
     return None
 

@@ -120,10 +120,10 @@ def _row_range(region: Region, stmt: Statement, symbols) -> RowRange | None:
 
 
 def unconditional_texts(node: c_ast.Node) -> set[str]:
-    """C texts of the array elements `node` reads in every run of it: none under an `if`, a
-    `?:`, the right of `&&` or `||`, or a loop of its own."""
-    if isinstance(node, c_ast.ArrayRef):
-        return {c_text(node)} | unconditional_texts(node.name) | unconditional_texts(node.subscript)
+    """C texts of the array elements `node` reads, and of the calls it makes, in every run of it:
+    none under an `if`, a `?:`, the right of `&&` or `||`, or a loop of its own."""
+    if isinstance(node, (c_ast.ArrayRef, c_ast.FuncCall)):  # (calls: affine_gathers.py)
+        return {c_text(node)}.union(*(unconditional_texts(child) for _, child in node.children()))
     if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)):
         return set()
     if isinstance(node, (c_ast.If, c_ast.TernaryOp)):

@@ -76,11 +76,13 @@ def row_spans(g: DataflowGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gat
     for sid in leaves:
         stmt, rr = region.statements[sid], region.row_ranges.get(sid)
         ours = set(rr.plain) | set(rr.gathers) if rr is not None and stmt.loops[-1] == lid else set()
-        gathers = {gather.access: gather for gather in region.gathers.get(sid, ())}
+        gathers = {}
+        for gather in region.gathers.get(sid, ()):
+            gathers.setdefault(gather.access, []).append(gather)
         accesses = {a.id: a for a in stmt.accesses}
         for a in stmt.accesses:
             if a.id in gathers:
-                affine.setdefault(a.container, []).append((gathers[a.id], accesses[gathers[a.id].index]))
+                affine.setdefault(a.container, []).extend((gather, accesses[gather.index]) for gather in gathers[a.id])
             elif a.container not in ours:
                 others.setdefault(a.container, []).append(access_range(a.relation, m.depth))
         for key in ours:
