@@ -1,0 +1,236 @@
+"""Element loops of unstructured-mesh codes (issue 16, items 1, 4 and 7): a helper reading node
+arrays through a struct-pointer parameter's fields (`d->x[elemToNode[k]]`), a pointer local
+naming the element's slice of the connectivity (`const int *elemToNode = &d->nodelist[4*i];`),
+and the gather `d->x[d->nodelist[4*i + k]]`. Each loop over elements is parallel under a
+run-time test that one pass over the connectivity the loop reads bounds the gathered nodes
+(`lift_gather_apart_*`); the second run places `vnew` inside `x` (`d->vnew == d->x + 3`), where
+the tests must fail and the loops run as written. Differential at 1, 2 and 8 threads, and the
+refusals: the index array written in the loop, the gather under an `if`, a helper writing the
+field the bound reads, a pointer local set again."""
+import pytest
+
+from tests.harness import have_gcc, loops_by_function, prepare, write_program
+
+pytestmark = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
+
+PROGRAM = r"""#include <stdio.h>
+#include <stdlib.h>
+
+typedef double Real_t;
+typedef int Index_t;
+typedef struct {
+    Index_t numElem, numNode;
+    Index_t *nodelist;
+    Index_t *flag;
+    Real_t *x, *y, *vnew, *volo;
+} Domain;
+
+static void collect_nodes(const Domain *d, const Index_t *elemToNode, Real_t xl[4], Real_t yl[4])
+{
+    for (int k = 0; k < 4; ++k) {
+        xl[k] = d->x[elemToNode[k]];
+        yl[k] = d->y[elemToNode[k]];
+    }
+}
+
+/* a pointer local naming the element's nodes, read through subscripts */
+static void calc_alias(Domain *d)
+{
+    for (Index_t i = 0; i < d->numElem; ++i) {
+        const Index_t *elemToNode = &d->nodelist[4 * i];
+        Real_t xl[4], yl[4];
+        for (int k = 0; k < 4; ++k) {
+            xl[k] = d->x[elemToNode[k]];
+            yl[k] = d->y[elemToNode[k]];
+        }
+        d->vnew[i] = (xl[0] + xl[2]) * (yl[1] - yl[3] + 0.5) / d->volo[i];
+    }
+}
+
+/* a helper reading node arrays through the struct, handed the element's nodes */
+static void calc_helper(Domain *d)
+{
+    for (Index_t i = 0; i < d->numElem; ++i) {
+        const Index_t *elemToNode = &d->nodelist[4 * i];
+        Real_t xl[4], yl[4];
+        collect_nodes(d, elemToNode, xl, yl);
+        d->vnew[i] = (xl[1] + yl[2]) / d->volo[i] + xl[3];
+    }
+}
+
+/* the gather written out */
+static void calc_gather(Domain *d)
+{
+    for (Index_t i = 0; i < d->numElem; ++i) {
+        Real_t s = 0.0;
+        for (int k = 0; k < 4; ++k)
+            s += d->x[d->nodelist[4 * i + k] + 1] * 0.25 + d->y[d->nodelist[4 * i + k]];
+        d->vnew[i] = s * d->volo[i];
+    }
+}
+
+/* NEGATIVE: the index array is written in the loop */
+static void renumber(Domain *d)
+{
+    const Index_t n = d->numElem;
+    for (Index_t i = 0; i < n; ++i) {
+        d->nodelist[4 * i] = d->nodelist[4 * i + 1];
+        d->vnew[i] = d->x[d->nodelist[4 * i]] + d->x[d->nodelist[4 * i + 2]];
+    }
+}
+
+/* NEGATIVE: the gather is under an `if` */
+static void masked(Domain *d)
+{
+    for (Index_t i = 0; i < d->numElem; ++i) {
+        Real_t v = 0.0;
+        if (d->flag[i])
+            v = d->x[d->nodelist[4 * i + 3]];
+        d->vnew[i] = v + 1.0;
+    }
+}
+
+static void drop_last(Domain *d, Index_t i)
+{
+    d->vnew[i] = d->x[i];
+    if (i == d->numElem - 1 && d->numElem > 1)
+        d->numElem = d->numElem - 1;
+}
+
+/* NEGATIVE: a helper writes the field the bound reads */
+static void shrinking(Domain *d)
+{
+    for (Index_t i = 0; i < d->numElem; ++i)
+        drop_last(d, i);
+}
+
+static void copy_elem(Domain *d, Index_t i)
+{
+    d->vnew[i] = d->volo[i] * 2.0 + d->numNode;
+}
+
+/* a helper that reads a field the bound does not, and writes another array field: the bound
+   stays a parameter (the loop is sequential for the write of any element of d->vnew) */
+static void copying(Domain *d)
+{
+    for (Index_t i = 0; i < d->numElem; ++i)
+        copy_elem(d, i);
+}
+
+/* NEGATIVE: the pointer local is set again */
+static void repointed(Domain *d)
+{
+    const Index_t n = d->numElem;
+    for (Index_t i = 0; i < n; ++i) {
+        const Index_t *nodes = &d->nodelist[4 * i];
+        if (d->flag[i])
+            nodes = &d->nodelist[0];
+        d->vnew[i] = d->x[nodes[0]] + d->x[nodes[1]];
+    }
+}
+
+static double checksum(const Domain *d)
+{
+    double s = 0.0;
+    for (Index_t i = 0; i < d->numElem; i++)
+        s += d->vnew[i] * (1 + i % 7);
+    return s;
+}
+
+int main(void)
+{
+    const int nx = 60;
+    Domain d;
+    d.numElem = nx * nx;
+    d.numNode = (nx + 1) * (nx + 1);
+    d.nodelist = malloc(sizeof(Index_t) * 4 * d.numElem);
+    d.flag = malloc(sizeof(Index_t) * d.numElem);
+    /* node arrays with room behind them: vnew may be placed inside x (the overlap run) */
+    Real_t *xs = calloc(d.numNode + d.numElem + 8, sizeof(Real_t));
+    d.x = xs;
+    d.y = calloc(d.numNode + 1, sizeof(Real_t));
+    Real_t *own = calloc(d.numElem, sizeof(Real_t));
+    d.volo = calloc(d.numElem, sizeof(Real_t));
+    for (int n = 0; n <= d.numNode; n++)
+        d.y[n] = 1.0 + (n % 5) * 0.5;
+    for (int j = 0; j < nx; j++)
+        for (int i = 0; i < nx; i++) {
+            int el = j * nx + i;
+            d.nodelist[4 * el + 0] = j * (nx + 1) + i;
+            d.nodelist[4 * el + 1] = j * (nx + 1) + i + 1;
+            d.nodelist[4 * el + 2] = (j + 1) * (nx + 1) + i + 1;
+            d.nodelist[4 * el + 3] = (j + 1) * (nx + 1) + i;
+            d.flag[el] = el % 3 == 0;
+            d.volo[el] = 1.0 + (el % 4);
+        }
+    for (int overlap = 0; overlap < 2; overlap++) {
+        /* the second run writes vnew over x itself, 3 elements on: the tests must fail */
+        d.vnew = overlap ? xs + 3 : own;
+        for (int n = 0; n < d.numNode + d.numElem + 8; n++)
+            xs[n] = 0.5 + (n % 13) * 0.25;
+        calc_alias(&d);
+        printf("alias %d: %.10e\n", overlap, checksum(&d));
+        calc_helper(&d);
+        printf("helper %d: %.10e\n", overlap, checksum(&d));
+        calc_gather(&d);
+        printf("gather %d: %.10e\n", overlap, checksum(&d));
+    }
+    d.vnew = own;
+    for (int n = 0; n < d.numNode + d.numElem + 8; n++)
+        xs[n] = 0.5 + (n % 13) * 0.25;
+    masked(&d);
+    printf("masked: %.10e\n", checksum(&d));
+    repointed(&d);
+    printf("repointed: %.10e\n", checksum(&d));
+    copying(&d);
+    printf("copying: %.10e\n", checksum(&d));
+    renumber(&d);
+    printf("renumber: %.10e\n", checksum(&d));
+    shrinking(&d);
+    printf("shrinking: %.10e %d\n", checksum(&d), d.numElem);
+    free(d.nodelist);
+    free(d.flag);
+    free(xs);
+    free(d.y);
+    free(own);
+    free(d.volo);
+    return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("mesh")
+    return prepare(write_program(workdir, "mesh", PROGRAM), workdir)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 8])
+def test_element_loops_match_the_original(built, threads):
+    built.check(threads)
+
+
+def test_element_loops_are_parallel_under_a_pass_over_the_connectivity():
+    loops = loops_by_function(PROGRAM)
+    for function in ("calc_alias", "calc_helper", "calc_gather"):
+        outer = next(e for e in loops[function] if e["var"] == "i")
+        assert outer["parallelized"], (function, outer["reason"])
+        assert "lift_gather_apart_int((const int *)(d->nodelist), 0L, 4L*(d->numElem) - 1L + 1, (const char *)(d->x)" \
+            in outer["condition"], outer["condition"]
+        assert "(const char *)(d->y)" in outer["condition"], outer["condition"]
+    # the helper reads `d->numNode` and writes elements of `d->vnew`: neither is the bound `d->numElem`
+    copying = loops["copying"][0]
+    assert copying["reason"].startswith("may output dependence on d->vnew"), copying["reason"]
+
+
+def test_element_loops_that_stay_sequential_say_why():
+    loops = loops_by_function(PROGRAM)
+    unbounded = "'d->x' and 'd->vnew' may overlap and their accessed ranges cannot be bounded at run time"
+    for function in ("renumber", "masked"):
+        outer = next(e for e in loops[function] if e["var"] == "i")
+        assert not outer["parallelized"] and outer["reason"].startswith(unbounded), (function, outer["reason"])
+    shrinking = loops["shrinking"][0]
+    assert not shrinking["parallel"] and shrinking["reason"].startswith("struct field"), shrinking["reason"]
+    repointed = loops["repointed"][0]
+    # (set again, `nodes` is no alias: its `&` may write what it points to, as before)
+    assert not repointed["parallelized"] and "d->nodelist" in repointed["reason"], repointed["reason"]
