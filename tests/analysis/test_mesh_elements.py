@@ -8,7 +8,10 @@ the tests must fail and the loops run as written. Differential at 1, 2 and 8 thr
 refusals: the index array written in the loop, the gather under an `if`, a helper writing the
 field the bound reads, a pointer local set again."""
 import pytest
+from pycparser import c_parser
 
+from lifter.analysis.call_summaries import FieldAccess, Gather
+from lifter.analysis.symbols import SymbolTable, Typedefs
 from tests.harness import have_gcc, loops_by_function, prepare, write_program
 
 pytestmark = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
@@ -234,3 +237,35 @@ def test_element_loops_that_stay_sequential_say_why():
     repointed = loops["repointed"][0]
     # (set again, `nodes` is no alias: its `&` may write what it points to, as before)
     assert not repointed["parallelized"] and "d->nodelist" in repointed["reason"], repointed["reason"]
+
+
+SUMMARIES = """
+typedef struct { int n; int *nodes; double *x, *y, *out; } mesh_t;
+static void gather(const mesh_t *m, const int *nodes, double xl[4])
+{
+    for (int k = 0; k < 4; k++)
+        xl[k] = m->x[nodes[k] + 1] + m->y[nodes[k]];
+}
+static void gather_if(const mesh_t *m, const int *nodes, double xl[4])
+{
+    for (int k = 0; k < 4; k++)
+        if (nodes[k] >= 0)
+            xl[k] = m->x[nodes[k]];
+}
+static void put(mesh_t *m, int i, double v) { m->out[i] = v * m->n; }
+static void shrink(mesh_t *m) { m->n = m->n - 1; }
+static void outer(mesh_t *m, const int *nodes, double xl[4]) { gather(m, nodes, xl); put(m, 0, xl[0]); }
+"""
+
+
+def test_summaries_carry_field_arrays_read_and_written_and_gathers():
+    ast = c_parser.CParser().parse(SUMMARIES)
+    s = SymbolTable(ast, Typedefs(ast)).call_effects
+    element = next(iter(s["gather"].fields)).element
+    assert s["gather"].fields == {FieldAccess(0, "->x", element, False, True), FieldAccess(0, "->y", element, False, True)}
+    assert s["gather"].through_fields == {0} and s["gather"].gathers == (Gather(0, "->x", 1, (1,)), Gather(0, "->y", 1, (0,)))
+    assert s["gather_if"].gathers == ()  # (a branch: the index may not be read everywhere its span says)
+    assert s["put"].fields == {FieldAccess(0, "->out", element, True, True), FieldAccess(0, "->n", element, False)}
+    assert s["shrink"].fields == {FieldAccess(0, "->n", element, True), FieldAccess(0, "->n", element, False)}
+    # composed through a call; a callee's gathers are not passed on
+    assert s["outer"].fields == s["gather"].fields | s["put"].fields and s["outer"].gathers == ()

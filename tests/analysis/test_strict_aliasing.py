@@ -1,6 +1,7 @@
 """cc's -fno-strict-aliasing among the user's flags turns off the proofs from C's aliasing rules:
 a `long *` output and a `double *` table read through an index array, kept apart by type by
-default (analysis/type_apart.py), then may overlap, and the loop stays sequential; and a bound read
+default (analysis/type_apart.py), then may overlap, and the loop is parallel only where a pass over
+the index array finds them apart at run time (analysis/affine_gathers.py); and a bound read
 from a struct (`b->n`) is no longer a constant of the loop when the loop stores `double`s through a
 pointer (analysis/invariants.py). The programs below write over what they read through another
 type (defined under -fno-strict-aliasing), and the lifted builds must compute what the originals
@@ -80,9 +81,11 @@ def _loop(options: LiftOptions, text: str = GATHER, function: str = "long_from_d
 
 
 def test_the_type_proof_holds_only_under_strict_aliasing():
-    assert _loop(LiftOptions(min_parallel_work=0))["parallelized"]
+    entry = _loop(LiftOptions(min_parallel_work=0))
+    assert entry["parallelized"] and "lift_gather_apart" not in entry["condition"], entry
+    # without it, only a pass over `idx` bounding what is read of `a` (affine_gathers.py)
     entry = _loop(LiftOptions(min_parallel_work=0, strict_aliasing=False))
-    assert not entry["parallelized"] and "overlap" in entry["reason"], entry["reason"]
+    assert entry["parallelized"] and "lift_gather_apart" in entry["condition"], entry
 
 
 def test_a_bound_read_from_a_struct_is_constant_only_under_strict_aliasing():
