@@ -64,7 +64,8 @@ class CallEffects:
     a field points to, `p->f[e]`); such an access counts in `reads`/`writes` as one of the block,
     and a caller, which keys `x->f` and `x->f[e]` apart from `x[e]`, also sees it under each
     path. `through_fields` holds the positions of `reads`/`writes` that the function touches only
-    through fields: the caller needs no access of the whole block for them. `gathers` says which
+    through fields: a caller that itself reaches the block only through fields needs no access
+    of the whole block for them (field_pointers.py). `gathers` says which
     field arrays it reads only through an index parameter (`Gather`).
     """
 

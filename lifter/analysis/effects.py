@@ -19,6 +19,7 @@ from lifter.analysis.walk import walk
 from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.call_spans import within
 from lifter.analysis.block_calls import BLOCK_FUNCTIONS, SPAN, element_count
+from lifter.analysis.field_pointers import field_pointers
 from lifter.analysis.pointer_aliases import pointer_aliases, through_aliases
 from lifter.analysis.pure_functions import PURE_FUNCTIONS
 from lifter.analysis.updates import REDUCTION_OPS, array_base, reduction_target, rest_spares_target, root_name, select
@@ -419,8 +420,8 @@ class _Collector:
             if fields is None:
                 return False
             refs.extend(fields)
-            if k in summary.through_fields:
-                continue  # (the callee touches the block only through the fields above)
+            if k in summary.through_fields and isinstance(a, c_ast.ID) and a.name in field_pointers(self.symbols):
+                continue  # (the callee touches the block only through the fields above, as the function does)
             span = spans.get(k)
             offset = _offset(a) if span is not None and ndim == 1 else None
             for is_write in (False, True):

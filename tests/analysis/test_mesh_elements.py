@@ -269,3 +269,35 @@ def test_summaries_carry_field_arrays_read_and_written_and_gathers():
     assert s["shrink"].fields == {FieldAccess(0, "->n", element, True), FieldAccess(0, "->n", element, False)}
     # composed through a call; a callee's gathers are not passed on
     assert s["outer"].fields == s["gather"].fields | s["put"].fields and s["outer"].gathers == ()
+
+
+# The helper reads `c->v`; the caller writes `c[i].v`, keyed as an element of `c`, not `c->v`:
+# the call keeps its read of the whole block, which meets that write.
+BLOCK = r"""#include <stdio.h>
+typedef struct { double v, w; } cell_t;
+static double first(const cell_t *c) { return c->v; }
+static void spread(cell_t *c, int n)
+{
+    for (int i = 0; i < n; i++)
+        c[i].v = first(c) + i;
+}
+int main(void)
+{
+    static cell_t c[1000];
+    c[0].v = 2.0;
+    spread(c, 1000);
+    double s = 0.0;
+    for (int i = 0; i < 1000; i++)
+        s += c[i].v * (1 + i % 7);
+    printf("%.10e\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_helper_reaching_fields_still_meets_the_callers_element_writes(tmp_path):
+    entry = loops_by_function(BLOCK)["spread"][0]
+    assert not entry["parallel"], entry
+    diff = prepare(write_program(tmp_path, "block", BLOCK), tmp_path)
+    for threads in (1, 2, 8):
+        diff.check(threads)
