@@ -18,6 +18,7 @@ from lifter.analysis.walk import walk
 
 from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.call_spans import within
+from lifter.analysis.declared_types import may_point, pointee_words
 from lifter.analysis.block_calls import BLOCK_FUNCTIONS, SPAN, element_count
 from lifter.analysis.field_pointers import field_pointers
 from lifter.analysis.pointer_aliases import pointer_aliases, through_aliases
@@ -641,7 +642,7 @@ def collect_effects(node, symbols, scoped, guarded=False, declared_key=None, fie
         for r in effects.refs:
             if r.name not in internal or r.field_path:
                 kept.append(r)
-            elif r.subscripts and _may_point(internal[r.name], symbols.table.typedefs):
+            elif r.subscripts and may_point(internal[r.name], symbols.table.typedefs):
                 kept.append(_pointee_ref(r, internal[r.name], node, collector))
         effects.refs = kept
     # Under a data-dependent condition too: a skipped update adds the identity.
@@ -754,41 +755,11 @@ def _pointee_ref(r: Ref, decl: c_ast.Decl, node, collector: "_Collector") -> Ref
         if path is not None:
             root, fields = path
             return Ref(f"{root}{fields}", root, [None], r.is_write, True, r.text, r.line, field_path=fields)
-    return Ref(MEMORY, MEMORY, [], r.is_write, True, r.text, r.line, element=_pointee_type(decl))
-
-
-def _pointee_type(decl: c_ast.Decl) -> str:
-    """The element type of a pointer declared `T *q` with T in basic words (`double`), else ''."""
-    pointer = decl.type
-    if not isinstance(pointer, c_ast.PtrDecl) or not isinstance(pointer.type, c_ast.TypeDecl) \
-            or not isinstance(pointer.type.type, c_ast.IdentifierType):
-        return ""
-    words = pointer.type.type.names
-    return " ".join(words) if _BASIC_TYPE_WORDS.issuperset(words) else ""
+    return Ref(MEMORY, MEMORY, [], r.is_write, True, r.text, r.line, element=pointee_words(decl))
 
 
 def _names(node, name: str) -> bool:
     return isinstance(node, c_ast.ID) and node.name == name
-
-
-_BASIC_TYPE_WORDS = frozenset({"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
-                               "_Bool", "_Complex", "const", "volatile"})
-
-
-def _may_point(decl: c_ast.Decl, typedefs) -> bool:
-    """Whether the declared variable may hold a pointer (or an array of them): a `*` in its
-    type, or a typedef name that does not stand for a basic type (`Real_t xl[4]` with `Real_t` a
-    `double` holds none), which may stand for a pointer type."""
-    return any(isinstance(n, c_ast.PtrDecl) or isinstance(n, c_ast.IdentifierType)
-               and not _BASIC_TYPE_WORDS.issuperset(n.names) and not _basic_typedef(n, typedefs)
-               for n in walk(decl.type))
-
-
-def _basic_typedef(names: c_ast.IdentifierType, typedefs) -> bool:
-    """A typedef name (`Real_t`) that stands for a basic type."""
-    resolved = typedefs.resolve(c_ast.TypeDecl(None, [], None, names))
-    return isinstance(resolved, c_ast.TypeDecl) and isinstance(resolved.type, c_ast.IdentifierType) \
-        and _BASIC_TYPE_WORDS.issuperset(resolved.type.names)
 
 
 def _init_target(node: c_ast.For) -> str | None:
