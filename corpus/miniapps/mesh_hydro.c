@@ -103,10 +103,10 @@ static void kernel_force(Domain *dom)
         gather_coords(dom, elemToNode, xl, yl);
         Real_t s = 0.25 * (dom->p[e] + dom->q[e]);
         for (int k = 0; k < 4; ++k) {
-            Real_t nx = yl[(k + 1) % 4] - yl[(k + 3) % 4];
-            Real_t ny = xl[(k + 3) % 4] - xl[(k + 1) % 4];
-            dom->fx[elemToNode[k]] += s * nx;
-            dom->fy[elemToNode[k]] += s * ny;
+            Real_t normx = yl[(k + 1) % 4] - yl[(k + 3) % 4];
+            Real_t normy = xl[(k + 3) % 4] - xl[(k + 1) % 4];
+            dom->fx[elemToNode[k]] += s * normx;
+            dom->fy[elemToNode[k]] += s * normy;
         }
     }
 }
