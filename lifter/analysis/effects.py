@@ -22,14 +22,10 @@ from lifter.analysis.declared_types import may_point, pointee_words
 from lifter.analysis.block_calls import BLOCK_FUNCTIONS, SPAN, element_count
 from lifter.analysis.field_pointers import field_pointers
 from lifter.analysis.pointer_aliases import pointer_aliases, through_aliases
-from lifter.analysis.pure_functions import PURE_FUNCTIONS
+from lifter.analysis.pure_functions import NORETURN_FUNCTIONS, PURE_FUNCTIONS
 from lifter.analysis.updates import REDUCTION_OPS, array_base, reduction_target, rest_spares_target, root_name, select
 
 
-# Calls that end the program (glibc's assert fails through `__assert_fail`): no data effect a
-# dependence could see, since nothing after them runs; their arguments (messages) are not data.
-NORETURN_FUNCTIONS = {"abort", "exit", "_Exit", "quick_exit", "__assert_fail", "__assert_perror_fail",
-                      "__assert", "__assert_rtn"}
 
 WORLD = "<world>"
 GENERIC = "_Generic"  # the name a `_Generic` selection has in remarks (see _generic)

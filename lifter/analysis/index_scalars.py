@@ -25,7 +25,7 @@ from pycparser import c_ast
 from lifter.analysis.model import Kind
 from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
 from lifter.analysis.wrapping import wrapping_value
-from lifter.analysis.walk import walk
+from lifter.analysis.walk import plain_value, walk
 
 
 def definition(item: c_ast.Node, rest: list, symbols: FunctionSymbols, rewrite, written_names):
@@ -48,7 +48,7 @@ def definition(item: c_ast.Node, rest: list, symbols: FunctionSymbols, rewrite, 
     if name in symbols.ambiguous or not wide_integer(type_node, symbols.table.typedefs):
         return None
     original, value = value, rewrite(value)
-    if not _plain(value) or wrapping_value(type_node, original, value, symbols):
+    if not plain_value(value) or wrapping_value(type_node, original, value, symbols):
         return None
     used = {n.name for n in walk(value) if isinstance(n, c_ast.ID)}
     if name in used or ({name} | used) & written_names(c_ast.Compound(list(rest))):
@@ -92,20 +92,10 @@ def entry_values(symbols: FunctionSymbols, written_names) -> dict[str, c_ast.Nod
                 or not wide_integer(decl.type, symbols.table.typedefs) or "static" in (decl.storage or []):
             continue
         value = symbols.table.inline_helpers(decl.init)
-        if _plain(value) and not wrapping_value(decl.type, decl.init, value, symbols) and invariant(value) is not None:
+        if plain_value(value) and not wrapping_value(decl.type, decl.init, value, symbols) and invariant(value) is not None:
             found[name] = value
     symbols._entry_values = found
     return found
-
-
-def _plain(value: c_ast.Node) -> bool:
-    """No side effect, call or memory read (struct fields aside) in `value`."""
-    for n in walk(value):
-        if isinstance(n, (c_ast.FuncCall, c_ast.Assignment, c_ast.ArrayRef, c_ast.Compound)):
-            return False
-        if isinstance(n, c_ast.UnaryOp) and n.op in ("*", "&", "++", "--", "p++", "p--", "sizeof"):
-            return False
-    return True
 
 
 def index_views(root: c_ast.Node, symbols: FunctionSymbols, written_names):

@@ -15,7 +15,7 @@ A declaration `T *p = &B[e];` (or `B + e`, or `B`) is such an alias when:
   of `*`, or an argument of a call (`p + 1`, `p->f`, `p == q` are not);
 - B is a one-dimensional array or pointer (a variable, or a pointer or array field `s->f`,
   `s.a.f`, not reached through another loaded pointer or a union) and e has no side effect,
-  call or memory read (`index_scalars._plain`), and reads a variable the function assigns (a
+  call or memory read (`walk.plain_value`), and reads a variable the function assigns (a
   loop's variable): a pointer to a fixed place (`double *out = p + shift;`) stays a container of
   its own, which a run-time test before the loop can compare with the others;
 - nothing in p's block (the declaration's own compound statement) after it writes a variable
@@ -32,7 +32,8 @@ from pycparser import c_ast
 
 from lifter.analysis.affine import int_constant
 from lifter.analysis.model import Kind
-from lifter.analysis.walk import walk
+from lifter.analysis.pure_functions import NORETURN_FUNCTIONS, PURE_FUNCTIONS
+from lifter.analysis.walk import plain_value, replace_nodes, walk, written_names
 
 
 @dataclass(frozen=True)
@@ -67,14 +68,10 @@ def pointer_aliases(symbols) -> dict[str, Alias]:
 
 
 def _find(symbols, body: c_ast.Node) -> dict[str, Alias]:
-    from lifter.analysis.index_scalars import _plain
-
     counts: dict[str, int] = {}
     for n in walk(body):
         if isinstance(n, c_ast.Decl) and n.name:
             counts[n.name] = counts.get(n.name, 0) + 1
-    from lifter.analysis.scop import written_names
-
     uses = _uses(body)
     assigned = written_names(body) - set(counts)  # (names assigned, not only declared)
     for n in walk(body):
@@ -95,7 +92,7 @@ def _find(symbols, body: c_ast.Node) -> dict[str, Alias]:
             if sym is None or sym.kind != Kind.POINTER or sym.indirect or sym.ndim != 1 or sym.storage != "local":
                 continue
             alias = _address(item.init, symbols)
-            if alias is None or not _plain(alias.offset) or not {n.name for n in _ids(alias.offset)} & assigned:
+            if alias is None or not plain_value(alias.offset) or not {n.name for n in _ids(alias.offset)} & assigned:
                 continue
             if _stable(alias, c_ast.Compound(items[k + 1:]), symbols):
                 found[item.name] = alias
@@ -167,8 +164,6 @@ def _field_chain(node: c_ast.StructRef) -> bool:
 
 def _stable(alias: Alias, rest: c_ast.Compound, symbols) -> bool:
     """Nothing in `rest` changes B or e (see the module's docstring)."""
-    from lifter.analysis.scop import written_names
-
     names = {n.name for n in _ids(alias.base)} | {n.name for n in _ids(alias.offset)}
     if names & (written_names(rest) | symbols.addressed):
         return False
@@ -187,8 +182,6 @@ def _stable(alias: Alias, rest: c_ast.Compound, symbols) -> bool:
 def _calls(rest: c_ast.Node, symbols, field: str | None = None) -> bool:
     """Whether `rest` calls a function that may write a global or (`field`) a field of that name:
     one neither pure, nor program-ending, nor summarized without such a write."""
-    from lifter.analysis.effects import NORETURN_FUNCTIONS, PURE_FUNCTIONS
-
     for n in walk(rest):
         if not isinstance(n, c_ast.FuncCall):
             continue
@@ -208,8 +201,6 @@ def _calls(rest: c_ast.Node, symbols, field: str | None = None) -> bool:
 def through_aliases(node: c_ast.Node, aliases: dict[str, Alias]) -> c_ast.Node:
     """`node` with every use of an alias read as its address: `p[e]` as `B[o + e]`, `*p` as `B[o]`,
     `p` (a call's argument) as `&B[o]`; `node` itself where it uses none."""
-    from lifter.analysis.symbols import replace_nodes  # (symbols.py imports effects.py, which imports this)
-
     if not aliases or not any(isinstance(n, c_ast.ID) and n.name in aliases for n in _ids(node)):
         return node
 

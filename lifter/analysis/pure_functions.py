@@ -30,3 +30,8 @@ WITHOUT_LONG_DOUBLE = frozenset({f + suffix for f in _MATH for suffix in ("", "f
                                 | set(_CLASSIFICATION))
 PURE_FUNCTIONS = WITHOUT_LONG_DOUBLE | {f + "l" for f in _MATH} \
     | {f + suffix for f in _GLIBC_CLASSIFICATION for suffix in ("", "f", "l")}
+
+# Calls that end the program (glibc's assert fails through `__assert_fail`): no data effect a
+# dependence could see, since nothing after them runs; their arguments (messages) are not data.
+NORETURN_FUNCTIONS = {"abort", "exit", "_Exit", "quick_exit", "__assert_fail", "__assert_perror_fail",
+                      "__assert", "__assert_rtn"}

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 import islpy as isl
 from pycparser import c_ast
 
-from lifter.analysis.walk import walk
+from lifter.analysis.walk import walk, written_names
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
 from lifter.analysis.delinearize import affine_size, extents, monomials, shape_of, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, nested_updates, struct_ref
@@ -50,22 +50,6 @@ class NotModelable(Exception):
         self.reason = reason
         self.code = code  # the report's reason_code
         self.node = node
-
-
-def written_names(node: c_ast.Node) -> set[str]:
-    """Names assigned, incremented or whose address is taken anywhere under `node`."""
-    names: set[str] = set()
-    for n in walk(node):
-        target = None
-        if isinstance(n, c_ast.Assignment):
-            target = n.lvalue
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
-            target = n.expr
-        elif isinstance(n, c_ast.Decl) and n.name:
-            names.add(n.name)
-        if isinstance(target, c_ast.ID):
-            names.add(target.name)
-    return names
 
 
 class LoopHeader:

@@ -15,7 +15,7 @@ from lifter.analysis.model import Kind
 from lifter.analysis.read_only import read_only_functions
 from lifter.analysis.irregular import irregular_functions
 from lifter.analysis.unknown_types import UnknownTypes, typeof_functions
-from lifter.analysis.walk import functions_where, local_decls, walk
+from lifter.analysis.walk import functions_where, local_decls, replace_child, replace_nodes, shallow_copy, walk
 from lifter.analysis.qualifiers import const_object, shared_qualifiers
 from lifter.analysis.points_to import PointsTo
 
@@ -192,8 +192,8 @@ class SymbolTable:
         for name, child in node.children():
             new = self.inline_helpers(child, depth)
             if new is not child:
-                copy = copy or _shallow_copy(node)
-                _replace_child(copy, name, new)
+                copy = copy or shallow_copy(node)
+                replace_child(copy, name, new)
         return copy or node
 
     def field_symbol(self, node: c_ast.StructRef, lookup) -> Symbol | None:
@@ -394,38 +394,3 @@ def wide_integer(type_node: c_ast.Node, typedefs: Typedefs) -> bool:
 def substitute(node: c_ast.Node, lookup) -> c_ast.Node:
     """A copy of `node` where each name `lookup(name)` gives an expression for is replaced by it."""
     return replace_nodes(node, lambda n: lookup(n.name) if isinstance(n, c_ast.ID) else None)
-
-
-def replace_nodes(node: c_ast.Node, replacement) -> c_ast.Node:
-    """A copy of `node` where each node `replacement(n)` gives a node for is replaced by it."""
-    found = replacement(node)
-    if found is not None:
-        return found
-    if isinstance(node, c_ast.ID):
-        return node
-    copy = _shallow_copy(node)
-    if isinstance(node, c_ast.StructRef):  # `s.f`: the field is a name, not a variable
-        copy.name = replace_nodes(node.name, replacement)
-        return copy
-    for name, child in node.children():
-        _replace_child(copy, name, replace_nodes(child, replacement))
-    return copy
-
-
-def _shallow_copy(node: c_ast.Node) -> c_ast.Node:
-    copy = object.__new__(type(node))
-    for attr in node.__slots__:
-        if attr != "__weakref__":
-            setattr(copy, attr, getattr(node, attr))
-    return copy
-
-
-def _replace_child(node: c_ast.Node, name: str, new: c_ast.Node) -> None:
-    """Set the child that `children()` names `name` (`args`, `exprs[1]`)."""
-    if "[" in name:
-        attr, index = name[:-1].split("[")
-        items = list(getattr(node, attr))
-        items[int(index)] = new
-        setattr(node, attr, items)
-    else:
-        setattr(node, name, new)
