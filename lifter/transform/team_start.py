@@ -30,8 +30,11 @@ stays sequential; one whose loop repeats pays the start once, after sequential r
 loop that bound its cost.
 
 Loops that give each thread a copy of something (an array reduction's section, a scratch buffer
-allocated per thread, an array kept with lastprivate) count their work COPIES_FACTOR times
-less toward the start. The factor is a calibration on the suite, not a measured cost of the
+allocated per thread, an array kept with lastprivate) count the run that asks COPIES_FACTOR times
+less toward the start (`lift_team_worth_copies`); their earlier runs count in full, so a loop
+that repeats starts the team as soon as one without copies would (cellmd's force loop, an
+array reduction run once per time step, ran its first 17 steps sequentially when every run
+counted an eighth: 0.96x of the hand-written version fell to 0.77x). The factor is a calibration on the suite, not a measured cost of the
 copies (a malloc or a few stack pages per thread, microseconds): doitgen at its medium size
 (15.1 M units, a scratch row per thread) and atax and bicg (8.0 M, a reduced vector) ran at
 0.31-0.76x of the serial time when they started the team, though on one thread their lifted
@@ -55,6 +58,8 @@ TEAM_START_WORK = 4_000_000
 COPIES_FACTOR = 8
 # The work of a run that a started team serves at once.
 TEAM_SERVE_WORK = TEAM_START_WORK // 8
+# Marks a team work whose loop gives each thread a copy (`work_parts`, `work_condition`).
+COPIES = "copies:"
 # Slots of the per-loop counts, picked by the calling line.
 COUNTS = 128
 HELPER = "lift_team_worth"
@@ -66,13 +71,12 @@ def work_parts(work: int | str, min_work: int, team: bool = True, copies: bool =
 
     - the size test, `work > min_work` in C: "" where the work is a constant (judged at lift time);
     - the team work, the C expression (type long) the team test takes: "" for no team test
-      (`team` false: the target starts no OpenMP team; a constant work that pays for the start);
-      divided by COPIES_FACTOR where each thread gets a copy (`copies`)."""
+      (`team` false: the target starts no OpenMP team; a constant work that pays for the start),
+      marked (`COPIES`) where each thread gets a copy (`copies`): its test is the helper for copies."""
     if isinstance(work, int):
-        counted, text = (work // COPIES_FACTOR, f"{work}L / {COPIES_FACTOR}") if copies else (work, f"{work}L")
-        return "", text if team and counted < TEAM_START_WORK else ""
-    counted = f"({work}) / {COPIES_FACTOR}" if copies else work
-    return f"{work} > {min_work}L", counted if team else ""
+        counted = work // COPIES_FACTOR if copies else work
+        return "", f"{COPIES if copies else ''}{work}L" if team and counted < TEAM_START_WORK else ""
+    return f"{work} > {min_work}L", f"{COPIES if copies else ''}{work}" if team else ""
 
 
 def work_condition(size: str, team_work: str, runs: str | int = "") -> str:
@@ -80,38 +84,42 @@ def work_condition(size: str, team_work: str, runs: str | int = "") -> str:
     loop (one where "") may start the team now; "" where neither is needed."""
     team = ""
     if team_work:
-        team = f"{HELPER}(({runs}) * ({team_work}))" if runs else f"{HELPER}({team_work})"
+        helper, work = (HELPER + "_copies", team_work[len(COPIES):]) if team_work.startswith(COPIES) \
+            else (HELPER, team_work)
+        team = f"{helper}(({runs}) * ({work}))" if runs else f"{helper}({work})"
     return " && ".join(c for c in (size, team) if c)
 
 
 def team_helpers(text: str) -> str:
     """The definition of the test, if `text` calls it, to go before it."""
-    if HELPER + "(" not in text:
+    if HELPER + "(" not in text and HELPER + "_copies(" not in text:
         return ""
     limit = f"{TEAM_START_WORK}L"
     return ("/* lift: whether a parallel loop of `work` may start the threads: once the runs of this loop\n"
             "   (the line that asks) done sequentially so far add up to "
             f"{TEAM_START_WORK} units of work (iterations x\n"
-            "   statements, several times the cost of starting them), or when this run alone does as much;\n"
+            "   statements, several times the cost of starting them), or when this run alone does as much\n"
+            f"   (a run that gives each thread a copy counts 1/{COPIES_FACTOR} of its own work: `share`);\n"
             f"   once started, the threads serve a run of {TEAM_SERVE_WORK} units at once */\n"
             "static int lift_team_started;\n"
             f"static long lift_team_work[{COUNTS}];\n"
-            f"static int {HELPER}_at(long work, int line)\n"
+            f"static int {HELPER}_at(long work, int share, int line)\n"
             "{\n"
             "    int started;\n"
             "    long done;\n"
             "    #pragma omp atomic read\n"
             "    started = lift_team_started;\n"
-            f"    if (started && work >= {TEAM_SERVE_WORK}L)\n"
+            f"    if (started && work / share >= {TEAM_SERVE_WORK}L)\n"
             "        return 1;\n"
-            f"    if (work < {limit}) {{\n"
+            f"    if (work / share < {limit}) {{\n"
             "        #pragma omp atomic capture\n"
             f"        done = lift_team_work[line % {COUNTS}] += work;\n"
-            f"        if (done < {limit})\n"
+            f"        if (done - work + work / share < {limit})\n"
             "            return 0;\n"
             "    }\n"
             "    #pragma omp atomic write\n"
             "    lift_team_started = 1;\n"
             "    return 1;\n"
             "}\n"
-            f"#define {HELPER}(work) {HELPER}_at((work), __LINE__)\n")
+            f"#define {HELPER}(work) {HELPER}_at((work), 1, __LINE__)\n"
+            f"#define {HELPER}_copies(work) {HELPER}_at((work), {COPIES_FACTOR}, __LINE__)\n")

@@ -346,12 +346,30 @@ def test_a_work_test_keeps_its_team_work_apart_for_a_region_to_scale():
     assert work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK) == ("", "")
     assert work_condition("", "", "(long)t") == ""
     assert work_parts("(long)n", MIN_PARALLEL_WORK, team=False) == (f"(long)n > {MIN_PARALLEL_WORK}L", "")
-    # Per-thread copies: the work counts COPIES_FACTOR times less toward the start, in the text too.
-    assert work_parts("(long)n", MIN_PARALLEL_WORK, copies=True) == (f"(long)n > {MIN_PARALLEL_WORK}L",
-                                                                     f"((long)n) / {COPIES_FACTOR}")
-    assert work_parts(80_000, MIN_PARALLEL_WORK, copies=True) == ("", f"80000L / {COPIES_FACTOR}")
-    assert work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK, copies=True) == ("", f"{TEAM_START_WORK}L / {COPIES_FACTOR}")
+    # Per-thread copies: the run that asks counts COPIES_FACTOR times less toward the start (the
+    # helper for copies), a region scales it as any other.
+    size, team = work_parts("(long)n", MIN_PARALLEL_WORK, copies=True)
+    assert work_condition(size, team) == f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}_copies((long)n)"
+    assert work_condition(size, team, "t") == f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}_copies((t) * ((long)n))"
+    assert work_condition(*work_parts(80_000, MIN_PARALLEL_WORK, copies=True)) == f"{HELPER}_copies(80000L)"
+    assert work_condition(*work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK, copies=True)) == \
+        f"{HELPER}_copies({TEAM_START_WORK}L)"
     assert work_parts(TEAM_START_WORK * COPIES_FACTOR, MIN_PARALLEL_WORK, copies=True) == ("", "")
+
+
+def test_a_loop_with_copies_counts_its_own_run_less_but_its_earlier_runs_in_full(tmp_path):
+    """lift_team_worth_copies: a run of half the start's work stays sequential (it counts an
+    eighth: doitgen's one kernel run), and so does the second, but the third starts the team (the
+    two before counted in full: cellmd's force loop, once per step, ran 17 steps sequentially
+    when every run counted an eighth); another loop's run of half still counts for itself; a
+    run of COPIES_FACTOR times the start's work starts the team at once."""
+    half = TEAM_START_WORK // 2
+    calls = (f"    for (k = 0; k < 3; k++)\n        printf(\"%d\\n\", {HELPER}_copies({half}L));\n"
+             f"    printf(\"%d\\n\", {HELPER}_copies({half}L));\n")
+    assert _helper_answers(tmp_path, calls) == ["0", "0", "1", "0"]
+    calls = (f"    for (k = 0; k < 1; k++)\n"
+             f"        printf(\"%d\\n\", {HELPER}_copies({TEAM_START_WORK * COPIES_FACTOR}L));\n")
+    assert _helper_answers(tmp_path, calls) == ["1"]
 
 
 # A column sum: strip-mined by 256 for the buffer of its scalar expansion (transform/expansion.py).
