@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.walk import walk
+from lifter.analysis.walk import variable_ids, walk
 
 
 def field_pointers(symbols) -> frozenset[str]:
@@ -32,24 +32,9 @@ def field_pointers(symbols) -> frozenset[str]:
                 through = summary.through_fields if summary is not None else frozenset()
                 allowed.update(id(a) for k, a in enumerate(n.args.exprs) if isinstance(a, c_ast.ID) and k in through)
         uses: dict[str, bool] = {}
-        for n in _variables(body):
+        for n in variable_ids(body):
             uses[n.name] = uses.get(n.name, True) and id(n) in allowed
         found = frozenset(name for name, only in uses.items() if only and name not in symbols.ambiguous)
     symbols._field_pointers = found
     return found
 
-
-def _variables(node: c_ast.Node):
-    """The IDs under `node` that name variables (not the field names of `s.f`, nor called functions)."""
-    if isinstance(node, c_ast.ID):
-        yield node
-        return
-    if isinstance(node, c_ast.StructRef):
-        yield from _variables(node.name)
-        return
-    if isinstance(node, c_ast.FuncCall):
-        if node.args is not None:
-            yield from _variables(node.args)
-        return
-    for _, child in node.children():
-        yield from _variables(child)

@@ -33,7 +33,7 @@ from pycparser import c_ast
 from lifter.analysis.affine import int_constant
 from lifter.analysis.model import Kind
 from lifter.analysis.pure_functions import NORETURN_FUNCTIONS, PURE_FUNCTIONS
-from lifter.analysis.walk import plain_value, replace_nodes, walk, written_names
+from lifter.analysis.walk import plain_value, replace_nodes, variable_ids, walk, written_names
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,8 @@ def _find(symbols, body: c_ast.Node) -> dict[str, Alias]:
             if sym is None or sym.kind != Kind.POINTER or sym.indirect or sym.ndim != 1 or sym.storage != "local":
                 continue
             alias = _address(item.init, symbols)
-            if alias is None or not plain_value(alias.offset) or not {n.name for n in _ids(alias.offset)} & assigned:
+            if alias is None or not plain_value(alias.offset) \
+                    or not {n.name for n in variable_ids(alias.offset)} & assigned:
                 continue
             if _stable(alias, c_ast.Compound(items[k + 1:]), symbols):
                 found[item.name] = alias
@@ -111,21 +112,10 @@ def _uses(body: c_ast.Node) -> dict[str, bool]:
         elif isinstance(n, c_ast.FuncCall) and n.args is not None:
             allowed.update(id(a) for a in n.args.exprs if isinstance(a, c_ast.ID))
     out: dict[str, bool] = {}
-    for n in _ids(body):
+    for n in variable_ids(body):
         out[n.name] = out.get(n.name, True) and id(n) in allowed
     return out
 
-
-def _ids(node: c_ast.Node):
-    """The IDs under `node` that name variables (not the field names of `s.f`)."""
-    if isinstance(node, c_ast.ID):
-        yield node
-        return
-    if isinstance(node, c_ast.StructRef):
-        yield from _ids(node.name)
-        return
-    for _, child in node.children():
-        yield from _ids(child)
 
 
 def _address(init: c_ast.Node, symbols) -> Alias | None:
@@ -164,7 +154,7 @@ def _field_chain(node: c_ast.StructRef) -> bool:
 
 def _stable(alias: Alias, rest: c_ast.Compound, symbols) -> bool:
     """Nothing in `rest` changes B or e (see the module's docstring)."""
-    names = {n.name for n in _ids(alias.base)} | {n.name for n in _ids(alias.offset)}
+    names = {n.name for n in variable_ids(alias.base)} | {n.name for n in variable_ids(alias.offset)}
     if names & (written_names(rest) | symbols.addressed):
         return False
     if not isinstance(alias.base, c_ast.StructRef):
@@ -201,7 +191,7 @@ def _calls(rest: c_ast.Node, symbols, field: str | None = None) -> bool:
 def through_aliases(node: c_ast.Node, aliases: dict[str, Alias]) -> c_ast.Node:
     """`node` with every use of an alias read as its address: `p[e]` as `B[o + e]`, `*p` as `B[o]`,
     `p` (a call's argument) as `&B[o]`; `node` itself where it uses none."""
-    if not aliases or not any(isinstance(n, c_ast.ID) and n.name in aliases for n in _ids(node)):
+    if not aliases or not any(isinstance(n, c_ast.ID) and n.name in aliases for n in variable_ids(node)):
         return node
 
     def replace(n):

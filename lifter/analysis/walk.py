@@ -107,3 +107,19 @@ def replace_child(node: c_ast.Node, name: str, new: c_ast.Node) -> None:
         setattr(node, attr, items)
     else:
         setattr(node, name, new)
+
+
+def variable_ids(node: c_ast.Node):
+    """The IDs under `node` that name variables: not the field names of `s.f`, nor called functions."""
+    if isinstance(node, c_ast.ID):
+        yield node
+        return
+    if isinstance(node, c_ast.StructRef):
+        yield from variable_ids(node.name)
+        return
+    if isinstance(node, c_ast.FuncCall):
+        if node.args is not None:
+            yield from variable_ids(node.args)
+        return
+    for _, child in node.children():
+        yield from variable_ids(child)
