@@ -21,18 +21,19 @@ BLOCK_FUNCTIONS = {"memset": (0, None), "memcpy": (0, 1), "memmove": (0, 1)}
 SPAN = f"0 <= {OFFSET} and {OFFSET} <= arg0 - 1"
 
 
-def element_count(size: c_ast.Node, element: str, pointer: c_ast.Node) -> c_ast.Node | None:
-    """K where `size` is K elements of type `element` (the type `pointer` points to), else None."""
+def element_count(size: c_ast.Node, element: str, base: str) -> c_ast.Node | None:
+    """K where `size` is K elements of type `element`, the type of the array or pointer `base`
+    that the block starts in, else None."""
     if not isinstance(size, c_ast.BinaryOp) or size.op != "*":
         return None
     for factor, count in ((size.right, size.left), (size.left, size.right)):
-        if _sizeof_element(factor, element, pointer):
+        if _sizeof_element(factor, element, base):
             return count
     return None
 
 
-def _sizeof_element(node: c_ast.Node, element: str, pointer: c_ast.Node) -> bool:
-    """`sizeof(T)` with T spelled as `element`, or `sizeof *p` / `sizeof(p[0])` of the pointer's base."""
+def _sizeof_element(node: c_ast.Node, element: str, base: str) -> bool:
+    """`sizeof(T)` with T spelled as `element`, or `sizeof *base` / `sizeof(base[0])`."""
     if not isinstance(node, c_ast.UnaryOp) or node.op != "sizeof":
         return False
     what = node.expr
@@ -40,14 +41,5 @@ def _sizeof_element(node: c_ast.Node, element: str, pointer: c_ast.Node) -> bool
         kind = what.type
         return isinstance(kind, c_ast.TypeDecl) and isinstance(kind.type, c_ast.IdentifierType) \
             and " ".join(kind.type.names) == element
-    base = pointer
-    while isinstance(base, c_ast.Cast):
-        base = base.expr
-    if isinstance(base, c_ast.UnaryOp) and base.op == "&" and isinstance(base.expr, c_ast.ArrayRef):
-        base = base.expr.name
-    elif isinstance(base, c_ast.BinaryOp) and base.op in "+-":
-        base = base.left
-    if not isinstance(base, c_ast.ID):
-        return False
-    return isinstance(what, c_ast.UnaryOp) and what.op == "*" and c_text(what.expr) == base.name \
-        or isinstance(what, c_ast.ArrayRef) and c_text(what.name) == base.name and c_text(what.subscript) == "0"
+    return isinstance(what, c_ast.UnaryOp) and what.op == "*" and c_text(what.expr) == base \
+        or isinstance(what, c_ast.ArrayRef) and c_text(what.name) == base and c_text(what.subscript) == "0"

@@ -348,7 +348,7 @@ class _Collector:
             to_read.extend(subscripts)
             element = self._element(args[k])
             if is_write:  # (the size counts the destination's elements; a source of another type is refused)
-                count, counted = element_count(args[2], element or "", args[k]), element
+                count, counted = element_count(args[2], element or "", base), element
             if count is None or element != counted:
                 return False
             var = f"__lift_block{k}"
