@@ -157,6 +157,7 @@ class OmpPlan:
     saved: list[SavedReduction] = field(default_factory=list)  # with `guarded`: what a second run restores
     assumed_apart: bool = False  # parallel (or without a test) only by the user's --assume-no-alias
     team_work: str = ""  # the work of the `lift_team_worth` test in `condition`, beside `work` (team_start.py)
+    team_copies: bool = False  # each thread gets a copy: the test is `lift_team_worth_copies` (team_start.py)
 
 
 @dataclass

@@ -211,7 +211,7 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
     elif work:
         # (with a test the OpenMP backend makes in C: whether the threads may start now, team_start.py)
         size, team_work = work_parts(work, min_work, value_guards, copies)
-    profitable = work_condition(size, team_work)
+    profitable = work_condition(size, team_work, copies=copies)
     if profitable:
         conditions.append(profitable)
     # A private buffer is each thread's own copy (an array, or a fresh allocation): it overlaps nothing.
@@ -269,7 +269,8 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
     m.plan = OmpPlan(_collapse(g, m), private, lastprivate, scalars, " && ".join(conditions),
                      versioned, {name: f"{first}:{length}" for name, (first, length) in sections.items()}, guard,
                      size, _schedule(g, m, inner), scratch=buffers, guarded=guarded, saved=saved,
-                     assumed_apart=assumed, team_work=team_work)
+                     assumed_apart=assumed, team_work=team_work,
+                     team_copies=copies)
     return ""
 
 

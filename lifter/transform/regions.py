@@ -118,7 +118,7 @@ def _form(g: DataflowGraph, s: MapScope) -> bool:
     # The region starts the threads once for every run of `s`: its team test counts the work of all
     # of `s`'s iterations (team_start.py), where the loop's own test counted one run of the child.
     trips = s.trip_count
-    works = [work_condition(n.plan.work, n.plan.team_work, trips or "") for n in planned]
+    works = [work_condition(n.plan.work, n.plan.team_work, trips or "", n.plan.team_copies) for n in planned]
     condition = " || ".join(dict.fromkeys(f"({w})" for w in works)) if all(works) else ""
     # The work condition is tested in C, with the loop as written in the `else` branch, not as
     # an `if` clause: a region whose `if` is false still runs the outlined body, with its

@@ -58,8 +58,6 @@ TEAM_START_WORK = 4_000_000
 COPIES_FACTOR = 8
 # The work of a run that a started team serves at once.
 TEAM_SERVE_WORK = TEAM_START_WORK // 8
-# Marks a team work whose loop gives each thread a copy (`work_parts`, `work_condition`).
-COPIES = "copies:"
 # Slots of the per-loop counts, picked by the calling line.
 COUNTS = 128
 HELPER = "lift_team_worth"
@@ -71,22 +69,22 @@ def work_parts(work: int | str, min_work: int, team: bool = True, copies: bool =
 
     - the size test, `work > min_work` in C: "" where the work is a constant (judged at lift time);
     - the team work, the C expression (type long) the team test takes: "" for no team test
-      (`team` false: the target starts no OpenMP team; a constant work that pays for the start),
-      marked (`COPIES`) where each thread gets a copy (`copies`): its test is the helper for copies."""
+      (`team` false: the target starts no OpenMP team; a constant work that pays for the start,
+      counted COPIES_FACTOR times less where each thread gets a copy, `copies`)."""
     if isinstance(work, int):
         counted = work // COPIES_FACTOR if copies else work
-        return "", f"{COPIES if copies else ''}{work}L" if team and counted < TEAM_START_WORK else ""
-    return f"{work} > {min_work}L", f"{COPIES if copies else ''}{work}" if team else ""
+        return "", f"{work}L" if team and counted < TEAM_START_WORK else ""
+    return f"{work} > {min_work}L", work if team else ""
 
 
-def work_condition(size: str, team_work: str, runs: str | int = "") -> str:
+def work_condition(size: str, team_work: str, runs: str | int = "", copies: bool = False) -> str:
     """The profitability test in C from `work_parts`: the size test, and that `runs` runs of the
-    loop (one where "") may start the team now; "" where neither is needed."""
+    loop (one where "") may start the team now, by the helper for copies where each thread gets
+    one (`copies`); "" where neither is needed."""
     team = ""
     if team_work:
-        helper, work = (HELPER + "_copies", team_work[len(COPIES):]) if team_work.startswith(COPIES) \
-            else (HELPER, team_work)
-        team = f"{helper}(({runs}) * ({work}))" if runs else f"{helper}({work})"
+        helper = HELPER + "_copies" if copies else HELPER
+        team = f"{helper}(({runs}) * ({team_work}))" if runs else f"{helper}({team_work})"
     return " && ".join(c for c in (size, team) if c)
 
 

@@ -349,10 +349,11 @@ def test_a_work_test_keeps_its_team_work_apart_for_a_region_to_scale():
     # Per-thread copies: the run that asks counts COPIES_FACTOR times less toward the start (the
     # helper for copies), a region scales it as any other.
     size, team = work_parts("(long)n", MIN_PARALLEL_WORK, copies=True)
-    assert work_condition(size, team) == f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}_copies((long)n)"
-    assert work_condition(size, team, "t") == f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}_copies((t) * ((long)n))"
-    assert work_condition(*work_parts(80_000, MIN_PARALLEL_WORK, copies=True)) == f"{HELPER}_copies(80000L)"
-    assert work_condition(*work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK, copies=True)) == \
+    assert work_condition(size, team, copies=True) == f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}_copies((long)n)"
+    assert work_condition(size, team, "t", copies=True) == \
+        f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}_copies((t) * ((long)n))"
+    assert work_condition(*work_parts(80_000, MIN_PARALLEL_WORK, copies=True), copies=True) == f"{HELPER}_copies(80000L)"
+    assert work_condition(*work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK, copies=True), copies=True) == \
         f"{HELPER}_copies({TEAM_START_WORK}L)"
     assert work_parts(TEAM_START_WORK * COPIES_FACTOR, MIN_PARALLEL_WORK, copies=True) == ("", "")
 
