@@ -281,4 +281,17 @@ EXPECTED = {
         dict(function='kernel_place', line=39, var='b', parallel=False, reduction=[], private=[]),
         dict(function='kernel_place', line=43, var='i', parallel=False, reduction=[], private=[]),
     ],
+    # the corner-force scatter (lines 100, 105) adds into the nodes that neighbouring elements share:
+    # sequential as written (issue 16's idiom 12: never a race)
+    'miniapps/mesh_hydro.c': [
+        dict(function='kernel_volume', line=56, var='e', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_viscosity', line=69, var='e', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_viscosity', line=71, var='k', parallel=True, reduction=[('div', '+')], private=[]),
+        dict(function='kernel_eos', line=85, var='e', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_force', line=96, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_force', line=100, var='e', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_force', line=105, var='k', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_nodes', line=118, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_energy', line=130, var='e', parallel=True, reduction=[], private=[]),
+    ],
 }
