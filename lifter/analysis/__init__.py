@@ -12,6 +12,7 @@ from lifter.analysis.inner_loops import early_exits, inner_regions
 from lifter.analysis.liveness import Liveness
 from lifter.analysis.model import FileFacts, ProgramModel, Region, UnliftedLoop
 from lifter.analysis.pragmas import PragmaRole, strongest
+from lifter.analysis.owned_rows import owned_verdicts
 from lifter.analysis.row_ranges import row_ranges
 from lifter.analysis.scop import NotModelable, RegionBuilder, header_var
 from lifter.analysis.symbols import SymbolTable, Typedefs
@@ -91,6 +92,7 @@ def analyze(unit: TranslationUnit, strict_aliasing: bool = True, assume_no_alias
                         region.verdicts = compute_verdicts(region, region.live_after)
                         region.inner = inner_regions(region, symbols, locate, depth)
                         region.row_ranges = row_ranges(region, symbols)
+                        owned_verdicts(region)
                         region.gathers = affine_gathers(region, symbols)
                     region.rebuild = _rebuilder(name, symbols, locate, liveness, enclosing, facts)
                     regions.append(region)
@@ -144,6 +146,7 @@ def _rebuilder(name, symbols, locate, liveness, enclosing, facts):
             region.live_after = liveness.live_after(roots, enclosing)
             region.verdicts = compute_verdicts(region, region.live_after)
             region.row_ranges = row_ranges(region, symbols)
+            owned_verdicts(region)
             region.gathers = affine_gathers(region, symbols)
         region.rebuild = rebuild
         return region

@@ -171,6 +171,7 @@ class Region:
     inner: list[tuple[int, "Region"]] = field(default_factory=list)
     row_ranges: dict = field(default_factory=dict)  # statement id -> RowRange of an opaque row loop (row_ranges.py)
     gathers: dict = field(default_factory=dict)  # statement id -> its AffineGathers (affine_gathers.py)
+    owned: dict = field(default_factory=dict)  # loop id -> the OwnedGathers its verdict's condition tests (owned_rows.py)
     rebuild: object = None  # (id, loops) -> the Region of those consecutive outermost loops (for fusion)
     file: "FileFacts | None" = None  # the file around it, for the SDFG export (one object for all regions)
 

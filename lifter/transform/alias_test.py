@@ -192,7 +192,7 @@ def _pieces(node: AccessNode, ranges, row, tests: list) -> list | None:
         return None
     if test and test not in tests:
         tests.append(test)
-    return [span] + rest
+    return ([span] if span is not None else []) + rest
 
 
 def _span(node: AccessNode, ranges) -> tuple[str, str] | None:

@@ -28,10 +28,12 @@ import re
 from dataclasses import dataclass
 
 
+from lifter.analysis.owned_rows import interval
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import data_id
 from lifter.graph.nodes import Tasklet, scope_descendants
 from lifter.graph.ranges import access_range, bound_c
+from lifter.transform.owned_check import helper_definitions as owned_helpers
 from lifter.transform.rows_check import helper_definitions as rows_helpers
 
 NONDECREASING = "lift_nondecreasing_"
@@ -65,17 +67,23 @@ def row_spans(g: DataflowGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gat
     """{container key: (the offsets' test, '' where none is needed, its range over the map `m`,
     the isl ranges of its other accesses in `m`)} for the containers one row loop directly in `m`
     touches, and those read through an index array at an affine subscript (affine_gathers.py);
-    the range is (first byte, one past the last) in C, or a `Gathered` range."""
+    the range is (first byte, one past the last) in C, a `Gathered` range, or None where the
+    other accesses' ranges are all (gathers kept in owned ranges by the map's condition)."""
     region = g.nest.scop
     lid = m.origin or m.id
     if m.tile or m.step != 1 or lid not in region.loops or m.depth != region.loops[lid].depth:
         return {}
     leaves = [n for n in scope_descendants(g, m.id)
               if isinstance(g.nodes[n]["node"], Tasklet) and n in region.statements]
+    # Gathers the map's condition keeps inside the range each iteration owns (owned_rows.py):
+    # that range is theirs, and the container is compared like any other.
+    owned = {(o.statement, o.container): o for o in region.owned.get(lid, ())
+             if m.condition and m.condition == region.verdicts[lid].condition}
     others, found, affine = {}, {}, {}
     for sid in leaves:
         stmt, rr = region.statements[sid], region.row_ranges.get(sid)
         ours = set(rr.plain) | set(rr.gathers) if rr is not None and stmt.loops[-1] == lid else set()
+        ours -= {key for s, key in owned if s == sid}
         gathers = {}
         for gather in region.gathers.get(sid, ()):
             gathers.setdefault(gather.access, []).append(gather)
@@ -83,6 +91,9 @@ def row_spans(g: DataflowGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gat
         for a in stmt.accesses:
             if a.id in gathers:
                 affine.setdefault(a.container, []).extend((gather, accesses[gather.index]) for gather in gathers[a.id])
+            elif (sid, a.container) in owned:
+                relation = interval(a.relation, owned[sid, a.container])
+                others.setdefault(a.container, []).append(access_range(relation, m.depth))
             elif a.container not in ours:
                 others.setdefault(a.container, []).append(access_range(a.relation, m.depth))
         for key in ours:
@@ -106,6 +117,8 @@ def row_spans(g: DataflowGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gat
             index, index_type, dlo, dhi = rr.gathers[key]
             span = Gathered(region.containers[index].name, index_type, k0, k1, node.name, dlo, dhi)
         out[key] = test, span, others.get(key, [])
+    for _, key in owned:
+        out.setdefault(key, ("", None, others[key]))
     for key, uses in affine.items():
         node = g.nodes[data_id(key)]["node"] if data_id(key) in g else None
         if key in out or node is None or node.ndim != 1 or node.strides or node.field:
@@ -194,6 +207,6 @@ def helper_definitions(text: str) -> str:
 
 
 def runtime_helpers(text: str) -> str:
-    """Definitions of every run-time test `text` calls (row-pointer rows, offset rows and gathers),
-    to go before it: one call for each backend that emits such tests."""
-    return rows_helpers(text) + helper_definitions(text)
+    """Definitions of every run-time test `text` calls (row-pointer rows, offset rows, gathers and
+    owned_check.py's rows), to go before it: one call for each backend that emits such tests."""
+    return rows_helpers(text) + helper_definitions(text) + owned_helpers(text, PARALLEL_SCAN)
