@@ -119,7 +119,7 @@ def loop_entries(source: SourceFile, graphs: list[DataflowGraph], outcomes: list
                                    f"counts the buckets '{scatter.bucket}' of its share of the iterations, then "
                                    f"stores its items at its own offsets into '{scatter.target}' (in parallel when "
                                    f"{readable(scatter.work)}, with {ITEMS_PER_OFFSET} items or more per offset in "
-                                   f"'{scatter.counts}', every bucket lies in '{scatter.counts}', the "
+                                   f"'{scatter.counts}', {_scatter_buckets(scatter)}, the "
                                    f"buckets' ranges of '{scatter.target}' come in order without overlapping, and "
                                    f"the part written overlaps nothing the loop reads)")
                 entry["condition"] = scatter.work
@@ -290,3 +290,15 @@ def _entry(source: SourceFile, line, column, offset, function, depth, var) -> di
         line, column = source.position(offset)
     return {"file": source.path, "line": line, "column": column, "function": function, "depth": depth,
             "var": var}
+
+
+def _scatter_buckets(scatter) -> str:
+    """What a bucket scatter's remark says of its buckets: within the array of offsets, or, where
+    their number is not known (a pointer), their range found first and the cost model's verdict."""
+    if scatter.sized:
+        return f"every bucket lies in '{scatter.counts}'"
+    return ("the buckets' least and greatest found by a first pass, and when the cost model finds that the "
+            "threads' rows of counts over that range (a pass to find it, one to count, one to store; one thread "
+            "sums the rows) cost less than the loop as written: never on 2 threads where a row is larger than "
+            "256 KiB")
+

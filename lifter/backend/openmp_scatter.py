@@ -14,6 +14,7 @@ than `ITEMS_PER_OFFSET` per offset, or no memory is left.
 from __future__ import annotations
 
 from lifter.graph.nodes import MapScope
+from lifter.transform.bucket_scatter import OWN
 
 MARK = "/* lift */"
 HEADERS = ("#ifdef _OPENMP\n#include <omp.h> /* lift: thread numbers for bucket scatters */\n#endif\n"
@@ -31,29 +32,50 @@ def scatter_text(text: str, m: MapScope, indent: str) -> str:
     start, end = m.span
     loop = text[start:end]
     var, kind, first = m.var, m.var_type, f"({m.begin})"
-    apart = " && ".join(_apart(f"&{s.target}[lift_lowest]", f"&{s.target}[lift_end - 1] + 1", lo, hi)
-                        for lo, hi in [(f"&{s.counts}[0]", f"&{s.counts}[lift_nb - 1] + 1")]
-                        + [(f"&{a}[{first}]", f"&{a}[{first} + lift_n - 1] + 1") for a in s.reads])
-    own = f"{s.element} *const {s.counts} = lift_rows + (long)lift_t * lift_nb;"
+    up = s.bump == "p++"  # else `--`: each item takes the offset below, the threads' rows count down
+    lowest = "lift_lowest" if up else "lift_at"
+    counts = (f"&{s.counts}[lift_lo]", f"&{s.counts}[lift_lo + lift_nb - 1] + 1")
+    reads = [(f"&{a}[{first}]", f"&{a}[{first} + lift_n - 1] + 1") for a in s.reads]
+    # (offsets in a pointer may also overlap what the loop reads; an array of the function cannot)
+    apart = " && ".join([_apart(f"&{s.target}[lift_lowest]", f"&{s.target}[lift_end - 1] + 1", lo, hi)
+                         for lo, hi in [counts] + reads] + [_apart(*counts, lo, hi) for lo, hi in reads if not s.sized])
+    share = [f"            {kind} lift_from = ({kind})({first} + lift_n * lift_t / lift_nt);",
+             f"            {kind} lift_to = ({kind})({first} + lift_n * (lift_t + 1) / lift_nt);"]
+    if s.sized:
+        sizes = [f"    long lift_n = (long)({m.trip_count}), lift_nb = (long)(sizeof {s.counts} / sizeof {s.counts}[0]);",
+                 "    long lift_lo = 0;", "    int lift_teams = omp_get_max_threads(), lift_bad = 0;"]
+        worth = f"lift_n >= {ITEMS_PER_OFFSET} * lift_nb"
+    else:  # the buckets' range, from a pass of its own
+        sizes = [f"    long lift_n = (long)({m.trip_count}), lift_lo = 0, lift_hi = -1, lift_nb;",
+                 "    int lift_teams = omp_get_max_threads(), lift_bad = 0;",
+                 f"    if (lift_n > 0) {{ {kind} {var} = ({kind}){first}; {s.declaration} lift_lo = lift_hi = {s.bucket}; }}",
+                 f"    #pragma omp parallel for reduction(min: lift_lo) reduction(max: lift_hi) {MARK}",
+                 f"    for ({kind} {var} = ({kind}){first}; {var} < ({kind})({first} + lift_n); {var}++) {{",
+                 f"        {s.declaration}",
+                 f"        if ({s.bucket} < lift_lo) lift_lo = {s.bucket};",
+                 f"        if ({s.bucket} > lift_hi) lift_hi = {s.bucket};",
+                 "    }",
+                 "    /* (a range wider than the items: none, and no difference that overflows) */",
+                 "    lift_nb = (unsigned long)lift_hi - (unsigned long)lift_lo < (unsigned long)lift_n"
+                 " ? lift_hi - lift_lo + 1 : 0;"]
+        worth = f"lift_nb > 0 && lift_n >= {ITEMS_PER_OFFSET} * lift_nb && {_pays(s.element)}"
     lines = [
         f"{{ int lift_done = 0; {MARK}",
         "#ifdef _OPENMP",
         f"if ({s.work}) {{ /* lift: a bucket scatter: each thread its share of '{var}', at offsets counted first */",
-        f"    long lift_n = (long)({m.trip_count}), lift_nb = (long)(sizeof {s.counts} / sizeof {s.counts}[0]);",
-        "    int lift_teams = omp_get_max_threads(), lift_bad = 0;",
-        f"    {s.element} *lift_rows = lift_n >= {ITEMS_PER_OFFSET} * lift_nb"
+        *sizes,
+        f"    {s.element} *lift_rows = {worth}"
         f" ? malloc(sizeof(*lift_rows) * (size_t)lift_nb * (size_t)(lift_teams + 1)) : 0;",
         "    if (lift_rows) {",
         f"        #pragma omp parallel num_threads(lift_teams) {MARK}",
         "        {",
         "            int lift_t = omp_get_thread_num(), lift_nt = omp_get_num_threads();",
-        f"            {kind} lift_from = ({kind})({first} + lift_n * lift_t / lift_nt);",
-        f"            {kind} lift_to = ({kind})({first} + lift_n * (lift_t + 1) / lift_nt);",
+        *share,
         f"            {s.element} *lift_row = lift_rows + (long)lift_t * lift_nb;",
         "            for (long lift_b = 0; lift_b < lift_nb; lift_b++) lift_row[lift_b] = 0;",
         f"            for ({kind} {var} = lift_from; {var} < lift_to; {var}++) {{",
         f"                {s.declaration}",
-        f"                if ({s.bucket} >= 0 && {s.bucket} < lift_nb) lift_row[{s.bucket}]++;",
+        f"                if ({s.bucket} >= lift_lo && {s.bucket} - lift_lo < lift_nb) lift_row[{s.bucket} - lift_lo]++;",
         f"                else {{ {_atomic('lift_bad = 1;')} }}",
         "            }",
         f"            #pragma omp barrier {MARK}",
@@ -61,24 +83,23 @@ def scatter_text(text: str, m: MapScope, indent: str) -> str:
         "            {",
         "                long lift_lowest = 0, lift_end = 0; int lift_any = 0;",
         "                for (long lift_b = 0; lift_b < lift_nb && !lift_bad; lift_b++) {",
-        f"                    long lift_at = (long){s.counts}[lift_b], lift_c;",
+        f"                    long lift_at = (long){s.counts}[lift_lo + lift_b], lift_c;",
         "                    for (int lift_u = 0; lift_u < lift_nt; lift_u++) {",
         "                        lift_c = (long)lift_rows[lift_u * lift_nb + lift_b];",
         f"                        lift_rows[lift_u * lift_nb + lift_b] = ({s.element})lift_at;",
-        "                        lift_at += lift_c;",
+        f"                        lift_at {'+' if up else '-'}= lift_c;",
         "                    }",
         f"                    lift_rows[(long)lift_teams * lift_nb + lift_b] = ({s.element})lift_at;",
-        f"                    if (lift_at == (long){s.counts}[lift_b]) continue; /* empty */",
-        f"                    if ((lift_any && (long){s.counts}[lift_b] < lift_end)"
-        f" || (long)({s.element})(lift_at - 1) != lift_at - 1) lift_bad = 1;",
-        f"                    if (!lift_any) lift_lowest = (long){s.counts}[lift_b];",
-        "                    lift_any = 1, lift_end = lift_at;",
+        f"                    if (lift_at == (long){s.counts}[lift_lo + lift_b]) continue; /* empty */",
+        *_range_checks(s, up),
+        f"                    if (!lift_any) lift_lowest = {lowest};",
+        f"                    lift_any = 1, lift_end = {'lift_at' if up else f'(long){s.counts}[lift_lo + lift_b]'};",
         "                }",
         f"                if (lift_any && !lift_bad && !({apart})) lift_bad = 1;",
         "            }",
         "            if (!lift_bad) {",
+        f"                {s.element} *const {OWN} = lift_rows + (long)lift_t * lift_nb;",
         f"                for ({kind} {var} = lift_from; {var} < lift_to; {var}++) {{",
-        f"                    {own}",
         f"                    {s.declaration}",
         f"                    {s.store}",
         "                }",
@@ -86,7 +107,7 @@ def scatter_text(text: str, m: MapScope, indent: str) -> str:
         "        }",
         "        if (!lift_bad) {",
         "            for (long lift_b = 0; lift_b < lift_nb; lift_b++)",
-        f"                {s.counts}[lift_b] = lift_rows[(long)lift_teams * lift_nb + lift_b];",
+        f"                {s.counts}[lift_lo + lift_b] = lift_rows[(long)lift_teams * lift_nb + lift_b];",
         "            lift_done = 1;",
         "        }",
         "        free(lift_rows);",
@@ -98,6 +119,26 @@ def scatter_text(text: str, m: MapScope, indent: str) -> str:
         "}",
     ]
     return f"\n{indent}".join(lines)
+
+
+def _range_checks(s, up: bool) -> list[str]:
+    """The test of one bucket's range of positions, [its offset, lift_at) counting up or [lift_at,
+    its offset) counting down: after the one before it, and its far end in the offsets' type."""
+    low, edge = (f"(long){s.counts}[lift_lo + lift_b]", "lift_at - 1") if up else ("lift_at", "lift_at")
+    return [f"                    if ((lift_any && {low} < lift_end)"
+            f" || (long)({s.element})({edge}) != {edge}) lift_bad = 1;"]
+
+
+def _pays(element: str) -> str:
+    """The cost model of a scatter whose buckets' range is known only at run time (it may be as
+    large as the items: NPB IS's final placement ranks 2^24 keys over 2^20 offsets). In units of
+    the loop as written's work per item: the pass finding the range costs 1/4 (a read of the items,
+    vectorized), counting 1/4 where a thread's row fits in 256 KiB and 1 where it does not (an
+    increment at a random place, like the loop's own), storing 1; each thread also clears its row
+    and one thread sums all rows (lift_nb * (threads + 2)). In parallel when that is below the
+    loop's own n: with rows out of cache never on 2 threads."""
+    count = f"(lift_nb * (long)sizeof({element}) <= 262144L ? 1 : 4)"
+    return f"lift_teams > 1 && lift_n / lift_teams * (5 + {count}) + 4 * lift_nb * (lift_teams + 2) < 4 * lift_n"
 
 
 def _apart(a_lo: str, a_hi: str, b_lo: str, b_hi: str) -> str:

@@ -167,12 +167,15 @@ class BucketScatter:
 
     bucket: str  # the integer scalar the body declares: the item's bucket
     declaration: str  # that declaration's text as written (`int b = keys[i] >> 10;`)
-    store: str  # the store's text as written (`buf[fill[b]++] = keys[i];`)
-    counts: str  # the array of running offsets (`fill`)
-    element: str  # its element type
+    store: str  # the store on each thread's row of offsets (`buf[lift_own[b - lift_lo]++] = keys[i];`)
+    counts: str  # the running offsets as written (`fill`, `s->key_rank`)
+    element: str  # their element type
     target: str  # the array the items go to (`buf`)
     reads: list[str]  # the arrays read at the loop's variable (`keys`)
     work: str  # the profitability test in C (`n > 40000L`)
+    bump: str = "p++"  # 'p++' (`T[C[b]++]`) or '--' (`T[--C[b]]`)
+    sized: bool = True  # the offsets are an array of the function (its length is known), else the
+    #                buckets' least and greatest are found at run time, by one more pass
 
 
 @dataclass

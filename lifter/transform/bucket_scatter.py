@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from lifter.analysis.affine import c_text
 from lifter.analysis.model import Kind
 from lifter.analysis.symbols import INTEGER_WORDS
 from lifter.graph.attributes import DataflowGraph
@@ -46,6 +47,8 @@ from lifter.graph.build import STATE
 from lifter.graph.nodes import BucketScatter, MapScope, Schedule, Tasklet, scope_children
 
 STATEMENTS = 2  # the work of one iteration, in the planner's units (iterations x statements)
+BUMPS = ("p++", "--")  # `T[C[b]++]` and `T[--C[b]]`
+OWN, LOWEST = "lift_own", "lift_lo"  # in the store each thread runs: its row of offsets, the least bucket
 _COUNT_TYPES = {"int", "long", "unsigned", "unsigned int", "long int", "unsigned long", "unsigned long int"}
 
 
@@ -80,13 +83,16 @@ def _scatter(g: DataflowGraph, m: MapScope, min_work: int) -> BucketScatter | No
     shape = _shape(declared.node, stored.node)
     if shape is None:
         return None
-    bucket, target, counts = shape
+    bucket, target, counts, bump, own_store = shape
     containers = region.containers
     b, c, t = containers.get(bucket), containers.get(counts), containers.get(target)
     if b is None or b.kind != Kind.SCALAR or b.declared_in != m.origin or not set(b.element.split()) <= INTEGER_WORDS:
         return None
-    if c is None or c.kind != Kind.ARRAY or c.ndim != 1 or c.storage == "param" or c.qualifiers \
-            or not c.dims or not c.dims[0] or " ".join(c.element.split()) not in _COUNT_TYPES:
+    if c is None or c.ndim != 1 or c.qualifiers or c.indirect or c.field:
+        return None
+    element = " ".join((c.member_element or c.element).split())
+    sized = c.kind == Kind.ARRAY and c.storage != "param" and bool(c.dims) and bool(c.dims[0])
+    if not (sized or c.kind == Kind.POINTER) or element not in _COUNT_TYPES:
         return None
     if t is None or t.kind not in (Kind.ARRAY, Kind.POINTER) or t.ndim != 1 or t.indirect or t.qualifiers \
             or t.name == counts:
@@ -97,13 +103,14 @@ def _scatter(g: DataflowGraph, m: MapScope, min_work: int) -> BucketScatter | No
     reads = _reads(region, m, [declared, stored], {bucket, counts, target})
     if reads is None:
         return None
-    return BucketScatter(bucket, tasklets[0].text, tasklets[1].text, counts, c.element, target, reads,
-                         f"({m.trip_count}) * {STATEMENTS} > {min_work}L")
+    return BucketScatter(bucket, tasklets[0].text, own_store, counts, element, target, reads,
+                         f"({m.trip_count}) * {STATEMENTS} > {min_work}L", bump, sized)
 
 
-def _shape(declared: c_ast.Node, stored: c_ast.Node) -> tuple[str, str, str] | None:
-    """(bucket, target, counts) where the two statements are `int b = E;` and `T[C[b]++] = V;`
-    with no call in E or V, else None."""
+def _shape(declared: c_ast.Node, stored: c_ast.Node) -> tuple[str, str, str, str, str] | None:
+    """(bucket, target, counts, bump, the store's text on `OWN`) where the two statements are
+    `int b = E;` and `T[C[b]++] = V;` or `T[--C[b]] = V;` (C an array, a pointer or a struct
+    member `s->f`) with no call in E or V, else None."""
     if not isinstance(declared, c_ast.Decl) or declared.init is None or not isinstance(stored, c_ast.Assignment) \
             or stored.op != "=" or _calls(declared.init) or _calls(stored.rvalue):
         return None
@@ -111,13 +118,15 @@ def _shape(declared: c_ast.Node, stored: c_ast.Node) -> tuple[str, str, str] | N
     if not isinstance(lhs, c_ast.ArrayRef) or not isinstance(lhs.name, c_ast.ID):
         return None
     bump = lhs.subscript
-    if not isinstance(bump, c_ast.UnaryOp) or bump.op != "p++" or not isinstance(bump.expr, c_ast.ArrayRef):
+    if not isinstance(bump, c_ast.UnaryOp) or bump.op not in BUMPS or not isinstance(bump.expr, c_ast.ArrayRef):
         return None
     slot = bump.expr
-    if not isinstance(slot.name, c_ast.ID) or not isinstance(slot.subscript, c_ast.ID) \
+    if not isinstance(slot.name, (c_ast.ID, c_ast.StructRef)) or not isinstance(slot.subscript, c_ast.ID) \
             or slot.subscript.name != declared.name:
         return None
-    return declared.name, lhs.name.name, slot.name.name
+    own = c_ast.ArrayRef(c_ast.ID(OWN), c_ast.BinaryOp("-", c_ast.ID(declared.name), c_ast.ID(LOWEST)))
+    store = c_ast.Assignment("=", c_ast.ArrayRef(lhs.name, c_ast.UnaryOp(bump.op, own)), stored.rvalue)
+    return declared.name, lhs.name.name, c_text(slot.name), bump.op, c_text(store) + ";"
 
 
 def _calls(node: c_ast.Node) -> bool:
