@@ -6,10 +6,11 @@ into a row of its own; one thread turns the rows into each thread's starting off
 sum over the threads, bucket by bucket), checks the buckets' ranges and the written part of the
 target against what the loop reads (`bucket_scatter`'s run-time conditions) and, where they
 hold, leaves the offsets the loop as written ends with in a last row; then each thread runs its
-share as written, the statement's `C` a pointer to its own row (a declaration that hides the
-array), and the last row is copied into `C`. Where a check fails nothing has been written and
-the loop runs as written after the region; also where the work is too small, the items are fewer
-than `ITEMS_PER_OFFSET` per offset, or no memory is left.
+share's store on its own row (`lift_own[b - lift_lo]`, lift_lo the least bucket: 0 for an array
+of the function, else found by a first pass, `_pays` deciding whether the rows pay), and the last
+row is copied into `C`. Where a check fails nothing has been written and the loop runs as written
+after the region; also where the work is too small, the items are fewer than `ITEMS_PER_OFFSET`
+per offset, or no memory is left.
 """
 from __future__ import annotations
 

@@ -16,22 +16,31 @@ prefix sum over the threads (one thread computes them), and each thread then run
 written on offsets of its own. Every item lands where the loop as written puts it, and `fill`
 ends as the loop leaves it; a hand-written OpenMP version keeps this loop sequential.
 
+The final placement of NPB IS counts down, `sorted[--s->key_rank[k]] = k`: the same with each
+thread's offsets below those of the threads before it, and the offsets reached through a struct.
+
 Sound when (checked here, at lift time):
 
 - the body is exactly the declaration of an integer `b` declared in the loop and the store
-  `T[C[b]++] = V;`, neither under an `if`, with no call (nothing else is written);
-- `C` is an array the function declares (its length is `sizeof C / sizeof C[0]`) of `int`,
-  `long` or their unsigned variants, `T` a one-dimensional array or pointer other than `C`;
+  `T[C[b]++] = V;` or `T[--C[b]] = V;`, neither under an `if`, with no call (nothing else is
+  written);
+- `C` holds `int`, `long` or their unsigned variants: an array the function declares (its
+  length is `sizeof C / sizeof C[0]`), or a pointer or struct member (`s->key_rank`, which the
+  analysis modelled as a container: nothing the loop stores changes the pointer), whose length
+  is unknown: the buckets' least and greatest are then found at run time, by a first pass;
+- `T` is a one-dimensional array or pointer other than `C`;
 - everything else the loop reads is a scalar of the function or an element `a[i]` at the loop's
   own variable, so that a share of the iterations reads a share of each array;
 
 and, at run time, before anything is written (else the loop runs as written):
 
-- every bucket lies in `C` (`0 <= b < length`);
-- the buckets' ranges of positions, `C[b]` onwards as many as the bucket holds, come in the
-  order of the buckets without overlapping: no two items write one element (where the loop as
-  written would let the later one win, threads would race) and no position wraps in `C`'s type;
-- the written part of `T` overlaps neither `C` nor any array the loop reads.
+- every bucket lies in `C` (`0 <= b < length`; by construction for a range found first);
+- the buckets' ranges of positions, `C[b]` onwards (or downwards) as many as the bucket holds,
+  come in the order of the buckets without overlapping: no two items write one element (where
+  the loop as written would let the later one win, threads would race) and no position wraps in
+  `C`'s type;
+- the written part of `T` overlaps neither `C` nor any array the loop reads, and offsets in a
+  pointer overlap no array the loop reads (the loop as written would read keys it changed).
 
 `lift_bad` may be set by several threads at once: written with `omp atomic write`.
 """
