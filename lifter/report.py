@@ -299,6 +299,5 @@ def _scatter_buckets(scatter) -> str:
         return f"every bucket lies in '{scatter.counts}'"
     return ("the buckets' least and greatest found by a first pass, and when the cost model finds that the "
             "threads' rows of counts over that range (a pass to find it, one to count, one to store; one thread "
-            "sums the rows) cost less than the loop as written: never on 2 threads where a row is larger than "
-            "256 KiB")
+            "sums the rows) cost less than the loop as written")
 

@@ -500,7 +500,7 @@ APP_RUNS = {
     "cgcsr": ("40 20", {"blas.c": ["dot", "axpby"], "sparse.c": ["spmv"]}),
     "cellmd": ("8 10", {"integrate.c": ["half_kick", "kinetic_energy"], "force.c": ["compute_forces"]}),
     "mgrid": ("8 8", {"grid.c": ["norm2"], "ops.c": ["smooth", "residual", "restrict_residual", "prolongate_add"]}),
-    "isort": ("16 4", {"keys.c": ["generate_keys"], "rank.c": ["rank_keys"], "verify.c": ["partial_verify"]}),
+    "isort": ("16 4", {"keys.c": ["generate_keys"], "rank.c": ["rank_keys"], "verify.c": ["partial_verify", "full_verify"]}),
     "stencil3d": ("40 10", {"stencil.c": ["total_heat"]}),
 }
 

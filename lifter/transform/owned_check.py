@@ -7,8 +7,10 @@ tests. Rows `v` from `first` to `last` run `k` from `rows[v + c]` to `rows[v + c
 (none where that is empty, as the loop as written); iteration `v` owns the elements
 `a_lo * v + lo0` to `a_hi * v + hi0`, and its gathers touch `index[k] + dlo` to `index[k] + dhi`.
 The rows are shared by the threads when they hold many elements (the pass reads as much of the
-index array as the loop does, and is most of the test's cost); each thread stops at its first
-failure.
+index array as the loop does, and is most of the test's cost). A row's elements are tested
+without a branch, so that the compiler vectorizes the test: with an exit at the first failure it
+ran 3x slower (7 ms against 2.3 ms for 2^24 keys, one thread, -O3 -march=native; NPB IS's
+ranking loop itself took 5.6 ms there), and a thread skips the rows after a failing one.
 """
 from __future__ import annotations
 
@@ -37,8 +39,12 @@ def helper_definitions(text: str, scan: int) -> str:
             f" if (last >= first && (long)rows[last + c + 1] - (long)rows[first + c] > {scan}L)\n"
             "    for (v = first; v <= last; v++) {\n"
             "        long k, lo = a_lo * v + lo0 - dlo, hi = a_hi * v + hi0 - dhi;\n"
-            "        for (k = (long)rows[v + c]; ok && k < (long)rows[v + c + 1]; k++)\n"
-            "            ok = (long)index[k] >= lo && (long)index[k] <= hi;\n"
+            "        int row = 1;\n"
+            "        if (!ok)\n"
+            "            continue;\n"
+            "        for (k = (long)rows[v + c]; k < (long)rows[v + c + 1]; k++)\n"
+            "            row &= ((long)index[k] >= lo) & ((long)index[k] <= hi);\n"
+            "        ok &= row;\n"
             "    }\n"
             "    return ok;\n"
             "}\n")
