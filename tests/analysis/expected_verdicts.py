@@ -294,4 +294,12 @@ EXPECTED = {
         dict(function='kernel_nodes', line=118, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_energy', line=130, var='e', parallel=True, reduction=[], private=[]),
     ],
+    # the ranking (line 37) is parallel when every key of a bucket lies in the bucket's own range
+    # (a pass over the keys tests it, analysis/owned_rows.py); the placement (line 54) counts its
+    # offsets down, sequential as written (run as a bucket scatter); the pairs share their offsets
+    'miniapps/bucket_rank.c': [
+        dict(function='kernel_rank', line=37, var='b', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_place', line=54, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_pairs', line=63, var='i', parallel=False, reduction=[], private=[]),
+    ],
 }
