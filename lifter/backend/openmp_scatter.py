@@ -15,7 +15,7 @@ per offset, or no memory is left.
 from __future__ import annotations
 
 from lifter.graph.nodes import MapScope
-from lifter.transform.bucket_scatter import OWN
+from lifter.transform.bucket_scatter import LOWEST, OWN
 
 MARK = "/* lift */"
 HEADERS = ("#ifdef _OPENMP\n#include <omp.h> /* lift: thread numbers for bucket scatters */\n#endif\n"
@@ -35,30 +35,29 @@ def scatter_text(text: str, m: MapScope, indent: str) -> str:
     var, kind, first = m.var, m.var_type, f"({m.begin})"
     up = s.bump == "p++"  # else `--`: each item takes the offset below, the threads' rows count down
     lowest = "lift_lowest" if up else "lift_at"
-    counts = (f"&{s.counts}[lift_lo]", f"&{s.counts}[lift_lo + lift_nb - 1] + 1")
+    counts = (f"&{s.counts}[{LOWEST}]", f"&{s.counts}[{LOWEST} + lift_nb - 1] + 1")
     reads = [(f"&{a}[{first}]", f"&{a}[{first} + lift_n - 1] + 1") for a in s.reads]
-    # (offsets in a pointer may also overlap what the loop reads; an array of the function cannot)
     apart = " && ".join([_apart(f"&{s.target}[lift_lowest]", f"&{s.target}[lift_end - 1] + 1", lo, hi)
-                         for lo, hi in [counts] + reads] + [_apart(*counts, lo, hi) for lo, hi in reads if not s.sized])
+                         for lo, hi in [counts] + reads] + [_apart(*counts, lo, hi) for lo, hi in reads])
     share = [f"            {kind} lift_from = ({kind})({first} + lift_n * lift_t / lift_nt);",
              f"            {kind} lift_to = ({kind})({first} + lift_n * (lift_t + 1) / lift_nt);"]
     if s.sized:
         sizes = [f"    long lift_n = (long)({m.trip_count}), lift_nb = (long)(sizeof {s.counts} / sizeof {s.counts}[0]);",
-                 "    long lift_lo = 0;", "    int lift_teams = omp_get_max_threads(), lift_bad = 0;"]
+                 f"    long {LOWEST} = 0;", "    int lift_teams = omp_get_max_threads(), lift_bad = 0;"]
         worth = f"lift_n >= {ITEMS_PER_OFFSET} * lift_nb"
     else:  # the buckets' range, from a pass of its own
-        sizes = [f"    long lift_n = (long)({m.trip_count}), lift_lo = 0, lift_hi = -1, lift_nb;",
+        sizes = [f"    long lift_n = (long)({m.trip_count}), {LOWEST} = 0, lift_hi = -1, lift_nb;",
                  "    int lift_teams = omp_get_max_threads(), lift_bad = 0;",
-                 f"    if (lift_n > 0) {{ {kind} {var} = ({kind}){first}; {s.declaration} lift_lo = lift_hi = {s.bucket}; }}",
-                 f"    #pragma omp parallel for reduction(min: lift_lo) reduction(max: lift_hi) {MARK}",
+                 f"    if (lift_n > 0) {{ {kind} {var} = ({kind}){first}; {s.declaration} {LOWEST} = lift_hi = {s.bucket}; }}",
+                 f"    #pragma omp parallel for reduction(min: {LOWEST}) reduction(max: lift_hi) {MARK}",
                  f"    for ({kind} {var} = ({kind}){first}; {var} < ({kind})({first} + lift_n); {var}++) {{",
                  f"        {s.declaration}",
-                 f"        if ({s.bucket} < lift_lo) lift_lo = {s.bucket};",
+                 f"        if ({s.bucket} < {LOWEST}) {LOWEST} = {s.bucket};",
                  f"        if ({s.bucket} > lift_hi) lift_hi = {s.bucket};",
                  "    }",
                  "    /* (a range wider than the items: none, and no difference that overflows) */",
-                 "    lift_nb = (unsigned long)lift_hi - (unsigned long)lift_lo < (unsigned long)lift_n"
-                 " ? lift_hi - lift_lo + 1 : 0;"]
+                 f"    lift_nb = (unsigned long)lift_hi - (unsigned long){LOWEST} < (unsigned long)lift_n"
+                 f" ? lift_hi - {LOWEST} + 1 : 0;"]
         worth = f"lift_nb > 0 && lift_n >= {ITEMS_PER_OFFSET} * lift_nb && {_pays(s.element)}"
     lines = [
         f"{{ int lift_done = 0; {MARK}",
@@ -76,7 +75,7 @@ def scatter_text(text: str, m: MapScope, indent: str) -> str:
         "            for (long lift_b = 0; lift_b < lift_nb; lift_b++) lift_row[lift_b] = 0;",
         f"            for ({kind} {var} = lift_from; {var} < lift_to; {var}++) {{",
         f"                {s.declaration}",
-        f"                if ({s.bucket} >= lift_lo && {s.bucket} - lift_lo < lift_nb) lift_row[{s.bucket} - lift_lo]++;",
+        f"                if ({s.bucket} >= {LOWEST} && {s.bucket} - {LOWEST} < lift_nb) lift_row[{s.bucket} - {LOWEST}]++;",
         f"                else {{ {_atomic('lift_bad = 1;')} }}",
         "            }",
         f"            #pragma omp barrier {MARK}",
@@ -84,17 +83,17 @@ def scatter_text(text: str, m: MapScope, indent: str) -> str:
         "            {",
         "                long lift_lowest = 0, lift_end = 0; int lift_any = 0;",
         "                for (long lift_b = 0; lift_b < lift_nb && !lift_bad; lift_b++) {",
-        f"                    long lift_at = (long){s.counts}[lift_lo + lift_b], lift_c;",
+        f"                    long lift_at = (long){s.counts}[{LOWEST} + lift_b], lift_c;",
         "                    for (int lift_u = 0; lift_u < lift_nt; lift_u++) {",
         "                        lift_c = (long)lift_rows[lift_u * lift_nb + lift_b];",
         f"                        lift_rows[lift_u * lift_nb + lift_b] = ({s.element})lift_at;",
         f"                        lift_at {'+' if up else '-'}= lift_c;",
         "                    }",
         f"                    lift_rows[(long)lift_teams * lift_nb + lift_b] = ({s.element})lift_at;",
-        f"                    if (lift_at == (long){s.counts}[lift_lo + lift_b]) continue; /* empty */",
+        f"                    if (lift_at == (long){s.counts}[{LOWEST} + lift_b]) continue; /* empty */",
         *_range_checks(s, up),
         f"                    if (!lift_any) lift_lowest = {lowest};",
-        f"                    lift_any = 1, lift_end = {'lift_at' if up else f'(long){s.counts}[lift_lo + lift_b]'};",
+        f"                    lift_any = 1, lift_end = {'lift_at' if up else f'(long){s.counts}[{LOWEST} + lift_b]'};",
         "                }",
         f"                if (lift_any && !lift_bad && !({apart})) lift_bad = 1;",
         "            }",
@@ -108,7 +107,7 @@ def scatter_text(text: str, m: MapScope, indent: str) -> str:
         "        }",
         "        if (!lift_bad) {",
         "            for (long lift_b = 0; lift_b < lift_nb; lift_b++)",
-        f"                {s.counts}[lift_lo + lift_b] = lift_rows[(long)lift_teams * lift_nb + lift_b];",
+        f"                {s.counts}[{LOWEST} + lift_b] = lift_rows[(long)lift_teams * lift_nb + lift_b];",
         "            lift_done = 1;",
         "        }",
         "        free(lift_rows);",
@@ -125,7 +124,7 @@ def scatter_text(text: str, m: MapScope, indent: str) -> str:
 def _range_checks(s, up: bool) -> list[str]:
     """The test of one bucket's range of positions, [its offset, lift_at) counting up or [lift_at,
     its offset) counting down: after the one before it, and its far end in the offsets' type."""
-    low, edge = (f"(long){s.counts}[lift_lo + lift_b]", "lift_at - 1") if up else ("lift_at", "lift_at")
+    low, edge = (f"(long){s.counts}[{LOWEST} + lift_b]", "lift_at - 1") if up else ("lift_at", "lift_at")
     return [f"                    if ((lift_any && {low} < lift_end)"
             f" || (long)({s.element})({edge}) != {edge}) lift_bad = 1;"]
 
@@ -138,9 +137,9 @@ def _pays(element: str) -> str:
     does not (an increment at a random place of the row), storing 8; each thread clears its row,
     one thread sums all rows and the last row is copied back, 1 per element (lift_nb * (threads +
     2)). In parallel when that is below the loop's own: with `ITEMS_PER_OFFSET` items per offset
-    or more, from 2 threads to about 60, where one thread's sum over all rows costs more. Measured on NPB IS's placement (perf
-    cpu-clock, main thread, 2 threads, rows of 4 MiB): 0.74 of the loop as written's; the model
-    says 0.84."""
+    or more, from 2 threads to about 60, where one thread's sum over all rows costs more.
+    Measured on NPB IS's placement (perf cpu-clock, main thread, 2 threads, rows of 4 MiB): 0.74
+    of the loop as written's; the model says 0.84."""
     count = f"(lift_nb * (long)sizeof({element}) <= 262144L ? 2 : 4)"
     return f"lift_teams > 1 && lift_n / lift_teams * (9 + {count}) + lift_nb * (lift_teams + 2) < 8 * lift_n"
 

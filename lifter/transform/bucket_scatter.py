@@ -39,8 +39,9 @@ and, at run time, before anything is written (else the loop runs as written):
   come in the order of the buckets without overlapping: no two items write one element (where
   the loop as written would let the later one win, threads would race) and no position wraps in
   `C`'s type;
-- the written part of `T` overlaps neither `C` nor any array the loop reads, and offsets in a
-  pointer overlap no array the loop reads (the loop as written would read keys it changed).
+- the written part of `T` overlaps neither `C` nor any array the loop reads, and the part of
+  `C` in use overlaps no array the loop reads (a pointer, or a global array, may point among the
+  keys: the loop as written would read keys it changed).
 
 `lift_bad` may be set by several threads at once: written with `omp atomic write`.
 """
