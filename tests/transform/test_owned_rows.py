@@ -9,7 +9,7 @@ one that writes the index array it gathers through."""
 import pytest
 
 from lifter import LiftOptions, lift_source
-from tests.harness import compile_c, have_gcc, outputs_match, run
+from tests.harness import have_gcc, prepare, write_program
 
 RANKS = r"""#include <stdio.h>
 #include <stdlib.h>
@@ -147,11 +147,6 @@ def test_ranking_runs_in_parallel_under_the_pass_and_near_misses_stay_sequential
 
 @pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 def test_ranking_computes_what_the_original_does(tmp_path):
-    original, lifted = tmp_path / "orig.c", tmp_path / "lifted.c"
-    original.write_text(RANKS)
-    lifted.write_text(_lifted().output)
-    compile_c(original, tmp_path / "orig", ["-O2"])
-    compile_c(lifted, tmp_path / "lifted", ["-O2", "-fopenmp", "-Wall", "-Wextra", "-Werror", "-Wno-unknown-pragmas"])
-    want = run(tmp_path / "orig")
+    diff = prepare(write_program(tmp_path, "ranks", RANKS), tmp_path)
     for threads in (1, 2, 8):
-        assert outputs_match(want, run(tmp_path / "lifted", threads), 0.0)
+        diff.check(threads)

@@ -9,7 +9,7 @@ loop keep their remark."""
 import pytest
 
 from lifter import LiftOptions, lift_source
-from tests.harness import compile_c, have_gcc, outputs_match, run
+from tests.harness import have_gcc, prepare, write_program
 
 PLACEMENTS = r"""#include <stdio.h>
 #include <stdlib.h>
@@ -143,13 +143,6 @@ def test_placements_are_bucket_scatters_and_two_scatters_are_not():
 
 @pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 def test_placements_compute_what_the_original_does(tmp_path):
-    original, lifted = tmp_path / "orig.c", tmp_path / "lifted.c"
-    original.write_text(PLACEMENTS)
-    lifted.write_text(_lifted().output)
-    compile_c(original, tmp_path / "orig", ["-O2"])
-    compile_c(lifted, tmp_path / "lifted", ["-O2", "-fopenmp", "-Wall", "-Wextra", "-Werror", "-Wno-unknown-pragmas"])
-    compile_c(lifted, tmp_path / "plain", ["-O2", "-Wall", "-Wextra", "-Werror", "-Wno-unknown-pragmas"])
-    want = run(tmp_path / "orig")
-    assert outputs_match(want, run(tmp_path / "plain"), 0.0)
+    diff = prepare(write_program(tmp_path, "placements", PLACEMENTS), tmp_path)
     for threads in (1, 2, 8):
-        assert outputs_match(want, run(tmp_path / "lifted", threads), 0.0)
+        diff.check(threads)
