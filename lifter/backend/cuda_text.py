@@ -28,20 +28,6 @@ def _int(text: str | None) -> int | None:
         return None
 
 
-def _dedent(text: str) -> str:
-    """A statement cut from the source: its first line starts at the statement, the others keep
-    their columns; shift those left by their common indentation."""
-    lines = text.split("\n")
-    rest = [l for l in lines[1:] if l.strip()]
-    if not rest:
-        return text
-    common = min(len(l) - len(l.lstrip(" \t")) for l in rest)
-    last = lines[-1].lstrip(" \t")
-    if last.startswith("}"):  # a block: its closing brace shows where the statement started
-        common = min(common, len(lines[-1]) - len(last))
-    return "\n".join([lines[0]] + [l[common:] if l.strip() else l for l in lines[1:]])
-
-
 def _indent(text: str, indent: str) -> str:
     return "\n".join(indent + l if l.strip() else l for l in text.split("\n"))
 

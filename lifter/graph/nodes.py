@@ -31,7 +31,8 @@ from enum import StrEnum
 import islpy as isl
 
 from lifter.analysis.model import Condition, Kind
-from lifter.frontend.spans import called_names, compound_update, word_tokens
+from lifter.analysis.subscript_bounds import isl_c
+from lifter.frontend.spans import Spans, called_names, compound_update, lexed, word_tokens
 
 
 STATE = "state"  # node id of the Root (the name dates from when the Root was the region's only state)
@@ -264,6 +265,30 @@ class MapScope:
             return word_tokens(self.trip_count)
         return set().union(*(word_tokens(b) - called_names(b) for b in (self.begin, self.end)))
 
+    # Its texts with their tokens (the frontend's lexical layer, made once per text): a backend that
+    # copies them into code of its own reads their names and edits them by these offsets.
+    @property
+    def header_lexed(self) -> Spans:
+        return lexed(self.header)
+
+    @property
+    def declarations_lexed(self) -> list[Spans]:
+        return [lexed(d) for d in self.declarations]
+
+    @property
+    def prologue_lexed(self) -> list[Spans]:
+        return [lexed(p) for p in self.prologue]
+
+    @property
+    def epilogue_lexed(self) -> list[Spans]:
+        return [lexed(e) for e in self.epilogue]
+
+    @property
+    def first_value(self) -> Spans:
+        """The C of the variable's first value (`end` for a decreasing loop), isl's min/max/floord
+        as the CUDA prelude's helpers (`isl_c`)."""
+        return lexed(isl_c(self.end if self.decreasing else self.begin))
+
 
 @dataclass
 class Tasklet:
@@ -282,6 +307,17 @@ class Tasklet:
         updated lvalue's text, the operator and the value it combines (frontend/spans.compound_update);
         None for any other statement or where its text is not known."""
         return compound_update(self.text) if self.text else None
+
+    @property
+    def lexed(self) -> Spans:
+        """`text` with its tokens (the frontend's lexical layer, made once per text)."""
+        return lexed(self.text)
+
+    @property
+    def update_lexed(self) -> tuple[Spans, str, Spans] | None:
+        """`update` with the lvalue's and the value's tokens."""
+        update = self.update
+        return None if update is None else (lexed(update[0]), update[1], lexed(update[2]))
 
 
 @dataclass
