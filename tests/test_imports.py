@@ -152,10 +152,6 @@ def test_no_backend_module_lexes_the_source():
 WORD_READERS = {"word_tokens", "called_names", "replace_tokens", "replace_paths", "value_words",
                 "compound_update", "without_comments", "parenthesized", "lexed"}
 LEFT_TO_MOVE = {
-    ("cuda.py", "word_tokens"): 1,  # the launch test's work (cuda_launches.py), before the nest
-    ("cuda_data.py", "word_tokens"): 2,  # a data scope's row bounds and condition
-    ("cuda_data.py", "value_words"): 1,
-    ("cuda_region_data.py", "word_tokens"): 1,  # row bounds visible on the host
     ("cuda_names.py", "replace_tokens"): 1,  # C++ keywords renamed in the whole output
 }
 

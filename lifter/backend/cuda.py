@@ -81,7 +81,7 @@ from lifter.backend.outcome import Emitted, Offload, RegionOutcome
 from lifter.analysis.subscript_bounds import isl_c
 from lifter.frontend.source import SourceFile
 from lifter.frontend.cfile import CFile
-from lifter.frontend.spans import KEYWORDS, Unparsable, word_tokens
+from lifter.frontend.spans import KEYWORDS, CExpr, Unparsable
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants
@@ -275,7 +275,7 @@ class _Region(_KernelCode, _RegionData):
         self.kernels: dict[str, _Kernel] = {}
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
-        self.launch_test = ""  # whether the launches inside host loops pay for themselves (C; '' always)
+        self.launch_test = CExpr()  # whether the launches inside host loops pay for themselves (C; '' always)
         self.atomic: dict[str, str] = {}  # arrays the kernel being built reduces into: key -> operator
         self.sync_reasons: dict[str, str] = {}  # host code between kernels that uses device data: why not on the GPU
         self.device: set[str] = set()
@@ -339,7 +339,7 @@ class _Region(_KernelCode, _RegionData):
                 self.kernels[nid] = self._kernel(nid, False)
         if g.nest.profitability:
             self.launch_test = launch_condition(g, {nid: self.roles[nid] == "kernel" for nid in self.kernels},
-                                               lambda c: self._host_visible(c, c) and not word_tokens(c) &
+                                               lambda c: self._host_visible(c, c) and not c.names &
                                                self._region_written())
         self.device = device
         if self.sync_reasons:  # rows the GPU wrote since the host last saw them: copied back when it needs them

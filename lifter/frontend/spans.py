@@ -550,6 +550,35 @@ def lexed(text: str) -> Spans:
     return Spans(text)
 
 
+class CExpr(str):
+    """C text lift generates (a row bound, a run-time test, a launch's work) with the words it uses,
+    known where it is made: code that composes such texts (`CExpr.of`) unions their words instead
+    of lexing what it composed. `names`: its words (keywords such as a cast's `long` too, as
+    `word_tokens` reads them); `values`: those whose values it uses, not only their addresses
+    (`value_words`). A str: it is written into the output as it is."""
+
+    names: frozenset[str]
+    values: frozenset[str]
+
+    def __new__(cls, text: str = "", names=frozenset(), values=None) -> "CExpr":
+        out = super().__new__(cls, text)
+        out.names = frozenset(names)
+        out.values = out.names if values is None else frozenset(values)
+        return out
+
+    @staticmethod
+    def of(text: str, *parts: "CExpr", names=frozenset()) -> "CExpr":
+        """`text` made of `parts` and lift's own text, which uses `names` besides."""
+        return CExpr(text, frozenset(names).union(*(p.names for p in parts)),
+                     frozenset(names).union(*(p.values for p in parts)))
+
+
+@lru_cache(maxsize=1 << 12)
+def c_expr(text: str) -> CExpr:
+    """`text` with the words it uses, read by the lexical layer where the text is made."""
+    return CExpr(text, word_tokens(text), value_words(text))
+
+
 def compound_update(text: str) -> tuple[str, str, str] | None:
     """A statement `y[j] += e;`, `y[j] = y[j] + e;`, `y[j] = e * y[j];` or `h[k]++;` as (the
     updated lvalue's text, the operator, the value it combines), subtraction as `+` of the negated

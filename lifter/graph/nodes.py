@@ -32,7 +32,7 @@ import islpy as isl
 
 from lifter.analysis.model import Condition, Kind
 from lifter.analysis.subscript_bounds import isl_c
-from lifter.frontend.spans import Spans, called_names, compound_update, lexed, word_tokens
+from lifter.frontend.spans import CExpr, Spans, c_expr, called_names, compound_update, lexed, word_tokens
 
 
 STATE = "state"  # node id of the Root (the name dates from when the Root was the region's only state)
@@ -159,6 +159,11 @@ class OmpPlan:
     assumed_apart: bool = False  # parallel (or without a test) only by the user's --assume-no-alias
     team_work: str = ""  # the work of the `lift_team_worth` test in `condition`, beside `work` (team_start.py)
     team_copies: bool = False  # each thread gets a copy: the test is `lift_team_worth_copies` (team_start.py)
+
+    @property
+    def condition_expr(self) -> CExpr:
+        """`condition` with its words (a backend that tests it elsewhere asks what it reads)."""
+        return c_expr(self.condition)
 
 
 @dataclass
@@ -344,6 +349,11 @@ class AccessNode:
     def dim_words(self) -> list[set[str]]:
         """Per declared extent, the names its C uses (none where the extent is unknown)."""
         return [word_tokens(d) for d in self.dims]
+
+    @property
+    def stride_words(self) -> list[set[str]]:
+        """Per stride of a delinearized buffer, the names its C uses."""
+        return [word_tokens(d) for d in self.strides]
 
 
 @dataclass
