@@ -142,8 +142,8 @@ def test_no_backend_module_lexes_the_source():
     assert not found, found
 
 
-# The frontend's readers of a piece of C text (frontend/spans.py), and `lexed` and `c_expr`, which lex one. The
-# backends read the facts the graph's nodes carry (graph/nodes.py: trip_words, update, name_words,
+# The frontend's readers of a piece of C text (frontend/spans.py), and `lexed` and `c_expr`, which
+# lex one. The backends read the facts the graph's nodes carry (graph/nodes.py: trip_words, update, name_words,
 # dim_words; their texts with their tokens, `Tasklet.lexed`, `MapScope.header_lexed`, ..., from which
 # cuda_kernel_text.py composes a kernel) and the frontend's typed facts about the file
 # (cxx_constructs.py) instead; the C the CUDA backend composes for the host carries its words
