@@ -125,7 +125,7 @@ def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emit
                               f"{indent}/* lift: loop nest not offloaded to the GPU: {comment_text(result)} */\n"))
             continue
         verdicts[i] = Offload(True, kernels=tuple(k.name for k in result.kernels),
-                              launch_test=result.data.launch_test)
+                              launch_test=str(result.data.launch_test))
         nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
     # Consecutive nests with host code between them that can be bounded share their device data.

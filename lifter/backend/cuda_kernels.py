@@ -7,7 +7,6 @@ launch and the `__global__` template. The region half (cuda.py) decides what run
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -178,6 +177,7 @@ class _KernelCode:
         red = {name: op for name, op in reductions}
         touched = self._touched(k.node_id)
         subst: dict[str, str] = {}
+        heads: set[str] = set()  # the names the member paths of `subst` start with
         args: list[_Arg] = []
         bound: set[str] = set()
         declared_inside: set[str] = set()
@@ -189,9 +189,10 @@ class _KernelCode:
                 continue
             if node.kind == Kind.MEMORY:
                 raise NotOffloaded("the loop touches memory through pointers lift cannot bound")
-            kname = node.name if re.fullmatch(r"[A-Za-z_]\w*", node.name) else self.ctx.member_name(node.name)
+            kname = node.name if node.plain_name else self.ctx.member_name(node.name)
             if kname != node.name:
                 subst[node.name] = kname
+                heads.add(node.path_head)
             if node.kind == Kind.SCALAR or node.ndim == 0:
                 if node.name in red:
                     op = red[node.name]
@@ -240,7 +241,7 @@ class _KernelCode:
                 bound.add(x.var)
         text = KernelText.join(k.assign_text + [k.body_text])
         used = text.free_words(subst)
-        hidden = sorted({re.match(r"\w+", path).group(0) for path in subst} & used - bound)
+        hidden = sorted(heads & used - bound)
         if hidden:  # `g->u[IDX(g, i, j)]`: the macro's expansion reads `g->nx`, a host pointer's field
             raise NotOffloaded(f"the loop names '{hidden[0]}' outside the paths the kernel is given "
                                f"(in a macro's arguments, say), and '{hidden[0]}' is host memory")

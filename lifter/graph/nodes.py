@@ -32,7 +32,7 @@ import islpy as isl
 
 from lifter.analysis.model import Condition, Kind
 from lifter.analysis.subscript_bounds import isl_c
-from lifter.frontend.spans import CExpr, Spans, c_expr, called_names, compound_update, lexed, word_tokens
+from lifter.frontend.spans import CExpr, Spans, TokenKind, c_expr, called_names, compound_update, lexed, word_tokens
 
 
 STATE = "state"  # node id of the Root (the name dates from when the Root was the region's only state)
@@ -344,6 +344,18 @@ class AccessNode:
     def name_words(self) -> set[str]:
         """The names the C expression of the container uses (`g->u`: `g` and `u`)."""
         return word_tokens(self.name)
+
+    @property
+    def plain_name(self) -> bool:
+        """The C expression is one name (`u`, not a member path `g->u`)."""
+        toks = lexed(self.name).tokens
+        return len(toks) == 1 and toks[0].kind == TokenKind.WORD
+
+    @property
+    def path_head(self) -> str | None:
+        """The name the C expression starts with (`g` of `g->u`), None where it starts with none."""
+        toks = lexed(self.name).tokens
+        return toks[0].text if toks and toks[0].kind == TokenKind.WORD else None
 
     @property
     def dim_words(self) -> list[set[str]]:

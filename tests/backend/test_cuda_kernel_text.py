@@ -75,3 +75,19 @@ def test_a_body_cut_from_the_file_is_dedented_by_its_blanks():
     assert body.text() == _old_dedent(piece.text)
     assert body.text(SUBST) == replace_paths(_old_dedent(piece.text), SUBST)
     assert body.free_words(SUBST) == {"a", "i", "g_u", "b"}
+
+
+def test_a_container_says_whether_its_name_is_a_member_path():
+    """A kernel renames the containers whose names are member paths (`g->u`) and checks that the
+    variable a path starts from is named nowhere else in it: both facts are read off the name's
+    tokens by the graph (graph/nodes.py), not by the backend."""
+    from lifter.analysis.model import Kind
+    from lifter.graph.nodes import AccessNode
+
+    def node(name):
+        return AccessNode(name, name, 1, "double", Kind.ARRAY, False, "", False, False)
+
+    assert node("u").plain_name and node("u").path_head == "u"
+    assert not node("g->u").plain_name and node("g->u").path_head == "g"
+    assert not node("s.a").plain_name and node("s.a").path_head == "s"
+    assert not node("<memory>").plain_name and node("<memory>").path_head is None
