@@ -142,24 +142,22 @@ def test_no_backend_module_lexes_the_source():
     assert not found, found
 
 
-# The frontend's readers of a piece of C text (frontend/spans.py). The backends read the facts the
-# graph's nodes carry (graph/nodes.py: trip_words, update, name_words, dim_words) and the frontend's
-# typed facts about the file (cxx_constructs.py) instead. What is left reads C the CUDA backend
-# generates itself (kernel bodies, row bounds, conditions, the output's C++ keywords): each use is
-# listed here, so that none is added, and the list only shrinks.
-WORD_READERS = {"word_tokens", "free_words", "called_names", "replace_tokens", "replace_paths", "value_words",
-                "array_declarators", "words", "compound_update", "without_comments", "parenthesized"}
+# The frontend's readers of a piece of C text (frontend/spans.py), and `lexed` and `c_expr`, which
+# lex one. The backends read the facts the graph's nodes carry (graph/nodes.py: trip_words, update, name_words,
+# dim_words; their texts with their tokens, `Tasklet.lexed`, `MapScope.header_lexed`, ..., from which
+# cuda_kernel_text.py composes a kernel) and the frontend's typed facts about the file
+# (cxx_constructs.py) instead; the C the CUDA backend composes for the host carries its words
+# (`CExpr`). What is left reads the CUDA output itself: each use is listed here, so that none is
+# added, and the list only shrinks.
+WORD_READERS = {"word_tokens", "called_names", "replace_tokens", "replace_paths", "value_words",
+                "compound_update", "without_comments", "parenthesized", "lexed", "c_expr"}
 LEFT_TO_MOVE = {
-    ("cuda.py", "word_tokens"): 1,  # the launch test's work (cuda_launches.py), before the nest
-    ("cuda_data.py", "word_tokens"): 2,  # a data scope's row bounds and condition
-    ("cuda_data.py", "value_words"): 1,
-    ("cuda_region_data.py", "word_tokens"): 1,  # row bounds visible on the host
-    ("cuda_kernels.py", "replace_paths"): 3,  # a kernel's body and index assignments
-    ("cuda_kernels.py", "free_words"): 1,
-    ("cuda_kernels.py", "called_names"): 1,
-    ("cuda_kernels.py", "array_declarators"): 1,
-    ("cuda_kernels.py", "words"): 1,
-    ("cuda_names.py", "replace_tokens"): 1,  # C++ keywords renamed in the whole output
+    # C++ keywords renamed in the whole output: the host code and kernels the backend writes spell the
+    # user's names in many places besides the copied statements (array names in launches, views,
+    # copies and dirty-row tracking; inlined project headers; directives' bodies), so the renaming is
+    # done once over the finished text. Moving it needs C++-safe names on the graph (every
+    # container's name, every text) before anything is emitted: a plan step of its own.
+    ("cuda_names.py", "replace_tokens"): 1,
 }
 
 

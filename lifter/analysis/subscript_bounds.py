@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from lifter.frontend.spans import KEYWORDS, Spans, Token, TokenKind, Unparsable, match_brackets, split
+from lifter.frontend.spans import KEYWORDS, CExpr, Spans, Token, TokenKind, Unparsable, c_expr, match_brackets, split
 from lifter.graph.ranges import bound_c, readable
 
 
@@ -24,9 +24,10 @@ CAST_WORDS = {"int", "long", "unsigned", "signed", "short", "size_t", "ptrdiff_t
               "int64_t", "uint64_t", "int32_t", "uint32_t", "intptr_t", "uintptr_t", "const"}
 
 
-def subscript_interval(access: str, name: str, stmt, scop, functions, written: set[str]) -> tuple[str, str] | None:
+def subscript_interval(access: str, name: str, stmt, scop, functions, written: set[str]) -> tuple[CExpr, CExpr] | None:
     """(lo, hi) C text bounding the first subscript of `access` (`A[i * m + j][k]`) over the
-    statement's iterations, or None when an operand is unknown (a load, a call, a changing name)."""
+    statement's iterations, or None when an operand is unknown (a load, a call, a changing name);
+    with their words (the CUDA backend asks whether the host can evaluate them before the nest)."""
     spans = Spans(access)
     toks = spans.tokens
     pat = Spans(name).tokens
@@ -45,7 +46,22 @@ def subscript_interval(access: str, name: str, stmt, scop, functions, written: s
             return None
     except _NoInterval:
         return None
-    return iv[0], iv[1]
+    return c_expr(iv[0]), c_expr(iv[1])
+
+
+def bound_expr(rng, upper: bool, dim: int = 0, strict: bool = False) -> CExpr | None:
+    """The first or last index of a dimension of an isl range, with its words: strict C (`bound_c`),
+    else isl's printed form as C (not where `strict`), else None."""
+    text = bound_c(rng, dim, upper)
+    if text is None and not strict:
+        try:
+            pw = rng.dim_max(dim) if upper else rng.dim_min(dim)
+            if pw.is_cst() and pw.is_nan() if hasattr(pw, "is_nan") else False:
+                return None
+            text = "(long)(" + isl_c(readable(pw)) + ")"
+        except Exception:
+            return None
+    return None if text is None else c_expr(text)
 
 
 class _NoInterval(Exception):

@@ -71,6 +71,7 @@ from lifter.backend.cuda_names import keyword_names, rename_keywords
 from lifter.backend.cuda_call_regions import aware_functions, emit_region, find_regions
 from lifter.backend.cuda_data import NestData, comment_text, emit_scope, flat_nests, group_nests, reindent
 from lifter.backend.cuda_launches import launch_condition
+from lifter.backend.cuda_kernel_text import KernelText, Own, Src, line_of
 from lifter.backend.cuda_kernels import DEVICE_FUNCTIONS, REDUCTION_OPS, NotOffloaded, _Kernel, _KernelCode
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
 from lifter.backend.cuda_region_data import _RegionData
@@ -80,7 +81,7 @@ from lifter.backend.outcome import Emitted, Offload, RegionOutcome
 from lifter.analysis.subscript_bounds import isl_c
 from lifter.frontend.source import SourceFile
 from lifter.frontend.cfile import CFile
-from lifter.frontend.spans import KEYWORDS, Unparsable, word_tokens
+from lifter.frontend.spans import KEYWORDS, CExpr, Unparsable
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants
@@ -124,7 +125,7 @@ def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emit
                               f"{indent}/* lift: loop nest not offloaded to the GPU: {comment_text(result)} */\n"))
             continue
         verdicts[i] = Offload(True, kernels=tuple(k.name for k in result.kernels),
-                              launch_test=result.data.launch_test)
+                              launch_test=str(result.data.launch_test))
         nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
     # Consecutive nests with host code between them that can be bounded share their device data.
@@ -274,7 +275,7 @@ class _Region(_KernelCode, _RegionData):
         self.kernels: dict[str, _Kernel] = {}
         self.roles: dict[str, str] = {}
         self.reduction_slots = 0
-        self.launch_test = ""  # whether the launches inside host loops pay for themselves (C; '' always)
+        self.launch_test = CExpr()  # whether the launches inside host loops pay for themselves (C; '' always)
         self.atomic: dict[str, str] = {}  # arrays the kernel being built reduces into: key -> operator
         self.sync_reasons: dict[str, str] = {}  # host code between kernels that uses device data: why not on the GPU
         self.device: set[str] = set()
@@ -338,7 +339,7 @@ class _Region(_KernelCode, _RegionData):
                 self.kernels[nid] = self._kernel(nid, False)
         if g.nest.profitability:
             self.launch_test = launch_condition(g, {nid: self.roles[nid] == "kernel" for nid in self.kernels},
-                                               lambda c: self._host_visible(c, c) and not word_tokens(c) &
+                                               lambda c: self._host_visible(c, c) and not c.names &
                                                self._region_written())
         self.device = device
         if self.sync_reasons:  # rows the GPU wrote since the host last saw them: copied back when it needs them
@@ -482,11 +483,18 @@ class _Region(_KernelCode, _RegionData):
         return text
 
     def _tree_lines(self, nid: str, indent: str) -> list[str]:
+        """The lines of a map or statement of the nest as written (`_tree_parts`)."""
+        return [line.text() for line in self._tree_parts(nid, indent)]
+
+    def _tree_parts(self, nid: str, indent: str) -> list[KernelText]:
+        """The lines of a map or statement of the nest as written, each as the pieces it is made of
+        (cuda_kernel_text.py); in a kernel that reduces into an array (`atomic`), its updates made atomic."""
         node = self.g.nodes[nid]["node"]
         if isinstance(node, MapScope):
             if not node.header:
                 raise NotOffloaded(f"the header of the loop over '{node.var}' is not known")
-            return in_block(node, indent, lambda inner: self._loop_lines(nid, node, inner))
+            return in_block(node, indent, lambda inner: self._loop_parts(nid, node, inner), line_of,
+                            (node.prologue_lexed, node.epilogue_lexed))
         if not node.text:
             raise NotOffloaded(f"the text of the statement at line {node.line} is not known")
         if self.atomic:
@@ -498,12 +506,13 @@ class _Region(_KernelCode, _RegionData):
                 if red is None or red[0] not in updated or len(updated) > 1:
                     raise NotOffloaded(f"the update of '{next(iter(updated))}' at line {node.line} is not a reduction "
                                        "statement lift can make atomic")
-                update = node.update
+                update = node.update_lexed
                 if update is None or update[1] != red[1]:
                     raise NotOffloaded(f"the reduction statement at line {node.line} cannot be made atomic")
                 lhs, _, value = update
-                return [indent + f"lift_atomic_update({REDUCTION_OPS[self.atomic[red[0]]]}(), &({lhs}), {value});"]
-        return [indent + node.text]
+                return [KernelText([Own(indent + f"lift_atomic_update({REDUCTION_OPS[self.atomic[red[0]]]}(), &("),
+                                    Src(lhs), Own("), "), Src(value), Own(");")])]
+        return [line_of(indent, node.lexed)]
 
     # -- text --------------------------------------------------------------------------
 
@@ -524,11 +533,12 @@ class _Region(_KernelCode, _RegionData):
                           .lstrip()))
         return apply(self.text[start:end], [], edits)
 
-    def _loop_lines(self, nid: str, node: MapScope, indent: str) -> list[str]:
-        lines = [f"{indent}{node.header} {{"] + [f"{indent}    {d}" for d in node.declarations]
+    def _loop_parts(self, nid: str, node: MapScope, indent: str) -> list[KernelText]:
+        lines = [KernelText([Own(indent), Src(node.header_lexed), Own(" {")])] + \
+            [line_of(indent + "    ", d) for d in node.declarations_lexed]
         for c in scope_children(self.g, nid):
-            lines += self._tree_lines(c, indent + "    ")
-        return lines + [f"{indent}}}"]
+            lines += self._tree_parts(c, indent + "    ")
+        return lines + [line_of(indent, "}")]
 
     def _host_lines(self, nid: str, indent: str) -> list[str]:
         role = self.roles.get(nid, "host")

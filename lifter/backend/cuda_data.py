@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from lifter.analysis.host_effects import GapEffects, clause_effects, gap_effects
 from lifter.analysis.model import Kind
-from lifter.frontend.spans import LoopStatement, Spans, value_words, word_tokens
+from lifter.frontend.spans import CExpr, LoopStatement, Spans
 from lifter.graph.nodes import AccessNode
 
 
@@ -46,11 +46,11 @@ class ArrayUse:
     suffix: str  # of its host-side variables: lift_lo_<suffix>, lift_d_<suffix>, ...
     row: str  # C expression: bytes of one row (`sizeof((A)[0])`)
     node: AccessNode
-    lo: str  # first and last row the nest touches (C expressions, evaluated before the scope)
-    hi: str
-    wlo: str | None = None  # first and last row it writes (None: read only)
-    whi: str | None = None
-    covers: str | None = None  # no copy in needed: '' always, a C condition, None never
+    lo: CExpr  # first and last row the nest touches (C expressions, evaluated before the scope, with
+    hi: CExpr  # the words they use: their makers know them, cuda_region_data.py)
+    wlo: CExpr | None = None  # first and last row it writes (None: read only)
+    whi: CExpr | None = None
+    covers: CExpr | None = None  # no copy in needed: '' always, a C condition, None never
     tracked: bool = False  # the nest keeps lift_dirty_lo/hi_<suffix>: rows newer on the GPU (host code inside)
 
 
@@ -64,8 +64,8 @@ class HostWrite:
     host: str  # the C expression of the array on the host
     row: str  # C expression: bytes of one row
     node: AccessNode
-    first: str
-    last: str
+    first: CExpr
+    last: CExpr
 
 
 @dataclass
@@ -77,19 +77,19 @@ class NestData:
     end: int
     nest: str  # the nest with kernel launches in place of the parallel loops
     arrays: list[ArrayUse]
-    condition: str  # the planner's run-time condition, parenthesized ('' when none)
+    condition: CExpr  # the planner's run-time condition, parenthesized ('' when none)
     reduction_slots: int
     kernels: list[str]
     written: set[str]  # names the nest may assign (scalars, loop variables)
     host_only: set[str] = field(default_factory=set)  # arrays only its host code touches ('<...>': unknown)
     host_writes: list[HostWrite] = field(default_factory=list)
-    launch_test: str = ""  # the part of `condition` that its launches in host loops pay (cuda_launches.py)
+    launch_test: CExpr = CExpr()  # the part of `condition` that its launches in host loops pay (cuda_launches.py)
 
     def head_words(self) -> set[str]:
         """Names the scope's head evaluates for this nest (row bounds, conditions)."""
         texts = [self.condition] + [x for a in self.arrays for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x] \
             + [x for w in self.host_writes for x in (w.first, w.last)]
-        return set().union(*(word_tokens(x) for x in texts))
+        return set().union(*(x.names for x in texts))
 
     def value_words(self) -> set[str]:
         """The head's names whose values matter, not only their addresses: a name the condition uses
@@ -97,7 +97,7 @@ class NestData:
         device buffers may appear there: rotating them rotates the same set of arrays, which the
         scope's own overlap check (on the hull of all rotated buffers) keeps apart."""
         texts = [x for a in self.arrays for x in (a.lo, a.hi, a.wlo, a.whi, a.covers) if x]
-        return set().union(*(word_tokens(x) for x in texts), value_words(self.condition))
+        return set().union(*(x.names for x in texts), self.condition.values)
 
 
 @dataclass

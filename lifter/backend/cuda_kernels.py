@@ -7,17 +7,14 @@ launch and the `__global__` template. The region half (cuda.py) decides what run
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from lifter.analysis.model import Kind
 from lifter.backend.cuda_data import comment_text
-from lifter.backend.cuda_text import _base, _c_ndim, _dedent, _indent, _int
+from lifter.backend.cuda_kernel_text import KernelText, Own, Src, dedent_drops, line_of
+from lifter.backend.cuda_text import _base, _c_ndim, _indent, _int
 from lifter.analysis.pure_functions import WITHOUT_LONG_DOUBLE
-from lifter.analysis.subscript_bounds import isl_c
-from lifter.backend.edits import apply
-from lifter.frontend.spans import array_declarators, called_names, free_words, replace_paths, words
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import MapScope, Schedule, scope_children, scope_descendants, scope_parent
 
@@ -66,8 +63,10 @@ class _Kernel:
     serial: bool
     maps: list[MapScope]
     trips: list[str]
-    assigns: list[str]
-    body: str
+    assign_text: list[KernelText]  # each map's variable set from its thread's index, as pieces
+    body_text: KernelText
+    assigns: list[str] = field(default_factory=list)  # their C (`_bind`: member paths renamed)
+    body: str = ""
     args: list[_Arg] = field(default_factory=list)
     arrays: set[str] = field(default_factory=set)
     comment: str = ""
@@ -99,7 +98,7 @@ class _KernelCode:
                 elif n.opaque_reason:
                     raise NotOffloaded(f"code between the kernels touches device data: {n.opaque_reason}")
             maps = []
-            body = "\n".join(self._tree_lines(nid, ""))
+            body = KernelText.join(self._tree_parts(nid, ""))
             line = node.line if not isinstance(node, MapScope) else self._line(node)
             what = f"{node.var}_L{line}" if isinstance(node, MapScope) else f"S{line}"
             name = self.ctx.fresh(f"{_base(self.function)}_{what}")
@@ -145,20 +144,19 @@ class _KernelCode:
             chain.append(kid)
         inner = chain[-1]
         if self.reemit:
-            body = "\n".join([d for d in getattr(inner, "declarations", [])] +
-                             [l for c in scope_children(g, inner.id) for l in self._tree_lines(c, "")])
+            body = KernelText.join([line_of("", d) for d in inner.declarations_lexed] +
+                                   [l for c in scope_children(g, inner.id) for l in self._tree_parts(c, "")])
         else:
             sp = self._for_span(inner)
-            body = _dedent(self.text[sp.body_start:sp.end])
+            piece = self.ctx.cfile.spans.piece(sp.body_start, sp.end)
+            body = KernelText([Src(piece, dedent_drops(piece.text))])
         trips = [self._trip(c, [x.var for x in chain[:i]]) for i, c in enumerate(chain)]
         assigns = []
         for i, c in enumerate(chain):
-            begin = isl_c(c.end if c.decreasing else c.begin)
-            value = f"({begin}) {'-' if c.decreasing else '+'} lift_t{i}" + (f" * {c.step}" if c.step != 1 else "")
-            if c.var_declared_in_header:
-                assigns.append(f"{c.var_type} {c.var} = {value};")
-            else:
-                assigns.append(f"{c.var} = {value};")
+            declared = f"{c.var_type} " if c.var_declared_in_header else ""
+            step = f"{'-' if c.decreasing else '+'} lift_t{i}" + (f" * {c.step}" if c.step != 1 else "")
+            assigns.append(KernelText([Own(f"{declared}{c.var} = (", frozenset({c.var})), Src(c.first_value),
+                                       Own(f") {step};")]))
         line = self._line(m)
         name = self.ctx.fresh(f"{_base(self.function)}_{m.var}_L{line}")
         k = _Kernel(name, nid, False, chain, trips, assigns, body)
@@ -179,6 +177,7 @@ class _KernelCode:
         red = {name: op for name, op in reductions}
         touched = self._touched(k.node_id)
         subst: dict[str, str] = {}
+        heads: set[str] = set()  # the names the member paths of `subst` start with
         args: list[_Arg] = []
         bound: set[str] = set()
         declared_inside: set[str] = set()
@@ -190,9 +189,10 @@ class _KernelCode:
                 continue
             if node.kind == Kind.MEMORY:
                 raise NotOffloaded("the loop touches memory through pointers lift cannot bound")
-            kname = node.name if re.fullmatch(r"[A-Za-z_]\w*", node.name) else self.ctx.member_name(node.name)
+            kname = node.name if node.plain_name else self.ctx.member_name(node.name)
             if kname != node.name:
                 subst[node.name] = kname
+                heads.add(node.path_head)
             if node.kind == Kind.SCALAR or node.ndim == 0:
                 if node.name in red:
                     op = red[node.name]
@@ -239,12 +239,9 @@ class _KernelCode:
             if not x.var_declared_in_header and x.var not in bound:
                 args.append(_Arg(ArgKind.LOCAL, x.var, x.var))
                 bound.add(x.var)
-        text = "\n".join(k.assigns + [k.body])
-        text = replace_paths(text, subst)
-        k.body = replace_paths(k.body, subst)
-        k.assigns = [replace_paths(a, subst) for a in k.assigns]
-        used = free_words(text)
-        hidden = sorted({re.match(r"\w+", path).group(0) for path in subst} & used - bound)
+        text = KernelText.join(k.assign_text + [k.body_text])
+        used = text.free_words(subst)
+        hidden = sorted(heads & used - bound)
         if hidden:  # `g->u[IDX(g, i, j)]`: the macro's expansion reads `g->nx`, a host pointer's field
             raise NotOffloaded(f"the loop names '{hidden[0]}' outside the paths the kernel is given "
                                f"(in a macro's arguments, say), and '{hidden[0]}' is host memory")
@@ -260,18 +257,20 @@ class _KernelCode:
             if name in used and name not in bound and name not in declared_inside:
                 args.append(_Arg(ArgKind.VALUE, name, name))
                 bound.add(name)
-        self._check_vla(k, declared_inside, set(self.state.params) | bound,
+        self._check_vla(k, subst, declared_inside, set(self.state.params) | bound,
                         {a.name for a in args if a.kind == ArgKind.VALUE})
         self._check_control(k)
-        self.ctx.check_calls(called_names(text))
+        self.ctx.check_calls(text.called_names())
+        k.body, k.assigns = k.body_text.text(subst), [a.text(subst) for a in k.assign_text]
         k.args = args
 
-    def _check_vla(self, k: _Kernel, declared_inside: set[str], variables: set[str], values: set[str]) -> None:
+    def _check_vla(self, k: _Kernel, subst: dict[str, str], declared_inside: set[str], variables: set[str],
+                   values: set[str]) -> None:
         """Variable-length arrays declared in the body, which device code cannot have: a one-dimensional
         one (`double sum[np];`) whose size the host knows becomes each thread's slice of a scratch
         buffer the launch allocates (`k.scratch`); any other is refused."""
-        edits = []
-        for d in array_declarators(k.body, declared_inside):
+        edits: dict[int, list] = {}
+        for i, d in k.body_text.declarators(declared_inside, subst):
             if d.size is None:
                 raise NotOffloaded(f"the size of '{d.name}', declared in the loop body, cannot be read")
             if not d.size_words & variables:
@@ -283,13 +282,13 @@ class _KernelCode:
             elem = " ".join(w for w in d.type_words if w not in ("register", "auto"))
             slot = len(k.scratch)
             k.scratch.append((elem, d.size))
-            edits.append((d.start, d.statement_end,
+            edits.setdefault(i, []).append((d.start, d.statement_end,
                           f"{elem} *{d.name} = ({elem} *)lift_scratch{slot} + lift_global_rank() * (long)({d.size}); "
                           f"/* lift: this thread's slice of a scratch buffer (was {d.name}[{d.size}]) */"))
-        k.body = apply(k.body, [], edits)
+        k.body_text.edits = edits
 
     def _check_control(self, k: _Kernel) -> None:
-        body_words = words(k.body)
+        body_words = k.body_text.words()
         if "return" in body_words or "goto" in body_words:
             raise NotOffloaded("the loop body returns or jumps out")
         if "break" in body_words and not k.serial:

@@ -23,6 +23,7 @@ from typing import Callable
 
 
 from lifter.backend.cuda_kernels import NotOffloaded
+from lifter.frontend.spans import CExpr
 from lifter.transform.parallelize import launch_work
 from lifter.transform.rewrite import ancestors
 from lifter.graph.attributes import DataflowGraph
@@ -31,14 +32,14 @@ from lifter.graph.attributes import DataflowGraph
 LAUNCH_MIN_WORK = 20_000
 
 
-def launch_condition(g: DataflowGraph, launches: dict[str, bool], usable: Callable[[str], bool]) -> str:
+def launch_condition(g: DataflowGraph, launches: dict[str, bool], usable: Callable[[CExpr], bool]) -> CExpr:
     """'' where the nest's launches pay for themselves (or none runs inside a host loop, or the work
     is not known), else the C test that they do, of names `usable` before the nest; raises
     NotOffloaded where they never do. `launches`: node id -> whether it is a parallel kernel (else
     a one-thread one)."""
     looped = {nid: kernel for nid, kernel in launches.items() if ancestors(g, nid)}
     if not looped:
-        return ""
+        return CExpr()
     total, terms = 0, []
     for nid, kernel in looped.items():
         if not kernel:
@@ -48,17 +49,17 @@ def launch_condition(g: DataflowGraph, launches: dict[str, bool], usable: Callab
         if isinstance(work, int):
             total += work
         elif work is None or not usable(work):
-            return ""  # (an unknown work is not judged: the nest is offloaded as before)
+            return CExpr()  # (an unknown work is not judged: the nest is offloaded as before)
         else:
             terms.append(work)
     need = LAUNCH_MIN_WORK * len(looped)
     if not terms:
         if total >= need:
-            return ""
+            return CExpr()
         loops = sorted({g.nodes[a]["node"].var for nid in looped for a in ancestors(g, nid)})
         count = f"{len(looped)} kernel launches" if len(looped) > 1 else "kernel launch"
         raise NotOffloaded(f"not profitable: its {count} in each iteration of the host loop over "
                            f"{' and '.join(repr(v) for v in loops)} do about {total} units of work in all, "
                            f"less than {LAUNCH_MIN_WORK} a launch (a launch costs about 7 us)", "not-profitable")
     work = " + ".join([f"({t})" for t in terms] + ([f"{total}L"] if total else []))
-    return f"{work} >= {need}L"
+    return CExpr.of(f"{work} >= {need}L", *terms)

@@ -14,14 +14,13 @@ from dataclasses import dataclass
 
 from lifter.analysis.minplus import declared_names
 from lifter.analysis.model import Kind
-from lifter.analysis.subscript_bounds import subscript_interval
+from lifter.analysis.subscript_bounds import bound_expr, subscript_interval
 from lifter.backend.cuda_data import ArrayUse, HostWrite, NestData, may_overlap
 from lifter.backend.cuda_kernels import NotOffloaded
-from lifter.backend.cuda_text import _bound, _c_ndim, _union
-from lifter.frontend.spans import word_tokens
+from lifter.backend.cuda_text import _c_ndim, _union
+from lifter.frontend.spans import CExpr
 from lifter.graph.build import STATE, data_id
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, scope_descendants
-from lifter.graph.ranges import bound_c
 
 
 @dataclass
@@ -35,7 +34,7 @@ class _Array:
 class _RegionData:
     """The data half of `cuda._Region`: device arrays, their rows, the nest's `NestData`."""
 
-    def _node_rows(self, nid: str, key: str, written: bool) -> tuple[str, str]:
+    def _node_rows(self, nid: str, key: str, written: bool) -> tuple[CExpr, CExpr]:
         """C text of the first and last row of device array `key` that the map or statement `nid` reads
         or writes, in terms of the host loop variables around it (sound: else the region's rows)."""
         node = self.g.nodes[data_id(key)]["node"]
@@ -73,18 +72,21 @@ class _RegionData:
                 raise NotOffloaded("the nest touches memory through pointers lift cannot bound")
         return [out[k] for k in sorted(out)]
 
-    def _rows(self, a: _Array, rng) -> tuple[str, str]:
-        """C text of the first and last row (index of the first dimension) of a range."""
+    def _rows(self, a: _Array, rng) -> tuple[CExpr, CExpr]:
+        """C text of the first and last row (index of the first dimension) of a range, with its words."""
         node = a.node
         strides = getattr(node, "strides", None) or []
         if rng is not None and rng is not False:
             if strides:  # a flat buffer indexed as A[i*m + j]: the flat range of the box
-                bounds = [(_bound(rng, False, d), _bound(rng, True, d)) for d in range(len(strides))]
+                bounds = [(bound_expr(rng, False, d), bound_expr(rng, True, d)) for d in range(len(strides))]
                 if all(self._host_visible(lo, hi) for lo, hi in bounds):
-                    return (" + ".join(f"({lo}) * ({st})" for (lo, _), st in zip(bounds, strides)),
-                            " + ".join(f"({hi}) * ({st})" for (_, hi), st in zip(bounds, strides)))
+                    words = set().union(*node.stride_words)
+                    return (CExpr.of(" + ".join(f"({lo}) * ({st})" for (lo, _), st in zip(bounds, strides)),
+                                     *(lo for lo, _ in bounds), names=words),
+                            CExpr.of(" + ".join(f"({hi}) * ({st})" for (_, hi), st in zip(bounds, strides)),
+                                     *(hi for _, hi in bounds), names=words))
             else:
-                lo, hi = _bound(rng, False), _bound(rng, True)
+                lo, hi = bound_expr(rng, False), bound_expr(rng, True)
                 if self._host_visible(lo, hi):
                     return lo, hi
         rows = self._interval_rows(a.key, written_only=rng is a.write and a.write is not None)
@@ -92,12 +94,13 @@ class _RegionData:
             return rows
         dims = getattr(node, "dims", None) or []
         if dims and dims[0] and not strides and not (node.dim_words[0] & self._region_written()):
-            return "0L", f"(long)({dims[0]}) - 1L"
+            return CExpr("0L"), CExpr(f"(long)({dims[0]}) - 1L", {"long"} | node.dim_words[0])
         if node.kind == Kind.ARRAY:
-            return "0L", f"(long)(sizeof({node.name}) / sizeof(({node.name})[0])) - 1L"
+            return CExpr("0L"), CExpr(f"(long)(sizeof({node.name}) / sizeof(({node.name})[0])) - 1L",
+                                      {"long", "sizeof"} | node.name_words)
         raise NotOffloaded(f"the rows of '{node.name}' the nest touches cannot be bounded")
 
-    def _host_visible(self, lo: str | None, hi: str | None) -> bool:
+    def _host_visible(self, lo: CExpr | None, hi: CExpr | None) -> bool:
         """Whether a row bound is C the host can evaluate around the region: it names no variable
         declared inside it (a counter of a loop kept as one statement, `for (unsigned j = m; j-- > 0;)`,
         or a local of the body; an outer variable of that name would be another object)."""
@@ -107,7 +110,7 @@ class _RegionData:
             self.inner_names = {c.name for c in self.scop.containers.values() if c.declared_in is not None} | \
                 set().union(*(declared_names(s.node) for s in self.scop.statements.values())) \
                 if self.scop is not None else set()
-        return not word_tokens(lo + " " + hi) & self.inner_names
+        return not (lo.names | hi.names) & self.inner_names
 
     def _region_written(self) -> set[str]:
         """Names whose value may change inside the region: written scalars and loop variables."""
@@ -121,7 +124,7 @@ class _RegionData:
                 out.add(node.name)
         return out
 
-    def _interval_rows(self, key: str, written_only: bool) -> tuple[str, str] | None:
+    def _interval_rows(self, key: str, written_only: bool) -> tuple[CExpr, CExpr] | None:
         """Rows from the subscripts as written, bounded by interval arithmetic over the statements'
         domains: sound for subscripts isl cannot model (`A[i * m + j]`), evaluated at run time.
         Only statements that run on the GPU count (host code copies what it uses around itself)."""
@@ -152,10 +155,10 @@ class _RegionData:
             return None
         lo, hi = los[0], his[0]
         for x in los[1:]:
-            lo = f"lift_imin({lo}, {x})"
+            lo = CExpr.of(f"lift_imin({lo}, {x})", lo, x, names={"lift_imin"})
         for x in his[1:]:
-            hi = f"lift_imax({hi}, {x})"
-        return f"lift_imax(0L, {lo})", hi
+            hi = CExpr.of(f"lift_imax({hi}, {x})", hi, x, names={"lift_imax"})
+        return CExpr.of(f"lift_imax(0L, {lo})", lo, names={"lift_imax"}), hi
 
     def _nest_data(self, arrays: list[_Array], nest: str, span) -> NestData:
         """What the nest's data scope needs: per device array the rows touched and written (C text,
@@ -171,7 +174,8 @@ class _RegionData:
             if a.write is not None and (a.key in gpu_written or not self.sync_reasons):
                 use.wlo, use.whi = self._rows(a, a.write)
                 if self.sync_reasons:  # host code writes rows the buffer may not hold: only the buffer's come back
-                    use.wlo, use.whi = f"lift_imax({use.wlo}, {lo})", f"lift_imin({use.whi}, {hi})"
+                    use.wlo, use.whi = (CExpr.of(f"lift_imax({use.wlo}, {lo})", use.wlo, lo, names={"lift_imax"}),
+                                        CExpr.of(f"lift_imin({use.whi}, {hi})", use.whi, hi, names={"lift_imin"}))
             uses.append(use)
         arrays_written = {n.name for n in (self.g.nodes[data_id(a.key)]["node"] for a in arrays)}
         written = self._region_written() - arrays_written  # their elements, not the pointers
@@ -201,7 +205,7 @@ class _RegionData:
             out.append(HostWrite(h, f"sizeof(({h})[0])", a.node, lo, hi))
         return out
 
-    def _plan_condition(self) -> str:
+    def _plan_condition(self) -> CExpr:
         """The planner's run-time condition (enough work, disjoint pointers) of the parallel loops at the
         top of the nest: evaluated before the nest, it decides between the GPU and the original code.
         (Conditions of loops inside sequential loops may use their variables: not usable here; whether
@@ -210,12 +214,12 @@ class _RegionData:
         for c in scope_children(self.g, STATE):
             m = self.g.nodes[c]["node"]
             if self.roles.get(c) == "kernel" and m.plan.condition and m.plan.condition not in conds:
-                conds.append(m.plan.condition)
+                conds.append(m.plan.condition_expr)
         if self.launch_test:  # (kernels launched inside host loops: cuda_launches.py)
             conds.append(self.launch_test)
-        return " && ".join(f"({c})" for c in conds)
+        return CExpr.of(" && ".join(f"({c})" for c in conds), *conds)
 
-    def _write_covers(self, a: _Array) -> str | None:
+    def _write_covers(self, a: _Array) -> CExpr | None:
         """When the region writes every element of the rows it moves (and reads none), no copy in is
         needed: '' if that holds always, a C condition if it holds when the inner dimensions are
         covered (checked at run time), None if a copy in is needed."""
@@ -241,10 +245,14 @@ class _RegionData:
         # the inner dimensions: of the C array, or of a delinearized flat buffer (A[i * m + j]: the
         # flat range moved is covered when j covers the row, 0 .. m - 1)
         for k in range(1, len(strides) if strides else _c_ndim(a.node)):
-            lo, hi = bound_c(a.write, k, False), bound_c(a.write, k, True)
+            lo, hi = bound_expr(a.write, False, k, strict=True), bound_expr(a.write, True, k, strict=True)
             if lo is None or hi is None:
                 return None
-            extent = f"(long)(({strides[k - 1]}) / ({strides[k]}))" if strides else \
-                f"(long)(sizeof(({h}){'[0]' * k}) / sizeof(({h}){'[0]' * (k + 1)}))"
-            conds.append(f"({lo}) == 0L && ({hi}) + 1L == {extent}")
-        return " && ".join(conds)
+            if strides:
+                extent = CExpr(f"(long)(({strides[k - 1]}) / ({strides[k]}))",
+                               {"long"} | a.node.stride_words[k - 1] | a.node.stride_words[k])
+            else:
+                extent = CExpr(f"(long)(sizeof(({h}){'[0]' * k}) / sizeof(({h}){'[0]' * (k + 1)}))",
+                               {"long", "sizeof"} | a.node.name_words)
+            conds.append(CExpr.of(f"({lo}) == 0L && ({hi}) + 1L == {extent}", lo, hi, extent))
+        return CExpr.of(" && ".join(conds), *conds)

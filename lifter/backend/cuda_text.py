@@ -1,14 +1,12 @@
 """Small helpers the kernels (cuda_kernels.py) and the regions (cuda.py) share: kernel names,
-indentation of statements cut from the source, unions of ranges and C bounds of their dimensions.
-Reading C text is the frontend's (spans.py); bounds of subscripts, analysis/subscript_bounds.py.
+indentation, unions of ranges. Reading C text is the frontend's (spans.py); bounds of ranges and
+subscripts as C, analysis/subscript_bounds.py.
 """
 from __future__ import annotations
 
 import re
 
-from lifter.analysis.subscript_bounds import isl_c
 from lifter.graph.nodes import AccessNode
-from lifter.graph.ranges import bound_c, readable
 
 
 def _base(function: str) -> str:
@@ -26,20 +24,6 @@ def _int(text: str | None) -> int | None:
         return int(text.rstrip("L"))
     except ValueError:
         return None
-
-
-def _dedent(text: str) -> str:
-    """A statement cut from the source: its first line starts at the statement, the others keep
-    their columns; shift those left by their common indentation."""
-    lines = text.split("\n")
-    rest = [l for l in lines[1:] if l.strip()]
-    if not rest:
-        return text
-    common = min(len(l) - len(l.lstrip(" \t")) for l in rest)
-    last = lines[-1].lstrip(" \t")
-    if last.startswith("}"):  # a block: its closing brace shows where the statement started
-        common = min(common, len(lines[-1]) - len(last))
-    return "\n".join([lines[0]] + [l[common:] if l.strip() else l for l in lines[1:]])
 
 
 def _indent(text: str, indent: str) -> str:
@@ -67,19 +51,3 @@ def _union(a, b, ok: bool):
 def _c_ndim(node: AccessNode) -> int:
     """Dimensions of the C object: a delinearized flat buffer (`strides`) is one-dimensional in C."""
     return 1 if getattr(node, "strides", None) else node.ndim
-
-
-def _bound(rng, upper: bool, dim: int = 0) -> str | None:
-    """Strict C for the first or last index of a dimension, else isl's printed form, else None."""
-    text = bound_c(rng, dim, upper)
-    if text is not None:
-        return text
-    try:
-        pw = rng.dim_max(dim) if upper else rng.dim_min(dim)
-        if pw.is_cst() and pw.is_nan() if hasattr(pw, "is_nan") else False:
-            return None
-        return "(long)(" + isl_c(readable(pw)) + ")"
-    except Exception:
-        return None
-
-

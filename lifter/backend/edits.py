@@ -43,12 +43,15 @@ def before_statement(text: str, offset: int, line: str) -> Insertion:
     return Insertion(offset, f"\n{pad}{line}\n{pad}")
 
 
-def in_block(m, indent: str, loop_lines) -> list[str]:
+def in_block(m, indent: str, loop_lines, line=lambda indent, x: indent + x, around=None) -> list:
     """The lines of map `m`'s loop (`loop_lines(indent)`), inside a block with `m.prologue` before
     the loop and `m.epilogue` after it where it has either (register accumulators): the block
-    scopes the prologue's locals to the loop, and keeps a directive on the loop next to it."""
-    if not (m.prologue or m.epilogue):
+    scopes the prologue's locals to the loop, and keeps a directive on the loop next to it.
+    `line(indent, x)` makes the line of a brace or of an item of `around` (the prologue and epilogue:
+    the CUDA backend passes them with their tokens, and makes lines of pieces, cuda_kernel_text.py)."""
+    before, after = around if around is not None else (m.prologue, m.epilogue)
+    if not (before or after):
         return loop_lines(indent)
     inner = indent + "    "
-    return ([f"{indent}{{"] + [inner + p for p in m.prologue] + loop_lines(inner)
-            + [inner + e for e in m.epilogue] + [f"{indent}}}"])
+    return ([line(indent, "{")] + [line(inner, p) for p in before] + loop_lines(inner)
+            + [line(inner, e) for e in after] + [line(indent, "}")])

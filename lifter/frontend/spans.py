@@ -11,7 +11,10 @@ never re-emitted, only annotated.
 Every other reader of C text (the CUDA backend's file scan `frontend/cfile.py`, the host-code
 effects `analysis/host_effects.py`) walks these tokens with the matches computed here
 (`Spans.brackets`, `opening`, `split`, `enclosing`) instead of counting brackets itself, and takes
-names from text through `word_tokens`, `free_words` and `called_names`.
+names from text through `word_tokens` and `called_names`. A text the graph's nodes hold comes with
+its tokens (`lexed`, made once per text; `Spans.free_words`, `called_names`, `path_edits`,
+`array_declarators` read it), so that a backend that copies it into code of its own reads names
+and their places off them and edits by their offsets instead of lexing its code.
 """
 from __future__ import annotations
 
@@ -105,6 +108,7 @@ class ArrayDeclarator:
     # offset just after the `;`, where the declaration is a statement of its own (`T name[size];`,
     # after `;`, `{` or `}`), else None
     statement_end: int | None
+    size_span: tuple[int, int] | None = None  # offsets of `size` (None when never closed)
 
 
 class Spans:
@@ -194,10 +198,79 @@ class Spans:
         """The tokens that begin between offsets `start` and `end`."""
         return self.tokens[bisect.bisect_left(self.starts, start):bisect.bisect_left(self.starts, end)]
 
-    def words_between(self, start: int, end: int) -> list[str]:
+    def words_between(self, start: int, end: int, skip: list[tuple[int, int]] = ()) -> list[str]:
         """The identifiers between offsets `start` and `end` in order, repeats kept (`words` of that
-        piece of the file, read off the file's tokens instead of lexing the piece again)."""
-        return [t.text for t in self.between(start, end) if t.kind == TokenKind.WORD]
+        piece of the file, read off the file's tokens instead of lexing the piece again), but those
+        inside the offset ranges `skip`."""
+        return [t.text for t in self.between(start, end) if t.kind == TokenKind.WORD
+                and not any(a <= t.start < b for a, b in skip)]
+
+    def free_words(self, skip: list[tuple[int, int]] = ()) -> set[str]:
+        """Names the text uses, leaving out struct members (after `.` or `->`) and the words inside
+        the offset ranges `skip` (member paths a caller renames: `path_edits`)."""
+        toks = self.tokens
+        return {t.text for k, t in enumerate(toks) if t.kind == TokenKind.WORD and not after_member(toks, k)
+                and not any(a <= t.start < b for a, b in skip)}
+
+    def called_names(self) -> set[str]:
+        """The functions (or function-like macros) the text calls by name."""
+        toks = self.tokens
+        return {t.text for k, t in enumerate(toks) if t.kind == TokenKind.WORD and k + 1 < len(toks)
+                and toks[k + 1].text == "(" and not after_member(toks, k)} - KEYWORDS
+
+    def path_edits(self, subst: dict[str, str]) -> list[tuple[int, int, str]]:
+        """Where each expression of `subst` (a name or member path like `g->u`, matched token by
+        token, the longest first, never as a member of something else) occurs: (start, end, its new
+        text), in text order."""
+        if not subst:
+            return []
+        toks = self.tokens
+        patterns = sorted((([t.text for t in lexed(name).tokens], new) for name, new in subst.items()),
+                          key=lambda p: -len(p[0]))
+        out, k = [], 0
+        while k < len(toks):
+            for pat, new in patterns:
+                n = len(pat)
+                if [t.text for t in toks[k:k + n]] == pat and not after_member(toks, k):
+                    out.append((toks[k].start, toks[k + n - 1].end, new))
+                    k += n
+                    break
+            else:
+                k += 1
+        return out
+
+    def array_declarators(self, names: set[str]):
+        """The declarators of arrays named `names` (a name after a type word, `*` or `,`, followed by
+        `[`), in text order."""
+        toks = self.tokens
+        for i, t in enumerate(toks[:-1]):
+            if not (t.kind == TokenKind.WORD and t.text in names and toks[i + 1].text == "[" and i > 0 and
+                    (toks[i - 1].kind == TokenKind.WORD or toks[i - 1].text in ("*", ","))):
+                continue
+            try:
+                j = self.closing(i + 1, "[", "]") - 1
+            except Unparsable:
+                yield ArrayDeclarator(t.text, None, frozenset(), (), t.start, None)
+                continue
+            start = i
+            while start > 0 and (toks[start - 1].kind == TokenKind.WORD or toks[start - 1].text == "*"):
+                start -= 1
+            alone = (start == 0 or toks[start - 1].text in (";", "{", "}")) and start < i and \
+                j + 1 < len(toks) and toks[j + 1].text == ";"
+            size = (toks[i + 2].start, toks[j - 1].end) if i + 2 < j else (toks[i + 1].end, toks[i + 1].end)
+            yield ArrayDeclarator(t.text, self.text[size[0]:size[1]],
+                                  frozenset(x.text for x in toks[i + 2:j] if x.kind == TokenKind.WORD),
+                                  tuple(x.text for x in toks[start:i]), toks[start].start,
+                                  toks[j + 1].end if alone else None, size)
+
+    def piece(self, start: int, end: int) -> "Spans":
+        """The lexical layer of text[start:end] (a loop's body cut from the file), its tokens this
+        text's, moved to the piece's offsets: not lexed again."""
+        out = Spans.__new__(Spans)
+        out.text = self.text[start:end]
+        out.tokens = [Token(t.kind, t.text, t.start - start, t.end - start) for t in self.between(start, end)]
+        out.index = {t.start: i for i, t in enumerate(out.tokens)}
+        return out
 
     def loops(self, start: int, end: int) -> list[LoopStatement]:
         """Every `while`, `do` and `for` statement whose keyword lies between offsets `start` and
@@ -446,42 +519,6 @@ def after_member(toks: list[Token], k: int) -> bool:
     return p.text == "." or p.text == ">" and k >= 2 and toks[k - 2].text == "-" and toks[k - 2].end == p.start
 
 
-def free_words(text: str) -> set[str]:
-    """Names used in C text, leaving out struct members (after `.` or `->`)."""
-    toks = Spans(text).tokens
-    return {t.text for k, t in enumerate(toks) if t.kind == TokenKind.WORD and not after_member(toks, k)}
-
-
-def array_declarators(text: str, names: set[str]):
-    """The declarators of arrays named `names` in a piece of C text (a name after a type word, `*`
-    or `,`, followed by `[`), in text order."""
-    spans = Spans(text)
-    toks = spans.tokens
-    for i, t in enumerate(toks[:-1]):
-        if not (t.kind == TokenKind.WORD and t.text in names and toks[i + 1].text == "[" and i > 0 and
-                (toks[i - 1].kind == TokenKind.WORD or toks[i - 1].text in ("*", ","))):
-            continue
-        try:
-            j = spans.closing(i + 1, "[", "]") - 1
-        except Unparsable:
-            yield ArrayDeclarator(t.text, None, frozenset(), (), t.start, None)
-            continue
-        start = i
-        while start > 0 and (toks[start - 1].kind == TokenKind.WORD or toks[start - 1].text == "*"):
-            start -= 1
-        alone = (start == 0 or toks[start - 1].text in (";", "{", "}")) and start < i and \
-            j + 1 < len(toks) and toks[j + 1].text == ";"
-        yield ArrayDeclarator(t.text, text[toks[i + 2].start:toks[j - 1].end] if i + 2 < j else "",
-                              frozenset(x.text for x in toks[i + 2:j] if x.kind == TokenKind.WORD),
-                              tuple(x.text for x in toks[start:i]), toks[start].start,
-                              toks[j + 1].end if alone else None)
-
-
-def words(text: str) -> list[str]:
-    """The identifiers of a piece of C text in order, repeats kept."""
-    return [t.text for t in Spans(text).tokens if t.kind == TokenKind.WORD]
-
-
 def value_words(text: str) -> set[str]:
     """Names whose values a piece of C text uses: one only under `&name[...]` (an address) is left out."""
     toks = Spans(text).tokens
@@ -491,31 +528,55 @@ def value_words(text: str) -> set[str]:
 
 def called_names(text: str) -> set[str]:
     """The functions (or function-like macros) a piece of C text calls by name."""
-    toks = Spans(text).tokens
-    return {t.text for k, t in enumerate(toks) if t.kind == TokenKind.WORD and k + 1 < len(toks)
-            and toks[k + 1].text == "(" and not after_member(toks, k)} - KEYWORDS
+    return Spans(text).called_names()
 
 
 def replace_paths(text: str, subst: dict[str, str]) -> str:
     """`text` with each expression of `subst` (a name or member path like `g->u`, matched token by
     token, the longest first, never as a member of something else) replaced by its new text."""
-    if not subst:
-        return text
-    toks = Spans(text).tokens
-    patterns = sorted((([t.text for t in Spans(name).tokens], new) for name, new in subst.items()),
-                      key=lambda p: -len(p[0]))
-    out, last, k = [], 0, 0
-    while k < len(toks):
-        for pat, new in patterns:
-            n = len(pat)
-            if [t.text for t in toks[k:k + n]] == pat and not after_member(toks, k):
-                out += [text[last:toks[k].start], new]
-                last = toks[k + n - 1].end
-                k += n
-                break
-        else:
-            k += 1
+    out, last = [], 0
+    for start, end, new in Spans(text).path_edits(subst):
+        out += [text[last:start], new]
+        last = end
     return "".join(out) + text[last:]
+
+
+@lru_cache(maxsize=1 << 14)
+def lexed(text: str) -> Spans:
+    """The lexical layer of a piece of C text (a statement, a loop header), made once per text: the
+    graph's nodes hand it out for their texts (`Tasklet.lexed`, ...), so that a backend reads names
+    and their places off these tokens and edits the text by their offsets instead of lexing it. The
+    same object for the same text: its readers must not change it."""
+    return Spans(text)
+
+
+class CExpr(str):
+    """C text lift generates (a row bound, a run-time test, a launch's work) with the words it uses,
+    known where it is made: code that composes such texts (`CExpr.of`) unions their words instead
+    of lexing what it composed. `names`: its words (keywords such as a cast's `long` too, as
+    `word_tokens` reads them); `values`: those whose values it uses, not only their addresses
+    (`value_words`). A str: it is written into the output as it is."""
+
+    names: frozenset[str]
+    values: frozenset[str]
+
+    def __new__(cls, text: str = "", names=frozenset(), values=None) -> "CExpr":
+        out = super().__new__(cls, text)
+        out.names = frozenset(names)
+        out.values = out.names if values is None else frozenset(values)
+        return out
+
+    @staticmethod
+    def of(text: str, *parts: "CExpr", names=frozenset()) -> "CExpr":
+        """`text` made of `parts` and lift's own text, which uses `names` besides."""
+        return CExpr(text, frozenset(names).union(*(p.names for p in parts)),
+                     frozenset(names).union(*(p.values for p in parts)))
+
+
+@lru_cache(maxsize=1 << 12)
+def c_expr(text: str) -> CExpr:
+    """`text` with the words it uses, read by the lexical layer where the text is made."""
+    return CExpr(text, word_tokens(text), value_words(text))
 
 
 def compound_update(text: str) -> tuple[str, str, str] | None:

@@ -31,7 +31,8 @@ from enum import StrEnum
 import islpy as isl
 
 from lifter.analysis.model import Condition, Kind
-from lifter.frontend.spans import called_names, compound_update, word_tokens
+from lifter.analysis.subscript_bounds import isl_c
+from lifter.frontend.spans import CExpr, Spans, TokenKind, c_expr, called_names, compound_update, lexed, word_tokens
 
 
 STATE = "state"  # node id of the Root (the name dates from when the Root was the region's only state)
@@ -159,6 +160,11 @@ class OmpPlan:
     team_work: str = ""  # the work of the `lift_team_worth` test in `condition`, beside `work` (team_start.py)
     team_copies: bool = False  # each thread gets a copy: the test is `lift_team_worth_copies` (team_start.py)
 
+    @property
+    def condition_expr(self) -> CExpr:
+        """`condition` with its words (a backend that tests it elsewhere asks what it reads)."""
+        return c_expr(self.condition)
+
 
 @dataclass
 class BucketScatter:
@@ -267,6 +273,30 @@ class MapScope:
             return word_tokens(self.trip_count)
         return set().union(*(word_tokens(b) - called_names(b) for b in (self.begin, self.end)))
 
+    # Its texts with their tokens (the frontend's lexical layer, made once per text): a backend that
+    # copies them into code of its own reads their names and edits them by these offsets.
+    @property
+    def header_lexed(self) -> Spans:
+        return lexed(self.header)
+
+    @property
+    def declarations_lexed(self) -> list[Spans]:
+        return [lexed(d) for d in self.declarations]
+
+    @property
+    def prologue_lexed(self) -> list[Spans]:
+        return [lexed(p) for p in self.prologue]
+
+    @property
+    def epilogue_lexed(self) -> list[Spans]:
+        return [lexed(e) for e in self.epilogue]
+
+    @property
+    def first_value(self) -> Spans:
+        """The C of the variable's first value (`end` for a decreasing loop), isl's min/max/floord
+        as the CUDA prelude's helpers (`isl_c`)."""
+        return lexed(isl_c(self.end if self.decreasing else self.begin))
+
 
 @dataclass
 class Tasklet:
@@ -285,6 +315,17 @@ class Tasklet:
         updated lvalue's text, the operator and the value it combines (frontend/spans.compound_update);
         None for any other statement or where its text is not known."""
         return compound_update(self.text) if self.text else None
+
+    @property
+    def lexed(self) -> Spans:
+        """`text` with its tokens (the frontend's lexical layer, made once per text)."""
+        return lexed(self.text)
+
+    @property
+    def update_lexed(self) -> tuple[Spans, str, Spans] | None:
+        """`update` with the lvalue's and the value's tokens."""
+        update = self.update
+        return None if update is None else (lexed(update[0]), update[1], lexed(update[2]))
 
 
 @dataclass
@@ -308,9 +349,26 @@ class AccessNode:
         return word_tokens(self.name)
 
     @property
+    def plain_name(self) -> bool:
+        """The C expression is one name (`u`, not a member path `g->u`)."""
+        toks = lexed(self.name).tokens
+        return len(toks) == 1 and toks[0].kind == TokenKind.WORD
+
+    @property
+    def path_head(self) -> str | None:
+        """The name the C expression starts with (`g` of `g->u`), None where it starts with none."""
+        toks = lexed(self.name).tokens
+        return toks[0].text if toks and toks[0].kind == TokenKind.WORD else None
+
+    @property
     def dim_words(self) -> list[set[str]]:
         """Per declared extent, the names its C uses (none where the extent is unknown)."""
         return [word_tokens(d) for d in self.dims]
+
+    @property
+    def stride_words(self) -> list[set[str]]:
+        """Per stride of a delinearized buffer, the names its C uses."""
+        return [word_tokens(d) for d in self.strides]
 
 
 @dataclass

@@ -35,7 +35,7 @@ from lifter.analysis.count import Poly, add_polys, constant, count_points, large
 from lifter.analysis.model import Kind
 from lifter.conditions import readable
 from lifter.frontend.loop_form import canonical
-from lifter.frontend.spans import Spans, word_tokens
+from lifter.frontend.spans import CExpr, Spans, c_expr, word_tokens
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import (AccessNode, MapScope, Memlet, OmpPlan, Schedule, Tasklet, scope_children,
@@ -426,13 +426,15 @@ def _work(g: DataflowGraph, m: MapScope, banned: set[str], min_work: int) -> int
     return work
 
 
-def launch_work(g: DataflowGraph, m: MapScope, outer: set[str], min_work: int) -> int | str | None:
+def launch_work(g: DataflowGraph, m: MapScope, outer: set[str], min_work: int) -> int | CExpr | None:
     """`_work` of one run of `m` inside sequential loops over `outer` (a GPU kernel's launch in a
     host loop), for a test made before those loops: a count that varies with them is bounded over
     their ranges, by isl where the bound is a constant, else by their longest runs (`_estimate`:
-    the trip counts' bounds over the parameters, C text over names known before the loops)."""
+    the trip counts' bounds over the parameters, C text over names known before the loops, with
+    the words it uses: the backend asks whether they are known there)."""
     inner = [g.nodes[n]["node"] for n in scope_descendants(g, m.id) if isinstance(g.nodes[n]["node"], MapScope)]
-    return _work(g, m, {x.var for x in [m] + inner} | set(outer), min_work)
+    work = _work(g, m, {x.var for x in [m] + inner} | set(outer), min_work)
+    return c_expr(work) if isinstance(work, str) else work
 
 
 # Transformations after which a map no longer runs its loop's iterations, each once, in one run.

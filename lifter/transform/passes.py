@@ -48,11 +48,17 @@ class _Reshaping(Pass):
 
 class _Rewrite(_Reshaping):
     """A reshaping pass that is one rewrite of a nest on its polyhedral model: `rewrite(g, scop)`,
-    with the tile sizes after them where `sized`, returning whether it changed the graph."""
+    with the tile sizes after them where `sized`, returning whether it changed the graph. A
+    subclass names its pass, switch and rewrite in its class statement, one line instead of a
+    block of the same assignments each (`class Tile(_Rewrite, name="tile", ...)`)."""
 
     reshapes = True
     sized = False
-    rewrite = None  # set by each subclass, as a staticmethod
+    rewrite = None
+
+    def __init_subclass__(cls, *, name: str, rewrite, switch: str = "", sized: bool = False, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.name, cls.switch, cls.sized, cls.rewrite = name, switch, sized, staticmethod(rewrite)
 
     def run(self, g, context) -> bool:
         sizes = (tuple(context.options.tile_sizes),) if self.sized else ()
@@ -110,43 +116,25 @@ class Locality(_Reshaping):
         return True
 
 
-class Rotate(_Rewrite):
+class Rotate(_Rewrite, name="rotate", rewrite=rotate_solves):
     """Row solves whose inner loop walks a column: the statements after it move ahead of it."""
 
-    name = "rotate"
-    rewrite = staticmethod(rotate_solves)
+
+class Fuse(_Rewrite, name="fuse", rewrite=fuse_maps, switch="fuse"):
+    """Fuse producer-consumer sibling maps (`fusion.py`)."""
 
 
-class Fuse(_Rewrite):
-    name = "fuse"
-    switch = "fuse"
-    rewrite = staticmethod(fuse_maps)
+class Tile(_Rewrite, name="tile", rewrite=tile_bands, switch="tile", sized=True):
+    """Tile every profitable, legal band, at the options' sizes where given (`tiling.py`)."""
 
 
-class Tile(_Rewrite):
-    name = "tile"
-    switch = "tile"
-    sized = True
-    rewrite = staticmethod(tile_bands)
-
-
-class Sweeps(_Rewrite):
+class Sweeps(_Rewrite, name="sweeps", rewrite=sink_sweeps, switch="tile", sized=True):
     """Strip-mine parallel loops around sweeps, the sweeps inside the strips (`strips.py`); before
     tiling, which would otherwise block the band and keep each row's recurrence in one chain."""
 
-    name = "sweeps"
-    switch = "tile"
-    sized = True
-    rewrite = staticmethod(sink_sweeps)
 
-
-class Strips(_Rewrite):
+class Strips(_Rewrite, name="strip-mine", rewrite=hoist_strips, switch="tile", sized=True):
     """Strip-mine parallel innermost loops and hoist the strips (tiling's rewrite, `strips.py`)."""
-
-    name = "strip-mine"
-    switch = "tile"
-    sized = True
-    rewrite = staticmethod(hoist_strips)
 
 
 class Contract(_Reshaping):
@@ -211,22 +199,14 @@ class Vectorize(_Reshaping):
         return plan_simd(g)
 
 
-class Unroll(_Rewrite):
+class Unroll(_Rewrite, name="unroll", rewrite=unroll_and_jam, switch="unroll"):
     """Unroll and jam (register blocking): its copies are nodes the region's model does not know,
     so no pass that reads the model may run after it."""
 
-    name = "unroll"
-    switch = "unroll"
-    rewrite = staticmethod(unroll_and_jam)
 
-
-class Accumulate(_Rewrite):
+class Accumulate(_Rewrite, name="accumulate", rewrite=accumulate_reductions, switch="unroll"):
     """Unroll and jam around a reduction loop, its sums in locals (`accumulators.py`); after
     `Unroll`, whose copies it leaves alone, for the same reason it runs last."""
-
-    name = "accumulate"
-    switch = "unroll"
-    rewrite = staticmethod(accumulate_reductions)
 
 
 class JamOuter(_Reshaping):
