@@ -782,4 +782,9 @@ def _key_of(lvalue, collector) -> str | None:
         base = array_base(lvalue)
         if isinstance(base, c_ast.ID):
             return collector.scoped(base.name)
+    if isinstance(lvalue, c_ast.UnaryOp) and lvalue.op == "*" and isinstance(lvalue.expr, c_ast.ID):
+        # `*result += e`: the element `_ref` records as result[0] (an output pointer's target).
+        sym = collector.symbols.lookup(lvalue.expr.name)
+        if sym is not None and sym.kind in (Kind.ARRAY, Kind.POINTER) and not sym.indirect:
+            return collector.scoped(lvalue.expr.name)
     return None

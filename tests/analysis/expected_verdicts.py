@@ -198,6 +198,14 @@ EXPECTED = {
         dict(function='kernel_minmax', line=22, var='i', parallel=True, reduction=[('hi', 'max'), ('lo', 'min')], private=[]),
         dict(function='kernel_argmin', line=35, var='i', parallel=False, reduction=[], private=[]),
     ],
+    # accumulators behind output pointers (issue 16): `*result += e` reduces into result[0]
+    'reductions/out_pointer.c': [
+        dict(function='kernel_dot', line=32, var='i', parallel=True, reduction=[('result', '+')], private=[]),
+        dict(function='kernel_norm', line=39, var='i', parallel=True, reduction=[('out', '+')], private=[]),
+        dict(function='kernel_peak', line=47, var='i', parallel=True, reduction=[('peak', 'max')], private=[]),
+        dict(function='kernel_count', line=55, var='i', parallel=True, reduction=[('count', '+')], private=[]),
+        dict(function='kernel_running', line=63, var='i', parallel=False, reduction=[], private=[]),
+    ],
     'reductions/histogram.c': [
         dict(function='kernel_histogram', line=28, var='b', parallel=True, reduction=[], private=[]),
         dict(function='kernel_histogram', line=30, var='i', parallel=True, reduction=[('hist', '+')], private=[]),

@@ -1,0 +1,104 @@
+"""More idioms of real applications (issue 16, second round): each program is written the way
+application code is, lifted with the profitability guard off, checked for its verdicts (the
+unsafe variants stay sequential, with the reason) and run against the original at 1, 2 and 8
+threads, with inputs that make every run-time test fail as well as pass."""
+from __future__ import annotations
+
+import pytest
+
+from tests.harness import check_program, have_gcc, loops_by_function
+
+needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
+
+PROGRAMS: dict[str, str] = {}
+
+# -- an output pointer accumulated in the loop (item 1) ---------------------------------------
+PROGRAMS["out_pointer"] = r"""
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void dot(int n, const double *x, const double *y, double *result)
+{
+    *result = 0;
+    for (int i = 0; i < n; i++)
+        *result += x[i] * y[i];
+}
+
+void norm(int n, const double *x, double *out)
+{
+    *out = 0;
+    for (int i = 0; i < n; i++)
+        *out = *out + x[i] * x[i];
+    *out = sqrt(*out);
+}
+
+void lowest(int n, const int *v, int *m)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] < *m)
+            *m = v[i];
+}
+
+/* NEGATIVE: the update reads the target twice (not `x op= e`). */
+void doubling(int n, const double *x, double *acc)
+{
+    for (int i = 0; i < n; i++)
+        *acc = *acc * 0.5 + *acc * x[i];
+}
+
+/* NEGATIVE: a scan, each element gets the running value. */
+void running(int n, double *x, double *acc)
+{
+    for (int i = 0; i < n; i++) {
+        *acc += x[i];
+        x[i] = *acc;
+    }
+}
+
+int main(void)
+{
+    int n = 5000;
+    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    int *v = malloc(n * sizeof *v);
+    double r, q, a = 1.0, s = 0.0;
+    int m = 1 << 30;
+    for (int i = 0; i < n; i++) {
+        x[i] = (double)((i * 7) % 11) / 11.0;
+        y[i] = (double)((i * 3) % 5) - 2.0;
+        v[i] = (i * 37) % 1001 - 300;
+    }
+    dot(n, x, y, &r);
+    norm(n, x, &q);
+    lowest(n, v, &m);
+    doubling(n, x, &a);
+    printf("%.12g %.12g %d %.12g\n", r, q, m, a);
+    /* The results land inside the arrays the loops read: the run-time tests fail. */
+    dot(n, x, y, &x[n / 2]);
+    norm(n, y, &y[7]);
+    lowest(n, v, &v[n - 1]);
+    running(n, y, &s);
+    printf("%.12g %.12g %d %.12g\n", x[n / 2], y[7], v[n - 1], s + y[n / 3]);
+    free(x); free(y); free(v);
+    return 0;
+}
+"""
+
+
+def test_accumulators_behind_output_pointers_are_reductions():
+    loops = loops_by_function(PROGRAMS["out_pointer"])
+    for name, target, op in (("dot", "result", "+"), ("norm", "out", "+"), ("lowest", "m", "min")):
+        loop = loops[name][0]
+        assert loop["parallelized"], (name, loop["reason"])
+        assert loop["reduction"] == [{"variable": target, "operator": op}], (name, loop["reduction"])
+        assert f"&{target}[0] + 1 <= &" in loop["remark"], loop["remark"]  # the run-time test
+    for name in ("doubling", "running"):
+        assert not loops[name][0]["parallelized"]
+        assert "dependence on acc" in loops[name][0]["reason"], loops[name][0]["reason"]
+
+
+@needs_gcc
+@pytest.mark.parametrize("threads", [1, 2, 8])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_programs_give_identical_results(tmp_path, name, threads):
+    check_program(PROGRAMS[name], f"{name}.c", tmp_path, threads)
