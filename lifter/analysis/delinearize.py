@@ -49,11 +49,19 @@ def _expand(node, is_size) -> list[tuple[Monomial, c_ast.Node]]:
         return [(m, c_ast.UnaryOp("-", c)) for m, c in _expand(node.expr, is_size)]
     if isinstance(node, c_ast.BinaryOp) and node.op == "*":
         left, right = node.left, node.right
-        size_l, size_r = _size_product(left, is_size), _size_product(right, is_size)
+        size_l, size_r = _scaled_size(left, is_size), _scaled_size(right, is_size)
         if size_r is not None:
             return [(tuple(sorted(m + size_r)), c) for m, c in _expand(left, is_size)]
         if size_l is not None:
             return [(tuple(sorted(m + size_l)), c) for m, c in _expand(right, is_size)]
+        for k, other in ((left, right), (right, left)):
+            if _constant(k) is not None:
+                terms = _expand(other, is_size)
+                if any(m for m, _ in terms):
+                    # `4*(j*nx + i)`, interleaved components: the constant scales the strides it
+                    # multiplies (a factor of their monomials) and the affine rest's coefficient.
+                    return [(tuple(sorted(m + (_constant(k),))), c) if m else ((), c_ast.BinaryOp("*", k, c))
+                            for m, c in terms]
         return [((), node)]  # constant factors and the like: left to the affine translator
     name = _size_name(node, is_size)
     if name is not None:
@@ -77,11 +85,25 @@ def affine_size(node: c_ast.BinaryOp) -> str:
     return f"({c_text(node)})"
 
 
+def _constant(node) -> str | None:
+    """A positive decimal integer constant's digits (a stride factor, `4` in `4*nx`), else None."""
+    if isinstance(node, c_ast.Constant) and node.type == "int" and node.value.isdigit() and int(node.value) > 0:
+        return str(int(node.value))
+    return None
+
+
+def _scaled_size(node, is_size) -> Monomial | None:
+    """`_size_product` where it names at least one size parameter (`nx`, `4*nx`; not `4`)."""
+    found = _size_product(node, is_size)
+    return found if found is not None and not all(f.isdigit() for f in found) else None
+
+
 def _size_product(node, is_size) -> Monomial | None:
-    """The size parameters multiplied in `node` (n, n*m, (n)), or None if it is something else."""
+    """The size parameters and constant factors multiplied in `node` (n, n*m, (n), 4*n), or None
+    if it is something else."""
     if isinstance(node, c_ast.Cast):
         return _size_product(node.expr, is_size) if value_preserving_cast(node) else None
-    name = _size_name(node, is_size)
+    name = _size_name(node, is_size) or _constant(node)
     if name is not None:
         return (name,)
     if isinstance(node, c_ast.BinaryOp) and node.op == "*":
@@ -94,16 +116,17 @@ def _size_product(node, is_size) -> Monomial | None:
 def shape_of(all_monomials: list[set[Monomial]]) -> list[Monomial] | None:
     """The chain of strides shared by every access (outermost first), or None.
 
-    Each stride must be the next one times one more size parameter:
-    [(ny, nz), (nz,), ()] is the shape [?][ny][nz].
+    Each stride must be the next one times one more size parameter, and any constant factors:
+    [(ny, nz), (nz,), ()] is the shape [?][ny][nz], [(4, nx), ()] (`4*(j*nx + i) + c`, four
+    interleaved components) the shape [?][4*nx].
     """
     keys = set().union(*all_monomials) if all_monomials else set()
     keys.add(())
     chain = sorted(keys, key=len, reverse=True)
     if len(chain) < 2:
         return None
-    for outer, inner in zip(chain, chain[1:]):
-        if len(outer) != len(inner) + 1 or not _contains(outer, inner):
+    for extent in _steps(chain):
+        if extent is None or sum(not f.isdigit() for f in extent) != 1:
             return None
     return chain
 
@@ -117,15 +140,24 @@ def _contains(big: Monomial, small: Monomial) -> bool:
     return True
 
 
-def extents(chain: list[Monomial]) -> list[str]:
-    """Extent of each inner dimension: the parameter that one stride has more than the next."""
+def _steps(chain: list[Monomial]) -> list[Monomial | None]:
+    """The factors each stride has more than the next (None where it does not contain it)."""
     out = []
     for outer, inner in zip(chain, chain[1:]):
         rest = list(outer)
+        if not _contains(outer, inner):
+            out.append(None)
+            continue
         for name in inner:
             rest.remove(name)
-        out.append(rest[0])
+        out.append(tuple(rest))
     return out
+
+
+def extents(chain: list[Monomial]) -> list[Monomial]:
+    """Extent of each inner dimension, as the factors it multiplies: the size parameter that one
+    stride has more than the next, with the constants it has more (`("4", "nx")`)."""
+    return _steps(chain)
 
 
 def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTranslator, is_size) -> list:

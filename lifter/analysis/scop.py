@@ -352,7 +352,7 @@ class RegionBuilder:
         if key in self.shapes and c.ndim == 1 and not c.field:
             chain = self.shapes[key]
             c.ndim = len(chain)
-            c.dims = [""] + extents(chain)
+            c.dims = [""] + ["*".join(extent) for extent in extents(chain)]
             c.strides = ["*".join(m) if m else "1" for m in chain]
 
     # -- structure ---------------------------------------------------------------------------
@@ -658,11 +658,7 @@ class RegionBuilder:
         names = ", ".join(iters)
         dom = stmt.domain
         for sub, extent in zip(subs[1:], extents(chain)):
-            if extent in self._affine_sizes:
-                bound = f"({translate.expr(self._affine_sizes[extent])})"
-            else:
-                translate.parameters.add(extent)
-                bound = isl_name(extent)
+            bound = " * ".join(self._extent_factor(factor, translate) for factor in extent)
             params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
             where = f"({sub} < 0 or {sub} >= {bound})"
             if span is not None:
@@ -671,6 +667,16 @@ class RegionBuilder:
             if not outside.intersect(dom).is_empty():
                 return [], False
         return subs, exact
+
+    def _extent_factor(self, factor: str, translate) -> str:
+        """One factor of a delinearized dimension's extent in isl: a constant, a padded size
+        read as the affine expression it is, or a size parameter."""
+        if factor.isdigit():
+            return factor
+        if factor in self._affine_sizes:
+            return f"({translate.expr(self._affine_sizes[factor])})"
+        translate.parameters.add(factor)
+        return isl_name(factor)
 
     def _container(self, ref) -> Container:
         if ref.key in self.containers:

@@ -248,6 +248,18 @@ EXPECTED = {
         dict(function='kernel_nussinov', line=32, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_nussinov', line=36, var='k', parallel=True, reduction=[('best', 'max')], private=[]),
     ],
+    # interleaved components q[NC*(j*nx + i) + c] read as q[j][NC*i + c] (issue 16)
+    'stencils/interleaved.c': [
+        dict(function='kernel_smooth', line=38, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_smooth', line=39, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_smooth', line=40, var='c', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_velocity', line=49, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_velocity', line=50, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_push', line=59, var='p', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_push', line=63, var='d', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_shift', line=71, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_shift', line=72, var='i', parallel=False, reduction=[], private=[]),
+    ],
     'sparse/spmv_csr.c': [
         dict(function='kernel_spmv', line=68, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_spmv', line=70, var='p', parallel=True, reduction=[('s', '+')], private=[]),

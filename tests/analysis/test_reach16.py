@@ -97,6 +97,77 @@ def test_accumulators_behind_output_pointers_are_reductions():
         assert "dependence on acc" in loops[name][0]["reason"], loops[name][0]["reason"]
 
 
+# -- interleaved components (item 2) ----------------------------------------------------------
+PROGRAMS["interleaved"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+void scale(int nx, int ny, double *x, const double *w)
+{
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+            for (int c = 0; c < 4; c++)
+                x[4*(j*nx+i)+c] = x[4*(j*nx+i)+c] * w[c];
+}
+
+void pairs(int nx, int ny, double *x, const double *y)
+{
+    for (int j = 1; j < ny - 1; j++)
+        for (int i = 0; i < nx; i++)
+            for (int c = 0; c < 2; c++)
+                x[(j*nx+i)*2+c] = y[2*((j-1)*nx+i)+c] + y[2*((j+1)*nx+i)+c];
+}
+
+void written_out(int nx, int ny, double *x)
+{
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            x[3*(j*nx+i)] *= 0.5;
+            x[3*(j*nx+i)+1] *= 0.25;
+            x[3*(j*nx+i)+2] = x[3*(j*nx+i)] + x[3*(j*nx+i)+1];
+        }
+}
+
+/* NEGATIVE: component c + 1 of the last component is the next cell's first. */
+void spill(int nx, int ny, double *x)
+{
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+            for (int c = 0; c < 3; c++)
+                x[3*(j*nx+i)+c+1] += x[3*(j*nx+i)+c];
+}
+
+int main(void)
+{
+    int nx = 37, ny = 23;
+    double *x = malloc(4 * nx * ny * sizeof *x + sizeof *x), *y = malloc(4 * nx * ny * sizeof *y);
+    double w[4] = {1.0, 0.5, 0.25, 2.0};
+    for (int k = 0; k < 4 * nx * ny; k++) { x[k] = k % 5; y[k] = (k * 3) % 7; }
+    x[4 * nx * ny] = 0;
+    scale(nx, ny, x, w);
+    pairs(nx, ny, y + 2 * nx * ny, y);
+    written_out(nx, ny, x);
+    spill(nx, ny, x);
+    /* The weights are the grid's first cell, the output overlaps the input: tests fail. */
+    scale(nx, ny, x, x + 1);
+    pairs(nx, ny, y + 1, y);
+    double s = 0;
+    for (int k = 0; k < 4 * nx * ny; k++) s += (x[k] + 3 * y[k]) * (1 + k % 7);
+    printf("%.17g\n", s);
+    free(x); free(y);
+    return 0;
+}
+"""
+
+
+def test_interleaved_components_are_disjoint():
+    loops = loops_by_function(PROGRAMS["interleaved"])
+    for name in ("scale", "pairs", "written_out"):
+        assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    assert not any(e["parallel"] for e in loops["spill"])
+    assert "dependence on x" in loops["spill"][0]["reason"], loops["spill"][0]["reason"]
+
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
