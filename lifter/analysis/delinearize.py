@@ -14,9 +14,13 @@ touching any element.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from typing import Callable
+
 from pycparser import c_ast
 
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, value_preserving_cast
+from lifter.analysis.walk import walk
 
 Monomial = tuple[str, ...]  # sorted parameter names; () is the constant term
 
@@ -160,14 +164,14 @@ def extents(chain: list[Monomial]) -> list[Monomial]:
     return _steps(chain)
 
 
-def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTranslator, is_size) -> list:
+def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTranslator, reading: Reading) -> list:
     """One isl subscript per dimension of `chain`, or NotAffine.
 
     The outermost subscript may be None (not affine: `c*dim + d` with `c` loaded
     from memory): the outermost dimension has no extent to stay within, so the
     access still touches a known column of an unknown row.
     """
-    terms = monomials(node, is_size)
+    terms = reading.terms(node)
     if not set(terms) <= set(chain):
         raise NotAffine("index does not follow the buffer's shape")
     out = []
@@ -181,4 +185,79 @@ def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTransla
     return out
 
 
-__all__ = ["affine_size", "extents", "monomials", "shape_of", "subscripts"]
+@dataclass(frozen=True)
+class Reading:
+    """How one buffer's indices split into monomials (`buffer_shape`): `is_size` as the region
+    gives it, but for the sizes found to be row indices (`rows`), and with a size `p` alone
+    read through the padded size `(p + k)` the buffer's strides use (`padded`: p -> (its name,
+    k)), so that the first row of a padded grid, `u[(nx + 2) + i]`, is row 1 like
+    `u[1*(nx + 2) + i]`."""
+
+    region_is_size: Callable
+    rows: frozenset = frozenset()
+    padded: tuple = ()  # (p, padded size's name, k)
+
+    def is_size(self, name) -> bool:
+        if isinstance(name, c_ast.StructRef):
+            key = c_text(name)
+        elif isinstance(name, c_ast.BinaryOp):
+            key = affine_size(name)
+        else:
+            key = name
+        return key not in self.rows and self.region_is_size(name)
+
+    def terms(self, node: c_ast.Node) -> dict[Monomial, c_ast.Node]:
+        terms = monomials(node, self.is_size)
+        for p, padded, k in self.padded:
+            if (p,) in terms:
+                c = terms.pop((p,))
+                terms[(padded,)] = c_ast.BinaryOp("+", terms[(padded,)], c) if (padded,) in terms else c
+                shift = c_ast.BinaryOp("*", c_ast.Constant("int", str(-k)), c)
+                terms[()] = c_ast.BinaryOp("+", terms[()], shift) if () in terms else shift
+        return terms
+
+
+def buffer_shape(indices: list[c_ast.Node], is_size, affine_sizes: dict, loop_vars: set[str]):
+    """(chain, Reading) of a flat buffer's indices, or None.
+
+    A size that only ever selects rows of the outermost dimension, never multiplied by a loop
+    variable (`u[(ny + 1)*(nx + 2) + i]` beside `u[ny*(nx + 2) + i]`, a padded grid's last
+    rows), is a row index, not a stride: read as a stride it makes a dimension `[ny]` whose
+    subscript `1` isl cannot keep below `ny`. The chain is taken again with it read as a
+    parameter of the outermost subscript, as long as that leaves two dimensions or more."""
+    reading = Reading(is_size)
+    while True:
+        sets = [reading.terms(i) for i in indices]
+        padded = _padded_sizes({f for terms in sets for m in terms for f in m}, affine_sizes)
+        if padded and not reading.padded:
+            reading = replace(reading, padded=padded)
+            continue
+        if not any(set(terms) - {()} for terms in sets):
+            return None
+        chain = shape_of([set(terms) for terms in sets])
+        if chain is None:
+            return None
+        top = chain[0]
+        if len(chain) < 3 or any(isinstance(n, c_ast.ID) and n.name in loop_vars
+                                 for terms in sets if top in terms for n in walk(terms[top])):
+            return chain, reading
+        row = next(f for f in extents(chain)[0] if not f.isdigit())
+        reading = replace(reading, rows=reading.rows | {row})
+
+
+def _padded_sizes(factors: set[str], affine_sizes: dict) -> tuple:
+    """(p, name, k) for each padded size `p + k` or `p - k` among `factors` whose `p` is a
+    factor too."""
+    out = []
+    for name in sorted(f for f in factors if f in affine_sizes):
+        node = affine_sizes[name]
+        pairs = [(node.left, node.right, 1), (node.right, node.left, 1)] if node.op == "+" \
+            else [(node.left, node.right, -1)]
+        for p, k, sign in pairs:
+            if isinstance(p, c_ast.ID) and p.name in factors and _constant(k) is not None:
+                out.append((p.name, name, sign * int(_constant(k))))
+                break
+    return tuple(out)
+
+
+__all__ = ["Reading", "affine_size", "buffer_shape", "extents", "monomials", "shape_of", "subscripts"]

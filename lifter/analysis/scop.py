@@ -19,7 +19,7 @@ from pycparser import c_ast
 
 from lifter.analysis.walk import walk, written_names
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
-from lifter.analysis.delinearize import affine_size, extents, monomials, shape_of, subscripts
+from lifter.analysis.delinearize import Reading, affine_size, buffer_shape, extents, subscripts
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, nested_updates, struct_ref
 from lifter.analysis.updates import minmax_update, reduction_target
 from lifter.analysis.call_spans import OFFSET
@@ -249,23 +249,22 @@ class RegionBuilder:
                            for parse_var in [header_var(n)] if parse_var}
         self.shapes: dict[str, list] = {}
         self._affine_sizes: dict[str, c_ast.Node] = {}
-        found: dict[str, list[set]] = {}
+        self._readings: dict[str, Reading] = {}  # per delinearized buffer: how its indices split
+        found: dict[str, list[c_ast.Node]] = {}
         # `a[e]`, and `a + e` (a call's argument, read with the callee's span: effects.py)
         views = index_views(root, self.symbols, written_names)
         for _, base, index in views:
             sym = self.symbols.lookup(base.name) if isinstance(base, c_ast.ID) else None
             if sym is None or sym.kind not in (Kind.POINTER, Kind.ARRAY) or sym.ndim != 1 or sym.indirect:
                 continue
-            index = self.symbols.table.inline_helpers(index)
-            found.setdefault(base.name, []).append(set(monomials(index, self._is_size)))
+            found.setdefault(base.name, []).append(self.symbols.table.inline_helpers(index))
         read_as = {id(node): index for node, _, index in views}
         for key, indices in flat_fields(root, self.written, read_as).items():
-            found[key] = [set(monomials(self.symbols.table.inline_helpers(i), self._is_size)) for i in indices]
-        for name, sets in found.items():
-            if any(s - {()} for s in sets):
-                chain = shape_of(sets)
-                if chain is not None:
-                    self.shapes[name] = chain
+            found[key] = [self.symbols.table.inline_helpers(i) for i in indices]
+        for name, indices in found.items():
+            found_shape = buffer_shape(indices, self._is_size, self._affine_sizes, self._loop_vars)
+            if found_shape is not None:
+                self.shapes[name], self._readings[name] = found_shape
         self.field_sensitive = field_by_field(root, self.symbols)
         self.rows = row_arrays(root, self.symbols, self.written)
 
@@ -649,7 +648,7 @@ class RegionBuilder:
         if len(ref.subscripts) != 1 or ref.subscripts[0] is None:
             return [], False
         try:
-            subs = subscripts(ref.subscripts[0], chain, translate, self._is_size)
+            subs = subscripts(ref.subscripts[0], chain, translate, self._readings[ref.key])
         except NotAffine:
             return [], False
         exact = subs[0] is not None

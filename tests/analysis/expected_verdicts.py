@@ -260,6 +260,14 @@ EXPECTED = {
         dict(function='kernel_shift', line=71, var='j', parallel=True, reduction=[], private=[]),
         dict(function='kernel_shift', line=72, var='i', parallel=False, reduction=[], private=[]),
     ],
+    # a padded grid's sizes as row indices: u[(ny + 1)*(nx + 2) + i] (issue 16)
+    'stencils/padded_bc.c': [
+        dict(function='kernel_ghost_rows', line=30, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_ghost_columns', line=38, var='j', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_sweep', line=46, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_sweep', line=47, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_top_flux', line=57, var='i', parallel=True, reduction=[('flux', '+')], private=[]),
+    ],
     'sparse/spmv_csr.c': [
         dict(function='kernel_spmv', line=68, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_spmv', line=70, var='p', parallel=True, reduction=[('s', '+')], private=[]),

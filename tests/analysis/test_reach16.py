@@ -168,6 +168,61 @@ def test_interleaved_components_are_disjoint():
     assert "dependence on x" in loops["spill"][0]["reason"], loops["spill"][0]["reason"]
 
 
+# -- sizes used as indices (item 5) -----------------------------------------------------------
+PROGRAMS["padded_rows"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Ghost rows of a grid of (ny + 2) rows of (nx + 2): the sizes are row indices. */
+void ghost_rows(int nx, int ny, double *u)
+{
+    for (int i = 0; i < nx + 2; i++) {
+        u[i] = u[(nx + 2) + i];
+        u[(ny + 1) * (nx + 2) + i] = u[ny * (nx + 2) + i];
+    }
+}
+
+void last_rows(int nx, int ny, const double *u, double *out)
+{
+    for (int i = 0; i < nx + 2; i++)
+        out[(ny + 1) * (nx + 2) + i] = 0.5 * (u[(ny + 1) * (nx + 2) + i] + u[ny * (nx + 2) + i]);
+}
+
+/* NEGATIVE: the last row is copied into the row above the first, read by the next i. */
+void wrap(int nx, int ny, double *u)
+{
+    for (int i = 0; i < nx + 1; i++)
+        u[(ny + 1) * (nx + 2) + i + 1] = u[(ny + 1) * (nx + 2) + i] + u[ny * (nx + 2) + i];
+}
+
+int main(void)
+{
+    int nx = 41, ny = 17;
+    double *u = malloc((nx + 2) * (ny + 2) * sizeof *u), *v = malloc((nx + 2) * (ny + 2) * sizeof *v);
+    for (int k = 0; k < (nx + 2) * (ny + 2); k++) { u[k] = k % 13; v[k] = 0; }
+    ghost_rows(nx, ny, u);
+    last_rows(nx, ny, u, v);
+    wrap(nx, ny, u);
+    /* Zero rows: the ghost rows are the same memory as the interior's neighbours. */
+    ghost_rows(nx, 0, u + 3);
+    last_rows(nx, 0, u, u + 1);
+    double s = 0;
+    for (int k = 0; k < (nx + 2) * (ny + 2); k++) s += (u[k] + 2 * v[k]) * (1 + k % 7);
+    printf("%.17g\n", s);
+    free(u); free(v);
+    return 0;
+}
+"""
+
+
+def test_sizes_used_as_row_indices():
+    loops = loops_by_function(PROGRAMS["padded_rows"])
+    for name in ("ghost_rows", "last_rows"):
+        assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    assert not loops["wrap"][0]["parallel"]
+    assert "dependence on u" in loops["wrap"][0]["reason"], loops["wrap"][0]["reason"]
+
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
