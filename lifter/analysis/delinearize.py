@@ -164,24 +164,33 @@ def extents(chain: list[Monomial]) -> list[Monomial]:
     return _steps(chain)
 
 
-def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTranslator, reading: Reading) -> list:
-    """One isl subscript per dimension of `chain`, or NotAffine.
+def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTranslator, reading: "Reading") -> list:
+    """The readings of one index in the buffer's shape (`Reading.alternatives`): each one isl
+    subscript per dimension of `chain`; NotAffine if there is none.
 
     The outermost subscript may be None (not affine: `c*dim + d` with `c` loaded
     from memory): the outermost dimension has no extent to stay within, so the
-    access still touches a known column of an unknown row.
+    access still touches a known column of an unknown row. Each reading names the same
+    address; at most one of them lies inside the shape, which the caller proves.
     """
-    terms = reading.terms(node)
-    if not set(terms) <= set(chain):
-        raise NotAffine("index does not follow the buffer's shape")
     out = []
-    for k, m in enumerate(chain):
+    for terms in reading.alternatives(node):
+        if not set(terms) <= set(chain):
+            continue
+        subs = []
         try:
-            out.append(translate.expr(terms[m]) if m in terms else "0")
+            for k, m in enumerate(chain):
+                try:
+                    subs.append(translate.expr(terms[m]) if m in terms else "0")
+                except NotAffine:
+                    if k:
+                        raise
+                    subs.append(None)
         except NotAffine:
-            if k:
-                raise
-            out.append(None)
+            continue
+        out.append(subs)
+    if not out:
+        raise NotAffine("index does not follow the buffer's shape")
     return out
 
 
@@ -206,15 +215,27 @@ class Reading:
             key = name
         return key not in self.rows and self.region_is_size(name)
 
-    def terms(self, node: c_ast.Node) -> dict[Monomial, c_ast.Node]:
+    def terms(self, node: c_ast.Node, padded: bool = True) -> dict[Monomial, c_ast.Node]:
+        """{monomial: coefficient} of an index; `padded`: a size alone `p` as `(p + k) - k`,
+        else as a parameter of the innermost subscript (a column, `u[j*(nx + 2) + nx]`)."""
         terms = monomials(node, self.is_size)
-        for p, padded, k in self.padded:
+        for p, name, k in self.padded:
             if (p,) in terms:
                 c = terms.pop((p,))
-                terms[(padded,)] = c_ast.BinaryOp("+", terms[(padded,)], c) if (padded,) in terms else c
-                shift = c_ast.BinaryOp("*", c_ast.Constant("int", str(-k)), c)
-                terms[()] = c_ast.BinaryOp("+", terms[()], shift) if () in terms else shift
+                if padded:
+                    _add(terms, (name,), c)
+                    _add(terms, (), c_ast.BinaryOp("*", c_ast.Constant("int", str(-k)), c))
+                else:
+                    _add(terms, (), c_ast.BinaryOp("*", c, c_ast.ID(p)))
         return terms
+
+    def alternatives(self, node: c_ast.Node) -> list[dict[Monomial, c_ast.Node]]:
+        """The ways to read an index: the first row of a padded grid, `u[(nx + 2) + i]`, is
+        row 1; a halo column, `u[j*(nx + 2) + nx]`, is column nx of row j."""
+        padded = self.terms(node)
+        if not any((p,) in monomials(node, self.is_size) for p, _, _ in self.padded):
+            return [padded]
+        return [padded, self.terms(node, padded=False)]
 
 
 def buffer_shape(indices: list[c_ast.Node], is_size, affine_sizes: dict, loop_vars: set[str]):
@@ -243,6 +264,10 @@ def buffer_shape(indices: list[c_ast.Node], is_size, affine_sizes: dict, loop_va
             return chain, reading
         row = next(f for f in extents(chain)[0] if not f.isdigit())
         reading = replace(reading, rows=reading.rows | {row})
+
+
+def _add(terms: dict, monomial: Monomial, coefficient: c_ast.Node) -> None:
+    terms[monomial] = c_ast.BinaryOp("+", terms[monomial], coefficient) if monomial in terms else coefficient
 
 
 def _padded_sizes(factors: set[str], affine_sizes: dict) -> tuple:

@@ -260,10 +260,11 @@ EXPECTED = {
         dict(function='kernel_shift', line=71, var='j', parallel=True, reduction=[], private=[]),
         dict(function='kernel_shift', line=72, var='i', parallel=False, reduction=[], private=[]),
     ],
-    # a padded grid's sizes as row indices: u[(ny + 1)*(nx + 2) + i] (issue 16)
+    # a padded grid's sizes as row and column indices: u[(ny + 1)*(nx + 2) + i], the ghost columns
+    # parallel where nx >= 0, a test made before the loop (issue 16)
     'stencils/padded_bc.c': [
         dict(function='kernel_ghost_rows', line=30, var='i', parallel=True, reduction=[], private=[]),
-        dict(function='kernel_ghost_columns', line=38, var='j', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_ghost_columns', line=38, var='j', parallel=True, reduction=[], private=[]),
         dict(function='kernel_sweep', line=46, var='j', parallel=True, reduction=[], private=[]),
         dict(function='kernel_sweep', line=47, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_top_flux', line=57, var='i', parallel=True, reduction=[('flux', '+')], private=[]),

@@ -188,6 +188,15 @@ void last_rows(int nx, int ny, const double *u, double *out)
         out[(ny + 1) * (nx + 2) + i] = 0.5 * (u[(ny + 1) * (nx + 2) + i] + u[ny * (nx + 2) + i]);
 }
 
+/* The ghost columns: nx is a column index, and nx + 1 stays in the row only where nx >= 0. */
+void ghost_columns(int nx, int ny, double *u)
+{
+    for (int j = 1; j <= ny; j++) {
+        u[j * (nx + 2)] = u[j * (nx + 2) + 1];
+        u[j * (nx + 2) + nx + 1] = u[j * (nx + 2) + nx];
+    }
+}
+
 /* NEGATIVE: the last row is copied into the row above the first, read by the next i. */
 void wrap(int nx, int ny, double *u)
 {
@@ -203,6 +212,9 @@ int main(void)
     ghost_rows(nx, ny, u);
     last_rows(nx, ny, u, v);
     wrap(nx, ny, u);
+    ghost_columns(nx, ny, u);
+    /* No interior column (a negative nx): the run-time test of the sizes fails. */
+    ghost_columns(-1, ny, u + 5);
     /* Zero rows: the ghost rows are the same memory as the interior's neighbours. */
     ghost_rows(nx, 0, u + 3);
     last_rows(nx, 0, u, u + 1);
@@ -215,10 +227,13 @@ int main(void)
 """
 
 
-def test_sizes_used_as_row_indices():
+def test_sizes_used_as_row_and_column_indices():
     loops = loops_by_function(PROGRAMS["padded_rows"])
     for name in ("ghost_rows", "last_rows"):
         assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    columns = loops["ghost_columns"][0]
+    assert columns["parallelized"], columns["reason"]
+    assert columns["condition"] == "nx >= 0", columns["condition"]
     assert not loops["wrap"][0]["parallel"]
     assert "dependence on u" in loops["wrap"][0]["reason"], loops["wrap"][0]["reason"]
 
