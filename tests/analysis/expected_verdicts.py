@@ -54,6 +54,20 @@ verdicts follow the semantics):
 """
 
 EXPECTED = {
+    # rows through an array of row pointers, `double *r = a[i];` read as a[i][j], parallel over
+    # the rows under the run-time test that they are disjoint (issue 16)
+    'linalg/row_pointers.c': [
+        dict(function='kernel_fill', line=57, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_fill', line=59, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale_rows', line=66, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale_rows', line=68, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_matvec', line=75, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_matvec', line=78, var='j', parallel=True, reduction=[('s', '+')], private=[]),
+        dict(function='kernel_add', line=86, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_add', line=89, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_prefix', line=97, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_prefix', line=99, var='j', parallel=False, reduction=[], private=[]),
+    ],
     'linalg/gemm.c': [
         dict(function='kernel_gemm', line=42, var='i', parallel=True, reduction=[], private=['j', 'k']),
         dict(function='kernel_gemm', line=43, var='j', parallel=True, reduction=[], private=['k']),

@@ -238,6 +238,90 @@ def test_sizes_used_as_row_and_column_indices():
     assert "dependence on u" in loops["wrap"][0]["reason"], loops["wrap"][0]["reason"]
 
 
+# -- rows through an array of row pointers (item 4) --------------------------------------------
+PROGRAMS["row_pointers"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct { int n, m; double **rows; } Mat;
+
+void fill(int n, int m, double **rows)
+{
+    for (int i = 0; i < n; i++) {
+        double *r = rows[i];
+        for (int j = 0; j < m; j++)
+            r[j] = i * 0.5 + j;
+    }
+}
+
+void row_sums(int n, int m, double **rows, double *out)
+{
+    for (int i = 0; i < n; i++) {
+        const double *r = rows[i];
+        double s = 0;
+        for (int j = 0; j < m; j++)
+            s += r[j];
+        out[i] = s;
+    }
+}
+
+/* NEGATIVE: the rows of a field are loaded pointers no test before the loop names. */
+void scale_field(Mat *a, double s)
+{
+    for (int i = 0; i < a->n; i++)
+        for (int j = 0; j < a->m; j++)
+            a->rows[i][j] *= s;
+}
+
+/* NEGATIVE: the row pointer is moved, so it names no one row. */
+void skip(int n, int m, double **rows)
+{
+    for (int i = 0; i < n; i++) {
+        double *r = rows[i];
+        r++;
+        for (int j = 0; j < m - 1; j++)
+            r[j] += 1.0;
+    }
+}
+
+int main(void)
+{
+    int n = 60, m = 40;
+    double *block = malloc(n * m * sizeof *block), *out = malloc(n * sizeof *out);
+    double **rows = malloc(n * sizeof *rows), **window = malloc(n * sizeof *window);
+    for (int i = 0; i < n; i++) { rows[i] = block + i * m; window[i] = block + i % 3; }
+    Mat a = {n, m, rows};
+    fill(n, m, rows);
+    scale_field(&a, 0.5);
+    skip(n, m, rows);
+    row_sums(n, m, rows, out);
+    double s = 0;
+    for (int i = 0; i < n; i++) s += out[i] * (1 + i % 5);
+    /* Overlapping rows and a row of the output among them: the run-time tests fail. */
+    fill(n, m - 3, window);
+    a.rows = window; a.m = m - 3;
+    scale_field(&a, 0.5);
+    row_sums(n, m, rows, block + 7);
+    for (int k = 0; k < n * m; k++) s += block[k] * (1 + k % 7);
+    printf("%.17g\n", s);
+    free(block); free(out); free(rows); free(window);
+    return 0;
+}
+"""
+
+
+def test_rows_through_row_pointers():
+    loops = loops_by_function(PROGRAMS["row_pointers"])
+    for name in ("fill", "row_sums"):
+        loop = loops[name][0]
+        assert loop["parallelized"], (name, loop["reason"])
+        assert "lift_rows_double(rows, 0, n - 1" in loop["remark"], loop["remark"]
+    # Before, a field's rows were read as a 2-D array and the loop parallelized with no test.
+    assert not any(e["parallel"] for e in loops["scale_field"]), loops["scale_field"][0]["reason"]
+    assert "a->rows[*]" in loops["scale_field"][0]["reason"]
+    assert not loops["skip"][0]["parallel"], loops["skip"][0]["reason"]
+
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
