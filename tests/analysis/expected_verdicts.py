@@ -316,6 +316,15 @@ EXPECTED = {
         dict(function='kernel_update', line=78, var='c', parallel=True, reduction=[], private=[]),
         dict(function='kernel_update', line=80, var='d', parallel=True, reduction=[], private=[]),
     ],
+    # pointers that step once per iteration, `*dst++ = *src++`, read as indices (frontend/pointer_steps.py,
+    # the `while (n--)` loops become `for (... lift_k ...)`); the compaction stays sequential (issue 16)
+    'miniapps/pointer_walk.c': [
+        dict(function='kernel_ramp', line=25, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale_copy', line=31, var='lift_k', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_axpy', line=37, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_mix', line=43, var='lift_k', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_compact', line=55, var='i', parallel=False, reduction=[], private=[]),
+    ],
     # the scatter (line 43) is sequential as written: each key reads its bucket's running offset
     # (the OpenMP backend runs it as a bucket scatter all the same, transform/bucket_scatter.py)
     'miniapps/bucket_sort.c': [

@@ -168,6 +168,120 @@ def test_interleaved_components_are_disjoint():
     assert "dependence on x" in loops["spill"][0]["reason"], loops["spill"][0]["reason"]
 
 
+# -- pointer induction (item 3) ---------------------------------------------------------------
+PROGRAMS["pointer_steps"] = r"""
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void fill(int n, double *a, int off)
+{
+    double *p = a + off;
+    for (int i = 0; i < n; i++)
+        *p++ = 0.5 * i;
+}
+
+void copy(int n, double *dst, const double *src)
+{
+    for (int i = 0; i < n; i++)
+        *dst++ = *src++;
+}
+
+void scale(int n, double *d, const double *s, double k)
+{
+    while (n--)
+        *d++ = *s++ * k;
+}
+
+void add_from_one(size_t n, double *d, const double *s)
+{
+    size_t i;
+    for (i = 1; i <= n; i++)
+        *(d++) += 2.0 * *(s++);
+}
+
+void shift(size_t n, float *d, const float *s)
+{
+    while (n-- > 0) {
+        float v = *s++;
+        *d++ = v + 1.0f;
+    }
+}
+
+/* NEGATIVE: a compaction, the pointer steps only where the test holds. */
+int keep_positive(int n, const double *x, double *out)
+{
+    double *p = out;
+    for (int i = 0; i < n; i++)
+        if (x[i] > 0)
+            *p++ = x[i];
+    return (int)(p - out);
+}
+
+/* NEGATIVE: the pointer is read after the loop. */
+double *append(int n, double *p, double v)
+{
+    for (int i = 0; i < n; i++)
+        *p++ = v;
+    return p;
+}
+
+/* NEGATIVE: the pointer carries on from one row to the next. */
+void rows(int m, int n, double *out)
+{
+    double *p = out;
+    for (int r = 0; r < m; r++)
+        for (int i = 0; i < n; i++)
+            *p++ = r + 0.25 * i;
+}
+
+int main(void)
+{
+    int n = 3000;
+    double *a = calloc(2 * n + 8, sizeof *a), *b = calloc(2 * n + 8, sizeof *b);
+    float *f = calloc(n + 1, sizeof *f), *g = calloc(n + 1, sizeof *g);
+    for (int i = 0; i < n; i++) f[i] = (float)(i % 11);
+    fill(n, a, 3);
+    copy(n, b, a);
+    scale(n, a + n, b, 3.0);
+    add_from_one((size_t)n, b + 2, a);
+    shift((size_t)n, g, f);
+    int kept = keep_positive(n, b, a);
+    double *end = append(5, a + n, -1.0);
+    rows(7, 11, b + 100);
+    /* Overlapping source and destination: the run-time tests fail, the loops run as written. */
+    copy(n, a + 1, a);
+    scale(n, b, b + 2, 0.5);
+    shift((size_t)n, f + 1, f);
+    double s = kept + (double)(end - a);
+    for (int i = 0; i < 2 * n + 8; i++) s += (a[i] + 2 * b[i]) * (1 + i % 7);
+    for (int i = 0; i < n + 1; i++) s += (f[i] + g[i]) * (1 + i % 5);
+    printf("%.17g\n", s);
+    free(a); free(b); free(f); free(g);
+    return 0;
+}
+"""
+
+
+def test_stepped_pointers_are_read_as_indices():
+    from lifter import LiftOptions, lift_source
+
+    result = lift_source(PROGRAMS["pointer_steps"], "test.c", LiftOptions(target="openmp", min_parallel_work=0))
+    loops = {}
+    for e in result.loops:
+        loops.setdefault(e["function"], []).append(e)
+    for name in ("fill", "copy", "scale", "add_from_one", "shift"):
+        assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    assert "p[i] = 0.5 * i;" in result.output and "dst[i] = src[i];" in result.output
+    assert "for (int lift_k = 0; lift_k < n; lift_k++)" in result.output
+    assert "*(d[i - 1]) += 2.0 * *(s[i - 1])" not in result.output and "d[i - 1] += 2.0 * s[i - 1];" in result.output
+    assert "for (size_t lift_k = 0; lift_k < n; lift_k++)" in result.output
+    for name in ("keep_positive", "append"):
+        assert not loops[name][0]["parallel"], (name, loops[name][0]["reason"])
+    assert not any(e["parallel"] for e in loops["rows"]), [e["reason"] for e in loops["rows"]]
+    assert "*p++ = r + 0.25 * i;" in result.output  # left as written
+
+
 # -- sizes used as indices (item 5) -----------------------------------------------------------
 PROGRAMS["padded_rows"] = r"""
 #include <stdio.h>
