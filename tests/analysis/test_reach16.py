@@ -436,6 +436,66 @@ def test_rows_through_row_pointers():
     assert not loops["skip"][0]["parallel"], loops["skip"][0]["reason"]
 
 
+# -- one pass over an index range for every range read through it (item 6) --------------------
+PROGRAMS["gathers"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+    int ne, nn;
+    int *conn;     /* 4 nodes per element */
+    double *x, *y, *z;
+    double *area, *mass;
+} Mesh;
+
+void measure(Mesh *m)
+{
+    for (int e = 0; e < m->ne; e++) {
+        double sx = 0, sy = 0, sz = 0;
+        for (int k = 0; k < 4; k++) {
+            sx += m->x[m->conn[4 * e + k]];
+            sy += m->y[m->conn[4 * e + k]];
+            sz += m->z[m->conn[4 * e + k]];
+        }
+        m->area[e] = sx * sy;
+        m->mass[e] = sz + sx;
+    }
+}
+
+int main(void)
+{
+    int ne = 400, nn = 600;
+    Mesh m = {ne, nn, malloc(4 * ne * sizeof(int)), NULL, NULL, NULL, NULL, NULL};
+    double *nodes = malloc(3 * nn * sizeof(double)), *out = malloc(2 * ne * sizeof(double));
+    m.x = nodes; m.y = nodes + nn; m.z = nodes + 2 * nn;
+    m.area = out; m.mass = out + ne;
+    for (int e = 0; e < ne; e++)
+        for (int k = 0; k < 4; k++) m.conn[4 * e + k] = (e * 7 + k * 13) % nn;
+    for (int i = 0; i < 3 * nn; i++) nodes[i] = (i % 17) * 0.125;
+    measure(&m);
+    double s = 0;
+    for (int e = 0; e < 2 * ne; e++) s += out[e] * (1 + e % 5);
+    /* The masses written over the z coordinates, the other ranges apart: the one pass must
+       still find the overlap of that range, and the loop runs as written. */
+    m.mass = m.z + 5;
+    measure(&m);
+    for (int i = 0; i < 3 * nn; i++) s += nodes[i] * (1 + i % 3);
+    printf("%.17g\n", s);
+    free(m.conn); free(nodes); free(out);
+    return 0;
+}
+"""
+
+
+def test_one_pass_over_an_index_range_for_all_its_ranges():
+    loop = loops_by_function(PROGRAMS["gathers"])["measure"][0]
+    assert loop["parallelized"], loop["reason"]
+    # x, y and z through m->conn against area and mass: six ranges, one pass (six before)
+    assert loop["condition"].count("lift_gather") == 1, loop["condition"]
+    assert "lift_gathers_apart_int((const int *)(m->conn), 0L, " in loop["condition"]
+    assert ", 6, (const char *)(m->x)" in loop["condition"], loop["condition"]
+
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
