@@ -1,4 +1,4 @@
-/* lift-bench: -DN=3000 -DM=3000 -DREPS=20 */
+/* lift-bench: -DN=2000 -DM=2000 -DREPS=15 */
 /* Matrices as arrays of row pointers, the way Numerical Recipes-style and many C codes hold
  * them: `double **a` from one block with a pointer per row, or row by row, and each row walked
  * through a local pointer, `double *r = a[i];`. */

@@ -1,4 +1,4 @@
-/* lift-bench: -DN=20000000 -DREPS=10 */
+/* lift-bench: -DN=10000000 -DREPS=5 */
 /* A signal-processing pipeline written the way C library code walks buffers: with pointers that
  * step once per element, `*dst++ = *src++ * k`, `while (n--)`, a ramp through a pointer set at
  * an offset, and a compaction whose output pointer steps only for the samples it keeps. */

@@ -1,4 +1,4 @@
-/* lift-bench: -DN=20000000 -DREPS=10 */
+/* lift-bench: -DN=10000000 -DREPS=6 */
 /* Statistics of a signal through helpers that return their results through output pointers,
  * as library code does (BLAS-like `dot(n, x, y, &r)`): each loop accumulates into `*result`. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* lift-bench: -DNX=2000 -DNY=2000 -DNP=4000000 -DSTEPS=20 */
+/* lift-bench: -DNX=1500 -DNY=1500 -DNP=2000000 -DSTEPS=10 */
 /* Interleaved components, as application codes lay out their state: a 2-D grid of cells
  * holding NC = 4 values each (density, two momenta, energy) at q[NC*(j*nx + i) + c], and
  * particles with positions and velocities at x[3*p + d], the components written out. */

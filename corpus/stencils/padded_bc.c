@@ -1,4 +1,4 @@
-/* lift-bench: -DNX=3000 -DNY=3000 -DSTEPS=40 */
+/* lift-bench: -DNX=2000 -DNY=2000 -DSTEPS=30 */
 /* A Jacobi solver on a grid padded with one ghost cell on each side, the way finite-difference
  * codes store it: (ny + 2) rows of (nx + 2) values in one malloc'd block. The boundary
  * conditions copy the first and last interior rows and columns into the ghost cells, so the
