@@ -129,7 +129,7 @@ def shape_of(all_monomials: list[set[Monomial]]) -> list[Monomial] | None:
     chain = sorted(keys, key=len, reverse=True)
     if len(chain) < 2:
         return None
-    for extent in _steps(chain):
+    for extent in extents(chain):
         if extent is None or sum(not f.isdigit() for f in extent) != 1:
             return None
     return chain
@@ -144,8 +144,10 @@ def _contains(big: Monomial, small: Monomial) -> bool:
     return True
 
 
-def _steps(chain: list[Monomial]) -> list[Monomial | None]:
-    """The factors each stride has more than the next (None where it does not contain it)."""
+def extents(chain: list[Monomial]) -> list[Monomial | None]:
+    """Extent of each inner dimension, as the factors it multiplies: those one stride has more
+    than the next (the size parameter, with any constants: `("4", "nx")`); None where a stride
+    does not contain the next (no chain)."""
     out = []
     for outer, inner in zip(chain, chain[1:]):
         rest = list(outer)
@@ -156,12 +158,6 @@ def _steps(chain: list[Monomial]) -> list[Monomial | None]:
             rest.remove(name)
         out.append(tuple(rest))
     return out
-
-
-def extents(chain: list[Monomial]) -> list[Monomial]:
-    """Extent of each inner dimension, as the factors it multiplies: the size parameter that one
-    stride has more than the next, with the constants it has more (`("4", "nx")`)."""
-    return _steps(chain)
 
 
 def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTranslator, reading: "Reading") -> list:
