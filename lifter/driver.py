@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from lifter.diagnostics import Diagnostic, LiftError
 from lifter.frontend import PreprocessOptions, SourceFile, load
+from lifter.frontend.pointer_steps import rewritten
 from lifter.frontend.source import check_text, read_source
 from lifter.started import Started
 
@@ -80,6 +81,10 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     from lifter.transform import transform
 
     unit = loading.result()
+    stepped = rewritten(source, unit.ast)  # `*p++` in counted loops written as `p[i]` (pointer_steps.py)
+    if stepped is not None:
+        source = SourceFile(source.path, stepped)
+        unit = load(source, options.preprocess)
     if options.target == "cuda":  # what C++ needs explicit, in C lifted as the file (cuda_conversions.py)
         from lifter.backend.cuda_conversions import cxx_text
         text = cxx_text(source, unit.notes)

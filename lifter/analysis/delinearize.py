@@ -14,9 +14,13 @@ touching any element.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from typing import Callable
+
 from pycparser import c_ast
 
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, value_preserving_cast
+from lifter.analysis.walk import walk
 
 Monomial = tuple[str, ...]  # sorted parameter names; () is the constant term
 
@@ -49,11 +53,19 @@ def _expand(node, is_size) -> list[tuple[Monomial, c_ast.Node]]:
         return [(m, c_ast.UnaryOp("-", c)) for m, c in _expand(node.expr, is_size)]
     if isinstance(node, c_ast.BinaryOp) and node.op == "*":
         left, right = node.left, node.right
-        size_l, size_r = _size_product(left, is_size), _size_product(right, is_size)
+        size_l, size_r = _scaled_size(left, is_size), _scaled_size(right, is_size)
         if size_r is not None:
             return [(tuple(sorted(m + size_r)), c) for m, c in _expand(left, is_size)]
         if size_l is not None:
             return [(tuple(sorted(m + size_l)), c) for m, c in _expand(right, is_size)]
+        for k, other in ((left, right), (right, left)):
+            if _constant(k) is not None:
+                terms = _expand(other, is_size)
+                if any(m for m, _ in terms):
+                    # `4*(j*nx + i)`, interleaved components: the constant scales the strides it
+                    # multiplies (a factor of their monomials) and the affine rest's coefficient.
+                    return [(tuple(sorted(m + (_constant(k),))), c) if m else ((), c_ast.BinaryOp("*", k, c))
+                            for m, c in terms]
         return [((), node)]  # constant factors and the like: left to the affine translator
     name = _size_name(node, is_size)
     if name is not None:
@@ -77,11 +89,25 @@ def affine_size(node: c_ast.BinaryOp) -> str:
     return f"({c_text(node)})"
 
 
+def _constant(node) -> str | None:
+    """A positive decimal integer constant's digits (a stride factor, `4` in `4*nx`), else None."""
+    if isinstance(node, c_ast.Constant) and node.type == "int" and node.value.isdigit() and int(node.value) > 0:
+        return str(int(node.value))
+    return None
+
+
+def _scaled_size(node, is_size) -> Monomial | None:
+    """`_size_product` where it names at least one size parameter (`nx`, `4*nx`; not `4`)."""
+    found = _size_product(node, is_size)
+    return found if found is not None and not all(f.isdigit() for f in found) else None
+
+
 def _size_product(node, is_size) -> Monomial | None:
-    """The size parameters multiplied in `node` (n, n*m, (n)), or None if it is something else."""
+    """The size parameters and constant factors multiplied in `node` (n, n*m, (n), 4*n), or None
+    if it is something else."""
     if isinstance(node, c_ast.Cast):
         return _size_product(node.expr, is_size) if value_preserving_cast(node) else None
-    name = _size_name(node, is_size)
+    name = _size_name(node, is_size) or _constant(node)
     if name is not None:
         return (name,)
     if isinstance(node, c_ast.BinaryOp) and node.op == "*":
@@ -94,16 +120,17 @@ def _size_product(node, is_size) -> Monomial | None:
 def shape_of(all_monomials: list[set[Monomial]]) -> list[Monomial] | None:
     """The chain of strides shared by every access (outermost first), or None.
 
-    Each stride must be the next one times one more size parameter:
-    [(ny, nz), (nz,), ()] is the shape [?][ny][nz].
+    Each stride must be the next one times one more size parameter, and any constant factors:
+    [(ny, nz), (nz,), ()] is the shape [?][ny][nz], [(4, nx), ()] (`4*(j*nx + i) + c`, four
+    interleaved components) the shape [?][4*nx].
     """
     keys = set().union(*all_monomials) if all_monomials else set()
     keys.add(())
     chain = sorted(keys, key=len, reverse=True)
     if len(chain) < 2:
         return None
-    for outer, inner in zip(chain, chain[1:]):
-        if len(outer) != len(inner) + 1 or not _contains(outer, inner):
+    for extent in extents(chain):
+        if extent is None or sum(not f.isdigit() for f in extent) != 1:
             return None
     return chain
 
@@ -117,36 +144,141 @@ def _contains(big: Monomial, small: Monomial) -> bool:
     return True
 
 
-def extents(chain: list[Monomial]) -> list[str]:
-    """Extent of each inner dimension: the parameter that one stride has more than the next."""
+def extents(chain: list[Monomial]) -> list[Monomial | None]:
+    """Extent of each inner dimension, as the factors it multiplies: those one stride has more
+    than the next (the size parameter, with any constants: `("4", "nx")`); None where a stride
+    does not contain the next (no chain)."""
     out = []
     for outer, inner in zip(chain, chain[1:]):
         rest = list(outer)
+        if not _contains(outer, inner):
+            out.append(None)
+            continue
         for name in inner:
             rest.remove(name)
-        out.append(rest[0])
+        out.append(tuple(rest))
     return out
 
 
-def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTranslator, is_size) -> list:
-    """One isl subscript per dimension of `chain`, or NotAffine.
+def subscripts(node: c_ast.Node, chain: list[Monomial], translate: AffineTranslator, reading: "Reading") -> list:
+    """The readings of one index in the buffer's shape (`Reading.alternatives`): each one isl
+    subscript per dimension of `chain`; NotAffine if there is none.
 
     The outermost subscript may be None (not affine: `c*dim + d` with `c` loaded
     from memory): the outermost dimension has no extent to stay within, so the
-    access still touches a known column of an unknown row.
+    access still touches a known column of an unknown row. Each reading names the same
+    address; at most one of them lies inside the shape, which the caller proves.
     """
-    terms = monomials(node, is_size)
-    if not set(terms) <= set(chain):
-        raise NotAffine("index does not follow the buffer's shape")
     out = []
-    for k, m in enumerate(chain):
+    for terms in reading.alternatives(node):
+        if not set(terms) <= set(chain):
+            continue
+        subs = []
         try:
-            out.append(translate.expr(terms[m]) if m in terms else "0")
+            for k, m in enumerate(chain):
+                try:
+                    subs.append(translate.expr(terms[m]) if m in terms else "0")
+                except NotAffine:
+                    if k:
+                        raise
+                    subs.append(None)
         except NotAffine:
-            if k:
-                raise
-            out.append(None)
+            continue
+        out.append(subs)
+    if not out:
+        raise NotAffine("index does not follow the buffer's shape")
     return out
 
 
-__all__ = ["affine_size", "extents", "monomials", "shape_of", "subscripts"]
+@dataclass(frozen=True)
+class Reading:
+    """How one buffer's indices split into monomials (`buffer_shape`): `is_size` as the region
+    gives it, but for the sizes found to be row indices (`rows`), and with a size `p` alone
+    read through the padded size `(p + k)` the buffer's strides use (`padded`: p -> (its name,
+    k)), so that the first row of a padded grid, `u[(nx + 2) + i]`, is row 1 like
+    `u[1*(nx + 2) + i]`."""
+
+    region_is_size: Callable
+    rows: frozenset = frozenset()
+    padded: tuple = ()  # (p, padded size's name, k)
+
+    def is_size(self, name) -> bool:
+        if isinstance(name, c_ast.StructRef):
+            key = c_text(name)
+        elif isinstance(name, c_ast.BinaryOp):
+            key = affine_size(name)
+        else:
+            key = name
+        return key not in self.rows and self.region_is_size(name)
+
+    def terms(self, node: c_ast.Node, padded: bool = True) -> dict[Monomial, c_ast.Node]:
+        """{monomial: coefficient} of an index; `padded`: a size alone `p` as `(p + k) - k`,
+        else as a parameter of the innermost subscript (a column, `u[j*(nx + 2) + nx]`)."""
+        terms = monomials(node, self.is_size)
+        for p, name, k in self.padded:
+            if (p,) in terms:
+                c = terms.pop((p,))
+                if padded:
+                    _add(terms, (name,), c)
+                    _add(terms, (), c_ast.BinaryOp("*", c_ast.Constant("int", str(-k)), c))
+                else:
+                    _add(terms, (), c_ast.BinaryOp("*", c, c_ast.ID(p)))
+        return terms
+
+    def alternatives(self, node: c_ast.Node) -> list[dict[Monomial, c_ast.Node]]:
+        """The ways to read an index: the first row of a padded grid, `u[(nx + 2) + i]`, is
+        row 1; a halo column, `u[j*(nx + 2) + nx]`, is column nx of row j."""
+        padded = self.terms(node)
+        if not any((p,) in monomials(node, self.is_size) for p, _, _ in self.padded):
+            return [padded]
+        return [padded, self.terms(node, padded=False)]
+
+
+def buffer_shape(indices: list[c_ast.Node], is_size, affine_sizes: dict, loop_vars: set[str]):
+    """(chain, Reading) of a flat buffer's indices, or None.
+
+    A size that only ever selects rows of the outermost dimension, never multiplied by a loop
+    variable (`u[(ny + 1)*(nx + 2) + i]` beside `u[ny*(nx + 2) + i]`, a padded grid's last
+    rows), is a row index, not a stride: read as a stride it makes a dimension `[ny]` whose
+    subscript `1` isl cannot keep below `ny`. The chain is taken again with it read as a
+    parameter of the outermost subscript, as long as that leaves two dimensions or more."""
+    reading = Reading(is_size)
+    while True:
+        sets = [reading.terms(i) for i in indices]
+        padded = _padded_sizes({f for terms in sets for m in terms for f in m}, affine_sizes)
+        if padded and not reading.padded:
+            reading = replace(reading, padded=padded)
+            continue
+        if not any(set(terms) - {()} for terms in sets):
+            return None
+        chain = shape_of([set(terms) for terms in sets])
+        if chain is None:
+            return None
+        top = chain[0]
+        if len(chain) < 3 or any(isinstance(n, c_ast.ID) and n.name in loop_vars
+                                 for terms in sets if top in terms for n in walk(terms[top])):
+            return chain, reading
+        row = next(f for f in extents(chain)[0] if not f.isdigit())
+        reading = replace(reading, rows=reading.rows | {row})
+
+
+def _add(terms: dict, monomial: Monomial, coefficient: c_ast.Node) -> None:
+    terms[monomial] = c_ast.BinaryOp("+", terms[monomial], coefficient) if monomial in terms else coefficient
+
+
+def _padded_sizes(factors: set[str], affine_sizes: dict) -> tuple:
+    """(p, name, k) for each padded size `p + k` or `p - k` among `factors` whose `p` is a
+    factor too."""
+    out = []
+    for name in sorted(f for f in factors if f in affine_sizes):
+        node = affine_sizes[name]
+        pairs = [(node.left, node.right, 1), (node.right, node.left, 1)] if node.op == "+" \
+            else [(node.left, node.right, -1)]
+        for p, k, sign in pairs:
+            if isinstance(p, c_ast.ID) and p.name in factors and _constant(k) is not None:
+                out.append((p.name, name, sign * int(_constant(k))))
+                break
+    return tuple(out)
+
+
+__all__ = ["Reading", "affine_size", "buffer_shape", "extents", "monomials", "shape_of", "subscripts"]

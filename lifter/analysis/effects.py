@@ -128,6 +128,15 @@ class _Collector:
                 path = self._struct_path(base)
                 if path is not None:
                     root, fields = path
+                    field = self.symbols.table.field_symbol(base, self.symbols.lookup)
+                    if field is not None and field.indirect and len(subs) > 1:
+                        # `a->rows[i][j]`: rows reached through a field's loaded row pointers
+                        # may overlap, as a variable's do (above): any element, may-access.
+                        self.effects.refs.append(Ref(f"{root}{fields}", root, [subs[0]] + [None] * (len(subs) - 1),
+                                                     False, False, c_text(node), line, field_path=fields))
+                        self.effects.refs.append(Ref(f"{root}{fields}[*]", root, [], is_write, True,
+                                                     c_text(node), line, field_path=f"{fields}[*]"))
+                        return
                     self.effects.refs.append(Ref(f"{root}{fields}", root, subs, is_write, may,
                                                  c_text(node), line, field_path=fields))
                     return
@@ -782,4 +791,9 @@ def _key_of(lvalue, collector) -> str | None:
         base = array_base(lvalue)
         if isinstance(base, c_ast.ID):
             return collector.scoped(base.name)
+    if isinstance(lvalue, c_ast.UnaryOp) and lvalue.op == "*" and isinstance(lvalue.expr, c_ast.ID):
+        # `*result += e`: the element `_ref` records as result[0] (an output pointer's target).
+        sym = collector.symbols.lookup(lvalue.expr.name)
+        if sym is not None and sym.kind in (Kind.ARRAY, Kind.POINTER) and not sym.indirect:
+            return collector.scoped(lvalue.expr.name)
     return None

@@ -85,6 +85,10 @@ class Statement:
     # In an opaque leaf: {container: operator} for those it touches only by reduction updates.
     updates: dict[str, str] = field(default_factory=dict)
     conditions: list[Condition] = field(default_factory=list)  # the `if`s around it inside its loop, outermost first
+    # C tests of sizes (`nx >= 0`) under which its accesses are read exactly (scop._delinearized):
+    # the model holds only where they do, so every loop around it is parallel, and its nest
+    # reordered, only under them (verdicts.py, transform/legality.reorder_guard)
+    assumed: list[str] = field(default_factory=list)
 
 
 class Kind(StrEnum):

@@ -9,7 +9,11 @@ name for `&B[e]`, the analysis reads it as that: `nodes[k]` is `B[e + k]`, `*nod
 pointer (a private scalar of the loop), as index scalars are read as their values
 (index_scalars.py).
 
-A declaration `T *p = &B[e];` (or `B + e`, or `B`) is such an alias when:
+A row of an array of row pointers, `double *r = rows[i];`, is read the same way: `r[j]` is
+`rows[i][j]`, which rows.py may read as an element of a 2-D container (under its run-time test
+that the rows are disjoint), and `r` as a call's argument is the row `rows[i]`.
+
+A declaration `T *p = &B[e];` (or `B + e`, or `B`, or `R[e]`) is such an alias when:
 - p is declared once in the function, is no parameter or global's name, and is never assigned,
   incremented or has its address taken; every use of it is the base of a subscript, the operand
   of `*`, or an argument of a call (`p + 1`, `p->f`, `p == q` are not);
@@ -38,13 +42,19 @@ from lifter.analysis.walk import plain_value, replace_nodes, variable_ids, walk,
 
 @dataclass(frozen=True)
 class Alias:
-    """p is `&base[offset]` wherever it is used."""
+    """p is `&base[offset]` wherever it is used; or, for a row (`row`), `base[offset]`, a row
+    pointer of an array of rows (`double *r = rows[i];`), so that `r[j]` is `rows[i][j]`."""
 
     base: c_ast.Node  # an ID or a StructRef chain
     offset: c_ast.Node
+    row: bool = False
 
     def element(self, index: c_ast.Node | None) -> c_ast.ArrayRef:
-        """`base[offset + index]` (`base[offset]` for `*p`, index None)."""
+        """`base[offset + index]` (`base[offset]` for `*p`, index None); `base[offset][index]`
+        for a row."""
+        if self.row:
+            zero = c_ast.Constant("int", "0")
+            return c_ast.ArrayRef(c_ast.ArrayRef(self.base, self.offset), zero if index is None else index)
         if index is None:
             subscript = self.offset
         elif int_constant(self.offset) == 0:
@@ -52,6 +62,12 @@ class Alias:
         else:
             subscript = c_ast.BinaryOp("+", self.offset, index)
         return c_ast.ArrayRef(self.base, subscript)
+
+    def address(self, coord) -> c_ast.Node:
+        """p itself (a call's argument): `&base[offset]`, or the row `base[offset]`."""
+        if self.row:
+            return _at(c_ast.ArrayRef(self.base, self.offset), coord)
+        return c_ast.UnaryOp("&", _at(self.element(None), coord), coord)
 
 
 def pointer_aliases(symbols) -> dict[str, Alias]:
@@ -119,9 +135,15 @@ def _uses(body: c_ast.Node) -> dict[str, bool]:
 
 
 def _address(init: c_ast.Node, symbols) -> Alias | None:
-    """`&B[e]`, `B + e`, `B` as an Alias, where B is a one-dimensional array or pointer."""
+    """`&B[e]`, `B + e`, `B` as an Alias, where B is a one-dimensional array or pointer; `R[e]`
+    where R is an array of row pointers (`double **rows`: rows.py reads `R[e][j]`)."""
     while isinstance(init, c_ast.Cast):
         init = init.expr
+    if isinstance(init, c_ast.ArrayRef) and isinstance(init.name, c_ast.ID):
+        sym = symbols.lookup(init.name.name)
+        if sym is None or not sym.indirect or sym.ndim != 2 or init.name.name in symbols.ambiguous:
+            return None
+        return Alias(init.name, init.subscript, row=True)
     if isinstance(init, c_ast.UnaryOp) and init.op == "&" and isinstance(init.expr, c_ast.ArrayRef):
         base, offset = init.expr.name, init.expr.subscript
     elif isinstance(init, c_ast.BinaryOp) and init.op == "+":
@@ -201,7 +223,7 @@ def through_aliases(node: c_ast.Node, aliases: dict[str, Alias]) -> c_ast.Node:
         if isinstance(n, c_ast.UnaryOp) and n.op == "*" and isinstance(n.expr, c_ast.ID) and n.expr.name in aliases:
             return _at(aliases[n.expr.name].element(None), n.coord)
         if isinstance(n, c_ast.ID) and n.name in aliases:
-            return c_ast.UnaryOp("&", _at(aliases[n.name].element(None), n.coord), n.coord)
+            return aliases[n.name].address(n.coord)
         return None
 
     return replace_nodes(node, replace)

@@ -12,7 +12,8 @@ the test from the memlets; a loop it cannot test stays sequential).
 
 A name qualifies (`row_arrays`) when it is a two-level array of rows of an
 arithmetic type, never assigned, declared or address-taken in the region, every
-use of it is a full `A[e1][e2]` or a row `A[e]` passed to a file-local function whose
+use of it is a full `A[e1][e2]` (also through a row alias, `double *r = A[i]; r[j]`,
+pointer_aliases.py) or a row `A[e]` passed to a file-local function whose
 summary has a span for it (call_spans.py: then the call touches `A[e][span]`; any other
 bare row could escape), and
 no write of the region can change a row pointer: no unknown call, no write through
@@ -26,7 +27,8 @@ from pycparser import c_ast
 from lifter.analysis.effects import MEMORY, WORLD, collect_effects, struct_ref
 from lifter.analysis.model import Kind
 from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS
-from lifter.analysis.walk import walk
+from lifter.analysis.pointer_aliases import pointer_aliases, through_aliases
+from lifter.analysis.walk import replace_nodes, walk
 
 
 def arithmetic(element: str) -> bool:
@@ -39,7 +41,8 @@ def row_arrays(root: c_ast.Node, symbols, written: set[str]) -> frozenset[str]:
 
     `written`: names assigned, declared or address-taken in the region."""
     candidates = set()
-    for name in _full_uses(root, symbols.table.call_effects):
+    aliases = pointer_aliases(symbols)
+    for name in _full_uses(through_aliases(_without_declarations(root, aliases), aliases), symbols.table.call_effects):
         sym = symbols.lookup(name)
         if sym is not None and sym.indirect and sym.ndim == 2 and arithmetic(sym.element) \
                 and name not in written and name not in symbols.ambiguous:
@@ -53,6 +56,15 @@ def row_arrays(root: c_ast.Node, symbols, written: set[str]) -> frozenset[str]:
         if not _stores_arithmetic(w, symbols):
             return frozenset()
     return frozenset(candidates)
+
+
+def _without_declarations(root: c_ast.Node, aliases) -> c_ast.Node:
+    """`root` without the declarations of row aliases (`double *r = rows[i];`, pointer_aliases.py):
+    such a row is read through the alias as `rows[i][j]`, and the declaration writes only r."""
+    if not any(isinstance(n, c_ast.Decl) and n.name in aliases and aliases[n.name].row for n in walk(root)):
+        return root
+    return replace_nodes(root, lambda n: c_ast.EmptyStatement() if isinstance(n, c_ast.Decl) and n.name in aliases
+                         and aliases[n.name].row else None)
 
 
 def _full_uses(root: c_ast.Node, summaries) -> set[str]:

@@ -19,7 +19,8 @@ from pycparser import c_ast
 
 from lifter.analysis.walk import walk, written_names
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
-from lifter.analysis.delinearize import affine_size, extents, monomials, shape_of, subscripts
+from lifter.analysis.delinearize import Reading, buffer_shape
+from lifter.analysis.flat_buffers import FlatBuffers
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects, nested_updates, struct_ref
 from lifter.analysis.updates import minmax_update, reduction_target
 from lifter.analysis.call_spans import OFFSET
@@ -169,7 +170,7 @@ def _mentions(node, name) -> bool:
     return any(isinstance(n, c_ast.ID) and n.name == name for n in walk(node))
 
 
-class RegionBuilder:
+class RegionBuilder(FlatBuffers):
     """Builds the Region for one outermost affine loop of a function."""
 
     def __init__(self, region_id: str, function: str, symbols: FunctionSymbols, locate, stand_ins=frozenset()):
@@ -225,47 +226,28 @@ class RegionBuilder:
                                             [c.name for c in self.containers.values() if c.kind == Kind.POINTER]),
                       from_params=from_params)
 
-    def _is_size(self, name) -> bool:
-        """A name, or a struct field's node, that may be a size parameter of a flat buffer; or a
-        padded size `n + 2`: affine in such parameters and naming one (kept in `_affine_sizes`,
-        so that the extent check reads it as the expression it is)."""
-        if isinstance(name, c_ast.BinaryOp):
-            try:
-                translate = self._translator([])
-                translate.expr(name)
-            except NotAffine:
-                return False
-            if not translate.parameters:
-                return False
-            self._affine_sizes[affine_size(name)] = name
-            return True
-        if isinstance(name, c_ast.Node):
-            return self._stand_ins(name) is not None
-        return name not in self._loop_vars and self._is_parameter(name)
-
     def _plan_shapes(self, root: c_ast.For) -> None:
         """Find flat buffers indexed like multi-dimensional arrays (see delinearize.py)."""
         self._loop_vars = {parse_var for n in walk(root) if isinstance(n, c_ast.For)
                            for parse_var in [header_var(n)] if parse_var}
         self.shapes: dict[str, list] = {}
         self._affine_sizes: dict[str, c_ast.Node] = {}
-        found: dict[str, list[set]] = {}
+        self._readings: dict[str, Reading] = {}  # per delinearized buffer: how its indices split
+        found: dict[str, list[c_ast.Node]] = {}
         # `a[e]`, and `a + e` (a call's argument, read with the callee's span: effects.py)
         views = index_views(root, self.symbols, written_names)
         for _, base, index in views:
             sym = self.symbols.lookup(base.name) if isinstance(base, c_ast.ID) else None
             if sym is None or sym.kind not in (Kind.POINTER, Kind.ARRAY) or sym.ndim != 1 or sym.indirect:
                 continue
-            index = self.symbols.table.inline_helpers(index)
-            found.setdefault(base.name, []).append(set(monomials(index, self._is_size)))
+            found.setdefault(base.name, []).append(self.symbols.table.inline_helpers(index))
         read_as = {id(node): index for node, _, index in views}
         for key, indices in flat_fields(root, self.written, read_as).items():
-            found[key] = [set(monomials(self.symbols.table.inline_helpers(i), self._is_size)) for i in indices]
-        for name, sets in found.items():
-            if any(s - {()} for s in sets):
-                chain = shape_of(sets)
-                if chain is not None:
-                    self.shapes[name] = chain
+            found[key] = [self.symbols.table.inline_helpers(i) for i in indices]
+        for name, indices in found.items():
+            found_shape = buffer_shape(indices, self._is_size, self._affine_sizes, self._loop_vars)
+            if found_shape is not None:
+                self.shapes[name], self._readings[name] = found_shape
         self.field_sensitive = field_by_field(root, self.symbols)
         self.rows = row_arrays(root, self.symbols, self.written)
 
@@ -346,14 +328,6 @@ class RegionBuilder:
             self._shape(key, c)  # a row pointer of the nest's own, `double *out = h->r[l];`
         self.containers[key] = c
         return key
-
-    def _shape(self, key: str, c: Container) -> None:
-        """Reads a flat 1-D buffer with the shape `_plan_shapes` found for it (delinearize.py)."""
-        if key in self.shapes and c.ndim == 1 and not c.field:
-            chain = self.shapes[key]
-            c.ndim = len(chain)
-            c.dims = [""] + extents(chain)
-            c.strides = ["*".join(m) if m else "1" for m in chain]
 
     # -- structure ---------------------------------------------------------------------------
     def _loop(self, node: c_ast.For, parent, outer, constraints, beta, guarded) -> str:
@@ -595,8 +569,9 @@ class RegionBuilder:
             translate.iterators.add(ref.span[0])
         subs = []
         exact = True
+        assumed = None  # the sizes' test under which the access is read exactly (`_delinearized`)
         if container.strides:
-            subs, exact = self._delinearized(stmt, ref, translate, iters, container, span)
+            subs, exact, assumed = self._delinearized(stmt, ref, translate, iters, container, span)
         for k in range(len(subs), container.ndim):
             if k < len(ref.subscripts) and ref.subscripts[k] is not None and (span or not ref.span):
                 try:
@@ -618,6 +593,8 @@ class RegionBuilder:
             rel = isl.Map(f"[{params}] -> {{ {acc_id}[{', '.join(iters)}] -> {_tuple(ref.key)}[{', '.join(outs)}] : "
                           f"exists ({span[0]}: {' and '.join([span[1]] + equal)}) }}")
         rel = rel.intersect_domain(stmt.domain.set_tuple_name(acc_id))
+        if assumed is not None:
+            rel = rel.intersect_params(assumed.align_params(rel.get_space()))
         must = ref.is_write and exact and not ref.may
         stmt.accesses.append(Access(acc_id, stmt.id, ref.key, ref.is_write, must, rel, ref.text, ref.line))
 
@@ -641,36 +618,6 @@ class RegionBuilder:
             return None
         t = isl_name(var)
         return t, "(" + re.sub(rf"\b{OFFSET}\b", t, condition) + ")"
-
-    def _delinearized(self, stmt, ref, translate, iters, container, span=None) -> tuple[list[str], bool]:
-        """Subscripts of an access to a delinearized buffer, if provably within the shape
-        (for every offset of a call's range `span`, where there is one)."""
-        chain = self.shapes[ref.key]
-        if len(ref.subscripts) != 1 or ref.subscripts[0] is None:
-            return [], False
-        try:
-            subs = subscripts(ref.subscripts[0], chain, translate, self._is_size)
-        except NotAffine:
-            return [], False
-        exact = subs[0] is not None
-        subs[0] = subs[0] if exact else "o0"
-        params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
-        names = ", ".join(iters)
-        dom = stmt.domain
-        for sub, extent in zip(subs[1:], extents(chain)):
-            if extent in self._affine_sizes:
-                bound = f"({translate.expr(self._affine_sizes[extent])})"
-            else:
-                translate.parameters.add(extent)
-                bound = isl_name(extent)
-            params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
-            where = f"({sub} < 0 or {sub} >= {bound})"
-            if span is not None:
-                where = f"exists ({span[0]}: {span[1]} and {where})"
-            outside = isl.Set(f"[{params}] -> {{ {stmt.id}[{names}] : {where} }}")
-            if not outside.intersect(dom).is_empty():
-                return [], False
-        return subs, exact
 
     def _container(self, ref) -> Container:
         if ref.key in self.containers:

@@ -291,9 +291,10 @@ class FunctionSymbols:
             self._add(classify(decl.name, decl.type, table.typedefs, "local", decl))
         self.body = func.body
         self.unknown_types = table.unknown_globals | table.unknown_types.declared(func)  # unknown_types.py
-        # Variables some pointer may point to: a write through it could change them anywhere.
-        self.addressed = {n.expr.name for n in walk(func.body)
-                          if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
+        # Variables some pointer may point to: a write through it could change them anywhere
+        # (`&x`, and a struct variable a member of which has its address taken, `&in.count`).
+        self.addressed = {root for n in walk(func.body) if isinstance(n, c_ast.UnaryOp) and n.op == "&"
+                          for root in [_addressed_variable(n.expr)] if root is not None}
 
     def _add(self, sym: Symbol) -> None:
         old = self.locals.get(sym.name)
@@ -394,3 +395,18 @@ def wide_integer(type_node: c_ast.Node, typedefs: Typedefs) -> bool:
 def substitute(node: c_ast.Node, lookup) -> c_ast.Node:
     """A copy of `node` where each name `lookup(name)` gives an expression for is replaced by it."""
     return replace_nodes(node, lambda n: lookup(n.name) if isinstance(n, c_ast.ID) else None)
+
+
+def _addressed_variable(node: c_ast.Node) -> str | None:
+    """The variable whose storage `&node` points into: `x` of `&x`, `s` of `&s.f`, `&s.a[i]`
+    or `&s.f.g` (members reached with `.` from a struct variable); None for an element of an
+    array variable or of a pointer's target (`&a[i]`, `&a[i].f`, `&p->f`: no pointer reaches the
+    variable itself)."""
+    above = None
+    while isinstance(node, (c_ast.StructRef, c_ast.ArrayRef)):
+        if isinstance(node, c_ast.StructRef) and node.type != ".":
+            return None
+        above, node = node, node.name
+    if not isinstance(node, c_ast.ID):
+        return None
+    return node.name if above is None or isinstance(above, c_ast.StructRef) else None

@@ -90,8 +90,9 @@ def names_in(node, name) -> bool:
 
 
 def root_name(node):
-    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
-        node = node.name
+    """The variable an lvalue is reached from: `a` in `a[i].f`, `p` in `*p`."""
+    while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)) or isinstance(node, c_ast.UnaryOp) and node.op == "*":
+        node = node.expr if isinstance(node, c_ast.UnaryOp) else node.name
     return node.name if isinstance(node, c_ast.ID) else None
 
 

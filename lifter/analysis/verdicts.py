@@ -189,7 +189,7 @@ def _value_verdict(region: Region, nest: Nest, live_after) -> LoopVerdict | None
     v = _verdict(relaxed, nest, live_after, DependenceIndex(relaxed))
     if not v.parallel:
         return None
-    v.condition = " && ".join(dict.fromkeys(guards))
+    v.condition = " && ".join(dict.fromkeys(([v.condition] if v.condition else []) + guards))
     v.reason = (f"parallel when {v.condition} as it starts: the min-plus updates' iterations on that row "
                 f"and column then change nothing (tested in C before the loop)" + (f"; {v.reason}" if v.reason else ""))
     return v
@@ -321,7 +321,8 @@ def _verdict(region: Region, nest: Nest, live_after, index: DependenceIndex, sha
     reason = ""
     if opaque:
         reason = f"contains code modelled conservatively ({opaque[0].opaque_reason}, line {opaque[0].line})"
-    condition = " && ".join(c for c in conditions if c)
+    assumed = [t for s in sorted(inside) for t in region.statements[s].assumed]
+    condition = " && ".join(dict.fromkeys(c for c in assumed + conditions if c))
     if shared:
         reason = (f"each thread fills its own copy of {', '.join(repr(n) for n in shared)}, the last iteration "
                   f"the buffer itself" + (" (where the sizes tested before the loop let every read find a write "

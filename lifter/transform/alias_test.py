@@ -10,6 +10,8 @@ reordering and vectorization ask it of a whole region or one map (`alias_check`,
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import islpy as isl
 
 from lifter.analysis.model import Kind
@@ -18,7 +20,7 @@ from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children
 from lifter.graph.ranges import bound_c, params_c, pw_to_c, rounded_upper_c
 from lifter.transform.elementwise import equal_pointers
-from lifter.transform.row_spans import Gathered
+from lifter.transform.row_spans import Gathered, apart_all
 from lifter.transform.rows_check import rows_test
 
 
@@ -148,7 +150,7 @@ def alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_pa
     if not pairs:
         return " && ".join(tests), assumed
     spans = {}
-    checks, gathered = [], []
+    checks, gathered, entries = [], [], []
     for p, q in pairs:
         for c in (p, q):
             if c not in spans:
@@ -168,13 +170,24 @@ def alias_condition(touched: list, identical_ok=None, apart=frozenset(), from_pa
                     return f"!'{p}' and '{q}' may overlap and both are read through index arrays", assumed
                 if isinstance(a, Gathered) or isinstance(b, Gathered):
                     far, (lo, hi) = (a, b) if isinstance(a, Gathered) else (b, a)
-                    passes.append(far.apart(lo, hi))
+                    passes.append((far, lo, hi))
                 else:
                     parts.append(f"{a[1]} <= {b[0]} || {b[1]} <= {a[0]}")
-        parts += passes
-        text = parts[0] if len(parts) == 1 else " && ".join(f"({t})" for t in parts)
-        mixed = any(isinstance(x, Gathered) for x in spans[p] + spans[q])
-        (gathered if mixed else checks).append(f"({text}{same})")
+        entries.append((parts, passes, same, any(isinstance(x, Gathered) for x in spans[p] + spans[q])))
+    # Ranges read through one index range, in pairs tested "disjoint" only (a conjunction, in
+    # any order), share one pass over the index array, made last (row_spans.apart_all).
+    scans = Counter(far.scan for _, passes, same, _ in entries if not same for far, _, _ in passes)
+    merged: dict[tuple, list] = {}
+    for parts, passes, same, mixed in entries:
+        for test in passes:
+            if not same and scans[test[0].scan] > 1:
+                merged.setdefault(test[0].scan, []).append(test)
+        own = parts + [far.apart(lo, hi) for far, lo, hi in passes if same or scans[far.scan] == 1]
+        if not own:
+            continue
+        text = own[0] if len(own) == 1 else " && ".join(f"({t})" for t in own)
+        (gathered if mixed and len(own) > len(parts) else checks).append(f"({text}{same})")
+    gathered += [apart_all(tests) for tests in merged.values()]
     return " && ".join(tests + checks + gathered), assumed
 
 

@@ -103,7 +103,10 @@ def reorder_guard(g) -> str:
     attrs = g.nest
     if attrs.reorder_guard is None:
         never = volatile_access(attrs.scop) or _exit_value_read(attrs.scop) or _header_scalar(attrs.scop)
-        attrs.reorder_guard = f"!{never}" if never else region_alias_check(g)
+        # The model holds only where its statements' sizes' tests do (`Statement.assumed`).
+        assumed = [t for s in attrs.scop.statements.values() for t in s.assumed]
+        attrs.reorder_guard = f"!{never}" if never \
+            else " && ".join(dict.fromkeys(c for c in assumed + [region_alias_check(g)] if c))
     return attrs.reorder_guard
 
 

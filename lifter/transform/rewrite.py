@@ -118,12 +118,14 @@ def refresh_verdicts(g, region: Region) -> None:
         if not rotated and not v.parallel and written is not None and written.shared_scratch \
                 and placed_as_written(g, n, region, inside):
             v = written
-        m.schedule = Schedule.PARALLEL if v.parallel and not v.shared_scratch else Schedule.SEQUENTIAL
+        m.schedule = Schedule.PARALLEL if v.parallel and not v.shared_scratch and not v.condition \
+            else Schedule.SEQUENTIAL
         m.reductions, m.private, m.lastprivate, m.reason = list(v.reductions), list(v.private), \
             list(v.lastprivate), v.reason
-        # A value condition holds only for the nest as written (verdicts.value_verdict); a shared scratch
-        # buffer's verdict (verdicts.shared_scratch_verdict) also where only the inside was reshaped.
-        m.condition = v.condition if v.shared_scratch else ""
+        # A value condition holds only for the nest as written (verdicts.value_verdict, which `verdict`
+        # does not make); a shared scratch buffer's verdict (verdicts.shared_scratch_verdict) also where
+        # only the inside was reshaped; the sizes' tests of its statements (`Statement.assumed`) anywhere.
+        m.condition = v.condition
         m.shared_scratch = list(v.shared_scratch)
         m.depth = len(ancestors(g, n))
 

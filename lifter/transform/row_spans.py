@@ -38,9 +38,10 @@ from lifter.transform.rows_check import helper_definitions as rows_helpers
 
 NONDECREASING = "lift_nondecreasing_"
 GATHER = "lift_gather_apart_"
+GATHERS = "lift_gathers_apart_"  # several ranges through one index range, one pass over it (`apart_all`)
 # Index elements from which the pass over them is shared by the threads (like the loop it guards).
 PARALLEL_SCAN = 100_000
-_CALL = re.compile(rf"\b({NONDECREASING}|{GATHER})(\w+)\(")
+_CALL = re.compile(rf"\b({NONDECREASING}|{GATHER}|{GATHERS})(\w+)\(")
 
 
 @dataclass(frozen=True)
@@ -56,11 +57,30 @@ class Gathered:
     dlo: int
     dhi: int
 
+    @property
+    def scan(self) -> tuple[str, str, str, str]:
+        """What the pass over the index array reads: the same for every range through it."""
+        return self.index, self.index_type, self.k0, self.k1
+
     def apart(self, lo: str, hi: str) -> str:
         """The C test that these elements overlap no byte of lo .. hi - 1."""
-        return (f"{GATHER}{_suffix(self.index_type)}((const {self.index_type} *)({self.index}), {self.k0}, "
-                f"{self.k1}, (const char *)({self.base}), (long)sizeof *({self.base}), {self.dlo}L, {self.dhi}L, "
-                f"{lo}, {hi})")
+        return f"{GATHER}{_suffix(self.index_type)}({self._index_args()}, {self._range_args(lo, hi)})"
+
+    def _index_args(self) -> str:
+        return f"(const {self.index_type} *)({self.index}), {self.k0}, {self.k1}"
+
+    def _range_args(self, lo: str, hi: str) -> str:
+        return f"(const char *)({self.base}), (long)sizeof *({self.base}), {self.dlo}L, {self.dhi}L, {lo}, {hi}"
+
+
+def apart_all(tests: list[tuple[Gathered, str, str]]) -> str:
+    """The C test that each gathered range overlaps no byte of its lo .. hi - 1, for ranges read
+    through one index range (`Gathered.scan`): one pass over the index array for all of them,
+    where `Gathered.apart` would make one each (a mesh loop reading x and y through its
+    connectivity and writing two arrays: four passes over it)."""
+    first = tests[0][0]
+    ranges = ", ".join(g._range_args(lo, hi) for g, lo, hi in tests)
+    return f"{GATHERS}{_suffix(first.index_type)}({first._index_args()}, {len(tests)}, {ranges})"
 
 
 def row_spans(g: DataflowGraph, m) -> dict[str, tuple[str, tuple[str, str] | Gathered, list]]:
@@ -181,6 +201,38 @@ def helper_definitions(text: str) -> str:
                 f"    #pragma omp parallel for reduction(&: ok) if (last - first > {PARALLEL_SCAN}L)\n"
                 "    for (r = first; r < last; r++)\n"
                 "        ok &= offsets[r] <= offsets[r + 1];\n"
+                "    return ok;\n"
+                "}\n")
+        elif kind == GATHERS:
+            out.append(
+                f"/* lift: {GATHER}{suffix}'s test for each of `count` ranges (base, size, dlo, dhi, lo, hi: a\n"
+                f"   const char *, four longs, two const char *) through the same index range, in one pass over it */\n"
+                "#include <stdarg.h>\n"
+                f"static int {GATHERS}{suffix}(const {element} *index, long k0, long k1, int count, ...)\n"
+                "{\n"
+                "    long k;\n"
+                f"    {element} least, most;\n"
+                "    int ok = 1;\n"
+                "    va_list ranges;\n"
+                "    if (k0 >= k1)\n"
+                "        return 1;\n"
+                "    least = most = index[k1 - 1];\n"
+                f"    #pragma omp parallel for reduction(min: least) reduction(max: most) if (k1 - k0 > {PARALLEL_SCAN}L)\n"
+                "    for (k = k1 - 2; k >= k0; k--) {\n"
+                "        least = index[k] < least ? index[k] : least;\n"
+                "        most = index[k] > most ? index[k] : most;\n"
+                "    }\n"
+                "    va_start(ranges, count);\n"
+                "    for (; count > 0; count--) {\n"
+                "        const char *base = va_arg(ranges, const char *);\n"
+                "        long size = va_arg(ranges, long);\n"
+                "        long dlo = va_arg(ranges, long);\n"
+                "        long dhi = va_arg(ranges, long);\n"
+                "        const char *lo = va_arg(ranges, const char *);\n"
+                "        const char *hi = va_arg(ranges, const char *);\n"
+                "        ok = ok && (base + ((long)most + dhi + 1) * size <= lo || hi <= base + ((long)least + dlo) * size);\n"
+                "    }\n"
+                "    va_end(ranges);\n"
                 "    return ok;\n"
                 "}\n")
         else:

@@ -54,6 +54,20 @@ verdicts follow the semantics):
 """
 
 EXPECTED = {
+    # rows through an array of row pointers, `double *r = a[i];` read as a[i][j], parallel over
+    # the rows under the run-time test that they are disjoint (issue 16)
+    'linalg/row_pointers.c': [
+        dict(function='kernel_fill', line=57, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_fill', line=59, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale_rows', line=66, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale_rows', line=68, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_matvec', line=75, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_matvec', line=78, var='j', parallel=True, reduction=[('s', '+')], private=[]),
+        dict(function='kernel_add', line=86, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_add', line=89, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_prefix', line=97, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_prefix', line=99, var='j', parallel=False, reduction=[], private=[]),
+    ],
     'linalg/gemm.c': [
         dict(function='kernel_gemm', line=42, var='i', parallel=True, reduction=[], private=['j', 'k']),
         dict(function='kernel_gemm', line=43, var='j', parallel=True, reduction=[], private=['k']),
@@ -198,6 +212,14 @@ EXPECTED = {
         dict(function='kernel_minmax', line=22, var='i', parallel=True, reduction=[('hi', 'max'), ('lo', 'min')], private=[]),
         dict(function='kernel_argmin', line=35, var='i', parallel=False, reduction=[], private=[]),
     ],
+    # accumulators behind output pointers (issue 16): `*result += e` reduces into result[0]
+    'reductions/out_pointer.c': [
+        dict(function='kernel_dot', line=32, var='i', parallel=True, reduction=[('result', '+')], private=[]),
+        dict(function='kernel_norm', line=39, var='i', parallel=True, reduction=[('out', '+')], private=[]),
+        dict(function='kernel_peak', line=47, var='i', parallel=True, reduction=[('peak', 'max')], private=[]),
+        dict(function='kernel_count', line=55, var='i', parallel=True, reduction=[('count', '+')], private=[]),
+        dict(function='kernel_running', line=63, var='i', parallel=False, reduction=[], private=[]),
+    ],
     'reductions/histogram.c': [
         dict(function='kernel_histogram', line=28, var='b', parallel=True, reduction=[], private=[]),
         dict(function='kernel_histogram', line=30, var='i', parallel=True, reduction=[('hist', '+')], private=[]),
@@ -240,6 +262,27 @@ EXPECTED = {
         dict(function='kernel_nussinov', line=32, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_nussinov', line=36, var='k', parallel=True, reduction=[('best', 'max')], private=[]),
     ],
+    # interleaved components q[NC*(j*nx + i) + c] read as q[j][NC*i + c] (issue 16)
+    'stencils/interleaved.c': [
+        dict(function='kernel_smooth', line=38, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_smooth', line=39, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_smooth', line=40, var='c', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_velocity', line=49, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_velocity', line=50, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_push', line=59, var='p', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_push', line=63, var='d', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_shift', line=71, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_shift', line=72, var='i', parallel=False, reduction=[], private=[]),
+    ],
+    # a padded grid's sizes as row and column indices: u[(ny + 1)*(nx + 2) + i], the ghost columns
+    # parallel where nx >= 0, a test made before the loop (issue 16)
+    'stencils/padded_bc.c': [
+        dict(function='kernel_ghost_rows', line=30, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_ghost_columns', line=38, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_sweep', line=46, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_sweep', line=47, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_top_flux', line=57, var='i', parallel=True, reduction=[('flux', '+')], private=[]),
+    ],
     'sparse/spmv_csr.c': [
         dict(function='kernel_spmv', line=68, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_spmv', line=70, var='p', parallel=True, reduction=[('s', '+')], private=[]),
@@ -272,6 +315,15 @@ EXPECTED = {
         dict(function='kernel_update', line=75, var='d', parallel=True, reduction=[], private=[]),
         dict(function='kernel_update', line=78, var='c', parallel=True, reduction=[], private=[]),
         dict(function='kernel_update', line=80, var='d', parallel=True, reduction=[], private=[]),
+    ],
+    # pointers that step once per iteration, `*dst++ = *src++`, read as indices (frontend/pointer_steps.py,
+    # the `while (n--)` loops become `for (... lift_k ...)`); the compaction stays sequential (issue 16)
+    'miniapps/pointer_walk.c': [
+        dict(function='kernel_ramp', line=25, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale_copy', line=31, var='lift_k', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_axpy', line=37, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_mix', line=43, var='lift_k', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_compact', line=55, var='i', parallel=False, reduction=[], private=[]),
     ],
     # the scatter (line 43) is sequential as written: each key reads its bucket's running offset
     # (the OpenMP backend runs it as a bucket scatter all the same, transform/bucket_scatter.py)

@@ -3,7 +3,7 @@ arrays through a struct-pointer parameter's fields (`d->x[elemToNode[k]]`), a po
 naming the element's slice of the connectivity (`const int *elemToNode = &d->nodelist[4*i];`),
 and the gather `d->x[d->nodelist[4*i + k]]`. Each loop over elements is parallel under a
 run-time test that one pass over the connectivity the loop reads bounds the gathered nodes
-(`lift_gather_apart_*`); the second run places `vnew` inside `x` (`d->vnew == d->x + 3`), where
+(`lift_gathers_apart_*`, one pass for x and y); the second run places `vnew` inside `x` (`d->vnew == d->x + 3`), where
 the tests must fail and the loops run as written. Differential at 1, 2 and 8 threads, and the
 refusals: the index array written in the loop, the gather under an `if`, a helper writing the
 field the bound reads, a pointer local set again."""
@@ -218,9 +218,11 @@ def test_element_loops_are_parallel_under_a_pass_over_the_connectivity():
     for function in ("calc_alias", "calc_helper", "calc_gather"):
         outer = next(e for e in loops[function] if e["var"] == "i")
         assert outer["parallelized"], (function, outer["reason"])
-        assert "lift_gather_apart_int((const int *)(d->nodelist), 0L, 4L*(d->numElem) - 1L + 1, (const char *)(d->x)" \
-            in outer["condition"], outer["condition"]
+        # x and y through the same connectivity range: one pass over it for both (issue 16)
+        assert "lift_gathers_apart_int((const int *)(d->nodelist), 0L, 4L*(d->numElem) - 1L + 1, 2, " \
+            "(const char *)(d->x)" in outer["condition"], outer["condition"]
         assert "(const char *)(d->y)" in outer["condition"], outer["condition"]
+        assert outer["condition"].count("d->nodelist") == 1, outer["condition"]
     # the helper reads `d->numNode` and writes elements of `d->vnew`: neither is the bound `d->numElem`
     copying = loops["copying"][0]
     assert copying["reason"].startswith("may output dependence on d->vnew"), copying["reason"]

@@ -1,0 +1,282 @@
+"""Pointers that step once per iteration, written as indices before the file is analysed.
+
+C code walks arrays with pointers: `double *p = a + off; for (i = 0; i < n; i++) *p++ = f(i);`,
+copies `for (i = 0; i < n; i++) *dst++ = *src++;`, `while (n--) *d++ = *s++ * k;`. Read as
+written, the pointer is a value each iteration hands to the next, a dependence that keeps the
+loop sequential; yet in iteration i it is only its value at the loop's entry plus i - L. Where
+nothing else can tell the two apart, `rewritten` writes the loop so: each `*p++` (or `*(p++)`)
+as `p[i - L]` (`p[i]` from 0), and a `while (n--)` or `while (n-- > 0)` as `for (T lift_k = 0;
+lift_k < n; lift_k++)`, with `p[lift_k]`. The rest of the pipeline then sees an indexed loop.
+This is an edit of the text the user gave (the output shows the indexed form, parallel or not,
+as `cuda_conversions.cxx_text` shows its casts), made only where it computes the same:
+
+- the loop is `for (i = L; i < U or i <= U; i++, ++i or i += 1)` with L a constant or a name
+  the loop does not assign, and i not assigned in it; or one of those two `while` forms, with n
+  an integer of a plain type named nowhere in the loop but its header;
+- the loop contains no `break`, `continue`, `return` or `goto` (every iteration steps every
+  pointer once), and the function no `goto` or label;
+- each pointer is a parameter or a local declared once in the function, a pointer to an object
+  type (not `void`, not a pointer), whose address is never taken; it appears in the loop once,
+  as `*p++` or `*(p++)`, in a statement directly in the body (not under `&&`, `||`, `?:` or
+  `sizeof`);
+- the value the loop leaves in the pointer (and in n) is never read: nothing after the loop in
+  the function names it, and the innermost loop around this one, if any, declares it (each of
+  its iterations starts from the value the declaration gives), a parameter having none.
+
+Every edit stays on its line, so that remarks and line markers keep their lines.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from lifter.frontend.source import SourceFile
+from lifter.frontend.tokens import keyword_offsets
+
+_JUMPS = (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto)
+_LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
+
+
+def rewritten(source: SourceFile, ast: c_ast.FileAST) -> str | None:
+    """The text with every loop that qualifies written with indices, or None where none does."""
+    places = {kind: keyword_offsets(source.text, kind) for kind in ("for", "while")}
+    edits = []
+    for ext in ast.ext:
+        if isinstance(ext, c_ast.FuncDef) and ext.coord is not None and ext.coord.file == source.path:
+            edits += _Function(source, ext, places).edits()
+    if not edits:
+        return None
+    text = source.text
+    for start, end, new in sorted(edits, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def _nodes(node: c_ast.Node):
+    yield node
+    for _, child in node.children():
+        yield from _nodes(child)
+
+
+class _Function:
+    def __init__(self, source: SourceFile, func: c_ast.FuncDef, places: dict):
+        self.source, self.func, self.places = source, func, places
+        self.parent: dict[int, c_ast.Node] = {}
+        for n in _nodes(func):
+            for _, child in n.children():
+                self.parent[id(child)] = n
+        self.decls: dict[str, list[c_ast.Decl]] = {}
+        for n in _nodes(func):
+            if isinstance(n, c_ast.Decl) and n.name and n is not func.decl:
+                self.decls.setdefault(n.name, []).append(n)
+        self.addressed = {n.expr.name for n in _nodes(func.body)
+                          if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
+        self.taken = {n.name for n in _nodes(func) if isinstance(n, c_ast.ID)}
+        self.jumps = any(isinstance(n, (c_ast.Goto, c_ast.Label)) for n in _nodes(func.body))
+
+    def edits(self) -> list[tuple[int, int, str]]:
+        if self.jumps:
+            return []
+        out = []
+        for n in _nodes(self.func.body):
+            if isinstance(n, (c_ast.For, c_ast.While)):
+                out += self._loop_edits(n)
+        return out
+
+    def _loop_edits(self, loop) -> list[tuple[int, int, str]]:
+        found = self._counted(loop)
+        if found is None or any(isinstance(n, _JUMPS) for n in _nodes(loop.stmt)):
+            return []
+        index, header, counter = found
+        where = self._place(loop)
+        if where is None:
+            return []
+        steps = self._steps(loop, where)
+        if not steps or counter is not None and not self._dead_after(counter, loop, where):
+            return []
+        edits = [(start, end, f"{name}[{index}]") for name, (start, end) in steps.items()]
+        if header is not None:
+            spans = self.source.spans
+            paren = spans.index[where.start] + 1
+            edits.append((where.start, spans.tokens[spans.brackets[paren]].end, header))
+        return edits
+
+    def _counted(self, loop):
+        """(the index of iteration i in C, the new header or None, the `while` counter or None)."""
+        if isinstance(loop, c_ast.While):
+            cond = loop.cond
+            if isinstance(cond, c_ast.BinaryOp) and cond.op == ">" and _zero(cond.right):
+                cond = cond.left
+            if not (isinstance(cond, c_ast.UnaryOp) and cond.op == "p--" and isinstance(cond.expr, c_ast.ID)):
+                return None
+            n = cond.expr.name
+            decl = self._single(n)
+            if decl is None or not _plain_integer(decl) or n in self.addressed or _names(loop.stmt, n):
+                return None
+            k = self._fresh("lift_k")
+            return k, f"for ({' '.join(decl.type.type.names)} {k} = 0; {k} < {n}; {k}++)", n
+        init, cond, step = loop.init, loop.cond, loop.next
+        if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
+            var, lower = init.decls[0].name, init.decls[0].init
+        elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+            var, lower = init.lvalue.name, init.rvalue
+        else:
+            return None
+        if not (isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", "<=") and _is(cond.left, var)):
+            return None
+        if not (isinstance(step, c_ast.UnaryOp) and step.op in ("p++", "++") and _is(step.expr, var)
+                or isinstance(step, c_ast.Assignment) and step.op == "+=" and _is(step.lvalue, var)
+                and isinstance(step.rvalue, c_ast.Constant) and step.rvalue.value == "1"):
+            return None
+        assigned = _assigned(loop.stmt)
+        if var in assigned:
+            return None
+        if isinstance(lower, c_ast.Constant) and lower.type == "int" and lower.value.isdigit():
+            return (var if int(lower.value) == 0 else f"{var} - {lower.value}"), None, None
+        if isinstance(lower, c_ast.ID) and lower.name not in assigned and lower.name not in self.addressed:
+            return f"{var} - {lower.name}", None, None
+        return None
+
+    def _place(self, loop):
+        """The loop in the exact text (`Spans.loop_at`), where its keyword can be told apart."""
+        kind = "for" if isinstance(loop, c_ast.For) else "while"
+        if loop.coord is None or loop.coord.file != self.source.path:
+            return None
+        line = loop.coord.line
+        same = sorted((n for n in _nodes(self.func.body) if type(n) is type(loop) and n.coord is not None
+                       and n.coord.file == self.source.path and n.coord.line == line), key=lambda n: n.coord.column)
+        offsets = self.places[kind].get(line, [])
+        if len(same) != len(offsets):
+            return None
+        where = self.source.spans.loop_at(offsets[[id(n) for n in same].index(id(loop))])
+        return where if where is not None and where.kind == kind else None
+
+    def _steps(self, loop, where) -> dict[str, tuple[int, int]]:
+        """{pointer: the offsets of its `*p++` in the text} for the pointers the loop steps, or {}
+        if one of them does not qualify."""
+        out = {}
+        for n in _nodes(loop.stmt):
+            if not (isinstance(n, c_ast.UnaryOp) and n.op == "p++" and isinstance(n.expr, c_ast.ID)):
+                continue
+            p = n.expr.name
+            deref = self.parent.get(id(n))
+            decl = self._single(p)
+            if not isinstance(deref, c_ast.UnaryOp) or deref.op != "*" or decl is None or not _object_pointer(decl) \
+                    or p in self.addressed or _names(loop, p) != 1 or not self._every_iteration(deref, loop) \
+                    or not self._dead_after(p, loop, where):
+                return {}
+            span = self._text_of(p, where)
+            if span is None:
+                return {}
+            out[p] = span
+        return out
+
+    def _every_iteration(self, node, loop) -> bool:
+        """`node` runs once in every iteration: in a statement directly in the body, not under
+        `&&`, `||` or `?:`."""
+        while True:
+            up = self.parent.get(id(node))
+            if up is None:
+                return False
+            if up is loop:
+                return node is loop.stmt
+            if isinstance(up, c_ast.Compound):
+                return self.parent.get(id(up)) is loop
+            if isinstance(up, (c_ast.TernaryOp, c_ast.If, c_ast.Switch) + _LOOPS) \
+                    or isinstance(up, c_ast.BinaryOp) and up.op in ("&&", "||") \
+                    or isinstance(up, c_ast.UnaryOp) and up.op in ("sizeof", "_Alignof"):
+                return False  # (the operand of sizeof is not evaluated)
+            node = up
+
+    def _dead_after(self, name: str, loop, where) -> bool:
+        """The value the loop leaves in `name` is never read (the module's docstring)."""
+        around = self._innermost_loop_around(loop)
+        decl = self._single(name)
+        if around is not None and (decl is None or not any(n is decl for n in _nodes(around))):
+            return False
+        end_line = self.source.text.count("\n", 0, where.end) + 1
+        inside = {id(n) for n in _nodes(loop)}
+        return not any(isinstance(n, c_ast.ID) and n.name == name and id(n) not in inside
+                       and (n.coord is None or n.coord.line >= end_line) for n in _nodes(self.func.body))
+
+    def _innermost_loop_around(self, loop):
+        up = self.parent.get(id(loop))
+        while up is not None and up is not self.func:
+            if isinstance(up, _LOOPS):
+                return up
+            up = self.parent.get(id(up))
+        return None
+
+    def _text_of(self, p: str, where) -> tuple[int, int] | None:
+        """The offsets of the one `*p++` or `*(p++)` in the loop's text (None if it is not
+        spelled so there: behind a macro)."""
+        toks = self.source.spans.between(where.start, where.end)
+        words = [k for k, t in enumerate(toks) if t.text == p]
+        if len(words) != 1:
+            return None
+        k = words[0]
+        texts = [t.text for t in toks]
+        # (the file's tokens are single punctuation characters: `++` is two, written together)
+        plus = k + 2 < len(toks) and texts[k + 1:k + 3] == ["+", "+"] and toks[k + 1].end == toks[k + 2].start
+        if not plus:
+            return None
+        if k >= 1 and texts[k - 1] == "*":
+            return toks[k - 1].start, toks[k + 2].end
+        if k >= 2 and texts[k - 2:k] == ["*", "("] and texts[k + 3:k + 4] == [")"]:
+            return toks[k - 2].start, toks[k + 3].end
+        return None
+
+    def _single(self, name: str) -> c_ast.Decl | None:
+        decls = self.decls.get(name, [])
+        return decls[0] if len(decls) == 1 else None
+
+    def _fresh(self, base: str) -> str:
+        name, k = base, 0
+        while name in self.taken:
+            k += 1
+            name = f"{base}{k}"
+        self.taken.add(name)
+        return name
+
+
+def _is(node, name: str) -> bool:
+    return isinstance(node, c_ast.ID) and node.name == name
+
+
+def _zero(node) -> bool:
+    return isinstance(node, c_ast.Constant) and node.value == "0"
+
+
+def _names(node: c_ast.Node, name: str) -> int:
+    return sum(1 for n in _nodes(node) if _is(n, name))
+
+
+def _assigned(node: c_ast.Node) -> set[str]:
+    out = set()
+    for n in _nodes(node):
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
+            out.add(n.lvalue.name)
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") and isinstance(n.expr, c_ast.ID):
+            out.add(n.expr.name)
+        elif isinstance(n, c_ast.Decl) and n.name:
+            out.add(n.name)
+    return out
+
+
+def _object_pointer(decl: c_ast.Decl) -> bool:
+    """`T *p` with T an arithmetic, struct or typedef'd type (not void, not a pointer)."""
+    t = decl.type
+    if not isinstance(t, c_ast.PtrDecl) or not isinstance(t.type, c_ast.TypeDecl):
+        return False
+    inner = t.type.type
+    return isinstance(inner, c_ast.Struct) or isinstance(inner, c_ast.IdentifierType) and inner.names != ["void"]
+
+
+_INTEGER_WORDS = {"char", "short", "int", "long", "signed", "unsigned", "size_t", "ssize_t", "ptrdiff_t",
+                  "int32_t", "int64_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t"}
+
+
+def _plain_integer(decl: c_ast.Decl) -> bool:
+    """An integer variable of a type named by words (`int`, `size_t`, `unsigned long`), not const."""
+    t = decl.type
+    return isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) \
+        and set(t.type.names) <= _INTEGER_WORDS and "const" not in (t.quals or [])
