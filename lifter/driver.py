@@ -83,7 +83,7 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     unit = loading.result()
     stepped = rewritten(source, unit.ast)  # `*p++` in counted loops written as `p[i]` (pointer_steps.py)
     if stepped is not None:
-        source = SourceFile(source.path, stepped)
+        source = SourceFile(source.path, stepped.text)
         unit = load(source, options.preprocess)
     if options.target == "cuda":  # what C++ needs explicit, in C lifted as the file (cuda_conversions.py)
         from lifter.backend.cuda_conversions import cxx_text
@@ -97,7 +97,8 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     emitted = emit(source, graphs, options.target, unit.notes)
     loops = loop_entries(source, graphs, emitted.regions, model, unit.ast)
     remarks = [remark(e) for e in loops]
-    return LiftResult(emitted.text, loops, remarks, graphs, unit.included_files, emitted.regions,
+    text = emitted.text if stepped is None else stepped.restored(emitted.text)
+    return LiftResult(text, loops, remarks, graphs, unit.included_files, emitted.regions,
                       _dropped_warnings(source.path, graphs, dropped))
 
 

@@ -7,11 +7,13 @@ loop sequential; yet in iteration i it is only its value at the loop's entry plu
 nothing else can tell the two apart, `rewritten` writes the loop so: each `*p++` (or `*(p++)`)
 as `p[i - L]` (`p[i]` from 0), and a `while (n--)` or `while (n-- > 0)` as `for (T lift_k = 0;
 lift_k < n; lift_k++)`, with `p[lift_k]`. The rest of the pipeline then sees an indexed loop.
-This is an edit of the text the user gave (the output shows the indexed form, parallel or not,
-as `cuda_conversions.cxx_text` shows its casts), made only where it computes the same:
+This is an edit of the text the user gave, made only where it computes the same; a function
+whose body the pipeline then leaves as it is gets its body back as the user wrote it
+(`Stepped.bodies`, `driver.lift_source`), so only what lift transforms shows the indexed form:
 
-- the loop is `for (i = L; i < U or i <= U; i++, ++i or i += 1)` with L a constant or a name
-  the loop does not assign, and i not assigned in it; or one of those two `while` forms, with n
+- the loop is `for (i = L; i < U or i <= U; i++, ++i or i += 1)` with L a constant or a local
+  or parameter the loop does not assign (not a global: a call in the loop may change it), and i
+  not assigned in it; or one of those two `while` forms, with n
   an integer of a plain type named nowhere in the loop but its header;
 - the loop contains no `break`, `continue`, `return` or `goto` (every iteration steps every
   pointer once), and the function no `goto` or label;
@@ -27,6 +29,8 @@ Every edit stays on its line, so that remarks and line markers keep their lines.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pycparser import c_ast
 
 from lifter.frontend.source import SourceFile
@@ -36,19 +40,58 @@ _JUMPS = (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto)
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
 
-def rewritten(source: SourceFile, ast: c_ast.FileAST) -> str | None:
+@dataclass(frozen=True)
+class Stepped:
+    """The file with its stepping loops indexed, and per function edited (its body as written, its
+    body as edited): where the output holds the edited body once, verbatim, nothing of that function
+    was transformed, and the body as written goes back (the rest passes through byte for byte)."""
+
+    text: str
+    bodies: tuple[tuple[str, str], ...]
+
+    def restored(self, output: str) -> str:
+        """`output` with each function body the pipeline left as edited put back as written."""
+        for written, edited in self.bodies:
+            if output.count(edited) == 1:
+                output = output.replace(edited, written)
+        return output
+
+
+def rewritten(source: SourceFile, ast: c_ast.FileAST) -> Stepped | None:
     """The text with every loop that qualifies written with indices, or None where none does."""
     places = {kind: keyword_offsets(source.text, kind) for kind in ("for", "while")}
-    edits = []
+    edits, bodies = [], []
     for ext in ast.ext:
         if isinstance(ext, c_ast.FuncDef) and ext.coord is not None and ext.coord.file == source.path:
-            edits += _Function(source, ext, places).edits()
+            found = _Function(source, ext, places).edits()
+            body = _body_span(source, ext.body) if found else None
+            if body is not None:
+                bodies.append((body, found))
+            edits += found
     if not edits:
         return None
-    text = source.text
+    return Stepped(_edited(source.text, edits, 0),
+                   tuple((source.text[a:b], _edited(source.text[a:b], found, a)) for (a, b), found in bodies))
+
+
+def _edited(text: str, edits: list[tuple[int, int, str]], base: int) -> str:
+    """`text` (which starts at offset `base` of the file) with the file's `edits` made."""
     for start, end, new in sorted(edits, reverse=True):
-        text = text[:start] + new + text[end:]
+        text = text[:start - base] + new + text[end - base:]
     return text
+
+
+def _body_span(source: SourceFile, body: c_ast.Compound) -> tuple[int, int] | None:
+    """The offsets of a function body's text, braces included (None where its `{` is not in the
+    text as written: from a macro)."""
+    if body.coord is None or body.coord.file != source.path or not body.coord.column:
+        return None
+    start = source.offset(body.coord.line, body.coord.column)
+    spans = source.spans
+    k = spans.index.get(start)
+    if k is None or spans.tokens[k].text != "{" or k not in spans.brackets:
+        return None
+    return start, spans.tokens[spans.brackets[k]].end
 
 
 def _nodes(node: c_ast.Node):
@@ -132,7 +175,8 @@ class _Function:
             return None
         if isinstance(lower, c_ast.Constant) and lower.type == "int" and lower.value.isdigit():
             return (var if int(lower.value) == 0 else f"{var} - {lower.value}"), None, None
-        if isinstance(lower, c_ast.ID) and lower.name not in assigned and lower.name not in self.addressed:
+        if isinstance(lower, c_ast.ID) and lower.name not in assigned and lower.name not in self.addressed \
+                and self._single(lower.name) is not None:  # (a global: a call in the loop may change it)
             return f"{var} - {lower.name}", None, None
         return None
 

@@ -8,7 +8,8 @@ from lifter.frontend.source import SourceFile
 
 def _rewrite(text: str) -> str | None:
     source = SourceFile("t.c", text)
-    return rewritten(source, load(source, PreprocessOptions()).ast)
+    stepped = rewritten(source, load(source, PreprocessOptions()).ast)
+    return None if stepped is None else stepped.text
 
 
 def test_copy_loops_become_indexed_on_the_same_lines():
@@ -43,3 +44,30 @@ def test_loops_where_the_pointer_tells_are_left_alone():
     ]
     for text in untouched:
         assert _rewrite(text) is None, text
+
+
+def test_a_function_the_pipeline_leaves_alone_keeps_its_text_as_written():
+    """Only what lift transforms shows the indexed form: a stepping loop too short to run in
+    parallel passes through byte for byte, beside one that runs in parallel."""
+    from lifter import lift_file
+    import pathlib
+    import tempfile
+    text = ("void copy(int n, double *dst, const double *src, double k)\n{\n"
+            "    for (int i = 0; i < n; i++)\n        *dst++ = *src++ * k;\n}\n"
+            "void small(double *d, const double *s)\n{\n"
+            "    for (int i = 0; i < 10; i++)\n        *d++ = *s++ + 1.0;\n}\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = pathlib.Path(tmp) / "steps.c"
+        path.write_text(text)
+        result = lift_file(str(path))
+    small = text[text.index("void small"):]
+    assert result.output.endswith(small)
+    assert "dst[i] = src[i] * k;" in result.output and "omp parallel for" in result.output
+
+
+def test_a_start_a_call_may_change_is_not_an_index_base():
+    """`p[i - start]` would read `start` in every iteration: a global that the loop's calls may
+    change is no base (the loop stays as written)."""
+    text = ("int start;\nint next(void);\nvoid f(int n, int *d)\n{\n"
+            "    for (int i = start; i < n; i++)\n        *d++ = next();\n}\n")
+    assert _rewrite(text) is None
