@@ -63,6 +63,8 @@ class BrinkGen:
         self.types: list[str] = []
         self.funcs: list[str] = []
         self.body: list[str] = []  # main's statements, in order
+        self.statics: list[str] = []  # file-scope arrays (the suite's habit), filled by main
+        self.fills: list[tuple[str, int, int, str]] = []  # (name, rows, columns, element)
         self.meshes: list[str] = []  # struct types of the gather kernels
         self.buffers: list[tuple[str, str, str, int]] = []  # (label, address, element, length) hashed by main
         self.uid = 0
@@ -205,6 +207,8 @@ static long {f}(long n, int *keys, const int *vals, int *out, int s)
         shift = r.choice((0, 1, -1, 2))
         lo = 1 if shift < 0 else 0
         change = r.choice(("", "", "", "s->n -= 1;", "s->cnt[0] += 1;", "s->b = s->a;"))
+        # the store in the loop itself (an `int` store against a `long` bound) or through the helper
+        put = f"{f}_put(s, i, " if r.random() < 0.5 else "s->a[i] = ("
         self.funcs.append(f"""static void {f}_put(struct {s} *s, int i, {elem} v)
 {{
     s->a[i] = v;
@@ -217,9 +221,9 @@ static {elem} {f}_get(const struct {s} *s, int i)
 static void {f}(struct {s} *s)
 {{
     for ({bound_t} i = {lo}; i < s->n; i++)
-        {f}_put(s, i, {f}_get(s, i + ({shift})) {"* 0.5 + 0.125" if elem == "double" else "% 1000 * 3 + 1"});
+        {put}{f}_get(s, i + ({shift})) {"* 0.5 + 0.125" if elem == "double" else "% 1000 * 3 + 1"});
     {r.choice(("", "s->b = s->a + 1;"))}
-    for ({bound_t} i = {lo}; i + 1 < s->n; i++)
+    for ({bound_t} i = {lo}; i < s->n - 1; i++)
         s->a[i] = {f}_get(s, i) {"- 0.25" if elem == "double" else "- 2"};
 }}""")
         off = self.overlap(n + 3, n + 3)
@@ -293,7 +297,7 @@ static void {f}(struct {s} *s)
         pad = r.choice((1, 2, 3))
         n = r.choice((0, 1, 2, 5, 9, 16)) - (1 if pad > 1 and r.random() < 0.2 else 0)
         rows = r.randint(1, 8)
-        pad2 = r.choice((pad, pad, pad + 1, max(1, pad - 1)))
+        pad2 = r.choice((pad,) * 5 + (pad + 1, max(1, pad - 1)))
         jlo = r.choice((0, 1))
         jhi = r.choice(("n", "n + P - 1", "n + P", "n + P + 1")).replace("P", str(pad))
         d = r.choice((0, 0, 1, -1)) if jlo == 1 else r.choice((0, 1))
@@ -318,28 +322,39 @@ static void {f}(struct {s} *s)
 
     def header(self) -> None:
         r = self.rng
-        n, m = r.randint(0, 12), r.randint(1, 12)
+        n = r.randint(2, 14)
         f = self.fresh("header")
-        lim = r.choice(("m - i", "len[i]", "m", "(i + 1 < m ? i + 1 : m)", "len[i] > 1 ? len[i] - 1 : 0"))
-        carried = r.random() < 0.25
-        after = r.choice(("", "", "lim = lim / 2; a[i * m] += lim;", "len[i] = lim;",
-                          "len[(i + 1) % n] = lim % m;" if not carried else ""))
-        read = r.choice(("a[i * m + j]", "a[(i > 0 ? i - 1 : 0) * m + j]", "a[i * m + (j + 1) % m]"))
-        decl = "lim = m;\n    " if carried else ""
-        head = f"lim = lim > 1 ? lim - 1 : m;" if carried else f"int lim = {lim};"
-        self.funcs.append(f"""static void {f}(double *a, int *len, int n, int m)
+        A, B, X = (self.fresh(x) for x in ("A", "B", "X"))
+        self.statics += [f"static long {A}[{n}][{n}], {B}[{n}][{n}], {X}[{n}][{n}];"]
+        self.fills += [(A, n, n, "long"), (B, n, n, "long"), (X, n, n, "long")]
+        bound = r.choice(("n - 2", "n - 2 - j % 2", "i - 1", "n - 1 - i % 3", "j", "m + 1 < n - 1 ? m + 1 : 1"))
+        inner = r.choice((f"{X}[i][j] += {A}[i][k] * {B}[k][j];", f"{X}[i][k] += {A}[i][j] - {B}[k][j];",
+                          f"{X}[k][j] += {A}[i][k];", f"{X}[i][j] += {X}[i][k - 1] % 7;"))
+        first = r.choice((f"{X}[i][j] = {A}[i][j];", f"{X}[i][j] *= 2;", f"{B}[i][j] = {X}[i][j] % 5;"))
+        later = r.choice(("", "", "m = m + 1;", f"{X}[i][j] += m;", f"m = {X}[i][j] % 3;"))
+        two = r.random() < 0.5  # the scalar set in the i loop, read by headers in the j loop
+        set_at = "        m = " + bound + ";" if two and "j" not in bound else ""
+        later = "" if set_at and later == "m = m + 1;" else later  # (m would grow past the rows)
+        inner_set = "" if set_at else f"            m = {bound};"
+        self.funcs.append(f"""static long {f}(int n)
 {{
-    {"int lim;" if carried else ""}
-    {decl}for (int i = 0; i < n; i++) {{
-        {head}
-        for (int j = 0; j < lim; j++)
-            a[i * m + j] = {read} * 0.5 + 0.125 * (i - j);
-        {after}
+    int i, j, k, m = 0;
+    for (i = 1; i < n - 1; i++) {{
+{set_at}
+        for (j = 1; j < n - 1; j++) {{
+            {first}
+{inner_set}
+            for (k = 1; k <= m; k++)
+                {inner}
+            {later}
+        }}
     }}
+    return {r.choice(("m", "0"))};
 }}""")
-        a = self.buffer("double", n * m + 2)
-        ln = self.buffer("int", n + 1, f"(int)((i * 5 + {self.uid}) % {m + 1})")
-        self.body.append(f"{f}({a}, {ln}, {n}, {m});")
+        res = self.fresh("r")
+        self.body.append(f'long {res} = {f}({n}); printf("{res} %ld\\n", {res});')
+        for arr in (A, B, X):
+            self.buffers.append((arr, f"&{arr}[0][0]", "long", n * n))
 
     def diagonal(self) -> None:
         r = self.rng
@@ -348,26 +363,26 @@ static void {f}(struct {s} *s)
         split = r.random() < 0.6
         down = r.random() < 0.8
         f = self.fresh("diag")
-        terms = " ".join(f"if (T({di:+d}, {dj:+d}) > v) v = T({di:+d}, {dj:+d});" for di, dj in reads)
-        rows = "for (int i = n - 1; i >= 0; i--)" if down else "for (int i = 0; i < n; i++)"
-        ks = "for (int k = i + 1; k < j; k++) if (t[i + 1][k + 1] + t[k + 2][j + 1] > v) v = t[i + 1][k + 1] + t[k + 2][j + 1];"
+        terms = " ".join(f"if (T({di:+d}, {dj:+d}) > T(0, 0)) T(0, 0) = T({di:+d}, {dj:+d});" for di, dj in reads)
+        rows = "for (i = n - 1; i >= 0; i--)" if down else "for (i = 0; i < n; i++)"
+        ks = "for (k = i + 1; k < j; k++) if (T(0, k - j) + t[k + 2][j + 1] > T(0, 0)) T(0, 0) = T(0, k - j) + t[k + 2][j + 1];"
+        tab = self.fresh("tab")
+        self.statics.append(f"static unsigned {tab}[{n + 3}][{n + 3}];")
+        self.fills.append((tab, n + 3, n + 3, "unsigned"))
         self.funcs.append(f"""#define T(di, dj) t[i + 1 + (di)][j + 1 + (dj)]
-static void {f}(int n, unsigned t[][{n + 3}], const int *seq)
+static void {f}(int n, unsigned t[{n + 3}][{n + 3}], const int *seq)
 {{
+    int i, j{", k" if split else ""};
     {rows}
-        for (int j = i + 1; j < n; j++) {{
-            unsigned v = t[i + 1][j + 1];
+        for (j = i + 1; j < n; j++) {{
             {terms}
             {ks if split else ""}
-            t[i + 1][j + 1] = v + (seq[i] + seq[j] == 3) + {r.choice(("0u", "1u"))};
+            T(0, 0) = T(0, 0) + (seq[i] + seq[j] == 3) + {r.choice(("0u", "1u"))};
         }}
 }}
 #undef T""")
-        tab = self.fresh("tab")
         seq = self.buffer("int", n, f"(int)((i * 7 + {self.uid}) % 4)")
-        self.body += [f"unsigned (*{tab})[{n + 3}] = malloc(sizeof(unsigned) * {n + 3} * {n + 3});",
-                      f"for (int i = 0; i < {n + 3}; i++) for (int j = 0; j < {n + 3}; j++) {tab}[i][j] = (unsigned)((i * 3 + j * 5) % 7);",
-                      f"{f}({n}, {tab}, {seq});"]
+        self.body.append(f"{f}({n}, {tab}, {seq});")
         self.buffers.append((tab, f"&{tab}[0][0]", "unsigned", (n + 3) * (n + 3)))
 
     # -- the program -----------------------------------------------------------------------
@@ -377,10 +392,13 @@ static void {f}(int n, unsigned t[][{n + 3}], const int *seq)
         hashes = [f'printf("{label} %llx\\n", hash_bytes({name}, (long)sizeof({elem}) * {length}));'
                   for label, name, elem, length in self.buffers]
         head = "/* lift-options: assume_no_alias */\n" if self.noalias else ""
-        frees = [f"free({label});" for label, *_ in self.buffers]
-        main = [f"    {line}" for line in self.body + hashes + frees]
+        fills = [f"for (int i = 0; i < {rows}; i++) for (int j = 0; j < {cols}; j++) {a}[i][j] = ({elem})((i * 3 + j * 5 + {k}) % 7);"
+                 for k, (a, rows, cols, elem) in enumerate(self.fills)]
+        statics = {a for a, *_ in self.fills}
+        frees = [f"free({label});" for label, *_ in self.buffers if label not in statics]
+        main = [f"    {line}" for line in fills + self.body + hashes + frees]
         return head + "\n".join(["#include <stdio.h>", "#include <stdlib.h>", "#include <string.h>", "",
-                                 *self.types, "", HASH, "", *self.funcs, "", "int main(void)", "{", *main,
+                                 *self.types, *self.statics, "", HASH, "", *self.funcs, "", "int main(void)", "{", *main,
                                  "    return 0;", "}", ""])
 
 
