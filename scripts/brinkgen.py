@@ -22,7 +22,8 @@ condition that decides:
 - `copies`: pointers copied from parameters, advanced, and read against each other
   (analysis/param_copies.py) under the no-alias promise where the caller keeps it;
 - `block`: `memset`/`memcpy`/`memmove` of a row (analysis/block_calls.py): counts of elements
-  that run into the next row, sizes of another type, byte counts not a multiple of the element,
+  that run into the next row, sizes of another type, byte counts not a multiple of the element
+  (two bytes into the next one),
   offset pointers (`a + i*m + 1`), overlapping `memmove`s within one buffer;
 - `padded`: flat grids with padded rows `u[i*(n + P) + j]` (delinearize's affine sizes): columns
   that run past the row, strides that differ between two accesses of one array, rows of
@@ -200,6 +201,7 @@ static long {f}(long n, int *keys, const int *vals, int *out, int s)
         r = self.rng
         n = r.randint(0, 50)
         bound_t = r.choice(("int", "long", "unsigned", "long"))
+        n = max(n, 1) if bound_t == "unsigned" else n  # (`s->n - 1` of an unsigned 0 wraps)
         elem = r.choice(("double", "int"))
         s = self.fresh("box")
         self.types.append(f"struct {s} {{ {elem} *a; {elem} *b; {bound_t} n; int *cnt; }};")
@@ -269,8 +271,8 @@ static void {f}(struct {s} *s)
         elem = r.choice(("double", "double", "int", "char"))
         call = r.choice(("memset", "memcpy", "memmove", "memmove"))
         count = r.choice(("m", "m", "m - 1", "m + 1", "2 * m"))
-        size = r.choice((f"{count} * sizeof({elem})", f"sizeof({elem}) * ({count})", f"({count}) * sizeof *a",
-                         f"({count}) * sizeof(a[0])", f"({count}) * sizeof(short)", f"({count}) * sizeof({elem}) - 1"))
+        size = r.choice((f"({count}) * sizeof({elem})", f"sizeof({elem}) * ({count})", f"({count}) * sizeof *a",
+                         f"({count}) * sizeof(a[0])", f"({count}) * sizeof(short)", f"({count}) * sizeof({elem}) + 2"))
         dst = r.choice(("&a[i * m]", "a + i * m + 1", "&a[i * m + 1]", "a + (i - 1) * m"))
         src = r.choice(("&b[(i - 1) * m]", "&b[i * m]", "b + i * m + 1", "&a[(i - 1) * m]", "a + i * m + 1"))
         if call == "memcpy" and src.lstrip("&").startswith("a"):
@@ -362,6 +364,7 @@ static void {f}(struct {s} *s)
         reads = r.sample([(0, -1), (1, 0), (1, -1), (1, 1), (-1, 0), (0, 1), (-1, -1), (2, 0)], r.randint(1, 3))
         split = r.random() < 0.6
         down = r.random() < 0.8
+        after = r.random() < 0.15  # the loops' variables read after the nest
         f = self.fresh("diag")
         terms = " ".join(f"if (T({di:+d}, {dj:+d}) > T(0, 0)) T(0, 0) = T({di:+d}, {dj:+d});" for di, dj in reads)
         rows = "for (i = n - 1; i >= 0; i--)" if down else "for (i = 0; i < n; i++)"
@@ -370,7 +373,7 @@ static void {f}(struct {s} *s)
         self.statics.append(f"static unsigned {tab}[{n + 3}][{n + 3}];")
         self.fills.append((tab, n + 3, n + 3, "unsigned"))
         self.funcs.append(f"""#define T(di, dj) t[i + 1 + (di)][j + 1 + (dj)]
-static void {f}(int n, unsigned t[{n + 3}][{n + 3}], const int *seq)
+static int {f}(int n, unsigned t[{n + 3}][{n + 3}], const int *seq)
 {{
     int i, j{", k" if split else ""};
     {rows}
@@ -379,10 +382,14 @@ static void {f}(int n, unsigned t[{n + 3}][{n + 3}], const int *seq)
             {ks if split else ""}
             T(0, 0) = T(0, 0) + (seq[i] + seq[j] == 3) + {r.choice(("0u", "1u"))};
         }}
+    return {"i * 100 + j" if after else "0"};
 }}
 #undef T""")
-        seq = self.buffer("int", n, f"(int)((i * 7 + {self.uid}) % 4)")
-        self.body.append(f"{f}({n}, {tab}, {seq});")
+        # the sequence in a row of the table itself (row 0 is never written, row 1 is), as `int`s
+        seq = self.buffer("int", n, f"(int)((i * 7 + {self.uid}) % 4)") if self.noalias or r.random() < 0.7 \
+            else f"(const int *)&{tab}[{r.randint(0, 2)}][{r.randint(0, 3)}]"
+        res = self.fresh("r")
+        self.body.append(f'int {res} = {f}({n}, {tab}, {seq}); printf("{res} %d\\n", {res});')
         self.buffers.append((tab, f"&{tab}[0][0]", "unsigned", (n + 3) * (n + 3)))
 
     # -- the program -----------------------------------------------------------------------
