@@ -365,7 +365,7 @@ static void {f}(struct {s} *s)
         split = r.random() < 0.6
         down = r.random() < 0.8
         after = r.random() < 0.15  # the loops' variables read after the nest
-        f = self.fresh("diag")
+        f = self.fresh("diagonal")
         terms = " ".join(f"if (T({di:+d}, {dj:+d}) > T(0, 0)) T(0, 0) = T({di:+d}, {dj:+d});" for di, dj in reads)
         rows = "for (i = n - 1; i >= 0; i--)" if down else "for (i = 0; i < n; i++)"
         ks = "for (k = i + 1; k < j; k++) if (T(0, k - j) + t[k + 2][j + 1] > T(0, 0)) T(0, 0) = T(0, k - j) + t[k + 2][j + 1];"
