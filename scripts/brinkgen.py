@@ -275,6 +275,9 @@ static void {f}(struct {s} *s)
                          f"({count}) * sizeof(a[0])", f"({count}) * sizeof(short)", f"({count}) * sizeof({elem}) + 2"))
         dst = r.choice(("&a[i * m]", "a + i * m + 1", "&a[i * m + 1]", "a + (i - 1) * m"))
         src = r.choice(("&b[(i - 1) * m]", "&b[i * m]", "b + i * m + 1", "&a[(i - 1) * m]", "a + i * m + 1"))
+        if r.random() < 0.4:  # the shape block_calls.py takes: whole rows, each iteration its own
+            count, dst, src = "m", "&a[i * m]", r.choice(("&b[i * m]", "b + i * m"))
+            size = r.choice((f"m * sizeof({elem})", "sizeof *a * m", "m * sizeof(b[0])"))
         if call == "memcpy" and src.lstrip("&").startswith("a"):
             call = "memmove"  # (memcpy of overlapping blocks is undefined)
         args = f"{dst}, {r.choice(('0', '1', '7'))}, {size}" if call == "memset" else f"{dst}, {src}, {size}"
