@@ -5,7 +5,7 @@
     python3 scripts/fuzz.py csmith --seed 1 --count 1000 -j 2 --keep fuzz-out --max-funcs 3 --max-block-depth 3
     python3 scripts/fuzz.py csmith --seed 1 --count 1000 -j 1 --csmith-arg=--max-array-dim --csmith-arg=3 \
         --csmith-arg=--max-array-len-per-dim --csmith-arg=10   # any csmith option, passed on as given
-    python3 scripts/fuzz.py idioms --seed 1 --count 1000 -j 1 --threads 1,2,8 --keep fuzz-out
+    python3 scripts/fuzz.py brink  --seed 1 --count 300 -j 1 --threads 1,2,8 --tiny-caches --keep fuzz-out
     python3 scripts/fuzz.py loops  --seed 7 --count 50 --keep fuzz-out --reduce   # creduce each failure
     python3 scripts/fuzz.py loops  --seed 1 --count 200 --tiny-caches   # small programs tiled too
 
@@ -15,18 +15,14 @@ Six generators (each module's docstring says what it draws and why):
     Random C programs from Csmith (``apt-get install csmith libcsmith-dev``), built
     with ``-I/usr/include/csmith``. They print a checksum of all their globals.
 ``loops``
-    Random affine nests from ``scripts/loopgen.py``, with and without real
-    dependences: where a wrong dependence verdict shows.
+    ``scripts/loopgen.py``: affine nests, where a wrong dependence verdict shows.
 ``idioms``
     ``scripts/idiomgen.py``: the everyday C around the nests (counters read after
-    the loops, calls, ``&&``/``||`` conditions, unsigned counters, structs,
-    ``_Atomic``, C++ keywords as names, VLAs, ``break``/``continue``/``return``).
+    the loops, calls, unsigned counters, structs, ``_Atomic``, VLAs, ``break``).
 ``reach``
     ``scripts/reachgen.py``: issue 16's application idioms where the analyses'
-    preconditions almost hold (cell scans, bounds a helper changes, scratch rows,
-    index scalars, pointer copies, CSR rows, overlapping arguments). A program
-    whose first line is ``/* lift-options: assume_no_alias */`` keeps that
-    promise and is lifted with ``--assume-no-alias``.
+    preconditions almost hold. A program whose first line is ``/* lift-options:
+    assume_no_alias */`` keeps that promise and is lifted with ``--assume-no-alias``.
 ``mutants``
     ``scripts/mutantgen.py``: the suite's kernels a step off their shape, run
     under the sanitizers first.
