@@ -211,6 +211,7 @@ static long {f}(long n, int *keys, const int *vals, int *out, int s)
         change = r.choice(("", "", "", "s->n -= 1;", "s->cnt[0] += 1;", "s->b = s->a;"))
         # the store in the loop itself (an `int` store against a `long` bound) or through the helper
         put = f"{f}_put(s, i, " if r.random() < 0.5 else "s->a[i] = ("
+        get = f"{f}_get(s, i + ({shift}))" if put.startswith(f) or r.random() < 0.5 else f"s->b[i + ({shift})]"
         self.funcs.append(f"""static void {f}_put(struct {s} *s, int i, {elem} v)
 {{
     s->a[i] = v;
@@ -223,7 +224,7 @@ static {elem} {f}_get(const struct {s} *s, int i)
 static void {f}(struct {s} *s)
 {{
     for ({bound_t} i = {lo}; i < s->n; i++)
-        {put}{f}_get(s, i + ({shift})) {"* 0.5 + 0.125" if elem == "double" else "% 1000 * 3 + 1"});
+        {put}{get} {"* 0.5 + 0.125" if elem == "double" else "% 1000 * 3 + 1"});
     {r.choice(("", "s->b = s->a + 1;"))}
     for ({bound_t} i = {lo}; i < s->n - 1; i++)
         s->a[i] = {f}_get(s, i) {"- 0.25" if elem == "double" else "- 2"};
