@@ -17,29 +17,34 @@ condition that decides:
   into the same buffer as the gathered one (disjoint, touching, overlapping), sometimes repointed
   by the function before the loop;
 - `fields`: helpers that write one field and read another (analysis/field_pointers.py, the
-  helpers' `FieldAccess` summaries), both fields into one buffer, the loop bound a field a helper
-  may change (an `int` store to an `int` or a `long` field: invariants.py);
+  helpers' `FieldAccess` summaries) or the loop that does it itself, both fields into one buffer,
+  the loop bound a field a helper may change (an `int` store to an `int` or a `long` field, an
+  `int *` field pointed at the bound: invariants.py), a field repointed between two loops;
 - `copies`: pointers copied from parameters, advanced, and read against each other
   (analysis/param_copies.py) under the no-alias promise where the caller keeps it;
 - `block`: `memset`/`memcpy`/`memmove` of a row (analysis/block_calls.py): counts of elements
   that run into the next row, sizes of another type, byte counts not a multiple of the element
-  (two bytes into the next one),
-  offset pointers (`a + i*m + 1`), overlapping `memmove`s within one buffer;
+  (two bytes into the next one), offset pointers (`a + i*m + 1`), overlapping `memmove`s within
+  one buffer, and whole rows, each iteration its own (the shape the analysis takes);
 - `padded`: flat grids with padded rows `u[i*(n + P) + j]` (delinearize's affine sizes): columns
   that run past the row, strides that differ between two accesses of one array, rows of
   one element, a stride held in a `const int`;
-- `header`: inner loops bounded by a scalar of the outer body (legality's header scalars), set
-  from memory, changed after the inner loop or carried to the next row;
+- `header`: the suite's shape of a loop bounded by a scalar the nest sets (`m = n - 2; for (k = 1;
+  k <= m; k++)`, legality's header scalars and index_scalars.py) over file-scope arrays: set in the
+  outer or the middle loop, from the loops' variables or from its own last value, changed after
+  the inner loop, read after the nest;
 - `diagonal`: Nussinov-like table fills (transform/diagonal.py) whose reads `T[i + di][j + dj]`
-  keep, or break, the property that every dependence increases `j - i`, rows run up or down.
+  keep, or break, the property that every dependence increases `j - i`, rows run up or down, the
+  loops' variables read after the nest, the sequence read from a row of the table itself.
 
-Every program is deterministic and free of undefined behaviour by construction: each kernel's
-accesses are enumerated here, in Python, over the exact values the program runs with, and the
-buffers are sized from them (offsets below zero are moved up); `int` values stay small, tables
-that may grow are `unsigned`, and `double` values are only halved and shifted by eighths, never
-summed by a reduction, so the lifted program must print the same bits. `main` allocates every
-buffer, fills it, calls the kernels and prints an FNV hash of every buffer's bytes in order
-(`memcpy` of each element), so one wrong bit anywhere shows. A program whose calls keep
+Every program is deterministic and free of undefined behaviour by construction: the buffers are
+sized from the values the program runs with (the padded grids' accesses enumerated here, in
+Python; the other kernels' bounds derived per variant; views below a buffer's start moved up),
+`int` values stay small, tables that may grow are `unsigned`, and `double` values are only
+halved and shifted by eighths, never summed by a reduction, so the lifted program must print the
+same bits (campaigns check samples under `-fsanitize=address,undefined`, scripts/FUZZ_RESULTS.md).
+`main` allocates every buffer, fills it, calls the kernels and prints an FNV hash of every
+buffer's bytes in order, so one wrong bit anywhere shows. A program whose calls keep
 `--assume-no-alias`'s promise says so on its first line, `/* lift-options: assume_no_alias */`.
 """
 from __future__ import annotations
