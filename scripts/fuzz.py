@@ -5,38 +5,31 @@
     python3 scripts/fuzz.py csmith --seed 1 --count 1000 -j 2 --keep fuzz-out --max-funcs 3 --max-block-depth 3
     python3 scripts/fuzz.py csmith --seed 1 --count 1000 -j 1 --csmith-arg=--max-array-dim --csmith-arg=3 \
         --csmith-arg=--max-array-len-per-dim --csmith-arg=10   # any csmith option, passed on as given
-    python3 scripts/fuzz.py idioms --seed 1 --count 1000 -j 1 --threads 1,2,8 --keep fuzz-out
+    python3 scripts/fuzz.py brink  --seed 1 --count 300 -j 1 --threads 1,2,8 --tiny-caches --keep fuzz-out
     python3 scripts/fuzz.py loops  --seed 7 --count 50 --keep fuzz-out --reduce   # creduce each failure
     python3 scripts/fuzz.py loops  --seed 1 --count 200 --tiny-caches   # small programs tiled too
 
-Four generators:
+Six generators (each module's docstring says what it draws and why):
 
 ``csmith``
     Random C programs from Csmith (``apt-get install csmith libcsmith-dev``), built
     with ``-I/usr/include/csmith``. They print a checksum of all their globals.
 ``loops``
-    Random affine loop nests from ``scripts/loopgen.py``: arrays of 1 to 3
-    dimensions, triangular and shifted bounds, subscripts with offsets,
-    statements in random order, with and without real dependences, scalar
-    reductions and temporaries. They print a checksum of every array and scalar.
-    This is where a wrong dependence verdict shows.
+    ``scripts/loopgen.py``: affine nests, where a wrong dependence verdict shows.
 ``idioms``
-    Random programs from ``scripts/idiomgen.py``, written apart from loopgen and
-    aimed at the everyday C around the nests: counters declared outside and read
-    after the loops, time loops, empty bodies, calls, ``&&``/``||``/``!=``
-    conditions, unsigned and ``size_t`` counters, struct and union temporaries,
-    ``_Atomic``/``volatile``, C++ keywords as names, VLAs, malloc'd arrays,
-    ``break``/``continue``/``return``. They print a checksum of every array and
-    live scalar.
+    ``scripts/idiomgen.py``: the everyday C around the nests (counters read after
+    the loops, calls, unsigned counters, structs, ``_Atomic``, VLAs, ``break``).
 ``reach``
-    Random programs from ``scripts/reachgen.py``, aimed at the newest analyses
-    (issue 16's application idioms) where their preconditions almost hold: cell
-    scans with scatters in and out of the reduced section, loop bounds a helper
-    or an aliasing pointer changes, scratch rows read before written, index
-    scalars changed later, copies of pointer parameters, CSR rows that overlap,
-    identical or overlapping pointer arguments, products with remainders. A
-    program whose first line is ``/* lift-options: assume_no_alias */`` keeps
-    that promise and is lifted with ``--assume-no-alias``.
+    ``scripts/reachgen.py``: issue 16's application idioms where the analyses'
+    preconditions almost hold. A program whose first line is ``/* lift-options:
+    assume_no_alias */`` keeps that promise and is lifted with ``--assume-no-alias``.
+``mutants``
+    ``scripts/mutantgen.py``: the suite's kernels a step off their shape, run
+    under the sanitizers first.
+``brink``
+    ``scripts/brinkgen.py``: sessions 14-15's analyses on the brink (bucket
+    scatters, gathers through fields, helpers' field summaries, block calls,
+    padded strides, header scalars, diagonal fills); the same first line.
 
 For each program: build the original with ``gcc -O2`` and run it (a program gcc
 rejects, that fails or that runs past ``--run-timeout`` is discarded: it says
@@ -99,6 +92,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import brinkgen  # noqa: E402  (scripts/brinkgen.py)
 import idiomgen  # noqa: E402  (scripts/idiomgen.py)
 import loopgen  # noqa: E402  (scripts/loopgen.py)
 import mutantgen  # noqa: E402  (scripts/mutantgen.py)
@@ -114,7 +108,8 @@ CUDA_EMULATION = REPO / "lifter" / "backend" / "cuda_emulation.h"
 GENERATORS = {"loops": lambda seed, cfg: loopgen.generate(seed),
               "idioms": lambda seed, cfg: idiomgen.generate(seed, cfg.skip_idioms),
               "reach": lambda seed, cfg: reachgen.generate(seed),
-              "mutants": lambda seed, cfg: mutantgen.generate(seed)}
+              "mutants": lambda seed, cfg: mutantgen.generate(seed),
+              "brink": lambda seed, cfg: brinkgen.generate(seed)}
 # The modes whose programs are not free of undefined behaviour by construction: the original is
 # first run under the sanitizers, and discarded where they object.
 SANITIZED = ("mutants",)
@@ -728,7 +723,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fuzz.py", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=textwrap.dedent(__doc__.split("\n\n", 1)[1]))
-    parser.add_argument("mode", choices=("loops", "idioms", "reach", "mutants", "csmith"))
+    parser.add_argument("mode", choices=(*GENERATORS, "csmith"))
     parser.add_argument("--target", choices=("openmp", "cuda"), default="openmp",
                         help="lift to OpenMP (run at --threads) or CUDA (run under the CPU emulation)")
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")

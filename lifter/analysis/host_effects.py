@@ -254,7 +254,9 @@ def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff
                 eff.reads_unnamed = True
         elif written:
             eff.assigned.add(t.text)
-        n = m
+        # on inside the chain's subscripts: they read (and may write) arrays of their own
+        # (`keys[fill[b]++] = v` writes `fill`, `x = a[idx[i]]` reads `idx`)
+        n = n + 1 if subscripted else m
     return True
 
 

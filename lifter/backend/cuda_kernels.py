@@ -253,7 +253,12 @@ class _KernelCode:
             if isinstance(pn, MapScope):
                 outer.append(pn.var)
             p = scope_parent(g, p)
-        for name in list(self.state.params) + outer:
+        # Scalars the nest sets before the kernel that a header inside it reads (`m = n - 2; ...
+        # for (k = 1; k <= m; k++)`): the model reads the header as the value, so no statement of
+        # the kernel reads them, but the header's text names them (legality's header scalars).
+        headers = sorted(set().union(*(self.scop.loops[o].header_scalars for o in origins if o in self.scop.loops))
+                         if self.scop is not None else set())
+        for name in list(self.state.params) + outer + headers:
             if name in used and name not in bound and name not in declared_inside:
                 args.append(_Arg(ArgKind.VALUE, name, name))
                 bound.add(name)

@@ -36,7 +36,12 @@ class _RegionData:
 
     def _node_rows(self, nid: str, key: str, written: bool) -> tuple[CExpr, CExpr]:
         """C text of the first and last row of device array `key` that the map or statement `nid` reads
-        or writes, in terms of the host loop variables around it (sound: else the region's rows)."""
+        or writes, in terms of the host loop variables around it (sound: else the region's rows).
+
+        A statement's memlets carry no range: its rows are those of its own subscripts, else the
+        whole buffer's. (The region's rows from `_rows` count only what runs on the GPU: host code
+        that writes elsewhere, `memset(a + (i - 1) * m, ...)` before a kernel on row i, had its
+        rows sent to the device from the kernel's rows, and the device's stale row came back.)"""
         node = self.g.nodes[data_id(key)]["node"]
         rng = None
         edges = self.g.out_edges(nid, data=True) if written else self.g.in_edges(nid, data=True)
@@ -45,6 +50,13 @@ class _RegionData:
             if isinstance(d["edge"], Memlet) and self.canon.get(self.g.nodes[other]["node"].container) == key:
                 r = d["edge"].range
                 rng = False if r is None else _union(rng, r, True)
+        if rng is False and not isinstance(self.g.nodes[nid]["node"], MapScope):
+            rows = self._interval_rows(key, written, [nid])
+            if rows is not None and self._host_visible(*rows):
+                return rows
+            s = self._dn(key)
+            lo, rows = f"lift_lo_{s}", f"lift_rows_{s}"
+            return CExpr(lo, {lo}), CExpr(f"{lo} + {rows} - 1", {lo, rows})
         return self._rows(_Array(key, node), rng if rng is not None else False)
 
     def _arrays(self, device: set[str]) -> list[_Array]:
@@ -124,18 +136,20 @@ class _RegionData:
                 out.add(node.name)
         return out
 
-    def _interval_rows(self, key: str, written_only: bool) -> tuple[CExpr, CExpr] | None:
+    def _interval_rows(self, key: str, written_only: bool, statements=None) -> tuple[CExpr, CExpr] | None:
         """Rows from the subscripts as written, bounded by interval arithmetic over the statements'
         domains: sound for subscripts isl cannot model (`A[i * m + j]`), evaluated at run time.
-        Only statements that run on the GPU count (host code copies what it uses around itself)."""
+        Only statements that run on the GPU count (host code copies what it uses around itself),
+        or only `statements` where given."""
         if self.scop is None:
             return None
         los, his = [], []
         written = self._region_written()
-        on_gpu = {x for nid, role in self.roles.items() if role in ("kernel", "serial")
-                  for x in [nid] + scope_descendants(self.g, nid)}
+        if statements is None:
+            statements = [x for nid, role in self.roles.items() if role in ("kernel", "serial")
+                          for x in [nid] + scope_descendants(self.g, nid)]
         for nid in scope_descendants(self.g, STATE):
-            if isinstance(self.g.nodes[nid]["node"], MapScope) or nid not in on_gpu:
+            if isinstance(self.g.nodes[nid]["node"], MapScope) or nid not in statements:
                 continue
             edges = [] if written_only else [(u, d) for u, _, d in self.g.in_edges(nid, data=True)]
             edges += [(v, d) for _, v, d in self.g.out_edges(nid, data=True)]

@@ -1582,13 +1582,15 @@ def test_nvcc_compiles_regions(tmp_path):
 
 
 def test_a_nest_that_is_not_offloaded_does_not_make_the_functions_it_calls_host_device():
-    # cg_dense's main loop calls kernel_matvec but stays on the host (its rows of q cannot be
-    # bounded): kernel_matvec is not called from GPU code, so its own nest is offloaded.
+    # cg_dense's main loop calls kernel_matvec but stays on the host (the rows of A, which it only
+    # hands to calls, cannot be bounded; those of q that a one-thread kernel's statement writes are
+    # that statement's own, `_node_rows`): kernel_matvec is not called from GPU code, so its own
+    # nest is offloaded.
     path = Path(__file__).resolve().parents[2] / "corpus" / "miniapps" / "cg_dense.c"
     out = lift_cuda(path.read_text(), "cg_dense.c").output
     assert "LIFT_HD static void kernel_matvec" not in out
     assert "LIFT_LAUNCH(kernel_matvec_i_L" in out
-    assert "loop nest not offloaded to the GPU: the rows of 'q'" in out
+    assert "loop nest not offloaded to the GPU: the rows of 'A'" in out
 
 
 def test_do_loops_with_and_without_braces_are_regions(tmp_path):
