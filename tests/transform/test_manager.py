@@ -108,6 +108,22 @@ def test_checkpoint_restores_every_field_memlet_and_order():
     assert (u, v, k) not in list(g.in_edges(v, keys=True)) and (u, v, k) not in list(g.out_edges(u, keys=True))
 
 
+def test_checkpoint_shares_immutable_tuples_and_copies_the_others():
+    """A tuple of strings and numbers (a memlet's bounds) cannot change: the checkpoint keeps it as it
+    is; a tuple that holds a list is copied down to the list, which a pass may change in place."""
+    g = _graph()
+    m = _maps(g)[0]
+    bounds, holder = ("0", "n - 1"), (["a"], "b")
+    m.reductions = [bounds, holder]
+    saved = checkpoint(g)
+    holder[0].append("changed")
+    m.reductions.append(("+", "t"))
+    rollback(g, saved)
+    assert m.reductions == [("0", "n - 1"), (["a"], "b")]
+    assert m.reductions[0] is bounds, "shared, not copied"
+    assert m.reductions[1] is not holder and m.reductions[1][0] is not holder[0]
+
+
 def test_failing_pass_is_rolled_back_and_the_next_runs():
     g = _graph()
     before = _state(g)
