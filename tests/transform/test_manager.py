@@ -140,6 +140,50 @@ def test_failing_pass_is_rolled_back_and_the_next_runs():
     assert graphs == [g] and _state(g) == before and ran == [before]
 
 
+def test_one_checkpoint_per_graph_and_a_failure_undone_to_the_pass_before_it(monkeypatch):
+    """The manager checkpoints each graph once, where its graph passes start, not before every pass;
+    a pass that fails leaves the graph as the passes before it left it (the checkpoint, and those
+    passes run again), a graph one of them replaced included."""
+    import copy
+
+    import lifter.transform.manager as manager
+
+    graphs = [_graph(), _graph()]
+    taken = []
+    monkeypatch.setattr(manager, "checkpoint", lambda g: taken.append(g) or checkpoint(g))
+    seen = []
+
+    class Marks(Pass):
+        name = "marks"
+
+        def run(self, g, context):
+            m = _maps(g)[0]
+            m.transformations.append("marked")
+            m.reason = m.reason + "+"
+            return False
+
+    class Replaces(Pass):
+        name = "replaces"
+
+        def run(self, g, context):
+            context.replace(copy.deepcopy(g))
+            return False
+
+    class Sees(Pass):
+        name = "sees"
+
+        def run(self, g, context):
+            seen.append(_state(g)[:4])  # all but the model's identity: a replacement copies it
+            return False
+
+    out = PassManager([Marks(), Replaces(), Marks(), Sees(), Breaks(), Sees(), Breaks(), Sees()],
+                      check=False).run(list(graphs), _context())
+    assert taken == graphs, "one checkpoint per graph"
+    assert len(seen) > 6 and all(state == seen[0] for state in seen), "undone to what the passes before left"
+    assert all(_state(g)[:4] == seen[0] for g in out)
+    assert [m.transformations for g in out for m in _maps(g)[:1]] == [["marked", "marked"]] * 2
+
+
 def test_failing_pass_is_recorded_and_lift_v_says_so(tmp_path, monkeypatch):
     """A rolled-back pass is not silent: the manager records it, and `lift -v` prints one warning
     naming the pass and the exception, at the nest's first line (without -v, nothing)."""
