@@ -6,7 +6,7 @@ two-character operators are read from adjacent punctuation (`<=` is two tokens t
 """
 from __future__ import annotations
 
-from lifter.frontend.spans import Spans, Token, TokenKind, match_brackets
+from lifter.frontend.spans import Token, TokenKind, lexed, match_brackets
 
 # C's operators of two and three characters (maximal munch), as adjacent punctuation tokens.
 _OPERATORS = {"<<=", ">>=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<=", ">=", "==", "!=",
@@ -40,7 +40,7 @@ def canonical(header: str, var: str) -> bool:
 
 def _clauses(header: str) -> list[list[Token]] | None:
     """The three `;`-separated clauses of `for (...)`, each as its tokens with C's operators joined."""
-    toks = Spans(header).tokens
+    toks = lexed(header).tokens
     opening = next((k for k, t in enumerate(toks) if t.text == "("), None)
     closing = max((k for k, t in enumerate(toks) if t.text == ")"), default=None)
     if opening is None or closing is None or closing < opening:

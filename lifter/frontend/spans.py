@@ -225,13 +225,14 @@ class Spans:
         if not subst:
             return []
         toks = self.tokens
+        texts = [t.text for t in toks]
         patterns = sorted((([t.text for t in lexed(name).tokens], new) for name, new in subst.items()),
                           key=lambda p: -len(p[0]))
         out, k = [], 0
         while k < len(toks):
             for pat, new in patterns:
                 n = len(pat)
-                if [t.text for t in toks[k:k + n]] == pat and not after_member(toks, k):
+                if texts[k] == pat[0] and texts[k:k + n] == pat and not after_member(toks, k):
                     out.append((toks[k].start, toks[k + n - 1].end, new))
                     k += n
                     break
@@ -521,21 +522,21 @@ def after_member(toks: list[Token], k: int) -> bool:
 
 def value_words(text: str) -> set[str]:
     """Names whose values a piece of C text uses: one only under `&name[...]` (an address) is left out."""
-    toks = Spans(text).tokens
+    toks = lexed(text).tokens
     return {t.text for n, t in enumerate(toks) if t.kind == TokenKind.WORD and not (
         n > 0 and toks[n - 1].text == "&" and n + 1 < len(toks) and toks[n + 1].text == "[")}
 
 
 def called_names(text: str) -> set[str]:
     """The functions (or function-like macros) a piece of C text calls by name."""
-    return Spans(text).called_names()
+    return lexed(text).called_names()
 
 
 def replace_paths(text: str, subst: dict[str, str]) -> str:
     """`text` with each expression of `subst` (a name or member path like `g->u`, matched token by
     token, the longest first, never as a member of something else) replaced by its new text."""
     out, last = [], 0
-    for start, end, new in Spans(text).path_edits(subst):
+    for start, end, new in lexed(text).path_edits(subst):
         out += [text[last:start], new]
         last = end
     return "".join(out) + text[last:]
@@ -545,8 +546,10 @@ def replace_paths(text: str, subst: dict[str, str]) -> str:
 def lexed(text: str) -> Spans:
     """The lexical layer of a piece of C text (a statement, a loop header), made once per text: the
     graph's nodes hand it out for their texts (`Tasklet.lexed`, ...), so that a backend reads names
-    and their places off these tokens and edits the text by their offsets instead of lexing it. The
-    same object for the same text: its readers must not change it."""
+    and their places off these tokens and edits the text by their offsets instead of lexing it; the
+    word readers here take it too (the passes rename and read the same statements and headers
+    again and again: gemm lexed 39 texts 1,270 times). The same object for the same text: its
+    readers must not change it."""
     return Spans(text)
 
 
@@ -583,7 +586,7 @@ def compound_update(text: str) -> tuple[str, str, str] | None:
     """A statement `y[j] += e;`, `y[j] = y[j] + e;`, `y[j] = e * y[j];` or `h[k]++;` as (the
     updated lvalue's text, the operator, the value it combines), subtraction as `+` of the negated
     value; None for any other statement."""
-    toks = Spans(text).tokens
+    toks = lexed(text).tokens
     if not toks or toks[-1].text != ";" or any(t.kind == TokenKind.DIRECTIVE for t in toks):
         return None
     body = toks[:-1]
@@ -684,5 +687,5 @@ def _word_tokens(text: str) -> frozenset[str]:
 
 def parenthesized(text: str) -> bool:
     """The whole text is one parenthesized group: its first token is a `(` that closes at its last."""
-    toks = Spans(text).tokens
+    toks = lexed(text).tokens
     return len(toks) > 1 and toks[0].text == "(" and match_brackets(toks).get(0) == len(toks) - 1

@@ -86,7 +86,10 @@ def _copied(value):
     if kind == _LIST:
         return [v if type(v) in _SHARED else _copied(v) for v in value]
     if kind == _TUPLE:
-        return tuple([v if type(v) in _SHARED else _copied(v) for v in value])
+        for v in value:
+            if type(v) not in _SHARED:
+                return tuple([v if type(v) in _SHARED else _copied(v) for v in value])
+        return value  # immutable all the way down (a memlet's bounds): nothing to copy
     if kind == _DICT:
         return _copied_dict(value)
     if kind == _SET:

@@ -20,7 +20,7 @@ from pycparser import c_ast
 
 from lifter.analysis.model import Region
 from lifter.frontend.source import SourceFile
-from lifter.frontend.spans import Spans, TokenKind, Unparsable, after_member, replace_paths
+from lifter.frontend.spans import Spans, TokenKind, Unparsable, after_member, lexed, replace_paths
 from lifter.graph.attributes import DataflowGraph
 
 
@@ -105,7 +105,7 @@ def rename_identifiers(text: str, names: dict[str, str]) -> str:
 
 def identifier_count(text: str, name: str) -> int:
     """How many times `rename_identifiers` would replace `name` in `text`."""
-    toks = Spans(text).tokens
+    toks = lexed(text).tokens
     return sum(1 for k, t in enumerate(toks) if t.kind == TokenKind.WORD and t.text == name and not after_member(toks, k))
 
 

@@ -108,6 +108,22 @@ def test_checkpoint_restores_every_field_memlet_and_order():
     assert (u, v, k) not in list(g.in_edges(v, keys=True)) and (u, v, k) not in list(g.out_edges(u, keys=True))
 
 
+def test_checkpoint_shares_immutable_tuples_and_copies_the_others():
+    """A tuple of strings and numbers (a memlet's bounds) cannot change: the checkpoint keeps it as it
+    is; a tuple that holds a list is copied down to the list, which a pass may change in place."""
+    g = _graph()
+    m = _maps(g)[0]
+    bounds, holder = ("0", "n - 1"), (["a"], "b")
+    m.reductions = [bounds, holder]
+    saved = checkpoint(g)
+    holder[0].append("changed")
+    m.reductions.append(("+", "t"))
+    rollback(g, saved)
+    assert m.reductions == [("0", "n - 1"), (["a"], "b")]
+    assert m.reductions[0] is bounds, "shared, not copied"
+    assert m.reductions[1] is not holder and m.reductions[1][0] is not holder[0]
+
+
 def test_failing_pass_is_rolled_back_and_the_next_runs():
     g = _graph()
     before = _state(g)
@@ -122,6 +138,50 @@ def test_failing_pass_is_rolled_back_and_the_next_runs():
 
     graphs = PassManager([Breaks(), After()], check=False).run([g], _context())
     assert graphs == [g] and _state(g) == before and ran == [before]
+
+
+def test_one_checkpoint_per_graph_and_a_failure_undone_to_the_pass_before_it(monkeypatch):
+    """The manager checkpoints each graph once, where its graph passes start, not before every pass;
+    a pass that fails leaves the graph as the passes before it left it (the checkpoint, and those
+    passes run again), a graph one of them replaced included."""
+    import copy
+
+    import lifter.transform.manager as manager
+
+    graphs = [_graph(), _graph()]
+    taken = []
+    monkeypatch.setattr(manager, "checkpoint", lambda g: taken.append(g) or checkpoint(g))
+    seen = []
+
+    class Marks(Pass):
+        name = "marks"
+
+        def run(self, g, context):
+            m = _maps(g)[0]
+            m.transformations.append("marked")
+            m.reason = m.reason + "+"
+            return False
+
+    class Replaces(Pass):
+        name = "replaces"
+
+        def run(self, g, context):
+            context.replace(copy.deepcopy(g))
+            return False
+
+    class Sees(Pass):
+        name = "sees"
+
+        def run(self, g, context):
+            seen.append(_state(g)[:4])  # all but the model's identity: a replacement copies it
+            return False
+
+    out = PassManager([Marks(), Replaces(), Marks(), Sees(), Breaks(), Sees(), Breaks(), Sees()],
+                      check=False).run(list(graphs), _context())
+    assert taken == graphs, "one checkpoint per graph"
+    assert len(seen) > 6 and all(state == seen[0] for state in seen), "undone to what the passes before left"
+    assert all(_state(g)[:4] == seen[0] for g in out)
+    assert [m.transformations for g in out for m in _maps(g)[:1]] == [["marked", "marked"]] * 2
 
 
 def test_failing_pass_is_recorded_and_lift_v_says_so(tmp_path, monkeypatch):
