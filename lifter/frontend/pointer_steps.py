@@ -95,9 +95,13 @@ def _body_span(source: SourceFile, body: c_ast.Compound) -> tuple[int, int] | No
 
 
 def _nodes(node: c_ast.Node):
-    yield node
-    for _, child in node.children():
-        yield from _nodes(child)
+    """`node` and every node below it, without recursion (a nest 2,000 loops deep is a stack of
+    2,000 generators otherwise, each node passing through all of them)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        todo.extend(child for _, child in reversed(n.children()))
 
 
 class _Function:
@@ -120,10 +124,24 @@ class _Function:
         if self.jumps:
             return []
         out = []
-        for n in _nodes(self.func.body):
-            if isinstance(n, (c_ast.For, c_ast.While)):
-                out += self._loop_edits(n)
+        for loop in self._stepping_loops():
+            if isinstance(loop, (c_ast.For, c_ast.While)):
+                out += self._loop_edits(loop)
         return out
+
+    def _stepping_loops(self) -> list[c_ast.Node]:
+        """The innermost loop around each `*p++` of the body, once each, in the body's order: the
+        only loops that can qualify (each test on a loop walks it, so none is made on the rest)."""
+        found: dict[int, c_ast.Node] = {}
+        for n in _nodes(self.func.body):
+            if isinstance(n, c_ast.UnaryOp) and n.op == "*" and isinstance(n.expr, c_ast.UnaryOp) \
+                    and n.expr.op == "p++" and isinstance(n.expr.expr, c_ast.ID):
+                up = self.parent.get(id(n))
+                while up is not None and not isinstance(up, _LOOPS) and up is not self.func:
+                    up = self.parent.get(id(up))
+                if isinstance(up, _LOOPS):
+                    found.setdefault(id(up), up)
+        return list(found.values())
 
     def _loop_edits(self, loop) -> list[tuple[int, int, str]]:
         found = self._counted(loop)
