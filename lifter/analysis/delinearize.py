@@ -90,9 +90,12 @@ def affine_size(node: c_ast.BinaryOp) -> str:
 
 
 def _constant(node) -> str | None:
-    """A positive decimal integer constant's digits (a stride factor, `4` in `4*nx`), else None."""
-    if isinstance(node, c_ast.Constant) and node.type == "int" and node.value.isdigit() and int(node.value) > 0:
-        return str(int(node.value))
+    """A positive decimal integer constant's digits (a stride factor, `4` in `4*nx`), else None.
+    Not `010` (octal in C: 8) and not a constant too long to be a stride (Python refuses to read
+    one of thousands of digits)."""
+    if isinstance(node, c_ast.Constant) and node.type == "int" and node.value.isdigit() \
+            and node.value[0] != "0" and len(node.value) <= 18:
+        return node.value
     return None
 
 

@@ -189,3 +189,29 @@ def test_loaded_outer_index_keeps_the_columns():
 
 def test_loaded_inner_index_is_any_element():
     assert not _loops(LOADED_COLUMN)[(5, "d")]["parallel"]
+
+
+# 010 is octal in C: eight components per cell, and c runs to 9, so the last cell of row j spills
+# into the first of row j + 1. Read as ten (decimal), the cells would not overlap and the j loop
+# would run in parallel, racing on those elements.
+OCTAL_FACTOR = """
+void spill(int ny, int nx, double *q) {
+  for (int j = 0; j < ny; j++)
+    for (int i = 0; i < nx; i++)
+      for (int c = 0; c < 10; c++)
+        q[010 * (j * nx + i) + c] = q[010 * (j * nx + i) + c] * 0.5 + c;
+}
+"""
+
+
+def test_an_octal_factor_is_not_read_as_decimal():
+    loops = _loops(OCTAL_FACTOR)
+    assert not any(e["parallel"] for e in loops.values()), [e["remark"] for e in loops.values()]
+
+
+def test_a_factor_of_thousands_of_digits_is_no_stride():
+    """A constant too long for Python to read as a number (its default limit is 4,300 digits)
+    leaves the subscript to the affine translator, which reports it; no traceback."""
+    text = ("double a[10];\nvoid f(int n, int m) { for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) "
+            "a[j % 10 + 0 * " + "9" * 5000 + "] = 1; }\n")
+    assert _loops(text)
