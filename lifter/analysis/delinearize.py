@@ -19,7 +19,7 @@ from typing import Callable
 
 from pycparser import c_ast
 
-from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, value_preserving_cast
+from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, value_preserving_cast
 from lifter.analysis.walk import walk
 
 Monomial = tuple[str, ...]  # sorted parameter names; () is the constant term
@@ -90,13 +90,11 @@ def affine_size(node: c_ast.BinaryOp) -> str:
 
 
 def _constant(node) -> str | None:
-    """A positive decimal integer constant's digits (a stride factor, `4` in `4*nx`), else None.
-    Not `010` (octal in C: 8) and not a constant too long to be a stride (Python refuses to read
-    one of thousands of digits)."""
-    if isinstance(node, c_ast.Constant) and node.type == "int" and node.value.isdigit() \
-            and node.value[0] != "0" and len(node.value) <= 18:
-        return node.value
-    return None
+    """A positive integer constant's value in decimal (a stride factor, `4` in `4*nx`, `010` is
+    8), else None: `int_constant` reads C's literals (octal, hexadecimal; none that fits no C
+    integer type); a plain `int` only (an unsigned factor would make the subscript wrap)."""
+    value = int_constant(node) if isinstance(node, c_ast.Constant) and node.type == "int" else None
+    return str(value) if value is not None and value > 0 else None
 
 
 def _scaled_size(node, is_size) -> Monomial | None:
