@@ -108,26 +108,36 @@ def test_reach_generator_is_deterministic_and_reaches_every_kernel():
 
 def test_brink_generator_is_deterministic_and_reaches_every_kernel():
     assert brinkgen.generate(7) == brinkgen.generate(7)
-    programs = {brinkgen.generate(s) for s in range(40)}
-    assert len(programs) == 40
+    programs = {brinkgen.generate(s) for s in range(80)}
+    assert len(programs) == 80
     text = "".join(programs)
     for kernel in brinkgen.KERNELS:
         assert re.search(rf"static \w+ {kernel}\d+\(", text), kernel
     for feature in ("[fill[b]++] = ", "unsigned char b = ", "int *t = keys + ", "&d->nodes[4 * e]", "d->v = d->x + 1;",
                     "s->cnt[0] += 1;", "q = p + ", "memmove(", "* sizeof(short)", "const int ld = n + ",
-                    "for (k = 1; k <= m; k++)", "(const int *)&tab", "/* lift-options: assume_no_alias */"):
+                    "for (k = 1; k <= m; k++)", "(const int *)&tab", "/* lift-options: assume_no_alias */",
+                    # session 16's idioms (brink16.py), on both sides of their preconditions
+                    "*r += x[i] * y[i];", "if (x[i] < *r) *r = x[i];", "q[(j * nx + i) * 4 + c]",
+                    "for (int c = 0; c < 5; c++)", "while (n--)", "*p++ = i;", "u[j * (nx + 2) + nx + 1]",
+                    "double *r = rows[i];", "rank[keys[i] + (", "total += alias[k]", "sorted[--t->rank[k]] = k;",
+                    "sorted[--pos[k]] = k;"):
         assert feature in text, feature
 
 
 def test_brink_programs_reach_the_passes_they_aim_at():
-    """Program 75 has a counting sort's scatter and a Nussinov-like fill: lift takes the one as a
-    bucket scatter and the other as a diagonal wavefront (a generator that drifts off its targets
-    tests nothing; re-pick the seed when the generator changes)."""
+    """Program 11 has a counting sort's scatter, a Nussinov-like fill, NPB IS's ranking and rows
+    through row pointers: lift takes them as a bucket scatter, a diagonal wavefront, owned rows
+    and disjoint rows; program 23's accumulator behind an output pointer is a reduction (a
+    generator that drifts off its targets tests nothing; re-pick the seeds when it changes)."""
     from lifter import LiftOptions, lift_source
-    remarks = " ".join(loop["remark"] for loop in lift_source(brinkgen.generate(75), "brink75.c",
-                                                              LiftOptions(min_parallel_work=0)).loops)
-    assert "as a bucket scatter" in remarks
-    assert "after diagonal wavefront" in remarks
+
+    def remarks(seed: int) -> str:
+        return " ".join(loop["remark"] for loop in lift_source(brinkgen.generate(seed), f"brink{seed}.c",
+                                                               LiftOptions(min_parallel_work=0)).loops)
+    eleven = remarks(11)
+    for reached in ("as a bucket scatter", "after diagonal wavefront", "lift_owned_rows_", "lift_rows_"):
+        assert reached in eleven, reached
+    assert "parallelized with reduction(" in remarks(23)
 
 
 def test_mutant_generator_is_deterministic_and_moves_the_kernels():
