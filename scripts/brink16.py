@@ -13,8 +13,11 @@ draws them. Kept apart so that neither module nears 800 lines:
   cell), reads of the other components, the next cell, or shifted by one, in place or not;
 - `stepped`: `*p++` in counted loops and `while (n--)` / `while (n-- > 0)` copies
   (frontend/pointer_steps.py), the pointer read after the loop, stepped twice, declared outside
-  an outer loop (carried from row to row), the counter read after the loop, and the two pointers
-  into one buffer (in place, one apart);
+  an outer loop (carried from row to row) or in it (each row its own), the counter read after
+  the loop, and the two pointers into one buffer (in place, one apart);
+- `shared`: a mesh's element loop gathering `x`, `y` and `z` through one connectivity range
+  (row_spans.apart_all, one `lift_gathers_apart_T` pass), the written `area` and `mass` apart
+  from them or one of the five overlapping one gathered array;
 - `halo`: ghost columns and rows of a padded grid `u[j*(nx + 2) + nx + 1]`,
   `u[(ny + 1)*(nx + 2) + i]` (analysis/flat_buffers.py, the `nx >= 0` test) with `nx` from -3 to
   6, so that rows of width 1, 0 or -1 make the loop carry a dependence;
@@ -38,7 +41,7 @@ from __future__ import annotations
 
 
 class Idioms16:
-    KERNELS16 = ("accum", "interleave", "stepped", "halo", "rowptr", "owned")
+    KERNELS16 = ("accum", "interleave", "stepped", "halo", "rowptr", "owned", "shared")
 
     def literal(self, elem: str, values: list[int]) -> str:
         """A buffer of main's holding `values` (a table in the program), hashed like the others."""
@@ -112,7 +115,7 @@ class Idioms16:
     def stepped(self) -> None:
         r = self.rng
         n = r.choice((0, 1, 5, 33, 200))
-        form = r.choice(("for", "for", "while", "while_gt", "twice", "rows"))
+        form = r.choice(("for", "for", "while", "while_gt", "twice", "rows", "rows_in"))
         after = r.random() < 0.3  # the pointer (or counter) read after the loop
         elem = r.choice(("double", "long"))
         f = self.fresh("stepped")
@@ -128,9 +131,13 @@ class Idioms16:
         elif form == "twice":
             body = f"for (int i = 0; i < n; i++) {{\n        *p++ = *s++ * {k};\n        *p++ = i;\n    }}"
             used = 2 * n
-        else:  # declared outside the outer loop: carried from one row to the next
+        elif form == "rows":  # declared outside the outer loop: carried from one row to the next
             body = (f"for (int j = 0; j < 3; j++)\n        for (int i = 0; i < n; i++)\n"
                     f"            *p++ = *s++ + j;")
+            used = 3 * n
+        else:  # declared in the outer loop: each row starts from its own
+            body = (f"for (int j = 0; j < 3; j++) {{\n        {elem} *w = dst + j * n;\n"
+                    f"        for (int i = 0; i < n; i++)\n            *w++ = src[j * n + i] + j;\n    }}")
             used = 3 * n
         tail = "(long)(p - dst) + n" if after else "0"
         self.funcs.append(f"""static long {f}({elem} *dst, const {elem} *src, int n)
@@ -276,3 +283,33 @@ class Idioms16:
         out = ends if target == "ranks" else f"({self.buffer('int', size)} + {margin})"
         t = self.fresh("t")
         self.body.append(f"struct {s} {t} = {{ {nk}, {kb}, {ends} }}; {f}_place(&{t}, {out});")
+
+    def shared(self) -> None:
+        r = self.rng
+        ne, nn = r.randint(0, 30), r.randint(1, 40)
+        s = self.fresh("elems")
+        self.types.append(f"struct {s} {{ int ne; const int *conn; double *x, *y, *z, *area, *mass; }};")
+        f = self.fresh("shared")
+        self.funcs.append(f"""static void {f}(struct {s} *m)
+{{
+    for (int e = 0; e < m->ne; e++) {{
+        double sx = 0, sy = 0, sz = 0;
+        for (int k = 0; k < 4; k++) {{
+            sx += m->x[m->conn[4 * e + k]];
+            sy += m->y[m->conn[4 * e + k]];
+            sz += m->z[m->conn[4 * e + k]];
+        }}
+        m->area[e] = {r.choice(("sx * sy", "sx - sy * 0.5", "sy"))};
+        m->mass[e] = sz + sx;
+    }}
+}}""")
+        conn = self.buffer("int", 4 * ne + 1, f"(int)((i * 11 + {self.uid}) % {nn})")
+        # five views of one buffer: x, y, z (nn elements each), area and mass (ne each), apart,
+        # or one written view moved onto one gathered view (a few elements in, or exactly)
+        starts = [0, nn, 2 * nn, 3 * nn, 3 * nn + ne]
+        if not self.noalias and r.random() < 0.5:
+            starts[r.choice((3, 4))] = starts[r.randrange(3)] + r.choice((0, 1, nn // 2))
+        buf = self.buffer("double", 3 * nn + 2 * ne + nn + 2)
+        d = self.fresh("el")
+        views = ", ".join(f"{buf} + {v}" for v in starts)
+        self.body.append(f"struct {s} {d} = {{ {ne}, {conn}, {views} }}; {f}(&{d});")

@@ -26,7 +26,7 @@ SCRIPTS = REPO / "scripts"
 LOOP_PROGRAMS = 24
 IDIOM_PROGRAMS = 6
 REACH_PROGRAMS = 5
-BRINK_PROGRAMS = 5
+BRINK_PROGRAMS = 7
 MUTANT_PROGRAMS = 8
 CSMITH_PROGRAMS = 6
 CUDA_PROGRAMS = 4
@@ -108,8 +108,8 @@ def test_reach_generator_is_deterministic_and_reaches_every_kernel():
 
 def test_brink_generator_is_deterministic_and_reaches_every_kernel():
     assert brinkgen.generate(7) == brinkgen.generate(7)
-    programs = {brinkgen.generate(s) for s in range(80)}
-    assert len(programs) == 80
+    programs = {brinkgen.generate(s) for s in range(120)}
+    assert len(programs) == 120
     text = "".join(programs)
     for kernel in brinkgen.KERNELS:
         assert re.search(rf"static \w+ {kernel}\d+\(", text), kernel
@@ -120,24 +120,28 @@ def test_brink_generator_is_deterministic_and_reaches_every_kernel():
                     "*r += x[i] * y[i];", "if (x[i] < *r) *r = x[i];", "q[(j * nx + i) * 4 + c]",
                     "for (int c = 0; c < 5; c++)", "while (n--)", "*p++ = i;", "u[j * (nx + 2) + nx + 1]",
                     "double *r = rows[i];", "rank[keys[i] + (", "total += alias[k]", "sorted[--t->rank[k]] = k;",
-                    "sorted[--pos[k]] = k;"):
+                    "sorted[--pos[k]] = k;", "*w++ = src[j * n + i] + j;", "sy += m->y[m->conn[4 * e + k]];"):
         assert feature in text, feature
 
 
 def test_brink_programs_reach_the_passes_they_aim_at():
-    """Program 11 has a counting sort's scatter, a Nussinov-like fill, NPB IS's ranking and rows
-    through row pointers: lift takes them as a bucket scatter, a diagonal wavefront, owned rows
-    and disjoint rows; program 23's accumulator behind an output pointer is a reduction (a
-    generator that drifts off its targets tests nothing; re-pick the seeds when it changes)."""
+    """Program 282 has a counting sort's scatter, a Nussinov-like fill, NPB IS's ranking, a halo
+    loop and a mesh's gathers through one connectivity: lift takes them as a bucket scatter, a
+    diagonal wavefront, owned rows, parallel under nx >= 0 and one pass over the connectivity;
+    program 136 has rows through row pointers (disjoint rows) and an accumulator behind an output
+    pointer (a reduction). A generator that drifts off its targets tests nothing: re-pick the
+    seeds when it changes."""
     from lifter import LiftOptions, lift_source
 
     def remarks(seed: int) -> str:
         return " ".join(loop["remark"] for loop in lift_source(brinkgen.generate(seed), f"brink{seed}.c",
                                                                LiftOptions(min_parallel_work=0)).loops)
-    eleven = remarks(11)
-    for reached in ("as a bucket scatter", "after diagonal wavefront", "lift_owned_rows_", "lift_rows_"):
-        assert reached in eleven, reached
-    assert "parallelized with reduction(" in remarks(23)
+    first, second = remarks(282), remarks(136)
+    for reached in ("as a bucket scatter", "after diagonal wavefront", "lift_owned_rows_", "nx >= 0",
+                    "lift_gathers_apart_"):
+        assert reached in first, reached
+    for reached in ("lift_rows_", "parallelized with reduction("):
+        assert reached in second, reached
 
 
 def test_mutant_generator_is_deterministic_and_moves_the_kernels():
@@ -181,9 +185,13 @@ def test_reach_programs(tmp_path):
 
 @needs_gcc
 def test_brink_programs(tmp_path, monkeypatch):
-    """Lifted for tiny caches too, so that the padded grids and table fills are tiled."""
+    """Lifted for tiny caches too, so that the padded grids and table fills are tiled. The master
+    seed's seven programs draw all fifteen kernels (re-pick it when the generator changes)."""
+    seeds = fuzz.seed_list(fuzz.Config(mode="brink", seed=20261524, count=BRINK_PROGRAMS))
+    drawn = set(re.findall(r"static \w+ ([a-z]+)\d+\(", "".join(brinkgen.generate(s) for s in seeds)))
+    assert drawn == set(brinkgen.KERNELS), set(brinkgen.KERNELS) - drawn
     monkeypatch.setenv("LIFT_CACHE_DIR", str(write_caches(tmp_path / "caches")))
-    _sample(tmp_path, "brink", 20261128, BRINK_PROGRAMS, 0, threads=(1, 2, 8))
+    _sample(tmp_path, "brink", 20261524, BRINK_PROGRAMS, 0, threads=(1, 2, 8))
 
 
 @needs_gcc
