@@ -7,7 +7,8 @@ draws them. Kept apart so that neither module nears 800 lines:
 - `accum`: accumulators behind output pointers (`*r += x[i] * y[i]`, `if (v[i] < *m) *m =
   v[i];`, analysis/effects' keys and updates.root_name), `r` outside what the loop reads or a
   pointer into `x`, `y` or `v` (first, middle, last element), read in the loop besides, or
-  spelled `r[0]`;
+  spelled `r[0]`; a least and a greatest value behind two pointers that may be one, and a loop
+  bounded by `*h` that may be the accumulator;
 - `interleave`: cells of four components `q[4*(j*nx + i) + c]` or `q[(j*nx + i)*4 + c]`
   (analysis/delinearize.py), `c` a literal or a loop up to 3, 4 or 5 (spilling into the next
   cell), reads of the other components, the next cell, or shifted by one, in place or not;
@@ -26,7 +27,8 @@ draws them. Kept apart so that neither module nears 800 lines:
   or all one row; a row handed to a helper, or read through `rows[i][j]` besides;
 - `owned`: NPB IS's ranking per bucket, `rank[keys[i] + d]++` between the zeroing and the prefix
   sum of the bucket's own interval (analysis/owned_rows.py, transform/owned_check.py), the keys
-  inside their bucket's interval or one outside (a neighbour's, shifted by `d`), the rank array
+  inside their bucket's interval or one outside (a neighbour's, shifted by `d`, a bucket's rows
+  starting one early), the zeroing one past the interval (`k <= end`), the rank array
   read through another name in the loop, or the counters overlapping the keys; then the
   placement counting down `sorted[--t->rank[k]] = k` (transform/bucket_scatter.py) through a
   struct member or a pointer, the ranks exact, shifted (ranges that overlap), or the target
@@ -56,32 +58,41 @@ class Idioms16:
     def accum(self) -> None:
         r = self.rng
         n = r.choice((0, 1, 7, 40, 300))
-        elem = r.choice(("double", "long", "int"))
-        kind = r.choice(("dot", "dot", "min", "max", "sum"))
+        kind = r.choice(("dot", "dot", "min", "max", "sum", "pair", "bound"))
+        elem = "long" if kind == "bound" else r.choice(("double", "long", "int"))
         spell = r.choice(("*r", "*r", "r[0]"))
         extra = r.random() < 0.15  # the accumulator read in the loop besides its update
         f = self.fresh("accum")
+        bound = "n"
         if kind == "dot":
             stmt = f"{spell} += x[i] * y[i];"
         elif kind == "sum":
             stmt = f"{spell} += x[i] - y[i] / 2;" if elem != "double" else f"{spell} += x[i] - 0.5 * y[i];"
+        elif kind == "pair":  # a least and a greatest value behind two pointers, maybe one slot
+            stmt = f"if (x[i] < {spell}) {spell} = x[i]; if (x[i] > *h) *h = x[i];"
+        elif kind == "bound":  # the bound behind a pointer, maybe the accumulator itself
+            bound, stmt = "*h", f"{spell} -= (x[i] > 0);"
         else:
             cmp = "<" if kind == "min" else ">"
             stmt = f"if (x[i] {cmp} {spell}) {spell} = x[i];"
         if extra:
-            stmt += f" y[i] = {spell};" if kind in ("min", "max") else f" y[i] = y[i] + ({spell} > 0);"
-        self.funcs.append(f"""static void {f}(long n, const {elem} *x, {elem} *y, {elem} *r)
+            stmt += f" y[i] = {spell};" if kind in ("min", "max", "pair") else f" y[i] = y[i] + ({spell} > 0);"
+        self.funcs.append(f"""static void {f}(long n, const {elem} *x, {elem} *y, {elem} *r, {elem} *h)
 {{
-    for (long i = 0; i < n; i++) {{
+    for (long i = 0; i < {bound}; i++) {{
         {stmt}
     }}
 }}""")
-        # one buffer holding x, y and a slot; r is the slot or an element of x or y
+        # one buffer holding x, y and two slots; r is a slot or an element of x or y, h the
+        # other slot or r's (set to n where it bounds the loop, so that x is read inside)
         fill = "0.125 * ((i * 37 + %d) %% 29) - 1.5" % self.uid if elem == "double" else "(%s)((i * 13 + %d) %% 31) - 9" % (elem, self.uid)
         buf = self.buffer(elem, 2 * n + 4, fill)
         where = "apart" if self.noalias else r.choice(("apart", "apart", "x", "y", "x_end", "y_mid"))
         at = {"apart": 2 * n + 2, "x": 0, "y": n + 1, "x_end": max(n - 1, 0), "y_mid": n + 1 + n // 2}[where]
-        self.body.append(f"{f}({n}, {buf}, {buf} + {n + 1}, {buf} + {at});")
+        other = at if not self.noalias and kind in ("pair", "bound") and r.random() < 0.4 else 2 * n + 3
+        if kind == "bound":
+            self.body.append(f"{buf}[{other}] = {n};")
+        self.body.append(f"{f}({n}, {buf}, {buf} + {n + 1}, {buf} + {at}, {buf} + {other});")
 
     def interleave(self) -> None:
         r = self.rng
@@ -118,6 +129,7 @@ class Idioms16:
         form = r.choice(("for", "for", "while", "while_gt", "twice", "rows", "rows_in"))
         after = r.random() < 0.3  # the pointer (or counter) read after the loop
         elem = r.choice(("double", "long"))
+        count_t = r.choice(("int", "int", "long", "unsigned", "size_t"))  # (an unsigned n-- wraps at the end)
         f = self.fresh("stepped")
         k = "0.5" if elem == "double" else "3"
         if form == "for":
@@ -140,7 +152,7 @@ class Idioms16:
                     f"        for (int i = 0; i < n; i++)\n            *w++ = src[j * n + i] + j;\n    }}")
             used = 3 * n
         tail = "(long)(p - dst) + n" if after else "0"
-        self.funcs.append(f"""static long {f}({elem} *dst, const {elem} *src, int n)
+        self.funcs.append(f"""static long {f}({elem} *dst, const {elem} *src, {count_t} n)
 {{
     {elem} *p = dst;
     const {elem} *s = src;
@@ -230,13 +242,17 @@ class Idioms16:
             start.append(len(keys))
         if stray and keys:
             keys[r.randrange(len(keys))] = r.randrange(nb * width)
+        if nb > 1 and r.random() < 0.15:  # a bucket's rows start one early: its neighbour's last key
+            b = r.randrange(1, nb)
+            start[b] = max(0, start[b] - 1)
+        upto = "<=" if r.random() < 0.1 else "<"  # the zeroing runs onto the next bucket's first
         f = self.fresh("owned")
         total = "total += rank[k];" if not other else "total += alias[k] + (alias[first] & 1);"
         self.funcs.append(f"""static void {f}(int nb, const int *start, const int *keys, int *rank, const int *alias)
 {{
     for (int b = 0; b < nb; b++) {{
         int first = b << {sh}, end = (b + 1) << {sh};
-        for (int k = first; k < end; k++)
+        for (int k = first; k {upto} end; k++)
             rank[k] = 0;
         for (int i = start[b]; i < start[b + 1]; i++)
             rank[keys[i] + ({d})]++;
