@@ -11,7 +11,8 @@ draws them. Kept apart so that neither module nears 800 lines:
   bounded by `*h` that may be the accumulator;
 - `interleave`: cells of four components `q[4*(j*nx + i) + c]` or `q[(j*nx + i)*4 + c]`
   (analysis/delinearize.py), `c` a literal or a loop up to 3, 4 or 5 (spilling into the next
-  cell), reads of the other components, the next cell, or shifted by one, in place or not;
+  cell), rows one cell too long (`i <= nx`), reads of the other components, the next cell, or
+  shifted by one, in place or not;
 - `stepped`: `*p++` in counted loops and `while (n--)` / `while (n-- > 0)` copies
   (frontend/pointer_steps.py), the pointer read after the loop, stepped twice, declared outside
   an outer loop (carried from row to row) or in it (each row its own), the counter read after
@@ -103,6 +104,7 @@ class Idioms16:
         src = r.choice(("C", "3 - C", "C + 1", "C", "(C + 1) % 4")) if comp == "c" else r.choice(("C", "C + 1", "2"))
         cell = r.choice(("(j * nx + i)", "(j * nx + i)", "(j * nx + i + 1)", "((j + 1) * nx + i)"))
         inplace = not self.noalias and r.random() < 0.5
+        past = r.random() < 0.15  # `i <= nx`: the last cell of a row is the next row's first
         f = self.fresh("interleave")
         write = form.replace("C", comp)
         read = f"4 * {cell} + {src.replace('C', comp)}"
@@ -110,12 +112,12 @@ class Idioms16:
         self.funcs.append(f"""static void {f}(double *q, const double *p, int ny, int nx)
 {{
     for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++)
+        for (int i = 0; i {"<=" if past else "<"} nx; i++)
             {loop}q[{write}] = p[{read}] * 0.5 + 0.125 * i;
 }}""")
         cs = range(nc) if comp == "c" else [int(comp)]
         env = lambda j, i, c: {"j": j, "i": i, "c": c, "nx": nx}  # noqa: E731
-        idx = [eval(e, env(j, i, c)) for j in range(ny) for i in range(nx) for c in cs
+        idx = [eval(e, env(j, i, c)) for j in range(ny) for i in range(nx + past) for c in cs
                for e in (write, read)]
         base = max(0, -min(idx, default=0))  # (`3 - c` of a fifth component reads before the cell)
         top = base + max(idx, default=0) + 2
