@@ -86,7 +86,8 @@ class Idioms16:
 }}""")
         # one buffer holding x, y and two slots; r is a slot or an element of x or y, h the
         # other slot or r's (set to n where it bounds the loop, so that x is read inside)
-        fill = "0.125 * ((i * 37 + %d) %% 29) - 1.5" % self.uid if elem == "double" else "(%s)((i * 13 + %d) %% 31) - 9" % (elem, self.uid)
+        fill = ("0.125 * ((i * 37 + %d) %% 29) - 1.5" % self.uid if elem == "double"
+                else "(%s)((i * 13 + %d) %% 31) - 9" % (elem, self.uid))
         buf = self.buffer(elem, 2 * n + 4, fill)
         where = "apart" if self.noalias else r.choice(("apart", "apart", "x", "y", "x_end", "y_mid"))
         at = {"apart": 2 * n + 2, "x": 0, "y": n + 1, "x_end": max(n - 1, 0), "y_mid": n + 1 + n // 2}[where]
