@@ -35,7 +35,10 @@ condition that decides:
   the inner loop, read after the nest;
 - `diagonal`: Nussinov-like table fills (transform/diagonal.py) whose reads `T[i + di][j + dj]`
   keep, or break, the property that every dependence increases `j - i`, rows run up or down, the
-  loops' variables read after the nest, the sequence read from a row of the table itself.
+  loops' variables read after the nest, the sequence read from a row of the table itself;
+- session 16's idioms (accumulators behind output pointers, interleaved components, stepping
+  pointers, halo loops with negative sizes, row pointers, owned rows and the placement counting
+  down): brink16.py, a mixin of this class.
 
 Every program is deterministic and free of undefined behaviour by construction: the buffers are
 sized from the values the program runs with (the padded grids' accesses enumerated here, in
@@ -51,7 +54,9 @@ from __future__ import annotations
 
 import random
 
-KERNELS = ("scatter", "gather", "fields", "copies", "block", "padded", "header", "diagonal")
+from brink16 import Idioms16
+
+KERNELS = ("scatter", "gather", "fields", "copies", "block", "padded", "header", "diagonal") + Idioms16.KERNELS16
 HASH = """static unsigned long long hash_bytes(const void *p, long bytes)
 {
     const unsigned char *c = p;
@@ -62,7 +67,7 @@ HASH = """static unsigned long long hash_bytes(const void *p, long bytes)
 }"""
 
 
-class BrinkGen:
+class BrinkGen(Idioms16):
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
         self.noalias = self.rng.random() < 0.3

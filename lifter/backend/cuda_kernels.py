@@ -262,6 +262,15 @@ class _KernelCode:
             if name in used and name not in bound and name not in declared_inside:
                 args.append(_Arg(ArgKind.VALUE, name, name))
                 bound.add(name)
+        # A pointer alias declared in an enclosing host loop (`double *w = dst + j * n;`,
+        # pointer_aliases.py) names a host address: the model reads `w[i]` as `dst[j * n + i]`, so
+        # the kernel is given `dst`, but its text still says `w`. Refused rather than rewritten.
+        host_locals = {c.name for c in self.scop.containers.values()
+                       if c.declared_in is not None and c.declared_in not in origins} if self.scop is not None else set()
+        outside = sorted(host_locals & (used - bound - declared_inside))
+        if outside:
+            raise NotOffloaded(f"the loop names '{outside[0]}', declared in the host code around it, "
+                               "which the kernel is not given (a pointer the analysis reads as an element's address)")
         self._check_vla(k, subst, declared_inside, set(self.state.params) | bound,
                         {a.name for a in args if a.kind == ArgKind.VALUE})
         self._check_control(k)

@@ -26,7 +26,7 @@ SCRIPTS = REPO / "scripts"
 LOOP_PROGRAMS = 24
 IDIOM_PROGRAMS = 6
 REACH_PROGRAMS = 5
-BRINK_PROGRAMS = 5
+BRINK_PROGRAMS = 7
 MUTANT_PROGRAMS = 8
 CSMITH_PROGRAMS = 6
 CUDA_PROGRAMS = 4
@@ -108,26 +108,40 @@ def test_reach_generator_is_deterministic_and_reaches_every_kernel():
 
 def test_brink_generator_is_deterministic_and_reaches_every_kernel():
     assert brinkgen.generate(7) == brinkgen.generate(7)
-    programs = {brinkgen.generate(s) for s in range(40)}
-    assert len(programs) == 40
+    programs = {brinkgen.generate(s) for s in range(120)}
+    assert len(programs) == 120
     text = "".join(programs)
     for kernel in brinkgen.KERNELS:
         assert re.search(rf"static \w+ {kernel}\d+\(", text), kernel
     for feature in ("[fill[b]++] = ", "unsigned char b = ", "int *t = keys + ", "&d->nodes[4 * e]", "d->v = d->x + 1;",
                     "s->cnt[0] += 1;", "q = p + ", "memmove(", "* sizeof(short)", "const int ld = n + ",
-                    "for (k = 1; k <= m; k++)", "(const int *)&tab", "/* lift-options: assume_no_alias */"):
+                    "for (k = 1; k <= m; k++)", "(const int *)&tab", "/* lift-options: assume_no_alias */",
+                    # session 16's idioms (brink16.py), on both sides of their preconditions
+                    "*r += x[i] * y[i];", "if (x[i] < *r) *r = x[i];", "q[(j * nx + i) * 4 + c]",
+                    "for (int c = 0; c < 5; c++)", "while (n--)", "*p++ = i;", "u[j * (nx + 2) + nx + 1]",
+                    "double *r = rows[i];", "rank[keys[i] + (", "total += alias[k]", "sorted[--t->rank[k]] = k;",
+                    "sorted[--pos[k]] = k;", "*w++ = src[j * n + i] + j;", "sy += m->y[m->conn[4 * e + k]];"):
         assert feature in text, feature
 
 
 def test_brink_programs_reach_the_passes_they_aim_at():
-    """Program 75 has a counting sort's scatter and a Nussinov-like fill: lift takes the one as a
-    bucket scatter and the other as a diagonal wavefront (a generator that drifts off its targets
-    tests nothing; re-pick the seed when the generator changes)."""
+    """Program 282 has a counting sort's scatter, a Nussinov-like fill, NPB IS's ranking, a halo
+    loop and a mesh's gathers through one connectivity: lift takes them as a bucket scatter, a
+    diagonal wavefront, owned rows, parallel under nx >= 0 and one pass over the connectivity;
+    program 136 has rows through row pointers (disjoint rows) and an accumulator behind an output
+    pointer (a reduction). A generator that drifts off its targets tests nothing: re-pick the
+    seeds when it changes."""
     from lifter import LiftOptions, lift_source
-    remarks = " ".join(loop["remark"] for loop in lift_source(brinkgen.generate(75), "brink75.c",
-                                                              LiftOptions(min_parallel_work=0)).loops)
-    assert "as a bucket scatter" in remarks
-    assert "after diagonal wavefront" in remarks
+
+    def remarks(seed: int) -> str:
+        return " ".join(loop["remark"] for loop in lift_source(brinkgen.generate(seed), f"brink{seed}.c",
+                                                               LiftOptions(min_parallel_work=0)).loops)
+    first, second = remarks(282), remarks(136)
+    for reached in ("as a bucket scatter", "after diagonal wavefront", "lift_owned_rows_", "nx >= 0",
+                    "lift_gathers_apart_"):
+        assert reached in first, reached
+    for reached in ("lift_rows_", "parallelized with reduction("):
+        assert reached in second, reached
 
 
 def test_mutant_generator_is_deterministic_and_moves_the_kernels():
@@ -171,9 +185,13 @@ def test_reach_programs(tmp_path):
 
 @needs_gcc
 def test_brink_programs(tmp_path, monkeypatch):
-    """Lifted for tiny caches too, so that the padded grids and table fills are tiled."""
+    """Lifted for tiny caches too, so that the padded grids and table fills are tiled. The master
+    seed's seven programs draw all fifteen kernels (re-pick it when the generator changes)."""
+    seeds = fuzz.seed_list(fuzz.Config(mode="brink", seed=20261524, count=BRINK_PROGRAMS))
+    drawn = set(re.findall(r"static \w+ ([a-z]+)\d+\(", "".join(brinkgen.generate(s) for s in seeds)))
+    assert drawn == set(brinkgen.KERNELS), set(brinkgen.KERNELS) - drawn
     monkeypatch.setenv("LIFT_CACHE_DIR", str(write_caches(tmp_path / "caches")))
-    _sample(tmp_path, "brink", 20261128, BRINK_PROGRAMS, 0, threads=(1, 2, 8))
+    _sample(tmp_path, "brink", 20261524, BRINK_PROGRAMS, 0, threads=(1, 2, 8))
 
 
 @needs_gcc
