@@ -186,6 +186,18 @@ def _suffix(c_type: str) -> str:
     return "_".join(c_type.split())
 
 
+
+# The least and greatest index[k] for k0 <= k < k1 (k0 < k1), read from k1 down, on the threads
+# when the range is long: the pass every gather test makes over its index range.
+_INDEX_RANGE = (
+    "    least = most = index[k1 - 1];\n"
+    f"    #pragma omp parallel for reduction(min: least) reduction(max: most) if (k1 - k0 > {PARALLEL_SCAN}L)\n"
+    "    for (k = k1 - 2; k >= k0; k--) {\n"
+    "        least = index[k] < least ? index[k] : least;\n"
+    "        most = index[k] > most ? index[k] : most;\n"
+    "    }\n")
+
+
 def helper_definitions(text: str) -> str:
     """Definitions of the tests `text` calls (empty if none), to go before it."""
     out = []
@@ -216,12 +228,7 @@ def helper_definitions(text: str) -> str:
                 "    va_list ranges;\n"
                 "    if (k0 >= k1)\n"
                 "        return 1;\n"
-                "    least = most = index[k1 - 1];\n"
-                f"    #pragma omp parallel for reduction(min: least) reduction(max: most) if (k1 - k0 > {PARALLEL_SCAN}L)\n"
-                "    for (k = k1 - 2; k >= k0; k--) {\n"
-                "        least = index[k] < least ? index[k] : least;\n"
-                "        most = index[k] > most ? index[k] : most;\n"
-                "    }\n"
+                + _INDEX_RANGE +
                 "    va_start(ranges, count);\n"
                 "    for (; count > 0; count--) {\n"
                 "        const char *base = va_arg(ranges, const char *);\n"
@@ -247,12 +254,7 @@ def helper_definitions(text: str) -> str:
                 f"    {element} least, most;\n"
                 "    if (k0 >= k1)\n"
                 "        return 1;\n"
-                "    least = most = index[k1 - 1];\n"
-                f"    #pragma omp parallel for reduction(min: least) reduction(max: most) if (k1 - k0 > {PARALLEL_SCAN}L)\n"
-                "    for (k = k1 - 2; k >= k0; k--) {\n"
-                "        least = index[k] < least ? index[k] : least;\n"
-                "        most = index[k] > most ? index[k] : most;\n"
-                "    }\n"
+                + _INDEX_RANGE +
                 "    return base + ((long)most + dhi + 1) * size <= lo || hi <= base + ((long)least + dlo) * size;\n"
                 "}\n")
     return "".join(out)
