@@ -17,9 +17,9 @@ from lifter.analysis.row_ranges import row_ranges
 from lifter.analysis.scop import NotModelable, RegionBuilder, header_var
 from lifter.analysis.symbols import SymbolTable, Typedefs
 from lifter.analysis.verdicts import compute_verdicts
-from lifter.analysis.walk import walk
 from lifter.frontend import TranslationUnit
 from lifter.frontend.tokens import keyword_offsets
+from lifter.frontend.walk import walk
 
 
 class ForLocator:

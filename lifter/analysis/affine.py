@@ -16,7 +16,7 @@ import re
 
 from pycparser import c_ast
 
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 PREFIX = "v_"
 STAND_IN_PREFIX = "w_"

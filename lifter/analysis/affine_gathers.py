@@ -35,7 +35,7 @@ from lifter.analysis.model import Kind, Region
 from lifter.analysis.pointer_aliases import pointer_aliases, through_aliases
 from lifter.analysis.row_ranges import WIDE, unconditional_texts
 from lifter.analysis.type_apart import integer_pointee
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 
 @dataclass(frozen=True)

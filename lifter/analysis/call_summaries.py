@@ -18,7 +18,8 @@ from lifter.analysis.affine import int_constant
 from lifter.analysis.call_spans import SpanRecorder
 from lifter.analysis.effects import NORETURN_FUNCTIONS, PURE_FUNCTIONS
 from lifter.analysis.model import Kind
-from lifter.analysis.walk import local_decls, walk
+from lifter.analysis.walk import local_decls
+from lifter.frontend.walk import walk
 
 
 class FieldAccess(NamedTuple):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 BASIC_TYPE_WORDS = frozenset({"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
                               "_Bool", "_Complex", "const", "volatile"})

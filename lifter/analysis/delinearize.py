@@ -20,7 +20,7 @@ from typing import Callable
 from pycparser import c_ast
 
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, value_preserving_cast
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 Monomial = tuple[str, ...]  # sorted parameter names; () is the constant term
 

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from lifter.analysis.model import Kind
-from lifter.analysis.walk import walk
 
 from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.call_spans import within
@@ -24,6 +23,7 @@ from lifter.analysis.field_pointers import field_pointers
 from lifter.analysis.pointer_aliases import pointer_aliases, through_aliases
 from lifter.analysis.pure_functions import NORETURN_FUNCTIONS, PURE_FUNCTIONS
 from lifter.analysis.updates import REDUCTION_OPS, array_base, reduction_target, rest_spares_target, root_name, select
+from lifter.frontend.walk import walk
 
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.walk import variable_ids, walk
+from lifter.analysis.walk import variable_ids
+from lifter.frontend.walk import walk
 
 
 def field_pointers(symbols) -> frozenset[str]:

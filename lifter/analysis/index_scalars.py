@@ -25,7 +25,8 @@ from pycparser import c_ast
 from lifter.analysis.model import Kind
 from lifter.analysis.symbols import FunctionSymbols, substitute, wide_integer
 from lifter.analysis.wrapping import wrapping_value
-from lifter.analysis.walk import plain_value, walk
+from lifter.analysis.walk import plain_value
+from lifter.frontend.walk import walk
 
 
 def definition(item: c_ast.Node, rest: list, symbols: FunctionSymbols, rewrite, written_names):

@@ -24,7 +24,7 @@ from lifter.analysis.model import Kind, Region, UnliftedLoop
 from lifter.analysis.scop import LEAVES_EARLY, NotModelable, RegionBuilder, header_var, written_names
 from lifter.analysis.symbols import FunctionSymbols
 from lifter.analysis.verdicts import compute_verdicts
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 _COMPARISONS = ("<", "<=", ">", ">=")
 

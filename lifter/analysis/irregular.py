@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.walk import called_names, functions_where, walk
+from lifter.analysis.walk import called_names, functions_where
+from lifter.frontend.walk import walk
 
 
 def irregular_functions(ast: c_ast.FileAST) -> set[str]:

@@ -20,7 +20,7 @@ from pycparser import c_ast
 
 from lifter.analysis.model import Kind
 from lifter.analysis.symbols import FunctionSymbols
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 Position = tuple[int, int]
 USE, KILL, JUMP = "use", "kill", "jump"

@@ -44,7 +44,7 @@ from pycparser import c_ast
 
 from lifter.analysis.affine import c_text
 from lifter.analysis.model import Access, Kind, Region, Statement
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
 _NEGATE = {"<": ">=", ">=": "<", ">": "<=", "<=": ">"}

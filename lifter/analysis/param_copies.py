@@ -21,7 +21,7 @@ from pycparser import c_ast
 
 from lifter.analysis.affine import c_text
 from lifter.analysis.model import Kind
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 _STEPS = ("++", "--", "p++", "p--")
 # Each function's facts, computed once: every loop nest of a function asks (`Region.from_params`),

@@ -37,7 +37,8 @@ from pycparser import c_ast
 from lifter.analysis.affine import int_constant
 from lifter.analysis.model import Kind
 from lifter.analysis.pure_functions import NORETURN_FUNCTIONS, PURE_FUNCTIONS
-from lifter.analysis.walk import plain_value, replace_nodes, variable_ids, walk, written_names
+from lifter.analysis.walk import plain_value, replace_nodes, variable_ids, written_names
+from lifter.frontend.walk import walk
 
 
 @dataclass(frozen=True)

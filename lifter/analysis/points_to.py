@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 ALLOCATORS = {"malloc", "calloc", "aligned_alloc"}  # fresh objects (not realloc: it may return its argument)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from lifter.analysis.model import Kind
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 
 def read_only_functions(ast: c_ast.FileAST, typedefs, pure: set[str], classify) -> set[str]:

@@ -27,7 +27,7 @@ from lifter.analysis.effects import MEMORY, WORLD
 from lifter.analysis.model import Kind, Region, Statement
 from lifter.analysis.scop import header_var, written_names
 from lifter.analysis.type_apart import integer_pointee
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 # Index arrays whose values may not fit a `long` (the test computes addresses with it).
 WIDE = ("unsigned long", "unsigned long long")

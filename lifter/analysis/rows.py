@@ -28,7 +28,8 @@ from lifter.analysis.effects import MEMORY, WORLD, collect_effects, struct_ref
 from lifter.analysis.model import Kind
 from lifter.analysis.symbols import FLOAT_WORDS, INTEGER_WORDS
 from lifter.analysis.pointer_aliases import pointer_aliases, through_aliases
-from lifter.analysis.walk import replace_nodes, walk
+from lifter.analysis.walk import replace_nodes
+from lifter.frontend.walk import walk
 
 
 def arithmetic(element: str) -> bool:

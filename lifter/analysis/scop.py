@@ -17,7 +17,7 @@ from contextlib import contextmanager
 import islpy as isl
 from pycparser import c_ast
 
-from lifter.analysis.walk import walk, written_names
+from lifter.analysis.walk import written_names
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
 from lifter.analysis.delinearize import Reading, buffer_shape
 from lifter.analysis.flat_buffers import FlatBuffers
@@ -37,6 +37,7 @@ from lifter.analysis.model import Access, Condition, Container, Kind, Loop, Regi
 from lifter.analysis.symbols import FunctionSymbols, substitute
 from lifter.analysis.unknown_types import CODE as UNKNOWN_TYPE, unknown_use
 from lifter.analysis.wrapping import loop_wrapping, may_wrap, unsigned_names
+from lifter.frontend.walk import walk
 
 
 # The opaque reason of an inner `for` left by a break or continue of its own (reported: inner_loops.py).

@@ -46,7 +46,7 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Kind, Region
 from lifter.analysis.pure_functions import PURE_FUNCTIONS
 from lifter.analysis.scop import written_names
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 from lifter.graph.ranges import params_c
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from lifter.analysis.model import Kind
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 
 def field_by_field(root: c_ast.Node, symbols) -> frozenset[str]:

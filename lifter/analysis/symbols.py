@@ -15,9 +15,10 @@ from lifter.analysis.model import Kind
 from lifter.analysis.read_only import read_only_functions
 from lifter.analysis.irregular import irregular_functions
 from lifter.analysis.unknown_types import UnknownTypes, typeof_functions
-from lifter.analysis.walk import functions_where, local_decls, replace_child, replace_nodes, shallow_copy, walk
+from lifter.analysis.walk import functions_where, local_decls, replace_child, replace_nodes, shallow_copy
 from lifter.analysis.qualifiers import const_object, shared_qualifiers
 from lifter.analysis.points_to import PointsTo
+from lifter.frontend.walk import walk
 
 INTEGER_WORDS = {"int", "long", "short", "char", "unsigned", "signed", "_Bool", "bool"}
 FLOAT_WORDS = {"float", "double"}

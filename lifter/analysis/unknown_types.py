@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.walk import walk
 from lifter.frontend.typeof import is_placeholder
+from lifter.frontend.walk import walk
 
 CODE = "unknown-type"
 

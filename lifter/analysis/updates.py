@@ -9,7 +9,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from lifter.analysis.affine import c_text
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 REDUCTION_OPS = {"+=": "+", "-=": "+", "*=": "*", "&=": "&", "|=": "|", "^=": "^"}
 

@@ -40,7 +40,7 @@ from lifter.analysis.effects import GENERIC, MEMORY, WORLD
 from lifter.analysis.minplus import PathUpdate, declared_names, path_update
 from lifter.analysis.model import Access, Kind, LoopVerdict, Region
 from lifter.analysis.shared_scratch import candidate, shared_scratch_condition
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 KIND_WORDS = {"flow": "flow", "anti": "anti", "output": "output"}
 

@@ -1,26 +1,10 @@
-"""Visiting every node of a pycparser AST without recursion (deep nests must not overflow), and
-the file's direct calls and a body's local declarations read from it."""
+"""The file's direct calls and a body's local declarations, read from a pycparser AST by the
+frontend's walker (`frontend/walk.py`: no recursion, deep nests must not overflow)."""
 from __future__ import annotations
 
 from pycparser import c_ast
 
-
-def walk(node: c_ast.Node | None, backwards: bool = False):
-    """Every node under `node` (included), parents before children, in source order (`backwards`:
-    each node's children last to first, so that of two declarations the earlier comes last). A
-    node's children are what iterating it gives (pycparser's `__iter__`: the nodes of `children()`
-    in its order, without building its (name, node) pairs), a third faster over a file with its
-    headers."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n is None:
-            continue
-        yield n
-        children = list(n)
-        if not backwards:
-            children.reverse()
-        stack += children
+from lifter.frontend.walk import walk
 
 
 def called_names(node: c_ast.Node | None) -> set[str]:

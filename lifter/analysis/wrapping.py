@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 
 _SMALL = {"char", "short", "_Bool", "bool"}  # promoted to int before any arithmetic
 

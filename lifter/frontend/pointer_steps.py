@@ -35,6 +35,7 @@ from pycparser import c_ast
 
 from lifter.frontend.source import SourceFile
 from lifter.frontend.tokens import keyword_offsets
+from lifter.frontend.walk import walk
 
 _JUMPS = (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto)
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
@@ -59,7 +60,7 @@ class Stepped:
 
 def rewritten(source: SourceFile, ast: c_ast.FileAST) -> Stepped | None:
     """The text with every loop that qualifies written with indices, or None where none does."""
-    places = {kind: keyword_offsets(source.text, kind) for kind in ("for", "while")}
+    places: dict = {}  # the loop keywords' offsets in the text, read once a function steps a pointer
     edits, bodies = [], []
     for ext in ast.ext:
         if isinstance(ext, c_ast.FuncDef) and ext.coord is not None and ext.coord.file == source.path:
@@ -94,37 +95,38 @@ def _body_span(source: SourceFile, body: c_ast.Compound) -> tuple[int, int] | No
     return start, spans.tokens[spans.brackets[k]].end
 
 
-def _nodes(node: c_ast.Node):
-    """`node` and every node below it, without recursion (a nest 2,000 loops deep is a stack of
-    2,000 generators otherwise, each node passing through all of them)."""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        yield n
-        todo.extend(child for _, child in reversed(n.children()))
-
-
 class _Function:
     def __init__(self, source: SourceFile, func: c_ast.FuncDef, places: dict):
         self.source, self.func, self.places = source, func, places
         self.parent: dict[int, c_ast.Node] = {}
-        for n in _nodes(func):
-            for _, child in n.children():
-                self.parent[id(child)] = n
         self.decls: dict[str, list[c_ast.Decl]] = {}
-        for n in _nodes(func):
+        self.addressed: set[str] = set()
+        self.taken: set[str] = set()
+        self.jumps = False
+        self.derefs: list[c_ast.UnaryOp] = []  # every `*p++` (and `*(p++)`), in source order
+        for n in walk(func):  # one walk gathers every fact the tests below read
+            for child in n:
+                self.parent[id(child)] = n
             if isinstance(n, c_ast.Decl) and n.name and n is not func.decl:
                 self.decls.setdefault(n.name, []).append(n)
-        self.addressed = {n.expr.name for n in _nodes(func.body)
-                          if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
-        self.taken = {n.name for n in _nodes(func) if isinstance(n, c_ast.ID)}
-        self.jumps = any(isinstance(n, (c_ast.Goto, c_ast.Label)) for n in _nodes(func.body))
+            elif isinstance(n, c_ast.ID):
+                self.taken.add(n.name)
+            elif isinstance(n, (c_ast.Goto, c_ast.Label)):
+                self.jumps = True
+            elif isinstance(n, c_ast.UnaryOp) and isinstance(n.expr, c_ast.UnaryOp) and n.op == "*" \
+                    and n.expr.op == "p++" and isinstance(n.expr.expr, c_ast.ID):
+                self.derefs.append(n)
+            elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID):
+                self.addressed.add(n.expr.name)
 
     def edits(self) -> list[tuple[int, int, str]]:
         if self.jumps:
             return []
+        loops = self._stepping_loops()
+        if loops and not self.places:
+            self.places.update({kind: keyword_offsets(self.source.text, kind) for kind in ("for", "while")})
         out = []
-        for loop in self._stepping_loops():
+        for loop in loops:
             if isinstance(loop, (c_ast.For, c_ast.While)):
                 out += self._loop_edits(loop)
         return out
@@ -133,19 +135,17 @@ class _Function:
         """The innermost loop around each `*p++` of the body, once each, in the body's order: the
         only loops that can qualify (each test on a loop walks it, so none is made on the rest)."""
         found: dict[int, c_ast.Node] = {}
-        for n in _nodes(self.func.body):
-            if isinstance(n, c_ast.UnaryOp) and n.op == "*" and isinstance(n.expr, c_ast.UnaryOp) \
-                    and n.expr.op == "p++" and isinstance(n.expr.expr, c_ast.ID):
-                up = self.parent.get(id(n))
-                while up is not None and not isinstance(up, _LOOPS) and up is not self.func:
-                    up = self.parent.get(id(up))
-                if isinstance(up, _LOOPS):
-                    found.setdefault(id(up), up)
+        for n in self.derefs:
+            up = self.parent.get(id(n))
+            while up is not None and not isinstance(up, _LOOPS) and up is not self.func:
+                up = self.parent.get(id(up))
+            if isinstance(up, _LOOPS):
+                found.setdefault(id(up), up)
         return list(found.values())
 
     def _loop_edits(self, loop) -> list[tuple[int, int, str]]:
         found = self._counted(loop)
-        if found is None or any(isinstance(n, _JUMPS) for n in _nodes(loop.stmt)):
+        if found is None or any(isinstance(n, _JUMPS) for n in walk(loop.stmt)):
             return []
         index, header, counter = found
         where = self._place(loop)
@@ -204,7 +204,7 @@ class _Function:
         if loop.coord is None or loop.coord.file != self.source.path:
             return None
         line = loop.coord.line
-        same = sorted((n for n in _nodes(self.func.body) if type(n) is type(loop) and n.coord is not None
+        same = sorted((n for n in walk(self.func.body) if type(n) is type(loop) and n.coord is not None
                        and n.coord.file == self.source.path and n.coord.line == line), key=lambda n: n.coord.column)
         offsets = self.places[kind].get(line, [])
         if len(same) != len(offsets):
@@ -216,7 +216,7 @@ class _Function:
         """{pointer: the offsets of its `*p++` in the text} for the pointers the loop steps, or {}
         if one of them does not qualify."""
         out = {}
-        for n in _nodes(loop.stmt):
+        for n in walk(loop.stmt):
             if not (isinstance(n, c_ast.UnaryOp) and n.op == "p++" and isinstance(n.expr, c_ast.ID)):
                 continue
             p = n.expr.name
@@ -253,12 +253,12 @@ class _Function:
         """The value the loop leaves in `name` is never read (the module's docstring)."""
         around = self._innermost_loop_around(loop)
         decl = self._single(name)
-        if around is not None and (decl is None or not any(n is decl for n in _nodes(around))):
+        if around is not None and (decl is None or not any(n is decl for n in walk(around))):
             return False
         end_line = self.source.text.count("\n", 0, where.end) + 1
-        inside = {id(n) for n in _nodes(loop)}
+        inside = {id(n) for n in walk(loop)}
         return not any(isinstance(n, c_ast.ID) and n.name == name and id(n) not in inside
-                       and (n.coord is None or n.coord.line >= end_line) for n in _nodes(self.func.body))
+                       and (n.coord is None or n.coord.line >= end_line) for n in walk(self.func.body))
 
     def _innermost_loop_around(self, loop):
         up = self.parent.get(id(loop))
@@ -309,12 +309,12 @@ def _zero(node) -> bool:
 
 
 def _names(node: c_ast.Node, name: str) -> int:
-    return sum(1 for n in _nodes(node) if _is(n, name))
+    return sum(1 for n in walk(node) if _is(n, name))
 
 
 def _assigned(node: c_ast.Node) -> set[str]:
     out = set()
-    for n in _nodes(node):
+    for n in walk(node):
         if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
             out.add(n.lvalue.name)
         elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") and isinstance(n.expr, c_ast.ID):

@@ -30,7 +30,7 @@ from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import collect_effects
 from lifter.analysis.points_to import allocation
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import AccessNode, Memlet, Tasklet
 from lifter.graph.symbolic import c_to_symbolic

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.sdfg_json import dataflow_edge, dataflow_node, range_json, state
 from lifter.graph.symbolic import identifier

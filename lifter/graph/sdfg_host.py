@@ -41,7 +41,7 @@ from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import MEMORY, PURE_FUNCTIONS, WORLD, collect_effects
 from lifter.analysis.model import Kind
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.sdfg_calls import Call, CallState, call_of
 from lifter.graph.symbolic import c_to_symbolic

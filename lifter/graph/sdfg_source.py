@@ -34,7 +34,7 @@ from __future__ import annotations
 from pycparser import c_ast, c_generator
 
 from lifter.analysis.effects import PURE_FUNCTIONS, collect_effects
-from lifter.analysis.walk import walk
+from lifter.frontend.walk import walk
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import MapScope
 from lifter.graph.sdfg_caller import allocated_target, between, failure_checks, functions_of, handed_out_items

@@ -28,8 +28,8 @@ from pycparser import c_ast
 
 from lifter.analysis.affine import c_text
 from lifter.analysis.updates import REDUCTION_OPS
-from lifter.analysis.walk import walk
 from lifter.frontend.spans import Spans, Unparsable
+from lifter.frontend.walk import walk
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import AccessNode, GuardedUpdate, MapScope, SavedReduction
 from lifter.graph.ranges import access_range, bound_c

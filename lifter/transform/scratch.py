@@ -37,8 +37,8 @@ from lifter.analysis.model import Kind
 from lifter.analysis.scop import written_names
 from lifter.analysis.shared_scratch import last_copy_condition
 from lifter.analysis.verdicts import DependenceIndex, original_nest, uncovered_params
-from lifter.analysis.walk import walk
 from lifter.frontend.spans import Spans, Unparsable, word_tokens
+from lifter.frontend.walk import walk
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import data_id
 from lifter.graph.nodes import MapScope, ScratchBuffer, Tasklet, scope_descendants

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lifter.analysis.walk import walk
 from lifter.frontend import PreprocessOptions, load
 from lifter.frontend.source import read_source
+from lifter.frontend.walk import walk
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
 
