@@ -142,6 +142,20 @@ def test_no_backend_module_lexes_the_source():
     assert not found, found
 
 
+def test_host_effects_are_read_from_records_not_tokens():
+    """The CUDA backend's questions about host code (analysis/host_effects.py) are answered from the
+    typed records the host-code pass puts on the graphs: neither they nor any backend module read the
+    file's tokens for them (only analysis/host_code.py, which makes the records, does)."""
+    effects = ast.parse((ROOT / "analysis" / "host_effects.py").read_text(encoding="utf-8"))
+    imported = {a.name for node in ast.walk(effects) if isinstance(node, ast.ImportFrom)
+                and node.module.startswith("lifter.frontend") for a in node.names}
+    assert imported <= {"LoopStatement"}, imported
+    for path in sorted((ROOT / "backend").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assert not any(isinstance(node, ast.ImportFrom) and node.module == "lifter.analysis.host_code"
+                       for node in ast.walk(tree)), path.name
+
+
 # The frontend's readers of a piece of C text (frontend/spans.py), and `lexed` and `c_expr`, which
 # lex one. The backends read the facts the graph's nodes carry (graph/nodes.py: trip_words, update, name_words,
 # dim_words; their texts with their tokens, `Tasklet.lexed`, `MapScope.header_lexed`, ..., from which

@@ -1,22 +1,21 @@
-"""What host code between offloaded nests may do to the device arrays, read from the frontend's
-tokens (`gap_effects`, `GapEffects`): the arrays it may read and write, the names it assigns, its
-jumps, exact rotations of array pointers (`t = u; u = v; v = t;`), and the sides of a copy
-through pointers (`pointer_copy`: `*cur = *next;`). The CUDA backend's data
-placement (backend/cuda_data.py) and call regions (backend/cuda_call_regions.py) decide their
-copies from it.
+"""What host code between offloaded nests may do to the device arrays (`gap_effects`, `GapEffects`):
+the arrays it may read and write, the names it assigns, its jumps, exact rotations of array
+pointers (`t = u; u = v; v = t;`), and the sides of a copy through pointers (`*cur = *next;`). The
+CUDA backend's data placement (backend/cuda_data.py) and call regions
+(backend/cuda_call_regions.py) decide their copies from it.
 
-It reads tokens, not the AST, because what it is asked about is a span of text the backend picks
-(the code between two nests it offloads, a loop's header clause), named by offsets, and its answer
-must cover that text exactly, macros as written included; effects.py's AST analysis of statements
-is the one the passes use.
+The answers come from typed records of the file's host code (`HostCode`), made from the tokens
+before the backend runs (host_code.py, a pass of the CUDA pipeline) and kept on the graphs
+(`NestAttributes.host_code`): a record says what a statement or a loop's clause does whatever
+arrays end up on the device, and which arrays those are is the backend's question, answered here
+from the records alone.
 """
 from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
 
-from lifter.analysis.pure_functions import PURE_FUNCTIONS
-from lifter.frontend.spans import Spans, Token, TokenKind, Unparsable, after_member, match_brackets
+from lifter.frontend.spans import LoopStatement
 
 
 @dataclass
@@ -44,75 +43,140 @@ class GapEffects:
         return {h for _, names in self.swaps for h in names}
 
 
-PRINT_CALLS = {"printf", "fprintf", "puts", "putchar", "fputs", "fputc", "putc", "fflush"}
-NOT_CALLS = {"if", "for", "while", "switch", "sizeof", "return", "_Alignof", "alignof", "__alignof__",
-             "typeof", "__typeof__"}
-JUMPS = {"return", "goto", "break", "continue", "case", "default", "asm", "__asm__", "__asm"}
-DECL_WORDS = {"int", "long", "short", "char", "float", "double", "void", "unsigned", "signed", "const",
-              "volatile", "static", "extern", "struct", "union", "enum", "typedef", "register", "auto", "_Bool",
-              "bool", "inline", "_Static_assert", "__extension__"}
-ASSIGN_OPS = set("+-*/%&|^")
+@dataclass(frozen=True)
+class Chain:
+    """A postfix chain the code reads or writes: `name ( .f | ->f | [..] )*`."""
+
+    word: str  # its first name
+    path: str  # the name with the members before the first subscript (`g->u` of `g->u[i].x`)
+    subscripted: bool
+    member: bool
+    named: bool  # the path names what it reads (no subscript, not behind a unary `&` or `*`)
+    written: bool  # assigned, incremented or its address taken
+    reassigned: bool  # assigned or incremented (the pointer itself, where the chain is a plain name)
 
 
-def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str],
-                in_loop: bool = False, calls: set[str] = frozenset()) -> GapEffects | None:
-    """The effects of the statements between offsets `start` and `end` (host code between two nests)
-    on the device arrays `hosts`, or None when a data scope cannot span them. With `in_loop` (host
-    code in the body of a loop the scope holds whole) a declaration is host code like any other (the
-    loop's braces keep its names visible), its names counted as assigned, and the loop's own `break`
-    and `continue` statements are kept in `exits` (the scope puts copies in front of them)."""
-    toks = spans.tokens
-    starts = [t.start for t in toks]
-    i, j = bisect.bisect_left(starts, start), bisect.bisect_left(starts, end)
-    gap = toks[i:j]
-    eff = GapEffects(start, end)
-    if not gap:
-        return eff
-    # Whole statements of the same block, none of them a label, nor a declaration that the scope's
-    # braces would hide.
-    k = i
-    statements, declarators = [], set()
-    try:
+@dataclass(frozen=True)
+class CodeFacts:
+    """What a piece of host code (statements, or an expression) does, whatever the device arrays."""
+
+    bounded: bool  # False: its effects cannot be bounded at all (jumps, directives, unnamed dereferences)
+    exits: tuple[tuple[str, int, int], ...]  # `break` and `continue` that leave it: (keyword, start, end of `;`)
+    calls: frozenset[str]  # the functions it calls that are neither pure nor printing
+    hiding: frozenset[str]  # macros it uses that may hide an access or a call
+    reads_unnamed: bool  # a print with `%s` or `%n`: reads memory lift cannot name
+    chains: tuple[Chain, ...]
+
+
+@dataclass(frozen=True)
+class Simple:
+    """`T = A;` (or `double *T = A;`, `declares`): a step of a rotation of pointers."""
+
+    target: str
+    value: str
+    declares: bool
+
+
+@dataclass(frozen=True)
+class StatementFacts:
+    """One statement of a block, from its first token to the one after its end (`stop`)."""
+
+    start: int  # offsets
+    end: int
+    stop: int  # the token index after it
+    label: bool = False  # `name:` (then nothing else is known)
+    declaration: bool = False
+    declared: frozenset[str] = frozenset()  # the names it may declare
+    facts: CodeFacts | None = None  # None: it cannot be read
+    simple: Simple | None = None
+    copy: tuple[tuple[str, bool, int], ...] | None = None  # host_code.pointer_copy
+    element: tuple[str, GapEffects] | None = None  # host_code.element_write
+    returned: CodeFacts | None = None  # a `return`'s expression
+    words: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class LoopFacts:
+    """One loop statement: where it is, its header clauses' code and words, what it calls by name
+    (any word before `(`), whether it takes an address (a unary `&`)."""
+
+    where: LoopStatement
+    clauses: tuple[CodeFacts, ...]
+    clause_words: tuple[frozenset[str], ...]
+    called: frozenset[str]
+    takes_address: bool
+
+
+@dataclass
+class HostCode:
+    """The records of a file's host code: its statements by first token, its loops by offset."""
+
+    starts: list[int]  # every token's offset
+    empty: frozenset[int]  # the tokens that are `;`
+    statements: dict[int, StatementFacts] = field(default_factory=dict)
+    loops: dict[int, LoopFacts] = field(default_factory=dict)
+    known: bool = True  # False: no records were made (every question about host code gets None)
+
+    @classmethod
+    def unknown(cls) -> HostCode:
+        """No records: no data scope spans host code, no loop is a call region."""
+        return cls([], frozenset(), known=False)
+
+    def items(self, start: int, end: int) -> list[StatementFacts] | None:
+        """The statements that make up the text between offsets `start` and `end` (empty statements
+        left out), or None when it is not a run of whole statements with records."""
+        if not self.known:
+            return None
+        i, j = bisect.bisect_left(self.starts, start), bisect.bisect_left(self.starts, end)
+        out, k = [], i
         while k < j:
-            if toks[k].text == ";":
+            if k in self.empty:
                 k += 1
                 continue
-            first, nxt = toks[k], toks[k + 1] if k + 1 < j else None
-            if first.kind == TokenKind.WORD and nxt is not None and nxt.text == ":":
-                return None  # a label
-            nk = spans.statement_end(k)
-            statements.append((k, nk))
-            if first.kind == TokenKind.WORD and (first.text in DECL_WORDS or nxt is not None and (
-                    nxt.kind == TokenKind.WORD or nxt.text == "*" and first.text not in macros
-                    and k + 2 < j and toks[k + 2].kind == TokenKind.WORD and k + 3 < j and toks[k + 3].text in ("=", ";", ",", "["))):
-                if not in_loop:
-                    return None
-                eff.assigned |= _declared(spans, k, nk)
-                declarators |= {x - i for x in _pointer_declarators(spans, k, nk)}
-            k = nk
-    except Unparsable:
+            st = self.statements.get(k)
+            if st is None:
+                return None
+            out.append(st)
+            k = st.stop
+        return out if k == j else None
+
+    def loops_between(self, start: int, end: int) -> list[LoopFacts]:
+        """The loops whose keyword lies between offsets `start` and `end`, nested ones too, in text order."""
+        return [self.loops[k] for k in sorted(self.loops) if start <= k < end]
+
+
+def gap_effects(code: HostCode, start: int, end: int, hosts: set[str], in_loop: bool = False,
+                calls: set[str] = frozenset()) -> GapEffects | None:
+    """The effects of the statements between offsets `start` and `end` (host code between two nests)
+    on the device arrays `hosts`, or None when a data scope cannot span them: they are not whole
+    statements of one block, one is a label, or a declaration that the scope's braces would hide.
+    With `in_loop` (host code in the body of a loop the scope holds whole) a declaration is host
+    code like any other (the loop's braces keep its names visible), its names counted as assigned,
+    and the loop's own `break` and `continue` statements are kept in `exits` (the scope puts copies
+    in front of them). Functions `calls` touch no memory the caller must see (their data scopes keep
+    it coherent: see cuda_call_regions.py)."""
+    items = code.items(start, end)
+    if items is None:
         return None
-    if k != j:
-        return None
-    # `break` and `continue` inside loops and switches of the host code itself jump within it
-    inner: set[int] = set()
-    try:
-        for k in range(i, j):
-            if toks[k].kind == TokenKind.WORD and toks[k].text in ("for", "while", "do", "switch") and k - i not in inner:
-                inner.update(range(k + 1 - i, spans.statement_end(k) - i))
-    except Unparsable:
+    eff = GapEffects(start, end)
+    for st in items:
+        if st.label:
+            return None
+        if st.declaration:
+            if not in_loop:
+                return None
+            eff.assigned |= st.declared
+    if any(st.facts is None for st in items):
         return None
     skip: set[int] = set()
     if in_loop:
-        for a, b, names, tmp in _rotations(toks, statements, hosts):
-            eff.swaps.append((toks[b - 1].end, names))
+        for a, b, names, tmp in _rotations(items, hosts):
+            eff.swaps.append((items[b - 1].end, names))
             eff.assigned.add(tmp)
-            skip.update(range(a - i, b - i))
-    kept = [n for n in range(len(gap)) if n not in skip]
-    renumber = {n: m for m, n in enumerate(kept)}
-    if not token_effects([gap[n] for n in kept], hosts, macros, eff, {renumber[n] for n in inner if n in renumber},
-                         in_loop, calls, {renumber[n] for n in declarators if n in renumber}):
-        return None
+            skip.update(range(a, b))
+    for n, st in enumerate(items):
+        if n not in skip and not apply_facts(st.facts, hosts, eff, in_loop, calls):
+            return None
     if eff.swaps:
         if eff.exits:
             return None  # a `break` or `continue` before the swap would leave with the arrays' places swapped
@@ -124,212 +188,69 @@ def gap_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dic
     return eff
 
 
-def clause_effects(spans: Spans, start: int, end: int, hosts: set[str], macros: dict[str, str],
-                   calls: set[str] = frozenset()) -> GapEffects | None:
-    """The effects of the expression between offsets `start` and `end` (a loop header's clause) on
-    the device arrays `hosts`, or None when they cannot be bounded (`token_effects`)."""
+def clause_effects(facts: CodeFacts | None, hosts: set[str], calls: set[str] = frozenset(),
+                   start: int = 0, end: int = 0) -> GapEffects | None:
+    """The effects of an expression (a loop header's clause, a `return`'s value, at offsets `start`
+    to `end`) on the device arrays `hosts`, or None when they cannot be bounded."""
     eff = GapEffects(start, end)
-    return eff if token_effects(spans.between(start, end), hosts, macros, eff, calls=calls) else None
+    return eff if facts is not None and apply_facts(facts, hosts, eff, calls=calls) else None
 
 
-def called_by_name(spans: Spans, start: int, end: int, functions: set[str]) -> list[str]:
-    """The functions of `functions` that the code between offsets `start` and `end` calls by name
-    (`f(`), in alphabetical order."""
-    toks = spans.between(start, end)
-    return sorted({t.text for t, nxt in zip(toks, toks[1:]) if t.text in functions and nxt.text == "("})
-
-
-def takes_address(spans: Spans, start: int, end: int) -> bool:
-    """The code between offsets `start` and `end` takes an address (a unary `&`)."""
-    toks = spans.between(start, end)
-    return any(t.text == "&" and address_of(toks, n) for n, t in enumerate(toks))
-
-
-def _rotations(toks: list[Token], statements: list[tuple[int, int]], hosts: set[str]):
+def _rotations(statements: list[StatementFacts], hosts: set[str]):
     """Runs of whole statements `T = A1; A1 = A2; ...; An = T;` (the first may declare T: `double *T =
     A1;`) where the A's are distinct device arrays named by plain pointer variables and T is not one:
-    yields (first token, end token, [A1, ..., An], T). The data scope swaps the device pointers the
-    same way right after them, so each name's device buffer stays the one of the array it points to."""
-    simple = []
-    for a, b in statements:
-        st = toks[a:b]
-        if len(st) >= 4 and st[-1].text == ";" and st[-3].text == "=" and st[-2].kind == TokenKind.WORD and \
-                st[-4].kind == TokenKind.WORD and (len(st) == 4 or st[-5].text == "*" and st[0].kind == TokenKind.WORD and
-                                           all(t.kind == TokenKind.WORD or t.text == "*" for t in st[:-4])):
-            simple.append((a, b, st[-4].text, st[-2].text, len(st) > 4))
-        else:
-            simple.append(None)
+    yields (first statement, end statement, [A1, ..., An], T). The data scope swaps the device
+    pointers the same way right after them, so each name's device buffer stays the one of the array
+    it points to."""
+    simple = [st.simple for st in statements]
     n = 0
     while n < len(simple):
         s0 = simple[n]
-        if s0 is None or s0[2] in hosts or s0[3] not in hosts:
+        if s0 is None or s0.target in hosts or s0.value not in hosts:
             n += 1
             continue
-        tmp, names, m = s0[2], [s0[3]], n + 1
-        while m < len(simple) and simple[m] is not None and not simple[m][4] and simple[m][2] == names[-1] \
-                and simple[m][3] in hosts and simple[m][3] not in names:
-            names.append(simple[m][3])
+        tmp, names, m = s0.target, [s0.value], n + 1
+        while m < len(simple) and simple[m] is not None and not simple[m].declares \
+                and simple[m].target == names[-1] and simple[m].value in hosts and simple[m].value not in names:
+            names.append(simple[m].value)
             m += 1
         last = simple[m] if m < len(simple) else None
-        if len(names) >= 2 and last is not None and not last[4] and last[2] == names[-1] and last[3] == tmp:
-            yield s0[0], last[1], names, tmp
+        if len(names) >= 2 and last is not None and not last.declares and last.target == names[-1] and last.value == tmp:
+            yield n, m + 1, names, tmp
             n = m + 1
         else:
             n += 1
 
 
-def token_effects(gap: list[Token], hosts: set[str], macros: dict[str, str], eff: GapEffects,
-                  inner: set[int] = frozenset(), exits: bool = False, calls: set[str] = frozenset(),
-                  declarators: set[int] = frozenset()) -> bool:
-    """Add to `eff` what the host code `gap` (tokens of statements or of an expression, like a loop's
-    condition) may do to the device arrays `hosts`; False when that cannot be bounded. `break` and
-    `continue` at positions `inner` jump within it; others leave it: kept in `eff.exits` if
-    `exits`, else it cannot be bounded. Functions `calls` touch no memory the caller must see (their
-    data scopes keep it coherent: see regions). The `*` at positions `declarators` declare pointers."""
-    match = match_brackets(gap)
-    for n, t in enumerate(gap):
-        if t.kind == TokenKind.WORD and t.text in ("break", "continue"):
-            if n in inner:
-                continue
-            if not exits or n + 1 >= len(gap) or gap[n + 1].text != ";":
-                return False
-            eff.exits.append((t.text, t.start, gap[n + 1].end))
-        elif t.kind == TokenKind.DIRECTIVE or t.kind == TokenKind.WORD and t.text in JUMPS:
-            return False
-        if t.kind == TokenKind.WORD and n + 1 < len(gap) and gap[n + 1].text == "(" and t.text not in NOT_CALLS:
-            if t.text in PRINT_CALLS:
-                fmt = next((x.text for x in gap[n + 2:match.get(n + 1, n + 2)] if x.kind == TokenKind.STRING), "")
-                if "%s" in fmt or "%n" in fmt:
-                    eff.reads_all = eff.reads_unnamed = True
-            elif t.text not in PURE_FUNCTIONS and t.text not in calls:
-                return False  # an unknown function may touch anything
-        if t.kind == TokenKind.WORD and t.text in macros and t.text not in hosts:
-            body = Spans(macros[t.text]).tokens
-            if any(x.text in "[*&(=" or x.text == ">" for x in body if x.kind == TokenKind.PUNCT):
-                return False  # a macro that may hide an access or a call
-        if t.text == "*" and t.kind == TokenKind.PUNCT and n not in declarators and (_unary(gap, n) or _after_cast(gap, n, match)):
-            return False  # a dereference of a pointer lift cannot name
-    n = 0
-    while n < len(gap):
-        t = gap[n]
-        if t.kind != TokenKind.WORD or after_member(gap, n) or (n + 1 < len(gap) and gap[n + 1].text == "("):
-            n += 1
-            continue
-        # a postfix chain: name ( .f | ->f | [..] )*
-        path, m, subscripted, member = t.text, n + 1, False, False
-        plain_path = True
-        while m < len(gap):
-            if gap[m].text == "[":
-                subscripted = True
-                plain_path = False
-                m = match.get(m, len(gap) - 1) + 1
-            elif gap[m].text == "." and m + 1 < len(gap) and gap[m + 1].kind == TokenKind.WORD:
-                member = True
-                if plain_path:
-                    path += "." + gap[m + 1].text
-                m += 2
-            elif gap[m].text == "-" and m + 2 < len(gap) and gap[m + 1].text == ">" and \
-                    gap[m].end == gap[m + 1].start and gap[m + 2].kind == TokenKind.WORD:
-                member = True
-                if plain_path:
-                    path += "->" + gap[m + 2].text
-                m += 3
-            else:
-                break
-        written = _assigned_after(gap, m) or _incremented_before(gap, n) or address_of(gap, n - 1)
-        host = _host_of(path, hosts)
+def apply_facts(facts: CodeFacts, hosts: set[str], eff: GapEffects, exits: bool = False,
+                calls: set[str] = frozenset()) -> bool:
+    """Add to `eff` what the code of `facts` may do to the device arrays `hosts`; False when that
+    cannot be bounded. Its `break` and `continue` are kept in `eff.exits` if `exits`, else it cannot
+    be bounded; functions `calls` touch no memory the caller must see."""
+    if not facts.bounded or facts.exits and not exits or facts.calls - set(calls) or facts.hiding - hosts:
+        return False
+    eff.exits.extend(facts.exits)
+    if facts.reads_unnamed:
+        eff.reads_all = eff.reads_unnamed = True
+    for c in facts.chains:
+        host = _host_of(c.path, hosts)
         if host is not None:
-            if host == path and not subscripted and (_assigned_after(gap, m) or _incremented_before(gap, n)):
+            if host == c.path and not c.subscripted and c.reassigned:
                 return False  # the pointer itself is reassigned: its device buffer would be stale
             eff.reads.add(host)
-            if written or host == path and not subscripted:
+            if c.written or host == c.path and not c.subscripted:
                 eff.writes.add(host)  # the array escapes or is written: conservatively both
-        elif subscripted or member:
-            if written:
+        elif c.subscripted or c.member:
+            if c.written:
                 return False  # a write through a name lift cannot tell apart from the device arrays
             eff.reads_all = True
-            if plain_path and not (n > 0 and gap[n - 1].text in ("&", "*") and _unary(gap, n - 1)):
-                eff.paths.add(path)
+            if c.named:
+                eff.paths.add(c.path)
             else:
                 eff.reads_unnamed = True
-        elif written:
-            eff.assigned.add(t.text)
-        # on inside the chain's subscripts: they read (and may write) arrays of their own
-        # (`keys[fill[b]++] = v` writes `fill`, `x = a[idx[i]]` reads `idx`)
-        n = n + 1 if subscripted else m
+        elif c.written:
+            eff.assigned.add(c.word)
     return True
-
-
-def pointer_copy(spans: Spans, start: int, end: int, macros: dict[str, str]) -> list[tuple[str, bool, int]] | None:
-    """The statement between offsets `start` and `end`, if it is `x = y;` (or a declaration `T x =
-    y;`) where x and y are plain names or `*p`, at least one of them through a pointer: what it reads
-    and writes, as (name, through the pointer `name`, 1 where written), the read first; a declared
-    plain variable, a fresh one, is left out. None for any other statement."""
-    st = spans.between(start, end)
-    if len(st) < 4 or st[-1].text != ";" or any(t.kind == TokenKind.WORD and t.text in macros for t in st):
-        return None
-    eq = [n for n, t in enumerate(st) if t.text == "="]
-    if len(eq) != 1:
-        return None
-    lhs, rhs = st[:eq[0]], st[eq[0] + 1:-1]
-    declared = len(lhs) >= 2 and all(t.kind == TokenKind.WORD and t.text not in NOT_CALLS | JUMPS for t in lhs) and \
-        lhs[0].text not in ("static", "extern", "typedef")
-    if declared:
-        lhs = lhs[-1:]
-    sides, through = [], False
-    for side, writes in ((rhs, 0), (lhs, 1)):
-        if len(side) == 1 and side[0].kind == TokenKind.WORD:
-            if not (writes and declared):  # a named struct may hold an array a data scope holds
-                sides.append((side[0].text, False, writes))
-            continue
-        if len(side) != 2 or side[0].text != "*" or side[1].kind != TokenKind.WORD:
-            return None
-        through = True
-        sides.append((side[1].text, True, writes))
-    return sides if through else None
-
-
-def element_write(spans: Spans, start: int, end: int, macros: dict[str, str]) -> tuple[str, GapEffects] | None:
-    """The statement between offsets `start` and `end`, if it writes one element of a named array and
-    nothing else (`x[r % n] += 1.0;`, `h[k]++;`): the element's text, and what its subscript and
-    value read (they assign nothing and write no memory; `reads` holds the array's name where they
-    read it). None for any other statement."""
-    st = spans.between(start, end)
-    if len(st) < 5 or st[0].kind != TokenKind.WORD or st[0].text in macros or st[1].text != "[" or \
-            st[-1].text != ";":
-        return None
-    close = match_brackets(st).get(1)
-    if close is None or close + 2 >= len(st) or not _assigned_after(st, close + 1):
-        return None
-    op, nxt = st[close + 1], st[close + 2]
-    joined = op.end == nxt.start
-    size = 1 if op.text == "=" else 3 if op.text in "<>" else 2  # =, <<= and >>=, op= and ++
-    if op.text in "+-" and joined and nxt.text == op.text and close + 3 != len(st) - 1:
-        return None  # `x[i]++ + 1;`
-    name, eff = st[0].text, GapEffects(start, end)
-    for part in (st[2:close], st[close + 1 + size:-1]):
-        if part and not token_effects(part, {name}, macros, eff):
-            return None
-    if eff.writes or eff.assigned or eff.exits:
-        return None
-    return spans.text[st[0].start:st[close].end], eff
-
-
-def _declared(spans: Spans, k: int, end: int) -> set[str]:
-    """Names the declaration at tokens k..end may declare (a superset: outside initializers, every
-    word a declarator could end with)."""
-    toks, names = spans.tokens, set()
-    for a, b in spans.split(k, end):
-        initializer = next((x for x in spans.top_level(a, b) if toks[x].text == "="), b)
-        names |= {toks[x].text for x in range(a, min(initializer, end - 1))
-                  if toks[x].kind == TokenKind.WORD and toks[x + 1].text in ("=", ",", ";", "[", ")")}
-    return names
-
-
-def _pointer_declarators(spans: Spans, k: int, end: int) -> list[int]:
-    """The `*` of a declaration (tokens k..end) that begin a declarator after a comma (`const double
-    *a = g->u, *b = h->u;`): not dereferences (a `*` after `=`, or inside brackets, still is one)."""
-    return [a for a, b in spans.split(k, end)[1:] if a < b and spans.tokens[a].text == "*"]
 
 
 def _host_of(path: str, hosts: set[str]) -> str | None:
@@ -340,51 +261,3 @@ def _host_of(path: str, hosts: set[str]) -> str | None:
             if best is None or len(h) > len(best):
                 best = h
     return best
-
-
-def _unary(toks: list[Token], n: int) -> bool:
-    """The operator at n is a prefix operator (no operand ends right before it)."""
-    if n == 0:
-        return True
-    p = toks[n - 1]
-    return not (p.kind in (TokenKind.WORD, TokenKind.NUMBER, TokenKind.STRING) and p.text not in ("return", "sizeof", "case")
-                or p.text in (")", "]"))
-
-
-def address_of(toks: list[Token], n: int) -> bool:
-    """Token n is a unary `&` (not half of `&&`)."""
-    if n < 0 or toks[n].text != "&" or not _unary(toks, n):
-        return False
-    return not (n > 0 and toks[n - 1].text == "&" and toks[n - 1].end == toks[n].start)
-
-
-def _after_cast(toks: list[Token], n: int, match: dict[int, int]) -> bool:
-    """`(double)*p`: the `*` follows a parenthesized type (or what may be one)."""
-    if n == 0 or toks[n - 1].text != ")":
-        return False
-    opening = next((o for o, c in match.items() if c == n - 1), None)
-    return opening is not None and all(t.kind == TokenKind.WORD or t.text == "*" for t in toks[opening + 1:n - 1])
-
-
-def _assigned_after(toks: list[Token], m: int) -> bool:
-    """An assignment operator or ++/-- follows the operand ending before token m."""
-    if m >= len(toks):
-        return False
-    a = toks[m]
-    b = toks[m + 1] if m + 1 < len(toks) else None
-    joined = b is not None and a.end == b.start
-    if a.text == "=":
-        return not (joined and b.text == "=")
-    if a.text in ASSIGN_OPS and joined and b.text == "=":
-        return True
-    if a.text in "+-" and joined and b.text == a.text:
-        return True
-    if a.text in "<>" and joined and b.text == a.text:
-        c = toks[m + 2] if m + 2 < len(toks) else None
-        return c is not None and c.text == "=" and b.end == c.start
-    return False
-
-
-def _incremented_before(toks: list[Token], n: int) -> bool:
-    return n >= 2 and toks[n - 1].text == toks[n - 2].text and toks[n - 1].text in "+-" and \
-        toks[n - 2].end == toks[n - 1].start

@@ -65,6 +65,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+from lifter.analysis.host_effects import HostCode
 from lifter.analysis.model import Kind
 from lifter.backend.cuda_cxx import cxx_edits, cxx_section, inline_project_headers, outside_c_linkage
 from lifter.backend.cuda_names import keyword_names, rename_keywords
@@ -79,6 +80,7 @@ from lifter.backend.cuda_text import _sanitize
 from lifter.backend.edits import apply, in_block, line_start
 from lifter.backend.outcome import Emitted, Offload, RegionOutcome
 from lifter.analysis.subscript_bounds import isl_c
+from lifter.frontend.names import fresh_name
 from lifter.frontend.source import SourceFile
 from lifter.frontend.cfile import CFile
 from lifter.frontend.spans import KEYWORDS, CExpr, Unparsable
@@ -129,7 +131,8 @@ def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emit
         nests.append(result.data)
         kernels_at.setdefault(result.insert_at, []).extend(k.source for k in result.kernels)
     # Consecutive nests with host code between them that can be bounded share their device data.
-    groups = group_nests(cfile.spans, source.text, nests, cfile.macros, barriers)
+    code = next((g.nest.host_code for g in graphs if g.nest.host_code is not None), None) or HostCode.unknown()
+    groups = group_nests(cfile.spans, source.text, nests, code, barriers)
     # Loops that call functions with data scopes keep those scopes' data on the device (regions).
     scopes: dict[str, list[tuple[int, int]]] = {}
     trusted: dict[str, bool] = {}
@@ -139,12 +142,12 @@ def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emit
         trusted[f] = trusted.get(f, True) and f not in hd and not any(
             n.host_only or any(a.tracked for a in n.arrays) for n in flat_nests(members))
     bodies = {d.name: cfile.body_offsets(d) for d in cfile.decls if d.body}
-    syncs = aware_functions(cfile.spans, bodies, scopes, trusted, cfile.macros)
+    syncs = aware_functions(code, source.text, bodies, scopes, trusted)
     aware = set(syncs)
     occupied = [span for spans_ in scopes.values() for span in spans_] + \
         [(line_start(source.text, b), b + 1) for b in barriers]
     regions = [r for d in cfile.decls if d.body
-               for r in find_regions(cfile.spans, source.text, d.name, cfile.body_offsets(d), aware, cfile.macros, occupied)]
+               for r in find_regions(code, source.text, d.name, cfile.body_offsets(d), aware, occupied)]
     present = {f for r in regions for f in r.calls}
     edits += [e for f in sorted(present) for e in syncs[f]]
     for r in regions:
@@ -194,12 +197,8 @@ class _Context:
         self.data_names: dict[str, dict[str, str]] = {}
 
     def fresh(self, base: str) -> str:
-        name, k = base, 2
-        while name in self.names:
-            name = f"{base}_{k}"
-            k += 1
-        self.names.add(name)
-        return name
+        """A name no word of the file, nor one made before, spells: `base`, `base_2`, ..."""
+        return fresh_name(base, self.names, "_")
 
     def data_name(self, function: str, host: str) -> str:
         """Suffix of the host-side variables of a device array (`lift_d_<suffix>`), unique per function."""

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lifter.analysis.host_effects import (GapEffects, called_by_name, clause_effects, element_write, gap_effects,
-                                          pointer_copy, takes_address)
+from lifter.analysis.host_effects import GapEffects, HostCode, LoopFacts, StatementFacts, clause_effects, gap_effects
 from lifter.backend.edits import line_start
-from lifter.frontend.spans import LoopStatement, Spans, Unparsable
 
 
 @dataclass
@@ -26,8 +24,9 @@ class CallRegion:
     edits: list[tuple[int, int, str]]  # within [start, end): the syncs
 
 
-def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: dict[str, list[tuple[int, int]]],
-                    trusted: dict[str, bool], macros: dict[str, str]) -> dict[str, list[tuple[int, int, str]]]:
+def aware_functions(code: HostCode, text: str, bodies: dict[str, tuple[int, int]],
+                    scopes: dict[str, list[tuple[int, int]]],
+                    trusted: dict[str, bool]) -> dict[str, list[tuple[int, int, str]]]:
     """Functions whose data scopes may keep their data in the table: every statement of the body
     outside the scopes writes no memory but named variables and calls no unknown function; one that
     reads memory (`g->u`, `src->nx`: the table may hold those bytes on the device) gets the table's
@@ -39,26 +38,26 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
     for name, spans_ in scopes.items():
         if name not in bodies or not trusted.get(name):
             continue
-        try:
-            items = spans.block_items(bodies[name][0])
-        except Unparsable:
+        items = code.items(bodies[name][0] + 1, bodies[name][1])
+        if items is None:
             continue
         clean, edits = True, []
-        for a, b in items:
+        for st in items:
+            a, b = st.start, st.end
             if any(s <= a and b <= e for s, e in spans_):
                 continue
             if any(a < e and s < b for s, e in spans_):
                 clean = False  # a statement holding a scope
                 break
-            if spans.words_between(a, b)[:1] == ["return"]:  # its expression, between `return` and `;`
-                eff = clause_effects(spans, a + len("return"), b - 1, set(), macros)
+            if st.returned is not None:  # its expression, between `return` and `;`
+                eff = clause_effects(st.returned, set(), start=a + len("return"), end=b - 1)
             else:
-                eff = gap_effects(spans, a, b, set(), macros, in_loop=True)
+                eff = gap_effects(code, a, b, set(), in_loop=True)
             if eff is None or eff.reads or eff.writes or eff.exits:
                 clean = False
                 break
             if eff.reads_all:
-                indent = spans.text[line_start(spans.text, a):a]
+                indent = text[line_start(text, a):a]
                 edits.append((a, a, f"{_sync(eff)}; /* lift: device data kept across calls comes back first */\n"
                                     f"{indent if not indent.strip() else ''}"))
         if clean:
@@ -66,8 +65,8 @@ def aware_functions(spans: Spans, bodies: dict[str, tuple[int, int]], scopes: di
     return aware
 
 
-def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], aware: set[str],
-                 macros: dict[str, str], occupied: list[tuple[int, int]]) -> list[CallRegion]:
+def find_regions(code: HostCode, text: str, function: str, body: tuple[int, int], aware: set[str],
+                 occupied: list[tuple[int, int]]) -> list[CallRegion]:
     """The outermost loops of a function body (offsets of its '{' and '}') that can be regions:
     they call an `aware` function, hold no data scope or other edited text (`occupied`), and every
     statement and header part in them is host code whose memory effects can be bounded: reads (the
@@ -75,34 +74,36 @@ def find_regions(spans: Spans, text: str, function: str, body: tuple[int, int], 
     `return` would skip the region's end; the loop's own `break` and `continue` do not)."""
     regions: list[CallRegion] = []
     last = -1  # the end of the last region: the loops inside it are in it
-    for where in spans.loops(body[0] + 1, body[1]):
+    for loop in code.loops_between(body[0] + 1, body[1]):
+        where = loop.where
         if where.start < last:
             continue
-        region = _region(spans, text, function, where, aware, macros, occupied)
+        region = _region(code, text, function, loop, aware, occupied)
         if region is not None:
             regions.append(region)
             last = where.end
     return regions
 
 
-def _region(spans: Spans, text: str, function: str, where: LoopStatement, aware: set[str], macros: dict[str, str],
+def _region(code: HostCode, text: str, function: str, loop: LoopFacts, aware: set[str],
             occupied: list[tuple[int, int]]) -> CallRegion | None:
+    where = loop.where
     start, stop = where.start, where.end
     if any(a < stop and start < b for a, b in occupied):
         return None
-    called = called_by_name(spans, start, stop, aware)
+    called = sorted(loop.called & aware)
     if not called:
         return None
-    if takes_address(spans, start, stop):
+    if loop.takes_address:
         return None  # an address taken may reach a callee's device data behind a plain name
     edits: list[tuple[int, int, str]] = []
     # the header: each part evaluated by the loop; what it reads comes back first
     for n, (lo, hi) in enumerate(where.clauses):
-        eff = clause_effects(spans, lo, hi, set(), macros, calls=aware)
+        eff = clause_effects(loop.clauses[n], set(), aware, lo, hi)
         if eff is None:
             return None
         if eff.reads_all:
-            if aware & set(spans.words_between(lo, hi)):
+            if aware & loop.clause_words[n]:
                 return None
             sync = _sync(eff)
             if where.kind == "for" and n == 0:
@@ -110,21 +111,21 @@ def _region(spans: Spans, text: str, function: str, where: LoopStatement, aware:
             edits.append((lo, hi, f"({sync}, ({text[lo:hi]}))"))
     # the body: its statements, one by one
     braced = where.braced
-    try:  # (a braced body's items from its `{`, one character before them)
-        items = spans.block_items(where.body_start - 1) if braced else [(where.body_start, where.body_end)]
-    except Unparsable:
+    items = code.items(where.body_start, where.body_end)
+    if items is None or not braced and len(items) != 1:
         return None
-    for a, b in items:
-        eff = gap_effects(spans, a, b, set(), macros, in_loop=True, calls=aware)
+    for st in items:
+        a, b = st.start, st.end
+        eff = gap_effects(code, a, b, set(), in_loop=True, calls=aware)
         if eff is None:
-            sync = _pointed_copy(spans, a, b, macros)
+            sync = _pointed_copy(st)
             if sync is not None:
                 edits.append((a, a, f"{sync}; /* lift: the bytes it copies through pointers, back from the device "
                                     "first */ " if braced else "{ " + sync + "; "))
                 if not braced:
                     edits.append((b, b, " }"))
                 continue
-            element = _element_syncs(spans, a, b, macros, aware)
+            element = _element_syncs(st, aware)
             if element is None:
                 return None
             before, after = element
@@ -134,7 +135,7 @@ def _region(spans: Spans, text: str, function: str, where: LoopStatement, aware:
             edits.append((b, b, f"\n{indent if not indent.strip() else ''}{after};" if braced else f" {after}; }}"))
             continue
         if eff.reads_all:
-            if aware & set(spans.words_between(a, b)):
+            if aware & st.words:
                 return None  # the calls could leave on the device what the statement reads
             sync = _sync(eff) + ";"
             if braced:
@@ -147,26 +148,25 @@ def _region(spans: Spans, text: str, function: str, where: LoopStatement, aware:
     return CallRegion(function, start, stop, called, edits)
 
 
-def _pointed_copy(spans: Spans, start: int, end: int, macros: dict[str, str]) -> str | None:
-    """The syncs with the table that make a copy through pointers safe (`host_effects.pointer_copy`,
+def _pointed_copy(st: StatementFacts) -> str | None:
+    """The syncs with the table that make a copy through pointers safe (`host_code.pointer_copy`,
     heat2d_app's swap of two grid structs: `tmp = *cur; *cur = *next; *next = tmp;`): the bytes it
     reads come back from the device first, and the bytes it writes are marked newer on the host;
     None for any other statement. It copies only the bytes `*p` spans: a struct of pointers moves
     no array a data scope holds."""
-    sides = pointer_copy(spans, start, end, macros)
+    sides = st.copy
     if sides is None:
         return None
     return ", ".join(f"lift_present_host({name}, sizeof(*{name}), {writes})" if through else
                      f"lift_present_host(&({name}), sizeof({name}), {writes})" for name, through, writes in sides)
 
 
-def _element_syncs(spans: Spans, start: int, end: int, macros: dict[str, str],
-                   aware: set[str]) -> tuple[str, str] | None:
+def _element_syncs(st: StatementFacts, aware: set[str]) -> tuple[str, str] | None:
     """The syncs with the table around a statement that writes one element of a named array
-    (`host_effects.element_write`): before it, what it reads and the element come back from the
+    (`host_code.element_write`): before it, what it reads and the element come back from the
     device; after it, the element goes to the device copy that holds it (`lift_present_wrote`)."""
-    found = element_write(spans, start, end, macros)
-    if found is None or aware & set(spans.words_between(start, end)):
+    found = st.element
+    if found is None or aware & st.words:
         return None
     element, eff = found
     reads = [] if not (eff.reads or eff.reads_all) else \

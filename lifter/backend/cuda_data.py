@@ -9,7 +9,8 @@ every array the nests touch gets one device buffer (the hull of the rows the nes
 copies follow the data, not the nests (`_Moves`): an array is copied to the device right before
 the first nest that needs it (skipped when that nest overwrites every row it moves), stays there
 across the following nests, and comes back once, at the end, if a nest wrote it. Host code
-between two nests is read conservatively from its tokens (`gap_effects`, analysis/host_effects.py):
+between two nests is read conservatively from the records of the file's host code the graphs
+carry (`gap_effects`, analysis/host_effects.py):
 every array it may read is copied back right before it (if a nest made the device copy newer), every array it may
 write is copied to the device again before the next nest that uses it; code whose effects cannot
 be bounded (calls of unknown functions, writes through pointers lift cannot name, declarations
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lifter.analysis.host_effects import GapEffects, clause_effects, gap_effects
+from lifter.analysis.host_effects import GapEffects, HostCode, clause_effects, gap_effects
 from lifter.analysis.model import Kind
 from lifter.frontend.spans import CExpr, LoopStatement, Spans
 from lifter.graph.nodes import AccessNode
@@ -155,21 +156,22 @@ class LoopData:
 # Which nests share a data scope.
 
 
-def group_nests(spans: Spans, text: str, nests: list[NestData], macros: dict[str, str],
+def group_nests(spans: Spans, text: str, nests: list[NestData], code: HostCode,
                 barriers: list[int]) -> list[tuple[list, list[GapEffects]]]:
     """Consecutive nests of one function (in text order) with host code between them that a data
     scope can span, as (nests, gaps between them); a loop statement whose body is such nests and
     host code is one item (`LoopData`) of it. `barriers` are offsets of nests lift did not
-    offload (with a remark in front): a scope never spans one."""
+    offload (with a remark in front): a scope never spans one. What host code does comes from
+    `code`, the records of the file's host code that the graphs carry."""
     groups: list[tuple[list, list[GapEffects]]] = []
-    for nest in _loops(spans, text, sorted(nests, key=lambda x: x.start), macros, barriers):
+    for nest in _loops(code, spans, text, sorted(nests, key=lambda x: x.start), barriers):
         if groups:
             members, gaps = groups[-1]
             prev = members[-1]
             eff = None
             if prev.function == nest.function and not any(prev.end <= b < nest.start for b in barriers):
                 hosts = {a.host for m in members + [nest] for a in m.arrays}
-                eff = gap_effects(spans, prev.end, nest.start, hosts, macros)
+                eff = gap_effects(code, prev.end, nest.start, hosts)
             if eff is not None and _can_join(members, gaps + [eff], nest):
                 members.append(nest)
                 gaps.append(eff)
@@ -178,7 +180,7 @@ def group_nests(spans: Spans, text: str, nests: list[NestData], macros: dict[str
     return groups
 
 
-def _loops(spans: Spans, text: str, items: list, macros: dict[str, str], barriers: list[int]) -> list:
+def _loops(code: HostCode, spans: Spans, text: str, items: list, barriers: list[int]) -> list:
     """`items` (nests in text order) where every loop statement whose body a data scope can hold
     whole (`_loop_data`) replaces the items in it, innermost loops first."""
     tried: set[int] = set()
@@ -188,7 +190,7 @@ def _loops(spans: Spans, text: str, items: list, macros: dict[str, str], barrier
             if where is None or where.start in tried:
                 continue
             tried.add(where.start)
-            loop = _loop_data(spans, text, where, items, macros, barriers)
+            loop = _loop_data(code, text, where, items, barriers)
             if loop is not None:  # an outer loop refused before it may now be held
                 tried.clear()
                 items = sorted([x for x in items if not (loop.start <= x.start and x.end <= loop.end)] + [loop],
@@ -198,8 +200,7 @@ def _loops(spans: Spans, text: str, items: list, macros: dict[str, str], barrier
             return items
 
 
-def _loop_data(spans: Spans, text: str, where: LoopStatement, items: list, macros: dict[str, str],
-               barriers: list[int]) -> LoopData | None:
+def _loop_data(code: HostCode, text: str, where: LoopStatement, items: list, barriers: list[int]) -> LoopData | None:
     """The loop at `where` as one item of a data scope, or None when a scope cannot hold it whole:
     host code in it that cannot be bounded (calls of unknown functions, jumps other than the loop's own
     `break` and `continue`: `return` would leave the scope past its copies out), a header that writes
@@ -217,14 +218,15 @@ def _loop_data(spans: Spans, text: str, where: LoopStatement, items: list, macro
     hosts = {a.host for n in nests for a in n.arrays}
     gaps, prev = [], lo
     for m in members + [None]:
-        gap = gap_effects(spans, prev, m.start if m else hi, hosts, macros, in_loop=True)
+        gap = gap_effects(code, prev, m.start if m else hi, hosts, in_loop=True)
         if gap is None:
             return None
         gaps.append(gap)
         prev = m.end if m else hi
-    if len(where.clauses) != (3 if where.kind == "for" else 1):
+    loop = code.loops.get(where.start)
+    if loop is None or len(where.clauses) != (3 if where.kind == "for" else 1):
         return None
-    effects = [clause_effects(spans, a, b, hosts, macros) for a, b in where.clauses]
+    effects = [clause_effects(facts, hosts, start=a, end=b) for facts, (a, b) in zip(loop.clauses, where.clauses)]
     if any(eff is None or eff.writes for eff in effects):
         return None
     if where.kind == "for":

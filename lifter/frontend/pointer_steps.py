@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from lifter.frontend.names import fresh_name
 from lifter.frontend.source import SourceFile
 from lifter.frontend.tokens import keyword_offsets
 from lifter.frontend.walk import walk
@@ -173,7 +174,7 @@ class _Function:
             decl = self._single(n)
             if decl is None or not _plain_integer(decl) or n in self.addressed or _names(loop.stmt, n):
                 return None
-            k = self._fresh("lift_k")
+            k = fresh_name("lift_k", self.taken, first=1)
             return k, f"for ({' '.join(decl.type.type.names)} {k} = 0; {k} < {n}; {k}++)", n
         init, cond, step = loop.init, loop.cond, loop.next
         if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
@@ -290,15 +291,6 @@ class _Function:
     def _single(self, name: str) -> c_ast.Decl | None:
         decls = self.decls.get(name, [])
         return decls[0] if len(decls) == 1 else None
-
-    def _fresh(self, base: str) -> str:
-        name, k = base, 0
-        while name in self.taken:
-            k += 1
-            name = f"{base}{k}"
-        self.taken.add(name)
-        return name
-
 
 def _is(node, name: str) -> bool:
     return isinstance(node, c_ast.ID) and node.name == name

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from lifter.analysis.host_effects import HostCode
 from lifter.analysis.model import Region
 
 
@@ -44,6 +45,10 @@ class NestAttributes:
     identical_pointers: bool = False  # alias tests may accept equal pointers (OpenMP only)
     strict_aliasing: bool = True  # C's type rules keep pointers apart (cc's -fno-strict-aliasing: off)
     profitability: bool = True  # the planner judged work (min_work > 0): so may the backends (CUDA launches)
+    # `analysis/host_code.py` (CUDA only): the records of the file's host code, one object for all
+    # the file's graphs, from which the backend's data scopes and call regions learn what code
+    # between and around the nests does
+    host_code: HostCode | None = None
 
 
 class DataflowGraph(nx.MultiDiGraph):

@@ -9,6 +9,7 @@ change the graph.
 """
 from __future__ import annotations
 
+from lifter.analysis.host_code import host_code
 from lifter.transform.accumulators import accumulate_reductions
 from lifter.transform.bucket_scatter import plan_scatters
 from lifter.transform.contraction import contract_temporaries
@@ -236,9 +237,28 @@ class Scatters(Pass):
         return plan_scatters(g, context.options.min_parallel_work)
 
 
+class HostCodeFacts(FilePass):
+    """The records of the file's host code (analysis/host_code.py) on every graph, for the CUDA
+    backend's data scopes and call regions (what code between and around the nests does), so that
+    it reads them instead of the file's tokens. An analysis, not a rewrite; last, after the passes
+    that may merge or replace graphs."""
+
+    name = "host-code"
+
+    def enabled(self, options) -> bool:
+        return options.target == "cuda"
+
+    def run_file(self, graphs, context) -> bool:
+        if graphs:
+            code = host_code(context.source)
+            for g in graphs:
+                g.nest.host_code = code
+        return False
+
+
 PIPELINE: tuple[type[Pass], ...] = (SourceText, FuseRegions, ReorderGuard, Locality, Rotate, Fuse, Sweeps, Tile, Strips,
                                     Contract, Parallelize, ParallelRegions, Wavefront, Vectorize, Unroll, Accumulate,
-                                    JamOuter, Scatters)
+                                    JamOuter, Scatters, HostCodeFacts)
 
 
 def passes_for(options) -> list[Pass]:

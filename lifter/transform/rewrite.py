@@ -16,6 +16,7 @@ import islpy as isl
 
 from lifter.analysis.model import LoopVerdict, Region
 from lifter.analysis.verdicts import Nest, original_nest, verdict
+from lifter.frontend.names import fresh_name
 from lifter.graph.build import STATE, add_map_memlets
 from lifter.graph.nodes import (MapScope, Memlet, Schedule, Scope, Tasklet, scope_children, scope_descendants,
                                 scope_parent)
@@ -70,16 +71,6 @@ def fresh_id(g, wanted: str) -> str:
     while candidate in g:
         candidate, n = f"{wanted}_{n}", n + 1
     return candidate
-
-
-def fresh_name(base: str, taken: set[str]) -> str:
-    """A new C name: `base`, or `base2`, `base3`, ... whichever is not in `taken` (the names the
-    text around it uses), added to `taken` so the next one differs."""
-    name, k = base, 2
-    while name in taken:
-        name, k = f"{base}{k}", k + 1
-    taken.add(name)
-    return name
 
 
 def move_child(g, child: str, new_parent: str, order: int) -> None:
@@ -198,5 +189,5 @@ def rewrite_nest(g, region: Region, rewrite: Callable[[str], bool], verdicts: bo
     return changed
 
 
-__all__ = ["ROTATED", "ancestors", "copy_map", "fresh_id", "move_child", "origins_above", "placed_as_written",
-           "refresh_map_memlets", "refresh_verdicts", "renamed_memlet", "rewrite_nest", "shift_orders"]
+__all__ = ["ROTATED", "ancestors", "copy_map", "fresh_id", "fresh_name", "move_child", "origins_above",
+           "placed_as_written", "refresh_map_memlets", "refresh_verdicts", "renamed_memlet", "rewrite_nest", "shift_orders"]

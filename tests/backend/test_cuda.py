@@ -936,10 +936,7 @@ def test_a_call_inside_a_loop_with_kernels_sees_the_device_results(tmp_path):
     ('printf("%s", name);', ({"A", "B", "g->u"} & set(), set(), True, set())),
 ])
 def test_host_code_between_nests_is_read_conservatively(code, expected):
-    from lifter.backend.cuda_data import gap_effects
-    from lifter.frontend.spans import Spans
-    text = "{ x;\n" + code + "\n}"
-    eff = gap_effects(Spans(text), text.index("\n"), text.rindex("\n"), {"A", "B", "g->u"}, {})
+    eff = _gap_effects(code, {"A", "B", "g->u"})
     if expected is None:
         assert eff is None
     else:
@@ -1412,16 +1409,22 @@ def test_nested_sequential_loops_keep_the_arrays_on_the_device(tmp_path):
     ("lab: t = 1;", None, None),
 ])
 def test_host_code_in_a_loop_body_may_declare_and_leave_the_loop(code, exits, assigned):
-    from lifter.backend.cuda_data import gap_effects
-    from lifter.frontend.spans import Spans
-    text = "{ x;\n" + code + "\n}"
-    eff = gap_effects(Spans(text), text.index("\n"), text.rindex("\n"), {"A", "B"}, {}, in_loop=True)
+    eff = _gap_effects(code, {"A", "B"}, in_loop=True)
     if exits is None:
         assert eff is None
     else:
         assert eff is not None and [e[0] for e in eff.exits] == exits and eff.assigned == assigned
     if exits:  # outside a loop the scope holds, a jump out of the host code ends the scope
-        assert gap_effects(Spans(text), text.index("\n"), text.rindex("\n"), {"A", "B"}, {}) is None
+        assert _gap_effects(code, {"A", "B"}) is None
+
+
+def _gap_effects(code: str, hosts: set[str], in_loop: bool = False):
+    """`gap_effects` of the line `code` in a function body, from the records of the file's host code."""
+    from lifter.analysis.host_code import host_code
+    from lifter.analysis.host_effects import gap_effects
+    from lifter.frontend.source import SourceFile
+    text = "void f(void) { x;\n" + code + "\n}"
+    return gap_effects(host_code(SourceFile("t.c", text)), text.index("\n"), text.rindex("\n"), hosts, in_loop)
 
 
 @needs_nvcc

@@ -237,7 +237,7 @@ def test_passes_follow_the_options():
     assert _names(unroll=False) == everything[:-4] + everything[-1:]
     assert _names(opt_level=1) == ["source-text", "parallelize", "parallel-regions", "bucket-scatter"]
     assert _names(opt_level=0) == ["source-text"]
-    assert _names(target="cuda") == ["source-text", "parallelize"]
+    assert _names(target="cuda") == ["source-text", "parallelize", "host-code"]
 
 
 GEMM = """
@@ -250,6 +250,17 @@ void kernel(void) {
         C[i][j] += A[i][k] * B[k][j];
 }
 """
+
+
+def test_cuda_graphs_carry_the_records_of_the_host_code():
+    """The CUDA backend learns what host code does from the graphs (the host-code pass): one record
+    of the file for all its graphs, made for the CUDA target only."""
+    other = GEMM[GEMM.index("void"):].replace("kernel", "other")
+    graphs = lift_source(GEMM + other, "g.c", LiftOptions(target="cuda")).graphs
+    assert len(graphs) == 2 and graphs[0].nest.host_code is graphs[1].nest.host_code
+    code = graphs[0].nest.host_code
+    assert [loop.where.kind for loop in code.loops.values()] == ["for"] * 6 and code.statements
+    assert all(g.nest.host_code is None for g in lift_source(GEMM, "g.c", LiftOptions()).graphs)
 
 
 def test_a_failing_pass_costs_only_its_own_rewrite(monkeypatch):
