@@ -85,8 +85,8 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     if stepped is not None:
         source = SourceFile(source.path, stepped.text)
         unit = load(source, options.preprocess)
-    if options.target == "cuda":  # what C++ needs explicit, in C lifted as the file (cuda_conversions.py)
-        from lifter.backend.cuda_conversions import cxx_text
+    if options.target == "cuda":  # what C++ needs explicit, in C lifted as the file (frontend/cxx_text.py)
+        from lifter.frontend.cxx_text import cxx_text
         text = cxx_text(source, unit.notes)
         if text is not None:
             source = SourceFile(source.path, text)

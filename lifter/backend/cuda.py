@@ -17,7 +17,7 @@ What the output is
   and are re-declared as VLA pointers at the top of the body (a GNU extension nvcc
   and g++ accept in host code); project headers found next to the file are
   inlined with the same edits, with C linkage. Other implicit conversions and missing prototypes
-  are made explicit in the C before lifting, and what cannot be is an error (cuda_conversions.py);
+  are made explicit in the C before lifting, and what cannot be is an error (frontend/cxx_text.py);
   kernels before a function inside `extern "C" {` close and reopen the block.
 - Kernels: every map the planner parallelized (`plan`) becomes a `__global__`
   function template (parameter types are deduced from the host's declarations, so
@@ -68,7 +68,7 @@ from dataclasses import dataclass
 from lifter.analysis.host_effects import HostCode
 from lifter.analysis.model import Kind
 from lifter.backend.cuda_cxx import cxx_edits, cxx_section, inline_project_headers, outside_c_linkage
-from lifter.backend.cuda_names import keyword_names, rename_keywords
+from lifter.backend.cuda_names import rename_keywords
 from lifter.backend.cuda_call_regions import aware_functions, emit_region, find_regions
 from lifter.backend.cuda_data import NestData, comment_text, emit_scope, flat_nests, group_nests, reindent
 from lifter.backend.cuda_launches import launch_condition
@@ -80,6 +80,7 @@ from lifter.backend.cuda_text import _sanitize
 from lifter.backend.edits import apply, in_block, line_start
 from lifter.backend.outcome import Emitted, Offload, RegionOutcome
 from lifter.analysis.subscript_bounds import isl_c
+from lifter.frontend.cxx_text import keyword_names
 from lifter.frontend.names import fresh_name
 from lifter.frontend.source import SourceFile
 from lifter.frontend.cfile import CFile

@@ -12,6 +12,7 @@ import os
 from lifter.backend.edits import apply
 from lifter.frontend.cfile import CFile
 from lifter.frontend.cxx_constructs import array_params
+from lifter.frontend.cxx_text import WRAPPED_ALLOCATORS
 
 
 def outside_c_linkage(cfile: CFile, offset: int, text: str) -> str:
@@ -97,10 +98,7 @@ struct lift_void_ptr {
     void *p;
     template <class T> operator T *() const { return (T *)p; }
 };
-#define malloc(...) (lift_void_ptr{malloc(__VA_ARGS__)})
-#define calloc(...) (lift_void_ptr{calloc(__VA_ARGS__)})
-#define realloc(...) (lift_void_ptr{realloc(__VA_ARGS__)})
-#ifndef __cplusplus
+""" + "".join(f"#define {f}(...) (lift_void_ptr{{{f}(__VA_ARGS__)}})\n" for f in WRAPPED_ALLOCATORS) + r"""#ifndef __cplusplus
 #error "this file is CUDA C++: compile it with nvcc (or g++ -x c++ -include cuda_emulation.h)"
 #endif
 #define register

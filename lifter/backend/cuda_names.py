@@ -19,18 +19,11 @@ from __future__ import annotations
 
 import re
 
-from lifter.frontend.check import CxxNote
 from lifter.frontend.spans import replace_tokens
 
-_KEYWORD_NOTE = re.compile(r"""identifier ['"](\w+)['"] (?:conflicts with C\+\+ keyword|is a special operator name in C\+\+)""")
 _KERNEL_TEMPLATE = re.compile(r"^template <typename LIFT_T\d+(?:, typename LIFT_T\d+)*>$", re.M)
 _NULL = re.compile(r"\(\s*void\s*\*\s*\)\s*0\b")
 _NULL_TOKENS = ("(", "void", "*", ")", "0")
-
-
-def keyword_names(notes: list[CxxNote]) -> set[str]:
-    """The C++ keywords the compiler saw used as identifiers in the user's files."""
-    return {m[1] for n in notes if n.kind == "warning" and (m := _KEYWORD_NOTE.fullmatch(n.message))}
 
 
 def rename_keywords(text: str, names: set[str]) -> str:

@@ -4,8 +4,6 @@ subscripts as C, analysis/subscript_bounds.py.
 """
 from __future__ import annotations
 
-import re
-
 from lifter.graph.nodes import AccessNode
 
 
@@ -14,7 +12,9 @@ def _base(function: str) -> str:
 
 
 def _sanitize(name: str) -> str:
-    return re.sub(r"\W+", "_", name).strip("_") or "x"
+    """A C name made of a member path's words (`g->u` -> `g_u`): every run of other characters one
+    `_`, none at the ends."""
+    return "_".join("".join(c if c.isalnum() or c == "_" else " " for c in name).split()).strip("_") or "x"
 
 
 def _int(text: str | None) -> int | None:

@@ -1,7 +1,7 @@
 """The constructs of a C file that C++ reads otherwise or not at all, found in the file's tokens.
 
-The CUDA target's output is compiled as C++ (backend/cuda_cxx.py, backend/cuda_conversions.py).
-Those backends edit the user's text where C and C++ differ; what they edit is read here, from the
+The CUDA target's output is compiled as C++ (frontend/cxx_text.py before lifting, backend/cuda_cxx.py
+after). They edit the user's text where C and C++ differ; what they edit is read here, from the
 frontend's tokens and bracket matches (spans.py, cfile.py), so that no backend walks tokens itself:
 array parameters (C++ has no variable-length arrays, nor qualifiers in an array parameter's
 brackets), array designators, copies of whole volatile structs, prototypes without parameters

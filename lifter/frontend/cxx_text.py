@@ -13,7 +13,8 @@ lines are the original's: every edit stays on its line). What cannot be made exp
 type has no name, the place is inside a macro, a function without a prototype is defined
 elsewhere, `e++` on an enum) is a located error naming the construct.
 
-`malloc`, `calloc` and `realloc` results are left to the `lift_void_ptr` wrapper of CXX_SHIMS
+`malloc`, `calloc` and `realloc` results are left to the `lift_void_ptr` wrapper of the CUDA
+output's CXX_SHIMS (backend/cuda_cxx.py)
 (their text stays as written), except where the target is a pointer to a variable-length
 array, which a C++ template cannot name: there the cast is written, through `void *`.
 """
@@ -21,8 +22,6 @@ from __future__ import annotations
 
 import re
 
-from lifter.backend.cuda_cxx import CXX_SHIMS
-from lifter.backend.cuda_names import keyword_names
 from lifter.diagnostics import LiftError
 from lifter.frontend.check import CxxNote
 from lifter.frontend.cxx_constructs import (array_designators, called_with_arguments, converted_operand,
@@ -30,7 +29,10 @@ from lifter.frontend.cxx_constructs import (array_designators, called_with_argum
                                             volatile_aggregate_copies, word_offsets)
 from lifter.frontend.source import SourceFile, read_source
 
-_WRAPPED = set(re.findall(r"#define (\w+)\(\.\.\.\) \(lift_void_ptr", CXX_SHIMS))
+# The allocators whose `void *` the CUDA output converts by itself: backend/cuda_cxx.py's CXX_SHIMS
+# wraps each of them in `lift_void_ptr`, so their results need no cast.
+WRAPPED_ALLOCATORS = ("malloc", "calloc", "realloc")
+_KEYWORD_NOTE = re.compile(r"""identifier ['"](\w+)['"] (?:conflicts with C\+\+ keyword|is a special operator name in C\+\+)""")
 _T = r"'(?P<type>[^']*)'(?: \{aka '[^']*'\})?"  # the wanted type, as the compiler spells it
 _A = r"'[^']*'(?: \{aka '[^']*'\})?"  # any other type
 # messages that name the wanted type, or whose note after them does (`expected 'T' but ...`)
@@ -59,12 +61,18 @@ _IMPLICIT = re.compile(r"implicit declaration of function '(?P<name>\w+)'")
 _CXX = "the CUDA output is C++"
 
 
+def keyword_names(notes: list[CxxNote]) -> set[str]:
+    """The C++ keywords the compiler saw used as identifiers in the user's files (the CUDA output
+    renames them: backend/cuda_names.py)."""
+    return {m[1] for n in notes if n.kind == "warning" and (m := _KEYWORD_NOTE.fullmatch(n.message))}
+
+
 def cxx_text(source: SourceFile, notes: list[CxxNote]) -> str | None:
     """The text with what C++ needs made explicit, or None if it needs nothing (see above)."""
     fix = _Fixer(source)
     fix.refuse_constructs()
     for k, note in enumerate(notes):
-        if note.kind != "warning" or not note.line or keyword_names([note]):  # names: cuda_names.py
+        if note.kind != "warning" or not note.line or keyword_names([note]):  # names: backend/cuda_names.py
             continue
         after = notes[k + 1] if k + 1 < len(notes) and notes[k + 1].kind == "note" else None
         cast = next((m for p in _CASTS if (m := p.fullmatch(note.message))), None)
@@ -138,7 +146,7 @@ class _Fixer:
         place = converted_operand(self.cfile, self._token(note, "a cast"))
         if place.compound:
             raise self.error(note, f"{note.message} ({_CXX}: write 'x = (type)(x {place.operator} y)')")
-        if from_void and not variably_modified(wanted) and place.call in _WRAPPED:
+        if from_void and not variably_modified(wanted) and place.call in WRAPPED_ALLOCATORS:
             return  # CXX_SHIMS' wrapper converts it
         through = "(void *)" if from_void else ""
         where = (note.line, note.column)
