@@ -19,7 +19,7 @@ from lifter.analysis.host_effects import (GapEffects, Chain, CodeFacts, HostCode
                                           apply_facts)
 from lifter.analysis.pure_functions import PURE_FUNCTIONS
 from lifter.frontend.source import SourceFile
-from lifter.frontend.spans import Spans, Token, TokenKind, Unparsable, after_member, match_brackets
+from lifter.frontend.spans import LoopStatement, Spans, Token, TokenKind, Unparsable, after_member, match_brackets
 
 PRINT_CALLS = {"printf", "fprintf", "puts", "putchar", "fputs", "fputc", "putc", "fflush"}
 NOT_CALLS = {"if", "for", "while", "switch", "sizeof", "return", "_Alignof", "alignof", "__alignof__",
@@ -114,7 +114,7 @@ def _statement(spans: Spans, k: int, macros: dict[str, str], code: HostCode) -> 
     return st
 
 
-def _loop(spans: Spans, where, macros: dict[str, str]) -> LoopFacts:
+def _loop(spans: Spans, where: LoopStatement, macros: dict[str, str]) -> LoopFacts:
     """The record of a loop statement: its clauses' code, the words it calls, whether it takes an address."""
     toks = spans.between(where.start, where.end)
     return LoopFacts(

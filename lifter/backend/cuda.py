@@ -32,7 +32,7 @@ What the output is
   combined with one atomic per block (atomicAdd where CUDA has it, else a
   compare-and-swap loop: min, max, *, &, |, ^); array reductions (`hist[k] += 1`)
   become atomic updates.
-- Code placement, per lifted region (loop nest): every array a kernel touches
+- Code placement, per lifted nest: every array a kernel touches
   lives on the device; sequential loops of the nest (time steps) stay on the
   host around the launches, so data stays on the device across them; short
   straight-line code between kernels that touches device data runs as a
@@ -42,13 +42,13 @@ What the output is
   memlets say it writes) and the rows it writes going to the device after it.
   A one-dimensional variable-length array declared in a kernel body becomes the
   thread's slice of a scratch buffer the launch allocates.
-- Data (cuda_region_data.py per nest, cuda_data.py for the scopes): the rows a region touches (first dimension, from the map
+- Data (cuda_offload_data.py per nest, cuda_data.py for the scopes): the rows a nest touches (first dimension, from the map
   memlets' isl ranges; for subscripts isl cannot model, like `A[i * m + j]`,
   from interval arithmetic over the domains of the statements that run on the
   GPU, evaluated at run time) are its device buffer; consecutive offloaded
-  regions of a function share their buffers when the host code between them can
+  nests of a function share their buffers when the host code between them can
   be bounded, and so do the iterations of a while, do or (unlifted) for loop whose
-  body is such regions and host code, so data stays on the device across them and
+  body is such nests and host code, so data stays on the device across them and
   moves only where host code needs it; a loop that calls the file's functions with
   offloaded nests keeps their data on the device from one call to the next (a
   run-time table of host ranges). The planners' run-time conditions (enough work, disjoint
@@ -56,9 +56,9 @@ What the output is
   at run time between the GPU and the original code.
 - Everything else is the user's text, byte for byte.
 
-Regions that cannot be offloaded (no plan, data behind unknown pointers,
+Nests that cannot be offloaded (no plan, data behind unknown pointers,
 multi-dimensional variable-length arrays in a loop body, ...) stay as written, with a comment saying why; `emit_cuda`
-returns the verdict on every region beside the text (outcome.Offload), for the report.
+returns the verdict on every nest beside the text (outcome.Offload), for the report.
 """
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ from lifter.backend.cuda_launches import launch_condition
 from lifter.backend.cuda_kernel_text import KernelText, Own, Src, line_of
 from lifter.backend.cuda_kernels import DEVICE_FUNCTIONS, REDUCTION_OPS, NotOffloaded, _Kernel, _KernelCode
 from lifter.backend.cuda_prelude import END_MARK, PRELUDE
-from lifter.backend.cuda_region_data import _RegionData
+from lifter.backend.cuda_offload_data import _OffloadData
 from lifter.backend.cuda_text import _sanitize
 from lifter.backend.edits import apply, in_block, line_start
 from lifter.backend.outcome import Emitted, Offload, RegionOutcome
@@ -93,7 +93,7 @@ from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, sco
 def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emitted:
     """The whole .cu file: prelude, kernels before their functions, host code with launches (C names
     that are C++ keywords renamed, from the compiler's `notes` on the input: cuda_names.py), and the
-    verdict on every graph's region."""
+    verdict on every graph's nest."""
     cfile = source.cfile
     ctx = _Context(source, cfile)
     verdicts = [Offload(False, "no loop of the nest was parallelized")] * len(graphs)
@@ -103,7 +103,7 @@ def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emit
             continue
         calls = set(ctx.calls)
         try:
-            result = _Region(ctx, g).offload()
+            result = _NestOffload(ctx, g).offload()
         except NotOffloaded as why:
             ctx.calls = calls  # what its kernels would have called does not run on the GPU
             verdicts[i] = Offload(False, str(why), code=why.code)
@@ -120,7 +120,7 @@ def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emit
             status, result = "remark", "the function is also called from GPU code"
             verdicts[i] = Offload(False, result)
         if status == "remark":
-            start = _region_start(ctx, g)
+            start = _nest_start(ctx, g)
             if start is not None:
                 barriers.append(start)
                 indent = _indent_at(source.text, start)
@@ -175,7 +175,7 @@ def _indent_at(text: str, offset: int) -> str:
     return pre if pre.strip() == "" else ""
 
 
-def _region_start(ctx: "_Context", g) -> int | None:
+def _nest_start(ctx: "_Context", g) -> int | None:
     span = g.nest.text_span
     if span:
         return span[0]
@@ -185,7 +185,7 @@ def _region_start(ctx: "_Context", g) -> int | None:
 
 
 # --------------------------------------------------------------------------------------
-# File-level state shared by the regions.
+# File-level state shared by the nests.
 
 
 class _Context:
@@ -244,7 +244,7 @@ class _Context:
 
 
 # --------------------------------------------------------------------------------------
-# One region.
+# One nest.
 
 
 @dataclass
@@ -257,16 +257,16 @@ class _Result:
     kernels: list[_Kernel]
 
 
-class _Region(_KernelCode, _RegionData):
+class _NestOffload(_KernelCode, _OffloadData):
     """One nest offloaded: here what runs where (roles) and the host text around the launches; its
-    kernels are `_KernelCode`'s (cuda_kernels.py), its device arrays and rows `_RegionData`'s
-    (cuda_region_data.py)."""
+    kernels are `_KernelCode`'s (cuda_kernels.py), its device arrays and rows `_OffloadData`'s
+    (cuda_offload_data.py)."""
 
     def __init__(self, ctx: _Context, g: DataflowGraph):
         self.ctx, self.g = ctx, g
         self.text = ctx.source.text
         self.scop = g.nest.scop
-        self.inner_names: set[str] | None = None  # names declared inside the region (_host_visible)
+        self.inner_names: set[str] | None = None  # names declared inside the nest (_host_visible)
         self.state = g.nodes[STATE]["node"]
         self.function = self.state.function
         self.reemit = g.nest.reemittable
@@ -340,7 +340,7 @@ class _Region(_KernelCode, _RegionData):
         if g.nest.profitability:
             self.launch_test = launch_condition(g, {nid: self.roles[nid] == "kernel" for nid in self.kernels},
                                                lambda c: self._host_visible(c, c) and not c.names &
-                                               self._region_written())
+                                               self._nest_written())
         self.device = device
         if self.sync_reasons:  # rows the GPU wrote since the host last saw them: copied back when it needs them
             # Also what the host code reads and no kernel here writes: nests before this one in the
@@ -438,7 +438,7 @@ class _Region(_KernelCode, _RegionData):
     # -- kernels -----------------------------------------------------------------------
 
     def _read_outside(self, name: str, inside: list[str]) -> bool:
-        """Whether code of the region other than `inside` reads the scalar `name`."""
+        """Whether code of the nest other than `inside` reads the scalar `name`."""
         inside_set = set(inside)
         for n, d in self.g.nodes(data=True):
             if isinstance(d["node"], AccessNode) and d["node"].name == name:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from lifter.analysis.host_effects import GapEffects, HostCode, LoopFacts, StatementFacts, clause_effects, gap_effects
 from lifter.backend.edits import line_start
+from lifter.frontend.spans import LoopKind
 
 
 @dataclass
@@ -106,7 +107,7 @@ def _region(code: HostCode, text: str, function: str, loop: LoopFacts, aware: se
             if aware & loop.clause_words[n]:
                 return None
             sync = _sync(eff)
-            if where.kind == "for" and n == 0:
+            if where.kind == LoopKind.FOR and n == 0:
                 return None  # the initialization runs once, before the loop: keep it simple
             edits.append((lo, hi, f"({sync}, ({text[lo:hi]}))"))
     # the body: its statements, one by one

@@ -98,7 +98,8 @@ struct lift_void_ptr {
     void *p;
     template <class T> operator T *() const { return (T *)p; }
 };
-""" + "".join(f"#define {f}(...) (lift_void_ptr{{{f}(__VA_ARGS__)}})\n" for f in WRAPPED_ALLOCATORS) + r"""#ifndef __cplusplus
+""" + "".join(f"#define {f}(...) (lift_void_ptr{{{f}(__VA_ARGS__)}})\n"
+             for f in WRAPPED_ALLOCATORS) + r"""#ifndef __cplusplus
 #error "this file is CUDA C++: compile it with nvcc (or g++ -x c++ -include cuda_emulation.h)"
 #endif
 #define register

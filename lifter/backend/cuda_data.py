@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from lifter.analysis.host_effects import GapEffects, HostCode, clause_effects, gap_effects
 from lifter.analysis.model import Kind
-from lifter.frontend.spans import CExpr, LoopStatement, Spans
+from lifter.frontend.spans import CExpr, LoopKind, LoopStatement, Spans
 from lifter.graph.nodes import AccessNode
 
 
@@ -48,7 +48,7 @@ class ArrayUse:
     row: str  # C expression: bytes of one row (`sizeof((A)[0])`)
     node: AccessNode
     lo: CExpr  # first and last row the nest touches (C expressions, evaluated before the scope, with
-    hi: CExpr  # the words they use: their makers know them, cuda_region_data.py)
+    hi: CExpr  # the words they use: their makers know them, cuda_offload_data.py)
     wlo: CExpr | None = None  # first and last row it writes (None: read only)
     whi: CExpr | None = None
     covers: CExpr | None = None  # no copy in needed: '' always, a C condition, None never
@@ -110,7 +110,7 @@ class LoopData:
     function: str
     start: int  # span of the loop statement in the source text
     end: int
-    kind: str  # 'while', 'for' or 'do'
+    kind: LoopKind
     before: str  # the text before the body's statements (the header, and `{` when braced)
     after: str  # the text after them (`}`, `} while (c);`; braces are added around a lone statement)
     items: list  # NestData | LoopData, in text order
@@ -224,18 +224,18 @@ def _loop_data(code: HostCode, text: str, where: LoopStatement, items: list, bar
         gaps.append(gap)
         prev = m.end if m else hi
     loop = code.loops.get(where.start)
-    if loop is None or len(where.clauses) != (3 if where.kind == "for" else 1):
+    if loop is None or len(where.clauses) != (3 if where.kind == LoopKind.FOR else 1):
         return None
     effects = [clause_effects(facts, hosts, start=a, end=b) for facts, (a, b) in zip(loop.clauses, where.clauses)]
     if any(eff is None or eff.writes for eff in effects):
         return None
-    if where.kind == "for":
+    if where.kind == LoopKind.FOR:
         init, head, tail = effects
         if init.reads or init.reads_all:
             return None  # its copies back could not go between it and the loop
     else:
         init, head, tail = GapEffects(start, start), effects[0], GapEffects(start, start)
-        if where.kind == "do":
+        if where.kind == LoopKind.DO:
             head, tail = tail, head
     assigned = set().union(init.assigned, head.assigned, tail.assigned, *(g.assigned for g in gaps),
                            *(m.assigned for m in members if isinstance(m, LoopData)))
@@ -599,7 +599,7 @@ class _Moves:
             state[h] = self.move(h, state[h], top[h], weight, out)
         end = _Moves(self.text, self.buffers, emit=False).sequence(loop.items, loop.gaps, top, inner, [])
         tail = {h: _back_edge(end[h], top[h], loop.tail, h) for h in state}
-        self.targets.append({"continue": tail, "break": tail if loop.kind == "do" else top})
+        self.targets.append({"continue": tail, "break": tail if loop.kind == LoopKind.DO else top})
         body: list[str] = []
         self.sequence(loop.items, loop.gaps, top, inner, body)
         self.targets.pop()
@@ -609,7 +609,7 @@ class _Moves:
             self.move(h, end[h], tail[h], inner, body)
         out.append("\n".join([loop.before.rstrip()] + [reindent(x, "    ") for x in body] +
                              [loop.after.lstrip(" \t")]))
-        state.update(tail if loop.kind == "do" else top)
+        state.update(tail if loop.kind == LoopKind.DO else top)
 
 
 def _rotate(names: list[str], suffixes: list[str], present: bool) -> str:

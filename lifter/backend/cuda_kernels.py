@@ -1,9 +1,9 @@
 """Kernels of the CUDA backend: what a planned map becomes on the device.
 
-`_KernelCode` is the kernel half of `cuda._Region`: it builds a `_Kernel` from a map (its
+`_KernelCode` is the kernel half of `cuda._NestOffload`: it builds a `_Kernel` from a map (its
 grid dimensions, the arguments bound from the host, reductions and atomics, per-thread scratch),
 checks what a kernel body cannot hold (variable-length arrays, jumps out of it), and writes the
-launch and the `__global__` template. The region half (cuda.py) decides what runs where.
+launch and the `__global__` template. The nest half (cuda.py) decides what runs where.
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ REDUCTION_OPS = {"+": "lift_op_add", "*": "lift_op_mul", "&": "lift_op_and", "|"
 
 
 class NotOffloaded(Exception):
-    """Why a region stays on the host; `code`, the report's reason code (docs/report.md)."""
+    """Why a nest stays on the host; `code`, the report's reason code (docs/report.md)."""
 
     def __init__(self, text: str, code: str = "not-offloadable"):
         super().__init__(text)
@@ -75,7 +75,7 @@ class _Kernel:
 
 
 class _KernelCode:
-    """The kernel half of `cuda._Region` (a mixin: it uses the region's graph, context and helpers)."""
+    """The kernel half of `cuda._NestOffload` (a mixin: it uses the nest's graph, context and helpers)."""
 
     def _kernel(self, nid: str, serial: bool) -> _Kernel:
         g = self.g
@@ -219,7 +219,7 @@ class _KernelCode:
                     args.append(_Arg(ArgKind.VALUE, kname, node.name))
             else:
                 if node.name in private and not k.serial:
-                    changing = set(self.state.params) | self._region_written()
+                    changing = set(self.state.params) | self._nest_written()
                     if any(not d or names & changing for d, names in zip(node.dims, node.dim_words)):
                         raise NotOffloaded(f"private array '{node.name}' has no constant size")
                     args.append(_Arg(ArgKind.LOCAL, kname, node.name))

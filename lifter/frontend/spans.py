@@ -58,6 +58,14 @@ class TokenKind(StrEnum):
     DIRECTIVE = "directive"
 
 
+class LoopKind(StrEnum):
+    """A loop statement's keyword (`LoopStatement.kind`)."""
+
+    FOR = "for"
+    WHILE = "while"
+    DO = "do"
+
+
 _KINDS = {k.value: k for k in TokenKind}
 
 
@@ -87,7 +95,7 @@ class Unparsable(Exception):
 class LoopStatement:
     """Where a loop statement's parts are (`Spans.loop_around`), as offsets in the text."""
 
-    kind: str  # its keyword: 'for', 'while' or 'do'
+    kind: LoopKind
     start: int  # its keyword
     end: int  # just after the statement
     body_start: int  # where the body's statements begin: just after `{` when braced
@@ -282,7 +290,7 @@ class Spans:
                 where = self.loop_at(t.start)
                 if where is not None:
                     out.append(where)
-                    if where.kind == "do":
+                    if where.kind == LoopKind.DO:
                         tails.add(self.tokens[self.statement_end(self.index[t.start] + 1)].start)
         return out
 
@@ -316,7 +324,7 @@ class Spans:
         hi = toks[body_end].start if braced else toks[body_end - 1].end
         clauses = tuple((toks[a].start, toks[b - 1].end if b > a else toks[a].start)
                         for a, b in self.split(paren + 1, close - 1, ";"))
-        return LoopStatement(kind, toks[keyword].start, toks[end - 1].end, lo, hi, braced, clauses)
+        return LoopStatement(LoopKind(kind), toks[keyword].start, toks[end - 1].end, lo, hi, braced, clauses)
 
     def assigns(self, j: int) -> bool:
         """Token j is the `=` of an assignment or initializer (not of `==`, `<=`, `!=`, ...)."""

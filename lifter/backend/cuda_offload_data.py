@@ -1,8 +1,8 @@
-"""Data movement of the CUDA backend's regions: what one offloaded nest needs on the device.
+"""Data movement of the CUDA backend's nests: what one offloaded nest needs on the device.
 
-`_RegionData` is the data half of `cuda._Region` (a mixin, beside `cuda_kernels._KernelCode`: it
-uses the region's graph, roles, kernels and context): the device arrays with the element ranges
-the region reads and writes (isl sets from the memlets), their first and last rows as C the host
+`_OffloadData` is the data half of `cuda._NestOffload` (a mixin, beside `cuda_kernels._KernelCode`: it
+uses the nest's graph, roles, kernels and context): the device arrays with the element ranges
+the nest reads and writes (isl sets from the memlets), their first and last rows as C the host
 evaluates before the nest (from those ranges; for subscripts isl cannot model, by interval
 arithmetic over the statements' domains, `analysis/subscript_bounds.py`; else the array's
 extent), whether the nest overwrites all it moves, what host code inside it writes, and the
@@ -31,15 +31,15 @@ class _Array:
     write: object = None
 
 
-class _RegionData:
-    """The data half of `cuda._Region`: device arrays, their rows, the nest's `NestData`."""
+class _OffloadData:
+    """The data half of `cuda._NestOffload`: device arrays, their rows, the nest's `NestData`."""
 
     def _node_rows(self, nid: str, key: str, written: bool) -> tuple[CExpr, CExpr]:
         """C text of the first and last row of device array `key` that the map or statement `nid` reads
-        or writes, in terms of the host loop variables around it (sound: else the region's rows).
+        or writes, in terms of the host loop variables around it (sound: else the nest's rows).
 
         A statement's memlets carry no range: its rows are those of its own subscripts, else the
-        whole buffer's. (The region's rows from `_rows` count only what runs on the GPU: host code
+        whole buffer's. (The nest's rows from `_rows` count only what runs on the GPU: host code
         that writes elsewhere, `memset(a + (i - 1) * m, ...)` before a kernel on row i, had its
         rows sent to the device from the kernel's rows, and the device's stale row came back.)"""
         node = self.g.nodes[data_id(key)]["node"]
@@ -60,7 +60,7 @@ class _RegionData:
         return self._rows(_Array(key, node), rng if rng is not None else False)
 
     def _arrays(self, device: set[str]) -> list[_Array]:
-        """Device arrays with the element ranges the region reads and writes (isl sets)."""
+        """Device arrays with the element ranges the nest reads and writes (isl sets)."""
         out = {}
         for c in scope_children(self.g, STATE):
             node = self.g.nodes[c]["node"]
@@ -105,7 +105,7 @@ class _RegionData:
         if rows is not None and self._host_visible(*rows):
             return rows
         dims = getattr(node, "dims", None) or []
-        if dims and dims[0] and not strides and not (node.dim_words[0] & self._region_written()):
+        if dims and dims[0] and not strides and not (node.dim_words[0] & self._nest_written()):
             return CExpr("0L"), CExpr(f"(long)({dims[0]}) - 1L", {"long"} | node.dim_words[0])
         if node.kind == Kind.ARRAY:
             return CExpr("0L"), CExpr(f"(long)(sizeof({node.name}) / sizeof(({node.name})[0])) - 1L",
@@ -113,7 +113,7 @@ class _RegionData:
         raise NotOffloaded(f"the rows of '{node.name}' the nest touches cannot be bounded")
 
     def _host_visible(self, lo: CExpr | None, hi: CExpr | None) -> bool:
-        """Whether a row bound is C the host can evaluate around the region: it names no variable
+        """Whether a row bound is C the host can evaluate around the nest: it names no variable
         declared inside it (a counter of a loop kept as one statement, `for (unsigned j = m; j-- > 0;)`,
         or a local of the body; an outer variable of that name would be another object)."""
         if lo is None or hi is None:
@@ -124,8 +124,8 @@ class _RegionData:
                 if self.scop is not None else set()
         return not (lo.names | hi.names) & self.inner_names
 
-    def _region_written(self) -> set[str]:
-        """Names whose value may change inside the region: written scalars and loop variables."""
+    def _nest_written(self) -> set[str]:
+        """Names whose value may change inside the nest: written scalars and loop variables."""
         out = set()
         for n, d in self.g.nodes(data=True):
             node = d["node"]
@@ -144,7 +144,7 @@ class _RegionData:
         if self.scop is None:
             return None
         los, his = [], []
-        written = self._region_written()
+        written = self._nest_written()
         if statements is None:
             statements = [x for nid, role in self.roles.items() if role in ("kernel", "serial")
                           for x in [nid] + scope_descendants(self.g, nid)]
@@ -192,7 +192,7 @@ class _RegionData:
                                         CExpr.of(f"lift_imin({use.whi}, {hi})", use.whi, hi, names={"lift_imin"}))
             uses.append(use)
         arrays_written = {n.name for n in (self.g.nodes[data_id(a.key)]["node"] for a in arrays)}
-        written = self._region_written() - arrays_written  # their elements, not the pointers
+        written = self._nest_written() - arrays_written  # their elements, not the pointers
         host_keys = set().union(*(self._arrays_touched(nid) for nid, role in self.roles.items()
                                   if role in ("host", "sync")))
         host_only = {self.g.nodes[data_id(k)]["node"].name for k in host_keys} - {u.host for u in uses}
@@ -234,7 +234,7 @@ class _RegionData:
         return CExpr.of(" && ".join(f"({c})" for c in conds), *conds)
 
     def _write_covers(self, a: _Array) -> CExpr | None:
-        """When the region writes every element of the rows it moves (and reads none), no copy in is
+        """When the nest writes every element of the rows it moves (and reads none), no copy in is
         needed: '' if that holds always, a C condition if it holds when the inner dimensions are
         covered (checked at run time), None if a copy in is needed."""
         if a.read is not None or a.write is None or a.write is False:
