@@ -98,6 +98,10 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     loops = loop_entries(source, graphs, emitted.regions, model, unit.ast)
     remarks = [remark(e) for e in loops]
     text = emitted.text if stepped is None else stepped.restored(emitted.text)
+    if emitted.cxx_names is not None:  # C names that are C++ keywords, and C's null pointer, made C++
+        from lifter.frontend.cxx_names import cxx_names
+        text = cxx_names(text, emitted.cxx_names)
+    text = emitted.prelude + text
     return LiftResult(text, loops, remarks, graphs, unit.included_files, emitted.regions,
                       _dropped_warnings(source.path, graphs, dropped))
 

@@ -12,7 +12,8 @@ What the output is
   results convert to any object pointer as in C (the call is wrapped in an object
   with a converting template operator; the file's system headers are included
   before these macros so that their declarations are untouched); C names that are
-  C++ keywords (`new`, `or`, `template`, ...) are renamed by token (cuda_names.py); parameters of
+  C++ keywords (`new`, `or`, `template`, ...) are renamed by token (frontend/cxx_names.py, which
+  the driver runs on the output); parameters of
   variable-length array type (`double A[n][m]`), which C++ lacks, become `void *`
   and are re-declared as VLA pointers at the top of the body (a GNU extension nvcc
   and g++ accept in host code); project headers found next to the file are
@@ -68,7 +69,6 @@ from dataclasses import dataclass
 from lifter.analysis.host_effects import HostCode
 from lifter.analysis.model import Kind
 from lifter.backend.cuda_cxx import cxx_edits, cxx_section, inline_project_headers, outside_c_linkage
-from lifter.backend.cuda_names import rename_keywords
 from lifter.backend.cuda_call_regions import aware_functions, emit_region, find_regions
 from lifter.backend.cuda_data import NestData, comment_text, emit_scope, flat_nests, group_nests, reindent
 from lifter.backend.cuda_launches import launch_condition
@@ -92,7 +92,8 @@ from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children, sco
 
 def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emitted:
     """The whole .cu file: prelude, kernels before their functions, host code with launches (C names
-    that are C++ keywords renamed, from the compiler's `notes` on the input: cuda_names.py), and the
+    that are C++ keywords named, from the compiler's `notes` on the input, for the driver to rename:
+    frontend/cxx_names.py), and the
     verdict on every graph's nest."""
     cfile = source.cfile
     ctx = _Context(source, cfile)
@@ -165,8 +166,8 @@ def emit_cuda(source: SourceFile, graphs: list[DataflowGraph], notes=()) -> Emit
             text += "LIFT_HD "
         edits.append((offset, offset, text))
     edits += cxx_edits(cfile) + inline_project_headers(source.path, cfile)
-    body = rename_keywords(apply(source.text, [], edits), keyword_names(notes))
-    return Emitted(PRELUDE + cxx_section(cfile) + END_MARK + "\n" + body, [RegionOutcome(offload=v) for v in verdicts])
+    return Emitted(apply(source.text, [], edits), [RegionOutcome(offload=v) for v in verdicts],
+                   prelude=PRELUDE + cxx_section(cfile) + END_MARK + "\n", cxx_names=frozenset(keyword_names(notes)))
 
 
 def _indent_at(text: str, offset: int) -> str:

@@ -34,7 +34,12 @@ class RegionOutcome:
 
 @dataclass(frozen=True)
 class Emitted:
-    """The output text and one `RegionOutcome` per graph, in the graphs' order."""
+    """The output text and one `RegionOutcome` per graph, in the graphs' order. A C++ output (CUDA)
+    comes as its `prelude` (lift's runtime support) and `text` (the file's own code, still spelled
+    in C), with `cxx_names`, the C names in it that are C++ keywords: the driver makes that text
+    C++ (frontend/cxx_names.py) and puts the prelude before it. `cxx_names` is None for C output."""
 
     text: str
     regions: list[RegionOutcome]
+    prelude: str = ""
+    cxx_names: frozenset[str] | None = None

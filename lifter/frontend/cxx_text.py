@@ -63,7 +63,7 @@ _CXX = "the CUDA output is C++"
 
 def keyword_names(notes: list[CxxNote]) -> set[str]:
     """The C++ keywords the compiler saw used as identifiers in the user's files (the CUDA output
-    renames them: backend/cuda_names.py)."""
+    renames them: frontend/cxx_names.py)."""
     return {m[1] for n in notes if n.kind == "warning" and (m := _KEYWORD_NOTE.fullmatch(n.message))}
 
 
@@ -72,7 +72,7 @@ def cxx_text(source: SourceFile, notes: list[CxxNote]) -> str | None:
     fix = _Fixer(source)
     fix.refuse_constructs()
     for k, note in enumerate(notes):
-        if note.kind != "warning" or not note.line or keyword_names([note]):  # names: backend/cuda_names.py
+        if note.kind != "warning" or not note.line or keyword_names([note]):  # names: frontend/cxx_names.py
             continue
         after = notes[k + 1] if k + 1 < len(notes) and notes[k + 1].kind == "note" else None
         cast = next((m for p in _CASTS if (m := p.fullmatch(note.message))), None)

@@ -1,6 +1,6 @@
 """C that is not C++, lifted to CUDA: nvcc compiles the .cu (it compiles C++), the emulated run
 prints what the C original prints, and what cannot be made C++ is a located error naming it
-(cuda_names.py, frontend/cxx_text.py, the `extern "C"` blocks of cuda_cxx.py)."""
+(frontend/cxx_names.py, frontend/cxx_text.py, the `extern "C"` blocks of cuda_cxx.py)."""
 
 import pytest
 
