@@ -27,3 +27,13 @@ def test_kernel_template_lines_kept_and_user_typename_renamed():
 def test_null_pointer_constant_and_nothing_to_do():
     assert cxx_names("double *p = (void *) 0;\n", set()) == "double *p = nullptr;\n"
     assert cxx_names("int x = 0;\n", set()) == "int x = 0;\n"
+
+
+def test_body_restored_as_written_is_renamed_too():
+    """A function whose `*p++` loop stays sequential gets its body back as written (pointer_steps),
+    and that body, too, is made C++: the renaming runs after the restoring."""
+    from lifter import LiftOptions, lift_source
+    text = ("void fill(double *p, int n, double new) {\n"
+            "  for (int i = 0; i < n; i++) { *p++ = new; new = new * 0.5 + 1.0; }\n}\n")
+    out = lift_source(text, "fill.c", LiftOptions(target="cuda")).output
+    assert "{ *p++ = lift_cxx_new; lift_cxx_new = lift_cxx_new * 0.5 + 1.0; }" in out
