@@ -29,11 +29,13 @@ from __future__ import annotations
 import re
 
 import islpy as isl
+from pycparser import c_ast
 
-from lifter.analysis.affine import isl_name
+from lifter.analysis.affine import c_text, isl_name
 from lifter.analysis.count import Poly, add_polys, constant, count_points, largest, poly_to_c, same_value
 from lifter.analysis.model import Kind
-from lifter.conditions import readable
+from lifter.analysis.symbols import substitute
+from lifter.conditions import parse_expression, readable
 from lifter.frontend.loop_form import canonical
 from lifter.frontend.spans import CExpr, Spans, c_expr, word_tokens
 from lifter.graph.attributes import DataflowGraph
@@ -202,15 +204,16 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
     copies = bool(sections or buffers or kept)  # each thread's own copy: its team starts later (team_start.py)
     if isinstance(work, int):
         if work < min_work:
-            return Refusal(f"not profitable: about {work} iterations of work", "not-profitable")
-        size, team_work = work_parts(work, min_work, value_guards, copies)
+            sizes = f" at the sizes every call passes ({work.sizes})" if isinstance(work, CallSizeWork) else ""
+            return Refusal(f"not profitable: about {work} iterations of work{sizes}", "not-profitable")
+        size, team_work = work_parts(work, min_work, value_guards)
     elif m.depth >= 2 and min_work > 0:
         # Even with a false `if` clause, entering a parallel region costs about a
         # microsecond; deep inside sequential loops that is paid millions of times.
         return Refusal("inside two or more sequential loops, with a work size known only at run time", "not-profitable")
     elif work:
         # (with a test the OpenMP backend makes in C: whether the threads may start now, team_start.py)
-        size, team_work = work_parts(work, min_work, value_guards, copies)
+        size, team_work = work_parts(work, min_work, value_guards)
     profitable = work_condition(size, team_work, copies=copies)
     if profitable:
         conditions.append(profitable)
@@ -423,7 +426,33 @@ def _work(g: DataflowGraph, m: MapScope, banned: set[str], min_work: int) -> int
             work = estimate
     if isinstance(work, str) and re.fullmatch(r"-?\d+", folded := readable(work)):
         return max(0, int(folded))
+    if isinstance(work, str):
+        return _at_call_sizes(work, g.nest.scop.known_parameters) or work
     return work
+
+
+class CallSizeWork(int):
+    """A work count that is a constant at the sizes every call of the function passes
+    (`Region.known_parameters`), with those sizes for the remark (`sizes`: 'n = 2000')."""
+
+    sizes: str = ""
+
+
+def _at_call_sizes(work: str, known: dict) -> CallSizeWork | None:
+    """`work` (C text) at the parameters' known values, where that makes it a constant, else None.
+    Folded here, the guard of a loop too small at every call is not emitted at all, nor the loop's
+    parallel version (a program left with no parallel loop then needs no OpenMP runtime)."""
+    used = sorted(word_tokens(work) & known.keys())
+    expr = parse_expression(work) if used else None
+    if expr is None:
+        return None
+    value = {name: c_ast.Constant("int", f"({known[name]})") for name in used}
+    folded = readable(c_text(substitute(expr, value.get)))
+    if not re.fullmatch(r"-?\d+", folded):
+        return None
+    out = CallSizeWork(max(0, int(folded)))
+    out.sizes = ", ".join(f"{name} = {known[name]}" for name in used)
+    return out
 
 
 def launch_work(g: DataflowGraph, m: MapScope, outer: set[str], min_work: int) -> int | CExpr | None:

@@ -1,0 +1,74 @@
+"""Parameters that every call passes the same integer constant: the sizes a kernel is run at.
+
+A suite-style program defines its sizes as macros and hands them to a `static` kernel,
+`kernel_jacobi_1d(TSTEPS, N, A, B)`; after preprocessing (with the user's `-D` values) every call
+of the kernel passes `500` and `2000`. Inside the kernel those are parameters `tsteps` and `n`, so
+a loop's work is a C expression (`n - 2`) and its profitability guard a run-time test, which the
+compiler folds only if it inlines the kernel. Where the test is known to be false, lift should not
+emit the parallel loop at all: a program whose every loop stays sequential then has no OpenMP
+construct, does not need the OpenMP runtime, and runs as its serial build does (jacobi_1d at its
+medium size: the same code, but linking libgomp moved the heap and cost 4-5%).
+
+A parameter is known when the function can only be called from this file (`static`), its name is
+used nowhere but as the callee of direct calls (no pointer to it escapes), there is at least one
+call, every call passes an integer constant expression of one and the same value for it, and the
+body never assigns it, takes its address, or declares another object of its name. The values are
+used for profitability only (`transform/parallelize.py`): a wrong size would cost speed, not
+correctness, and the code stays valid for every size.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from lifter.analysis.affine import int_constant
+from lifter.analysis.walk import written_names
+from lifter.frontend.walk import walk
+
+_ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+               "<<": lambda a, b: a << b if 0 <= b < 63 else None}
+
+
+def known_parameters(ast: c_ast.FileAST, integer_param) -> dict[str, dict[str, int]]:
+    """{function: {parameter: the value every call passes}} for the file's functions (module doc);
+    `integer_param(decl)` says whether a parameter's declaration is an integer scalar."""
+    candidates = {ext.decl.name: ext for ext in ast.ext
+                  if isinstance(ext, c_ast.FuncDef) and "static" in (ext.decl.storage or [])}
+    if not candidates:
+        return {}
+    callees, calls = set(), {name: [] for name in candidates}
+    for n in walk(ast):
+        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in candidates:
+            callees.add(id(n.name))
+            calls[n.name.name].append(n.args.exprs if n.args else [])
+    escaped = {n.name for n in walk(ast) if isinstance(n, c_ast.ID) and n.name in candidates and id(n) not in callees}
+    out = {}
+    for name, func in candidates.items():
+        if name in escaped or not calls[name]:
+            continue
+        params = func.decl.type.args.params if func.decl.type.args else []
+        if any(isinstance(p, c_ast.EllipsisParam) for p in params) \
+                or any(len(args) != len(params) for args in calls[name]):
+            continue
+        written = written_names(func.body)
+        known = {}
+        for index, p in enumerate(params):
+            if not isinstance(p, c_ast.Decl) or not p.name or p.name in written or not integer_param(p):
+                continue
+            values = {_value(args[index]) for args in calls[name]}
+            if len(values) == 1 and None not in values:
+                known[p.name] = values.pop()
+        if known:
+            out[name] = known
+    return out
+
+
+def _value(node: c_ast.Node) -> int | None:
+    """The value of an integer constant expression of literals, `+ - * <<` and unary minus, else
+    None (division is left out: C truncates where Python floors, and sizes rarely divide)."""
+    if isinstance(node, c_ast.BinaryOp) and node.op in _ARITHMETIC:
+        left, right = _value(node.left), _value(node.right)
+        return None if left is None or right is None else _ARITHMETIC[node.op](left, right)
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("+", "-"):
+        inner = _value(node.expr)
+        return None if inner is None else (inner if node.op == "+" else -inner)
+    return int_constant(node)

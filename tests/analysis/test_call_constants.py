@@ -1,0 +1,118 @@
+"""Parameters every call passes one integer constant (analysis/call_constants.py), and what
+parallelize does with them: a loop too small at those sizes is not parallelized at all, so a
+suite kernel at a size where no loop pays has no OpenMP construct and needs no OpenMP runtime."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from pycparser import c_parser
+
+from lifter import LiftOptions, lift_source
+from lifter.analysis.symbols import SymbolTable, Typedefs
+from lifter.frontend.preprocess import PreprocessOptions
+from tests.harness import CORPUS, REDUCTION_RTOL, have_gcc
+from tests.outputs import outputs_match
+
+CALLS = """
+static void kernel(int tsteps, int n, long m, double *a) { for (int i = 0; i < n; i++) a[i] = tsteps + m; }
+static void twice(int n, double *a) { for (int i = 0; i < n; i++) a[i] = 0; }
+static void written(int n, double *a) { n = n - 1; a[n] = 0; }
+static void pointed(int n, double *a) { a[0] = n; }
+static void unused(int n, double *a) { a[0] = n; }
+void exported(int n, double *a) { a[0] = n; }
+static void vla(int n, double a[n]) { a[0] = n; }
+int main(void)
+{
+    double a[4096];
+    int k = 3;
+    void (*f)(int, double *) = pointed;
+    kernel(2 * 250, 4000 - 2 + 2, 1L << 4, a);
+    twice(10, a);
+    twice(20, a);
+    written(10, a);
+    pointed(10, a);
+    f(20, a);
+    exported(10, a);
+    vla(k, a);
+    return 0;
+}
+"""
+
+
+def _known(text: str) -> dict:
+    ast = c_parser.CParser().parse(text)
+    return SymbolTable(ast, Typedefs(ast)).known_parameters
+
+
+def test_static_function_called_with_constants_knows_them():
+    assert _known(CALLS)["kernel"] == {"tsteps": 500, "n": 4000, "m": 16}
+
+
+def test_unknown_where_calls_differ_or_the_function_may_be_called_from_elsewhere():
+    known = _known(CALLS)
+    # two values; assigned in the body; its address escapes; never called; external; a variable
+    for name in ("twice", "written", "pointed", "unused", "exported", "vla"):
+        assert name not in known, name
+
+
+def _lifted(program, flags):
+    options = LiftOptions(preprocess=PreprocessOptions(defines=[f[2:] for f in flags]))
+    return lift_source(program.read_text(), str(program), options)
+
+
+def _flags(program, line: int) -> list[str]:
+    text = program.read_text().splitlines()[line]
+    return text[text.index(":") + 1:].rstrip(" */").split()
+
+
+def test_loops_too_small_at_the_call_sizes_are_not_parallelized_and_say_so():
+    """jacobi_1d at its medium size (N = 2000): each sweep is 1,998 iterations, the parallel region
+    around the time loop started no team at run time anyway (its test folded to false); now the
+    remark says why at lift time and the output has no parallel construct."""
+    program = CORPUS / "suite" / "jacobi_1d.c"
+    result = _lifted(program, _flags(program, 0))
+    assert "omp parallel" not in result.output and "omp for" not in result.output
+    sweeps = [e for e in result.loops if e.get("function") == "kernel_jacobi_1d" and e["var"] == "i"]
+    assert len(sweeps) == 2 and all(
+        not e["parallelized"] and "about 1998 iterations of work at the sizes every call passes (n = 2000)"
+        in e["remark"] for e in sweeps), sweeps
+
+
+def test_a_run_time_size_keeps_its_guard():
+    """The same kernel called with a size read at run time: the guard stays a test in C."""
+    program = CORPUS / "suite" / "jacobi_1d.c"
+    text = program.read_text().replace("kernel_jacobi_1d(TSTEPS, N, A, B);",
+                                       "int n = N;\n    kernel_jacobi_1d(TSTEPS, n, A, B);")
+    assert text != program.read_text()
+    output = lift_source(text, str(program), LiftOptions()).output
+    assert "#pragma omp parallel" in output and "lift_team_worth(" in output
+
+
+def _links_as_needed() -> bool:
+    """gcc passes --as-needed to the linker by default (Debian's, Ubuntu's): unused libraries drop."""
+    if not have_gcc() or shutil.which("ldd") is None:
+        return False
+    return "--as-needed" in subprocess.run(["gcc", "-dumpspecs"], capture_output=True, text=True).stdout
+
+
+@pytest.mark.skipif(not _links_as_needed(), reason="needs gcc linking --as-needed, and ldd")
+@pytest.mark.parametrize("line", [0, None], ids=["medium", "small"])
+def test_a_kernel_whose_loops_never_pay_builds_without_the_openmp_runtime(line, tmp_path):
+    """jacobi_1d at its medium and small sizes, built with -fopenmp: nothing references libgomp,
+    so with the linker's --as-needed (the distribution's default) the binary does not load it
+    (loading it moved the heap and cost 4-5% at the medium size); it prints what the serial
+    build prints."""
+    program = CORPUS / "suite" / "jacobi_1d.c"
+    flags = _flags(program, line) if line is not None else []
+    (tmp_path / "lifted.c").write_text(_lifted(program, flags).output)
+    outputs = {}
+    for name, source, extra in (("lifted", tmp_path / "lifted.c", ["-fopenmp"]), ("serial", program, [])):
+        exe = tmp_path / name
+        subprocess.run(["gcc", "-O2", *extra, *flags, "-o", exe, source, "-lm"], check=True)
+        outputs[name] = subprocess.run([exe], check=True, capture_output=True, text=True).stdout
+        if name == "lifted":
+            libraries = subprocess.run(["ldd", exe], check=True, capture_output=True, text=True).stdout
+            assert "libgomp" not in libraries, libraries
+    assert outputs_match(outputs["serial"], outputs["lifted"], REDUCTION_RTOL)
