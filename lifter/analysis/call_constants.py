@@ -9,12 +9,15 @@ emit the parallel loop at all: a program whose every loop stays sequential then 
 construct, does not need the OpenMP runtime, and runs as its serial build does (jacobi_1d at its
 medium size: the same code, but linking libgomp moved the heap and cost 4-5%).
 
-A parameter is known when the function can only be called from this file (`static`), its name is
-used nowhere but as the callee of direct calls (no pointer to it escapes), there is at least one
-call, every call passes an integer constant expression of one and the same value for it, and the
-body never assigns it, takes its address, or declares another object of its name. The values are
-used for profitability only (`transform/parallelize.py`): a wrong size would cost speed, not
-correctness, and the code stays valid for every size.
+The calls of a function are all known when it can only be called from this file (`static`) and
+its name is used nowhere but as the callee of direct calls (no pointer to it escapes). For each
+call, the sizes are its parameters that the call passes an integer constant expression and that
+the body never assigns, takes the address of, or declares another object of the name of. A
+loop's work at every call's sizes is then a constant per call (`transform/parallelize.py`): one
+size where all calls agree, else the largest, which decides where even that is too small (the
+suite's `dump1`, called for two vectors of different lengths). The sizes are used for
+profitability only: a wrong one would cost speed, not correctness, and the code stays valid for
+every size.
 """
 from __future__ import annotations
 
@@ -28,9 +31,10 @@ _ARITHMETIC = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, 
                "<<": lambda a, b: a << b if 0 <= b < 63 else None}
 
 
-def known_parameters(ast: c_ast.FileAST, integer_param) -> dict[str, dict[str, int]]:
-    """{function: {parameter: the value every call passes}} for the file's functions (module doc);
-    `integer_param(decl)` says whether a parameter's declaration is an integer scalar."""
+def call_sizes(ast: c_ast.FileAST, integer_param) -> dict[str, list[dict[str, int]]]:
+    """{function: one {parameter: value} per call, the parameters it passes a constant} for the
+    file's functions whose calls are all known (module doc); `integer_param(decl)` says whether a
+    parameter's declaration is an integer scalar."""
     candidates = {ext.decl.name: ext for ext in ast.ext
                   if isinstance(ext, c_ast.FuncDef) and "static" in (ext.decl.storage or [])}
     if not candidates:
@@ -50,14 +54,11 @@ def known_parameters(ast: c_ast.FileAST, integer_param) -> dict[str, dict[str, i
                 or any(len(args) != len(params) for args in calls[name]):
             continue
         written = written_names(func.body)
-        known = {}
-        for index, p in enumerate(params):
-            if not isinstance(p, c_ast.Decl) or not p.name or p.name in written or not integer_param(p):
-                continue
-            values = {_value(args[index]) for args in calls[name]}
-            if len(values) == 1 and None not in values:
-                known[p.name] = values.pop()
-        if known:
+        sizes = [i for i, p in enumerate(params)
+                 if isinstance(p, c_ast.Decl) and p.name and p.name not in written and integer_param(p)]
+        known = [{params[i].name: value for i in sizes for value in [_value(args[i])] if value is not None}
+                 for args in calls[name]]
+        if any(known):
             out[name] = known
     return out
 

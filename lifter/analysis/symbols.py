@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from lifter.analysis.call_constants import known_parameters
+from lifter.analysis.call_constants import call_sizes
 from lifter.analysis.call_summaries import CallSummaries
 from lifter.analysis.model import Kind
 from lifter.analysis.read_only import read_only_functions
@@ -167,9 +167,8 @@ class SymbolTable:
         self.pure_functions = _pure_functions(known, typedefs)
         self.call_effects = CallSummaries(known, typedefs, self.pure_functions, classify)  # on demand
         self.called_in_loops = _called_in_loops(ast)
-        # {function: {parameter: the integer constant every call passes}} (call_constants.py)
-        self.known_parameters = known_parameters(
-            ast, lambda p: classify(p.name, p.type, typedefs, "param", p).integer)
+        # {function: one {parameter: integer constant} per call} (call_constants.py)
+        self.call_sizes = call_sizes(ast, lambda p: classify(p.name, p.type, typedefs, "param", p).integer)
         self.looping = _looping_functions(ast)
         self.irregular = irregular_functions(ast)
         self.index_helpers = _index_helpers(known, typedefs, self.pure_functions)

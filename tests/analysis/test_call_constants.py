@@ -3,6 +3,7 @@ parallelize does with them: a loop too small at those sizes is not parallelized 
 suite kernel at a size where no loop pays has no OpenMP construct and needs no OpenMP runtime."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 
@@ -12,7 +13,8 @@ from pycparser import c_parser
 from lifter import LiftOptions, lift_source
 from lifter.analysis.symbols import SymbolTable, Typedefs
 from lifter.frontend.preprocess import PreprocessOptions
-from tests.harness import CORPUS, REDUCTION_RTOL, have_gcc
+from lifter.transform.parallelize import MIN_PARALLEL_WORK
+from tests.harness import CORPUS, REDUCTION_RTOL, have_gcc, prepare
 from tests.outputs import outputs_match
 
 CALLS = """
@@ -41,20 +43,22 @@ int main(void)
 """
 
 
-def _known(text: str) -> dict:
+def _sizes(text: str) -> dict:
     ast = c_parser.CParser().parse(text)
-    return SymbolTable(ast, Typedefs(ast)).known_parameters
+    return SymbolTable(ast, Typedefs(ast)).call_sizes
 
 
-def test_static_function_called_with_constants_knows_them():
-    assert _known(CALLS)["kernel"] == {"tsteps": 500, "n": 4000, "m": 16}
+def test_static_function_called_with_constants_knows_them_per_call():
+    sizes = _sizes(CALLS)
+    assert sizes["kernel"] == [{"tsteps": 500, "n": 4000, "m": 16}]
+    assert sizes["twice"] == [{"n": 10}, {"n": 20}]
 
 
-def test_unknown_where_calls_differ_or_the_function_may_be_called_from_elsewhere():
-    known = _known(CALLS)
-    # two values; assigned in the body; its address escapes; never called; external; a variable
-    for name in ("twice", "written", "pointed", "unused", "exported", "vla"):
-        assert name not in known, name
+def test_unknown_where_the_function_may_be_called_from_elsewhere_or_changes_its_parameter():
+    sizes = _sizes(CALLS)
+    # assigned in the body; its address escapes; never called; external; a variable
+    for name in ("written", "pointed", "unused", "exported", "vla"):
+        assert name not in sizes, name
 
 
 def _lifted(program, flags):
@@ -76,8 +80,20 @@ def test_loops_too_small_at_the_call_sizes_are_not_parallelized_and_say_so():
     assert "omp parallel" not in result.output and "omp for" not in result.output
     sweeps = [e for e in result.loops if e.get("function") == "kernel_jacobi_1d" and e["var"] == "i"]
     assert len(sweeps) == 2 and all(
-        not e["parallelized"] and "about 1998 iterations of work at the sizes every call passes (n = 2000)"
+        not e["parallelized"] and "about 1998 iterations of work at the sizes its calls pass (n = 2000)"
         in e["remark"] for e in sweeps), sweeps
+
+
+def test_a_loop_too_small_at_every_call_is_not_parallelized_whatever_the_calls_differ_in():
+    """bicg's dump1 sums a vector of M and one of N elements: at the medium size (1900 and 2100)
+    both are below the threshold, so its loop stays sequential; at 50,000 and 2100 the larger
+    call pays and the loop keeps its guard."""
+    program = CORPUS / "suite" / "bicg.c"
+    for flags, parallel in ((["-DM=1900", "-DN=2100"], False), (["-DM=50000", "-DN=2100"], True)):
+        entry = next(e for e in _lifted(program, flags).loops if e.get("function") == "dump1")
+        assert entry["parallelized"] == parallel, entry
+        if not parallel:
+            assert "at the sizes its calls pass (n = 1900 or 2100)" in entry["remark"], entry
 
 
 def test_a_run_time_size_keeps_its_guard():
@@ -116,3 +132,17 @@ def test_a_kernel_whose_loops_never_pay_builds_without_the_openmp_runtime(line, 
             libraries = subprocess.run(["ldd", exe], check=True, capture_output=True, text=True).stdout
             assert "libgomp" not in libraries, libraries
     assert outputs_match(outputs["serial"], outputs["lifted"], REDUCTION_RTOL)
+
+
+@pytest.mark.skipif(not have_gcc(), reason="needs gcc")
+def test_a_loop_too_small_inside_a_parallel_region_runs_in_single_with_its_simd_inside(tmp_path):
+    """fdtd_2d at its medium size: the row `ey[0][j] = fict[t]` (600 iterations a step) is too small
+    at the call sizes, so inside the region around the time loop it runs in `omp single`; its
+    `omp simd` goes inside the single's block (before it, gcc rejected the file: a directive must
+    precede a `for`). Prints what the original prints at 1, 2 and 8 threads."""
+    program = CORPUS / "suite" / "fdtd_2d.c"
+    diff = prepare(program, tmp_path, [f[2:] for f in _flags(program, 0)], min_parallel_work=MIN_PARALLEL_WORK)
+    assert re.search(r"#pragma omp single /\* lift \*/\n\s*\{\n\s*#pragma omp simd /\* lift \*/\n\s*for \(j = 0; j < ny",
+                     diff.lifted.read_text())
+    for threads in (1, 2, 8):
+        diff.check(threads)

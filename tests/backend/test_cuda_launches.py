@@ -38,8 +38,7 @@ int main(void)
         L[(size_t)i * N + i] = 2.0;
         b[i] = (double)(i % 13) / 13.0;
     }
-    int n = N; /* a size known at run time: no call passes a constant (call_constants.py) */
-    trisolv(n, L, x, b);
+    trisolv(N, L, x, b);
     double s = 0.0;
     for (int i = 0; i < N; i++)
         s += x[i] * (1 + i % 7);
