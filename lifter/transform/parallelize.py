@@ -431,9 +431,8 @@ def _work(g: DataflowGraph, m: MapScope, banned: set[str], min_work: int, calls:
             work = estimate
     if isinstance(work, str) and re.fullmatch(r"-?\d+", folded := readable(work)):
         return max(0, int(folded))
-    if isinstance(work, str):
-        return _at_call_sizes(work, calls, min_work) or work
-    return work
+    at_calls = _at_call_sizes(work, calls, min_work) if isinstance(work, str) else None
+    return work if at_calls is None else at_calls
 
 
 class CallSizeWork(int):

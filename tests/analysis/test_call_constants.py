@@ -146,3 +146,13 @@ def test_a_loop_too_small_inside_a_parallel_region_runs_in_single_with_its_simd_
                      diff.lifted.read_text())
     for threads in (1, 2, 8):
         diff.check(threads)
+
+
+def test_a_loop_that_runs_no_iteration_at_the_call_sizes_is_not_profitable():
+    """Work 0 at the call's sizes (n = 5: `i < n - 10` runs no iteration) is a constant too."""
+    text = """static void f(int n, double *a) { for (int i = 0; i < n - 10; i++) a[i] = i; }
+int main(void) { static double a[100]; f(5, a); return (int)a[0]; }
+"""
+    loop = lift_source(text, "k.c", LiftOptions()).loops[0]
+    assert not loop["parallelized"] and "about 0 iterations of work at the sizes its calls pass (n = 5)" \
+        in loop["remark"], loop
