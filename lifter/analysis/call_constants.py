@@ -39,12 +39,18 @@ def call_sizes(ast: c_ast.FileAST, integer_param) -> dict[str, list[dict[str, in
                   if isinstance(ext, c_ast.FuncDef) and "static" in (ext.decl.storage or [])}
     if not candidates:
         return {}
-    callees, calls = set(), {name: [] for name in candidates}
-    for n in walk(ast):
+    # One walk of the code that can name a function: the bodies and file-scope initializers (not
+    # the headers' declarations, most of a preprocessed file).
+    callees, calls, named = set(), {name: [] for name in candidates}, []
+    code = [ext.body if isinstance(ext, c_ast.FuncDef) else ext.init for ext in ast.ext
+            if isinstance(ext, c_ast.FuncDef) or isinstance(ext, c_ast.Decl) and ext.init is not None]
+    for n in walk(c_ast.Compound(code)):
         if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in candidates:
             callees.add(id(n.name))
             calls[n.name.name].append(n.args.exprs if n.args else [])
-    escaped = {n.name for n in walk(ast) if isinstance(n, c_ast.ID) and n.name in candidates and id(n) not in callees}
+        elif isinstance(n, c_ast.ID) and n.name in candidates:
+            named.append(n)
+    escaped = {n.name for n in named if id(n) not in callees}
     out = {}
     for name, func in candidates.items():
         if name in escaped or not calls[name]:
