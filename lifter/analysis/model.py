@@ -168,6 +168,9 @@ class Region:
     from_params: dict = field(default_factory=dict)
     live_after: set[str] = field(default_factory=set)  # scalars read after the region
     called_in_loop: bool = False  # its function is called inside a loop of the file
+    # one {parameter: integer constant} per call of its function, where all its calls are known
+    # (call_constants.py): the sizes its loops run at, for profitability only
+    call_sizes: list = field(default_factory=list)
     looping_calls: set = field(default_factory=set)  # statements calling a function that loops (symbols.py)
     irregular: set = field(default_factory=set)  # statements whose work depends on the data (irregular.py)
     # Loops inside opaque leaves with a verdict of their own (inner_loops.py), analysis only:

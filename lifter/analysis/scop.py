@@ -222,6 +222,7 @@ class RegionBuilder(FlatBuffers):
         return Region(self.region_id, self.function, root_id, self.loops, self.statements,
                       self.containers, params, context, looping_calls=looping_calls, irregular=irregular,
                       called_in_loop=self.function in self.symbols.table.called_in_loops,
+                      call_sizes=self.symbols.table.call_sizes.get(self.function, []),
                       apart=self.symbols.table.points_to.apart(self.function, pointers),
                       type_apart=type_apart(self.symbols,
                                             [c.name for c in self.containers.values() if c.kind == Kind.POINTER]),

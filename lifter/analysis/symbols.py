@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from lifter.analysis.call_constants import call_sizes
 from lifter.analysis.call_summaries import CallSummaries
 from lifter.analysis.model import Kind
 from lifter.analysis.read_only import read_only_functions
@@ -166,6 +167,8 @@ class SymbolTable:
         self.pure_functions = _pure_functions(known, typedefs)
         self.call_effects = CallSummaries(known, typedefs, self.pure_functions, classify)  # on demand
         self.called_in_loops = _called_in_loops(ast)
+        # {function: one {parameter: integer constant} per call} (call_constants.py)
+        self.call_sizes = call_sizes(ast, lambda p: classify(p.name, p.type, typedefs, "param", p).integer)
         self.looping = _looping_functions(ast)
         self.irregular = irregular_functions(ast)
         self.index_helpers = _index_helpers(known, typedefs, self.pure_functions)

@@ -228,12 +228,17 @@ def _region(g: DataflowGraph, text: str, s: MapScope, insertions: list[Insertion
     region = s.parallel_region
     inner: list[Insertion] = []
     inner_replacements: list = []  # inside the region's text (guarded updates, versioned children)
-    for child in scope_children(g, s.id):
-        annotate_map(g, text, child, inner, inner_replacements)
     for run, nowait in zip(region.singles, region.nowait):
         first, last = g.nodes[run[0]]["node"].span[0], g.nodes[run[-1]]["node"].span[1]
         directive = f"#pragma omp single{' nowait' if nowait else ''} {MARK}"
-        inner += [before_statement(text, first, directive), Insertion(first, "{ "), Insertion(last, " }")]
+        # Before the children's directives at the same place (edits at one offset keep their
+        # order); a loop's `omp simd` goes inside the block, so its brace takes a line of its own.
+        loop = g.nodes[run[0]]["node"]
+        brace = before_statement(text, first, "{") if isinstance(loop, MapScope) and loop.simd \
+            else Insertion(first, "{ ")
+        inner += [before_statement(text, first, directive), brace, Insertion(last, " }")]
+    for child in scope_children(g, s.id):
+        annotate_map(g, text, child, inner, inner_replacements)
     if not region.guard:
         insertions.append(before_statement(text, s.offset, region_pragma(region)))
         insertions.extend(inner)

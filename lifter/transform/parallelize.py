@@ -29,11 +29,13 @@ from __future__ import annotations
 import re
 
 import islpy as isl
+from pycparser import c_ast
 
-from lifter.analysis.affine import isl_name
+from lifter.analysis.affine import c_text, isl_name
 from lifter.analysis.count import Poly, add_polys, constant, count_points, largest, poly_to_c, same_value
 from lifter.analysis.model import Kind
-from lifter.conditions import readable
+from lifter.analysis.symbols import substitute
+from lifter.conditions import parse_expression, readable
 from lifter.frontend.loop_form import canonical
 from lifter.frontend.spans import CExpr, Spans, c_expr, word_tokens
 from lifter.graph.attributes import DataflowGraph
@@ -193,7 +195,10 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
         return Refusal("not profitable: it only fills memory with one value (memory-bound, and GCC makes it a memset)",
                        "not-profitable")
     conditions = list(section_limits)
-    work = _work(g, m, {x.var for x in [m] + inner}, min_work) if min_work > 0 else None
+    # The OpenMP target (the one that tests values) also judges the work at the sizes the calls
+    # pass; the CUDA target's launches keep their tests in C (not evaluated at call sizes yet).
+    calls = g.nest.scop.call_sizes if value_guards else []
+    work = _work(g, m, {x.var for x in [m] + inner}, min_work, calls) if min_work > 0 else None
     if m.depth < 2 and isinstance(work, str) and _calls_loops(g, m):
         # Each call runs a loop of its own, a row's work counted as one statement: a run-time
         # trip count says nothing of the work (a constant one still does, as before).
@@ -202,15 +207,16 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
     copies = bool(sections or buffers or kept)  # each thread's own copy: its team starts later (team_start.py)
     if isinstance(work, int):
         if work < min_work:
-            return Refusal(f"not profitable: about {work} iterations of work", "not-profitable")
-        size, team_work = work_parts(work, min_work, value_guards, copies)
+            sizes = f" at the sizes its calls pass ({work.sizes})" if isinstance(work, CallSizeWork) else ""
+            return Refusal(f"not profitable: about {work} iterations of work{sizes}", "not-profitable")
+        size, team_work = work_parts(work, min_work, value_guards)
     elif m.depth >= 2 and min_work > 0:
         # Even with a false `if` clause, entering a parallel region costs about a
         # microsecond; deep inside sequential loops that is paid millions of times.
         return Refusal("inside two or more sequential loops, with a work size known only at run time", "not-profitable")
     elif work:
         # (with a test the OpenMP backend makes in C: whether the threads may start now, team_start.py)
-        size, team_work = work_parts(work, min_work, value_guards, copies)
+        size, team_work = work_parts(work, min_work, value_guards)
     profitable = work_condition(size, team_work, copies=copies)
     if profitable:
         conditions.append(profitable)
@@ -405,14 +411,16 @@ def _container(g, name) -> AccessNode:
     raise KeyError(name)
 
 
-def _work(g: DataflowGraph, m: MapScope, banned: set[str], min_work: int) -> int | str | None:
+def _work(g: DataflowGraph, m: MapScope, banned: set[str], min_work: int, calls: list[dict] = ()) \
+        -> int | str | None:
     """Iterations times statements under the map: an int, a C expression, or None if unknown.
 
     Counted exactly in the iteration domains where they describe the map (`_counted_work`),
     else estimated from the trip counts (`_estimate`); the estimate's text, in the user's
     factors, where it is the same polynomial (a rectangular nest). A C expression of constants (a
     triangle's longest row of a fixed size) is folded: the work is then known here, and a
-    test that is always true or always false is never emitted.
+    test that is always true or always false is never emitted; so is one at the sizes the
+    function's `calls` pass (`_at_call_sizes`).
     """
     work, estimate = _counted_work(g, m, min_work, banned), _estimate(g, m, banned)
     if work is None:
@@ -423,7 +431,38 @@ def _work(g: DataflowGraph, m: MapScope, banned: set[str], min_work: int) -> int
             work = estimate
     if isinstance(work, str) and re.fullmatch(r"-?\d+", folded := readable(work)):
         return max(0, int(folded))
-    return work
+    at_calls = _at_call_sizes(work, calls, min_work) if isinstance(work, str) else None
+    return work if at_calls is None else at_calls
+
+
+class CallSizeWork(int):
+    """A work count that is a constant at the sizes the function's calls pass
+    (`Region.call_sizes`), with those sizes for the remark (`sizes`: 'n = 2000')."""
+
+    sizes: str = ""
+
+
+def _at_call_sizes(work: str, calls: list[dict], min_work: int) -> CallSizeWork | None:
+    """`work` (C text) at each call's sizes, where each makes it a constant: that constant where
+    all calls agree, their largest where even that is below `min_work` (too small at every call);
+    else None. Folded here, the guard of a loop too small at every call is not emitted at all,
+    nor the loop's parallel version (a program left with no parallel loop then needs no OpenMP
+    runtime)."""
+    used = sorted(set().union(*calls) & word_tokens(work)) if calls else []
+    expr = parse_expression(work) if used else None
+    if expr is None or any(not set(used) <= call.keys() for call in calls):
+        return None
+    values = []
+    for call in calls:
+        folded = readable(c_text(substitute(expr, {n: c_ast.Constant("int", f"({call[n]})") for n in used}.get)))
+        if not re.fullmatch(r"-?\d+", folded):
+            return None
+        values.append(max(0, int(folded)))
+    if len(set(values)) > 1 and max(values) >= min_work:
+        return None
+    out = CallSizeWork(max(values))
+    out.sizes = ", ".join(f"{n} = {' or '.join(str(v) for v in sorted({call[n] for call in calls}))}" for n in used)
+    return out
 
 
 def launch_work(g: DataflowGraph, m: MapScope, outer: set[str], min_work: int) -> int | CExpr | None:

@@ -79,10 +79,11 @@ int main(void) {
     a[i] = i % 11; b[i] = i % 5;
     for (int j = 0; j < N; j++) c[i][j] = (i * j) % 7;
   }
-  vla(N); heap(N); plane(N);
-  double s = read_after(N);
-  shifted(N); s += global(N); param(N, t6);
-  s += escapes(N);
+  int n = N; /* a size known at run time: no call passes a constant (call_constants.py) */
+  vla(n); heap(n); plane(n);
+  double s = read_after(n);
+  shifted(n); s += global(n); param(n, t6);
+  s += escapes(n);
   for (int i = 0; i < N; i++) {
     s += b[i] + 2 * g[i] + 3 * t6[i];
     for (int j = 0; j < N; j++) s += d[i][j] * (1 + (i + j) % 3);

@@ -104,14 +104,13 @@ def test_constant_triangle_below_the_threshold_stays_sequential():
 def test_constant_triangle_above_the_threshold_has_no_test():
     """N = 400: 80200 instances, always above the threshold: parallel with no test of the work,
     only whether the threads may start (team_start.py); N = 3000 (4501500 instances, above
-    TEAM_START_WORK too): no test at all."""
+    TEAM_START_WORK too): the same test, which passes at once and records that the team started."""
     output, loops = _lifted(SMALL_TRIANGLE.format(n=400))
     assert loops[0]["parallelized"] and loops[0]["condition"] == f"{HELPER}(80200L)"
     assert f"if ({HELPER}(80200L)) {{ /* lift */" in output
     output, loops = _lifted(SMALL_TRIANGLE.format(n=3000))
     pragma = next(line for line in output.splitlines() if "omp parallel for" in line)
-    assert " if(" not in pragma and loops[0]["parallelized"] and not loops[0]["condition"]
-    assert HELPER not in output
+    assert " if(" not in pragma and loops[0]["parallelized"] and loops[0]["condition"] == f"{HELPER}(4501500L)"
 
 
 def test_constant_triangle_between_square_and_half_square_stays_sequential():
@@ -338,24 +337,26 @@ def test_a_region_around_a_time_loop_counts_every_step_toward_the_start(tmp_path
 def test_a_work_test_keeps_its_team_work_apart_for_a_region_to_scale():
     """A plan's work test is two parts (team_start.work_parts): a region around a sequential loop
     scales only the team test by its trip count, with no text of the plan's condition rewritten;
-    a constant work that pays for the start has no test at all (the region is unconditional)."""
+    a constant work that pays for the start keeps the team test, which passes at once and records
+    that the team has started (a later loop's test reads that)."""
     size, team = work_parts("(long)n", MIN_PARALLEL_WORK)
     assert work_condition(size, team) == f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}((long)n)"
     assert work_condition(size, team, "(long)t") == f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}(((long)t) * ((long)n))"
     assert work_condition(*work_parts(50_000, MIN_PARALLEL_WORK), 100) == f"{HELPER}((100) * (50000L))"
-    assert work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK) == ("", "")
+    assert work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK) == ("", f"{TEAM_START_WORK}L")
     assert work_condition("", "", "(long)t") == ""
     assert work_parts("(long)n", MIN_PARALLEL_WORK, team=False) == (f"(long)n > {MIN_PARALLEL_WORK}L", "")
     # Per-thread copies: the run that asks counts COPIES_FACTOR times less toward the start (the
     # helper for copies), a region scales it as any other.
-    size, team = work_parts("(long)n", MIN_PARALLEL_WORK, copies=True)
+    size, team = work_parts("(long)n", MIN_PARALLEL_WORK)
     assert work_condition(size, team, copies=True) == f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}_copies((long)n)"
     assert work_condition(size, team, "t", copies=True) == \
         f"(long)n > {MIN_PARALLEL_WORK}L && {HELPER}_copies((t) * ((long)n))"
-    assert work_condition(*work_parts(80_000, MIN_PARALLEL_WORK, copies=True), copies=True) == f"{HELPER}_copies(80000L)"
-    assert work_condition(*work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK, copies=True), copies=True) == \
+    assert work_condition(*work_parts(80_000, MIN_PARALLEL_WORK), copies=True) == f"{HELPER}_copies(80000L)"
+    assert work_condition(*work_parts(TEAM_START_WORK, MIN_PARALLEL_WORK), copies=True) == \
         f"{HELPER}_copies({TEAM_START_WORK}L)"
-    assert work_parts(TEAM_START_WORK * COPIES_FACTOR, MIN_PARALLEL_WORK, copies=True) == ("", "")
+    assert work_condition(*work_parts(TEAM_START_WORK * COPIES_FACTOR, MIN_PARALLEL_WORK), copies=True) == \
+        f"{HELPER}_copies({TEAM_START_WORK * COPIES_FACTOR}L)"
 
 
 def test_a_loop_with_copies_counts_its_own_run_less_but_its_earlier_runs_in_full(tmp_path):
@@ -451,7 +452,8 @@ int main(void)
             c[i][j] = (i * 3 + j) % 11 / 11.0;
             d[i][j] = (i - j) % 3;
         }
-    chain(N, t, a, b, c, d);
+    int n = N; /* a size known at run time: no call passes a constant (call_constants.py) */
+    chain(n, t, a, b, c, d);
     for (int i = 0; i < N; i += 7)
         printf("%.17g %.17g\\n", d[i][N - 1 - i], d[N - 1 - i][i]);
     return 0;
