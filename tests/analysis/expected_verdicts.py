@@ -274,6 +274,21 @@ EXPECTED = {
         dict(function='kernel_shift', line=71, var='j', parallel=True, reduction=[], private=[]),
         dict(function='kernel_shift', line=72, var='i', parallel=False, reduction=[], private=[]),
     ],
+    # cells that reach across their row's end (reach17): NC*j*nx + NC*i + c, a right neighbour
+    # that is the next row's first cell, faces at i <= nx; each access read in pieces
+    'stencils/cell_rows.c': [
+        dict(function='kernel_scale', line=33, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale', line=34, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale', line=35, var='c', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_transport', line=42, var='j', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_transport', line=43, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_transport', line=44, var='c', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_transport_to', line=51, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_faces', line=60, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_faces', line=61, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_density', line=68, var='j', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_density', line=69, var='i', parallel=True, reduction=[], private=[]),
+    ],
     # a padded grid's sizes as row and column indices: u[(ny + 1)*(nx + 2) + i], the ghost columns
     # parallel where nx >= 0, a test made before the loop (issue 16)
     'stencils/padded_bc.c': [

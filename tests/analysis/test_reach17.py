@@ -1,0 +1,122 @@
+"""Real-code shapes of issue 16, third round (helper reach17): each program is written the way
+application code is, lifted with the profitability guard off, checked for its verdicts (the
+unsafe variants stay sequential, with the reason) and run against the original at 1, 2 and 8
+threads, with inputs that make every run-time test fail as well as pass."""
+from __future__ import annotations
+
+import pytest
+
+from tests.harness import check_program, have_gcc, loops_by_function
+
+needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
+
+PROGRAMS: dict[str, str] = {}
+
+# -- delinearization (item 1) -----------------------------------------------------------------
+PROGRAMS["carried_rows"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NC 4
+
+/* The components first-multiplied: 4*j*nx + 4*i + c is cell (j, i)'s component c. */
+void scale(int nx, int ny, double *q, const double *w)
+{
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+            for (int c = 0; c < NC; c++)
+                q[NC*j*nx + NC*i + c] = q[NC*j*nx + NC*i + c] * w[c];
+}
+
+/* Each cell takes its right neighbour's values; the last cell of a row the next row's first. */
+void shift_left(int nx, int ny, double *q)
+{
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+            for (int c = 0; c < NC; c++)
+                q[(j*nx + i)*NC + c] = q[(j*nx + i + 1)*NC + c];
+}
+
+/* A bound i <= nx: the last column is the next row's first element. */
+void widen(int nx, int ny, double *q, const double *r)
+{
+    for (int j = 1; j < ny; j++)
+        for (int i = 0; i <= nx; i++)
+            q[j*nx + i] = 2.0 * r[(j - 1)*nx + i];
+}
+
+/* Each element doubled; the element after a row's end is the next row's first: doubled twice. */
+void twice(int nx, int ny, double *q)
+{
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i <= nx; i++)
+            q[j*nx + i] = q[j*nx + i] * 2.0;
+}
+
+/* The left neighbour, wrapping to the previous row's last element: a recurrence along the buffer. */
+void sweep(int nx, int ny, double *q)
+{
+    for (int j = 1; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+            q[j*nx + i] += 0.5 * q[j*nx + i - 1];
+}
+
+/* NEGATIVE: two rows ahead, no carry of one row reads it. */
+void far(int nx, int ny, double *q)
+{
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+            q[j*nx + i] = q[j*nx + i + 2*nx + 1] + 1.0;
+}
+
+int main(void)
+{
+    int nx = 29, ny = 17;
+    long size = (long)NC * (nx + 1) * (ny + 4);
+    double *q = malloc(size * sizeof *q), *r = malloc(size * sizeof *r);
+    double w[NC] = {1.0, 0.5, 0.25, 2.0};
+    for (long k = 0; k < size; k++) { q[k] = k % 5; r[k] = (k * 3) % 7; }
+    scale(nx, ny, q, w);
+    shift_left(nx, ny, q);
+    widen(nx, ny, q, r);
+    twice(nx, ny, q);
+    sweep(nx, ny, q);
+    far(nx, ny, q);
+    /* Rows of no columns: the run-time test nx >= 1 fails. */
+    widen(0, ny, q + 1, r);
+    twice(0, ny, q + 2);
+    /* The weights are the grid's first cell, the output overlaps the input: tests fail. */
+    scale(nx, ny, q, q + 1);
+    widen(nx, ny, q + 3, q);
+    double s = 0;
+    for (long k = 0; k < size; k++) s += (q[k] + 3 * r[k]) * (1 + k % 7);
+    printf("%.17g\n", s);
+    free(q); free(r);
+    return 0;
+}
+"""
+
+
+def test_rows_that_carry_into_the_next_are_read_exactly():
+    loops = loops_by_function(PROGRAMS["carried_rows"])
+    assert loops["scale"][0]["parallelized"], loops["scale"][0]["reason"]
+    shift = loops["shift_left"]
+    assert not shift[0]["parallel"] and not shift[1]["parallel"]
+    assert shift[2]["parallelized"], shift[2]["reason"]  # the components are apart
+    widen = loops["widen"]
+    assert not widen[0]["parallel"] and "output dependence on q" in widen[0]["reason"], widen[0]["reason"]
+    assert widen[1]["parallelized"] and widen[1]["condition"].endswith("nx >= 1"), widen[1]
+    # the element after a row's end is doubled at (j, nx) and at (j + 1, 0): a product over rows,
+    # whose section OpenMP would be given in rows, not elements (a stack overflow): sequential
+    assert not loops["twice"][0]["parallelized"] and "read in rows" in loops["twice"][0]["reason"]
+    assert loops["twice"][1]["parallelized"], loops["twice"][1]["reason"]
+    assert not any(e["parallel"] for e in loops["sweep"]), [e["reason"] for e in loops["sweep"]]
+    assert "dependence on q" in loops["sweep"][1]["reason"], loops["sweep"][1]["reason"]
+    assert not loops["far"][0]["parallel"], loops["far"][0]["reason"]
+
+
+@needs_gcc
+@pytest.mark.parametrize("threads", [1, 2, 8])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_programs_give_identical_results(tmp_path, name, threads):
+    check_program(PROGRAMS[name], f"{name}.c", tmp_path, threads)
