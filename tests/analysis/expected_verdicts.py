@@ -332,12 +332,21 @@ EXPECTED = {
         dict(function='kernel_update', line=80, var='d', parallel=True, reduction=[], private=[]),
     ],
     # pointers that step once per iteration, `*dst++ = *src++`, read as indices (frontend/pointer_steps.py,
-    # the `while (n--)` loops become `for (... lift_k ...)`); the compaction stays sequential (issue 16)
+    # the `while (n--)` loops become `for (... lift_k ...)`, reported as loops over n); the compaction stays sequential (issue 16)
+    # pointers stepped several times an iteration, backwards and before the access, and read after
+    # the loop (stepped past it there), a `while (count--)` reported by its counter (reach17)
+    'miniapps/pointer_pack.c': [
+        dict(function='kernel_pack', line=32, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_interleave', line=44, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_push_weights', line=53, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_unpack', line=61, var='count', parallel=True, reduction=[], private=[]),
+        dict(function='main', line=78, var='step', parallel=False, reduction=[], private=[]),
+    ],
     'miniapps/pointer_walk.c': [
         dict(function='kernel_ramp', line=25, var='i', parallel=True, reduction=[], private=[]),
-        dict(function='kernel_scale_copy', line=31, var='lift_k', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale_copy', line=31, var='n', parallel=True, reduction=[], private=[]),
         dict(function='kernel_axpy', line=37, var='i', parallel=True, reduction=[], private=[]),
-        dict(function='kernel_mix', line=43, var='lift_k', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_mix', line=43, var='n', parallel=True, reduction=[], private=[]),
         dict(function='kernel_compact', line=55, var='i', parallel=False, reduction=[], private=[]),
     ],
     # the scatter (line 43) is sequential as written: each key reads its bucket's running offset

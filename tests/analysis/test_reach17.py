@@ -115,6 +115,135 @@ def test_rows_that_carry_into_the_next_are_read_exactly():
     assert not loops["far"][0]["parallel"], loops["far"][0]["reason"]
 
 
+# -- pointer steps (item 2) -------------------------------------------------------------------
+PROGRAMS["pointer_steps"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Two values per iteration: real and imaginary parts. */
+void interleave(int n, const double *re, const double *im, double *out)
+{
+    double *p = out;
+    for (int i = 0; i < n; i++) {
+        *p++ = re[i];
+        *p++ = im[i];
+    }
+}
+
+/* Filled from the end, with the pointer stepped before each store. */
+void reverse(int n, const double *x, double *out)
+{
+    double *p = out + n;
+    for (int i = 0; i < n; i++)
+        *--p = x[i];
+}
+
+void backwards(int n, const double *x, double *out)
+{
+    double *p = out + n - 1;
+    for (int i = 0; i < n; i++)
+        *p-- = 2.0 * x[i];
+}
+
+/* The pointer is read after the loop: where the next block starts. */
+double *append(int n, double *p, double v)
+{
+    for (int i = 0; i < n; i++)
+        *p++ = v;
+    return p;
+}
+
+/* The pointer carries on from one row to the next: stepped past each row. */
+void rows(int m, int n, double *out)
+{
+    double *p = out;
+    for (int r = 0; r < m; r++) {
+        for (int i = 0; i < n; i++)
+            *p++ = r + 0.25 * i;
+    }
+}
+
+/* NEGATIVE for the row loop: stepped past each row, the pointer carries on. */
+void rows_unbraced(int m, int n, double *out)
+{
+    double *p = out;
+    for (int r = 0; r < m; r++)
+        for (int i = 0; i < n; i++)
+            *p++ = r - 0.5 * i;
+}
+
+size_t pack(size_t n, const float *a, float *dst)
+{
+    float *d = dst;
+    while (n--) {
+        *d++ = *a++;
+        *d++ = 0.0f;
+    }
+    return (size_t)(d - dst);
+}
+
+/* NEGATIVE: the steps are under a condition. */
+int compact(int n, const double *x, double *out)
+{
+    double *p = out;
+    for (int i = 0; i < n; i++) {
+        *p++ = x[i];
+        if (x[i] > 0)
+            *p++ = x[i];
+    }
+    return (int)(p - out);
+}
+
+int main(void)
+{
+    int n = 2000;
+    double *a = calloc(4 * n + 16, sizeof *a), *b = calloc(4 * n + 16, sizeof *b);
+    float *f = calloc(n + 1, sizeof *f), *g = calloc(2 * n + 4, sizeof *g);
+    for (int i = 0; i < n; i++) { a[i] = (i * 7) % 11 - 5; f[i] = (float)(i % 13); }
+    interleave(n, a, a + n, b);
+    reverse(n, b, a + 2 * n);
+    backwards(n, a + 2 * n, b + 2 * n);
+    double *end = append(7, b + 3 * n, -1.0);
+    end = append(5, end, -2.0);
+    rows(9, 13, a + 3 * n);
+    rows_unbraced(7, 11, b + 3 * n);
+    size_t packed = pack((size_t)n, f, g);
+    int kept = compact(n, a, b + 100);
+    /* Overlaps: the run-time tests fail. */
+    interleave(n, b, b + 1, b + 2);
+    reverse(n, a, a + 1);
+    backwards(n, a + 5, a);
+    double s = kept + (double)(end - b) + (double)packed;
+    for (int i = 0; i < 4 * n + 16; i++) s += (a[i] + 2 * b[i]) * (1 + i % 7);
+    for (int i = 0; i < 2 * n + 4; i++) s += g[i] * (1 + i % 5);
+    printf("%.17g\n", s);
+    free(a); free(b); free(f); free(g);
+    return 0;
+}
+"""
+
+
+def test_pointers_stepped_twice_backwards_and_read_after_the_loop():
+    from lifter import LiftOptions, lift_source
+
+    result = lift_source(PROGRAMS["pointer_steps"], "test.c", LiftOptions(target="openmp", min_parallel_work=0))
+    loops = {}
+    for e in result.loops:
+        loops.setdefault(e["function"], []).append(e)
+    for name in ("interleave", "reverse", "backwards", "append", "pack"):
+        assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    assert "p[2 * i] = re[i];" in result.output and "p[2 * i + 1] = im[i];" in result.output
+    assert "p[-i - 1] = x[i];" in result.output and "p[-i] = 2.0 * x[i];" in result.output
+    assert "p[i] = v; p += (n > 0 ? n : 0);" in result.output
+    assert "} d += 2 * (n > 0 ? n : 0);" in result.output
+    rows = loops["rows"]
+    assert not rows[0]["parallel"] and rows[1]["parallelized"], [e["reason"] for e in rows]
+    assert not any(e["parallel"] for e in loops["rows_unbraced"])  # no block to step it past the loop in
+    assert not loops["compact"][0]["parallel"]
+    # the `while (n--)` loop is reported by its counter, as written
+    assert loops["pack"][0]["var"] == "n" and "loop over 'n'" in loops["pack"][0]["remark"]
+    assert not any("lift_k" in str(e) for e in result.loops)
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
