@@ -534,10 +534,8 @@ class _Collector:
             arg = arg.expr
         read, addressed = [], False
         if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
-            read.append(arg.right)
-            arg = arg.left
-            while isinstance(arg, c_ast.Cast):
-                arg = arg.expr
+            arg, added = _pointer_sum(arg)
+            read.extend(term for _, term in added)
         elif isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
             arg, addressed = arg.expr, True
             while isinstance(arg, c_ast.StructRef) and arg.type == ".":
@@ -590,11 +588,29 @@ def _offset(arg) -> c_ast.Node | None:
     if isinstance(arg, c_ast.ID):
         return c_ast.Constant("int", "0")
     if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
-        return arg.right if arg.op == "+" else c_ast.UnaryOp("-", arg.right)
+        _, added = _pointer_sum(arg)
+        offset = None
+        for op, term in added:
+            term = term if op == "+" else c_ast.UnaryOp("-", term)
+            offset = term if offset is None else c_ast.BinaryOp("+", offset, term)
+        return offset
     if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ArrayRef) \
             and isinstance(arg.expr.name, (c_ast.ID, c_ast.StructRef)):
         return arg.expr.subscript
     return None
+
+
+def _pointer_sum(arg) -> tuple[c_ast.Node, list[tuple[str, c_ast.Node]]]:
+    """The pointer a chain `a + e1 + e2 - e3` starts from (C reads it `((a + e1) + e2) - e3`, each
+    step pointer arithmetic), its casts dropped, and the integers added (`+`) or taken (`-`), in
+    order."""
+    added = []
+    while isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
+        added.append((arg.op, arg.right))
+        arg = arg.left
+        while isinstance(arg, c_ast.Cast):
+            arg = arg.expr
+    return arg, added[::-1]
 
 
 def _conditional_parts(node):

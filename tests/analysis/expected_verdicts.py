@@ -342,6 +342,15 @@ EXPECTED = {
         dict(function='kernel_unpack', line=61, var='count', parallel=True, reduction=[], private=[]),
         dict(function='main', line=78, var='step', parallel=False, reduction=[], private=[]),
     ],
+    # block calls with byte counts and offset pointers: memcpy(d + y*w, s + y*w, w) of bytes,
+    # memset(acc + y*w + 1, 0, (w - 2)*sizeof *acc), w * 8 bytes of doubles (reach17)
+    'miniapps/frame_blocks.c': [
+        dict(function='kernel_copy_frame', line=38, var='y', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_clear_interior', line=45, var='y', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_accumulate', line=52, var='y', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_store_rows', line=60, var='y', parallel=True, reduction=[], private=[]),
+        dict(function='main', line=75, var='step', parallel=False, reduction=[], private=[]),
+    ],
     'miniapps/pointer_walk.c': [
         dict(function='kernel_ramp', line=25, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_scale_copy', line=31, var='n', parallel=True, reduction=[], private=[]),

@@ -244,6 +244,91 @@ def test_pointers_stepped_twice_backwards_and_read_after_the_loop():
     assert loops["pack"][0]["var"] == "n" and "loop over 'n'" in loops["pack"][0]["remark"]
     assert not any("lift_k" in str(e) for e in result.loops)
 
+# -- block calls (item 3) ---------------------------------------------------------------------
+PROGRAMS["block_calls"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The interior of each row cleared: the block starts one past the row's first element. */
+void clear_inner(int n, int m, double *a)
+{
+    for (int i = 0; i < n; i++)
+        memset(a + i * m + 1, 0, (m - 2) * sizeof *a);
+}
+
+/* Rows of bytes: the size counts chars. */
+void copy_bytes(int n, int m, unsigned char *dst, const unsigned char *src)
+{
+    for (int i = 0; i < n; i++)
+        memcpy(dst + i * m, src + i * m, m);
+}
+
+/* A row less its last half element; and rows counted in bytes. */
+void copy_short(int n, int m, double *dst, const double *src)
+{
+    for (int i = 0; i < n; i++)
+        memcpy(dst + i * m, src + i * m, m * sizeof(double) - 4);
+}
+
+void zero_rows(int n, int m, double *a)
+{
+    for (int i = 0; i < n; i++)
+        memset(a + i * m, 0, m * 8);
+}
+
+/* NEGATIVE: four bytes into the next row's first element, which that row writes whole. */
+void copy_long(int n, int m, double *dst, const double *src)
+{
+    for (int i = 0; i < n; i++)
+        memcpy(dst + i * m, src + i * m, m * sizeof(double) + 4);
+}
+
+/* NEGATIVE: each row's copy reads the row before, written by the previous iteration. */
+void smear(int n, int m, float *a)
+{
+    for (int i = 1; i < n; i++)
+        memmove(a + i * m - 1, a + (i - 1) * m, m * sizeof(float));
+}
+
+int main(void)
+{
+    int n = 301, m = 37;
+    double *a = malloc((n + 2) * m * sizeof *a), *b = malloc((n + 2) * m * sizeof *b);
+    unsigned char *c = malloc((n + 2) * m), *d = malloc((n + 2) * m);
+    float *f = malloc((n + 2) * m * sizeof *f);
+    for (int k = 0; k < (n + 2) * m; k++) {
+        a[k] = k % 13; b[k] = (k * 7) % 5 + 0.25; c[k] = (unsigned char)(k * 31); d[k] = 0;
+        f[k] = (float)(k % 11);
+    }
+    clear_inner(n, m, a);
+    copy_bytes(n, m, d, c);
+    copy_short(n, m, b + m, a);
+    copy_long(n, m, a, b);
+    smear(n, m, f);
+    zero_rows(n / 2, m, b + 3);
+    /* Each copy lands on rows later copies read (no one copy overlaps itself, which memcpy
+     * does not allow): the run-time tests fail. */
+    copy_bytes(n - 2, m, c + m + 5, c);
+    copy_short(n - 2, m, a + m + 1, a);
+    double s = 0;
+    for (int k = 0; k < (n + 2) * m; k++)
+        s += (a[k] + 2 * b[k] + c[k] + 3 * d[k] + f[k]) * (1 + k % 7);
+    printf("%.17g\n", s);
+    free(a); free(b); free(c); free(d); free(f);
+    return 0;
+}
+"""
+
+
+def test_block_calls_with_offset_pointers_and_byte_counts():
+    loops = loops_by_function(PROGRAMS["block_calls"])
+    for name in ("clear_inner", "copy_bytes", "copy_short", "zero_rows"):
+        assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    for name in ("copy_long", "smear"):
+        assert not loops[name][0]["parallel"], (name, loops[name][0]["reason"])
+        assert "dependence on" in loops[name][0]["reason"], loops[name][0]["reason"]
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
