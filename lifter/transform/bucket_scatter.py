@@ -22,7 +22,8 @@ thread's offsets below those of the threads before it, and the offsets reached t
 Sound when (checked here, at lift time):
 
 - the body is exactly the declaration of an integer `b` declared in the loop and the store
-  `T[C[b]++] = V;` or `T[--C[b]] = V;`, neither under an `if`, with no call (nothing else is
+  `T[C[b]++] = V;` or `T[--C[b]] = V;` (or the step a statement of its own: `C[b]--; T[C[b]] = V;`,
+  `T[C[b]] = V; ++C[b];`), none under an `if`, with no call (nothing else is
   written);
 - `C` holds `int`, `long` or their unsigned variants: an array the function declares (its
   length is `sizeof C / sizeof C[0]`), or a pointer or struct member (`s->key_rank`, which the
@@ -84,13 +85,14 @@ def _scatter(g: DataflowGraph, m: MapScope, min_work: int) -> BucketScatter | No
             or m.fused or m.block or m.origin != m.id or m.trip_count is None or m.span is None or not m.var_type:
         return None
     kids = scope_children(g, m.id)
-    if len(kids) != 2 or not all(isinstance(g.nodes[k]["node"], Tasklet) and k in region.statements for k in kids):
+    if len(kids) not in (2, 3) or not all(isinstance(g.nodes[k]["node"], Tasklet) and k in region.statements
+                                          for k in kids):
         return None
     tasklets = [g.nodes[k]["node"] for k in kids]
     if any(not t.text or t.conditions for t in tasklets):
         return None
-    declared, stored = (region.statements[k] for k in kids)
-    shape = _shape(declared.node, stored.node)
+    declared, *steps = (region.statements[k] for k in kids)
+    shape = _shape(declared.node, [step.node for step in steps])
     if shape is None:
         return None
     bucket, target, counts, bump, own_store = shape
@@ -107,36 +109,65 @@ def _scatter(g: DataflowGraph, m: MapScope, min_work: int) -> BucketScatter | No
     if t is None or t.kind not in (Kind.ARRAY, Kind.POINTER) or t.ndim != 1 or t.indirect or t.qualifiers \
             or t.name == counts:
         return None
-    own = [_own_accesses(declared, {bucket, counts, target}), _own_accesses(stored, {counts, target})]
-    if own != [[(bucket, True)], sorted([(counts, False), (counts, True), (target, True)])]:
+    own = [_own_accesses(declared, {bucket, counts, target})] + [_own_accesses(step, {counts, target})
+                                                                  for step in steps]
+    step, store = [(counts, False), (counts, True)], sorted([(counts, False), (target, True)])
+    if own != [[(bucket, True)]] + ([sorted(step + [(target, True)])] if len(steps) == 1
+                                    else [step, store] if bump == "--" else [store, step]):
         return None  # E or V reads the offsets or the target, or V names the bucket's offset again
-    reads = _reads(region, m, [declared, stored], {bucket, counts, target})
+    reads = _reads(region, m, [declared, *steps], {bucket, counts, target})
     if reads is None:
         return None
     return BucketScatter(bucket, tasklets[0].text, own_store, counts, element, target, reads,
                          f"({m.trip_count}) * {STATEMENTS} > {min_work}L", bump, sized)
 
 
-def _shape(declared: c_ast.Node, stored: c_ast.Node) -> tuple[str, str, str, str, str] | None:
-    """(bucket, target, counts, bump, the store's text on `OWN`) where the two statements are
+def _shape(declared: c_ast.Node, steps: list[c_ast.Node]) -> tuple[str, str, str, str, str] | None:
+    """(bucket, target, counts, bump, the store's text on `OWN`) where the statements are
     `int b = E;` and `T[C[b]++] = V;` or `T[--C[b]] = V;` (C an array, a pointer or a struct
-    member `s->f`) with no call in E or V, else None."""
-    if not isinstance(declared, c_ast.Decl) or declared.init is None or not isinstance(stored, c_ast.Assignment) \
-            or stored.op != "=" or _calls(declared.init) or _calls(stored.rvalue):
+    member `s->f`), or the same with the step a statement of its own, after the store or before
+    it (`T[C[b]] = V; C[b]++;`, `C[b]--; T[C[b]] = V;`; `++C[b]`, `C[b] += 1` alike), with no
+    call in E or V, else None."""
+    if not isinstance(declared, c_ast.Decl) or declared.init is None or _calls(declared.init) or not steps:
         return None
+    stores = [k for k, step in enumerate(steps) if isinstance(step, c_ast.Assignment) and step.op == "="]
+    if len(stores) != 1 or len(steps) > 2:
+        return None
+    stored = steps[stores[0]]
     lhs = stored.lvalue
-    if not isinstance(lhs, c_ast.ArrayRef) or not isinstance(lhs.name, c_ast.ID):
+    if _calls(stored.rvalue) or not isinstance(lhs, c_ast.ArrayRef) or not isinstance(lhs.name, c_ast.ID):
         return None
-    bump = lhs.subscript
-    if not isinstance(bump, c_ast.UnaryOp) or bump.op not in BUMPS or not isinstance(bump.expr, c_ast.ArrayRef):
-        return None
-    slot = bump.expr
-    if not isinstance(slot.name, (c_ast.ID, c_ast.StructRef)) or not isinstance(slot.subscript, c_ast.ID) \
-            or slot.subscript.name != declared.name:
+    if len(steps) == 1:
+        bump = lhs.subscript
+        if not isinstance(bump, c_ast.UnaryOp) or bump.op not in BUMPS:
+            return None
+        slot, op = bump.expr, bump.op
+    else:  # the step a statement of its own: before the store it counts down, after it up
+        slot, (op, other) = lhs.subscript, (("--", steps[0]) if stores[0] == 1 else ("p++", steps[1]))
+        if _step(other) != ("--" if op == "--" else "++") or not isinstance(slot, c_ast.ArrayRef) \
+                or c_text(_stepped(other)) != c_text(slot):
+            return None
+    if not isinstance(slot, c_ast.ArrayRef) or not isinstance(slot.name, (c_ast.ID, c_ast.StructRef)) \
+            or not isinstance(slot.subscript, c_ast.ID) or slot.subscript.name != declared.name:
         return None
     own = c_ast.ArrayRef(c_ast.ID(OWN), c_ast.BinaryOp("-", c_ast.ID(declared.name), c_ast.ID(LOWEST)))
-    store = c_ast.Assignment("=", c_ast.ArrayRef(lhs.name, c_ast.UnaryOp(bump.op, own)), stored.rvalue)
-    return declared.name, lhs.name.name, c_text(slot.name), bump.op, c_text(store) + ";"
+    store = c_ast.Assignment("=", c_ast.ArrayRef(lhs.name, c_ast.UnaryOp(op, own)), stored.rvalue)
+    return declared.name, lhs.name.name, c_text(slot.name), op, c_text(store) + ";"
+
+
+def _step(node: c_ast.Node) -> str | None:
+    """'++' or '--' where the statement steps an lvalue by one (`x++`, `++x`, `x += 1`; and down)."""
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "++", "p--", "--"):
+        return node.op[-2:]
+    if isinstance(node, c_ast.Assignment) and node.op in ("+=", "-=") and isinstance(node.rvalue, c_ast.Constant) \
+            and node.rvalue.type == "int" and node.rvalue.value == "1":
+        return "++" if node.op == "+=" else "--"
+    return None
+
+
+def _stepped(node: c_ast.Node) -> c_ast.Node:
+    """The lvalue a `_step` statement steps."""
+    return node.expr if isinstance(node, c_ast.UnaryOp) else node.lvalue
 
 
 def _calls(node: c_ast.Node) -> bool:

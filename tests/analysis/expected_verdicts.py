@@ -379,6 +379,12 @@ EXPECTED = {
         dict(function='kernel_nodes', line=118, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_energy', line=130, var='e', parallel=True, reduction=[], private=[]),
     ],
+    # scatters with the step a statement of its own, `end[k]--; order[end[k]] = i;` and
+    # `col[next[r]] = e; ++next[r];`: sequential as written (run as bucket scatters, reach17)
+    'miniapps/cell_bins.c': [
+        dict(function='kernel_place', line=36, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_assemble', line=46, var='e', parallel=False, reduction=[], private=[]),
+    ],
     # the ranking (line 37) is parallel when every key of a bucket lies in the bucket's own range
     # (a pass over the keys tests it, analysis/owned_rows.py); the placement (line 54) counts its
     # offsets down, sequential as written (run as a bucket scatter); the pairs share their offsets

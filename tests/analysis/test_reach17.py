@@ -329,6 +329,116 @@ def test_block_calls_with_offset_pointers_and_byte_counts():
         assert not loops[name][0]["parallel"], (name, loops[name][0]["reason"])
         assert "dependence on" in loops[name][0]["reason"], loops[name][0]["reason"]
 
+# -- bucket scatters with the step a statement of its own (item 4) ----------------------------
+PROGRAMS["scatter_steps"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The offset stepped down first, then used: the placement of a counting sort. */
+void place_down(long n, const int *key, int *end, int *out)
+{
+    for (long i = 0; i < n; i++) {
+        int b = key[i] & 255;
+        end[b]--;
+        out[end[b]] = key[i];
+    }
+}
+
+/* The offset used, then stepped up. */
+void place_up(long n, const int *key, long *fill, int *out)
+{
+    for (long i = 0; i < n; i++) {
+        int b = (key[i] >> 3) & 127;
+        out[fill[b]] = 2 * key[i] + 1;
+        ++fill[b];
+    }
+}
+
+/* (the target's name before the offsets' in the alphabet, as the accesses are sorted) */
+void place_plus(long n, const int *key, unsigned *next, int *col)
+{
+    for (long i = 0; i < n; i++) {
+        int b = key[i] % 97;
+        col[next[b]] = key[i];
+        next[b] += 1;
+    }
+}
+
+/* NEGATIVE: the value stored reads the offset it steps. */
+void place_self(long n, const int *key, int *fill, int *out)
+{
+    for (long i = 0; i < n; i++) {
+        int b = key[i] & 63;
+        out[fill[b]] = fill[b];
+        fill[b]++;
+    }
+}
+
+/* NEGATIVE: stepped up before the store (each item takes the offset after its own). */
+void place_after(long n, const int *key, int *fill, int *out)
+{
+    for (long i = 0; i < n; i++) {
+        int b = key[i] & 63;
+        fill[b]++;
+        out[fill[b]] = key[i];
+    }
+}
+
+static unsigned long digest(long n, const int *v)
+{
+    unsigned long h = 7;
+    for (long i = 0; i < n; i++) h = h * 31 + (unsigned long)v[i];
+    return h;
+}
+
+int main(void)
+{
+    long n = 200000;
+    int *key = malloc(n * sizeof *key), *out = calloc(n + 1, sizeof *out);
+    int *end = calloc(256, sizeof *end), *fill64 = calloc(64, sizeof *fill64);
+    long *fill = calloc(128, sizeof *fill);
+    unsigned *ufill = calloc(97, sizeof *ufill);
+    for (long i = 0; i < n; i++) key[i] = (int)((i * 2654435761u) >> 7) & 0xffff;
+    for (long i = 0; i < n; i++) end[key[i] & 255]++;
+    for (int b = 1; b < 256; b++) end[b] += end[b - 1];
+    place_down(n, key, end, out);
+    printf("%lu %lu\n", digest(n, out), digest(256, end));
+    for (long i = 0; i < n; i++) fill[((key[i] >> 3) & 127) + 1 < 128 ? ((key[i] >> 3) & 127) + 1 : 0] += 0;
+    long at = 0;
+    for (int b = 0; b < 128; b++) { long c = 0; for (long i = 0; i < n; i++) c += ((key[i] >> 3) & 127) == b; fill[b] = at; at += c; }
+    place_up(n, key, fill, out);
+    printf("%lu %ld\n", digest(n, out), fill[127]);
+    at = 0;
+    for (int b = 0; b < 97; b++) { unsigned c = 0; for (long i = 0; i < n; i++) c += key[i] % 97 == b; ufill[b] = (unsigned)at; at += c; }
+    place_plus(n, key, ufill, out);
+    printf("%lu %u\n", digest(n, out), ufill[96]);
+    for (int b = 0; b < 64; b++) fill64[b] = b * 3;
+    place_self(n / 100, key, fill64, out);
+    place_after(n / 100, key, fill64, out);
+    /* Offsets whose ranges overlap: the run-time checks fail, the loop runs as written. */
+    for (int b = 0; b < 256; b++) end[b] = 1000 + b;
+    place_down(5000, key, end, out);
+    for (int b = 0; b < 128; b++) fill[b] = 3 * b;
+    place_up(5000, key, fill, out);
+    printf("%lu %lu %lu\n", digest(n, out), digest(256, end), digest(64, fill64));
+    free(key); free(out); free(end); free(fill); free(ufill); free(fill64);
+    return 0;
+}
+"""
+
+
+def test_scatters_whose_step_is_a_statement_of_its_own():
+    from lifter import LiftOptions, lift_source
+
+    result = lift_source(PROGRAMS["scatter_steps"], "test.c", LiftOptions(target="openmp", min_parallel_work=0))
+    loops = {e["function"]: e for e in result.loops}
+    for name in ("place_down", "place_up", "place_plus"):
+        assert loops[name]["parallelized"] and "bucket scatter" in loops[name]["remark"], (name, loops[name])
+    for name in ("place_self", "place_after"):
+        assert not loops[name]["parallel"] and "bucket scatter" not in loops[name]["remark"], loops[name]
+    assert "out[--lift_own[b - lift_lo]] = key[i];" in result.output
+    assert "out[lift_own[b - lift_lo]++] = (2 * key[i]) + 1;" in result.output
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
