@@ -75,7 +75,7 @@ def scatter_text(text: str, m: MapScope, indent: str) -> str:
         "            for (long lift_b = 0; lift_b < lift_nb; lift_b++) lift_row[lift_b] = 0;",
         f"            for ({kind} {var} = lift_from; {var} < lift_to; {var}++) {{",
         f"                {s.declaration}",
-        f"                if ({s.bucket} >= {LOWEST} && {s.bucket} - {LOWEST} < lift_nb) lift_row[{s.bucket} - {LOWEST}]++;",
+        f"                if ({s.bucket} >= {LOWEST} && {s.bucket} - {LOWEST} < lift_nb) lift_row[{s.bucket} - {LOWEST}]{'++' if s.places == 1 else f' += {s.places}'};",
         f"                else {{ {_atomic('lift_bad = 1;')} }}",
         "            }",
         f"            #pragma omp barrier {MARK}",

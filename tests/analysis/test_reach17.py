@@ -384,6 +384,40 @@ void place_after(long n, const int *key, int *fill, int *out)
     }
 }
 
+/* Two places per item: a key and its payload, the offset stepped after. */
+void place_pairs(long n, const int *key, int *fill, int *out)
+{
+    for (long i = 0; i < n; i++) {
+        int b = key[i] & 31;
+        out[fill[b]] = key[i];
+        out[fill[b] + 1] = -key[i];
+        fill[b] += 2;
+    }
+}
+
+/* Three places per item, counted down from each bin's end. */
+void place_triples(long n, const int *key, long *end, double *out)
+{
+    for (long i = 0; i < n; i++) {
+        int b = key[i] % 50;
+        end[b] -= 3;
+        out[end[b] + 2] = 0.5 * key[i];
+        out[end[b]] = key[i];
+        out[end[b] + 1] = b;
+    }
+}
+
+/* NEGATIVE: a place stored twice, none at + 1. */
+void place_twice(long n, const int *key, int *fill, int *out)
+{
+    for (long i = 0; i < n; i++) {
+        int b = key[i] & 31;
+        out[fill[b]] = key[i];
+        out[fill[b]] = -key[i];
+        fill[b] += 2;
+    }
+}
+
 static unsigned long digest(long n, const int *v)
 {
     unsigned long h = 7;
@@ -415,6 +449,27 @@ int main(void)
     for (int b = 0; b < 64; b++) fill64[b] = b * 3;
     place_self(n / 100, key, fill64, out);
     place_after(n / 100, key, fill64, out);
+    int *fill32 = calloc(32, sizeof *fill32), *pairs = calloc(2 * n + 64, sizeof *pairs);
+    long *end50 = calloc(50, sizeof *end50);
+    double *triples = calloc(3 * n, sizeof *triples);
+    at = 0;
+    for (int b = 0; b < 32; b++) { long c = 0; for (long i = 0; i < n; i++) c += (key[i] & 31) == b; fill32[b] = (int)at; at += 2 * c; }
+    place_pairs(n, key, fill32, pairs);
+    at = 0;
+    for (int b = 0; b < 50; b++) { long c = 0; for (long i = 0; i < n; i++) c += key[i] % 50 == b; at += 3 * c; end50[b] = at; }
+    place_triples(n, key, end50, triples);
+    for (int b = 0; b < 32; b++) fill32[b] = 4 * b;
+    place_twice(n / 100, key, fill32, pairs + n);
+    double st = 0;
+    for (long i = 0; i < 3 * n; i++) st += triples[i] * (1 + i % 7);
+    printf("%lu %lu %.17g %ld\n", digest(2 * n + 64, pairs), digest(32, fill32), st, end50[49]);
+    /* Bins that overlap: the run-time checks fail, the loops run as written. */
+    for (int b = 0; b < 32; b++) fill32[b] = 5 * b;
+    place_pairs(3000, key, fill32, pairs);
+    for (int b = 0; b < 50; b++) end50[b] = 3000 + b;
+    place_triples(2000, key, end50, triples);
+    printf("%lu %lu\n", digest(2 * n + 64, pairs), digest(32, fill32));
+    free(fill32); free(pairs); free(end50); free(triples);
     /* Offsets whose ranges overlap: the run-time checks fail, the loop runs as written. */
     for (int b = 0; b < 256; b++) end[b] = 1000 + b;
     place_down(5000, key, end, out);
@@ -432,12 +487,15 @@ def test_scatters_whose_step_is_a_statement_of_its_own():
 
     result = lift_source(PROGRAMS["scatter_steps"], "test.c", LiftOptions(target="openmp", min_parallel_work=0))
     loops = {e["function"]: e for e in result.loops}
-    for name in ("place_down", "place_up", "place_plus"):
+    for name in ("place_down", "place_up", "place_plus", "place_pairs", "place_triples"):
         assert loops[name]["parallelized"] and "bucket scatter" in loops[name]["remark"], (name, loops[name])
-    for name in ("place_self", "place_after"):
+    for name in ("place_self", "place_after", "place_twice"):
         assert not loops[name]["parallel"] and "bucket scatter" not in loops[name]["remark"], loops[name]
     assert "out[--lift_own[b - lift_lo]] = key[i];" in result.output
     assert "out[lift_own[b - lift_lo]++] = (2 * key[i]) + 1;" in result.output
+    assert "out[lift_own[b - lift_lo]] = key[i]; out[lift_own[b - lift_lo] + 1] = -key[i]; " \
+        "lift_own[b - lift_lo] += 2;" in result.output
+    assert "lift_row[b - lift_lo] += 3;" in result.output
 
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
