@@ -351,6 +351,13 @@ EXPECTED = {
         dict(function='kernel_store_rows', line=60, var='y', parallel=True, reduction=[], private=[]),
         dict(function='main', line=75, var='step', parallel=False, reduction=[], private=[]),
     ],
+    # a pointer to an array's struct element, `Particle *q = &parts[i]; q->vx += ...`, read as
+    # parts[i].vx (pointer_aliases.py); a pointer to the neighbour carries a recurrence (reach17)
+    'miniapps/particle_refs.c': [
+        dict(function='kernel_step', line=30, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_energy', line=45, var='i', parallel=True, reduction=[('e', '+')], private=[]),
+        dict(function='kernel_chain', line=56, var='i', parallel=False, reduction=[], private=[]),
+    ],
     'miniapps/pointer_walk.c': [
         dict(function='kernel_ramp', line=25, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_scale_copy', line=31, var='n', parallel=True, reduction=[], private=[]),

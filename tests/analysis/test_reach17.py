@@ -497,6 +497,79 @@ def test_scatters_whose_step_is_a_statement_of_its_own():
         "lift_own[b - lift_lo] += 2;" in result.output
     assert "lift_row[b - lift_lo] += 3;" in result.output
 
+# -- a pointer to an array's struct element (item 5) ------------------------------------------
+PROGRAMS["element_pointers"] = r"""
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct { double x, v, m; int tag; } Body;
+
+void kick(int n, Body *b, double dt)
+{
+    for (int i = 0; i < n; i++) {
+        Body *q = &b[i];
+        q->v -= dt * q->x / q->m;
+        q->x += dt * q->v;
+    }
+}
+
+double mass(int n, const Body *b)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++) {
+        const Body *q = b + i;
+        s += q->m;
+    }
+    return s;
+}
+
+/* NEGATIVE: the element is picked by a value in memory, two iterations may pick one. */
+void kick_some(int n, Body *b, const int *pick, double dt)
+{
+    for (int i = 0; i < n; i++) {
+        Body *q = &b[pick[i]];
+        q->x += dt;
+    }
+}
+
+/* NEGATIVE: q[1] is the next body, which the next iteration writes. */
+void smooth(int n, Body *b)
+{
+    for (int i = 0; i < n - 1; i++) {
+        Body *q = &b[i];
+        q->x = 0.5 * (q->x + q[1].x);
+    }
+}
+
+int main(void)
+{
+    int n = 5000;
+    Body *b = malloc(n * sizeof *b);
+    int *pick = malloc(n * sizeof *pick);
+    for (int i = 0; i < n; i++) {
+        b[i].x = (i % 17) - 8.0; b[i].v = (i % 5) * 0.1; b[i].m = 1.0 + i % 3; b[i].tag = i;
+        pick[i] = (i * 7) % 13;
+    }
+    kick(n, b, 0.01);
+    double m = mass(n, b);
+    kick_some(n, b, pick, 0.5);
+    smooth(n, b);
+    double s = m;
+    for (int i = 0; i < n; i++) s += (b[i].x + 2 * b[i].v) * (1 + i % 7);
+    printf("%.17g\n", s);
+    free(b); free(pick);
+    return 0;
+}
+"""
+
+
+def test_pointers_to_struct_elements_are_the_elements():
+    loops = loops_by_function(PROGRAMS["element_pointers"])
+    for name in ("kick", "mass"):
+        assert loops[name][0]["parallelized"], (name, loops[name][0]["reason"])
+    for name in ("kick_some", "smooth"):
+        assert not loops[name][0]["parallel"], (name, loops[name][0]["reason"])
+
 @needs_gcc
 @pytest.mark.parametrize("threads", [1, 2, 8])
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
