@@ -16,7 +16,7 @@ from pycparser import c_ast
 from lifter.analysis.model import Kind
 
 from lifter.analysis.affine import c_text, int_constant
-from lifter.analysis.call_spans import within
+from lifter.analysis.call_spans import argument_offset, pointer_sum, within
 from lifter.analysis.declared_types import may_point, pointee_words
 from lifter.analysis.block_calls import BLOCK_FUNCTIONS, SPAN, element_count
 from lifter.analysis.field_pointers import field_pointers
@@ -350,7 +350,7 @@ class _Collector:
         for k, is_write in zip(BLOCK_FUNCTIONS[name], (True, False)):
             if k is None:
                 continue
-            target, offset = self._pointer_target(args[k]), _offset(args[k])
+            target, offset = self._pointer_target(args[k]), argument_offset(args[k])
             if target is None or offset is None or target[2] != 1 or target[4]:
                 return False
             key, base, _, subscripts, _ = target
@@ -429,7 +429,7 @@ class _Collector:
             if k in summary.through_fields and isinstance(a, c_ast.ID) and a.name in field_pointers(self.symbols):
                 continue  # (the callee touches the block only through the fields above, as the function does)
             span = spans.get(k)
-            offset = _offset(a) if span is not None and ndim == 1 else None
+            offset = argument_offset(a) if span is not None and ndim == 1 else None
             for is_write in (False, True):
                 if k not in (summary.writes if is_write else summary.reads):
                     continue
@@ -534,7 +534,7 @@ class _Collector:
             arg = arg.expr
         read, addressed = [], False
         if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
-            arg, added = _pointer_sum(arg)
+            arg, added = pointer_sum(arg)
             read.extend(term for _, term in added)
         elif isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
             arg, addressed = arg.expr, True
@@ -578,39 +578,6 @@ def struct_ref(root: str, path: str) -> c_ast.StructRef:
     for op, name in re.findall(r"(->|\.)(\w+)", path):
         node = c_ast.StructRef(node, op, c_ast.ID(name))
     return node
-
-
-def _offset(arg) -> c_ast.Node | None:
-    """The element a pointer argument points to, as an index into its block: 0 for `a`, `e` for
-    `a + e`, `&a[e]` and `&s->f[e]`, `-e` for `a - e`; None for other forms (`&a[e].f`)."""
-    while isinstance(arg, c_ast.Cast):
-        arg = arg.expr
-    if isinstance(arg, c_ast.ID):
-        return c_ast.Constant("int", "0")
-    if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
-        _, added = _pointer_sum(arg)
-        offset = None
-        for op, term in added:
-            term = term if op == "+" else c_ast.UnaryOp("-", term)
-            offset = term if offset is None else c_ast.BinaryOp("+", offset, term)
-        return offset
-    if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ArrayRef) \
-            and isinstance(arg.expr.name, (c_ast.ID, c_ast.StructRef)):
-        return arg.expr.subscript
-    return None
-
-
-def _pointer_sum(arg) -> tuple[c_ast.Node, list[tuple[str, c_ast.Node]]]:
-    """The pointer a chain `a + e1 + e2 - e3` starts from (C reads it `((a + e1) + e2) - e3`, each
-    step pointer arithmetic), its casts dropped, and the integers added (`+`) or taken (`-`), in
-    order."""
-    added = []
-    while isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
-        added.append((arg.op, arg.right))
-        arg = arg.left
-        while isinstance(arg, c_ast.Cast):
-            arg = arg.expr
-    return arg, added[::-1]
 
 
 def _conditional_parts(node):
