@@ -225,7 +225,8 @@ class _Function:
         if first is None:
             return None
         count = None
-        if last is not None:
+        if last is not None and (not isinstance(cond.right, c_ast.ID) or _plain_integer(self._single(last))):
+            # (an integer: a `double` bound would make `p += count` no C)
             end = last if cond.op == "<" else f"{last} + 1"
             count = f"({end} > {first} ? {end} - {first} : 0)" if first != "0" else f"({end} > 0 ? {end} : 0)"
         return (var if first == "0" else f"{var} - {first}"), None, None, count

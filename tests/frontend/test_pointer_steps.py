@@ -45,6 +45,9 @@ def test_loops_where_the_pointer_tells_are_left_alone():
         # read after the loop, which is no statement of a block (nowhere to put the step)
         "double *f(int n, int c, double *p)\n{\n    if (c)\n        for (int i = 0; i < n; i++)\n"
         "            *p++ = 0;\n    return p;\n}\n",
+        # read after the loop, whose bound is no integer of a plain type (`p += x` would be no C)
+        "double *f(double x, double *p)\n{\n    for (int i = 0; i < x; i++)\n        *p++ = i;\n"
+        "    return p;\n}\n",
         # read after the loop, whose bound a call may change
         "int n;\nvoid g(void);\ndouble *f(double *p)\n{\n    for (int i = 0; i < n; i++) {\n"
         "        g();\n        *p++ = 0;\n    }\n    return p;\n}\n",
