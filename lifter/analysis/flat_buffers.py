@@ -91,7 +91,7 @@ class FlatBuffers:
                 stmt.assumed += [t for t in (f"{c_name(isl_name(p))} >= 0" for p in sizes) if t not in stmt.assumed]
             exact = subs[0] is not None
             return FlatAccess([subs[0] if exact else "o0"] + subs[1:], exact, assumed)
-        if span is None and len(chain) <= _MOST_CARRIED_DIMENSIONS:
+        if span is None and len(chain) <= _MOST_CARRIED_DIMENSIONS and sizes:  # (a test to read them under)
             positive = isl.Set(f"[{params}] -> {{ : {' and '.join(f'{isl_name(p)} >= 1' for p in sizes) or 'false'} }}")
             for subs in readings:
                 carried = self._carried(stmt, subs, bounds, params, iters, positive)
