@@ -96,6 +96,8 @@ def _lift(source: SourceFile, options: LiftOptions) -> LiftResult:
     graphs, dropped = transform(graphs, options, source)
     emitted = emit(source, graphs, options.target, unit.notes)
     loops = loop_entries(source, graphs, emitted.regions, model, unit.ast)
+    if stepped is not None:
+        loops = stepped.named(loops)
     remarks = [remark(e) for e in loops]
     text = emitted.text if stepped is None else stepped.restored(emitted.text)
     if emitted.cxx_names is not None:  # C names that are C++ keywords, and C's null pointer, made C++

@@ -162,3 +162,37 @@ def _assigned_outside_headers(body: c_ast.Node) -> set[str]:
         else:
             stack.extend(child for _, child in n.children())
     return names
+
+
+def argument_offset(arg) -> c_ast.Node | None:
+    """The element a pointer argument points to, as an index into its block (a call's span is
+    counted from it): 0 for `a`, `e` for `a + e`, `&a[e]` and `&s->f[e]`, `-e` for `a - e`,
+    `e1 + e2` for `a + e1 + e2` (`pointer_sum`); None for other forms (`&a[e].f`)."""
+    while isinstance(arg, c_ast.Cast):
+        arg = arg.expr
+    if isinstance(arg, c_ast.ID):
+        return c_ast.Constant("int", "0")
+    if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
+        _, added = pointer_sum(arg)
+        offset = None
+        for op, term in added:
+            term = term if op == "+" else c_ast.UnaryOp("-", term)
+            offset = term if offset is None else c_ast.BinaryOp("+", offset, term)
+        return offset
+    if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ArrayRef) \
+            and isinstance(arg.expr.name, (c_ast.ID, c_ast.StructRef)):
+        return arg.expr.subscript
+    return None
+
+
+def pointer_sum(arg) -> tuple[c_ast.Node, list[tuple[str, c_ast.Node]]]:
+    """The pointer a chain `a + e1 + e2 - e3` starts from (C reads it `((a + e1) + e2) - e3`, each
+    step pointer arithmetic), its casts dropped, and the integers added (`+`) or taken (`-`), in
+    order."""
+    added = []
+    while isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
+        added.append((arg.op, arg.right))
+        arg = arg.left
+        while isinstance(arg, c_ast.Cast):
+            arg = arg.expr
+    return arg, added[::-1]

@@ -15,6 +15,7 @@ touching any element.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from math import gcd
 from typing import Callable
 
 from pycparser import c_ast
@@ -62,10 +63,9 @@ def _expand(node, is_size) -> list[tuple[Monomial, c_ast.Node]]:
             if _constant(k) is not None:
                 terms = _expand(other, is_size)
                 if any(m for m, _ in terms):
-                    # `4*(j*nx + i)`, interleaved components: the constant scales the strides it
-                    # multiplies (a factor of their monomials) and the affine rest's coefficient.
-                    return [(tuple(sorted(m + (_constant(k),))), c) if m else ((), c_ast.BinaryOp("*", k, c))
-                            for m, c in terms]
+                    # `4*(j*nx + i)`, interleaved components: the constant scales every coefficient;
+                    # `Reading.folds` makes it a factor of the strides (`4*nx`) where all share it.
+                    return [(m, c_ast.BinaryOp("*", k, c)) for m, c in terms]
         return [((), node)]  # constant factors and the like: left to the affine translator
     name = _size_name(node, is_size)
     if name is not None:
@@ -202,6 +202,7 @@ class Reading:
     region_is_size: Callable
     rows: frozenset = frozenset()
     padded: tuple = ()  # (p, padded size's name, k)
+    folds: tuple = ()  # (monomial, g): every coefficient of the monomial is g times an integer
 
     def is_size(self, name) -> bool:
         if isinstance(name, c_ast.StructRef):
@@ -224,6 +225,12 @@ class Reading:
                     _add(terms, (), c_ast.BinaryOp("*", c_ast.Constant("int", str(-k)), c))
                 else:
                     _add(terms, (), c_ast.BinaryOp("*", c, c_ast.ID(p)))
+        for monomial, g in self.folds:
+            if monomial in terms:
+                k, rest = _factor(terms[monomial])
+                if k % g == 0:
+                    del terms[monomial]
+                    _add(terms, _scaled(monomial, g), _times(k // g, rest))
         return terms
 
     def alternatives(self, node: c_ast.Node) -> list[dict[Monomial, c_ast.Node]]:
@@ -250,6 +257,7 @@ def buffer_shape(indices: list[c_ast.Node], is_size, affine_sizes: dict, loop_va
         if padded and not reading.padded:
             reading = replace(reading, padded=padded)
             continue
+        reading, sets = _folded(reading, indices)
         if not any(set(terms) - {()} for terms in sets):
             return None
         chain = shape_of([set(terms) for terms in sets])
@@ -261,6 +269,66 @@ def buffer_shape(indices: list[c_ast.Node], is_size, affine_sizes: dict, loop_va
             return chain, reading
         row = next(f for f in extents(chain)[0] if not f.isdigit())
         reading = replace(reading, rows=reading.rows | {row})
+
+
+def _folded(reading: Reading, indices: list) -> tuple[Reading, list[dict]]:
+    """The reading with each stride's common constant factor taken into the stride, and the
+    indices' terms under it: `4*j*nx + 4*i + c` is then `j*(4*nx) + (4*i + c)`, a cell's four
+    components in a row of 4*nx, as `4*(j*nx + i) + c` is; as written (`j*nx` with the
+    coefficient 4*j) its column `4*i + c` leaves a row of nx. Where the factors would break the
+    chain of strides (`j*nx*ny + 4*k*nx`), the reading stays unfolded.
+
+    Either reading is sound: the region builder proves each access's columns within their
+    extents; the folded one asks less (a column below 4*nx, not nx) for the same elements."""
+    plain = replace(reading, folds=())
+    sets = [plain.terms(i) for i in indices]
+    factors: dict[Monomial, int] = {}
+    for terms in sets:
+        for monomial, coefficient in terms.items():
+            if monomial:
+                factors[monomial] = gcd(factors.get(monomial, 0), _factor(coefficient)[0])
+    folds = tuple((m, g) for m, g in sorted(factors.items()) if g > 1)
+    if folds:
+        folded = replace(reading, folds=folds)
+        folded_sets = [folded.terms(i) for i in indices]
+        if shape_of([set(terms) for terms in folded_sets]) is not None:
+            return folded, folded_sets
+    return plain, sets
+
+
+def _factor(node: c_ast.Node) -> tuple[int, c_ast.Node]:
+    """(k, rest) with `node` equal to k*rest as integers, k the constant factor its terms all
+    have (`4*j + 8` is 4*(j + 2)); (1, node) for anything else."""
+    if isinstance(node, c_ast.Constant) and _constant(node) is not None:
+        return int(_constant(node)), c_ast.Constant("int", "1")
+    if isinstance(node, c_ast.UnaryOp) and node.op == "-":
+        k, rest = _factor(node.expr)
+        return k, c_ast.UnaryOp("-", rest)
+    if isinstance(node, c_ast.BinaryOp) and node.op == "*":
+        (kl, rl), (kr, rr) = _factor(node.left), _factor(node.right)
+        return kl * kr, rl if _is_one(rr) else rr if _is_one(rl) else c_ast.BinaryOp("*", rl, rr)
+    if isinstance(node, c_ast.BinaryOp) and node.op in "+-":
+        (kl, rl), (kr, rr) = _factor(node.left), _factor(node.right)
+        g = gcd(kl, kr)
+        return g, c_ast.BinaryOp(node.op, _times(kl // g, rl), _times(kr // g, rr))
+    return 1, node
+
+
+def _is_one(node: c_ast.Node) -> bool:
+    return isinstance(node, c_ast.Constant) and node.value == "1"
+
+
+def _times(k: int, node: c_ast.Node) -> c_ast.Node:
+    return node if k == 1 else c_ast.BinaryOp("*", c_ast.Constant("int", str(k)), node)
+
+
+def _scaled(monomial: Monomial, g: int) -> Monomial:
+    """The monomial times g, its constant factors multiplied into one (`("4", "nx")` times 2 is
+    `("8", "nx")`)."""
+    k = g
+    for f in monomial:
+        k *= int(f) if f.isdigit() else 1
+    return tuple(sorted((str(k),) + tuple(f for f in monomial if not f.isdigit())))
 
 
 def _add(terms: dict, monomial: Monomial, coefficient: c_ast.Node) -> None:

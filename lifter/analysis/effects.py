@@ -16,7 +16,7 @@ from pycparser import c_ast
 from lifter.analysis.model import Kind
 
 from lifter.analysis.affine import c_text, int_constant
-from lifter.analysis.call_spans import within
+from lifter.analysis.call_spans import argument_offset, pointer_sum, within
 from lifter.analysis.declared_types import may_point, pointee_words
 from lifter.analysis.block_calls import BLOCK_FUNCTIONS, SPAN, element_count
 from lifter.analysis.field_pointers import field_pointers
@@ -350,7 +350,7 @@ class _Collector:
         for k, is_write in zip(BLOCK_FUNCTIONS[name], (True, False)):
             if k is None:
                 continue
-            target, offset = self._pointer_target(args[k]), _offset(args[k])
+            target, offset = self._pointer_target(args[k]), argument_offset(args[k])
             if target is None or offset is None or target[2] != 1 or target[4]:
                 return False
             key, base, _, subscripts, _ = target
@@ -429,7 +429,7 @@ class _Collector:
             if k in summary.through_fields and isinstance(a, c_ast.ID) and a.name in field_pointers(self.symbols):
                 continue  # (the callee touches the block only through the fields above, as the function does)
             span = spans.get(k)
-            offset = _offset(a) if span is not None and ndim == 1 else None
+            offset = argument_offset(a) if span is not None and ndim == 1 else None
             for is_write in (False, True):
                 if k not in (summary.writes if is_write else summary.reads):
                     continue
@@ -534,10 +534,8 @@ class _Collector:
             arg = arg.expr
         read, addressed = [], False
         if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
-            read.append(arg.right)
-            arg = arg.left
-            while isinstance(arg, c_ast.Cast):
-                arg = arg.expr
+            arg, added = pointer_sum(arg)
+            read.extend(term for _, term in added)
         elif isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
             arg, addressed = arg.expr, True
             while isinstance(arg, c_ast.StructRef) and arg.type == ".":
@@ -580,21 +578,6 @@ def struct_ref(root: str, path: str) -> c_ast.StructRef:
     for op, name in re.findall(r"(->|\.)(\w+)", path):
         node = c_ast.StructRef(node, op, c_ast.ID(name))
     return node
-
-
-def _offset(arg) -> c_ast.Node | None:
-    """The element a pointer argument points to, as an index into its block: 0 for `a`, `e` for
-    `a + e`, `&a[e]` and `&s->f[e]`, `-e` for `a - e`; None for other forms (`&a[e].f`)."""
-    while isinstance(arg, c_ast.Cast):
-        arg = arg.expr
-    if isinstance(arg, c_ast.ID):
-        return c_ast.Constant("int", "0")
-    if isinstance(arg, c_ast.BinaryOp) and arg.op in "+-":
-        return arg.right if arg.op == "+" else c_ast.UnaryOp("-", arg.right)
-    if isinstance(arg, c_ast.UnaryOp) and arg.op == "&" and isinstance(arg.expr, c_ast.ArrayRef) \
-            and isinstance(arg.expr.name, (c_ast.ID, c_ast.StructRef)):
-        return arg.expr.subscript
-    return None
 
 
 def _conditional_parts(node):

@@ -16,7 +16,8 @@ that the rows are disjoint), and `r` as a call's argument is the row `rows[i]`.
 A declaration `T *p = &B[e];` (or `B + e`, or `B`, or `R[e]`) is such an alias when:
 - p is declared once in the function, is no parameter or global's name, and is never assigned,
   incremented or has its address taken; every use of it is the base of a subscript, the operand
-  of `*`, or an argument of a call (`p + 1`, `p->f`, `p == q` are not);
+  of `*` or `->` (a struct element's field, `q->x`, is `B[e].x`), or an argument of a call
+  (`p + 1`, `p == q` are not);
 - B is a one-dimensional array or pointer (a variable, or a pointer or array field `s->f`,
   `s.a.f`, not reached through another loaded pointer or a union) and e has no side effect,
   call or memory read (`walk.plain_value`), and reads a variable the function assigns (a
@@ -118,14 +119,16 @@ def _find(symbols, body: c_ast.Node) -> dict[str, Alias]:
 
 
 def _uses(body: c_ast.Node) -> dict[str, bool]:
-    """{name: every use of it is a subscript's base, `*`'s operand or a call's argument} (so it is
-    never assigned, incremented, or has its address taken)."""
+    """{name: every use of it is a subscript's base, `*`'s operand, `->`'s or a call's argument}
+    (so it is never assigned, incremented, or has its address taken)."""
     allowed: set[int] = set()
     for n in walk(body):
         if isinstance(n, c_ast.ArrayRef) and isinstance(n.name, c_ast.ID):
             allowed.add(id(n.name))
         elif isinstance(n, c_ast.UnaryOp) and n.op == "*" and isinstance(n.expr, c_ast.ID):
             allowed.add(id(n.expr))
+        elif isinstance(n, c_ast.StructRef) and n.type == "->" and isinstance(n.name, c_ast.ID):
+            allowed.add(id(n.name))
         elif isinstance(n, c_ast.FuncCall) and n.args is not None:
             allowed.update(id(a) for a in n.args.exprs if isinstance(a, c_ast.ID))
     out: dict[str, bool] = {}
@@ -213,7 +216,8 @@ def _calls(rest: c_ast.Node, symbols, field: str | None = None) -> bool:
 
 def through_aliases(node: c_ast.Node, aliases: dict[str, Alias]) -> c_ast.Node:
     """`node` with every use of an alias read as its address: `p[e]` as `B[o + e]`, `*p` as `B[o]`,
-    `p` (a call's argument) as `&B[o]`; `node` itself where it uses none."""
+    `p->f` as `B[o].f` (`Particle *q = &parts[i]; q->x += ...`), `p` (a call's argument) as
+    `&B[o]`; `node` itself where it uses none."""
     if not aliases or not any(isinstance(n, c_ast.ID) and n.name in aliases for n in variable_ids(node)):
         return node
 
@@ -223,6 +227,10 @@ def through_aliases(node: c_ast.Node, aliases: dict[str, Alias]) -> c_ast.Node:
             return _at(aliases[n.name.name].element(subscript), n.coord)
         if isinstance(n, c_ast.UnaryOp) and n.op == "*" and isinstance(n.expr, c_ast.ID) and n.expr.name in aliases:
             return _at(aliases[n.expr.name].element(None), n.coord)
+        if isinstance(n, c_ast.StructRef) and n.type == "->" and isinstance(n.name, c_ast.ID) \
+                and n.name.name in aliases and not aliases[n.name.name].row:
+            element = _at(aliases[n.name.name].element(None), n.coord)
+            return _at(c_ast.StructRef(element, ".", n.field), n.coord)
         if isinstance(n, c_ast.ID) and n.name in aliases:
             return aliases[n.name].address(n.coord)
         return None

@@ -571,9 +571,9 @@ class RegionBuilder(FlatBuffers):
             translate.iterators.add(ref.span[0])
         subs = []
         exact = True
-        assumed = None  # the sizes' test under which the access is read exactly (`_delinearized`)
+        assumed = where = None  # the sizes' test under which the access is read exactly, its pieces (`_delinearized`)
         if container.strides:
-            subs, exact, assumed = self._delinearized(stmt, ref, translate, iters, container, span)
+            subs, exact, assumed, where = self._delinearized(stmt, ref, translate, iters, container, span)
         for k in range(len(subs), container.ndim):
             if k < len(ref.subscripts) and ref.subscripts[k] is not None and (span or not ref.span):
                 try:
@@ -587,7 +587,10 @@ class RegionBuilder(FlatBuffers):
             translate.iterators.discard(ref.span[0])
         acc_id = f"{stmt.id}_a{len(stmt.accesses)}"
         params = ", ".join(isl_name(p) for p in sorted(self.params | translate.parameters))
-        if span is None:
+        if where is not None:  # in pieces: `subs` are the outputs the condition relates
+            rel = isl.Map(f"[{params}] -> {{ {acc_id}[{', '.join(iters)}] -> {_tuple(ref.key)}[{', '.join(subs)}] : "
+                          f"{where} }}")
+        elif span is None:
             rel = isl.Map(f"[{params}] -> {{ {acc_id}[{', '.join(iters)}] -> {_tuple(ref.key)}[{', '.join(subs)}] }}")
         else:  # the elements at every offset of the range
             outs = [f"o{k}" for k in range(len(subs))]

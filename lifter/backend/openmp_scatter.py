@@ -75,7 +75,7 @@ def scatter_text(text: str, m: MapScope, indent: str) -> str:
         "            for (long lift_b = 0; lift_b < lift_nb; lift_b++) lift_row[lift_b] = 0;",
         f"            for ({kind} {var} = lift_from; {var} < lift_to; {var}++) {{",
         f"                {s.declaration}",
-        f"                if ({s.bucket} >= {LOWEST} && {s.bucket} - {LOWEST} < lift_nb) lift_row[{s.bucket} - {LOWEST}]++;",
+        f"                if ({s.bucket} >= {LOWEST} && {s.bucket} - {LOWEST} < lift_nb) lift_row[{s.bucket} - {LOWEST}]{'++' if s.places == 1 else f' += {s.places}'};",
         f"                else {{ {_atomic('lift_bad = 1;')} }}",
         "            }",
         f"            #pragma omp barrier {MARK}",
@@ -125,8 +125,10 @@ def _range_checks(s, up: bool) -> list[str]:
     """The test of one bucket's range of positions, [its offset, lift_at) counting up or [lift_at,
     its offset) counting down: after the one before it, and its far end in the offsets' type."""
     low, edge = (f"(long){s.counts}[{LOWEST} + lift_b]", "lift_at - 1") if up else ("lift_at", "lift_at")
-    return [f"                    if ((lift_any && {low} < lift_end)"
-            f" || (long)({s.element})({edge}) != {edge}) lift_bad = 1;"]
+    # (offsets of type long hold every position the sum reaches: no test, which gcc would call a
+    # self-comparison)
+    wraps = "" if s.element in ("long", "long int") else f" || (long)({s.element})({edge}) != {edge}"
+    return [f"                    if ((lift_any && {low} < lift_end){wraps}) lift_bad = 1;"]
 
 
 def _pays(element: str) -> str:

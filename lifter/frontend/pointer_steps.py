@@ -1,29 +1,36 @@
-"""Pointers that step once per iteration, written as indices before the file is analysed.
+"""Pointers that step a fixed number of times per iteration, written as indices before the file
+is analysed.
 
 C code walks arrays with pointers: `double *p = a + off; for (i = 0; i < n; i++) *p++ = f(i);`,
-copies `for (i = 0; i < n; i++) *dst++ = *src++;`, `while (n--) *d++ = *s++ * k;`. Read as
-written, the pointer is a value each iteration hands to the next, a dependence that keeps the
-loop sequential; yet in iteration i it is only its value at the loop's entry plus i - L. Where
-nothing else can tell the two apart, `rewritten` writes the loop so: each `*p++` (or `*(p++)`)
-as `p[i - L]` (`p[i]` from 0), and a `while (n--)` or `while (n-- > 0)` as `for (T lift_k = 0;
-lift_k < n; lift_k++)`, with `p[lift_k]`. The rest of the pipeline then sees an indexed loop.
-This is an edit of the text the user gave, made only where it computes the same; a function
-whose body the pipeline then leaves as it is gets its body back as the user wrote it
-(`Stepped.bodies`, `driver.lift_source`), so only what lift transforms shows the indexed form:
+copies `for (i = 0; i < n; i++) *dst++ = *src++;`, `while (n--) *d++ = *s++ * k;`, pairs
+`*p++ = re; *p++ = im;`, and fills from the end with `*--p = x`. Read as written, the pointer is a
+value each iteration hands to the next, a dependence that keeps the loop sequential; yet in
+iteration i it is only its value at the loop's entry plus m*(i - L) for m steps an iteration.
+Where nothing else can tell the two apart, `rewritten` writes the loop so: the j-th of the
+iteration's m `*p++` (or `*(p++)`) as `p[m*(i - L) + j]` (`p[i]` for one step from 0), `*p--`
+as `p[-m*(i - L) - j]`, `*++p` and `*--p` one further; a `while (n--)` or `while (n-- > 0)` as
+`for (T lift_k = 0; lift_k < n; lift_k++)`, with `p[lift_k]` (the report names that loop by
+`n`, `Stepped.named`). The rest of the pipeline then sees an indexed loop. This is an edit of
+the text the user gave, made only where it computes the same; a function whose body the
+pipeline then leaves as it is gets its body back as the user wrote it (`Stepped.bodies`,
+`driver.lift_source`), so only what lift transforms shows the indexed form:
 
 - the loop is `for (i = L; i < U or i <= U; i++, ++i or i += 1)` with L a constant or a local
   or parameter the loop does not assign (not a global: a call in the loop may change it), and i
   not assigned in it; or one of those two `while` forms, with n
   an integer of a plain type named nowhere in the loop but its header;
 - the loop contains no `break`, `continue`, `return` or `goto` (every iteration steps every
-  pointer once), and the function no `goto` or label;
+  pointer the same number of times), and the function no `goto` or label;
 - each pointer is a parameter or a local declared once in the function, a pointer to an object
-  type (not `void`, not a pointer), whose address is never taken; it appears in the loop once,
-  as `*p++` or `*(p++)`, in a statement directly in the body (not under `&&`, `||`, `?:` or
-  `sizeof`);
-- the value the loop leaves in the pointer (and in n) is never read: nothing after the loop in
-  the function names it, and the innermost loop around this one, if any, declares it (each of
-  its iterations starts from the value the declaration gives), a parameter having none.
+  type (not `void`, not a pointer), whose address is never taken; it appears in the loop only
+  in its steps, all one way (`*p++` and `*++p`, or `*p--` and `*--p`), each in a statement of
+  its own directly in the body (not under `&&`, `||`, `?:` or `sizeof`), so that the
+  statements' order is the steps' order;
+- the value the loop leaves in the counter n is never read: nothing after the loop in the
+  function names it, and the innermost loop around this one, if any, declares it; where the
+  value left in a pointer is read so, the loop is a statement of a block and its trip count can
+  be told after it (U, like L, a constant or a local the loop does not assign), and the pointer
+  is stepped past the loop there: `p += m*count`.
 
 Every edit stays on its line, so that remarks and line markers keep their lines.
 """
@@ -39,6 +46,8 @@ from lifter.frontend.tokens import keyword_offsets
 from lifter.frontend.walk import walk
 
 _JUMPS = (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto)
+# A step's operator: (its direction, whether the access sees the stepped value: `*++p`, `*--p`)
+_STEPS = {"p++": (1, False), "p--": (-1, False), "++": (1, True), "--": (-1, True)}
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
 
@@ -50,6 +59,22 @@ class Stepped:
 
     text: str
     bodies: tuple[tuple[str, str], ...]
+    # (function, the index a `while (n--)` loop was given, n): the loop's name in the report
+    counters: tuple[tuple[str, str, str], ...] = ()
+
+    def named(self, entries: list[dict]) -> list[dict]:
+        """The report's entries with each rewritten `while` loop named by its counter, as the
+        user wrote it (`while (n--)` is the loop over 'n', not over 'lift_k'): its variable, and
+        the name quoted in its reason and remark."""
+        names = {(function, index): counter for function, index, counter in self.counters}
+        out = []
+        for e in entries:
+            counter = names.get((e.get("function"), e.get("var")))
+            if counter is not None:
+                e = dict(e, var=counter, **{key: e[key].replace(f"'{e['var']}'", f"'{counter}'")
+                                           for key in ("reason", "remark") if isinstance(e.get(key), str)})
+            out.append(e)
+        return out
 
     def restored(self, output: str) -> str:
         """`output` with each function body the pipeline left as edited put back as written."""
@@ -62,10 +87,12 @@ class Stepped:
 def rewritten(source: SourceFile, ast: c_ast.FileAST) -> Stepped | None:
     """The text with every loop that qualifies written with indices, or None where none does."""
     places: dict = {}  # the loop keywords' offsets in the text, read once a function steps a pointer
-    edits, bodies = [], []
+    edits, bodies, counters = [], [], []
     for ext in ast.ext:
         if isinstance(ext, c_ast.FuncDef) and ext.coord is not None and ext.coord.file == source.path:
-            found = _Function(source, ext, places).edits()
+            function = _Function(source, ext, places)
+            found = function.edits()
+            counters += [(ext.decl.name, index, counter) for index, counter in function.counters]
             body = _body_span(source, ext.body) if found else None
             if body is not None:
                 bodies.append((body, found))
@@ -73,7 +100,8 @@ def rewritten(source: SourceFile, ast: c_ast.FileAST) -> Stepped | None:
     if not edits:
         return None
     return Stepped(_edited(source.text, edits, 0),
-                   tuple((source.text[a:b], _edited(source.text[a:b], found, a)) for (a, b), found in bodies))
+                   tuple((source.text[a:b], _edited(source.text[a:b], found, a)) for (a, b), found in bodies),
+                   tuple(counters))
 
 
 def _edited(text: str, edits: list[tuple[int, int, str]], base: int) -> str:
@@ -104,7 +132,8 @@ class _Function:
         self.addressed: set[str] = set()
         self.taken: set[str] = set()
         self.jumps = False
-        self.derefs: list[c_ast.UnaryOp] = []  # every `*p++` (and `*(p++)`), in source order
+        self.counters: list[tuple[str, str]] = []  # (index, counter) of each `while (n--)` rewritten
+        self.derefs: list[c_ast.UnaryOp] = []  # every `*p++`, `*--p`, ... (and `*(p++)`), in source order
         for n in walk(func):  # one walk gathers every fact the tests below read
             for child in n:
                 self.parent[id(child)] = n
@@ -115,7 +144,7 @@ class _Function:
             elif isinstance(n, (c_ast.Goto, c_ast.Label)):
                 self.jumps = True
             elif isinstance(n, c_ast.UnaryOp) and isinstance(n.expr, c_ast.UnaryOp) and n.op == "*" \
-                    and n.expr.op == "p++" and isinstance(n.expr.expr, c_ast.ID):
+                    and n.expr.op in _STEPS and isinstance(n.expr.expr, c_ast.ID):
                 self.derefs.append(n)
             elif isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID):
                 self.addressed.add(n.expr.name)
@@ -148,22 +177,23 @@ class _Function:
         found = self._counted(loop)
         if found is None or any(isinstance(n, _JUMPS) for n in walk(loop.stmt)):
             return []
-        index, header, counter = found
+        index, header, counter, count = found
         where = self._place(loop)
         if where is None:
             return []
-        steps = self._steps(loop, where)
-        if not steps or counter is not None and not self._dead_after(counter, loop, where):
+        edits = self._steps(loop, where, index, count)
+        if not edits or counter is not None and not self._dead_after(counter, loop, where):
             return []
-        edits = [(start, end, f"{name}[{index}]") for name, (start, end) in steps.items()]
         if header is not None:
+            self.counters.append((index, counter))
             spans = self.source.spans
             paren = spans.index[where.start] + 1
             edits.append((where.start, spans.tokens[spans.brackets[paren]].end, header))
         return edits
 
     def _counted(self, loop):
-        """(the index of iteration i in C, the new header or None, the `while` counter or None)."""
+        """(the index of iteration i in C, the new header or None, the `while` counter or None, the
+        loop's trip count in C after it, or None where it cannot be told there)."""
         if isinstance(loop, c_ast.While):
             cond = loop.cond
             if isinstance(cond, c_ast.BinaryOp) and cond.op == ">" and _zero(cond.right):
@@ -175,7 +205,7 @@ class _Function:
             if decl is None or not _plain_integer(decl) or n in self.addressed or _names(loop.stmt, n):
                 return None
             k = fresh_name("lift_k", self.taken, first=1)
-            return k, f"for ({' '.join(decl.type.type.names)} {k} = 0; {k} < {n}; {k}++)", n
+            return k, f"for ({' '.join(decl.type.type.names)} {k} = 0; {k} < {n}; {k}++)", n, f"({n} > 0 ? {n} : 0)"
         init, cond, step = loop.init, loop.cond, loop.next
         if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
             var, lower = init.decls[0].name, init.decls[0].init
@@ -192,11 +222,25 @@ class _Function:
         assigned = _assigned(loop.stmt)
         if var in assigned:
             return None
-        if isinstance(lower, c_ast.Constant) and lower.type == "int" and lower.value.isdigit():
-            return (var if int(lower.value) == 0 else f"{var} - {lower.value}"), None, None
-        if isinstance(lower, c_ast.ID) and lower.name not in assigned and lower.name not in self.addressed \
-                and self._single(lower.name) is not None:  # (a global: a call in the loop may change it)
-            return f"{var} - {lower.name}", None, None
+        first, last = self._fixed(lower, assigned), self._fixed(cond.right, assigned)
+        if first is None:
+            return None
+        count = None
+        if last is not None and (not isinstance(cond.right, c_ast.ID) or _plain_integer(self._single(last))):
+            # (an integer: a `double` bound would make `p += count` no C)
+            end = last if cond.op == "<" else f"{last} + 1"
+            count = f"({end} > {first} ? {end} - {first} : 0)" if first != "0" else f"({end} > 0 ? {end} : 0)"
+        return (var if first == "0" else f"{var} - {first}"), None, None, count
+
+    def _fixed(self, node, assigned: set[str]) -> str | None:
+        """The text of a loop bound that keeps its value through the loop and after it: a decimal
+        constant, or a local or parameter the loop does not assign and whose address is not taken
+        (not a global: a call in the loop may change it); else None."""
+        if isinstance(node, c_ast.Constant) and node.type == "int" and node.value.isdigit():
+            return "0" if int(node.value) == 0 else node.value  # (as written: `010` is eight)
+        if isinstance(node, c_ast.ID) and node.name not in assigned and node.name not in self.addressed \
+                and self._single(node.name) is not None:
+            return node.name
         return None
 
     def _place(self, loop):
@@ -213,42 +257,69 @@ class _Function:
         where = self.source.spans.loop_at(offsets[[id(n) for n in same].index(id(loop))])
         return where if where is not None and where.kind == kind else None
 
-    def _steps(self, loop, where) -> dict[str, tuple[int, int]]:
-        """{pointer: the offsets of its `*p++` in the text} for the pointers the loop steps, or {}
-        if one of them does not qualify."""
-        out = {}
+    def _steps(self, loop, where, index: str, count: str | None) -> list[tuple[int, int, str]]:
+        """The edits that index the pointers the loop steps (each `*p++` as `p[index]`; a pointer
+        stepped m times as `p[m*index + j]` for its j-th step, backwards for `*p--`, and one
+        further for `*++p` or `*--p`), with `p += m*count` after the loop where its value is read
+        there; [] if one of them does not qualify."""
+        found: dict[str, list[c_ast.UnaryOp]] = {}
         for n in walk(loop.stmt):
-            if not (isinstance(n, c_ast.UnaryOp) and n.op == "p++" and isinstance(n.expr, c_ast.ID)):
-                continue
-            p = n.expr.name
-            deref = self.parent.get(id(n))
+            if isinstance(n, c_ast.UnaryOp) and n.op in _STEPS and isinstance(n.expr, c_ast.ID):
+                found.setdefault(n.expr.name, []).append(n)
+        edits = []
+        for p, steps in found.items():
             decl = self._single(p)
-            if not isinstance(deref, c_ast.UnaryOp) or deref.op != "*" or decl is None or not _object_pointer(decl) \
-                    or p in self.addressed or _names(loop, p) != 1 or not self._every_iteration(deref, loop) \
-                    or not self._dead_after(p, loop, where):
-                return {}
-            span = self._text_of(p, where)
-            if span is None:
-                return {}
-            out[p] = span
-        return out
+            derefs = [self.parent.get(id(n)) for n in steps]
+            if decl is None or not _object_pointer(decl) or p in self.addressed or _names(loop, p) != len(steps) \
+                    or len({_STEPS[n.op][0] for n in steps}) != 1 \
+                    or any(not isinstance(d, c_ast.UnaryOp) or d.op != "*" for d in derefs):
+                return []
+            places = [self._position(d, loop) for d in derefs]
+            if None in places or len(set(places)) != len(places):
+                return []  # each step once in every iteration, in a statement of its own
+            spelled = self._text_of(p, where)
+            order = sorted(range(len(steps)), key=lambda k: places[k])
+            if spelled is None or [pre for _, _, pre in spelled] != [_STEPS[steps[k].op][1] for k in order]:
+                return []
+            direction = _STEPS[steps[0].op][0]
+            m = len(steps)
+            for j, (start, end, pre) in enumerate(spelled):
+                edits.append((start, end, f"{p}[{_stepped(index, direction * m, direction * (j + pre))}]"))
+            if not self._dead_after(p, loop, where):
+                after = self._after(loop, where, p, direction * m, count)
+                if after is None:
+                    return []
+                edits.append(after)
+        return edits
 
-    def _every_iteration(self, node, loop) -> bool:
-        """`node` runs once in every iteration: in a statement directly in the body, not under
-        `&&`, `||` or `?:`."""
+    def _position(self, node, loop) -> int | None:
+        """The place in the loop's body of the statement that holds `node`, if it runs once in
+        every iteration: in a statement directly in the body, not under `&&`, `||` or `?:`."""
         while True:
             up = self.parent.get(id(node))
             if up is None:
-                return False
+                return None
             if up is loop:
-                return node is loop.stmt
+                return 0 if node is loop.stmt else None
             if isinstance(up, c_ast.Compound):
-                return self.parent.get(id(up)) is loop
+                if self.parent.get(id(up)) is not loop:
+                    return None
+                return next(k for k, item in enumerate(up.block_items) if item is node)
             if isinstance(up, (c_ast.TernaryOp, c_ast.If, c_ast.Switch) + _LOOPS) \
                     or isinstance(up, c_ast.BinaryOp) and up.op in ("&&", "||") \
                     or isinstance(up, c_ast.UnaryOp) and up.op in ("sizeof", "_Alignof"):
-                return False  # (the operand of sizeof is not evaluated)
+                return None  # (the operand of sizeof is not evaluated)
             node = up
+
+    def _after(self, loop, where, p: str, scale: int, count: str | None) -> tuple[int, int, str] | None:
+        """The edit that leaves in `p`, after the loop, the value the steps would have: `p +=
+        scale*count` just after the loop on its last line; None where the trip count cannot be
+        told after the loop or the loop is not a statement of a block (`if (c) for ...`)."""
+        if count is None or not isinstance(self.parent.get(id(loop)), c_ast.Compound):
+            return None
+        op = "+=" if scale > 0 else "-="
+        amount = count if abs(scale) == 1 else f"{abs(scale)} * {count}"
+        return where.end, where.end, f" {p} {op} {amount};"
 
     def _dead_after(self, name: str, loop, where) -> bool:
         """The value the loop leaves in `name` is never read (the module's docstring)."""
@@ -269,28 +340,41 @@ class _Function:
             up = self.parent.get(id(up))
         return None
 
-    def _text_of(self, p: str, where) -> tuple[int, int] | None:
-        """The offsets of the one `*p++` or `*(p++)` in the loop's text (None if it is not
-        spelled so there: behind a macro)."""
+    def _text_of(self, p: str, where) -> list[tuple[int, int, bool]] | None:
+        """The offsets of every `*p++`, `*p--`, `*++p`, `*--p` (or `*(p++)`, ...) in the loop's
+        text, in order, and whether each steps before its access; None if `p` is named there
+        otherwise (behind a macro)."""
         toks = self.source.spans.between(where.start, where.end)
-        words = [k for k, t in enumerate(toks) if t.text == p]
-        if len(words) != 1:
-            return None
-        k = words[0]
         texts = [t.text for t in toks]
-        # (the file's tokens are single punctuation characters: `++` is two, written together)
-        plus = k + 2 < len(toks) and texts[k + 1:k + 3] == ["+", "+"] and toks[k + 1].end == toks[k + 2].start
-        if not plus:
-            return None
-        if k >= 1 and texts[k - 1] == "*":
-            return toks[k - 1].start, toks[k + 2].end
-        if k >= 2 and texts[k - 2:k] == ["*", "("] and texts[k + 3:k + 4] == [")"]:
-            return toks[k - 2].start, toks[k + 3].end
-        return None
+        out = []
+        for k, t in enumerate(toks):
+            if t.text != p:
+                continue
+            # (the file's tokens are single punctuation characters: `++` is two, written together)
+            after = k + 2 < len(toks) and texts[k + 1] == texts[k + 2] in "+-" and toks[k + 1].end == toks[k + 2].start
+            before = k >= 2 and texts[k - 1] == texts[k - 2] in "+-" and toks[k - 2].end == toks[k - 1].start
+            if after == before:
+                return None
+            first, last = (k - 2, k) if before else (k, k + 2)  # the step's tokens
+            if first >= 1 and texts[first - 1] == "*":
+                out.append((toks[first - 1].start, toks[last].end, before))
+            elif first >= 2 and texts[first - 2:first] == ["*", "("] and texts[last + 1:last + 2] == [")"]:
+                out.append((toks[first - 2].start, toks[last + 1].end, before))
+            else:
+                return None
+        return out
 
     def _single(self, name: str) -> c_ast.Decl | None:
         decls = self.decls.get(name, [])
         return decls[0] if len(decls) == 1 else None
+
+
+def _stepped(index: str, scale: int, offset: int) -> str:
+    """`scale*index + offset` in C, as the user would write it (`i`, `2 * i + 1`, `-(i - 1) - 1`)."""
+    term = index if " " not in index or abs(scale) == 1 and scale > 0 else f"({index})"
+    text = term if scale == 1 else f"-{term}" if scale == -1 else f"{scale} * {term}"
+    return text if offset == 0 else f"{text} {'+' if offset > 0 else '-'} {abs(offset)}"
+
 
 def _is(node, name: str) -> bool:
     return isinstance(node, c_ast.ID) and node.name == name

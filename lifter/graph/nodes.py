@@ -182,6 +182,7 @@ class BucketScatter:
     bump: str = "p++"  # 'p++' (`T[C[b]++]`) or '--' (`T[--C[b]]`)
     sized: bool = True  # the offsets are an array of the function (its length is known), else the
     #                buckets' least and greatest are found at run time, by one more pass
+    places: int = 1  # the places each item takes (`T[C[b]] = V; T[C[b] + 1] = W; C[b] += 2;`)
 
 
 @dataclass

@@ -22,7 +22,9 @@ thread's offsets below those of the threads before it, and the offsets reached t
 Sound when (checked here, at lift time):
 
 - the body is exactly the declaration of an integer `b` declared in the loop and the store
-  `T[C[b]++] = V;` or `T[--C[b]] = V;`, neither under an `if`, with no call (nothing else is
+  `T[C[b]++] = V;` or `T[--C[b]] = V;`; or the step a statement of its own, with the stores at
+  the S places an item takes (`C[b]--; T[C[b]] = V;`, `T[C[b]] = V; T[C[b] + 1] = W; C[b] += 2;`:
+  each thread's counts then step by S); none under an `if`, with no call (nothing else is
   written);
 - `C` holds `int`, `long` or their unsigned variants: an array the function declares (its
   length is `sizeof C / sizeof C[0]`), or a pointer or struct member (`s->key_rank`, which the
@@ -47,9 +49,11 @@ and, at run time, before anything is written (else the loop runs as written):
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pycparser import c_ast
 
-from lifter.analysis.affine import c_text
+from lifter.analysis.affine import c_text, int_constant
 from lifter.analysis.model import Kind
 from lifter.analysis.symbols import INTEGER_WORDS
 from lifter.graph.attributes import DataflowGraph
@@ -84,16 +88,17 @@ def _scatter(g: DataflowGraph, m: MapScope, min_work: int) -> BucketScatter | No
             or m.fused or m.block or m.origin != m.id or m.trip_count is None or m.span is None or not m.var_type:
         return None
     kids = scope_children(g, m.id)
-    if len(kids) != 2 or not all(isinstance(g.nodes[k]["node"], Tasklet) and k in region.statements for k in kids):
+    if len(kids) < 2 or not all(isinstance(g.nodes[k]["node"], Tasklet) and k in region.statements
+                                          for k in kids):
         return None
     tasklets = [g.nodes[k]["node"] for k in kids]
     if any(not t.text or t.conditions for t in tasklets):
         return None
-    declared, stored = (region.statements[k] for k in kids)
-    shape = _shape(declared.node, stored.node)
+    declared, *steps = (region.statements[k] for k in kids)
+    shape = _shape(declared.node, [step.node for step in steps])
     if shape is None:
         return None
-    bucket, target, counts, bump, own_store = shape
+    bucket, target, counts, bump = shape.bucket, shape.target, shape.counts, shape.bump
     containers = region.containers
     b, c, t = containers.get(bucket), containers.get(counts), containers.get(target)
     if b is None or b.kind != Kind.SCALAR or b.declared_in != m.origin or not set(b.element.split()) <= INTEGER_WORDS:
@@ -107,36 +112,104 @@ def _scatter(g: DataflowGraph, m: MapScope, min_work: int) -> BucketScatter | No
     if t is None or t.kind not in (Kind.ARRAY, Kind.POINTER) or t.ndim != 1 or t.indirect or t.qualifiers \
             or t.name == counts:
         return None
-    own = [_own_accesses(declared, {bucket, counts, target}), _own_accesses(stored, {counts, target})]
-    if own != [[(bucket, True)], sorted([(counts, False), (counts, True), (target, True)])]:
+    own = [_own_accesses(declared, {bucket, counts, target})] + [_own_accesses(step, {counts, target})
+                                                                  for step in steps]
+    step, store = [(counts, False), (counts, True)], sorted([(counts, False), (target, True)])
+    if own != [[(bucket, True)]] + ([sorted(step + [(target, True)])] if shape.stepped is None
+                                    else [step if k == shape.stepped else store for k in range(len(steps))]):
         return None  # E or V reads the offsets or the target, or V names the bucket's offset again
-    reads = _reads(region, m, [declared, stored], {bucket, counts, target})
+    reads = _reads(region, m, [declared, *steps], {bucket, counts, target})
     if reads is None:
         return None
-    return BucketScatter(bucket, tasklets[0].text, own_store, counts, element, target, reads,
-                         f"({m.trip_count}) * {STATEMENTS} > {min_work}L", bump, sized)
+    return BucketScatter(bucket, tasklets[0].text, shape.store, counts, element, target, reads,
+                         f"({m.trip_count}) * {STATEMENTS} > {min_work}L", bump, sized, shape.places)
 
 
-def _shape(declared: c_ast.Node, stored: c_ast.Node) -> tuple[str, str, str, str, str] | None:
-    """(bucket, target, counts, bump, the store's text on `OWN`) where the two statements are
-    `int b = E;` and `T[C[b]++] = V;` or `T[--C[b]] = V;` (C an array, a pointer or a struct
-    member `s->f`) with no call in E or V, else None."""
-    if not isinstance(declared, c_ast.Decl) or declared.init is None or not isinstance(stored, c_ast.Assignment) \
-            or stored.op != "=" or _calls(declared.init) or _calls(stored.rvalue):
+def _shape(declared: c_ast.Node, steps: list[c_ast.Node]) -> Shape | None:
+    """The scatter where the statements are `int b = E;` and `T[C[b]++] = V;` or `T[--C[b]] = V;`
+    (C an array, a pointer or a struct member `s->f`); or stores at the item's S places with the
+    step a statement of its own, after them (`T[C[b]] = V; C[b]++;`, `T[C[b]] = V; T[C[b] + 1] =
+    W; C[b] += 2;`) or before them (`C[b]--; T[C[b]] = V;`, `C[b] -= 2; T[C[b]] = V; T[C[b] + 1] =
+    W;`), each place stored once; `++C[b]`, `C[b] += 1` alike; with no call in E or the values,
+    else None."""
+    if not isinstance(declared, c_ast.Decl) or declared.init is None or _calls(declared.init) or not steps:
         return None
-    lhs = stored.lvalue
-    if not isinstance(lhs, c_ast.ArrayRef) or not isinstance(lhs.name, c_ast.ID):
+    stores = [step for step in steps if isinstance(step, c_ast.Assignment) and step.op == "="]
+    if any(_calls(x.rvalue) or not isinstance(x.lvalue, c_ast.ArrayRef) or not isinstance(x.lvalue.name, c_ast.ID)
+           or c_text(x.lvalue.name) != c_text(stores[0].lvalue.name) for x in stores) or not stores:
         return None
-    bump = lhs.subscript
-    if not isinstance(bump, c_ast.UnaryOp) or bump.op not in BUMPS or not isinstance(bump.expr, c_ast.ArrayRef):
-        return None
-    slot = bump.expr
-    if not isinstance(slot.name, (c_ast.ID, c_ast.StructRef)) or not isinstance(slot.subscript, c_ast.ID) \
-            or slot.subscript.name != declared.name:
+    target = stores[0].lvalue.name
+    if len(steps) == 1:
+        bump = stores[0].lvalue.subscript
+        if not isinstance(bump, c_ast.UnaryOp) or bump.op not in BUMPS:
+            return None
+        slot, op, stepped, places = bump.expr, bump.op, None, 1
+    else:  # the step a statement of its own: before the stores it counts down, after them up
+        stepped = 0 if steps[0] not in stores else len(steps) - 1
+        other, op = steps[stepped], "--" if stepped == 0 else "p++"
+        places = _step(other, "--" if op == "--" else "++")
+        if places != len(stores) or len(steps) != places + 1 or steps[stepped] in stores:
+            return None
+        slot = _stepped(other)
+        if sorted(_place(x.lvalue.subscript, slot) for x in stores) != list(range(places)):
+            return None
+    if not isinstance(slot, c_ast.ArrayRef) or not isinstance(slot.name, (c_ast.ID, c_ast.StructRef)) \
+            or not isinstance(slot.subscript, c_ast.ID) or slot.subscript.name != declared.name:
         return None
     own = c_ast.ArrayRef(c_ast.ID(OWN), c_ast.BinaryOp("-", c_ast.ID(declared.name), c_ast.ID(LOWEST)))
-    store = c_ast.Assignment("=", c_ast.ArrayRef(lhs.name, c_ast.UnaryOp(bump.op, own)), stored.rvalue)
-    return declared.name, lhs.name.name, c_text(slot.name), bump.op, c_text(store) + ";"
+    if places == 1:
+        text = c_text(c_ast.Assignment("=", c_ast.ArrayRef(target, c_ast.UnaryOp(op, own)), stores[0].rvalue)) + ";"
+    else:
+        owned = [c_text(c_ast.Assignment("=", c_ast.ArrayRef(target, _at(own, _place(x.lvalue.subscript, slot))),
+                                         x.rvalue)) + ";" for x in stores]
+        step = f"{c_text(own)} {'-' if op == '--' else '+'}= {places};"
+        text = " ".join([step] + owned if op == "--" else owned + [step])
+    return Shape(declared.name, target.name, c_text(slot.name), op, text, places, stepped)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What `_shape` finds: the bucket, the target, the offsets' text, the bump ('p++' up, '--'
+    down), the statements each thread runs on its row `OWN`, the places an item takes, and the
+    step statement's place among the statements (None: the step is in the store's subscript)."""
+
+    bucket: str
+    target: str
+    counts: str
+    bump: str
+    store: str
+    places: int
+    stepped: int | None
+
+
+def _place(subscript: c_ast.Node, slot: c_ast.Node) -> int | None:
+    """j where `subscript` is the item's place `slot + j` (`C[b]`, `C[b] + 1`), else None."""
+    if c_text(subscript) == c_text(slot):
+        return 0
+    if isinstance(subscript, c_ast.BinaryOp) and subscript.op == "+" and c_text(subscript.left) == c_text(slot):
+        j = int_constant(subscript.right) if isinstance(subscript.right, c_ast.Constant) else None
+        return j if j is not None and j > 0 else None
+    return None
+
+
+def _at(own: c_ast.Node, j: int) -> c_ast.Node:
+    return own if j == 0 else c_ast.BinaryOp("+", own, c_ast.Constant("int", str(j)))
+
+
+def _step(node: c_ast.Node, way: str) -> int | None:
+    """S where the statement steps an lvalue by S the way `way` ('++' or '--'): `x++`, `++x`,
+    `x += S` (and down), S a positive constant; else None."""
+    if isinstance(node, c_ast.UnaryOp) and node.op in ("p++", "++", "p--", "--"):
+        return 1 if node.op[-2:] == way else None
+    if isinstance(node, c_ast.Assignment) and node.op == way[0] + "=" and isinstance(node.rvalue, c_ast.Constant):
+        by = int_constant(node.rvalue)
+        return by if by is not None and by > 0 else None
+    return None
+
+
+def _stepped(node: c_ast.Node) -> c_ast.Node:
+    """The lvalue a `_step` statement steps."""
+    return node.expr if isinstance(node, c_ast.UnaryOp) else node.lvalue
 
 
 def _calls(node: c_ast.Node) -> bool:

@@ -158,6 +158,9 @@ def _plan(g: DataflowGraph, m: MapScope, min_work: int, value_guards: bool = Tru
                 return Refusal(f"reduction into array '{name}' whose written range has no bounds in C ({section})",
                                "array-reduction")
             guarded += section[2]
+        if node.strides:  # the sections are read from a range's first dimension: rows here
+            return Refusal(f"reduction into array '{name}', a flat buffer read in rows: its reduced section "
+                           f"is not one range of elements", "array-reduction")
         first, length = section[:2]
         sections[name] = (first, length)
         try:

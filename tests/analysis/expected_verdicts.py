@@ -274,6 +274,21 @@ EXPECTED = {
         dict(function='kernel_shift', line=71, var='j', parallel=True, reduction=[], private=[]),
         dict(function='kernel_shift', line=72, var='i', parallel=False, reduction=[], private=[]),
     ],
+    # cells that reach across their row's end (reach17): NC*j*nx + NC*i + c, a right neighbour
+    # that is the next row's first cell, faces at i <= nx; each access read in pieces
+    'stencils/cell_rows.c': [
+        dict(function='kernel_scale', line=33, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale', line=34, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale', line=35, var='c', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_transport', line=42, var='j', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_transport', line=43, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_transport', line=44, var='c', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_transport_to', line=51, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_faces', line=60, var='j', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_faces', line=61, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_density', line=68, var='j', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_density', line=69, var='i', parallel=True, reduction=[], private=[]),
+    ],
     # a padded grid's sizes as row and column indices: u[(ny + 1)*(nx + 2) + i], the ghost columns
     # parallel where nx >= 0, a test made before the loop (issue 16)
     'stencils/padded_bc.c': [
@@ -317,12 +332,37 @@ EXPECTED = {
         dict(function='kernel_update', line=80, var='d', parallel=True, reduction=[], private=[]),
     ],
     # pointers that step once per iteration, `*dst++ = *src++`, read as indices (frontend/pointer_steps.py,
-    # the `while (n--)` loops become `for (... lift_k ...)`); the compaction stays sequential (issue 16)
+    # the `while (n--)` loops become `for (... lift_k ...)`, reported as loops over n); the compaction stays sequential (issue 16)
+    # pointers stepped several times an iteration, backwards and before the access, and read after
+    # the loop (stepped past it there), a `while (count--)` reported by its counter (reach17)
+    'miniapps/pointer_pack.c': [
+        dict(function='kernel_pack', line=32, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_interleave', line=44, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_push_weights', line=53, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_unpack', line=61, var='count', parallel=True, reduction=[], private=[]),
+        dict(function='main', line=78, var='step', parallel=False, reduction=[], private=[]),
+    ],
+    # block calls with byte counts and offset pointers: memcpy(d + y*w, s + y*w, w) of bytes,
+    # memset(acc + y*w + 1, 0, (w - 2)*sizeof *acc), w * 8 bytes of doubles (reach17)
+    'miniapps/frame_blocks.c': [
+        dict(function='kernel_copy_frame', line=38, var='y', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_clear_interior', line=45, var='y', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_accumulate', line=52, var='y', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_store_rows', line=60, var='y', parallel=True, reduction=[], private=[]),
+        dict(function='main', line=75, var='step', parallel=False, reduction=[], private=[]),
+    ],
+    # a pointer to an array's struct element, `Particle *q = &parts[i]; q->vx += ...`, read as
+    # parts[i].vx (pointer_aliases.py); a pointer to the neighbour carries a recurrence (reach17)
+    'miniapps/particle_refs.c': [
+        dict(function='kernel_step', line=30, var='i', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_energy', line=45, var='i', parallel=True, reduction=[('e', '+')], private=[]),
+        dict(function='kernel_chain', line=56, var='i', parallel=False, reduction=[], private=[]),
+    ],
     'miniapps/pointer_walk.c': [
         dict(function='kernel_ramp', line=25, var='i', parallel=True, reduction=[], private=[]),
-        dict(function='kernel_scale_copy', line=31, var='lift_k', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_scale_copy', line=31, var='n', parallel=True, reduction=[], private=[]),
         dict(function='kernel_axpy', line=37, var='i', parallel=True, reduction=[], private=[]),
-        dict(function='kernel_mix', line=43, var='lift_k', parallel=True, reduction=[], private=[]),
+        dict(function='kernel_mix', line=43, var='n', parallel=True, reduction=[], private=[]),
         dict(function='kernel_compact', line=55, var='i', parallel=False, reduction=[], private=[]),
     ],
     # the scatter (line 43) is sequential as written: each key reads its bucket's running offset
@@ -345,6 +385,12 @@ EXPECTED = {
         dict(function='kernel_force', line=105, var='k', parallel=False, reduction=[], private=[]),
         dict(function='kernel_nodes', line=118, var='i', parallel=True, reduction=[], private=[]),
         dict(function='kernel_energy', line=130, var='e', parallel=True, reduction=[], private=[]),
+    ],
+    # scatters with the step a statement of its own, `end[k]--; order[end[k]] = i;` and
+    # `col[next[r]] = e; ++next[r];`: sequential as written (run as bucket scatters, reach17)
+    'miniapps/cell_bins.c': [
+        dict(function='kernel_place', line=36, var='i', parallel=False, reduction=[], private=[]),
+        dict(function='kernel_assemble', line=46, var='e', parallel=False, reduction=[], private=[]),
     ],
     # the ranking (line 37) is parallel when every key of a bucket lies in the bucket's own range
     # (a pass over the keys tests it, analysis/owned_rows.py); the placement (line 54) counts its

@@ -101,7 +101,11 @@ def test_padded_strides_are_delinearized():
 
 def test_a_subscript_that_leaves_its_padded_row_keeps_the_loop_in_order():
     loops = loops_by_function(PROGRAM)
-    assert not any(e["parallelized"] for e in loops["spill"]), loops["spill"]
+    i, j = loops["spill"]
+    assert not i["parallel"] and "dependence on v" in i["reason"], i
+    # within one row the elements are distinct, the last the next row's first (read in pieces,
+    # flat_buffers._carried: reach17)
+    assert j["parallelized"] and j["condition"] == "n >= 1", j
 
 
 @pytest.mark.skipif(not have_gcc(), reason="needs gcc")

@@ -218,7 +218,7 @@ int keep_positive(int n, const double *x, double *out)
     return (int)(p - out);
 }
 
-/* NEGATIVE: the pointer is read after the loop. */
+/* The pointer is read after the loop. */
 double *append(int n, double *p, double v)
 {
     for (int i = 0; i < n; i++)
@@ -276,8 +276,10 @@ def test_stepped_pointers_are_read_as_indices():
     assert "for (int lift_k = 0; lift_k < n; lift_k++)" in result.output
     assert "*(d[i - 1]) += 2.0 * *(s[i - 1])" not in result.output and "d[i - 1] += 2.0 * s[i - 1];" in result.output
     assert "for (size_t lift_k = 0; lift_k < n; lift_k++)" in result.output
-    for name in ("keep_positive", "append"):
-        assert not loops[name][0]["parallel"], (name, loops[name][0]["reason"])
+    assert not loops["keep_positive"][0]["parallel"], loops["keep_positive"][0]["reason"]
+    # read after the loop: stepped past it there (reach17)
+    assert loops["append"][0]["parallelized"], loops["append"][0]["reason"]
+    assert "p[i] = v; p += (n > 0 ? n : 0);" in result.output
     assert not any(e["parallel"] for e in loops["rows"]), [e["reason"] for e in loops["rows"]]
     assert "*p++ = r + 0.25 * i;" in result.output  # left as written
 
