@@ -97,6 +97,7 @@ import idiomgen  # noqa: E402  (scripts/idiomgen.py)
 import loopgen  # noqa: E402  (scripts/loopgen.py)
 import mutantgen  # noqa: E402  (scripts/mutantgen.py)
 import reachgen  # noqa: E402  (scripts/reachgen.py)
+import trapgen  # noqa: E402  (scripts/trapgen.py)
 
 sys.path.insert(0, str(REPO))
 from tests.caches import write_caches  # noqa: E402
@@ -109,7 +110,8 @@ GENERATORS = {"loops": lambda seed, cfg: loopgen.generate(seed),
               "idioms": lambda seed, cfg: idiomgen.generate(seed, cfg.skip_idioms),
               "reach": lambda seed, cfg: reachgen.generate(seed),
               "mutants": lambda seed, cfg: mutantgen.generate(seed),
-              "brink": lambda seed, cfg: brinkgen.generate(seed)}
+              "brink": lambda seed, cfg: brinkgen.generate(seed),
+              "traps": lambda seed, cfg: trapgen.generate(seed)}
 # The modes whose programs are not free of undefined behaviour by construction: the original is
 # first run under the sanitizers, and discarded where they object.
 SANITIZED = ("mutants",)
