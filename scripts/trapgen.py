@@ -53,7 +53,7 @@ from __future__ import annotations
 import random
 
 KERNELS = ("narrow", "signs", "steps", "bounds", "effects", "scalars", "minmax", "elemred", "alias",
-           "calls", "moving", "control", "strides")
+           "calls", "moving", "control", "lastval", "strides")
 PRELUDE = """#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,16 +178,18 @@ class TrapGen:
         unsigned = bt in ("unsigned", "size_t", "unsigned long")
         if cmp == "!=" and lo < 0 and unsigned:
             cmp = "<"  # -5 != 3u runs through 2^32 values
-        bound = f"(({bt})n - 1)" if cmp == "<=" else f"({bt})n"
+        param = r.random() < 0.5  # `bt n` as the parameter's own type, else a cast of `int n`
+        name = "n" if param else f"({bt})n"
+        bound = f"({name} - 1)" if cmp == "<=" else name
         body = r.choice((f"a[i + {off}] = b[i + {off}] * 2 + i;",
                          f"a[i + {off}] = a[i + {off} - 1] + b[i + {off}];",
                          f"a[i + {off}] += b[i + {off} + 1]; last = i;",
                          f"if (b[i + {off}] > 0) last = i; a[i + {off}] = last;"))
-        self.top.append(f"int {f}(int *a, const int *b, int n)\n{{\n    int i, last = -7;\n"
+        self.top.append(f"int {f}(int *a, const int *b, {bt if param else 'int'} n)\n{{\n    int i, last = -7;\n"
                         f"    for (i = {lo}; i {cmp} {bound}; i++) {{\n        {body}\n    }}\n"
-                        f"    return i * 1000 + last;\n}}")
+                        f"    return {r.choice(('i * 1000 + last', 'last', '0'))};\n}}")
         res = self.fresh("r")
-        self.main.append(f"int {res} = {f}({a}, {b}, {self.size(n)});")
+        self.main.append(f"int {res} = {f}({a}, {b}, ({bt if param else 'int'}){self.size(n)});")
         self.report(f, [(a, "int", 300)], [res])
 
     def steps(self) -> None:
@@ -200,16 +202,23 @@ class TrapGen:
         a, b = self.array("double", 260), self.array("double", 260)
         body = r.choice(("a[i] = b[i] + 1.0;", f"a[i] = a[i - {step}] + b[i];", "a[i] += a[i + 1];",
                          f"a[i + {step} * 0 + 1] = b[i] * 2.0;", "s += a[i] * b[i]; a[i] = s;", "s += b[i];"))
-        form = r.choice(("ne", "ne", "do", "while"))
+        form = r.choice(("ne", "ne", "rel", "rel", "do", "while"))
+        inc = {1: "i++", -1: "i--"}.get(step, f"i {'+' if step > 0 else '-'}= {abs(step)}")
+        if r.random() < 0.3:
+            inc = f"i += {step}"
         if form == "ne":
-            loop = f"for (i = {lo}; i != {end}; i += {step}) {{\n        {body}\n    }}"
+            loop = f"for (i = {lo}; i != {end}; {inc}) {{\n        {body}\n    }}"
+        elif form == "rel":
+            cond = (f"i < {end}" if step > 0 else f"i > {end}") if r.random() < 0.6 else \
+                (f"i <= {end - 1}" if step > 0 else f"i >= {end + 1}")
+            loop = f"for (i = {lo}; {cond}; {inc}) {{\n        {body}\n    }}"
         elif form == "do":
             loop = (f"i = {lo};\n    do {{\n        {body}\n        i += {step};\n"
                     f"    }} while (i {'<' if step > 0 else '>'} {end});")
         else:
             loop = (f"i = {trips};\n    while (i-- > 0) {{\n        {body.replace('[i', '[8 + i')}\n    }}")
         self.top.append(f"double {f}(double *a, const double *b)\n{{\n    int i;\n    double s = 0.0;\n"
-                        f"    {loop}\n    return s * 64.0 + i;\n}}")
+                        f"    {loop}\n    return s * 64.0{r.choice((' + i', ''))};\n}}")
         res = self.fresh("r")
         self.main.append(f"double {res} = {f}({a}, {b});")
         self.report(f, [(a, "double", 260)], [res])
@@ -284,7 +293,7 @@ class TrapGen:
                          f"if (b[i] > {t}) {{ tmp = b[i]; a[i] = tmp; }}"))
         self.top.append(f"long long {f}(int *a, const int *b, int n)\n{{\n    int i, k = 0, last = -1, tmp = 5;\n"
                         f"    for (i = 0; i < n; i++) {{\n        {body}\n    }}\n"
-                        f"    return ((k * 1000LL + last) * 100 + tmp) * 1000 + i;\n}}")
+                        f"    return {r.choice(('((k * 1000LL + last) * 100 + tmp) * 1000 + i', 'k', 'last', 'tmp', '0'))};\n}}")
         res = self.fresh("r")
         self.main.append(f"long long {res} = {f}({a}, {b}, {self.size(n)});")
         self.report(f, [(a, "int", 260)], [res])
@@ -328,8 +337,9 @@ class TrapGen:
         lo = r.choice((0, 1))
         self.top.append(f"void {f}({elem} *a, const {elem} *b, {elem} *s, int n)\n{{\n"
                         f"    for (int i = {lo}; i < n; i++) {{\n        {body}\n    }}\n}}")
-        self.main.append(f"{f}({a}, {b}, {s}, {self.size(n)});")
-        self.report(f, [(a, elem, 260), (s, elem, 16)])
+        where = r.choice((s, s, f"{a} + 5", f"(({elem} *){b}) + 5", f"{a} + {n}"))
+        self.main.append(f"{f}({a}, {b}, {where}, {self.size(n)});")
+        self.report(f, [(a, elem, 260), (b, elem, 260), (s, elem, 16)])
 
     def alias(self) -> None:
         r = self.rng
@@ -436,7 +446,7 @@ class TrapGen:
     def control(self) -> None:
         r = self.rng
         f = self.fresh("control")
-        n, m = r.choice((0, 1, 12, 30)), r.choice((1, 9, 30))
+        n, m = r.choice((0, 1, 12, 30)), r.choice((1, 9, 30, 32, 33, 40))
         a, b = self.array("int", 32 * 32), self.array("int", 32 * 32)
         t = r.choice((-8, 0, 5, 100))
         shape = r.choice(("goto", "switch", "continue", "break", "literal"))
@@ -470,8 +480,30 @@ class TrapGen:
                         f"    for (i = 0; i < n; i++)\n        for (j = 0; j < m; j++) {{\n            {body}\n"
                         f"        }}\n    {tail}\n    return cnt * 1000 + i;\n}}")
         res = self.fresh("r")
-        self.main.append(f"int {res} = {f}({a}, {b}, {self.size(min(n, 30))}, {self.size(min(m, 30))});")
+        self.main.append(f"int {res} = {f}({a}, {b}, {self.size(n)}, {self.size(m)});")
         self.report(f, [(a, "int", 32 * 32)], [res])
+
+    def lastval(self) -> None:
+        r = self.rng
+        f = self.fresh("lastval")
+        mt = r.choice(("int", "long", "size_t", "unsigned"))
+        n, m = r.choice((0, 1, 7, 20)), r.choice((0, 1, 5, 20))
+        a, b = self.array("int", 512), self.array("int", 512)
+        at = r.choice(("i * m + j", "(long)i * m + j", "j + m * i"))
+        t = r.choice((-2, 0, 3))
+        body = r.choice((f"t = b[{at}] + (int)j;\n            a[{at}] = t * 2;",
+                         f"if (b[{at}] > {t}) t = b[{at}];\n            a[{at}] = t;",
+                         f"if (b[{at}] > {t}) t = (int)j;",
+                         f"t = b[{at}];\n            if (t < 0) continue;\n            a[{at}] = t + 1;"))
+        tail = r.choice(("", "", "a[i * m] += t;", "a[i] = (int)j;", "t += 1;"))
+        jt = r.choice(("int", mt))
+        self.top.append(f"long long {f}(int *a, const int *b, int n, {mt} m)\n{{\n    int i, t = 3;\n"
+                        f"    {jt} j = 7;\n    for (i = 0; i < n; i++) {{\n        for (j = 0; j < m; j++) {{\n"
+                        f"            {body}\n        }}\n        {tail}\n    }}\n"
+                        f"    return {r.choice(('(t * 1000LL + i) * 1000 + (long long)j', 't', '0', '(long long)j'))};\n}}")
+        res = self.fresh("r")
+        self.main.append(f"long long {res} = {f}({a}, {b}, {self.size(n)}, ({mt}){self.size(m)});")
+        self.report(f, [(a, "int", 512)], [res])
 
     def strides(self) -> None:
         r = self.rng
