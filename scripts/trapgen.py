@@ -53,7 +53,7 @@ from __future__ import annotations
 import random
 
 KERNELS = ("narrow", "signs", "steps", "bounds", "effects", "scalars", "minmax", "elemred", "alias",
-           "calls", "moving", "control", "lastval", "strides")
+           "calls", "helpers", "moving", "control", "lastval", "nest", "strides")
 PRELUDE = """#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,6 +428,42 @@ class TrapGen:
         self.main.append(f"{f}({a}, {b}, {self.size(n)});")
         self.report(f, [(a, "int", 160)], [f"{h}_count"] if shape == "global" else [])
 
+    def helpers(self) -> None:
+        r = self.rng
+        f = self.fresh("helpers")
+        n = r.choice((0, 1, 30, 100))
+        d = r.choice((0, 0, 1, -1, 2))
+        a, b, c = self.array("int", 320), self.array("int", 320), self.array("int", 320)
+        shape = r.choice(("put", "get", "add2", "swap", "first"))
+        h = self.fresh("h")
+        if shape == "put":
+            self.top.append(f"static void {h}(int *p, int v)\n{{\n    *p = v;\n}}")
+            body = r.choice((f"{h}(&a[i + 4 + {d}], b[i]);\n        c[i] = a[i + 4];",
+                             f"{h}(a + i + 4, b[i] + a[i + 4 + {d}]);", f"{h}(&c[i], a[i + 4 + {d}]);"))
+            lo, hi = "0", "n"
+        elif shape == "get":
+            self.top.append(f"static int {h}(const int *p, int k)\n{{\n    return p[k];\n}}")
+            body = r.choice((f"a[i + 4] = {h}(a, i + 4 + {d}) + b[i];", f"a[i + 4] = {h}(b, i) + {h}(c, i + 4 + {d});"))
+            lo, hi = "0", "n"
+        elif shape == "add2":
+            self.top.append(f"static void {h}(int *p, int k, int v)\n{{\n    p[k] += v;\n    p[k + 1] -= v;\n}}")
+            body = r.choice((f"{h}(a, 2 * i + 4 + {d}, b[i]);", f"{h}(a, i + 4, b[i]);", f"{h}(a, 3 * i + 4, a[i + 4 + {d}]);"))
+            lo, hi = "0", "n"
+        elif shape == "swap":
+            self.top.append(f"static void {h}(int *x, int *y)\n{{\n    int t = *x;\n    *x = *y;\n    *y = t;\n}}")
+            body = f"{h}(&a[i + 4], &a[n + 3 - i]);"
+            lo, hi = "0", r.choice(("n / 2", "(n + 1) / 2", "n"))
+        else:
+            self.top.append(f"static int {h}(const int *p, int m)\n{{\n    for (int j = 0; j < m; j++)\n"
+                            f"        if (p[j] > 5)\n            return j;\n    return -1;\n}}")
+            body = r.choice(("a[i] = " + h + "(b + i, 3);", f"a[i + 4] = {h}(a + i + 5 + {d}, 3);",
+                             f"c[i] = {h}(a + i, 4);\n        a[i + 4] = c[i];"))
+            lo, hi = "0", "n"
+        self.top.append(f"void {f}(int *a, const int *b, int *c, int n)\n{{\n    for (int i = {lo}; i < {hi}; i++) {{\n"
+                        f"        {body}\n    }}\n}}")
+        self.main.append(f"{f}({a}, {b}, {c}, {self.size(n)});")
+        self.report(f, [(a, "int", 320), (c, "int", 320)])
+
     def moving(self) -> None:
         r = self.rng
         f = self.fresh("moving")
@@ -504,6 +540,47 @@ class TrapGen:
         res = self.fresh("r")
         self.main.append(f"long long {res} = {f}({a}, {b}, {self.size(n)}, ({mt}){self.size(m)});")
         self.report(f, [(a, "int", 512)], [res])
+
+    def nest(self) -> None:
+        """A nest of the shape tiling and interchange take, its counters of odd types: `size_t`,
+        `unsigned`, `short`, `long`; inner loops counting down by the idioms each type allows,
+        triangular and `min` bounds, a time loop around, the counters read after the nest."""
+        r = self.rng
+        f = self.fresh("nest")
+        big, stride = 32, 34
+        n, m = r.choice((0, 1, 5, 20, 32)), r.choice((0, 1, 6, 32))
+        ti, tj = r.choice(("int", "long", "unsigned", "size_t", "short")), r.choice(("int", "long", "unsigned", "size_t", "unsigned short", "short"))
+        jsigned = tj in ("int", "long", "short")
+        jhi = r.choice(("m", "m", "i", f"(i < m ? i : m)", "m - (i < m ? i : m)"))
+        jloop = r.choice(("up", "up", "down"))
+        if jloop == "up":
+            jh = f"for (j = 0; j < {jhi}; j++)"
+        elif jsigned:
+            jh = f"for (j = {jhi} - 1; j >= 0; j--)"
+        else:
+            jh = r.choice((f"for (j = {jhi}; j-- > 0;)", f"for (j = {jhi} - 1; j < {jhi}; j--)"))
+        di, dj = r.choice((-1, 0, 0, 1)), r.choice((-1, 0, 1))
+        at = f"(long)i * {stride} + j"
+        nb = f"((long)i + {di}) * {stride} + (long)j + {dj}"
+        body = r.choice((f"A[{at}] = A[{nb}] + B[{at}];", f"A[{at}] += B[{nb}] * 0.5;",
+                         f"s += B[{nb}];\n                A[{at}] = s;", f"A[{at}] = B[{nb}] - A[{at}];",
+                         f"s += B[{nb}];"))
+        reset = r.choice(("s = 0.0;", ""))
+        time = r.choice((1, 1, 2, 3))
+        tail = r.choice(("", "iv += (long long)i * 1000 + (long long)j;"))
+        ret = r.choice(("iv + (long long)(s * 64.0)", "iv", "(long long)(s * 64.0)", "0"))
+        self.top.append(f"long long {f}(double *a, const double *b, {ti} n, {tj} m)\n{{\n"
+                        f"    double *A = a + {stride + 1};\n    const double *B = b + {stride + 1};\n"
+                        f"    {ti} i = 0;\n    {tj} j = 0;\n    long long iv = 0;\n    double s = 0.0;\n"
+                        f"    for (int t = 0; t < {time}; t++) {{\n        for (i = 0; i < n; i++) {{\n"
+                        f"            {reset}\n            {jh} {{\n                {body}\n            }}\n"
+                        f"            A[(long)i * {stride} + {stride - 3}] = s;\n        }}\n        {tail}\n    }}\n"
+                        f"    return {ret};\n}}")
+        length = (big + 2) * stride + 2
+        a, b = self.array("double", length), self.array("double", length)
+        res = self.fresh("r")
+        self.main.append(f"long long {res} = {f}({a}, {b}, ({ti}){self.size(n)}, ({tj}){self.size(m)});")
+        self.report(f, [(a, "double", length)], [res])
 
     def strides(self) -> None:
         r = self.rng
