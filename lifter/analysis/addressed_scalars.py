@@ -1,0 +1,81 @@
+"""Variables a pointer may reach: after `int *p = &t;`, `*p += 1` is a write of `t`.
+
+The model keeps a scalar (a struct variable, a pointer variable) apart from memory: it
+privatizes `t` and reduces into `p[0]`, each without the other, which is a wrong sum even on
+one thread (found by hand while writing scripts/trapgen.py, session 17). A nest that writes
+such a variable and goes through a pointer that may hold its address, or that writes through
+such a pointer while naming the variable, is left as written.
+
+A pointer parameter the function never reassigns holds no such address: the variable did not
+exist when the caller passed it (a `static` local did, so it is reachable from anything), and
+neither do arrays of their own, which are no pointers.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from lifter.analysis.affine import c_text
+from lifter.analysis.model import Kind
+from lifter.analysis.symbols import FunctionSymbols
+from lifter.analysis.walk import written_names
+from lifter.frontend.walk import walk
+
+REASON_CODE = "may-alias"
+
+
+def pointer_may_reach(nest: c_ast.Node, symbols: FunctionSymbols) -> tuple[str, c_ast.Node] | None:
+    """(the remark, the access) where a pointer in `nest` may reach an addressed variable the
+    nest names; None where none can."""
+    written = written_names(nest)
+    names = {n.name for n in walk(nest) if isinstance(n, c_ast.ID)}
+    reachable = sorted(name for name in names & symbols.addressed
+                       if name in symbols.locals and symbols.locals[name].kind != Kind.ARRAY)
+    if not reachable:
+        return None
+    static = any("static" in (getattr(symbols.locals[name].decl, "storage", None) or []) for name in reachable)
+    reassigned = written_names(symbols.body)
+    changed = [name for name in reachable if name in written]
+    stores = _stores(nest)
+    for node, base in _through_pointers(nest, symbols):
+        if not (changed or id(node) in stores):
+            continue
+        while isinstance(base, c_ast.ArrayRef):  # `A[i][j]`: the array A, or the rows of `double **A`
+            base = base.name
+        sym = symbols.lookup(base.name) if isinstance(base, c_ast.ID) else None
+        if sym is not None and (sym.owns_storage or (sym.storage == "param" and not static and not sym.indirect
+                                                      and base.name not in reassigned)):
+            continue
+        name = (changed or reachable)[0]
+        return (f"'{name}' has its address taken, and '{c_text(node)}' may reach it through a pointer", node)
+    return None
+
+
+def _through_pointers(nest: c_ast.Node, symbols: FunctionSymbols):
+    """(access, its base) for each access through a pointer: `*p`, `p[i]`, `p->f`, and a
+    pointer variable handed to a call (the callee may write through it)."""
+    for n in walk(nest):
+        if isinstance(n, c_ast.UnaryOp) and n.op == "*":
+            yield n, n.expr
+        elif isinstance(n, c_ast.ArrayRef):
+            yield n, n.name
+        elif isinstance(n, c_ast.StructRef) and n.type == "->":
+            yield n, n.name
+        elif isinstance(n, c_ast.FuncCall) and n.args is not None:
+            for arg in n.args.exprs:
+                sym = symbols.lookup(arg.name) if isinstance(arg, c_ast.ID) else None
+                if sym is not None and sym.kind == Kind.POINTER:
+                    yield n, arg
+
+
+def _stores(nest: c_ast.Node) -> set[int]:
+    """The ids of the accesses `nest` writes (an assignment's target, `++`/`--`' operand) and
+    of its calls (a callee may write through any pointer handed to it)."""
+    out: set[int] = set()
+    for n in walk(nest):
+        if isinstance(n, c_ast.Assignment):
+            out.add(id(n.lvalue))
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            out.add(id(n.expr))
+        elif isinstance(n, c_ast.FuncCall):
+            out.add(id(n))
+    return out
