@@ -6,9 +6,11 @@ one thread (found by hand while writing scripts/trapgen.py, session 17). A nest 
 such a variable and goes through a pointer that may hold its address, or that writes through
 such a pointer while naming the variable, is left as written.
 
-A pointer parameter the function never reassigns holds no such address: the variable did not
-exist when the caller passed it (a `static` local did, so it is reachable from anything), and
-neither do arrays of their own, which are no pointers.
+The variables: the function's own whose address it takes, and the globals whose address the
+file takes (`int *gp = &g;`; a global's address taken in another file is not seen). A pointer
+parameter the function never reassigns holds no local's address: the variable did not exist
+when the caller passed it (a `static` local or a global did, so anything may reach those), and
+arrays of their own are no pointers.
 """
 from __future__ import annotations
 
@@ -28,11 +30,11 @@ def pointer_may_reach(nest: c_ast.Node, symbols: FunctionSymbols) -> tuple[str, 
     nest names; None where none can."""
     written = written_names(nest)
     names = {n.name for n in walk(nest) if isinstance(n, c_ast.ID)}
-    reachable = sorted(name for name in names & symbols.addressed
-                       if name in symbols.locals and symbols.locals[name].kind != Kind.ARRAY)
-    if not reachable:
+    kinds = {name: kind for name in names for kind in [_reachable(name, symbols)] if kind}
+    if not kinds:
         return None
-    static = any("static" in (getattr(symbols.locals[name].decl, "storage", None) or []) for name in reachable)
+    reachable = sorted(kinds)
+    anything = any(kind != "local" for kind in kinds.values())  # a parameter may point to it too
     reassigned = written_names(symbols.body)
     changed = [name for name in reachable if name in written]
     stores = _stores(nest)
@@ -42,12 +44,27 @@ def pointer_may_reach(nest: c_ast.Node, symbols: FunctionSymbols) -> tuple[str, 
         while isinstance(base, c_ast.ArrayRef):  # `A[i][j]`: the array A, or the rows of `double **A`
             base = base.name
         sym = symbols.lookup(base.name) if isinstance(base, c_ast.ID) else None
-        if sym is not None and (sym.owns_storage or (sym.storage == "param" and not static and not sym.indirect
+        if sym is not None and (sym.owns_storage or (sym.storage == "param" and not anything and not sym.indirect
                                                       and base.name not in reassigned)):
             continue
         name = (changed or reachable)[0]
         return (f"'{name}' has its address taken, and '{c_text(node)}' may reach it through a pointer", node)
     return None
+
+
+def _reachable(name: str, symbols: FunctionSymbols) -> str:
+    """'local' for a variable of the function whose address it takes, 'static' for such a
+    `static` one and 'global' for a global whose address the file takes; '' for the others
+    (arrays are memory already, and the dependence tests see them)."""
+    if name in symbols.locals:
+        sym = symbols.locals[name]
+        if name not in symbols.addressed or sym.kind == Kind.ARRAY:
+            return ""
+        return "static" if "static" in (getattr(sym.decl, "storage", None) or []) else "local"
+    sym = symbols.table.globals.get(name)
+    if sym is None or name not in symbols.table.addressed or sym.kind in (Kind.ARRAY, Kind.FUNCTION):
+        return ""
+    return "global"
 
 
 def _through_pointers(nest: c_ast.Node, symbols: FunctionSymbols):

@@ -24,6 +24,10 @@ void read_only(int n, int *x) {
   int t = 5, *pt = &t;
   for (int i = 0; i < n; i++) x[i] = b[i] + t + *pt;
 }
+int g, *gp = &g;
+void global_through_param(int *p, int n) {
+  for (int i = 0; i < n; i++) { g = b[i]; *p += 1; a[i] = g; }
+}
 void params(int *x, const int *y, int n) {
   int t = 0, *pt = &t;
   for (int i = 0; i < n; i++) { t = y[i]; x[i] = t * 2; }
@@ -39,7 +43,7 @@ def _loops() -> dict[str, dict]:
 
 def test_a_pointer_that_may_reach_the_variable_keeps_the_loop_in_order():
     loops = _loops()
-    for function in ("bumped", "counter", "by_call"):
+    for function in ("bumped", "counter", "by_call", "global_through_param"):
         assert not loops[function]["parallelized"], function
         assert loops[function]["reason_code"] == "may-alias", loops[function]["remark"]
         assert "has its address taken" in loops[function]["remark"]

@@ -5,10 +5,20 @@
    every iteration in parallel. Fixed in analysis/addressed_scalars.py: a nest that writes such a
    variable and goes through a pointer that may hold its address (not a parameter the function
    keeps: the variable did not exist when the caller passed it), or writes through one, is left
-   as written. Still parallel: the same loops through pointer parameters (`scale`). */
+   as written. The same with globals whose address the file takes (`gt`, reached through a
+   parameter in `through_parameter`: any pointer may hold a global's address). Still parallel:
+   loops through pointer parameters that reach no such variable (`scale`). */
 #include <stdio.h>
 #define N 300
 static int a[N], b[N];
+static int gt;
+static void through_parameter(int *p, int n) {
+  for (int i = 0; i < n; i++) {
+    gt = b[i];
+    *p += 1;
+    a[i] += gt;
+  }
+}
 static void bumped_scalar(int n) {
   int t = 0;
   int *pt = &t;
@@ -46,8 +56,9 @@ int main(void) {
   bumped_counter(N - 20);
   stored_through_pointer(N - 30);
   scale(a + 1, b, N - 1);
+  through_parameter(&gt, N - 40);
   long s = 0;
   for (int i = 0; i < N; i++) s = s * 31 + a[i];
-  printf("%ld\n", s);
+  printf("%ld %d\n", s, gt);
   return 0;
 }
