@@ -53,7 +53,7 @@ from __future__ import annotations
 import random
 
 KERNELS = ("narrow", "signs", "steps", "bounds", "effects", "scalars", "minmax", "elemred", "alias",
-           "calls", "helpers", "moving", "control", "lastval", "nest", "strides")
+           "calls", "helpers", "addressed", "moving", "control", "lastval", "nest", "strides")
 PRELUDE = """#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -463,6 +463,32 @@ class TrapGen:
                         f"        {body}\n    }}\n}}")
         self.main.append(f"{f}({a}, {b}, {c}, {self.size(n)});")
         self.report(f, [(a, "int", 320), (c, "int", 320)])
+
+    def addressed(self) -> None:
+        """Variables a pointer may reach: a local, a loop variable, a struct's member or a global
+        whose address is taken, written beside `*p` (analysis/addressed_scalars.py)."""
+        r = self.rng
+        f = self.fresh("addressed")
+        n = r.choice((0, 1, 40, 200))
+        a, b, o = self.array("int", 220), self.array("int", 220), self.array("int", 16)
+        g = self.fresh("gv")
+        h = self.fresh("bump")
+        self.top.append(f"static int {g};\nstatic void {h}(int *q)\n{{\n    *q += 1;\n}}")
+        target = r.choice(("&t", "&t", "p", f"&{g}", "&st.c", "&i"))
+        body = r.choice(("t = b[i];\n        *pt += 1;\n        a[i] = t;", "t += b[i];\n        (*pt)++;",
+                         "*pt = b[i];\n        a[i] += t;", "a[i] = t;\n        *pt = b[i];",
+                         f"{g} = b[i];\n        *pt += 1;\n        a[i] = {g};", f"t = b[i];\n        {h}(pt);\n        a[i] = t;",
+                         "st.c += b[i];\n        *pt -= 1;\n        a[i] = st.c + st.d;",
+                         "a[i] = b[i] * 2;\n        if (b[i] == 0) (*pt)++;"))
+        if target == "&i":  # the loop variable only moves forward
+            body = "a[i] = b[i] * 2;\n        if (b[i] == 0) (*pt)++;"
+        self.top.append(f"long long {f}(int *a, const int *b, int *p, int n)\n{{\n    int i, t = 3;\n"
+                        f"    struct {{ int c, d; }} st = {{ 1, 2 }};\n    int *pt = {target};\n"
+                        f"    for (i = 0; i < n; i++) {{\n        {body}\n    }}\n"
+                        f"    return (t * 1000LL + st.c) * 1000 + *p + {g};\n}}")
+        res = self.fresh("r")
+        self.main.append(f"long long {res} = {f}({a}, {b}, {r.choice((f'&{g}', o + ' + 3'))}, {self.size(n)});")
+        self.report(f, [(a, "int", 220), (o, "int", 16)], [res, g])
 
     def moving(self) -> None:
         r = self.rng
