@@ -485,7 +485,7 @@ class TrapGen:
         self.top.append(f"long long {f}(int *a, const int *b, int *p, int n)\n{{\n    int i, t = 3;\n"
                         f"    struct {{ int c, d; }} st = {{ 1, 2 }};\n    int *pt = {target};\n"
                         f"    for (i = 0; i < n; i++) {{\n        {body}\n    }}\n"
-                        f"    return (t * 1000LL + st.c) * 1000 + *p + {g};\n}}")
+                        f"    return {r.choice(('(t * 1000LL + st.c) * 1000 + *p + ' + g, '*p', '0'))};\n}}")
         res = self.fresh("r")
         self.main.append(f"long long {res} = {f}({a}, {b}, {r.choice((f'&{g}', o + ' + 3'))}, {self.size(n)});")
         self.report(f, [(a, "int", 220), (o, "int", 16)], [res, g])
