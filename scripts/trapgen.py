@@ -32,9 +32,22 @@ is a family of one such trap, drawn on both sides of what makes it one:
   updated from a neighbour's;
 - `calls`: helpers with a `static` local, helpers writing a global, function pointers,
   recursion, a helper called from two loops with different arguments;
+- `helpers`: helpers that write or read through a pointer argument (`put(&a[i + d], v)`,
+  `p[k] += v; p[k + 1] -= v;` at `2 * i + d`), a swap of `a[i]` and `a[n - 1 - i]` over half,
+  more or all of the range, an early-return search over a window;
+- `addressed`: a local, the loop variable, a struct's member or a global whose address a pointer
+  holds, written beside `*p` or through a helper (found the miscompile of
+  tests/reliability/cases/addressed_variable_through_pointer.c), or a parameter that reaches
+  nothing;
 - `moving`: a pointer advanced inside the loop (by 1, by 2, or under a condition);
 - `control`: `goto` out of a nest, `switch` with fall-through, `continue`, `break` in an inner
   loop, compound literals;
+- `lastval`: flat `a[i * m + j]` nests with `m` of type `long`, `size_t` or `unsigned`, inner
+  loops of no iteration (`m == 0`), a temporary written in the inner loop (under a condition, or
+  before a `continue`) and read after it or after the nest, the inner counter read after;
+- `nest`: two-deep nests with a time loop around, counters of `size_t`, `unsigned`, `short` or
+  `long`, inner loops counting down by the idiom each type allows (`j-- > 0`, `j < m` after a
+  wrap), triangular and `min` bounds, stencil reads, the counters read after the nest;
 - `strides`: `a[(long)i * S + j]` with large strides over `unsigned char` buffers, the column
   running one past the row (`j <= S`) or not.
 
