@@ -28,9 +28,8 @@ REASON_CODE = "may-alias"
 def pointer_may_reach(nest: c_ast.Node, symbols: FunctionSymbols) -> tuple[str, c_ast.Node] | None:
     """(the remark, the access) where a pointer in `nest` may reach an addressed variable the
     nest names; None where none can."""
-    written = written_names(nest)
-    names = {n.name for n in walk(nest) if isinstance(n, c_ast.ID)}
-    kinds = {name: kind for name in names for kind in [_reachable(name, symbols)] if kind}
+    values, written = _value_uses(nest)
+    kinds = {name: kind for name in values for kind in [_reachable(name, symbols)] if kind}
     if not kinds:
         return None
     reachable = sorted(kinds)
@@ -52,17 +51,42 @@ def pointer_may_reach(nest: c_ast.Node, symbols: FunctionSymbols) -> tuple[str, 
     return None
 
 
+def _value_uses(nest: c_ast.Node) -> tuple[set[str], set[str]]:
+    """The variables `nest` uses as values (`t`, `st.c`), and those of them it assigns or
+    increments. Not a use: `&t` (handed to a call, the callee's summary sees it) and a struct's
+    pointer member as the base of an access (`a.u[k]`, whose target is memory of its own)."""
+    bases: set[int] = set()
+    for n in walk(nest):
+        base = {c_ast.ArrayRef: "name", c_ast.UnaryOp: "expr"}.get(type(n))
+        if base is None or (isinstance(n, c_ast.UnaryOp) and n.op not in ("*", "&")):
+            base = "name" if isinstance(n, c_ast.StructRef) and n.type == "->" else None
+        if base is not None:
+            bases.add(id(_root(getattr(n, base))))
+    values = {n.name for n in walk(nest) if isinstance(n, c_ast.ID) and id(n) not in bases}
+    targets = [n.lvalue for n in walk(nest) if isinstance(n, c_ast.Assignment)] + \
+        [n.expr for n in walk(nest) if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")]
+    return values, {root.name for t in targets for root in [_root(t)] if isinstance(root, c_ast.ID)} & values
+
+
+def _root(node: c_ast.Node) -> c_ast.Node:
+    """The variable under `.` members: `st` of `st.c.d`."""
+    while isinstance(node, c_ast.StructRef) and node.type == ".":
+        node = node.name
+    return node
+
+
 def _reachable(name: str, symbols: FunctionSymbols) -> str:
-    """'local' for a variable of the function whose address it takes, 'static' for such a
-    `static` one and 'global' for a global whose address the file takes; '' for the others
-    (arrays are memory already, and the dependence tests see them)."""
+    """'local' for a scalar (or pointer) variable of the function whose address it takes,
+    'static' for such a `static` one and 'global' for a global whose address the file takes; ''
+    for the others: arrays are memory already, which the dependence tests see, and struct
+    variables are left out (not shown wrong: their members reached through a pointer)."""
     if name in symbols.locals:
         sym = symbols.locals[name]
-        if name not in symbols.addressed or sym.kind == Kind.ARRAY:
+        if name not in symbols.addressed or sym.kind not in (Kind.SCALAR, Kind.POINTER):
             return ""
         return "static" if "static" in (getattr(sym.decl, "storage", None) or []) else "local"
     sym = symbols.table.globals.get(name)
-    if sym is None or name not in symbols.table.addressed or sym.kind in (Kind.ARRAY, Kind.FUNCTION):
+    if sym is None or name not in symbols.table.addressed or sym.kind not in (Kind.SCALAR, Kind.POINTER):
         return ""
     return "global"
 
