@@ -1,10 +1,10 @@
 """Variables a pointer may reach: after `int *p = &t;`, `*p += 1` is a write of `t`.
 
-The model keeps a scalar (a struct variable, a pointer variable) apart from memory: it
-privatizes `t` and reduces into `p[0]`, each without the other, which is a wrong sum even on
-one thread (found by hand while writing scripts/trapgen.py, session 17). A nest that writes
-such a variable and goes through a pointer that may hold its address, or that writes through
-such a pointer while naming the variable, is left as written.
+The model keeps a scalar (or a pointer variable) apart from memory: it privatizes `t` and
+reduces into `p[0]`, each without the other, which is a wrong sum even on one thread (found by
+hand while writing scripts/trapgen.py, session 17). A nest that writes such a variable by name
+and goes through a pointer that may hold its address, or that writes through such a pointer
+while reading the variable, is left as written.
 
 The variables: the function's own whose address it takes, and the globals whose address the
 file takes (`int *gp = &g;`; a global's address taken in another file is not seen). A pointer
