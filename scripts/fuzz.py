@@ -9,7 +9,7 @@
     python3 scripts/fuzz.py loops  --seed 7 --count 50 --keep fuzz-out --reduce   # creduce each failure
     python3 scripts/fuzz.py loops  --seed 1 --count 200 --tiny-caches   # small programs tiled too
 
-Six generators (each module's docstring says what it draws and why):
+Seven generators (each module's docstring says what it draws and why):
 
 ``csmith``
     Random C programs from Csmith (``apt-get install csmith libcsmith-dev``), built
@@ -30,6 +30,9 @@ Six generators (each module's docstring says what it draws and why):
     ``scripts/brinkgen.py``: sessions 14-15's analyses on the brink (bucket
     scatters, gathers through fields, helpers' field summaries, block calls,
     padded strides, header scalars, diagonal fills); the same first line.
+``traps``
+    ``scripts/trapgen.py``: C semantics an affine model reads wrong (narrow and
+    unsigned counters, ``!=``, side effects, aliased helpers, ``goto``, ``switch``).
 
 For each program: build the original with ``gcc -O2`` and run it (a program gcc
 rejects, that fails or that runs past ``--run-timeout`` is discarded: it says
@@ -97,6 +100,7 @@ import idiomgen  # noqa: E402  (scripts/idiomgen.py)
 import loopgen  # noqa: E402  (scripts/loopgen.py)
 import mutantgen  # noqa: E402  (scripts/mutantgen.py)
 import reachgen  # noqa: E402  (scripts/reachgen.py)
+import trapgen  # noqa: E402  (scripts/trapgen.py)
 
 sys.path.insert(0, str(REPO))
 from tests.caches import write_caches  # noqa: E402
@@ -109,7 +113,8 @@ GENERATORS = {"loops": lambda seed, cfg: loopgen.generate(seed),
               "idioms": lambda seed, cfg: idiomgen.generate(seed, cfg.skip_idioms),
               "reach": lambda seed, cfg: reachgen.generate(seed),
               "mutants": lambda seed, cfg: mutantgen.generate(seed),
-              "brink": lambda seed, cfg: brinkgen.generate(seed)}
+              "brink": lambda seed, cfg: brinkgen.generate(seed),
+              "traps": lambda seed, cfg: trapgen.generate(seed)}
 # The modes whose programs are not free of undefined behaviour by construction: the original is
 # first run under the sanitizers, and discarded where they object.
 SANITIZED = ("mutants",)
@@ -499,116 +504,6 @@ def fuzz_one(cfg: Config, seed: int) -> Outcome:
     return outcome
 
 
-def reduce_all(cfg: Config, outcomes: list[Outcome], log=print) -> None:
-    """creduce one kept failure per distinct failure (the smallest program of each kind and
-    signature; every mismatch and run error is its own), at most cfg.reduce_max of them."""
-    groups: dict[tuple, list[Outcome]] = {}
-    for o in outcomes:
-        if o.outcome not in FAILURES or not o.kept or o.outcome == "hang":
-            continue  # a hang costs the whole time limit per try: not reduced
-        key = (o.outcome, failure_signature(o.outcome, o.detail))
-        if o.outcome in ("mismatch", "run-error"):
-            key += (o.seed,)
-        groups.setdefault(key, []).append(o)
-    chosen = [min(g, key=lambda o: (Path(o.kept) / "prog.c").stat().st_size) for g in groups.values()]
-    chosen.sort(key=lambda o: (Path(o.kept) / "prog.c").stat().st_size)
-    for o in chosen[: cfg.reduce_max]:
-        log(f"reducing {o.outcome} seed {o.seed} ({o.detail[:100]}) ...")
-        o.reduced = reduce_failure(cfg, o, Path(o.kept))
-        info = json.loads((Path(o.kept) / "failure.json").read_text())
-        info["reduced"] = o.reduced
-        (Path(o.kept) / "failure.json").write_text(json.dumps(info, indent=2) + "\n")
-        log(f"  -> {o.reduced or 'not reduced (see reduce/creduce.log)'}")
-
-
-# -- reduction with creduce ----------------------------------------------------------------
-
-INTERESTING = """\
-#!{python}
-# creduce interestingness test written by scripts/fuzz.py: exit 0 while prog.c still fails alike.
-import sys
-sys.path.insert(0, {scripts!r})
-import fuzz
-sys.exit(fuzz.still_interesting({config!r}, "prog.c"))
-"""
-
-
-def reduce_failure(cfg: Config, outcome: Outcome, kept: Path) -> str:
-    """Minimize kept/prog.c with creduce, keeping the same kind of failure; returns the reduced path."""
-    if shutil.which("creduce") is None:
-        return ""
-    rdir = kept / "reduce"
-    rdir.mkdir(exist_ok=True)
-    shutil.copy(kept / "prog.c", rdir / "prog.c")
-    config = {"cfg": asdict(cfg), "outcome": outcome.outcome, "detail": outcome.detail,
-              "signature": failure_signature(outcome.outcome, outcome.detail)}
-    (rdir / "config.json").write_text(json.dumps(config))
-    test = rdir / "interesting.py"
-    test.write_text(INTERESTING.format(python=sys.executable, scripts=str(HERE),
-                                       config=str((rdir / "config.json").resolve())))
-    test.chmod(0o755)
-    tmp = rdir / "tmp"  # creduce's scratch files, kept out of /tmp
-    tmp.mkdir(exist_ok=True)
-    if still_interesting(str(rdir / "config.json"), str(rdir / "prog.c")) != 0:
-        (rdir / "creduce.log").write_text("the failure does not reproduce under the interestingness test\n")
-        return ""
-    ran = run(["creduce", "--n", str(max(1, cfg.jobs)), str(test.resolve()), "prog.c"], cfg.reduce_timeout,
-              cwd=str(rdir), grace=20, env=dict(os.environ, TMPDIR=str(tmp)))
-    (rdir / "creduce.log").write_text(ran.stdout[-20000:] + ran.stderr[-5000:])
-    reduced = kept / "reduced.c"
-    shutil.copy(rdir / "prog.c", reduced)
-    return str(reduced)
-
-
-def failure_signature(kind: str, detail: str) -> str:
-    """What must stay the same while reducing: the exception line, the diagnostic message
-    without its position, or the compiler's message without its position."""
-    text = re.sub(r"^.*?:\d+:(\d+:)? (error: )?", "", detail)
-    text = re.sub(r"'[^']*'|‘[^’]*’|\"[^\"]*\"", "Q", text)
-    text = re.sub(r"\d+", "0", text)
-    return text.strip()
-
-
-def still_interesting(config_path: str, prog: str) -> int:
-    """0 if `prog` is a valid program (gcc -Wall clean of the usual reduction hazards,
-    UB-free under the sanitizers for run failures) that lift still fails on in the same way."""
-    config = json.loads(Path(config_path).read_text())
-    cfg = Config(**{k: tuple(v) if isinstance(v, list) else v for k, v in config["cfg"].items()})
-    kind = config["outcome"]
-    # creduce runs this in a scratch directory of its own, which it removes even when killed
-    work = Path(tempfile.mkdtemp(prefix="lift-reduce-", dir=os.getcwd()))
-    try:
-        src = work / "prog.c"
-        shutil.copy(prog, src)
-        strict = [cfg.cc, "-O1", "-Wall", "-Wextra", "-Werror=uninitialized", "-Werror=maybe-uninitialized",
-                  "-Werror=return-type", "-Werror=implicit-function-declaration", "-Werror=implicit-int",
-                  "-Werror=int-conversion", "-Werror=incompatible-pointer-types", "-Werror=array-bounds",
-                  "-Werror=div-by-zero", "-Werror=sequence-point", "-Werror=init-self",
-                  "-Werror=main", "-Werror=return-local-addr",
-                  "-Werror=unsequenced" if cfg.cc.endswith("clang") else "-Wno-unused"]
-        if cfg.mode == "csmith":
-            strict += ["-I", CSMITH_INCLUDE]
-        if kind in ("mismatch", "run-error", "hang"):
-            exe = work / "san"
-            san = run([*strict, "-fsanitize=address,undefined", "-fno-sanitize-recover=all", src.name, "-o", str(exe),
-                       "-lm"], cfg.compile_timeout, cwd=str(work))
-            if san.code != 0:
-                return 1
-            if run([str(exe)], cfg.run_timeout * 4).code != 0:
-                return 1
-        elif run([*strict, "-fsyntax-only", src.name], cfg.compile_timeout, cwd=str(work)).code != 0:
-            return 1
-        until = {"crash": "lift", "rejected": "lift", "bad-output": "build"}.get(kind, "run")
-        outcome = check_file(cfg, 0, src, work, until)
-        if outcome.outcome != kind:
-            return 1
-        if kind in ("crash", "rejected", "bad-output"):
-            return 0 if failure_signature(kind, outcome.detail) == config["signature"] else 1
-        return 0
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-
 # -- driver --------------------------------------------------------------------------------
 
 
@@ -617,6 +512,7 @@ def summarize(outcomes: list[Outcome], cfg: Config, seconds: float) -> dict:
     for o in outcomes:
         counts[o.outcome] += 1
     tried = len(outcomes) - counts["discarded"]
+    discarded = _discarded(outcomes)
     lifted = sum(1 for o in outcomes if o.outcome in ("ok", "mismatch", "bad-output", "run-error")
                  or (o.outcome == "hang" and o.detail.startswith("lifted")))
     return {
@@ -638,14 +534,18 @@ def summarize(outcomes: list[Outcome], cfg: Config, seconds: float) -> dict:
         "run_errors": counts["run-error"],
         "seconds": round(seconds, 1),
         "failures": [asdict(o) for o in outcomes if o.outcome in FAILURES],
-        "discards": _tally(o.detail for o in outcomes if o.outcome == "discarded"),
+        "discards": {why: len(seeds) for why, seeds in discarded.items()},
+        "discarded_seeds": discarded,
     }
 
 
-def _tally(items) -> dict:
-    out: dict[str, int] = {}
-    for item in items:
-        out[item] = out.get(item, 0) + 1
+def _discarded(outcomes: list[Outcome]) -> dict[str, list[int]]:
+    """The program seeds discarded, by reason: a discard may hide a generator's bug (a program
+    gcc rejects, undefined behaviour the sanitizers catch), so each can be replayed."""
+    out: dict[str, list[int]] = {}
+    for o in outcomes:
+        if o.outcome == "discarded":
+            out.setdefault(o.detail, []).append(o.seed)
     return out
 
 
@@ -655,6 +555,8 @@ def print_summary(summary: dict, stream=sys.stdout) -> None:
     if s.get("planned", s["generated"]) > s["generated"]:
         print(f"stopped early: {s['generated']} of {s['planned']} programs done", file=stream)
     print(f"generated {s['generated']}, discarded {s['discarded']} {s['discards'] or ''}", file=stream)
+    for why, seeds in s["discarded_seeds"].items():
+        print(f"  discarded ({why}): seeds {' '.join(map(str, seeds))}", file=stream)
     print(f"tried {s['tried']}  lifted {s['lifted']}  ok {s['ok']}  "
           f"(programs with parallel loops {s['programs_with_parallel_loops']}, parallel loops {s['parallel_loops']})",
           file=stream)
@@ -786,7 +688,9 @@ def main(argv: list[str] | None = None) -> int:
     summary = fuzz(cfg, progress=progress, stop=stop)
     if cfg.reduce:
         outcomes = [Outcome(**{k: v for k, v in f.items()}) for f in summary["failures"]]
-        reduce_all(cfg, outcomes, log=lambda m: print(m, flush=True))
+        import fuzz_reduce  # scripts/fuzz_reduce.py, which imports this module
+
+        fuzz_reduce.reduce_all(cfg, outcomes, log=lambda m: print(m, flush=True))
         summary["failures"] = [asdict(o) for o in outcomes]
     print_summary(summary)
     if args.json:

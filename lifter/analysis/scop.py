@@ -18,6 +18,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from lifter.analysis.walk import written_names
+from lifter.analysis.addressed_scalars import REASON_CODE as ADDRESSED, pointer_may_reach
 from lifter.analysis.affine import AffineTranslator, NotAffine, c_text, int_constant, isl_name
 from lifter.analysis.delinearize import Reading, buffer_shape
 from lifter.analysis.flat_buffers import FlatBuffers
@@ -199,6 +200,9 @@ class RegionBuilder(FlatBuffers):
         if unknown is not None:
             raise NotModelable(unknown[0], unknown[1], UNKNOWN_TYPE)
         self.written = written_names(whole)
+        reached = pointer_may_reach(whole, self.symbols)
+        if reached is not None:
+            raise NotModelable(*reached, ADDRESSED)
         self._stand_ins = StandIns(whole, self.symbols, self._is_parameter, self.written)
         for r in (root, *more):
             self._check_control_flow(r)

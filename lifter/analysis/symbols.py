@@ -174,6 +174,9 @@ class SymbolTable:
         self.index_helpers = _index_helpers(known, typedefs, self.pure_functions)
         self.read_only = read_only_functions(known, typedefs, self.pure_functions, classify)
         self.points_to = PointsTo(ast)
+        # Globals whose address the file takes (`int *gp = &g;`, `f(&g)`): a pointer may reach them.
+        self.addressed = {root for n in walk(ast) if isinstance(n, c_ast.UnaryOp) and n.op == "&"
+                          for root in [_addressed_variable(n.expr)] if root in self.globals}
 
     def inline_helpers(self, node: c_ast.Node, depth: int = 0) -> c_ast.Node:
         """`node` with every call of an index helper replaced by its return expression.

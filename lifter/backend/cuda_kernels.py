@@ -119,6 +119,8 @@ class _KernelCode:
                 raise NotOffloaded(f"reduction into array '{name}' in a nest whose statements cannot be re-emitted")
             elif op not in REDUCTION_OPS:
                 raise NotOffloaded(f"reduction operator '{op}' on '{name}'")
+            elif no_gpu_atomic(red.element):  # `unsigned char a[]`: no atomic of one byte (lift_word<1>)
+                raise NotOffloaded(f"reduction into array '{name}' of type {red.element}")
             else:
                 self.atomic[red.container] = op  # every update becomes an atomic
         if m.plan.lastprivate:
@@ -198,8 +200,7 @@ class _KernelCode:
                     op = red[node.name]
                     if op not in REDUCTION_OPS:
                         raise NotOffloaded(f"reduction operator '{op}' on '{node.name}'")
-                    if any(w in node.element.split() for w in ("char", "short", "?", "struct", "_Bool")) or \
-                            node.element.startswith("long double"):
+                    if no_gpu_atomic(node.element):
                         raise NotOffloaded(f"reduction into '{node.name}' of type {node.element}")
                     slot = self.reduction_slots
                     self.reduction_slots += 1
@@ -439,3 +440,10 @@ class _KernelCode:
         lines += ["    " + x for x in tail]
         lines.append("}")
         return "\n".join(lines)
+
+
+def no_gpu_atomic(element: str) -> bool:
+    """No GPU atomic, nor lift's compare-and-swap on 4 or 8 bytes (cuda_prelude.py), updates an
+    element of this C type: narrower than 4 bytes, a struct, `long double` or unknown."""
+    return any(w in element.split() for w in ("char", "short", "?", "struct", "_Bool")) or \
+        element.startswith("long double")

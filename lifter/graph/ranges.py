@@ -65,7 +65,8 @@ def pw_to_c(pw: isl.PwAff) -> str | None:
         c = aff.get_coefficient_val(isl.dim_type.param, i).to_python()
         if c:
             name = c_name(aff.get_dim_name(isl.dim_type.param, i))
-            terms.append(f"{c}L*{name}" if c != 1 else f"(long){name}")
+            # every term signed: `-1L*m` with a size_t m is unsigned, and `-1L*m >= 0L` always true
+            terms.append(f"{c}L*(long){name}" if c != 1 else f"(long){name}")
     for i in range(aff.dim(isl.dim_type.in_)):
         if aff.get_coefficient_val(isl.dim_type.in_, i).to_python():
             return None

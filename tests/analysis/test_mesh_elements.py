@@ -219,7 +219,7 @@ def test_element_loops_are_parallel_under_a_pass_over_the_connectivity():
         outer = next(e for e in loops[function] if e["var"] == "i")
         assert outer["parallelized"], (function, outer["reason"])
         # x and y through the same connectivity range: one pass over it for both (issue 16)
-        assert "lift_gathers_apart_int((const int *)(d->nodelist), 0L, 4L*(d->numElem) - 1L + 1, 2, " \
+        assert "lift_gathers_apart_int((const int *)(d->nodelist), 0L, 4L*(long)(d->numElem) - 1L + 1, 2, " \
             "(const char *)(d->x)" in outer["condition"], outer["condition"]
         assert "(const char *)(d->y)" in outer["condition"], outer["condition"]
         assert outer["condition"].count("d->nodelist") == 1, outer["condition"]

@@ -190,7 +190,7 @@ def test_each_thread_gets_its_own_buffer():
     # elements the loop touches, and freed after its share of the loop
     heap = out[out.index("smooth_heap"):out.index("int main")]
     assert "#pragma omp parallel private(acc, row) /* lift */" in heap
-    assert "acc = malloc(sizeof *acc * (size_t)(((2L*nx - 1L)*(1)) + 1)); if (!acc) abort();" in heap
+    assert "acc = malloc(sizeof *acc * (size_t)(((2L*(long)nx - 1L)*(1)) + 1)); if (!acc) abort();" in heap
     assert "#pragma omp for schedule(static) /* lift */" in heap
     assert "} free(acc); free(row); }" in heap
 

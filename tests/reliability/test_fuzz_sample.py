@@ -28,6 +28,7 @@ IDIOM_PROGRAMS = 6
 REACH_PROGRAMS = 5
 BRINK_PROGRAMS = 7
 MUTANT_PROGRAMS = 8
+TRAP_PROGRAMS = 6
 CSMITH_PROGRAMS = 6
 CUDA_PROGRAMS = 4
 
@@ -48,6 +49,7 @@ idiomgen = _load("idiomgen")
 reachgen = _load("reachgen")
 brinkgen = _load("brinkgen")
 mutantgen = _load("mutantgen")
+trapgen = _load("trapgen")
 needs_gcc = pytest.mark.skipif(not have_gcc(), reason="needs gcc")
 
 
@@ -152,6 +154,37 @@ def test_mutant_generator_is_deterministic_and_moves_the_kernels():
     assert len({p.splitlines()[0].split(": ")[1] for p in programs}) > 20, "most suite kernels drawn"
     for feature in ("#define DUMP_ARRAYS 1", ") + 1; ", "--)", " + 1]", " - 1]", " % 3 != 1)"):
         assert feature in text, feature
+
+
+def test_trap_generator_is_deterministic_and_reaches_every_kernel():
+    assert trapgen.generate(7) == trapgen.generate(7)
+    programs = {trapgen.generate(s) for s in range(200)}
+    assert len(programs) == 200
+    text = "".join(programs)
+    for kernel in trapgen.KERNELS:
+        assert re.search(rf"\n\w[\w ]* {kernel}\d+\(", text), kernel
+    for feature in ("unsigned char k = ", "for (unsigned char c = ", "for (size_t i = (size_t)n - 1; i < (size_t)n; i--)",
+                    "i != (unsigned)n", "do {", "while (i-- > 0)", "(n < m ? n : m)", "*pn -= ", "(c++, b[i] + c)",
+                    "k += (b[i] > ", "best = b[i]; at = i;", "a[0] += a[i];", "double (*x)[16]", "int x[n][m]",
+                    "static int s = 1;", "int (*op)(int)", "goto out;", "/* fall through */", "(const int[]){",
+                    "p += 2;", "(long)i * 65536 + j", "size_t m)", "a[i * m] += t;"):
+        assert feature in text, feature
+
+
+def test_discarded_seeds_are_recorded():
+    """A discard may hide a generator's bug: the summary names each discarded seed by reason."""
+    cfg = fuzz.Config(mode="traps")
+    outcomes = [fuzz.Outcome("traps", 3, "discarded", "gcc rejects the original"), fuzz.Outcome("traps", 5, "ok"),
+                fuzz.Outcome("traps", 9, "discarded", "gcc rejects the original"),
+                fuzz.Outcome("traps", 4, "discarded", "original timed out")]
+    summary = fuzz.summarize(outcomes, cfg, 1.0)
+    assert summary["discarded_seeds"] == {"gcc rejects the original": [3, 9], "original timed out": [4]}
+    assert summary["discards"] == {"gcc rejects the original": 2, "original timed out": 1}
+
+
+@needs_gcc
+def test_trap_programs(tmp_path):
+    _sample(tmp_path, "traps", 20261728, TRAP_PROGRAMS, 0, threads=(1, 2, 8))
 
 
 @needs_gcc

@@ -365,7 +365,7 @@ def test_an_array_read_after_the_loop_is_kept_with_lastprivate():
     assert "#pragma omp parallel for schedule(static) lastprivate(gfix) /* lift */" in glob
     assert "(long)np - 17L >= 0L" in glob and "&gfix[" in glob  # whole, and apart from A and C4
     vla = out[out.index("double kernel_vla_after"):out.index("static double total")]
-    assert "lastprivate(sum)" in vla and "-1L*np + 65536L >= 0L" in vla  # at most 64 Ki elements per thread
+    assert "lastprivate(sum)" in vla and "-1L*(long)np + 65536L >= 0L" in vla  # at most 64 Ki elements per thread
 
 
 def test_the_row_is_kept_apart_from_the_other_arrays():

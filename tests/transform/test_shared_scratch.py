@@ -269,7 +269,7 @@ def test_a_scratch_row_that_outlives_the_loop_is_copied_per_thread():
     assert "{ row = (ic == ((size[1]) - 2)) ? lift_shared_row : lift_own_row;" in text
     assert "} free(lift_own_row); }" in text
     # rows long enough for the coarse grid (tested before the loop), and the row apart from r and fc
-    assert "2L*nc" in text and "&row[" in text and "&r[" in text and "&fc[" in text
+    assert "2L*(long)nc" in text and "&row[" in text and "&r[" in text and "&fc[" in text
     # after the file's own opening directives, where a feature-test macro would be
     assert out.startswith("#include <stdio.h>\n#include <stdlib.h>\n\n#include <stdlib.h> /* lift: malloc")
 

@@ -228,7 +228,7 @@ def test_a_triangular_loop_is_tiled_on_the_grid_of_all_its_runs(tmp_path):
     assert "i_t += 7" in body and "k_t += 5" in body and "j_t = 0L; j_t <= (long)n - 1L; j_t += 5" in body
     assert "for (int j = (j_t > (0) ? j_t : (0)); j <= (j_t + 4 <= i ? j_t + 4 : i); j++)" in body
     body = _kernel(lift_source(TRIANGULAR_LOWER, "t.c", LiftOptions(tile_sizes=(7, 5))).output)
-    assert "j_t = 1L; j_t <= (long)n - 1L*t - 1L; j_t += 5" in body and "j = (j_t > (i + 1) ? j_t : (i + 1))" in body
+    assert "j_t = 1L; j_t <= (long)n - 1L*(long)t - 1L; j_t += 5" in body and "j = (j_t > (i + 1) ? j_t : (i + 1))" in body
     for name, text in (("upper", TRIANGULAR), ("lower", TRIANGULAR_LOWER)):
         src = tmp_path / f"{name}.c"
         src.write_text(text)
