@@ -41,7 +41,7 @@ _JUMPS = (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto)
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Stepped:
     """The file with its stepping loops indexed, and per function edited (its body as written, its
     body as edited): where the output holds the edited body once, verbatim, nothing of that function

@@ -16,7 +16,7 @@ import networkx as nx
 from lifter.analysis.model import Region
 
 
-@dataclass
+@dataclass(eq=False)
 class NestAttributes:
     """The facts about one graph's nest that passes and backends share."""
 
