@@ -17,7 +17,36 @@ import os
 import re
 import sys
 
-import click
+# Objects allocated (less those freed) between two collections of the young generation (_collect_less).
+COLLECT_AFTER = 250_000
+
+
+def _collect_less() -> None:
+    """Let Python's cycle collector run less often in this process. A lift run allocates much that
+    lives as long as the run (the AST of the file and its headers, the polyhedral model, the graphs)
+    and makes little cyclic garbage, so the default thresholds (a collection every 700 allocations,
+    a full one every 100 of those) had it scan the same objects again and again: a full collection
+    alone cost 35 ms of correlation's 0.43 s. The output does not depend on when it runs.
+
+    A collection of the young generation traces every object in it, and during a run that is all
+    the run has made so far: its cost grows with the threshold, and one that is never reached costs
+    nothing. Lifts of suite kernels make 64,000 (trisolv) to 91,000 (deriche) objects after `main`
+    starts, about 120,000 (deriche) counted from here; at a threshold of 50,000 each paid for one
+    collection (12 to 56 ms of CPU on a loaded machine, to free fewer than 1,000 objects).
+    `COLLECT_AFTER` lies above what such a run makes; longer runs still collect, once per that
+    many objects, which costs per object what smaller thresholds do.
+
+    Called as this module is imported, before its imports below (click, and through the driver
+    pycparser and the frontend; `lifter/__init__.py` imports nothing heavy first): at the default
+    thresholds those imports paid for 35 collections, some of them full, 0.7% of the instructions
+    of a whole `lift gemm.c`."""
+    gen0, gen1, gen2 = gc.get_threshold()
+    gc.set_threshold(max(gen0, COLLECT_AFTER), gen1, gen2)
+
+
+_collect_less()
+
+import click  # noqa: E402  (this import and the ones below come after `_collect_less()`)
 
 from lifter.version import __version__
 from lifter import depfile
@@ -40,8 +69,6 @@ _JOINED = re.compile(r"^(-isystem|-iquote|-idirafter|-x)(.+)$")
 # -Rpass alone, as in clang, selects the remarks of every pass (the empty regex matches all).
 _RPASS = re.compile(r"^-Rpass(-missed|-analysis)?(?:=(.*))?$")
 _COLOR_FLAG = re.compile(r"^-f(no-)?diagnostics-colou?r(?:=(.*))?$")
-# Objects allocated (less those freed) between two collections of the young generation (_collect_less).
-COLLECT_AFTER = 250_000
 
 
 def normalize_argv(argv: list[str]) -> list[str]:
@@ -460,23 +487,6 @@ class _Display:
 _display = _Display()
 
 
-def _collect_less() -> None:
-    """Let Python's cycle collector run less often in this process. A lift run allocates much that
-    lives as long as the run (the AST of the file and its headers, the polyhedral model, the graphs)
-    and makes little cyclic garbage, so the default thresholds (a collection every 700 allocations,
-    a full one every 100 of those) had it scan the same objects again and again: a full collection
-    alone cost 35 ms of correlation's 0.43 s. The output does not depend on when it runs.
-
-    A collection of the young generation traces every object in it, and during a run that is all
-    the run has made so far: its cost grows with the threshold, and one that is never reached costs
-    nothing. Lifts of suite kernels make 64,000 (trisolv) to 91,000 (deriche) objects after this
-    point; at a threshold of 50,000 each paid for one collection (12 to 56 ms of CPU on a loaded
-    machine, to free fewer than 1,000 objects). `COLLECT_AFTER` lies above what such a run makes; longer runs
-    still collect, once per that many objects, which costs per object what smaller thresholds do."""
-    gen0, gen1, gen2 = gc.get_threshold()
-    gc.set_threshold(max(gen0, COLLECT_AFTER), gen1, gen2)
-
-
 def _no_collection_at_exit() -> None:
     """Skip the cycle collections Python runs while it shuts down: they traverse every object
     still alive (networkx's and islpy's modules, the AST, the graphs) only to free memory the
@@ -495,7 +505,6 @@ def _fail(diagnostic: Diagnostic):
 
 
 def main(argv: list[str] | None = None) -> None:
-    _collect_less()
     _no_collection_at_exit()
     args = normalize_argv(list(sys.argv[1:] if argv is None else argv))
     _display.__init__()

@@ -40,7 +40,7 @@ class LiftOptions:
     tile_sizes: tuple[int, ...] = ()  # outermost first (the last repeats); empty: from the cache sizes
 
 
-@dataclass
+@dataclass(eq=False)
 class LiftResult:
     """The output text, one report entry per loop, the remarks, the lifted graphs, the headers read,
     what the backend made of each graph's region (`backend.outcome.RegionOutcome`, in the graphs' order)

@@ -9,7 +9,11 @@ from __future__ import annotations
 import os
 import tempfile
 
-from lifter.frontend.source import ENCODING_ERRORS
+# How lift decodes and encodes file text: bytes that are not UTF-8 survive the round trip. Defined
+# here, a leaf (the frontend's header cache writes through this module), and read by the frontend
+# (`frontend/source.py`) from here: importing the frontend from here made a cycle that only the
+# order of the package's imports kept from failing.
+ENCODING_ERRORS = "surrogateescape"
 
 
 def write_atomically(path: str, text: str | bytes) -> None:

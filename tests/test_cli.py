@@ -417,6 +417,23 @@ def test_output_file_gets_ordinary_permissions(tmp_path):
     assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
 
 
+def test_importing_the_command_runs_no_cycle_collection():
+    """`lift` starts by importing the command (click, and through the driver pycparser and the
+    frontend): the collector's thresholds are raised before those imports (`cli._collect_less`,
+    and `import lifter` loads none of them first), which at the default ones paid for 35 collections.
+    Counted from where the first of those libraries starts to load (compiling cli.py itself, where
+    there is no .pyc, may collect before its first line runs)."""
+    script = ("import gc, sys\n"
+              "seen = []\n"
+              "gc.callbacks.append(lambda phase, info: phase == 'stop' and\n"
+              "                    ('click' in sys.modules or 'pycparser' in sys.modules) and seen.append(1))\n"
+              "import lifter.cli\n"
+              "print(len(seen))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0"], "collections while importing the command: " + done.stdout
+
+
 def test_a_suite_lift_runs_no_cycle_collection(tmp_path):
     """The collector's young generation is all a run has made so far: the command's threshold lies
     above what a lift of the largest suite kernel allocates (deriche: about 91,000 objects), so such

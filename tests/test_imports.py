@@ -74,9 +74,9 @@ def test_no_import_circle():
 
 
 def test_every_module_imports_in_dependency_order():
-    """In a fresh interpreter, every module imports, each after the modules it imports (lifter's
-    __init__ loads the pipeline first: this also covers modules the pipeline never loads).
-    `lifter.__main__` runs the command when imported, so it is left out."""
+    """In a fresh interpreter, every module imports, each after the modules it imports (this also
+    covers modules the pipeline never loads). `lifter.__main__` runs the command when imported, so
+    it is left out."""
     order = [m for m in reversed(list(nx.topological_sort(import_graph()))) if m != "lifter.__main__"]
     code = "import importlib\nfor name in %r:\n    importlib.import_module(name)\n" % order
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,

@@ -68,7 +68,7 @@ class Access:
     reduces: bool = False  # the read or write of the element its statement's reduction updates
 
 
-@dataclass
+@dataclass(eq=False)
 class Statement:
     """A leaf of the region: one C statement (or an opaque sub-tree) executed per instance."""
 
@@ -199,7 +199,7 @@ class Region:
         return [s.id for s in self.statements.values() if loop_id in s.loops]
 
 
-@dataclass
+@dataclass(eq=False)
 class FileFacts:
     """What the SDFG export needs of the file beyond its regions, from the AST lift analysed: the
     definitions of the file's functions (those its statements call become the SDFG's global code), its
@@ -229,7 +229,7 @@ class UnliftedLoop:
     code: str = ""  # the reason, stably (docs/report.md): 'jump', 'non-affine-bound', 'budget', ...
 
 
-@dataclass
+@dataclass(eq=False)
 class ProgramModel:
     path: str
     regions: list[Region]

@@ -52,7 +52,7 @@ from lifter.graph.ranges import access_range, isl_text, pw_to_c
 PREFIX = "lift_owned_rows_"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class OwnedGather:
     """The gathers `A[X[k] + d]` of one row loop, and the interval of `A` each iteration owns."""
 

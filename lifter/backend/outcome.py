@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Offload:
     """The CUDA backend's verdict on one region: offloaded as `kernels`, or kept on the host for `reason`
     (`code`: the report's reason code); `launch_test`, the C test before the nest that its kernels
@@ -23,7 +23,7 @@ class Offload:
     launch_test: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RegionOutcome:
     """What the backend made of one region: `offload` from the CUDA backend (None for the others);
     `ranks`, from the MPI backend, how each top-level map (by node id) runs over the ranks."""
@@ -32,7 +32,7 @@ class RegionOutcome:
     ranks: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Emitted:
     """The output text and one `RegionOutcome` per graph, in the graphs' order. A C++ output (CUDA)
     comes as its `prelude` (lift's runtime support) and `text` (the file's own code, still spelled

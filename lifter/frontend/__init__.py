@@ -17,7 +17,7 @@ from lifter.frontend.source import SourceFile
 from lifter.started import Started
 
 
-@dataclass
+@dataclass(eq=False)
 class TranslationUnit:
     """What the frontend hands on: the user's exact text, its AST, the headers it read and the
     C compiler's warnings on it (the CUDA backend reads the C++ compatibility ones)."""

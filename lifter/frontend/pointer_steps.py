@@ -51,7 +51,7 @@ _STEPS = {"p++": (1, False), "p--": (-1, False), "++": (1, True), "--": (-1, Tru
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Stepped:
     """The file with its stepping loops indexed, and per function edited (its body as written, its
     body as edited): where the output holds the edited body once, verbatim, nothing of that function

@@ -88,7 +88,7 @@ class PreprocessOptions:
         return flags
 
 
-@dataclass
+@dataclass(eq=False)
 class Preprocessed:
     """Preprocessed text (with line markers) and the files it included."""
 
@@ -173,7 +173,7 @@ def _cc_e(path: str, text: str, options: PreprocessOptions, own_flags: tuple[str
     return done
 
 
-@dataclass
+@dataclass(eq=False)
 class _Finished:
     returncode: int | None
     stdout: bytes

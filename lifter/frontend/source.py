@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from lifter.diagnostics import LiftError
+from lifter.files import ENCODING_ERRORS
 from lifter.frontend.cfile import CFile
 from lifter.frontend.spans import Spans
-
-ENCODING_ERRORS = "surrogateescape"
 
 
 @dataclass

@@ -17,7 +17,7 @@ from lifter.analysis.host_effects import HostCode
 from lifter.analysis.model import Region
 
 
-@dataclass
+@dataclass(eq=False)
 class NestAttributes:
     """The facts about one graph's nest that passes and backends share."""
 

@@ -21,7 +21,7 @@ from typing import Any
 from lifter.graph.attributes import DataflowGraph
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(eq=False)
 class Checkpoint:
     graph: dict
     records: list[tuple[object, dict]]  # the graph's attribute records and a shallow copy of their fields

@@ -88,7 +88,7 @@ class DroppedPass:
     error: str
 
 
-@dataclass
+@dataclass(eq=False)
 class _Start:
     """Where a graph's run of graph passes started: the graph then, its checkpoint, and the passes
     that have run on it since without failing, in order."""

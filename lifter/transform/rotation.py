@@ -81,7 +81,7 @@ def _visit(g, region: Region, node_id: str) -> bool:
     return _rotate(g, region, node_id) or changed
 
 
-@dataclass
+@dataclass(eq=False)
 class _Solve:
     """A nest of the shape rotation takes: the outer map, its first child (the inner, triangular
     map) with the statements below it, and the children after it with theirs."""

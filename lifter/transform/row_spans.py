@@ -44,7 +44,7 @@ PARALLEL_SCAN = 100_000
 _CALL = re.compile(rf"\b({NONDECREASING}|{GATHER}|{GATHERS})(\w+)\(")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Gathered:
     """The elements of `base` from the least to the greatest `index[k]` (k0 <= k < k1), shifted
     by dlo .. dhi: a range known only after a pass over the index array."""

@@ -121,7 +121,7 @@ def _visit(g, region: Region, node_id: str, sizes, min_work: int, text: str) -> 
     return changed
 
 
-@dataclass
+@dataclass(eq=False)
 class Band:
     """The loops that become one skewed, tiled band.
 
