@@ -38,7 +38,7 @@ from lifter.analysis.type_apart import integer_pointee
 from lifter.frontend.walk import walk
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class AffineGather:
     """The read `Q[C[e] + shift]` (access `access`) through the index access `C[e]` (`index`)."""
 

@@ -48,7 +48,7 @@ class Gather(NamedTuple):
     shifts: tuple
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class CallEffects:
     """What a call to a file-local function does to memory outside its own locals.
 

@@ -58,7 +58,7 @@ class Ref:
     element: str = ""
 
 
-@dataclass(eq=False)
+@dataclass
 class Effects:
     refs: list[Ref] = field(default_factory=list)
     reduction: tuple[str, str] | None = None

@@ -47,12 +47,12 @@ from lifter.analysis.dependences import compute_dependences
 from lifter.analysis.effects import MEMORY, WORLD
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import original_nest, verdict
-from lifter.graph.ranges import access_range, isl_text, pw_to_c
+from lifter.analysis.ranges import access_range, isl_text, pw_to_c
 
 PREFIX = "lift_owned_rows_"
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True)
 class OwnedGather:
     """The gathers `A[X[k] + d]` of one row loop, and the interval of `A` each iteration owns."""
 

@@ -47,7 +47,7 @@ from lifter.analysis.model import Kind, Region
 from lifter.analysis.pure_functions import PURE_FUNCTIONS
 from lifter.analysis.scop import written_names
 from lifter.frontend.walk import walk
-from lifter.graph.ranges import params_c
+from lifter.analysis.ranges import params_c
 
 
 def shared_scratch_condition(region: Region, nest, container: str, uncovered: isl.Set) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from lifter.frontend.spans import KEYWORDS, CExpr, Spans, Token, TokenKind, Unparsable, c_expr, match_brackets, split
-from lifter.graph.ranges import bound_c, readable
+from lifter.analysis.ranges import bound_c, readable
 
 
 def isl_c(text: str) -> str:

@@ -32,7 +32,7 @@ from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Kind
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import STATE, MapScope, Schedule, Tasklet, scope_children
-from lifter.graph.ranges import bound_c, pw_to_c
+from lifter.analysis.ranges import bound_c, pw_to_c
 
 # A reduction's MPI operator, and for those that are not idempotent the identity each rank starts
 # from and how the total joins the value before the loop (idempotent ones reduce the value itself).

@@ -17,7 +17,7 @@ from lifter.analysis.model import ProgramModel, Region
 from lifter.graph.attributes import DataflowGraph, NestAttributes
 from lifter.graph.control import build_control
 from lifter.graph.nodes import STATE, AccessNode, MapScope, Memlet, Root, Schedule, Scope, Tasklet
-from lifter.graph.ranges import access_range, bound_c, box, pw_to_c, readable
+from lifter.analysis.ranges import access_range, bound_c, box, pw_to_c, readable
 
 
 def data_id(container: str) -> str:

@@ -20,7 +20,7 @@ import islpy as isl
 from lifter.analysis.affine import isl_name
 from lifter.analysis.budget import BudgetExceeded, isl_budget
 from lifter.graph.nodes import MapScope, Memlet, Tasklet, scope_children
-from lifter.graph.ranges import readable
+from lifter.analysis.ranges import readable
 from lifter.graph.symbolic import c_to_symbolic
 from lifter.graph.attributes import DataflowGraph
 

@@ -18,7 +18,7 @@ from lifter.analysis.model import Kind
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import AccessNode, MapScope, Memlet, scope_children
-from lifter.graph.ranges import bound_c, params_c, pw_to_c, rounded_upper_c
+from lifter.analysis.ranges import bound_c, params_c, pw_to_c, rounded_upper_c
 from lifter.transform.elementwise import equal_pointers
 from lifter.transform.row_spans import Gathered, apart_all
 from lifter.transform.rows_check import rows_test

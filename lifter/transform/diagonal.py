@@ -40,7 +40,7 @@ from lifter.analysis.count import add_polys, constant, count_points, poly_to_c
 from lifter.analysis.model import Region
 from lifter.graph.nodes import (MapScope, OmpPlan, OmpRegion, Schedule, Scope, Tasklet, scope_children,
                                 scope_descendants, scope_parent)
-from lifter.graph.ranges import pw_to_c
+from lifter.analysis.ranges import pw_to_c
 from lifter.transform.loop_vars import escaping
 from lifter.transform.rewrite import fresh_name, move_child
 from lifter.transform.team_start import work_condition, work_parts

@@ -32,7 +32,7 @@ from lifter.frontend.spans import Spans, Unparsable
 from lifter.frontend.walk import walk
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import AccessNode, GuardedUpdate, MapScope, SavedReduction
-from lifter.graph.ranges import access_range, bound_c
+from lifter.analysis.ranges import access_range, bound_c
 
 # The arithmetic element types guarded here (saved and restored by plain assignment).
 _ARITHMETIC_TYPES = {"double", "float", "char", "short", "int", "long", "long long", "unsigned", "unsigned char",

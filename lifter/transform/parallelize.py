@@ -42,7 +42,7 @@ from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import STATE
 from lifter.graph.nodes import (AccessNode, MapScope, Memlet, OmpPlan, Schedule, Tasklet, scope_children,
                                 scope_descendants)
-from lifter.graph.ranges import bound_c
+from lifter.analysis.ranges import bound_c
 from lifter.transform.alias_test import (alias_condition, declared_inside, index_bounds, map_memlets, pairs_apart,
                                          typed_apart)
 from lifter.transform.loop_vars import read_after

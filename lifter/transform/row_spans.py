@@ -32,7 +32,7 @@ from lifter.analysis.owned_rows import interval
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.build import data_id
 from lifter.graph.nodes import Tasklet, scope_descendants
-from lifter.graph.ranges import access_range, bound_c
+from lifter.analysis.ranges import access_range, bound_c
 from lifter.transform.owned_check import helper_definitions as owned_helpers
 from lifter.transform.rows_check import helper_definitions as rows_helpers
 

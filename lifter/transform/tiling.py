@@ -50,7 +50,7 @@ import islpy as isl
 from lifter.analysis.affine import isl_name
 from lifter.analysis.model import Region
 from lifter.analysis.verdicts import Nest, verdict
-from lifter.graph.ranges import isl_text, pw_to_c, readable
+from lifter.analysis.ranges import isl_text, pw_to_c, readable
 from lifter.frontend.spans import Spans, TokenKind, word_tokens
 from lifter.graph.attributes import DataflowGraph
 from lifter.graph.nodes import MapScope, Schedule, Scope, Tasklet, scope_children, scope_descendants, scope_parent

@@ -1,4 +1,6 @@
-"""Parametric access ranges: which elements an access touches over a scope.
+"""Parametric access ranges: which elements an access touches over a scope, and isl bounds
+and conditions as C text (analysis facts: the graph builder puts the ranges on memlets, the
+transforms write the conditions into run-time tests).
 
 The outer loop variables of the scope become symbols (isl parameters), the
 scope's own and inner variables are projected out, and the image is bounded
