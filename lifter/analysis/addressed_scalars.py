@@ -28,7 +28,9 @@ REASON_CODE = "may-alias"
 def pointer_may_reach(nest: c_ast.Node, symbols: FunctionSymbols) -> tuple[str, c_ast.Node] | None:
     """(the remark, the access) where a pointer in `nest` may reach an addressed variable the
     nest names; None where none can."""
-    values, written = _value_uses(nest)
+    if not symbols.addressed and not symbols.table.addressed:  # (most functions: no walk of the nest)
+        return None
+    values, written, stores = _uses(nest)
     kinds = {name: kind for name in values for kind in [_reachable(name, symbols)] if kind}
     if not kinds:
         return None
@@ -36,7 +38,6 @@ def pointer_may_reach(nest: c_ast.Node, symbols: FunctionSymbols) -> tuple[str, 
     anything = any(kind != "local" for kind in kinds.values())  # a parameter may point to it too
     reassigned = written_names(symbols.body)
     changed = [name for name in reachable if name in written]
-    stores = _stores(nest)
     for node, base in _through_pointers(nest, symbols):
         if not (changed or id(node) in stores):
             continue
@@ -51,21 +52,34 @@ def pointer_may_reach(nest: c_ast.Node, symbols: FunctionSymbols) -> tuple[str, 
     return None
 
 
-def _value_uses(nest: c_ast.Node) -> tuple[set[str], set[str]]:
-    """The variables `nest` uses as values (`t`, `st.c`), and those of them it assigns or
-    increments. Not a use: `&t` (handed to a call, the callee's summary sees it) and a struct's
-    pointer member as the base of an access (`a.u[k]`, whose target is memory of its own)."""
+def _uses(nest: c_ast.Node) -> tuple[set[str], set[str], set[int]]:
+    """In one walk of `nest`: the variables it uses as values (`t`, `st.c`); those of them it
+    assigns or increments; and the ids of the accesses it writes (an assignment's target, a
+    `++`/`--` operand) and of its calls (a callee may write through any pointer handed to it).
+    Not a use: `&t` (handed to a call, the callee's summary sees it) and a struct's pointer
+    member as the base of an access (`a.u[k]`, whose target is memory of its own)."""
     bases: set[int] = set()
+    ids: list[c_ast.ID] = []
+    targets: list[c_ast.Node] = []
+    stores: set[int] = set()
     for n in walk(nest):
+        if isinstance(n, c_ast.ID):
+            ids.append(n)
+        elif isinstance(n, c_ast.Assignment):
+            targets.append(n.lvalue)
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            targets.append(n.expr)
+        elif isinstance(n, c_ast.FuncCall):
+            stores.add(id(n))
         base = {c_ast.ArrayRef: "name", c_ast.UnaryOp: "expr"}.get(type(n))
         if base is None or (isinstance(n, c_ast.UnaryOp) and n.op not in ("*", "&")):
             base = "name" if isinstance(n, c_ast.StructRef) and n.type == "->" else None
         if base is not None:
             bases.add(id(_root(getattr(n, base))))
-    values = {n.name for n in walk(nest) if isinstance(n, c_ast.ID) and id(n) not in bases}
-    targets = [n.lvalue for n in walk(nest) if isinstance(n, c_ast.Assignment)] + \
-        [n.expr for n in walk(nest) if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")]
-    return values, {root.name for t in targets for root in [_root(t)] if isinstance(root, c_ast.ID)} & values
+    values = {n.name for n in ids if id(n) not in bases}
+    stores.update(id(t) for t in targets)
+    written = {root.name for t in targets for root in [_root(t)] if isinstance(root, c_ast.ID)} & values
+    return values, written, stores
 
 
 def _root(node: c_ast.Node) -> c_ast.Node:
@@ -106,17 +120,3 @@ def _through_pointers(nest: c_ast.Node, symbols: FunctionSymbols):
                 sym = symbols.lookup(arg.name) if isinstance(arg, c_ast.ID) else None
                 if sym is not None and sym.kind == Kind.POINTER:
                     yield n, arg
-
-
-def _stores(nest: c_ast.Node) -> set[int]:
-    """The ids of the accesses `nest` writes (an assignment's target, `++`/`--`' operand) and
-    of its calls (a callee may write through any pointer handed to it)."""
-    out: set[int] = set()
-    for n in walk(nest):
-        if isinstance(n, c_ast.Assignment):
-            out.add(id(n.lvalue))
-        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-            out.add(id(n.expr))
-        elif isinstance(n, c_ast.FuncCall):
-            out.add(id(n))
-    return out
