@@ -45,7 +45,7 @@ def cxx_names(text: str, names: frozenset[str] | set[str]) -> str:
             new, k = f"lift_cxx_{name}_{k}", k + 1
         renamed[name] = new
         words.add(new)
-    return replace_tokens(text, renamed, {_NULL_TOKENS: "nullptr"}, _kernel_templates(tokens))
+    return replace_tokens(text, renamed, {_NULL_TOKENS: "nullptr"}, _kernel_templates(tokens), tokens)
 
 
 def _kernel_templates(tokens) -> list[tuple[int, int]]:

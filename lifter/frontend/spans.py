@@ -644,12 +644,13 @@ _DIRECTIVE_HEAD = re.compile(r"[ \t]*#[ \t]*(\w*)")
 
 
 def replace_tokens(text: str, words: dict[str, str], runs: dict[tuple[str, ...], str],
-                   protected: list[tuple[int, int]] = ()) -> str:
+                   protected: list[tuple[int, int]] = (), tokens: list[Token] | None = None) -> str:
     """`text` with every identifier of `words` (outside the `protected` offset spans, members
     too) and every run of tokens of `runs` replaced by its new text, also in each directive's body
-    after its `#` and name (read as code), except `#include` lines; comments and literals stay."""
+    after its `#` and name (read as code), except `#include` lines; comments and literals stay.
+    `tokens`: the text's tokens, where the caller has lexed it already."""
     out, last = [], 0
-    toks = Spans(text).tokens
+    toks = Spans(text).tokens if tokens is None else tokens
     firsts = {pattern[0] for pattern in runs}
     for k, t in enumerate(toks):
         if t.start < last:  # inside a run already replaced
